@@ -1,0 +1,53 @@
+/*
+ * The "mlock" pin backend: page-locks the arena with mlock(2), for engines
+ * that pin without a GPU runtime and to measure the kernel's share of a
+ * GPU runtime's pin cost. Limited by RLIMIT_MEMLOCK unless CAP_IPC_LOCK.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include "loader/pin.h"
+
+static int mlock_probe(char *why, size_t why_len)
+{
+	(void)why;
+	(void)why_len;
+	return 0;
+}
+
+static int mlock_pin(void *addr, size_t len, unsigned flags, unsigned *retries, char *why,
+		     size_t why_len)
+{
+	(void)flags;
+	if (retries)
+		*retries = 0;
+	if (mlock(addr, len) == 0)
+		return 0;
+	int err = errno;
+	struct rlimit rl;
+	if ((err == ENOMEM || err == EPERM) && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY)
+		snprintf(why, why_len, "mlock: %s (RLIMIT_MEMLOCK %llu bytes; raise it with ulimit -l)",
+			 strerrorname_np(err) ? strerrorname_np(err) : "error",
+			 (unsigned long long)rl.rlim_cur);
+	else
+		snprintf(why, why_len, "mlock: %s", strerrordesc_np(err) ? strerrordesc_np(err) : "error");
+	return -err;
+}
+
+static int mlock_unpin(void *addr, size_t len)
+{
+	return munlock(addr, len) == 0 ? 0 : -errno;
+}
+
+const struct lsc__pin_ops lsc__pin_mlock = {
+	.abi = LSC__PIN_ABI,
+	.name = "mlock",
+	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_LOCKS,
+	.probe = mlock_probe,
+	.pin = mlock_pin,
+	.unpin = mlock_unpin,
+};
