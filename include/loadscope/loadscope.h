@@ -11,8 +11,6 @@
 #include <loadscope/version.h>
 #include <loadscope/common.h>
 #include <loadscope/profiler.h>
-#if __has_include(<loadscope/loader.h>)
 #include <loadscope/loader.h>
-#endif
 
 #endif

@@ -1,0 +1,138 @@
+/*
+ * loadscope loader: fill one host arena with the bytes of many file extents,
+ * page-locked for a GPU, verified, and timed as allocate / pin / read / copy /
+ * verify phases on a profiler.
+ *
+ * The arena is built the way the slow starts in the project's seed reports
+ * teach: an anonymous mapping, a page-size policy applied before the first
+ * touch (THP requested only where it cannot stall the faulting thread, unless
+ * the caller insists), a parallel prefault, then pinning in segments with
+ * rollback and a logged fallback chain. Reads go through io_uring (registered
+ * files, fixed staging buffers) or, where io_uring is unavailable, pread over
+ * the same buffers; every fallback is printed with its reason.
+ *
+ * Two summary lines close a load: "complement ready" (allocation, pinning and
+ * copy separated) and "loaded" (the rate over the whole wall time, then each
+ * phase's), in the format of docs/log-format.md.
+ */
+#ifndef LOADSCOPE_LOADER_H
+#define LOADSCOPE_LOADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <loadscope/common.h>
+#include <loadscope/profiler.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How the arena's pages are chosen. */
+enum lsc_thp_policy {
+	LSC_THP_AUTO = 0,    /* decide from the system snapshot (the default) */
+	LSC_THP_4K,          /* MADV_NOHUGEPAGE */
+	LSC_THP_THP,         /* MADV_HUGEPAGE before the first touch */
+	LSC_THP_HUGETLB,     /* MAP_HUGETLB, all or nothing */
+	LSC_THP_PROCESS_OFF, /* PR_SET_THP_DISABLE held only around the allocation */
+};
+
+/* lsc_thp_policy_name - "auto", "4k", "thp", "hugetlb", "process-off"; "?" */
+LSC_API const char *lsc_thp_policy_name(enum lsc_thp_policy p);
+/* lsc_thp_policy_parse - the reverse. Return 0 or -EINVAL. */
+LSC_API int lsc_thp_policy_parse(const char *s, enum lsc_thp_policy *out);
+
+/* One piece of one file, and where it goes in the arena. */
+struct lsc_extent {
+	const char *path;
+	uint64_t file_offset;
+	uint64_t length;       /* UINT64_MAX: to the end of the file */
+	uint64_t arena_offset;
+	uint64_t xxh3;         /* expected XXH3-64 of the bytes, if has_xxh3 */
+	int has_xxh3;
+};
+
+/* Flags for lsc_load_options.flags. */
+#define LSC_LOAD_DIRECT (1u << 0)          /* O_DIRECT; buffered fallback on EINVAL, logged */
+#define LSC_LOAD_NO_VERIFY (1u << 1)       /* skip hashing (unless an extent has an expected hash) */
+#define LSC_LOAD_HUGETLB_STRICT (1u << 2)  /* hugetlb pool short: fail instead of falling back */
+#define LSC_LOAD_PIN_STRICT (1u << 3)      /* wanted pin backend failed: fail instead of falling back */
+
+/* Options for lsc_load(). Fill with lsc_load_options_init() first; fields
+ * are only ever added at the end. Environment overrides, read once per
+ * load: LOADSCOPE_ARENA_THP (a policy name). */
+struct lsc_load_options {
+	enum lsc_thp_policy thp;
+	const char *pin;             /* "none" (default), "mlock", "cuda", "hip" */
+	uint64_t chunk_bytes;        /* allocate the arena in pieces of this size; 0 = one piece */
+	uint64_t pin_segment_bytes;  /* pin in segments of this size; default 1 GiB */
+	unsigned staging_count;      /* K staging buffers (0 = measured default) */
+	uint64_t staging_bytes;      /* of C bytes each (0 = measured default) */
+	unsigned queue_depth;        /* io_uring queue depth (0 = measured default) */
+	unsigned prefault_threads;   /* 0 = one per online CPU, at most 8 */
+	int numa_node;               /* bind the arena and prefault threads; -1 = no binding */
+	const char *reader;          /* "auto" (default), "io_uring", "pread" */
+	int device;                  /* copy to this GPU as well (pin backend with a device); -1 = host only */
+	unsigned flags;              /* LSC_LOAD_* */
+};
+
+/* lsc_load_options_init - the defaults. Thread-safe. */
+LSC_API void lsc_load_options_init(struct lsc_load_options *o);
+
+typedef struct lsc_arena lsc_arena;
+
+/* What a load did and what it cost. Times in nanoseconds. */
+struct lsc_load_stats {
+	uint64_t bytes;             /* bytes read into the arena */
+	uint64_t arena_bytes;
+	uint64_t wall_ns;           /* first allocation to the end of the load */
+	uint64_t alloc_ns, prefault_ns, pin_ns, read_ns, copy_ns, verify_ns;
+	unsigned pin_segments, pin_retries, pin_failures;
+	uint64_t huge_bytes;        /* arena bytes backed by huge pages (smaps) */
+	enum lsc_thp_policy thp_applied;
+	char pin_applied[16];       /* the pin backend that ended up pinning */
+	char reader_applied[16];    /* "io_uring" or "pread" */
+	int direct_applied;         /* O_DIRECT really used */
+};
+
+/*
+ * lsc_load - allocate an arena, pin it, read the extents into it, verify.
+ * @p: profiler for the phase lines (may be NULL or off: the load still runs).
+ * @o: options, or NULL for the defaults.
+ * @ext, @n_ext: the manifest; extents may come from many files and must not
+ *       overlap in the arena.
+ * @arena_bytes: the arena size; 0 = the end of the furthest extent.
+ * @out: receives the arena, owned by the caller (lsc_arena_destroy).
+ *
+ * On failure nothing is left behind: the arena, buffers, rings and file
+ * descriptors are released, one line names the file, offset and cause, and
+ * the error is returned (negative errno or LSC_E_*; LSC_E_HASH for a content
+ * mismatch). Never aborts, never exits, never writes to sysfs.
+ * Thread-safe for distinct arenas.
+ */
+LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
+		     const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
+		     lsc_arena **out);
+
+/* lsc_arena_data / lsc_arena_size - the arena's bytes. Valid until destroy. */
+LSC_API void *lsc_arena_data(const lsc_arena *a);
+LSC_API uint64_t lsc_arena_size(const lsc_arena *a);
+
+/* lsc_arena_device_data - the device copy when the load had .device >= 0
+ * (NULL otherwise). */
+LSC_API void *lsc_arena_device_data(const lsc_arena *a);
+
+/* lsc_arena_stats - what the load did. Return 0 or -EINVAL. */
+LSC_API int lsc_arena_stats(const lsc_arena *a, struct lsc_load_stats *out);
+
+/* lsc_arena_extent_hash - the XXH3-64 computed for extent @i (when verified).
+ * Return 0, -ENOENT (not hashed) or -EINVAL. */
+LSC_API int lsc_arena_extent_hash(const lsc_arena *a, size_t i, uint64_t *xxh3);
+
+/* lsc_arena_destroy - unpin, unmap, free. Accepts NULL. */
+LSC_API void lsc_arena_destroy(lsc_arena *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

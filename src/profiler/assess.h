@@ -1,0 +1,37 @@
+/*
+ * Would a large pinned arena of N bytes hurt on this machine, and why?
+ * One judgement shared by `loadscope probe` (which warns) and the loader's
+ * `auto` THP policy (which decides), so the two never disagree.
+ *
+ * The mechanism (seed 001, transhuge.rst): with defrag `always`, `madvise`
+ * or `defer+madvise`, a fault in an MADV_HUGEPAGE region that finds no free
+ * 2 MiB block compacts and reclaims synchronously in the faulting thread.
+ * Free memory already in blocks of the huge-page size (buddyinfo) is what
+ * such a fault can take without compaction.
+ */
+#ifndef LSC_PROFILER_ASSESS_H
+#define LSC_PROFILER_ASSESS_H
+
+#include <stdint.h>
+
+#include <loadscope/profiler.h>
+
+struct lsc__assessment {
+	int thp_possible;       /* an madvised region can get THP: enabled always/madvise
+	                         * (or an mTHP size) and the process has not disabled it */
+	int sync_compaction;    /* defrag makes an madvised fault compact synchronously;
+	                         * -1 when defrag is n/a */
+	int64_t huge_free_bytes;/* free memory in huge-page-sized blocks; LSC_NA */
+	int stall_risk;         /* thp_possible && sync_compaction && huge_free < arena */
+	int memlock_short;      /* RLIMIT_MEMLOCK below the arena (mlock pinning would fail) */
+	int hugetlb_short;      /* pool free pages below what the arena needs */
+	int64_t hugetlb_needed, hugetlb_free; /* pages */
+	int mem_short;          /* arena above MemAvailable */
+	char thp_reason[256];   /* one line: the THP judgement with its numbers */
+};
+
+/* lsc__assess - judge an arena of @arena_bytes against @s. Never fails on
+ * n/a fields (they make the judgement say "n/a"). Return 0 or -EINVAL. */
+int lsc__assess(const struct lsc_system *s, uint64_t arena_bytes, struct lsc__assessment *out);
+
+#endif

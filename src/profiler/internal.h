@@ -1,0 +1,31 @@
+/*
+ * What the rest of the library (the loader, the tools) may use of the
+ * profiler beyond its public API: emitting a record in the grammar with the
+ * run's common fields, and the system line.
+ */
+#ifndef LSC_PROFILER_INTERNAL_H
+#define LSC_PROFILER_INTERNAL_H
+
+#include <loadscope/profiler.h>
+
+#include "format/line.h"
+
+/*
+ * lsc__emit - add the common fields (run, t_s) to @r, render it in the
+ * profiler's format behind its prefix and hand it to the sink in one call.
+ * A no-op returning 0 when @p is NULL or off. Thread-safe.
+ */
+int lsc__emit(lsc_profiler *p, struct lsc__rec *r);
+
+/* lsc__system_rec - fill @r (already initialised as "system") with the
+ * snapshot's fields and its human sentence. */
+void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s);
+
+/* The roots the profiler reads; "/proc" and "/sys" for a NULL profiler. */
+const char *lsc__proc_root(const lsc_profiler *p);
+const char *lsc__sys_root(const lsc_profiler *p);
+
+/* Monotonic nanoseconds. */
+uint64_t lsc__now_ns(void);
+
+#endif
