@@ -1,0 +1,50 @@
+/*
+ * The arena: one contiguous host range for the whole manifest, built as
+ * allocate (page-size policy before the first touch, in pieces) -> prefault
+ * -> pin (in segments, through the pin ops table, with rollback and a
+ * fallback chain). lsc_load() (load.c) drives it; the read pipeline only
+ * sees base/bytes.
+ *
+ * Pieces: with chunk_bytes set, the arena is one PROT_NONE reservation with
+ * each piece mapped MAP_FIXED inside it (as ROCr maps its allocations), so
+ * the arena stays contiguous while each piece is allocated, advised and
+ * faulted on its own. A pin backend that allocates its own memory
+ * (LSC__PIN_CAP_ALLOC) is only used for an unchunked arena, or its pieces
+ * would not be contiguous.
+ */
+#ifndef LSC_LOADER_ARENA_H
+#define LSC_LOADER_ARENA_H
+
+#include <stdint.h>
+
+#include <loadscope/loader.h>
+
+#include "loader/pin.h"
+
+struct lsc__arena {
+	void *base;
+	uint64_t bytes;          /* what the caller asked for */
+	uint64_t mapped_bytes;   /* rounded up to the page size in use */
+	uint64_t piece_bytes;    /* chunk size; == mapped_bytes for one piece */
+	unsigned n_pieces;
+	enum lsc_thp_policy wanted, applied;
+	char thp_reason[256];    /* why this policy (the auto decision's numbers) */
+	const struct lsc__pin_ops *pin;    /* the backend that pinned (or "none") */
+	int allocated_by_pin;    /* base came from pin->alloc */
+	uint64_t pinned_bytes;
+	unsigned pin_segments, pin_retries, pin_failures;
+	uint64_t alloc_ns, prefault_ns, pin_ns;
+};
+
+/* Allocate and prefault: the `allocate` phase (a span on @p). On failure
+ * nothing stays mapped. Return 0 or a negative error. */
+int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t bytes,
+		     struct lsc__arena *a);
+
+/* Pin: the `pin` phase, along the fallback chain starting at @o->pin. */
+int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a);
+
+/* Unpin and unmap; safe on a zeroed or half-built arena. */
+void lsc__arena_release(struct lsc__arena *a);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * The default syscall table: thin wrappers over libc and liburing. See sys.h
+ * for why the loader calls the system through a table.
+ */
+#include <fcntl.h>
+#include <liburing.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "loader/sys.h"
+
+static int sys_open(const char *path, int flags, int mode)
+{
+	return open(path, flags, mode);
+}
+
+static int sys_prctl(int op, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
+{
+	return prctl(op, a2, a3, a4, a5);
+}
+
+static int sys_uring_init(unsigned entries, struct io_uring *ring, struct io_uring_params *p)
+{
+	return io_uring_queue_init_params(entries, ring, p);
+}
+
+const struct lsc__sys lsc__sys_default = {
+	.open = sys_open,
+	.close = close,
+	.pread = pread,
+	.fstat = fstat,
+	.mmap = mmap,
+	.munmap = munmap,
+	.madvise = madvise,
+	.mlock = mlock,
+	.munlock = munlock,
+	.prctl = sys_prctl,
+	.posix_fadvise = posix_fadvise,
+	.uring_init = sys_uring_init,
+};
+
+const struct lsc__sys *lsc__sys = &lsc__sys_default;
+
+void lsc__sys_set(const struct lsc__sys *s)
+{
+	lsc__sys = s ? s : &lsc__sys_default;
+}
