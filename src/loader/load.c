@@ -45,17 +45,6 @@ void lsc__reader_override(const struct lsc__reader_ops *ops)
 	lsc__reader_forced = ops;
 }
 
-LSC_API void lsc_load_options_init(struct lsc_load_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->thp = LSC_THP_AUTO;
-	o->pin = "none";
-	o->pin_segment_bytes = 1ull << 30;
-	o->numa_node = -1;
-	o->reader = "auto";
-	o->device = -1;
-}
-
 static int env_flag(const char *name, int def)
 {
 	const char *v = getenv(name);
@@ -325,12 +314,6 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 			lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "extent %zu has no path", i);
 			return -EINVAL;
 		}
-	}
-	const char *thp = getenv("LOADSCOPE_ARENA_THP");
-	if (thp && *thp && lsc_thp_policy_parse(thp, &L.o.thp) < 0) {
-		char why[160];
-		snprintf(why, sizeof(why), "LOADSCOPE_ARENA_THP=\"%.64s\" is not a policy name", thp);
-		lsc__load_fallback(p, "arena", thp, lsc_thp_policy_name(L.o.thp), why);
 	}
 	L.direct_wanted = !!(L.o.flags & LSC_LOAD_DIRECT);
 

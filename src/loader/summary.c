@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "loader/arena_int.h"
 #include "loader/load_internal.h"
 #include "profiler/internal.h"
 
@@ -79,16 +80,7 @@ void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64
 void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, const char *took,
 			const char *reason)
 {
-	if (!lsc_profiler_enabled(p))
-		return;
-	struct lsc__rec r;
-	lsc__rec_init(&r, "fallback");
-	lsc__rec_say(&r, "%s: wanted %s, took %s: %s", what, wanted, took, reason);
-	lsc__rec_str(&r, "what", what);
-	lsc__rec_str(&r, "wanted", wanted);
-	lsc__rec_str(&r, "took", took);
-	lsc__rec_str(&r, "reason", reason);
-	lsc__emit(p, &r);
+	lsc__fallback_line(p, what, wanted, took, reason); /* one format with the arena's */
 }
 
 static double sec(uint64_t ns)
@@ -137,7 +129,7 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 	lsc__rec_u64(&r, "resident_bytes", resident);
 	lsc__rec_u64(&r, "pinned_bytes", a->pinned_bytes);
 	lsc__rec_f64(&r, "total_s", sec(st->wall_ns), 3);
-	lsc__rec_f64(&r, "alloc_s", sec(a->alloc_ns), 3);
+	lsc__rec_f64(&r, "alloc_s", sec(a->alloc_ns + a->prefault_ns), 3); /* the allocate phase, prefault included */
 	lsc__rec_f64(&r, "prefault_s", sec(a->prefault_ns), 3);
 	lsc__rec_f64(&r, "pin_s", sec(a->pin_ns), 3);
 	lsc__rec_f64(&r, "copy_s", sec(st->read_ns), 3);
