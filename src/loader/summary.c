@@ -164,8 +164,10 @@ static void loaded(const struct lsc__load *L)
 	char staging[48];
 	if (L->to_arena)
 		snprintf(staging, sizeof(staging), "none");
+	else if (L->C % (1u << 20) == 0)
+		snprintf(staging, sizeof(staging), "%ux%" PRIu64 "MiB", L->K, L->C >> 20);
 	else
-		snprintf(staging, sizeof(staging), "%ux%" PRIu64 "MiB", L->stg.count, L->stg.bytes >> 20);
+		snprintf(staging, sizeof(staging), "%ux%" PRIu64 "KiB", L->K, L->C >> 10);
 
 	struct lsc__rec r;
 	lsc__rec_init(&r, "loaded");
