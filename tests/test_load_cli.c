@@ -1,0 +1,132 @@
+/*
+ * Description: `loadscope load`, the main job, run as a program. It makes a
+ * test file and prints its XXH3-64; loads it with the lines on stdout
+ * (start, loaded, complement, ready) in human and JSON form; --expect with
+ * the right hash exits 0 and with a wrong one exits 1 with an error line;
+ * a missing file exits 1 with a line naming it; no file is a usage error.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "helpers/load_helpers.h"
+
+static char out[1 << 16];
+
+static void need_tool(void)
+{
+	if (!LSC_TEST_TOOL[0])
+		cr_skip_test("the loadscope program is not built (LOADSCOPE_BUILD_TOOLS=OFF)");
+}
+
+TestSuite(load_cli, .init = need_tool);
+
+/* Run the tool with @args; stdout into out[]; return the exit code. */
+static int run(const char *args)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "LOADSCOPE= '%s' load %s 2>/dev/null", LSC_TEST_TOOL, args);
+	FILE *f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	size_t n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	int st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The parsed line of @event in out[] (human or JSON); 0 when absent. */
+static int line_of(const char *event, char *buf, size_t cap, struct lsc__parsed *pl)
+{
+	for (char *s = out; *s;) {
+		char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		if (len < cap) {
+			memcpy(buf, s, len);
+			buf[len] = 0;
+			if (lsc__line_parse(buf, len, pl) == 1 && !strcmp(pl->event, event))
+				return 1;
+		}
+		s += len + (e ? 1 : 0);
+	}
+	return 0;
+}
+
+static char path[512];
+static char hash[17];
+
+static void make(void)
+{
+	snprintf(path, sizeof(path), "%s/cli.bin", lsct_tmpdir());
+	char args[600];
+	snprintf(args, sizeof(args), "--make-test-file '%s' --gib 0.01", path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	const char *x = strstr(out, "xxh3=");
+	cr_assert_not_null(x, "%s", out);
+	memcpy(hash, x + 5, 16);
+	hash[16] = 0;
+	uint64_t len;
+	free(lsct_read_file(path, &len));
+	cr_assert_eq(len, (uint64_t)(0.01 * 1024 * 1024 * 1024));
+	cr_assert_eq(strtoull(hash, NULL, 16), lsct_file_hash(path, 0, len), "printed hash is wrong");
+}
+
+Test(load_cli, make_and_load)
+{
+	make();
+	char args[700], buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	snprintf(args, sizeof(args), "'%s'", path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	cr_assert(line_of("start", buf, sizeof(buf), &pl), "%s", out);
+	cr_assert(line_of("complement", buf, sizeof(buf), &pl), "%s", out);
+	cr_assert(line_of("ready", buf, sizeof(buf), &pl), "%s", out);
+	cr_assert(line_of("loaded", buf, sizeof(buf), &pl), "%s", out);
+	int64_t v;
+	cr_assert_eq(lsc__parsed_i64(&pl, "bytes", &v), 0);
+	cr_assert_eq(v, (int64_t)(0.01 * 1024 * 1024 * 1024));
+
+	snprintf(args, sizeof(args), "--format json --reader pread --staging 2x1 --qd 2 '%s'", path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	cr_assert(line_of("loaded", buf, sizeof(buf), &pl), "%s", out);
+	cr_assert_eq(pl.format, LSC_FORMAT_JSON);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "reader"), "pread");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "staging"), "2x1MiB");
+}
+
+Test(load_cli, expect)
+{
+	make();
+	char args[700], buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	snprintf(args, sizeof(args), "--expect %s '%s'", hash, path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	cr_assert(strstr(out, "matches --expect"), "%s", out);
+	char wrong[17];
+	memcpy(wrong, hash, 17);
+	wrong[15] = wrong[15] == '0' ? '1' : '0';
+	snprintf(args, sizeof(args), "--expect %s '%s'", wrong, path);
+	cr_assert_eq(run(args), 1, "%s", out);
+	cr_assert(line_of("error", buf, sizeof(buf), &pl), "%s", out);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "err"), "LSC_E_HASH");
+	cr_assert(strstr(pl.human, wrong), "%s", pl.human);
+	cr_assert(!line_of("ready", buf, sizeof(buf), &pl), "ready after a failed load");
+}
+
+Test(load_cli, bad_input_and_usage)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert_eq(run("/nonexistent/loadscope.bin"), 1, "%s", out);
+	cr_assert(line_of("error", buf, sizeof(buf), &pl), "%s", out);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "path"), "/nonexistent/loadscope.bin");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "err"), "ENOENT");
+	cr_assert_eq(run(""), 2);
+	cr_assert_eq(run("--qd 0 x"), 2);
+	cr_assert_eq(run("--staging 4 x"), 2);
+	cr_assert_eq(run("--expect 123 x"), 2);
+	cr_assert_eq(run("--thp sometimes x"), 2);
+	cr_assert_eq(run("--help"), 0);
+	cr_assert(strstr(out, "stdout"), "--help should say where lines go");
+}
