@@ -281,6 +281,12 @@ end_span:
 		R.rd->teardown(R.r); /* waits for reads still in flight */
 	L->read_ns = lsc__now_ns() - t0;
 	lsc_span_end(L->p, span, NULL);
+	/* Copy and hash ran inside the read span, between completions: their
+	 * busy time is reported as overlapped phases, not as covered time. */
+	if (ret == 0 && !L->to_arena)
+		lsc_phase_record(L->p, LSC_PHASE_COPY, NULL, L->bytes_done, L->copy_ns);
+	if (ret == 0 && v)
+		lsc_phase_record(L->p, LSC_PHASE_VERIFY, NULL, L->bytes_done, L->verify_ns);
 out:
 	lsc__verify_destroy(v);
 	free(fds);
