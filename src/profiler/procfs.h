@@ -103,7 +103,7 @@ struct lsc__status {
 	int64_t rss_kib;       /* VmRSS; -1 n/a */
 	int64_t lck_kib;       /* VmLck; -1 n/a */
 	int64_t pin_kib;       /* VmPin; -1 n/a */
-	char thp_enabled[8];   /* THP_enabled ("1"/"0"); "" n/a (before 4.19-era kernels) */
+	char thp_enabled[24];  /* THP_enabled ("1"/"0"); "" n/a (before 4.19-era kernels) */
 	int cap_ipc_lock;      /* CapEff has CAP_IPC_LOCK (mlock ignores RLIMIT_MEMLOCK); -1 n/a */
 };
 
