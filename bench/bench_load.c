@@ -21,21 +21,23 @@ struct variant {
 	const char *name;
 	const char *path;  /* LOADSCOPE_READ_PATH */
 	const char *async; /* LOADSCOPE_READ_ASYNC */
+	const char *fixed; /* LOADSCOPE_READ_FIXED */
 	const char *reader;
 	unsigned k, c_mib, qd;
 };
 
 static const struct variant variants[] = {
-	{"arena-async-q4", "arena", "1", "io_uring", 0, 0, 4},
-	{"arena-async-q2", "arena", "1", "io_uring", 0, 0, 2},
-	{"arena-async-q8", "arena", "1", "io_uring", 0, 0, 8},
-	{"arena-inline-q4", "arena", "0", "io_uring", 0, 0, 4},
-	{"staging-async-4x16", "staging", "1", "io_uring", 4, 16, 4},
-	{"staging-async-8x4", "staging", "1", "io_uring", 8, 4, 8},
-	{"staging-async-2x64", "staging", "1", "io_uring", 2, 64, 2},
-	{"staging-inline-4x16", "staging", "0", "io_uring", 4, 16, 4},
-	{"pread-arena", "arena", "0", "pread", 0, 0, 1},
-	{"pread-staging-4x16", "staging", "0", "pread", 4, 16, 4},
+	{"arena-async-q4", "arena", "1", "1", "io_uring", 0, 0, 4},
+	{"arena-async-q2", "arena", "1", "1", "io_uring", 0, 0, 2},
+	{"arena-async-q8", "arena", "1", "1", "io_uring", 0, 0, 8},
+	{"arena-async-q4-unreg", "arena", "1", "0", "io_uring", 0, 0, 4},
+	{"arena-inline-q4", "arena", "0", "1", "io_uring", 0, 0, 4},
+	{"staging-async-4x16", "staging", "1", "1", "io_uring", 4, 16, 4},
+	{"staging-async-8x4", "staging", "1", "1", "io_uring", 8, 4, 8},
+	{"staging-async-2x64", "staging", "1", "1", "io_uring", 2, 64, 2},
+	{"staging-inline-4x16", "staging", "0", "1", "io_uring", 4, 16, 4},
+	{"pread-arena", "arena", "0", "0", "pread", 0, 0, 1},
+	{"pread-staging-4x16", "staging", "0", "0", "pread", 4, 16, 4},
 };
 #define NV (sizeof(variants) / sizeof(variants[0]))
 
@@ -118,6 +120,7 @@ int main(int argc, char **argv)
 			unsigned idx = (v + (unsigned)r) % NV;
 			setenv("LOADSCOPE_READ_PATH", V->path, 1);
 			setenv("LOADSCOPE_READ_ASYNC", V->async, 1);
+			setenv("LOADSCOPE_READ_FIXED", V->fixed, 1);
 			lsc_load_options_init(&o);
 			o.reader = V->reader;
 			o.staging_count = V->k;

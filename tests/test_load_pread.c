@@ -2,12 +2,16 @@
  * Description: the pread reader (the fallback that always works). Files of
  * odd sizes load byte for byte into the arena, through staging buffers and
  * straight into the arena, with the hash of each extent equal to XXH3-64 of
- * the file, and the two summary lines naming the pread reader.
+ * the file, and the two summary lines naming the pread reader; a slow read
+ * phase reports its progress to the watchdog's `still in read` lines.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xxhash.h>
+
+#include "loader/sys.h"
 
 #include "helpers/load_helpers.h"
 
@@ -15,6 +19,7 @@ static struct lsct_capture cap;
 
 static void teardown(void)
 {
+	lsc__sys_set(NULL);
 	lsct_capture_free(&cap);
 	unsetenv("LOADSCOPE_READ_PATH");
 }
@@ -58,4 +63,67 @@ Test(load_pread, tiny_file)
 	lsc_load_options_init(&o);
 	o.reader = "pread";
 	lsct_load_check(&cap, "pread", lsct_make_file("t.bin", 1, 4), &o, "none");
+}
+
+/* A pread that takes its time, so that the read phase outlives the
+ * watchdog's threshold. */
+static ssize_t slow_pread(int fd, void *buf, size_t len, off_t off)
+{
+	usleep(5000);
+	return pread(fd, buf, len, off);
+}
+
+static void sink(void *user, const char *line, size_t len)
+{
+	struct lsct_capture *c = user;
+	if (c->n < LSCT_LINES_MAX)
+		c->lines[c->n++] = strndup(line, len);
+}
+
+Test(load_pread, progress_reaches_the_watchdog)
+{
+	struct lsc__sys s = lsc__sys_default;
+	s.pread = slow_pread;
+	lsc__sys_set(&s);
+	struct lsc_profiler_options po;
+	lsc_profiler_options_init(&po);
+	po.sink = sink;
+	po.sink_user = &cap;
+	po.mode = LSC_MODE_ON;
+	po.flags = LSC_PROFILER_IGNORE_ENV;
+	po.watchdog_after_s = 0.02;
+	po.watchdog_every_s = 0.02;
+	lsc_profiler *p = NULL;
+	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.reader = "pread";
+	o.staging_count = 1;
+	o.staging_bytes = 64u << 10;
+	o.queue_depth = 1;
+	struct lsc_extent e = {.path = lsct_make_file("slow.bin", 4u << 20, 5), .length = UINT64_MAX};
+	lsc_arena *a = NULL;
+	lsc_start_begin(p, "slow"); /* the watchdog runs while a start is open */
+	int ret = lsc_load(p, &o, &e, 1, 0, &a);
+	lsc_start_end(p);
+	lsc__sys_set(NULL);
+	cr_assert_eq(ret, 0);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	/* Some `still` line of the read phase shows bytes done of the total. */
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	int seen = 0;
+	for (unsigned k = 0; lsct_find(&cap, "still", k, buf, sizeof(buf), &pl); k++) {
+		int64_t done, total;
+		if (strcmp(lsc__parsed_get(&pl, "kind"), "read") ||
+		    lsc__parsed_i64(&pl, "done_bytes", &done) || lsc__parsed_i64(&pl, "total_bytes", &total))
+			continue;
+		cr_assert_eq(total, 4 << 20);
+		cr_assert(done <= total);
+		seen |= done > 0;
+	}
+	if (!seen)
+		lsct_dump(&cap);
+	cr_assert(seen, "no `still in read` line with progress");
 }

@@ -15,7 +15,8 @@
  * reads into the arena or through staging, IOSQE_ASYNC) were chosen by
  * measurement on the build machine: docs/benchmarks.md, "Loader". Two
  * environment variables override the path for benchmarks, read once per
- * load: LOADSCOPE_READ_PATH=arena|staging and LOADSCOPE_READ_ASYNC=0|1.
+ * load: LOADSCOPE_READ_PATH=arena|staging, LOADSCOPE_READ_ASYNC=0|1 and
+ * LOADSCOPE_READ_FIXED=0|1 (register buffers with io_uring).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +38,7 @@
 #define DEF_QD 4u
 #define DEF_TO_ARENA 1
 #define DEF_ASYNC 1
+#define DEF_FIXED 1
 
 const struct lsc__reader_ops *lsc__reader_forced;
 
@@ -211,6 +213,7 @@ static int choose_path(struct lsc__load *L)
 	L->Q = o->queue_depth ? o->queue_depth : DEF_QD;
 	L->K = o->staging_count ? o->staging_count : DEF_STAGING_COUNT;
 	L->async = env_flag("LOADSCOPE_READ_ASYNC", DEF_ASYNC);
+	L->register_bufs = env_flag("LOADSCOPE_READ_FIXED", DEF_FIXED);
 	int to_arena = DEF_TO_ARENA;
 	const char *path = getenv("LOADSCOPE_READ_PATH");
 	if (path && !strcmp(path, "staging"))

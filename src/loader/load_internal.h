@@ -89,6 +89,7 @@ struct lsc__load {
 	uint64_t C;
 	int to_arena;          /* reads land in the arena (no staging, no copy) */
 	int async;             /* IOSQE_ASYNC: page-cache copies on io-wq workers */
+	int register_bufs;     /* register the buffers (staging or arena) as fixed */
 	int verify;
 	int direct_wanted;
 	struct lsc__staging stg;

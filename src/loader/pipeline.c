@@ -179,7 +179,7 @@ static int setup_reader(struct run *R, int *fds, struct iovec *iov, unsigned n_i
 {
 	struct lsc__load *L = R->L;
 	struct lsc__rd_cfg cfg = {.p = L->p, .fds = fds, .n_fds = L->n_files, .bufs = iov,
-				  .n_bufs = n_iov, .qd = L->Q, .async = L->async};
+				  .n_bufs = L->register_bufs ? n_iov : 0, .qd = L->Q, .async = L->async};
 	char why[384] = "";
 	R->rd = L->rd;
 	int ret = R->rd->setup(&cfg, &R->r, why, sizeof(why));
