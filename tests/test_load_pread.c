@@ -73,13 +73,6 @@ static ssize_t slow_pread(int fd, void *buf, size_t len, off_t off)
 	return pread(fd, buf, len, off);
 }
 
-static void sink(void *user, const char *line, size_t len)
-{
-	struct lsct_capture *c = user;
-	if (c->n < LSCT_LINES_MAX)
-		c->lines[c->n++] = strndup(line, len);
-}
-
 Test(load_pread, progress_reaches_the_watchdog)
 {
 	struct lsc__sys s = lsc__sys_default;
@@ -87,7 +80,7 @@ Test(load_pread, progress_reaches_the_watchdog)
 	lsc__sys_set(&s);
 	struct lsc_profiler_options po;
 	lsc_profiler_options_init(&po);
-	po.sink = sink;
+	po.sink = lsct_sink;
 	po.sink_user = &cap;
 	po.mode = LSC_MODE_ON;
 	po.flags = LSC_PROFILER_IGNORE_ENV;

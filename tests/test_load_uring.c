@@ -4,14 +4,21 @@
  * staging buffers, with reads done inline or by io-wq workers, at queue
  * depths 1 and 8, and with O_DIRECT on unaligned extents (a whole-block read
  * into staging and the wanted slice copied out). A ring that cannot be set
- * up falls back to pread with a line that says why. Skips loudly where the
+ * up falls back to pread with a line that says why (naming
+ * kernel.io_uring_disabled), and a memlock limit too low for fixed buffers
+ * falls back to unregistered reads with a line. Skips loudly where the
  * kernel has no usable io_uring.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <linux/capability.h>
 #include <liburing.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "helpers/load_helpers.h"
@@ -154,6 +161,99 @@ Test(load_uring, setup_failure_falls_back_to_pread)
 	cr_assert(strstr(lsc__parsed_get(&pl, "reason"), "ENOSYS"), "%s", lsc__parsed_get(&pl, "reason"));
 	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
 	cr_assert_str_eq(lsc__parsed_get(&pl, "reader"), "pread");
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+}
+
+static int init_eperm(unsigned entries, struct io_uring *ring, struct io_uring_params *prm)
+{
+	(void)entries;
+	(void)ring;
+	(void)prm;
+	return -EPERM;
+}
+
+Test(load_uring, disabled_by_sysctl_names_it)
+{
+	/* A /proc copy where kernel.io_uring_disabled=2, and a setup that is
+	 * refused as that sysctl refuses it. */
+	char root[300], dir[800];
+	snprintf(root, sizeof(root), "%s/proc", lsct_tmpdir());
+	snprintf(dir, sizeof(dir), "mkdir -p '%s/sys/kernel' && echo 2 > '%s/sys/kernel/io_uring_disabled'",
+		 root, root);
+	cr_assert_eq(system(dir), 0);
+	struct lsc__sys s = lsc__sys_default;
+	s.uring_init = init_eperm;
+	lsc__sys_set(&s);
+	struct lsc_profiler_options po;
+	lsc_profiler_options_init(&po);
+	po.sink = lsct_sink;
+	po.sink_user = &cap;
+	po.mode = LSC_MODE_ON;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.proc_root = root;
+	lsc_profiler *p = NULL;
+	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	struct lsc_load_options o;
+	opts(&o, 0, 0, 4);
+	struct lsc_extent e = {.path = lsct_make_file("g.bin", 100000, 17), .length = UINT64_MAX};
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsc_load(p, &o, &e, 1, 0, &a), 0);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find(&cap, "fallback", 0, buf, sizeof(buf), &pl), "no fallback line");
+	const char *why = lsc__parsed_get(&pl, "reason");
+	cr_assert(strstr(why, "EPERM") && strstr(why, "io_uring_disabled=2"), "%s", why);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+}
+
+/* Drop CAP_IPC_LOCK from this (forked) test process, so that RLIMIT_MEMLOCK
+ * applies to io_uring's buffer registration as it does for a normal user. */
+static int drop_ipc_lock(void)
+{
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct d[2];
+	if (syscall(SYS_capget, &h, d) != 0)
+		return -errno;
+	d[CAP_IPC_LOCK / 32].effective &= ~(1u << (CAP_IPC_LOCK % 32));
+	d[CAP_IPC_LOCK / 32].permitted &= ~(1u << (CAP_IPC_LOCK % 32));
+	if (syscall(SYS_capset, &h, d) != 0)
+		return -errno;
+	return 0;
+}
+
+Test(load_uring, memlock_too_low_for_fixed_buffers)
+{
+	if (drop_ipc_lock() != 0)
+		cr_skip_test("cannot drop CAP_IPC_LOCK here");
+	struct rlimit rl = {.rlim_cur = 64 << 10, .rlim_max = 64 << 10};
+	cr_assert_eq(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	struct lsc_load_options o;
+	opts(&o, 2, 1u << 20, 2);
+	lsct_load_check(&cap, "io_uring", lsct_make_file("h.bin", (3u << 20) + 5, 18), &o, "2x1MiB");
+	/* lsct_load_check freed the lines: load again to look at them. */
+	lsc_profiler *p = lsct_profiler(&cap);
+	struct lsc_extent e = {.path = lsct_make_file("h.bin", (3u << 20) + 5, 18), .length = UINT64_MAX};
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsc_load(p, &o, &e, 1, 0, &a), 0);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	int buffers = 0, staging = 0;
+	for (unsigned k = 0; lsct_find(&cap, "fallback", k, buf, sizeof(buf), &pl); k++) {
+		const char *what = lsc__parsed_get(&pl, "what"), *why = lsc__parsed_get(&pl, "reason");
+		if (!strcmp(what, "buffers")) {
+			buffers = 1;
+			cr_assert(strstr(why, "ENOMEM") && strstr(why, "RLIMIT_MEMLOCK"), "%s", why);
+		}
+		staging |= !strcmp(what, "staging");
+	}
+	if (!buffers)
+		lsct_dump(&cap);
+	cr_assert(buffers, "no fallback line for the fixed buffers");
+	cr_assert(staging, "no fallback line for the unlocked staging buffers");
+	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "0");
 	lsc_arena_destroy(a);
 	lsc_profiler_destroy(p);
 }

@@ -90,7 +90,7 @@ uint64_t lsct_file_hash(const char *path, uint64_t off, uint64_t len)
 	return h;
 }
 
-static void sink(void *user, const char *line, size_t len)
+void lsct_sink(void *user, const char *line, size_t len)
 {
 	struct lsct_capture *cap = user;
 	if (cap->n < LSCT_LINES_MAX)
@@ -101,7 +101,7 @@ lsc_profiler *lsct_profiler(struct lsct_capture *cap)
 {
 	struct lsc_profiler_options o;
 	lsc_profiler_options_init(&o);
-	o.sink = sink;
+	o.sink = lsct_sink;
 	o.sink_user = cap;
 	o.mode = LSC_MODE_ON;
 	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;

@@ -30,6 +30,8 @@ unsigned char *lsct_read_file(const char *path, uint64_t *len);
 /* XXH3-64 of [off, off+len) of the file. */
 uint64_t lsct_file_hash(const char *path, uint64_t off, uint64_t len);
 
+/* The capturing sink (@user is a struct lsct_capture). */
+void lsct_sink(void *user, const char *line, size_t len);
 /* A profiler (no watchdog, environment ignored) whose lines go to @cap. */
 lsc_profiler *lsct_profiler(struct lsct_capture *cap);
 void lsct_capture_free(struct lsct_capture *cap);
