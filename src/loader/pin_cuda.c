@@ -176,7 +176,7 @@ static int fail(cudaError_t e, const char *call, char *why, size_t why_len)
 	return r;
 }
 
-static int cuda_probe(char *why, size_t why_len)
+static int probe_now(char *why, size_t why_len)
 {
 	int n = 0;
 	int r = rt_load(why, why_len);
@@ -191,6 +191,34 @@ static int cuda_probe(char *why, size_t why_len)
 	return 0;
 }
 
+/* The device count, taken once per process: the runtime enumerates devices
+ * once at initialisation too, and every hook replays the same answer, so a
+ * machine without a device gets the same one reason from pin, alloc and
+ * dev_open as from probe. */
+static struct {
+	pthread_once_t once;
+	int err;
+	char why[512];
+} probed = {.once = PTHREAD_ONCE_INIT};
+
+static void probe_once(void)
+{
+	probed.err = probe_now(probed.why, sizeof(probed.why));
+}
+
+static int ready(char *why, size_t why_len)
+{
+	pthread_once(&probed.once, probe_once);
+	if (probed.err && why && why_len)
+		snprintf(why, why_len, "%s", probed.why);
+	return probed.err;
+}
+
+static int cuda_probe(char *why, size_t why_len)
+{
+	return ready(why, why_len);
+}
+
 static void nap_ms(long ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -202,7 +230,7 @@ static int cuda_pin(void *addr, size_t len, unsigned flags, unsigned *retries, c
 {
 	unsigned f = 0, tries = 0;
 	cudaError_t e;
-	int r = rt_load(why, why_len);
+	int r = ready(why, why_len);
 
 	if (retries)
 		*retries = 0;
@@ -235,8 +263,8 @@ static int cuda_pin(void *addr, size_t len, unsigned flags, unsigned *retries, c
 static int cuda_unpin(void *addr, size_t len)
 {
 	(void)len;
-	if (rt_load(NULL, 0))
-		return LSC_E_NORUNTIME;
+	if (ready(NULL, 0))
+		return probed.err;
 	cudaError_t e = rt.HostUnregister(addr);
 	return e == cudaSuccess ? 0 : fail(e, NULL, NULL, 0);
 }
@@ -245,7 +273,7 @@ static int cuda_alloc(size_t len, unsigned flags, void **out, char *why, size_t 
 {
 	unsigned f = 0, tries = 0;
 	cudaError_t e;
-	int r = rt_load(why, why_len);
+	int r = ready(why, why_len);
 
 	*out = NULL;
 	if (r)
@@ -274,15 +302,15 @@ static int cuda_alloc(size_t len, unsigned flags, void **out, char *why, size_t 
 static void cuda_free(void *addr, size_t len)
 {
 	(void)len;
-	if (addr && !rt_load(NULL, 0))
+	if (addr && !ready(NULL, 0))
 		(void)rt.FreeHost(addr);
 }
 
 static int cuda_device_pointer(void *host, void **dev)
 {
 	*dev = NULL;
-	if (rt_load(NULL, 0))
-		return LSC_E_NORUNTIME;
+	if (ready(NULL, 0))
+		return probed.err;
 	cudaError_t e = rt.HostGetDevicePointer(dev, host, 0);
 	return e == cudaSuccess ? 0 : fail(e, NULL, NULL, 0);
 }
@@ -320,7 +348,7 @@ static int cuda_dev_open(int device, size_t bytes, unsigned slots, struct lsc__d
 {
 	cudaError_t e;
 	const char *call;
-	int r = rt_load(why, why_len);
+	int r = ready(why, why_len);
 
 	*out = NULL;
 	if (r)

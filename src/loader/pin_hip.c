@@ -187,7 +187,7 @@ static int fail(hipError_t e, const char *call, char *why, size_t why_len)
 	return r;
 }
 
-static int hip_probe(char *why, size_t why_len)
+static int probe_now(char *why, size_t why_len)
 {
 	int n = 0;
 	int r = rt_load(why, why_len);
@@ -202,6 +202,34 @@ static int hip_probe(char *why, size_t why_len)
 	return 0;
 }
 
+/* The device count, taken once per process: the runtime enumerates devices
+ * once at initialisation too, and every hook replays the same answer, so a
+ * machine without a device gets the same one reason from pin, alloc and
+ * dev_open as from probe. */
+static struct {
+	pthread_once_t once;
+	int err;
+	char why[512];
+} probed = {.once = PTHREAD_ONCE_INIT};
+
+static void probe_once(void)
+{
+	probed.err = probe_now(probed.why, sizeof(probed.why));
+}
+
+static int ready(char *why, size_t why_len)
+{
+	pthread_once(&probed.once, probe_once);
+	if (probed.err && why && why_len)
+		snprintf(why, why_len, "%s", probed.why);
+	return probed.err;
+}
+
+static int hip_probe(char *why, size_t why_len)
+{
+	return ready(why, why_len);
+}
+
 static void nap_ms(long ms)
 {
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -213,7 +241,7 @@ static int hip_pin(void *addr, size_t len, unsigned flags, unsigned *retries, ch
 {
 	unsigned f = 0, tries = 0;
 	hipError_t e;
-	int r = rt_load(why, why_len);
+	int r = ready(why, why_len);
 
 	if (retries)
 		*retries = 0;
@@ -248,8 +276,8 @@ static int hip_pin(void *addr, size_t len, unsigned flags, unsigned *retries, ch
 static int hip_unpin(void *addr, size_t len)
 {
 	(void)len;
-	if (rt_load(NULL, 0))
-		return LSC_E_NORUNTIME;
+	if (ready(NULL, 0))
+		return probed.err;
 	hipError_t e = rt.HostUnregister(addr);
 	return e == hipSuccess ? 0 : fail(e, NULL, NULL, 0);
 }
@@ -258,7 +286,7 @@ static int hip_alloc(size_t len, unsigned flags, void **out, char *why, size_t w
 {
 	unsigned f = 0, tries = 0;
 	hipError_t e;
-	int r = rt_load(why, why_len);
+	int r = ready(why, why_len);
 
 	*out = NULL;
 	if (r)
@@ -287,15 +315,15 @@ static int hip_alloc(size_t len, unsigned flags, void **out, char *why, size_t w
 static void hip_free(void *addr, size_t len)
 {
 	(void)len;
-	if (addr && !rt_load(NULL, 0))
+	if (addr && !ready(NULL, 0))
 		(void)rt.HostFree(addr);
 }
 
 static int hip_device_pointer(void *host, void **dev)
 {
 	*dev = NULL;
-	if (rt_load(NULL, 0))
-		return LSC_E_NORUNTIME;
+	if (ready(NULL, 0))
+		return probed.err;
 	hipError_t e = rt.HostGetDevicePointer(dev, host, 0);
 	return e == hipSuccess ? 0 : fail(e, NULL, NULL, 0);
 }
@@ -333,7 +361,7 @@ static int hip_dev_open(int device, size_t bytes, unsigned slots, struct lsc__de
 {
 	hipError_t e;
 	const char *call;
-	int r = rt_load(why, why_len);
+	int r = ready(why, why_len);
 
 	*out = NULL;
 	if (r)
