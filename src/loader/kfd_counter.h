@@ -13,6 +13,21 @@
 #define LSC_LOADER_KFD_COUNTER_H
 
 #include <stdint.h>
+#include <sys/ioctl.h>
+
+/*
+ * AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, defined here rather than taken from
+ * <linux/kfd_ioctl.h>: that header includes <drm/drm.h>, which is not
+ * installed without libdrm's headers. The number is _IOWR('K', 0x16, struct
+ * kfd_ioctl_alloc_memory_of_gpu_args), a 40-byte struct (va_addr, size,
+ * handle, mmap_offset: u64; gpu_id, flags: u32), stable since Linux 4.17:
+ * 0xc0284b16.
+ */
+struct lsc__kfd_alloc_args {
+	uint64_t va_addr, size, handle, mmap_offset;
+	uint32_t gpu_id, flags;
+};
+#define LSC__KFD_IOC_ALLOC_MEMORY_OF_GPU _IOWR('K', 0x16, struct lsc__kfd_alloc_args)
 
 /* The order of the values lsc_kfdcount_snapshot() fills (a plain array, so
  * the preload and the library share no struct layout). */
@@ -30,6 +45,10 @@ enum lsc__kfd_stat {
 /* The name the preload exports. */
 #define LSC__KFD_SNAPSHOT_SYM "lsc_kfdcount_snapshot"
 typedef int (*lsc__kfd_snapshot_fn)(uint64_t *out, unsigned n);
+
+/* Defined only in the preload (tools/preload/kfdcount.c), never in the
+ * library: the library must not reference it by name. */
+int lsc_kfdcount_snapshot(uint64_t *out, unsigned n);
 
 /*
  * lsc__kfd_counter_read - the preload's counts since the process began.
