@@ -19,6 +19,16 @@
 #
 # Without a GPU it says "no CUDA device" and exits 1 within a second, before
 # building anything.
+#
+# The device machines run a CUDA image that may lack liburing, xxhash and
+# libnuma headers (nothing can be installed there). So:
+#   bench/gpu-check.sh --prepare   # on a build machine, no GPU needed: a
+#                                  # Release build with CUDA in $BUILD, plus
+#                                  # the non-system shared libraries it needs
+#                                  # in $BUILD/runtime-libs
+# then carry $BUILD (build-gpucheck) to the device machine; there the script
+# builds only when the headers are present and SKIP_BUILD is not 1, and
+# otherwise uses the carried build with runtime-libs on LD_LIBRARY_PATH.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -30,6 +40,39 @@ JOBS=${JOBS:-$(nproc)}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 
 die() { echo "gpu-check: $*" >&2; exit 1; }
+
+build_deps_missing() {
+	local h miss=""
+	for h in liburing.h xxhash.h numa.h; do
+		[ -e "/usr/include/$h" ] || [ -e "/usr/local/include/$h" ] || miss="$miss $h"
+	done
+	command -v cmake >/dev/null 2>&1 || miss="$miss cmake"
+	echo "${miss# }"
+}
+
+do_build() {
+	local gen=()
+	command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
+	mkdir -p "$OUT"
+	cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+		-DLOADSCOPE_WITH_CUDA=ON -DLOADSCOPE_BUILD_TESTS=OFF -DLOADSCOPE_BUILD_BENCH=OFF \
+		>"$OUT/cmake.log" 2>&1 || { tail -20 "$OUT/cmake.log"; die "cmake failed"; }
+	cmake --build "$BUILD" -j "$JOBS" >"$OUT/build.log" 2>&1 ||
+		{ tail -30 "$OUT/build.log"; die "build failed"; }
+}
+
+if [ "${1:-}" = --prepare ]; then
+	miss=$(build_deps_missing)
+	[ -z "$miss" ] || die "--prepare: missing$miss"
+	do_build
+	mkdir -p "$BUILD/runtime-libs"
+	# the shared libraries that are not part of glibc or the CUDA stack
+	ldd "$BUILD/loadscope" | awk '/=> \// { print $3 }' |
+		{ grep -E '/lib(uring|xxhash|numa)\.so' || true; } | xargs -r cp -L -t "$BUILD/runtime-libs"
+	echo "gpu-check: prepared $BUILD ($(du -sh "$BUILD" | cut -f1)); carry it and run SKIP_BUILD=1 bench/gpu-check.sh"
+	ls "$BUILD/runtime-libs"
+	exit 0
+fi
 
 # ---- 1. fail fast where there is no GPU --------------------------------------
 if ! compgen -G "/dev/nvidia[0-9]*" >/dev/null; then
@@ -47,15 +90,21 @@ mkdir -p "$OUT"
 t_start=$(date +%s)
 echo "gpu-check: $(date -u +%FT%TZ) $(nvidia-smi -L 2>/dev/null | head -1 || echo 'GPU: nvidia-smi n/a')"
 
-# ---- 2. build (Release, CUDA backend required) --------------------------------
-gen=()
-command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
-cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-	-DLOADSCOPE_WITH_CUDA=ON -DLOADSCOPE_BUILD_TESTS=OFF -DLOADSCOPE_BUILD_BENCH=OFF \
-	>"$OUT/cmake.log" 2>&1 || { tail -20 "$OUT/cmake.log"; die "cmake failed"; }
-cmake --build "$BUILD" -j "$JOBS" >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die "build failed"; }
+# ---- 2. build (Release, CUDA backend required), or use the carried build ------
+miss=$(build_deps_missing)
+if [ "${SKIP_BUILD:-0}" != 1 ] && [ -z "$miss" ]; then
+	do_build
+else
+	[ -x "$BUILD/loadscope" ] ||
+		die "cannot build here (SKIP_BUILD=${SKIP_BUILD:-0}; missing: ${miss:-nothing}) and no carried build in $BUILD: run 'bench/gpu-check.sh --prepare' on a build machine and carry $BUILD"
+	echo "gpu-check: using the carried build in $BUILD (missing here: ${miss:-nothing})"
+fi
+if [ -d "$BUILD/runtime-libs" ]; then
+	export LD_LIBRARY_PATH="$BUILD/runtime-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 LS="$BUILD/loadscope"
 [ -x "$LS" ] || die "no $LS after the build"
+"$LS" --version >/dev/null 2>&1 || die "$LS does not run here: $("$LS" --version 2>&1 | head -1)"
 
 # The backend's own probe decides (driver, device), in one line.
 if ! "$LS" pintest 0.001 --backend cuda --mode register >"$OUT/probe.txt" 2>&1; then
