@@ -37,9 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
 #include <sys/stat.h>
+#include <time.h>
 
 #include <hip/hip_runtime_api.h>
 
