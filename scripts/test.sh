@@ -29,13 +29,15 @@ logs=$PWD/build-asan/sanitizer-logs
 rm -rf "$logs" && mkdir -p "$logs"
 export ASAN_OPTIONS=detect_leaks=1:log_path=$logs/asan
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan
-run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DLOADSCOPE_SANITIZE=ON
+failed=0
+run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DLOADSCOPE_SANITIZE=ON || failed=1
 unset ASAN_OPTIONS UBSAN_OPTIONS
 if [ -n "$(ls -A "$logs")" ]; then
 	echo "== sanitizer reports (each fails the suite):"
 	for f in "$logs"/*; do echo "--- $f"; cat "$f"; done
-	exit 1
+	failed=1
 fi
+[ $failed -eq 0 ] || { echo "== the sanitizer suite failed"; exit 1; }
 
 for extra in scripts/test-install.sh scripts/fuzz.sh; do
 	if [ -x "$extra" ]; then
