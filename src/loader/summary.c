@@ -173,10 +173,14 @@ static void loaded(const struct lsc__load *L)
 	lsc__rec_init(&r, "loaded");
 	lsc__rec_say(&r, "loaded %.2f GiB in %.3f s (%.2f GiB/s over the wall time); ",
 		     st->bytes / GIB, sec(st->wall_ns), rate(st->bytes, st->wall_ns));
-	lsc__rec_say(&r, "allocate %.3f s (%.2f GiB/s), pin %.3f s (%.2f GiB/s), "
-			 "read %.3f s (%.2f GiB/s), ",
-		     sec(alloc_ns), rate(st->arena_bytes, alloc_ns), sec(a->pin_ns),
-		     rate(a->pinned_bytes, a->pin_ns), sec(st->read_ns), rate(st->bytes, st->read_ns));
+	lsc__rec_say(&r, "allocate %.3f s (%.2f GiB/s), ", sec(alloc_ns),
+		     rate(st->arena_bytes, alloc_ns));
+	if (a->pinned_bytes)
+		lsc__rec_say(&r, "pin %.3f s (%.2f GiB/s), ", sec(a->pin_ns),
+			     rate(a->pinned_bytes, a->pin_ns));
+	else
+		lsc__rec_say(&r, "pin %.3f s (nothing page-locked), ", sec(a->pin_ns));
+	lsc__rec_say(&r, "read %.3f s (%.2f GiB/s), ", sec(st->read_ns), rate(st->bytes, st->read_ns));
 	if (L->to_arena)
 		lsc__rec_say(&r, "copy 0 s (reads land in the arena), ");
 	else
