@@ -263,3 +263,49 @@ Test(load_uring, memlock_too_low_for_fixed_buffers)
 	lsc_arena_destroy(a);
 	lsc_profiler_destroy(p);
 }
+
+Test(load_uring, direct_into_the_arena_with_a_staged_tail)
+{
+	/* Aligned chunks are read with O_DIRECT straight into the arena; the
+	 * unaligned tail of the file and an unaligned extent go through staging. */
+	const char *readers[] = {"io_uring", "pread"};
+	char *path = strdup(lsct_make_file("t.bin", (5u << 20) + 12345, 19));
+	uint64_t len;
+	unsigned char *want = lsct_read_file(path, &len);
+	for (int r = 0; r < 2; r++) {
+		struct lsc_load_options o;
+		lsc_load_options_init(&o);
+		o.reader = readers[r];
+		o.flags |= LSC_LOAD_DIRECT;
+		struct lsc_extent e[2] = {
+			{.path = path, .length = UINT64_MAX, .arena_offset = 0},
+			{.path = path, .file_offset = 100, .length = 5000, .arena_offset = 6u << 20},
+		};
+		lsc_profiler *p = lsct_profiler(&cap);
+		lsc_arena *a = NULL;
+		int ret = lsc_load(p, &o, e, 2, 0, &a);
+		if (ret)
+			lsct_dump(&cap);
+		cr_assert_eq(ret, 0, "%s: %s", readers[r], lsc_strerror(ret));
+		const unsigned char *m = lsc_arena_data(a);
+		cr_assert(memcmp(m, want, len) == 0, "%s: whole file differs", readers[r]);
+		cr_assert(memcmp(m + (6u << 20), want + 100, 5000) == 0);
+		uint64_t h;
+		cr_assert_eq(lsc_arena_extent_hash(a, 0, &h), 0);
+		cr_assert_eq(h, XXH3_64bits(want, len));
+		struct lsc_load_stats st;
+		lsc_arena_stats(a, &st);
+		char buf[LSC__LINE_MAX + 1];
+		struct lsc__parsed pl;
+		cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
+		if (st.direct_applied)
+			cr_assert_str_neq(lsc__parsed_get(&pl, "staging"), "none", "tails need staging");
+		else
+			cr_assert(lsct_count(&cap, "fallback") >= 1);
+		lsc_arena_destroy(a);
+		lsc_profiler_destroy(p);
+		lsct_capture_free(&cap);
+	}
+	free(want);
+	free(path);
+}

@@ -223,9 +223,8 @@ static int choose_path(struct lsc__load *L)
 	/* Staging sizes asked for mean the caller wants the staging path. */
 	if (o->staging_count || o->staging_bytes)
 		to_arena = 0;
-	for (unsigned i = 0; i < L->n_files; i++)
-		if (L->files[i].direct)
-			to_arena = 0; /* O_DIRECT reads whole blocks: through staging */
+	/* With O_DIRECT, only 4 KiB-aligned chunks can land in the arena; the
+	 * others (unaligned starts, the tail of a file) go through staging. */
 	L->to_arena = to_arena;
 	L->C = o->staging_bytes ? o->staging_bytes : to_arena ? DEF_ARENA_CHUNK : DEF_STAGING_BYTES;
 	L->C = (L->C + LSC__DIO_ALIGN - 1) & ~(LSC__DIO_ALIGN - 1);
@@ -369,7 +368,7 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 		lsc__load_error(p, "read", NULL, 0, ret, "chunk table");
 		goto fail;
 	}
-	if (L.n_chunks && !L.to_arena && (ret = lsc__staging_init(&L, &L.stg, L.K, L.C)) < 0)
+	if (L.n_staged && (ret = lsc__staging_init(&L, &L.stg, L.K, L.C)) < 0)
 		goto fail;
 	if (L.n_chunks && (ret = lsc__pipeline_run(&L)) < 0)
 		goto fail;

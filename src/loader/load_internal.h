@@ -49,6 +49,7 @@ struct lsc__chunk {
 	uint32_t len;
 	uint64_t off_in_ext;
 	uint8_t done;          /* bytes are in the arena, not yet hashed */
+	uint8_t staged;        /* read into a staging buffer, then copied */
 };
 
 struct lsc__staging {
@@ -87,7 +88,8 @@ struct lsc__load {
 	const struct lsc__reader_ops *rd;
 	unsigned K, Q;
 	uint64_t C;
-	int to_arena;          /* reads land in the arena (no staging, no copy) */
+	int to_arena;          /* reads land in the arena where they can (no copy) */
+	uint64_t n_staged;     /* chunks that go through staging (all, or O_DIRECT tails) */
 	int async;             /* IOSQE_ASYNC: page-cache copies on io-wq workers */
 	int register_bufs;     /* register the buffers (staging or arena) as fixed */
 	int verify;

@@ -12,9 +12,10 @@
  *   #32913 corrupted weights that way).
  * - Chunks never cross a 1 GiB boundary of the arena, so each read into
  *   the arena falls inside one registered piece (READ_FIXED's limit).
- * - With O_DIRECT a read covers whole 4 KiB blocks: the chunk is cut so
- *   that its aligned cover fits one staging buffer, and only the wanted
- *   slice is copied out.
+ * - With O_DIRECT a read covers whole 4 KiB blocks. Aligned chunks go
+ *   straight into the arena; the others are cut so that their aligned cover
+ *   fits one staging buffer, and only the wanted slice is copied out, so a
+ *   direct read never writes outside its chunk's place in the arena.
  * - Progress goes to the read span per completion, so the watchdog's
  *   `still in read` lines show bytes done of total while a load crawls.
  */
@@ -37,11 +38,27 @@ static uint64_t piece_len(const struct lsc__load *L, const struct lsc__lext *x, 
 		uint64_t in_piece = LSC__REG_MAX - ((x->arena_off + pos) % LSC__REG_MAX);
 		if (in_piece < max)
 			max = in_piece;
-	} else if (L->files[x->file].direct) {
-		max = L->C - ((x->off + pos) % LSC__DIO_ALIGN);
+	}
+	if (L->files[x->file].direct) {
+		/* The aligned cover of the piece must fit one staging buffer. */
+		uint64_t fit = L->C - ((x->off + pos) % LSC__DIO_ALIGN);
+		if (fit < max)
+			max = fit;
 	}
 	uint64_t rest = x->len - pos;
 	return rest < max ? rest : max;
+}
+
+/* Through staging: always on the staging path; with O_DIRECT, any chunk
+ * whose file offset, arena offset or length is not block-aligned (a direct
+ * read of its cover would write outside the chunk's place in the arena). */
+static int staged(const struct lsc__load *L, const struct lsc__lext *x, uint64_t pos, uint64_t len)
+{
+	if (!L->to_arena)
+		return 1;
+	if (!L->files[x->file].direct)
+		return 0;
+	return ((x->off + pos) | (x->arena_off + pos) | len) % LSC__DIO_ALIGN != 0;
 }
 
 int lsc__chunks_build(struct lsc__load *L)
@@ -61,12 +78,15 @@ int lsc__chunks_build(struct lsc__load *L)
 	if (!L->chunks)
 		return -ENOMEM;
 	n = 0;
+	L->n_staged = 0;
 	for (size_t i = 0; i < L->n_ext; i++) {
 		struct lsc__lext *x = &L->lx[i];
 		for (uint64_t pos = 0; pos < x->len;) {
 			uint64_t len = piece_len(L, x, pos);
+			int st = staged(L, x, pos, len);
 			L->chunks[n++] = (struct lsc__chunk){
-				.ext = (uint32_t)i, .len = (uint32_t)len, .off_in_ext = pos};
+				.ext = (uint32_t)i, .len = (uint32_t)len, .off_in_ext = pos, .staged = (uint8_t)st};
+			L->n_staged += (uint64_t)st;
 			pos += len;
 		}
 	}
@@ -81,9 +101,10 @@ struct run {
 	unsigned n_free;
 	unsigned inflight;
 	unsigned fixed_bufs;
+	unsigned n_arena_iov;  /* registered arena pieces come first, then staging */
 };
 
-/* Queue the read of chunk @seq, into staging buffer @b (staging path). */
+/* Queue the read of chunk @seq: into the arena, or into staging buffer @b. */
 static int issue(struct run *R, uint64_t seq, unsigned b)
 {
 	struct lsc__load *L = R->L;
@@ -93,16 +114,18 @@ static int issue(struct run *R, uint64_t seq, unsigned b)
 	uint64_t fo = x->off + c->off_in_ext;
 	struct lsc__rd_req q = {.file = x->file, .fd = f->fd, .off = fo, .len = c->len,
 				.buf_index = -1, .tag = seq};
-	if (L->to_arena) {
+	if (!c->staged) {
 		uint64_t ao = x->arena_off + c->off_in_ext;
 		q.buf = (unsigned char *)L->out->a.base + ao;
 		if (R->fixed_bufs)
 			q.buf_index = (int)(ao / LSC__REG_MAX);
+		if (f->direct)
+			q.tag |= TAG_DIRECT; /* aligned: no cover needed */
 	} else {
 		q.buf = lsc__staging_buf(&L->stg, b);
 		q.tag |= (uint64_t)b << TAG_BUF_SHIFT;
 		if (R->fixed_bufs)
-			q.buf_index = (int)b;
+			q.buf_index = (int)(R->n_arena_iov + b);
 		if (f->direct) {
 			uint64_t aoff = fo & ~(LSC__DIO_ALIGN - 1);
 			uint64_t cover = (fo - aoff + c->len + LSC__DIO_ALIGN - 1) & ~(LSC__DIO_ALIGN - 1);
@@ -163,7 +186,7 @@ static int finish(struct run *R, const struct lsc__rd_done *d)
 				end < fo ? fo : end, x->len, x->off);
 		return LSC_E_SHORT;
 	}
-	if (!L->to_arena) {
+	if (c->staged) {
 		uint64_t t0 = lsc__now_ns();
 		memcpy((unsigned char *)L->out->a.base + x->arena_off + c->off_in_ext,
 		       (unsigned char *)lsc__staging_buf(&L->stg, b) + lead, c->len);
@@ -172,6 +195,26 @@ static int finish(struct run *R, const struct lsc__rd_done *d)
 	}
 	c->done = 1;
 	L->bytes_done += c->len;
+	return 0;
+}
+
+/* Issue chunks in order while the queue has room and, for a staged chunk,
+ * a staging buffer is free (one always comes back: only reads hold them). */
+static int refill(struct run *R, uint64_t *next)
+{
+	struct lsc__load *L = R->L;
+	while (*next < L->n_chunks && R->inflight < L->Q) {
+		unsigned b = 0;
+		if (L->chunks[*next].staged) {
+			if (!R->n_free)
+				break;
+			b = R->free_bufs[--R->n_free];
+		}
+		int ret = issue(R, *next, b);
+		if (ret < 0)
+			return ret;
+		(*next)++;
+	}
 	return 0;
 }
 
@@ -206,8 +249,8 @@ int lsc__pipeline_run(struct lsc__load *L)
 	struct run R = {.L = L};
 	struct lsc__verify *v = NULL;
 	int *fds = calloc(L->n_files ? L->n_files : 1, sizeof(*fds));
-	unsigned n_iov = L->to_arena ? (unsigned)((L->out->a.bytes + LSC__REG_MAX - 1) / LSC__REG_MAX)
-				     : L->stg.count;
+	R.n_arena_iov = L->to_arena ? (unsigned)((L->out->a.bytes + LSC__REG_MAX - 1) / LSC__REG_MAX) : 0;
+	unsigned n_iov = R.n_arena_iov + L->stg.count;
 	struct iovec *iov = calloc(n_iov ? n_iov : 1, sizeof(*iov));
 	R.free_bufs = calloc(L->stg.count ? L->stg.count : 1, sizeof(*R.free_bufs));
 	int ret = -ENOMEM;
@@ -222,12 +265,12 @@ int lsc__pipeline_run(struct lsc__load *L)
 	for (unsigned i = 0; i < L->n_files; i++)
 		fds[i] = L->files[i].fd;
 	for (unsigned i = 0; i < n_iov; i++) {
-		if (L->to_arena) {
+		if (i < R.n_arena_iov) {
 			uint64_t off = (uint64_t)i * LSC__REG_MAX, rest = L->out->a.bytes - off;
 			iov[i].iov_base = (unsigned char *)L->out->a.base + off;
 			iov[i].iov_len = rest < LSC__REG_MAX ? rest : LSC__REG_MAX;
 		} else {
-			iov[i].iov_base = lsc__staging_buf(&L->stg, i);
+			iov[i].iov_base = lsc__staging_buf(&L->stg, i - R.n_arena_iov);
 			iov[i].iov_len = L->stg.bytes;
 		}
 	}
@@ -240,17 +283,10 @@ int lsc__pipeline_run(struct lsc__load *L)
 	if ((ret = setup_reader(&R, fds, iov, n_iov)) < 0)
 		goto end_span;
 
-	unsigned depth = L->Q;
-	if (!L->to_arena && L->stg.count < depth)
-		depth = L->stg.count;
 	uint64_t next_issue = 0, next_hash = 0, completed = 0;
 	while (completed < L->n_chunks) {
-		while (next_issue < L->n_chunks && R.inflight < depth && (L->to_arena || R.n_free)) {
-			unsigned b = L->to_arena ? 0 : R.free_bufs[--R.n_free];
-			if ((ret = issue(&R, next_issue, b)) < 0)
-				goto end_span;
-			next_issue++;
-		}
+		if ((ret = refill(&R, &next_issue)) < 0)
+			goto end_span;
 		struct lsc__rd_done d;
 		ret = R.rd->complete(R.r, &d);
 		if (ret < 0) {
@@ -266,12 +302,8 @@ int lsc__pipeline_run(struct lsc__load *L)
 		completed++;
 		lsc_span_progress(L->p, span, L->bytes_done);
 		/* Refill before hashing, so the kernel reads while we hash. */
-		while (next_issue < L->n_chunks && R.inflight < depth && (L->to_arena || R.n_free)) {
-			unsigned b = L->to_arena ? 0 : R.free_bufs[--R.n_free];
-			if ((ret = issue(&R, next_issue, b)) < 0)
-				goto end_span;
-			next_issue++;
-		}
+		if ((ret = refill(&R, &next_issue)) < 0)
+			goto end_span;
 		if (v && (ret = lsc__verify_advance(L, v, &next_hash)) < 0)
 			goto end_span;
 	}
@@ -283,7 +315,7 @@ end_span:
 	lsc_span_end(L->p, span, NULL);
 	/* Copy and hash ran inside the read span, between completions: their
 	 * busy time is reported as overlapped phases, not as covered time. */
-	if (ret == 0 && !L->to_arena)
+	if (ret == 0 && L->n_staged)
 		lsc_phase_record(L->p, LSC_PHASE_COPY, NULL, L->bytes_done, L->copy_ns);
 	if (ret == 0 && v)
 		lsc_phase_record(L->p, LSC_PHASE_VERIFY, NULL, L->bytes_done, L->verify_ns);

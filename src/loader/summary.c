@@ -162,7 +162,7 @@ static void loaded(const struct lsc__load *L)
 	const struct lsc__arena *a = &L->out->a;
 	uint64_t alloc_ns = a->alloc_ns + a->prefault_ns;
 	char staging[48];
-	if (L->to_arena)
+	if (!L->n_staged)
 		snprintf(staging, sizeof(staging), "none");
 	else if (L->C % (1u << 20) == 0)
 		snprintf(staging, sizeof(staging), "%ux%" PRIu64 "MiB", L->K, L->C >> 20);
@@ -181,7 +181,7 @@ static void loaded(const struct lsc__load *L)
 	else
 		lsc__rec_say(&r, "pin %.3f s (nothing page-locked), ", sec(a->pin_ns));
 	lsc__rec_say(&r, "read %.3f s (%.2f GiB/s), ", sec(st->read_ns), rate(st->bytes, st->read_ns));
-	if (L->to_arena)
+	if (!L->n_staged)
 		lsc__rec_say(&r, "copy 0 s (reads land in the arena), ");
 	else
 		lsc__rec_say(&r, "copy %.3f s busy (%.2f GiB/s), ", sec(st->copy_ns),
