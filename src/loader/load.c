@@ -342,10 +342,6 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 		goto fail;
 	if ((ret = choose_path(&L)) < 0)
 		goto fail;
-	if (L.o.device >= 0)
-		lsc__load_fallback(p, "device", "device copy", "host only",
-				   "copies to a device are not in this pipeline yet; "
-				   "the arena is host memory");
 	L.verify = !(L.o.flags & LSC_LOAD_NO_VERIFY);
 	for (size_t i = 0; i < n_ext; i++)
 		L.verify |= ext[i].has_xxh3;
@@ -362,6 +358,8 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 			goto fail;
 		}
 	}
+	if (L.o.device >= 0 && arena_bytes && (ret = lsc__device_open(&L)) < 0)
+		goto fail;
 	if (L.verify && (ret = hash_empty(&L)) < 0)
 		goto fail;
 	if ((ret = lsc__chunks_build(&L)) < 0) {
@@ -412,7 +410,9 @@ LSC_API uint64_t lsc_arena_size(const lsc_arena *a)
 
 LSC_API void *lsc_arena_device_data(const lsc_arena *a)
 {
-	return a ? a->dev_data : NULL;
+	if (!a || !a->dev || !a->dev_ops->dev_base)
+		return NULL;
+	return a->dev_ops->dev_base(a->dev);
 }
 
 LSC_API int lsc_arena_stats(const lsc_arena *a, struct lsc_load_stats *out)
@@ -437,6 +437,8 @@ LSC_API void lsc_arena_destroy(lsc_arena *a)
 {
 	if (!a)
 		return;
+	if (a->dev)
+		a->dev_ops->dev_close(a->dev); /* before the arena it copies from */
 	lsc__arena_release(&a->a);
 	free(a->hash);
 	free(a->hashed);

@@ -68,7 +68,8 @@ struct lsc_arena {
 	size_t n_ext;
 	uint64_t *hash;        /* n_ext */
 	unsigned char *hashed; /* n_ext */
-	void *dev_data;
+	const struct lsc__pin_ops *dev_ops; /* device copy (CAP_DEVICE), or NULL */
+	struct lsc__dev *dev;
 };
 
 struct lsc__load {
@@ -95,6 +96,11 @@ struct lsc__load {
 	int verify;
 	int direct_wanted;
 	struct lsc__staging stg;
+
+	/* device copy: each chunk, once in the arena, is queued to the device
+	 * on slot (chunk % dev_slots); a slot is waited for before reuse. */
+	unsigned dev_slots;
+	uint64_t dev_ns;       /* busy time in dev_copy and dev_wait */
 
 	/* what happened */
 	uint64_t read_ns, copy_ns, verify_ns;
@@ -144,6 +150,18 @@ void lsc__verify_destroy(struct lsc__verify *v);
 /* Hash every done chunk in order from the arena; finish extents. Return 0 or
  * LSC_E_HASH (line already printed). Adds its busy time to L->verify_ns. */
 int lsc__verify_advance(struct lsc__load *L, struct lsc__verify *v, uint64_t *next_chunk);
+
+/* ---- device copy (device.c) ----------------------------------------------- */
+
+/* Open the device copy when o.device >= 0: a fallback line (host only) when
+ * the pin backend has no device, or an error under LSC_LOAD_PIN_STRICT. */
+int lsc__device_open(struct lsc__load *L);
+/* Queue chunk @seq (already in the arena) to the device. */
+int lsc__device_copy(struct lsc__load *L, uint64_t seq);
+/* Wait for every slot: the device holds all the bytes queued so far. */
+int lsc__device_finish(struct lsc__load *L);
+/* Tests: the device table used instead of the arena's pin backend. */
+void lsc__device_override(const struct lsc__pin_ops *ops);
 
 /* ---- the pipeline (pipeline.c) ------------------------------------------- */
 

@@ -301,13 +301,15 @@ int lsc__pipeline_run(struct lsc__load *L)
 			continue; /* resubmitted after an O_DIRECT fallback */
 		completed++;
 		lsc_span_progress(L->p, span, L->bytes_done);
+		if ((ret = lsc__device_copy(L, d.tag & TAG_SEQ_MASK)) < 0)
+			goto end_span;
 		/* Refill before hashing, so the kernel reads while we hash. */
 		if ((ret = refill(&R, &next_issue)) < 0)
 			goto end_span;
 		if (v && (ret = lsc__verify_advance(L, v, &next_hash)) < 0)
 			goto end_span;
 	}
-	ret = 0;
+	ret = lsc__device_finish(L);
 end_span:
 	if (R.r)
 		R.rd->teardown(R.r); /* waits for reads still in flight */
@@ -319,6 +321,8 @@ end_span:
 		lsc_phase_record(L->p, LSC_PHASE_COPY, NULL, L->bytes_done, L->copy_ns);
 	if (ret == 0 && v)
 		lsc_phase_record(L->p, LSC_PHASE_VERIFY, NULL, L->bytes_done, L->verify_ns);
+	if (ret == 0 && L->out->dev)
+		lsc_phase_record(L->p, LSC_PHASE_COPY, "device copy", L->bytes_done, L->dev_ns);
 out:
 	lsc__verify_destroy(v);
 	free(fds);

@@ -191,6 +191,8 @@ static void loaded(const struct lsc__load *L)
 			     rate(st->bytes, st->verify_ns));
 	else
 		lsc__rec_say(&r, "verify off");
+	if (L->out->dev)
+		lsc__rec_say(&r, ", device copy %.3f s busy", sec(L->dev_ns));
 	lsc__rec_say(&r, "; %s%s, %s, staging %s, qd %u, %u files, %zu extents",
 		     st->reader_applied, L->fixed_bufs ? " fixed buffers" : "",
 		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
@@ -215,6 +217,10 @@ static void loaded(const struct lsc__load *L)
 	lsc__rec_u64(&r, "qd", L->Q);
 	lsc__rec_u64(&r, "files", L->n_files);
 	lsc__rec_u64(&r, "extents", L->n_ext);
+	if (L->out->dev) {
+		lsc__rec_i64(&r, "device", L->o.device);
+		lsc__rec_f64(&r, "device_s", sec(L->dev_ns), 3);
+	}
 	lsc__emit(L->p, &r);
 }
 
