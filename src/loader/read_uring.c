@@ -145,8 +145,9 @@ static int prep(struct lsc__reader *r, unsigned i)
 		int ret = io_uring_submit(&r->ring);
 		if (ret < 0)
 			return ret;
-		r->inflight += r->pending;
-		r->pending = 0;
+		unsigned took = (unsigned)ret < r->pending ? (unsigned)ret : r->pending;
+		r->inflight += took;
+		r->pending -= took;
 		sqe = io_uring_get_sqe(&r->ring);
 		if (!sqe)
 			return -EBUSY;
@@ -192,11 +193,17 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 		int ret;
 		if (r->pending) {
 			ret = io_uring_submit_and_wait(&r->ring, 1);
-			if (ret < 0 && ret != -EINTR)
+			if (ret == -EINTR || ret == -EAGAIN || ret == -EBUSY) {
+				/* Nothing taken (or the CQ is full): reap, then retry. */
+				if (!r->inflight)
+					continue;
+			} else if (ret < 0) {
 				return ret;
-			if (ret >= 0) {
-				r->inflight += r->pending;
-				r->pending = 0;
+			} else {
+				/* The kernel may take fewer than we prepared. */
+				unsigned took = (unsigned)ret < r->pending ? (unsigned)ret : r->pending;
+				r->inflight += took;
+				r->pending -= took;
 			}
 		}
 		if (!r->inflight)
@@ -249,9 +256,10 @@ static void uring_teardown(struct lsc__reader *r)
 	if (!r)
 		return;
 	/* Buffers are freed after this returns: no read may still target them. */
-	if (r->pending && io_uring_submit(&r->ring) >= 0) {
-		r->inflight += r->pending;
-		r->pending = 0;
+	if (r->pending) {
+		int ret = io_uring_submit(&r->ring);
+		if (ret > 0)
+			r->inflight += (unsigned)ret < r->pending ? (unsigned)ret : r->pending;
 	}
 	while (r->inflight) {
 		struct io_uring_cqe *cqe;
