@@ -290,6 +290,8 @@ struct lsc_system {
 	int64_t free_huge_blocks_bytes;  /* free memory in blocks >= hpage size (buddyinfo) */
 	int64_t numa_nodes;              /* /sys/devices/system/node/node* count */
 	int64_t swap_total, swap_free;   /* bytes */
+	int64_t cap_ipc_lock;            /* 1 when the process has CAP_IPC_LOCK (mlock ignores
+	                                  * RLIMIT_MEMLOCK), 0 when not, LSC_NA */
 };
 
 /*
