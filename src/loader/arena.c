@@ -23,12 +23,8 @@
 #include "loader/arena.h"
 #include "loader/arena_int.h"
 #include "loader/sys.h"
+#include "format/human.h"
 #include "profiler/internal.h"
-
-static double gib(uint64_t b)
-{
-	return (double)b / (double)(1ull << 30);
-}
 
 static const char *ename(int err)
 {
@@ -114,9 +110,12 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 	if (!lsc_profiler_enabled(p))
 		return;
 	lsc__rec_init(&r, "arena");
-	lsc__rec_say(&r, "%.2f GiB as %s", gib(a->bytes), lsc_thp_policy_name(a->applied));
+	char b1[LSC__HBUF], b2[LSC__HBUF];
+	lsc__rec_say(&r, "%s as %s", lsc__fmt_bytes(b1, (double)a->bytes),
+		     lsc_thp_policy_name(a->applied));
 	if (a->n_pieces > 1)
-		lsc__rec_say(&r, " in %u pieces of %.2f GiB", a->n_pieces, gib(a->piece_bytes));
+		lsc__rec_say(&r, " in %u pieces of %s", a->n_pieces,
+			     lsc__fmt_bytes(b2, (double)a->piece_bytes));
 	lsc__rec_say(&r, " (requested %s by %s): %s%s", requested, source, a->thp_reason, how);
 	lsc__rec_str(&r, "policy", lsc_thp_policy_name(a->applied));
 	lsc__rec_str(&r, "requested", requested);
@@ -150,10 +149,11 @@ static void fail_line(lsc_profiler *p, const struct lsc__arena *a, const struct 
 	if (!lsc_profiler_enabled(p))
 		return;
 	lsc__rec_init(&r, "arena");
-	lsc__rec_say(&r, "allocating %.2f GiB as %s failed: %s", gib(a->bytes),
+	char b1[LSC__HBUF];
+	lsc__rec_say(&r, "allocating %s as %s failed: %s", lsc__fmt_bytes(b1, (double)a->bytes),
 		     lsc_thp_policy_name(a->applied), why);
 	if (s->mem_available != LSC_NA)
-		lsc__rec_say(&r, " (MemAvailable %.2f GiB)", gib((uint64_t)s->mem_available));
+		lsc__rec_say(&r, " (MemAvailable %s)", lsc__fmt_bytes(b1, (double)s->mem_available));
 	lsc__rec_str(&r, "policy", lsc_thp_policy_name(a->applied));
 	lsc__rec_str(&r, "requested", lsc_thp_policy_name(a->wanted));
 	lsc__rec_str(&r, "error", ename(rc));
@@ -358,7 +358,9 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 	a->prefault_touched = pr.touched;
 	a->numa_bound = pr.numa_bound;
 	if (rc < 0) {
-		snprintf(why, sizeof why, "prefault of %.2f GiB: %s", gib(a->mapped_bytes), ename(rc));
+		char b1[LSC__HBUF];
+		snprintf(why, sizeof why, "prefault of %s: %s",
+			 lsc__fmt_bytes(b1, (double)a->mapped_bytes), ename(rc));
 		goto fail;
 	}
 	rc = restore(&hold);

@@ -16,12 +16,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format/human.h"
 #include "loader/arena_int.h"
 #include "profiler/assess.h"
 
-static double gib(int64_t b)
+static char *bytes_s(char buf[LSC__HBUF], int64_t b)
 {
-	return (double)b / (double)(1ull << 30);
+	return lsc__fmt_bytes(buf, (double)b);
 }
 
 static const char *or_na(const char *s)
@@ -32,7 +33,7 @@ static const char *or_na(const char *s)
 int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_decision *d)
 {
 	struct lsc__assessment as;
-	char huge[48];
+	char huge[48], ab[LSC__HBUF];
 
 	if (!d)
 		return -EINVAL;
@@ -49,7 +50,7 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_de
 	if (as.huge_free_bytes == LSC_NA)
 		snprintf(huge, sizeof huge, "n/a");
 	else
-		snprintf(huge, sizeof huge, "%.2f GiB", gib(as.huge_free_bytes));
+		bytes_s(huge, as.huge_free_bytes);
 
 	if (!as.thp_possible) {
 		d->policy = LSC_THP_4K;
@@ -60,8 +61,8 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_de
 		d->policy = LSC_THP_4K;
 		snprintf(d->reason, sizeof d->reason,
 			 "stall risk: defrag=%s compacts in the faulting thread and only %s is free "
-			 "in 2 MiB blocks for a %.2f GiB arena",
-			 or_na(s->thp_defrag), huge, gib((int64_t)bytes));
+			 "in 2 MiB blocks for a %s arena",
+			 or_na(s->thp_defrag), huge, bytes_s(ab, (int64_t)bytes));
 	} else if (as.sync_compaction == 1 && as.huge_free_bytes == LSC_NA) {
 		/* Cannot see the free blocks: the safe side of seed 001. */
 		d->policy = LSC_THP_4K;
@@ -71,16 +72,16 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_de
 	} else if (as.sync_compaction == 1) {
 		d->policy = LSC_THP_THP;
 		snprintf(d->reason, sizeof d->reason,
-			 "room: %s free in 2 MiB blocks for a %.2f GiB arena (defrag=%s)", huge,
-			 gib((int64_t)bytes), or_na(s->thp_defrag));
+			 "room: %s free in 2 MiB blocks for a %s arena (defrag=%s)", huge,
+			 bytes_s(ab, (int64_t)bytes), or_na(s->thp_defrag));
 	} else {
 		/* defer / never (or n/a): a fault without a free block falls back to
 		 * 4 KiB pages at once instead of compacting. */
 		d->policy = LSC_THP_THP;
 		snprintf(d->reason, sizeof d->reason,
 			 "defrag=%s does not compact in the faulting thread (%s free in 2 MiB blocks "
-			 "for a %.2f GiB arena)",
-			 or_na(s->thp_defrag), huge, gib((int64_t)bytes));
+			 "for a %s arena)",
+			 or_na(s->thp_defrag), huge, bytes_s(ab, (int64_t)bytes));
 	}
 	return 0;
 }

@@ -1,0 +1,321 @@
+/*
+ * Description: each THP policy of the arena on a real 64 MiB mapping, read
+ * back from /proc/self/smaps: 4k (MADV_NOHUGEPAGE, no huge pages), thp
+ * (MADV_HUGEPAGE applied, 2 MiB aligned), hugetlb with an empty pool (falls
+ * back with the pool numbers, fails under LSC_LOAD_HUGETLB_STRICT),
+ * process-off (PR_SET_THP_DISABLE held around the faults, the previous value
+ * restored, checked in a forked child), chunked arenas (contiguous, every
+ * piece mapped and advised), LOADSCOPE_ARENA_THP, and a NULL profiler.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers/arena_testkit.h"
+#include "loader/arena.h"
+
+#ifndef PR_THP_DISABLE_EXCEPT_ADVISED
+#define PR_THP_DISABLE_EXCEPT_ADVISED (1 << 1)
+#endif
+
+#define MIB (1ull << 20)
+#define ARENA (64 * MIB)
+
+static struct atk_cap cap;
+
+static void opts(struct lsc_load_options *o, enum lsc_thp_policy pol)
+{
+	lsc_load_options_init(o);
+	o->thp = pol;
+	o->prefault_threads = 2;
+}
+
+static void setup(void)
+{
+	unsetenv("LOADSCOPE_ARENA_THP");
+}
+
+TestSuite(arena_policy, .init = setup);
+
+Test(arena_policy, four_k_has_no_huge_pages)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	struct atk_vma v;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	opts(&o, LSC_THP_4K);
+	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.applied, LSC_THP_4K);
+	cr_expect_eq(a.mapped_bytes, ARENA);
+	cr_assert_eq(atk_vma_read(a.base, ARENA, &v), 0);
+	cr_expect(v.all_nh, "VmFlags of the arena lack nh (MADV_NOHUGEPAGE not applied)");
+	cr_expect_eq(v.anon_huge_bytes, 0, "AnonHugePages %llu on a 4k arena",
+		     (unsigned long long)v.anon_huge_bytes);
+	cr_expect_geq(v.rss_bytes, ARENA, "prefault left Rss at %llu", (unsigned long long)v.rss_bytes);
+	cr_expect_eq(atk_count(&cap, "arena", "policy=4k"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "requested=4k"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "phase", "kind=allocate"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "phase", "name=prefault"), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	cr_expect_null(a.base);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_policy, thp_is_advised_and_aligned)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	struct atk_vma v;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	opts(&o, LSC_THP_THP);
+	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA - 4096, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.applied, LSC_THP_THP);
+	cr_expect_eq(a.mapped_bytes, ARENA, "thp rounds up to 2 MiB");
+	cr_expect_eq((uintptr_t)a.base % (2 * MIB), 0, "arena at %p is not 2 MiB aligned", a.base);
+	cr_assert_eq(atk_vma_read(a.base, a.mapped_bytes, &v), 0);
+	cr_expect(v.all_hg, "VmFlags of the arena lack hg (MADV_HUGEPAGE not applied)");
+	cr_expect_leq(v.anon_huge_bytes, a.mapped_bytes);
+	cr_expect_eq(atk_count(&cap, "arena", "policy=thp"), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+static int hugetlb_pool_empty(void)
+{
+	struct lsc_system s;
+	lsc_system_read(NULL, NULL, &s);
+	return s.hugetlb_total == 0;
+}
+
+Test(arena_policy, hugetlb_empty_pool_falls_back)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	if (!hugetlb_pool_empty())
+		cr_skip_test("a hugetlb pool exists here (vm.nr_hugepages > 0): this test needs it empty");
+	unsigned before = atk_maps_at_least(ARENA);
+	opts(&o, LSC_THP_HUGETLB);
+	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
+	cr_expect_neq(a.applied, LSC_THP_HUGETLB);
+	cr_expect_eq(a.wanted, LSC_THP_HUGETLB);
+	cr_expect_eq(atk_count(&cap, "fallback",
+			       "hugetlb unavailable (needed 32 2 MiB pages, pool has 0 free of 0)"),
+		     1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "fallback", "wanted=hugetlb"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "requested=hugetlb"), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	cr_expect_eq(atk_maps_at_least(ARENA), before);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_policy, hugetlb_strict_fails)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	if (!hugetlb_pool_empty())
+		cr_skip_test("a hugetlb pool exists here (vm.nr_hugepages > 0): this test needs it empty");
+	unsigned before = atk_maps_at_least(ARENA);
+	opts(&o, LSC_THP_HUGETLB);
+	o.flags |= LSC_LOAD_HUGETLB_STRICT;
+	cr_expect_eq(lsc__arena_alloc(p, &o, ARENA, &a), -ENOMEM, "%s", cap.buf);
+	cr_expect_null(a.base);
+	cr_expect_eq(atk_count(&cap, "fallback", "LSC_LOAD_HUGETLB_STRICT"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "fallback", "pool has 0 free of 0"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", NULL), 0, "a failed strict hugetlb prints one line: %s",
+		     cap.buf);
+	cr_expect_eq(atk_maps_at_least(ARENA), before, "a mapping of the arena's size was left");
+	lsc_profiler_destroy(p);
+}
+
+/* In a child: set the process's THP switch to @bits, allocate with
+ * process-off, and check the switch is back and was held around the faults.
+ * Exit 0 on success, 77 when the kernel lacks @bits, 1 otherwise. */
+static int process_off_child(unsigned long on, unsigned long mode)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	struct atk_cap c;
+
+	if (prctl(PR_SET_THP_DISABLE, on, mode, 0, 0) != 0)
+		return errno == EINVAL ? 77 : 1;
+	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	lsc_profiler *p = atk_profiler(&c);
+	opts(&o, LSC_THP_PROCESS_OFF);
+	o.prefault_threads = 1;
+	atk_sys_fail(ATK_PRCTL, 0, 0);
+	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
+	atk_sys_restore();
+	int after = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	int ok = rc == 0 && before == after && a.applied == LSC_THP_PROCESS_OFF;
+	/* SET 1 comes before the populate (advice 23), the restore after it. */
+	char set1[32], restore[48];
+	snprintf(set1, sizeof set1, "prctl:%d:1:0 ", PR_SET_THP_DISABLE);
+	snprintf(restore, sizeof restore, "prctl:%d:%lu:%lu ", PR_SET_THP_DISABLE, on,
+		 on ? mode : 0ul);
+	const char *s1 = strstr(atk_trace, set1), *pop = strstr(atk_trace, "madvise:23 ");
+	const char *rs = pop ? strstr(pop, restore) : NULL;
+	ok = ok && s1 && pop && s1 < pop && rs;
+	ok = ok && atk_count(&c, "arena", "policy=process-off") == 1 &&
+	     atk_count(&c, "arena", "PR_SET_THP_DISABLE held") == 1;
+	if (!ok)
+		fprintf(stderr, "rc=%d before=%d after=%d applied=%d trace=%s\nlines:\n%s", rc, before,
+			after, a.applied, atk_trace, c.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+	return ok ? 0 : 1;
+}
+
+static int run_child(unsigned long on, unsigned long mode)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(process_off_child(on, mode));
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+}
+
+Test(arena_policy, process_off_restores_enabled)
+{
+	cr_expect_eq(run_child(0, 0), 0, "THP allowed before: not restored (see stderr)");
+}
+
+Test(arena_policy, process_off_restores_disabled)
+{
+	cr_expect_eq(run_child(1, 0), 0, "THP disabled before: not restored (see stderr)");
+}
+
+Test(arena_policy, process_off_restores_except_advised)
+{
+	int rc = run_child(1, PR_THP_DISABLE_EXCEPT_ADVISED);
+	if (rc == 77)
+		cr_skip_test("this kernel has no PR_THP_DISABLE_EXCEPT_ADVISED (6.18+)");
+	cr_expect_eq(rc, 0, "disabled-except-advised before: not restored (see stderr)");
+}
+
+static void chunked(enum lsc_thp_policy pol, int hg)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	struct atk_vma v;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	opts(&o, pol);
+	o.chunk_bytes = 16 * MIB;
+	atk_sys_fail(ATK_MMAP, 0, 0);
+	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
+	unsigned mmaps = atk_sys_calls(ATK_MMAP);
+	atk_sys_restore();
+	cr_assert_eq(rc, 0, "%s", cap.buf);
+	cr_expect_eq(a.n_pieces, 4);
+	cr_expect_eq(a.piece_bytes, 16 * MIB);
+	cr_expect_eq(mmaps, 5, "one reservation and 4 pieces, got %u mmap calls", mmaps);
+	cr_assert_eq(atk_vma_read(a.base, ARENA, &v), 0);
+	cr_expect(v.contiguous, "the pieces leave a hole in the arena");
+	for (unsigned i = 0; i < 4; i++) {
+		struct atk_vma pv;
+		atk_vma_read((char *)a.base + i * 16 * MIB, 16 * MIB, &pv);
+		cr_expect(pv.contiguous && pv.bytes >= 16 * MIB, "piece %u is not mapped", i);
+		cr_expect(hg ? pv.all_hg : pv.all_nh, "piece %u lacks its advice", i);
+		cr_expect_geq(pv.rss_bytes, 16 * MIB, "piece %u not prefaulted", i);
+	}
+	cr_expect_eq(atk_count(&cap, "arena", "pieces=4"), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_policy, chunked_4k)
+{
+	chunked(LSC_THP_4K, 0);
+}
+
+Test(arena_policy, chunked_thp)
+{
+	chunked(LSC_THP_THP, 1);
+}
+
+Test(arena_policy, env_overrides_the_option)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	struct atk_vma v;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	setenv("LOADSCOPE_ARENA_THP", "4k", 1);
+	opts(&o, LSC_THP_THP);
+	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.applied, LSC_THP_4K);
+	cr_expect(a.thp_from_env);
+	atk_vma_read(a.base, ARENA, &v);
+	cr_expect(v.all_nh);
+	cr_expect_eq(atk_count(&cap, "arena", "source=LOADSCOPE_ARENA_THP"), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_policy, bad_env_keeps_the_option)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	setenv("LOADSCOPE_ARENA_THP", "hugest", 1);
+	opts(&o, LSC_THP_THP);
+	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.applied, LSC_THP_THP);
+	cr_expect_not(a.thp_from_env);
+	cr_expect_eq(atk_count(&cap, "fallback", "LOADSCOPE_ARENA_THP=hugest is not a policy"), 1,
+		     "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "fallback", NULL), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_policy, null_profiler_and_options)
+{
+	struct lsc__arena a;
+
+	cr_assert_eq(lsc__arena_alloc(NULL, NULL, ARENA, &a), 0);
+	cr_expect_neq(a.applied, LSC_THP_AUTO, "auto must resolve to a policy");
+	cr_expect_gt(a.thp_reason[0], 0, "auto gives a reason");
+	cr_expect_eq(lsc__arena_pin(NULL, NULL, &a), 0);
+	cr_expect_eq(a.pin, &lsc__pin_none);
+	lsc__arena_release(&a);
+	lsc__arena_release(&a); /* twice is fine */
+	cr_expect_eq(lsc__arena_alloc(NULL, NULL, 0, &a), -EINVAL);
+}
+
+Test(arena_policy, names_round_trip)
+{
+	enum lsc_thp_policy pol;
+	for (int i = LSC_THP_AUTO; i <= LSC_THP_PROCESS_OFF; i++) {
+		cr_assert_eq(lsc_thp_policy_parse(lsc_thp_policy_name(i), &pol), 0);
+		cr_expect_eq(pol, i);
+	}
+	cr_expect_str_eq(lsc_thp_policy_name((enum lsc_thp_policy)42), "?");
+	cr_expect_eq(lsc_thp_policy_parse("THP", &pol), -EINVAL);
+	cr_expect_eq(lsc_thp_policy_parse(NULL, &pol), -EINVAL);
+
+	struct lsc_load_options o;
+	memset(&o, 0x5a, sizeof o);
+	lsc_load_options_init(&o);
+	cr_expect_eq(o.thp, LSC_THP_AUTO);
+	cr_expect_str_eq(o.pin, "none");
+	cr_expect_eq(o.pin_segment_bytes, 1ull << 30);
+	cr_expect_eq(o.numa_node, -1);
+	cr_expect_eq(o.device, -1);
+	cr_expect_str_eq(o.reader, "auto");
+	cr_expect_eq(o.chunk_bytes, 0);
+	cr_expect_eq(o.flags, 0);
+}
