@@ -235,7 +235,7 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 	struct geometry g;
 	lsc_span span = 0, pspan = 0;
 	char why[256] = "", how[160] = "";
-	int rc;
+	int rc, refused = 0;
 
 	if (!a)
 		return -EINVAL;
@@ -315,8 +315,8 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 		}
 	}
 	if (!a->base) {
-		rc = lsc__policy_map(a->applied, g.mapped, g.piece, g.n, g.align, &a->base, why,
-				     sizeof why);
+		rc = lsc__policy_map(a->applied, g.mapped, g.piece, g.n, g.align, &a->base,
+				     &refused, why, sizeof why);
 		if (rc < 0 && a->applied == LSC_THP_HUGETLB) {
 			char reason[256];
 			hugetlb_reason(p, &g, reason, sizeof reason);
@@ -339,10 +339,18 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 			a->piece_bytes = g.piece;
 			a->n_pieces = g.n;
 			rc = lsc__policy_map(a->applied, g.mapped, g.piece, g.n, g.align, &a->base,
-					     why, sizeof why);
+					     &refused, why, sizeof why);
 		}
 		if (rc < 0)
 			goto fail;
+		if (refused) {
+			/* No THP in this kernel: 4 KiB pages whatever was asked. */
+			char reason[300];
+			snprintf(reason, sizeof reason, "%s (a kernel without THP)", why);
+			lsc__fallback_line(p, "arena", lsc_thp_policy_name(a->applied), "4k", reason);
+			a->applied = LSC_THP_4K;
+			snprintf(a->thp_reason, sizeof a->thp_reason, "%.250s", reason);
+		}
 	}
 	a->alloc_ns = lsc__now_ns() - t0;
 	arena_line(p, a, &s, lsc_thp_policy_name(a->wanted), source, how);

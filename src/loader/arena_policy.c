@@ -86,11 +86,13 @@ static int advise_piece(enum lsc_thp_policy policy, void *at, size_t len, char *
 }
 
 int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
-		    unsigned n_pieces, uint64_t align, void **base, char *why, size_t why_len)
+		    unsigned n_pieces, uint64_t align, void **base, int *advice_refused, char *why,
+		    size_t why_len)
 {
 	const struct lsc__sys *sys = lsc__sys;
 
 	*base = NULL;
+	*advice_refused = 0;
 	if (!mapped || !piece || !n_pieces || (align & (align - 1)))
 		return -EINVAL;
 	if (align < 4096)
@@ -141,8 +143,12 @@ int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
 			sys->munmap(got, len);
 			rc = -EFAULT;
 			snprintf(why, why_len, "mmap of piece %u/%u landed elsewhere", i + 1, n_pieces);
-		} else {
+		} else if (!*advice_refused) {
 			rc = advise_piece(policy, at, len, why, why_len);
+			if (rc == -EINVAL) {
+				*advice_refused = 1;
+				rc = 0;
+			}
 		}
 		if (rc < 0) {
 			/* One munmap removes the mapped pieces and the rest of the

@@ -53,7 +53,7 @@ static void segment_line(lsc_profiler *p, const struct lsc__pin_ops *ops, unsign
 		     rc < 0 ? why : "");
 	lsc__rec_str(&r, "topic", "pin");
 	lsc__rec_str(&r, "backend", ops->name);
-	lsc__rec_u64(&r, "segment", i);
+	lsc__rec_u64(&r, "segment", i + 1);
 	lsc__rec_u64(&r, "segments", n);
 	lsc__rec_u64(&r, "offset_bytes", off);
 	lsc__rec_u64(&r, "bytes", len);
@@ -138,11 +138,15 @@ static void pin_line(lsc_profiler *p, const struct lsc__arena *a)
 	double per_gib = a->mapped_bytes ? s / gib(a->mapped_bytes) : 0;
 	lsc__rec_init(&r, "note");
 	char b1[LSC__HBUF], b2[LSC__HBUF];
-	lsc__rec_say(&r, "pin: %s with %s in %u segments of %s: %.3f s (%.3f s/GiB), "
-			 "%u retries, %u failures",
-		     lsc__fmt_bytes(b1, (double)a->mapped_bytes), a->pin->name, a->pin_segments,
-		     lsc__fmt_bytes(b2, (double)a->pin_segment_bytes), s,
-		     per_gib, a->pin_retries, a->pin_failures);
+	if (a->pin->caps & LSC__PIN_CAP_LOCKS)
+		lsc__rec_say(&r, "pin: %s with %s in %u segments of %s: %.3f s (%.3f s/GiB)",
+			     lsc__fmt_bytes(b1, (double)a->mapped_bytes), a->pin->name,
+			     a->pin_segments, lsc__fmt_bytes(b2, (double)a->pin_segment_bytes), s,
+			     per_gib);
+	else
+		lsc__rec_say(&r, "pin: %s left pageable (%s)",
+			     lsc__fmt_bytes(b1, (double)a->mapped_bytes), a->pin->name);
+	lsc__rec_say(&r, ", %u retries, %u failures", a->pin_retries, a->pin_failures);
 	lsc__rec_str(&r, "topic", "pin");
 	lsc__rec_str(&r, "backend", a->pin->name);
 	lsc__rec_u64(&r, "bytes", a->mapped_bytes);
