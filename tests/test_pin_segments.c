@@ -232,6 +232,7 @@ Test(pin_segments, unknown_backend_falls_back)
 	cr_expect_eq(a.pin, &lsc__pin_mlock);
 	cr_expect_eq(atk_count(&cap, "fallback", "not a pin backend of this build"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
 
 	p = arena_4k(&a, &o);
 	o.pin = "nosuch";

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -115,22 +116,6 @@ int atk_vma_read(const void *addr, size_t len, struct atk_vma *out)
 	return 0;
 }
 
-unsigned atk_maps_at_least(uint64_t bytes)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	unsigned n = 0;
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof line, f)) {
-		uintptr_t a, b;
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &a, &b) == 2 && b - a >= bytes)
-			n++;
-	}
-	fclose(f);
-	return n;
-}
-
 int64_t atk_rss_bytes(void)
 {
 	FILE *f = fopen("/proc/self/status", "r");
@@ -172,11 +157,52 @@ static int should_fail(enum atk_op op)
 	return 0;
 }
 
+static struct {
+	uintptr_t lo, hi;
+} ranges[256];
+static unsigned n_ranges;
+
 static void *t_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	if (should_fail(ATK_MMAP))
 		return (void *)-1;
-	return lsc__sys_default.mmap(addr, len, prot, flags, fd, off);
+	void *m = lsc__sys_default.mmap(addr, len, prot, flags, fd, off);
+	if (m != (void *)-1 && n_ranges < 256) {
+		ranges[n_ranges].lo = (uintptr_t)m;
+		ranges[n_ranges++].hi = (uintptr_t)m + len;
+	}
+	return m;
+}
+
+unsigned atk_sys_leaked(void)
+{
+	static char buf[1 << 20];
+	size_t len = 0;
+	ssize_t got;
+	unsigned leaked = 0;
+	int fd = open("/proc/self/maps", O_RDONLY);
+	if (fd < 0)
+		return 0;
+	while (len < sizeof buf - 1 && (got = read(fd, buf + len, sizeof buf - 1 - len)) > 0)
+		len += (size_t)got;
+	close(fd);
+	buf[len] = '\0';
+	for (unsigned i = 0; i < n_ranges; i++) {
+		for (char *l = buf; *l;) {
+			uintptr_t a = (uintptr_t)strtoull(l, &l, 16), b = 0;
+			if (*l == '-')
+				b = (uintptr_t)strtoull(l + 1, &l, 16);
+			if (a < ranges[i].hi && b > ranges[i].lo) {
+				leaked++;
+				break;
+			}
+			char *e = strchr(l, '\n');
+			if (!e)
+				break;
+			l = e + 1;
+		}
+	}
+	return leaked;
 }
 
 static int t_munmap(void *addr, size_t len)
@@ -214,6 +240,7 @@ static struct lsc__sys table;
 void atk_sys_fail(enum atk_op op, unsigned nth, int err)
 {
 	memset(calls, 0, sizeof calls);
+	n_ranges = 0;
 	atk_trace[0] = '\0';
 	fail_op = op;
 	fail_nth = nth;

@@ -1,9 +1,9 @@
 /*
  * Test kit for the arena's tests: a profiler whose lines land in a buffer,
- * the real page backing of a range read from /proc/self/smaps, a count of
- * large mappings from /proc/self/maps (to prove nothing leaked), and a
+ * the real page backing of a range read from /proc/self/smaps, and a
  * syscall table that fails the Nth call of one hook (the shim of
- * src/loader/sys.h) and records the prctl calls it sees.
+ * src/loader/sys.h), records the prctl and madvise calls it sees and the
+ * ranges it mapped (to prove from /proc/self/maps that nothing leaked).
  */
 #ifndef ARENA_TESTKIT_H
 #define ARENA_TESTKIT_H
@@ -33,8 +33,6 @@ struct atk_vma {
 };
 int atk_vma_read(const void *addr, size_t len, struct atk_vma *out);
 
-/* Mappings of at least @bytes in /proc/self/maps. */
-unsigned atk_maps_at_least(uint64_t bytes);
 /* VmRSS of /proc/self/status in bytes. */
 int64_t atk_rss_bytes(void);
 
@@ -45,6 +43,10 @@ enum atk_op { ATK_MMAP, ATK_MUNMAP, ATK_MADVISE, ATK_MLOCK, ATK_PRCTL, ATK_OP_CO
 void atk_sys_fail(enum atk_op op, unsigned nth, int err);
 void atk_sys_restore(void);
 unsigned atk_sys_calls(enum atk_op op);
+/* How many of the ranges the table's mmap returned since atk_sys_fail()
+ * still overlap a mapping in /proc/self/maps (0: nothing leaked). Reads the
+ * file without allocating, so that no allocator mapping lands in between. */
+unsigned atk_sys_leaked(void);
 /* The prctl calls seen, in order, as "op:a2:a3" strings; and the madvise
  * advice values, interleaved in @trace as "madvise:<advice>". */
 extern char atk_trace[4096];
