@@ -323,3 +323,163 @@ Test(arena_policy, names_round_trip)
 	cr_expect_eq(o.chunk_bytes, 0);
 	cr_expect_eq(o.flags, 0);
 }
+
+/* ---- a backend that maps memory itself (hipHostMalloc's kind) ------------ */
+
+static struct {
+	unsigned allocs, frees, pins;
+	int thp_disable_inside; /* PR_GET_THP_DISABLE during alloc */
+	int fail;
+	size_t len;
+} ta;
+
+static int ta_alloc(size_t len, unsigned flags, void **out, char *why, size_t why_len)
+{
+	(void)flags;
+	ta.allocs++;
+	ta.thp_disable_inside = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	if (ta.fail) {
+		snprintf(why, why_len, "talloc: out of pinnable memory");
+		return -ENOMEM;
+	}
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return -ENOMEM;
+	ta.len = len;
+	*out = m;
+	return 0;
+}
+
+static void ta_free(void *addr, size_t len)
+{
+	ta.frees++;
+	munmap(addr, len);
+}
+
+static int ta_pin(void *addr, size_t len, unsigned flags, unsigned *retries, char *why,
+		  size_t why_len)
+{
+	(void)addr, (void)len, (void)flags, (void)why, (void)why_len;
+	*retries = 0;
+	ta.pins++;
+	return 0;
+}
+
+static int ta_unpin(void *addr, size_t len)
+{
+	(void)addr, (void)len;
+	return 0;
+}
+
+static const struct lsc__pin_ops talloc_both = {
+	.abi = LSC__PIN_ABI,
+	.name = "talloc",
+	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_LOCKS,
+	.pin = ta_pin,
+	.unpin = ta_unpin,
+	.alloc = ta_alloc,
+	.free = ta_free,
+};
+
+static const struct lsc__pin_ops talloc_only = {
+	.abi = LSC__PIN_ABI,
+	.name = "talloc",
+	.caps = LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_LOCKS,
+	.pin = ta_pin,
+	.unpin = ta_unpin,
+	.alloc = ta_alloc,
+	.free = ta_free,
+};
+
+Test(arena_policy, process_off_reaches_backend_allocation)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = atk_profiler(&cap);
+	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+
+	memset(&ta, 0, sizeof ta);
+	opts(&o, LSC_THP_PROCESS_OFF);
+	cr_assert_eq(lsc__arena_alloc_ops(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
+	cr_expect_eq(ta.allocs, 1);
+	cr_expect_eq(ta.thp_disable_inside & 1, 1, "THP was not disabled inside the backend's alloc");
+	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
+	cr_expect(a.allocated_by_pin);
+	cr_expect_eq(a.pin, &talloc_both);
+	cr_expect_eq(a.pinned_bytes, ARENA);
+	cr_expect_eq(a.applied, LSC_THP_PROCESS_OFF);
+	cr_expect_eq(atk_count(&cap, "arena", "allocated_by=talloc"), 1, "%s", cap.buf);
+	cr_expect_eq(lsc__arena_pin_ops(p, &o, &talloc_both, &a), 0);
+	cr_expect_eq(ta.pins, 0, "memory the backend allocated is pinned already");
+	lsc__arena_release(&a);
+	cr_expect_eq(ta.frees, 1);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_policy, other_policies_register_own_mapping)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	memset(&ta, 0, sizeof ta);
+	opts(&o, LSC_THP_4K);
+	cr_assert_eq(lsc__arena_alloc_ops(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
+	cr_expect_eq(ta.allocs, 0, "4k cannot reach the backend's own mapping: register instead");
+	cr_expect_not(a.allocated_by_pin);
+	cr_expect_eq(lsc__arena_pin_ops(p, &o, &talloc_both, &a), 0);
+	cr_expect_eq(ta.pins, 1);
+	lsc__arena_release(&a);
+	cr_expect_eq(ta.frees, 0);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_policy, alloc_only_backend_gets_process_off_for_4k)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	memset(&ta, 0, sizeof ta);
+	opts(&o, LSC_THP_4K);
+	cr_assert_eq(lsc__arena_alloc_ops(p, &o, &talloc_only, ARENA, &a), 0, "%s", cap.buf);
+	cr_expect_eq(ta.allocs, 1);
+	cr_expect_eq(ta.thp_disable_inside & 1, 1);
+	cr_expect_eq(a.applied, LSC_THP_PROCESS_OFF);
+	cr_expect_eq(atk_count(&cap, "arena", "requested=4k"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "policy=process-off"), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	cr_expect_eq(ta.frees, 1);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_policy, backend_allocation_failure_falls_back)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = atk_profiler(&cap);
+	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+
+	memset(&ta, 0, sizeof ta);
+	ta.fail = 1;
+	opts(&o, LSC_THP_PROCESS_OFF);
+	cr_assert_eq(lsc__arena_alloc_ops(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
+	cr_expect_not(a.allocated_by_pin);
+	cr_expect_eq(a.applied, LSC_THP_PROCESS_OFF);
+	cr_expect_eq(atk_count(&cap, "fallback", "talloc: out of pinnable memory"), 1, "%s", cap.buf);
+	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
+	cr_expect_eq(lsc__arena_pin_ops(p, &o, &talloc_both, &a), 0);
+	cr_expect_eq(ta.pins, 1, "the chain registers the own mapping with the same backend");
+	lsc__arena_release(&a);
+
+	o.flags |= LSC_LOAD_PIN_STRICT;
+	cap.len = 0;
+	cap.buf[0] = 0;
+	cr_expect_eq(lsc__arena_alloc_ops(p, &o, &talloc_both, ARENA, &a), -ENOMEM, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "error=ENOMEM"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "talloc: out of pinnable memory"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "one line: %s", cap.buf);
+	cr_expect_null(a.base);
+	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
+	lsc_profiler_destroy(p);
+}

@@ -194,17 +194,18 @@ static int restore(struct lsc__thp_hold *h)
  * when asked. Return 1 when it allocated, 0 to go on with our own mapping,
  * or a negative error for a failure that must not fall back. */
 static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
-			 const struct lsc__pin_ops *ops, struct lsc__arena *a)
+			 const struct lsc__pin_ops *ops, struct lsc__arena *a, char *why,
+			 size_t why_len)
 {
-	char why[256] = "";
 	void *base = NULL;
 	char wanted[48];
 
 	snprintf(wanted, sizeof wanted, "%s allocation", ops->name);
-	int rc = ops->probe ? ops->probe(why, sizeof why) : 0;
+	why[0] = '\0';
+	int rc = ops->probe ? ops->probe(why, why_len) : 0;
 	if (rc == 0)
 		rc = ops->alloc((size_t)a->mapped_bytes, LSC__PIN_PORTABLE | LSC__PIN_MAPPED, &base, why,
-				sizeof why);
+				why_len);
 	if (rc == 0 && base) {
 		a->base = base;
 		a->allocated_by_pin = 1;
@@ -217,17 +218,21 @@ static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
 	if (rc == 0)
 		rc = -ENOMEM;
 	if (!*why)
-		snprintf(why, sizeof why, "%s: %s", ops->name, ename(rc));
-	if (o->flags & LSC_LOAD_PIN_STRICT) {
-		lsc__fallback_line(p, "pin", wanted, "nothing (LSC_LOAD_PIN_STRICT)", why);
-		return rc;
-	}
+		snprintf(why, why_len, "%s: %s", ops->name, ename(rc));
+	if (o->flags & LSC_LOAD_PIN_STRICT)
+		return rc; /* the caller's failure line carries @why */
 	lsc__fallback_line(p, "pin", wanted, "own mapping, then the pin chain", why);
 	return 0;
 }
 
 int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t bytes,
 		     struct lsc__arena *a)
+{
+	return lsc__arena_alloc_ops(p, o, NULL, bytes, a);
+}
+
+int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
+			 const struct lsc__pin_ops *ops, uint64_t bytes, struct lsc__arena *a)
 {
 	struct lsc_load_options def;
 	struct lsc_system s;
@@ -273,8 +278,10 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 
 	/* Memory the pin backend maps itself: only for one piece, and only
 	 * reached by process-off (or when the backend cannot register). */
-	const struct lsc__pin_ops *ops = lsc__pin_find(o->pin ? o->pin : "none");
-	int by_pin = ops && (ops->caps & LSC__PIN_CAP_ALLOC) && ops->alloc && g.n == 1 &&
+	if (!ops)
+		ops = lsc__pin_find(o->pin ? o->pin : "none");
+	int by_pin = ops && ops->abi == LSC__PIN_ABI && (ops->caps & LSC__PIN_CAP_ALLOC) &&
+		     ops->alloc && ops->free && g.n == 1 &&
 		     (a->applied == LSC_THP_PROCESS_OFF || !(ops->caps & LSC__PIN_CAP_REGISTER));
 	if (by_pin && a->applied != LSC_THP_PROCESS_OFF && a->applied != LSC_THP_4K) {
 		/* thp or hugetlb cannot reach the runtime's own mapping. */
@@ -308,11 +315,9 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 	a->piece_bytes = g.piece;
 	a->n_pieces = g.n;
 	if (by_pin) {
-		rc = try_pin_alloc(p, o, ops, a);
-		if (rc < 0) {
-			snprintf(why, sizeof why, "%s allocation failed (strict)", ops->name);
-			goto fail;
-		}
+		rc = try_pin_alloc(p, o, ops, a, why, sizeof why);
+		if (rc < 0)
+			goto fail; /* LSC_LOAD_PIN_STRICT: no own mapping instead */
 	}
 	if (!a->base) {
 		rc = lsc__policy_map(a->applied, g.mapped, g.piece, g.n, g.align, &a->base,

@@ -50,6 +50,12 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 /* Pin: the `pin` phase, along the fallback chain starting at @o->pin. */
 int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a);
 
+/* lsc__arena_alloc with @pin as the pin backend to come (instead of the
+ * table named by @o->pin): a backend with LSC__PIN_CAP_ALLOC may allocate
+ * the arena itself (see above). @pin NULL: as lsc__arena_alloc. */
+int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
+			 const struct lsc__pin_ops *pin, uint64_t bytes, struct lsc__arena *a);
+
 /* lsc__arena_pin with the chain starting at @wanted instead of the table
  * named by @o->pin (tests drive rollback and the chain with their own
  * table). @wanted NULL: as lsc__arena_pin. */
