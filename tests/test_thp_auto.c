@@ -53,8 +53,8 @@ Test(thp_auto, seed_001_stall_risk_is_4k)
 	cr_expect_eq(d.policy, LSC_THP_4K, "reason: %s", d.reason);
 	cr_expect(strstr(d.reason, "stall risk"), "reason: %s", d.reason);
 	cr_expect(strstr(d.reason, "defrag=madvise"), "the reason names the defrag mode: %s", d.reason);
-	cr_expect(strstr(d.reason, "3.00 GiB"), "the reason has the free blocks: %s", d.reason);
-	cr_expect(strstr(d.reason, "40.00 GiB"), "the reason has the arena size: %s", d.reason);
+	cr_expect(strstr(d.reason, "3.0 GiB"), "the reason has the free blocks: %s", d.reason);
+	cr_expect(strstr(d.reason, "40.0 GiB"), "the reason has the arena size: %s", d.reason);
 }
 
 Test(thp_auto, defrag_always_and_defer_madvise_also_stall)
@@ -67,7 +67,7 @@ Test(thp_auto, room_in_free_blocks_is_thp)
 {
 	struct lsc__thp_decision d = decide(machine("madvise", "madvise", 20 * GIB), 8 * GIB);
 	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
-	cr_expect(strstr(d.reason, "20.00 GiB"), "reason: %s", d.reason);
+	cr_expect(strstr(d.reason, "20.0 GiB"), "reason: %s", d.reason);
 }
 
 Test(thp_auto, thp_disabled_is_4k)
@@ -94,6 +94,13 @@ Test(thp_auto, deferred_defrag_cannot_stall)
 	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
 	d = decide(machine("always", "never", 0), 40 * GIB);
 	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+}
+
+Test(thp_auto, unknown_defrag_is_4k)
+{
+	struct lsc__thp_decision d = decide(machine("madvise", "", 20 * GIB), 8 * GIB);
+	cr_expect_eq(d.policy, LSC_THP_4K, "reason: %s", d.reason);
+	cr_expect(strstr(d.reason, "defrag n/a"), "reason: %s", d.reason);
 }
 
 Test(thp_auto, unknown_free_blocks_with_sync_compaction_is_4k)
@@ -135,6 +142,79 @@ Test(thp_auto, auto_allocation_prints_its_numbers)
 			      "free_huge_blocks_bytes=", "arena_bytes=67108864"};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		cr_expect_eq(atk_count(&cap, "arena", keys[i]), 1, "no %s in: %s", keys[i], cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+/* ---- fixture trees: copies of real /proc and /sys ------------------------ */
+
+static struct lsc_system fixture(const char *name)
+{
+	char proc[512], sys[512];
+	struct lsc_system s;
+	snprintf(proc, sizeof proc, "%s/%s/proc", LSC_TEST_FIXTURES, name);
+	snprintf(sys, sizeof sys, "%s/%s/sys", LSC_TEST_FIXTURES, name);
+	cr_assert_eq(lsc_system_read(proc, sys, &s), 0);
+	/* The process-level field comes from this process: make it neutral. */
+	s.prctl_thp_disable = 0;
+	snprintf(s.proc_thp_enabled, sizeof s.proc_thp_enabled, "1");
+	return s;
+}
+
+Test(thp_auto, fixture_host_madvise_decides_by_free_blocks)
+{
+	struct lsc_system s = fixture("host-6.18-madvise");
+	cr_assert_str_eq(s.thp_defrag, "madvise");
+	cr_assert_gt(s.free_huge_blocks_bytes, 0, "the fixture's buddyinfo has free 2 MiB blocks");
+	int64_t room = s.free_huge_blocks_bytes;
+	struct lsc__thp_decision d = decide(s, room / 2);
+	cr_expect_eq(d.policy, LSC_THP_THP, "half the free blocks: %s", d.reason);
+	d = decide(s, room * 2);
+	cr_expect_eq(d.policy, LSC_THP_4K, "twice the free blocks: %s", d.reason);
+	cr_expect(strstr(d.reason, "stall risk"), "reason: %s", d.reason);
+}
+
+Test(thp_auto, fixture_defrag_never_is_thp)
+{
+	struct lsc_system s = fixture("old-kernel-no-mthp");
+	cr_assert_str_eq(s.thp_defrag, "never");
+	struct lsc__thp_decision d = decide(s, 1024 * GIB);
+	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+}
+
+Test(thp_auto, fixture_container_without_thp_files_is_4k)
+{
+	struct lsc_system s = fixture("container-no-vmstat");
+	struct lsc__thp_decision d = decide(s, 8 * GIB);
+	cr_expect_eq(d.policy, LSC_THP_4K, "reason: %s", d.reason);
+}
+
+/* The allocation reads the snapshot through the profiler's roots. */
+Test(thp_auto, allocation_uses_the_profiler_roots)
+{
+	struct atk_cap cap;
+	struct lsc_profiler_options po;
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = NULL;
+	char proc[512], sys[512];
+
+	unsetenv("LOADSCOPE_ARENA_THP");
+	snprintf(proc, sizeof proc, "%s/old-kernel-no-mthp/proc", LSC_TEST_FIXTURES);
+	snprintf(sys, sizeof sys, "%s/old-kernel-no-mthp/sys", LSC_TEST_FIXTURES);
+	memset(&cap, 0, sizeof cap);
+	lsc_profiler_options_init(&po);
+	po.sink = atk_sink;
+	po.sink_user = &cap;
+	po.mode = LSC_MODE_ON;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.proc_root = proc;
+	po.sys_root = sys;
+	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	lsc_load_options_init(&o);
+	cr_assert_eq(lsc__arena_alloc(p, &o, 64 << 20, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.applied, LSC_THP_THP, "defrag=never in the fixture: %s", a.thp_reason);
+	cr_expect_eq(atk_count(&cap, "arena", "thp_defrag=never"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }

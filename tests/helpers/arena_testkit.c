@@ -16,7 +16,7 @@
 #include "arena_testkit.h"
 #include "loader/sys.h"
 
-static void sink(void *user, const char *line, size_t len)
+void atk_sink(void *user, const char *line, size_t len)
 {
 	struct atk_cap *c = user;
 	if (c->len + len + 1 < sizeof c->buf) {
@@ -36,7 +36,7 @@ lsc_profiler *atk_profiler(struct atk_cap *c)
 
 	memset(c, 0, sizeof *c);
 	lsc_profiler_options_init(&o);
-	o.sink = sink;
+	o.sink = atk_sink;
 	o.sink_user = c;
 	o.mode = LSC_MODE_ON;
 	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;

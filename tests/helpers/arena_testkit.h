@@ -19,6 +19,8 @@ struct atk_cap {
 	unsigned lines;
 };
 
+/* The sink that appends to a struct atk_cap (@user). */
+void atk_sink(void *user, const char *line, size_t len);
 /* A profiler (on, no env, no watchdog) writing into @c. */
 lsc_profiler *atk_profiler(struct atk_cap *c);
 /* Lines of @event ("arena", "fallback", ...) containing @needle (NULL: any). */
