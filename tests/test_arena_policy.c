@@ -119,6 +119,40 @@ Test(arena_policy, hugetlb_empty_pool_falls_back)
 	lsc_profiler_destroy(p);
 }
 
+Test(arena_policy, lines_parse_back)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	char v[512];
+	lsc_profiler *p = atk_profiler(&cap);
+
+	if (!hugetlb_pool_empty())
+		cr_skip_test("a hugetlb pool exists here (vm.nr_hugepages > 0): this test needs it empty");
+	opts(&o, LSC_THP_HUGETLB);
+	o.chunk_bytes = 16 * MIB;
+	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
+	cr_assert(atk_field(&cap, "fallback", "what", v, sizeof v), "%s", cap.buf);
+	cr_expect_str_eq(v, "arena");
+	cr_assert(atk_field(&cap, "fallback", "wanted", v, sizeof v));
+	cr_expect_str_eq(v, "hugetlb");
+	cr_assert(atk_field(&cap, "fallback", "took", v, sizeof v));
+	cr_expect(strncmp(v, "auto (", 6) == 0, "took=%s", v);
+	cr_assert(atk_field(&cap, "fallback", "reason", v, sizeof v));
+	cr_expect_str_eq(v, "hugetlb unavailable (needed 32 2 MiB pages, pool has 0 free of 0)");
+	cr_assert(atk_field(&cap, "arena", "policy", v, sizeof v));
+	cr_expect_str_eq(v, lsc_thp_policy_name(a.applied));
+	cr_assert(atk_field(&cap, "arena", "requested", v, sizeof v));
+	cr_expect_str_eq(v, "hugetlb");
+	cr_assert(atk_field(&cap, "arena", "reason", v, sizeof v));
+	cr_expect_str_eq(v, a.thp_reason);
+	cr_assert(atk_field(&cap, "arena", "pieces", v, sizeof v));
+	cr_expect_str_eq(v, "4");
+	cr_assert(atk_field(&cap, "arena", "arena_bytes", v, sizeof v));
+	cr_expect_str_eq(v, "67108864");
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
 Test(arena_policy, hugetlb_strict_fails)
 {
 	struct lsc_load_options o;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "arena_testkit.h"
+#include "format/line.h"
 #include "loader/sys.h"
 
 void atk_sink(void *user, const char *line, size_t len)
@@ -63,6 +64,31 @@ unsigned atk_count(const struct atk_cap *c, const char *event, const char *needl
 		l += len + (e ? 1 : 0);
 	}
 	return n;
+}
+
+int atk_field(const struct atk_cap *c, const char *event, const char *key, char *out,
+	      size_t out_len)
+{
+	static char line[LSC__LINE_MAX + 1];
+	static struct lsc__parsed parsed;
+	for (const char *l = c->buf; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		const char *next = l + len + (e ? 1 : 0);
+		if (len <= LSC__LINE_MAX) {
+			memcpy(line, l, len);
+			line[len] = '\0';
+			if (lsc__line_parse(line, len, &parsed) == 1 && strcmp(parsed.event, event) == 0) {
+				const char *v = lsc__parsed_get(&parsed, key);
+				if (!v)
+					return 0;
+				snprintf(out, out_len, "%s", v);
+				return 1;
+			}
+		}
+		l = next;
+	}
+	return 0;
 }
 
 int atk_vma_read(const void *addr, size_t len, struct atk_vma *out)

@@ -26,6 +26,11 @@ lsc_profiler *atk_profiler(struct atk_cap *c);
 /* Lines of @event ("arena", "fallback", ...) containing @needle (NULL: any). */
 unsigned atk_count(const struct atk_cap *c, const char *event, const char *needle);
 
+/* The value of @key in the first line of @event, parsed by the grammar's
+ * own parser, copied into @out. Return 1 found, 0 not. */
+int atk_field(const struct atk_cap *c, const char *event, const char *key, char *out,
+	      size_t out_len);
+
 /* The mappings overlapping [addr, addr+len) in /proc/self/smaps. */
 struct atk_vma {
 	unsigned mappings;
