@@ -9,6 +9,7 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -240,6 +241,55 @@ Test(arena_policy, process_off_restores_except_advised)
 	if (rc == 77)
 		cr_skip_test("this kernel has no PR_THP_DISABLE_EXCEPT_ADVISED (6.18+)");
 	cr_expect_eq(rc, 0, "disabled-except-advised before: not restored (see stderr)");
+}
+
+static void *parallel_alloc(void *arg)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	(void)arg;
+	opts(&o, LSC_THP_PROCESS_OFF);
+	o.prefault_threads = 1;
+	for (int i = 0; i < 8; i++) {
+		if (lsc__arena_alloc(NULL, &o, 16 * MIB, &a) < 0)
+			return (void *)1;
+		lsc__arena_release(&a);
+	}
+	return NULL;
+}
+
+/* Distinct arenas in parallel threads, each holding the process's switch:
+ * the value before must be the value after. In a child (fork). */
+static int parallel_child(unsigned long on)
+{
+	pthread_t t[4];
+	int bad = 0;
+	if (prctl(PR_SET_THP_DISABLE, on, 0, 0, 0) != 0)
+		return 1;
+	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, parallel_alloc, NULL);
+	for (int i = 0; i < 4; i++) {
+		void *r;
+		pthread_join(t[i], &r);
+		bad |= r != NULL;
+	}
+	int after = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	if (bad || before != after)
+		fprintf(stderr, "bad=%d before=%d after=%d\n", bad, before, after);
+	return bad || before != after;
+}
+
+Test(arena_policy, process_off_in_parallel_threads)
+{
+	for (unsigned long on = 0; on <= 1; on++) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(parallel_child(on));
+		int st = 0;
+		waitpid(pid, &st, 0);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "THP switch %lu: see stderr", on);
+	}
 }
 
 static void chunked(enum lsc_thp_policy pol, int hg)
