@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/human.h"
 #include "helpers/arena_testkit.h"
 #include "loader/arena.h"
 #include "loader/arena_int.h"
@@ -53,8 +54,11 @@ Test(thp_auto, seed_001_stall_risk_is_4k)
 	cr_expect_eq(d.policy, LSC_THP_4K, "reason: %s", d.reason);
 	cr_expect(strstr(d.reason, "stall risk"), "reason: %s", d.reason);
 	cr_expect(strstr(d.reason, "defrag=madvise"), "the reason names the defrag mode: %s", d.reason);
-	cr_expect(strstr(d.reason, "3.0 GiB"), "the reason has the free blocks: %s", d.reason);
-	cr_expect(strstr(d.reason, "40.0 GiB"), "the reason has the arena size: %s", d.reason);
+	char b[LSC__HBUF];
+	cr_expect(strstr(d.reason, lsc__fmt_bytes(b, 3.0 * GIB)), "the reason has the free blocks: %s",
+		  d.reason);
+	cr_expect(strstr(d.reason, lsc__fmt_bytes(b, 40.0 * GIB)), "the reason has the arena size: %s",
+		  d.reason);
 }
 
 Test(thp_auto, defrag_always_and_defer_madvise_also_stall)
@@ -67,7 +71,8 @@ Test(thp_auto, room_in_free_blocks_is_thp)
 {
 	struct lsc__thp_decision d = decide(machine("madvise", "madvise", 20 * GIB), 8 * GIB);
 	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
-	cr_expect(strstr(d.reason, "20.0 GiB"), "reason: %s", d.reason);
+	char b[LSC__HBUF];
+	cr_expect(strstr(d.reason, lsc__fmt_bytes(b, 20.0 * GIB)), "reason: %s", d.reason);
 }
 
 Test(thp_auto, thp_disabled_is_4k)
