@@ -32,8 +32,11 @@ struct lsc__arena {
 	const struct lsc__pin_ops *pin;    /* the backend that pinned (or "none") */
 	int allocated_by_pin;    /* base came from pin->alloc */
 	uint64_t pinned_bytes;
-	unsigned pin_segments, pin_retries, pin_failures;
-	uint64_t alloc_ns, prefault_ns, pin_ns;
+	unsigned pin_segments, pin_retries, pin_failures; /* retries: inside the backend's
+	                         * calls plus our re-attempts after EAGAIN/EINTR; failures:
+	                         * failed pin calls (a retried one counts), over the chain */
+	uint64_t alloc_ns, prefault_ns, pin_ns; /* alloc_ns: map + advise, without the
+	                                         * prefault; pin_ns: the whole chain */
 	/* Added by the arena's implementation (fields only ever added): */
 	uint64_t pin_segment_bytes; /* the segments pinned, for unpinning the same ones */
 	unsigned prefault_threads;
