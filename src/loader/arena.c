@@ -364,7 +364,9 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	struct lsc__prefault_result pr;
 	uint64_t t1 = lsc__now_ns();
 	lsc_span_begin(p, LSC_PHASE_CUSTOM, "prefault", a->mapped_bytes, &pspan);
-	rc = lsc__prefault(p, a->base, a->mapped_bytes, o->prefault_threads, o->numa_node, &pr);
+	lsc_span both[2] = {span, pspan};
+	rc = lsc__prefault(p, both, 2, a->base, a->mapped_bytes, o->prefault_threads, o->numa_node,
+			   &pr);
 	lsc_span_end(p, pspan, NULL);
 	a->prefault_ns = lsc__now_ns() - t1;
 	a->prefault_threads = pr.threads;

@@ -70,13 +70,15 @@ struct lsc__prefault_result {
 
 /*
  * lsc__prefault - fault [base, base+bytes) writable, in parallel.
+ * @spans, @n_spans: spans of @p credited with the bytes done as the faults
+ * progress (for the watchdog); may be NULL.
  * @threads: 0 = one per online CPU, at most 8. @numa_node: -1, or bind the
  * range and the threads to that node (libnuma; logged fallback when NUMA is
  * unavailable). Lines (fallbacks) go to @p. Return 0 or a negative errno
  * (-ENOMEM: the memory is not there); the range stays mapped either way.
  */
-int lsc__prefault(lsc_profiler *p, void *base, uint64_t bytes, unsigned threads, int numa_node,
-		  struct lsc__prefault_result *r);
+int lsc__prefault(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
+		  uint64_t bytes, unsigned threads, int numa_node, struct lsc__prefault_result *r);
 
 /* ---- pin_segments.c -------------------------------------------------------- */
 
