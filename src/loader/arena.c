@@ -180,6 +180,16 @@ static void hugetlb_reason(lsc_profiler *p, const struct geometry *g, char *out,
 			 need, mib, (long long)now.hugetlb_free, (long long)now.hugetlb_total);
 }
 
+/* PR_GET_THP_DISABLE's bits in words ("off" alone reads as "THP off"). */
+static const char *saved_meaning(int64_t bits)
+{
+	if (bits == 0)
+		return "THP allowed";
+	if (bits & 2)
+		return "THP disabled except advised";
+	return "THP disabled";
+}
+
 /* Put the process's THP switch back; a second try for a transient failure
  * (the process must not keep THP off because of us). */
 static int restore(struct lsc__thp_hold *h)
@@ -305,8 +315,8 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 			goto fail;
 		}
 		snprintf(how, sizeof how, "; PR_SET_THP_DISABLE held around allocation and prefault, "
-					  "then restored to %s",
-			 lsc_thp_disable_name(hold.saved));
+					  "then restored to %lld (%s)",
+			 (long long)hold.saved, saved_meaning(hold.saved));
 		/* The snapshot's bits are what we restore to. */
 		s.prctl_thp_disable = hold.saved;
 	}
@@ -380,8 +390,8 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	}
 	rc = restore(&hold);
 	if (rc < 0) {
-		snprintf(why, sizeof why, "prctl(PR_SET_THP_DISABLE) restoring %s: %s",
-			 lsc_thp_disable_name(hold.saved), ename(rc));
+		snprintf(why, sizeof why, "prctl(PR_SET_THP_DISABLE) restoring %lld (%s): %s",
+			 (long long)hold.saved, saved_meaning(hold.saved), ename(rc));
 		goto fail;
 	}
 	lsc_span_end(p, span, NULL);
