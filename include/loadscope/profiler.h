@@ -307,7 +307,7 @@ LSC_API int lsc_system_read(const char *proc_root, const char *sys_root, struct 
  * contract as lsc_system_read. */
 LSC_API int lsc_profiler_system(const lsc_profiler *p, struct lsc_system *out);
 
-/* lsc_thp_disable_name - decode PR_GET_THP_DISABLE bits: "off" (0: THP
+/* lsc_thp_disable_name - decode PR_GET_THP_DISABLE bits: "allowed" (0: THP
  * allowed), "disabled", "disabled-except-advised", or "n/a". Static string. */
 LSC_API const char *lsc_thp_disable_name(int64_t bits);
 

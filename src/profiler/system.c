@@ -43,7 +43,7 @@ LSC_API const char *lsc_thp_disable_name(int64_t bits)
 	if (bits == LSC_NA || bits < 0)
 		return "n/a";
 	if (!(bits & 1))
-		return "off";
+		return "allowed";
 	return bits & PR_THP_DISABLE_EXCEPT_ADVISED ? "disabled-except-advised" : "disabled";
 }
 

@@ -51,7 +51,7 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 		     txt(s->thp_defrag));
 	if (s->khugepaged_defrag != LSC_NA)
 		lsc__rec_say(r, " khugepaged/defrag=%lld", (long long)s->khugepaged_defrag);
-	lsc__rec_say(r, "; process THP %s", lsc_thp_disable_name(s->prctl_thp_disable));
+	lsc__rec_say(r, "; THP for this process %s by prctl", lsc_thp_disable_name(s->prctl_thp_disable));
 	if (s->hugetlb_total != LSC_NA)
 		lsc__rec_say(r, "; hugetlb %lld of %lld pages free (%lld KiB each)", (long long)s->hugetlb_free,
 			     (long long)s->hugetlb_total, (long long)s->hugetlb_page_kib);
