@@ -111,7 +111,7 @@ Test(arena_policy, hugetlb_empty_pool_falls_back)
 	cr_expect_neq(a.applied, LSC_THP_HUGETLB);
 	cr_expect_eq(a.wanted, LSC_THP_HUGETLB);
 	cr_expect_eq(atk_count(&cap, "fallback",
-			       "hugetlb unavailable (needed 32 2 MiB pages, pool has 0 free of 0)"),
+			       "hugetlb unavailable (needed 32 2 MiB pages, pool has 0 free of 0, 0 of them reserved)"),
 		     1, "%s", cap.buf);
 	cr_expect_eq(atk_count(&cap, "fallback", "wanted=hugetlb"), 1, "%s", cap.buf);
 	cr_expect_eq(atk_count(&cap, "arena", "requested=hugetlb"), 1, "%s", cap.buf);
@@ -139,7 +139,7 @@ Test(arena_policy, lines_parse_back)
 	cr_assert(atk_field(&cap, "fallback", "took", v, sizeof v));
 	cr_expect(strncmp(v, "auto (", 6) == 0, "took=%s", v);
 	cr_assert(atk_field(&cap, "fallback", "reason", v, sizeof v));
-	cr_expect_str_eq(v, "hugetlb unavailable (needed 32 2 MiB pages, pool has 0 free of 0)");
+	cr_expect_str_eq(v, "hugetlb unavailable (needed 32 2 MiB pages, pool has 0 free of 0, 0 of them reserved)");
 	cr_assert(atk_field(&cap, "arena", "policy", v, sizeof v));
 	cr_expect_str_eq(v, lsc_thp_policy_name(a.applied));
 	cr_assert(atk_field(&cap, "arena", "requested", v, sizeof v));
@@ -170,7 +170,7 @@ Test(arena_policy, hugetlb_strict_fails)
 	cr_expect_eq(rc, -ENOMEM, "%s", cap.buf);
 	cr_expect_null(a.base);
 	cr_expect_eq(atk_count(&cap, "fallback", "LSC_LOAD_HUGETLB_STRICT"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", "pool has 0 free of 0"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "fallback", "pool has 0 free of 0, 0 of them reserved"), 1, "%s", cap.buf);
 	cr_expect_eq(atk_count(&cap, "arena", NULL), 0, "a failed strict hugetlb prints one line: %s",
 		     cap.buf);
 	cr_expect_eq(atk_sys_leaked(), 0, "a mapping was left");

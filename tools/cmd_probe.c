@@ -164,7 +164,7 @@ static void warn_hugetlb(lsc_profiler *p, const struct lsc_system *s,
 
 	warn_init(&r, "hugetlb-short", arena);
 	lsc__rec_say(&r, "probe: a hugetlb arena of %s needs %lld pages of %lld KiB but the pool "
-		     "has %lld free (of %lld); remedy: reserve more (vm.nr_hugepages) or use THP "
+		     "has %lld available (free and not reserved, of %lld); remedy: reserve more (vm.nr_hugepages) or use THP "
 		     "or 4 KiB pages: in a field report a hugetlb arena measured no gain and took "
 		     "its memory from the page cache",
 		     lsc__fmt_bytes(b, (double)arena), (long long)a->hugetlb_needed,

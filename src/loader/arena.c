@@ -176,8 +176,10 @@ static void hugetlb_reason(lsc_profiler *p, const struct geometry *g, char *out,
 	if (now.hugetlb_free == LSC_NA || now.hugetlb_total == LSC_NA)
 		snprintf(out, len, "hugetlb unavailable (needed %llu %s pages, pool n/a)", need, mib);
 	else
-		snprintf(out, len, "hugetlb unavailable (needed %llu %s pages, pool has %lld free of %lld)",
-			 need, mib, (long long)now.hugetlb_free, (long long)now.hugetlb_total);
+		snprintf(out, len,
+			 "hugetlb unavailable (needed %llu %s pages, pool has %lld free of %lld, %lld of them reserved)",
+			 need, mib, (long long)now.hugetlb_free, (long long)now.hugetlb_total,
+			 (long long)(now.hugetlb_rsvd == LSC_NA ? 0 : now.hugetlb_rsvd));
 }
 
 /* PR_GET_THP_DISABLE's bits in words ("off" alone reads as "THP off"). */

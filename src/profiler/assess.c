@@ -157,10 +157,13 @@ int lsc__assess(const struct lsc_system *s, uint64_t arena_bytes, struct lsc__as
 	 * only a configured pool that is too small is a shortfall. The numbers
 	 * are filled either way for a caller that wants a hugetlb arena. */
 	out->hugetlb_needed = hugetlb_pages(arena_bytes, s->hugetlb_page_kib);
-	out->hugetlb_free = s->hugetlb_free;
+	/* HugePages_Free still counts pages that other mappings reserved
+	 * (HugePages_Rsvd): only the difference can be had. */
+	out->hugetlb_free = s->hugetlb_free == LSC_NA ? LSC_NA
+			    : s->hugetlb_free - (s->hugetlb_rsvd != LSC_NA ? s->hugetlb_rsvd : 0);
 	out->hugetlb_short = out->hugetlb_needed != LSC_NA && s->hugetlb_total != LSC_NA &&
-			     s->hugetlb_total > 0 && s->hugetlb_free != LSC_NA &&
-			     out->hugetlb_needed > s->hugetlb_free;
+			     s->hugetlb_total > 0 && out->hugetlb_free != LSC_NA &&
+			     out->hugetlb_needed > out->hugetlb_free;
 
 	out->mem_short = s->mem_available != LSC_NA && s->mem_available >= 0 &&
 			 arena_bytes > (uint64_t)s->mem_available;

@@ -27,7 +27,7 @@ struct lsc__assessment {
 	                         * (mlock pinning would fail) */
 	int memlock_lifted;     /* below the arena, but CAP_IPC_LOCK lifts the limit */
 	int hugetlb_short;      /* pool free pages below what the arena needs */
-	int64_t hugetlb_needed, hugetlb_free; /* pages */
+	int64_t hugetlb_needed, hugetlb_free; /* pages; free = HugePages_Free - HugePages_Rsvd */
 	int mem_short;          /* arena above MemAvailable */
 	char thp_reason[256];   /* one line: the THP judgement with its numbers */
 };
