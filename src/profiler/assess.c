@@ -148,17 +148,22 @@ int lsc__assess(const struct lsc_system *s, uint64_t arena_bytes, struct lsc__as
 			  (out->huge_free_bytes == LSC_NA || out->huge_free_bytes < 0 ||
 			   (uint64_t)out->huge_free_bytes < arena_bytes);
 
-	out->memlock_short = s->memlock_cur != LSC_UNLIMITED && s->memlock_cur != LSC_NA &&
-			     s->memlock_cur >= 0 && (uint64_t)s->memlock_cur < arena_bytes;
+	int below = s->memlock_cur != LSC_UNLIMITED && s->memlock_cur != LSC_NA &&
+		    s->memlock_cur >= 0 && (uint64_t)s->memlock_cur < arena_bytes;
+	out->memlock_lifted = below && s->cap_ipc_lock == 1;
+	out->memlock_short = below && !out->memlock_lifted;
 
 	/* An empty pool (HugePages_Total 0) means hugetlb is not in use here:
 	 * only a configured pool that is too small is a shortfall. The numbers
 	 * are filled either way for a caller that wants a hugetlb arena. */
 	out->hugetlb_needed = hugetlb_pages(arena_bytes, s->hugetlb_page_kib);
-	out->hugetlb_free = s->hugetlb_free;
+	/* HugePages_Free still counts pages that other mappings reserved
+	 * (HugePages_Rsvd): only the difference can be had. */
+	out->hugetlb_free = s->hugetlb_free == LSC_NA ? LSC_NA
+			    : s->hugetlb_free - (s->hugetlb_rsvd != LSC_NA ? s->hugetlb_rsvd : 0);
 	out->hugetlb_short = out->hugetlb_needed != LSC_NA && s->hugetlb_total != LSC_NA &&
-			     s->hugetlb_total > 0 && s->hugetlb_free != LSC_NA &&
-			     out->hugetlb_needed > s->hugetlb_free;
+			     s->hugetlb_total > 0 && out->hugetlb_free != LSC_NA &&
+			     out->hugetlb_needed > out->hugetlb_free;
 
 	out->mem_short = s->mem_available != LSC_NA && s->mem_available >= 0 &&
 			 arena_bytes > (uint64_t)s->mem_available;
