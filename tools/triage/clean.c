@@ -337,6 +337,8 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 	l->s = p;
 	l->len = (size_t)(end - p);
 	l->s[l->len] = 0;
+	if (l->len >= 2 && p[0] == '|' && end[-1] == '|')
+		l->flags |= TR_L_MDTABLE;
 	if (l->len == 0) {
 		c->dropped++;
 		return 0;

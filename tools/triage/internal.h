@@ -30,6 +30,7 @@
 
 #define TR_L_TRUNCATED 0x1u /* longer than LSC_TRIAGE_LINE_MAX */
 #define TR_L_BADUTF8 0x2u
+#define TR_L_MDTABLE 0x4u  /* a markdown table row: prose, not a log line */
 
 struct tr_line {
 	char *s;              /* cleaned text; s[len] is writable */
@@ -248,6 +249,7 @@ struct tr_lite {
 struct lsc_triage {
 	struct lsc_triage_opts opts;
 	int finished;
+	int debug;
 
 	/* line assembly */
 	char *buf;            /* LSC_TRIAGE_LINE_MAX + 1 */

@@ -74,6 +74,8 @@ static int strace_line(struct lsc_triage *t, struct tr_line *l)
 	if (!st)
 		return 0;
 	tr_touch(st, l);
+	if (!st->family[0])
+		snprintf(st->family, sizeof(st->family), "strace");
 	st->hip = 1;
 	st->kfd_pending = 0;
 	if (tr_memmem(r, (size_t)(end - r), "EAGAIN")) {
@@ -99,7 +101,9 @@ static int strace_line(struct lsc_triage *t, struct tr_line *l)
 
 static int madvise_line(struct lsc_triage *t, struct tr_line *l)
 {
-	if (!tr_memmem(l->s, l->len, "madvise(") || !tr_memmem(l->s, l->len, "MADV_HUGEPAGE"))
+	/* strace's shape: madvise(0x..., N, MADV_HUGEPAGE) = 0 */
+	if (!tr_memmem(l->s, l->len, "madvise(0x") || !tr_memmem(l->s, l->len, "MADV_HUGEPAGE") ||
+	    !tr_memmem(l->s, l->len, ") = 0"))
 		return 0;
 	int e;
 	struct tr_start *st = use(t, l, &e);
@@ -198,16 +202,16 @@ static int thp_settings(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st = NULL;
 	char w[24];
 	if (d) {
-		/* "defrag = [madvise]", "defrag=madvise", ".../defrag: always defer [madvise] never" */
-		const char *p = tr_skip_ws(d + 6, end);
-		if (p < end && (*p == '=' || *p == ':'))
-			p = tr_skip_ws(p + 1, end);
-		const char *b = memchr(p, '[', (size_t)(end - p) < 48 ? (size_t)(end - p) : 48);
-		if (b)
-			p = b + 1;
+		/* sysfs as cat prints it: "defrag = [madvise]", ".../defrag: always defer
+		 * [madvise] never"; the selected mode is the bracketed one. Prose
+		 * ("defrag=madvise or never") is not a setting. */
+		const char *b = memchr(d, '[', (size_t)(end - d) < 64 ? (size_t)(end - d) : 64);
+		const char *p = b ? b + 1 : end;
 		size_t n = 0;
 		while (p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '+') && n + 1 < sizeof(w))
 			n++;
+		if (!(p + n < end && p[n] == ']'))
+			n = 0;
 		static const char *const modes[] = {"always", "defer+madvise", "defer", "madvise", "never", NULL};
 		for (const char *const *m = modes; *m && n; m++)
 			if (n == strlen(*m) && !strncmp(p, *m, n)) {
@@ -232,9 +236,13 @@ static int thp_settings(struct lsc_triage *t, struct tr_line *l)
 			st->thp_enabled[n] = 0;
 		}
 	}
-	if ((pr && !tr_memmem(s, l->len, "!= 0") && !tr_memmem_ci(s, l->len, "fail")) ||
-	    (st_ && tr_after(st_, end, "THP_enabled:", tr_num, &(double){0}) &&
-	     tr_memmem(st_, (size_t)(end - st_), ": 0"))) {
+	/* strace's prctl(PR_SET_THP_DISABLE, 1, ...) = 0, or /proc/PID/status's
+	 * THP_enabled: 0; prose that names the prctl is not its result */
+	int prctl_ok = pr && tr_memmem(s, l->len, "prctl(PR_SET_THP_DISABLE, 1") && tr_memmem(pr, (size_t)(end - pr), ") = 0");
+	double thpv = 1;
+	const char *q = st_ ? tr_skip_ws(st_ + 12, end) : NULL;
+	int status_off = q && tr_num(&q, end, &thpv) && thpv == 0;
+	if (prctl_ok || status_off) {
 		st = st ? st : use(t, l, &e);
 		if (!st)
 			return 0;
@@ -494,12 +502,15 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 					    "model loaded", "server ready", "Server ready", "is ready",
 					    "ready in", "ready after", "Ready in", "] ready", "startup took", NULL};
 	const char *k = NULL;
-	for (const char *const *m = marks; *m && !k; m++)
+	for (const char *const *m = marks; *m && !k; m++) {
 		k = tr_memmem(s, l->len, *m);
+		if (k && k > s && isalpha((unsigned char)k[-1]))
+			k = NULL; /* "already in" is not "ready in" */
+	}
 	if (!k || tr_memmem(s, l->len, "complement"))
 		return 0;
 	struct tr_start *st = t->cur;
-	if (!st || st->stage < 1)
+	if (!st || st->stage < 1 || st->stage >= 4)
 		return 0;
 	int e = tr_evid(st, l);
 	tr_touch(st, l);

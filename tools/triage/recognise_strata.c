@@ -39,13 +39,40 @@ static void word_after(const char *p, const char *end, const char *key, char *ou
 	}
 }
 
+/* "hugetlb 2 MB pages", "using 4 KB pages": a size, then "pages" */
+static int sized_pages(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == ':' || *p == '('))
+		p++;
+	double v;
+	if (!tr_size_gib(&p, end, &v))
+		return 0;
+	p = tr_skip_ws(p, end);
+	return end - p >= 5 && !strncmp(p, "pages", 5);
+}
+
 static int arena_note(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = l->s + l->len;
-	int thp = tr_memmem(s, l->len, "MADV_HUGEPAGE") || tr_memmem_ci(s, l->len, "transparent huge");
-	int huge = tr_memmem(s, l->len, "MAP_HUGETLB") || tr_memmem_ci(s, l->len, "hugetlb");
-	int small = tr_memmem_ci(s, l->len, "KB pages") || tr_memmem_ci(s, l->len, "KiB pages");
-	if (!(thp || huge || small))
+	/* The note's shape: the arena, and a decision about its pages: the
+	 * hugetlb attempt (unavailable / N MB pages), the THP request
+	 * (requested / skipped), or the page size used. Prose that only
+	 * mentions MADV_HUGEPAGE is not a note. */
+	if (!tr_memmem(s, l->len, "arena"))
+		return 0;
+	const char *th = tr_memmem_ci(s, l->len, "transparent huge pages");
+	int thp = th && (tr_memmem_ci(th, (size_t)(end - th), "requested") ||
+			 tr_memmem_ci(th, (size_t)(end - th), "skipped") ||
+			 tr_memmem_ci(th, (size_t)(end - th), "not requested"));
+	const char *mh = tr_memmem(s, l->len, "MAP_HUGETLB");
+	int unavail = mh && (tr_memmem_ci(mh, (size_t)(end - mh), "unavailable") ||
+			     tr_memmem(mh, (size_t)(end - mh), "needed"));
+	const char *ht = tr_memmem_ci(s, l->len, "hugetlb ");
+	int hused = ht && sized_pages(ht + 8, end);
+	const char *us = tr_memmem(s, l->len, "using ");
+	int small = us && sized_pages(us + 6, end);
+	int huge = unavail || hused;
+	if (!(thp || unavail || hused || small))
 		return 0;
 	struct tr_start *st = tr_fresh_if(t, l, t->cur && t->cur->ev_arena >= 0, family_of(l));
 	if (!st)
@@ -56,19 +83,18 @@ static int arena_note(struct lsc_triage *t, struct tr_line *l)
 	if (st->stage < 2)
 		st->stage = 2;
 	double v;
-	const char *unavail = tr_memmem_ci(s, l->len, "unavailable");
-	if (huge && (unavail || tr_memmem(s, l->len, "needed"))) {
+	if (unavail) {
 		if (tr_after(s, end, "needed", tr_num, &v))
 			tr_setnum(&st->huge_needed, v, e);
 		if (tr_after(s, end, "nr_hugepages", tr_num, &v))
 			tr_setnum(&st->huge_pool, v, e);
-	} else if (huge && !tr_memmem_ci(s, l->len, "skipped")) {
+	} else if (hused) {
 		st->hugetlb_used = 1;
 		st->ev_hugetlb_used = e;
 	}
+	(void)huge;
 	if (thp) {
-		const char *tp = tr_memmem_ci(s, l->len, "transparent huge");
-		const char *from = tp ? tp : s;
+		const char *from = th;
 		size_t n = (size_t)(end - from);
 		int skipped = tr_memmem_ci(from, n, "skipped") || tr_memmem_ci(from, n, "not requested") ||
 			      tr_memmem_ci(from, n, "disabled");
@@ -131,6 +157,14 @@ static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 	tr_setnum(&st->loaded_s, secs, e);
 	if (st->stage < 3)
 		st->stage = 3;
+	/* "reached ready at 432 s while still printing loaded ... at 2.86 GiB/s" */
+	const char *rd = tr_memmem(s, l->len, "ready ");
+	double w;
+	if (rd && (rd == s || !isalpha((unsigned char)rd[-1])) && tr_after(rd, end, "ready ", tr_dur_s, &w)) {
+		tr_setnum(&st->ready_s, w, e);
+		st->stage = 4;
+		st->ev_end = e;
+	}
 	return 1;
 }
 
@@ -140,26 +174,33 @@ static int complement_line(struct lsc_triage *t, struct tr_line *l)
 	const char *c = tr_memmem(s, l->len, "complement");
 	if (!c || !tr_memmem(c, (size_t)(end - c), "ready"))
 		return 0;
-	struct tr_start *st = tr_fresh_if(t, l, t->cur && tr_has(&t->cur->comp_total_s), family_of(l));
+	/* "pinned 28.47 GiB in 300 s" (or "resident X GiB"): a size, then "in"
+	 * and a duration; without a size it is prose about the line */
+	const char *pinned = tr_memmem(c, (size_t)(end - c), "pinned");
+	const char *p = pinned ? pinned : c;
+	while (p < end && !isdigit((unsigned char)*p))
+		p++;
+	double gib, total = NAN, alloc = NAN, copy = NAN, v;
+	if (!tr_size_gib(&p, end, &gib))
+		return 0;
+	if (tr_after(p, end, " in ", tr_dur_s, &v))
+		total = v;
+	if (tr_after(c, end, "alloc", tr_dur_s, &v))
+		alloc = v;
+	if (tr_after(c, end, "copy", tr_dur_s, &v))
+		copy = v;
+	struct tr_start *st = tr_fresh_if(t, l, t->cur && tr_has(&t->cur->comp_gib), family_of(l));
 	if (!st)
 		return 0;
 	int e = tr_evid(st, l);
 	tr_touch(st, l);
-	double v;
-	const char *pinned = tr_memmem(c, (size_t)(end - c), "pinned");
-	const char *from = pinned ? pinned : c;
-	const char *p = from;
-	/* "pinned 28.47 GiB in 300 s": the size, then "in" and a duration */
-	while (p < end && !isdigit((unsigned char)*p))
-		p++;
-	if (tr_size_gib(&p, end, &v))
-		tr_setnum(&st->comp_gib, v, e);
-	if (tr_after(p, end, " in ", tr_dur_s, &v))
-		tr_setnum(&st->comp_total_s, v, e);
-	if (tr_after(c, end, "alloc", tr_dur_s, &v))
-		tr_setnum(&st->comp_alloc_s, v, e);
-	if (tr_after(c, end, "copy", tr_dur_s, &v))
-		tr_setnum(&st->comp_copy_s, v, e);
+	tr_setnum(&st->comp_gib, gib, e);
+	if (!isnan(total))
+		tr_setnum(&st->comp_total_s, total, e);
+	if (!isnan(alloc))
+		tr_setnum(&st->comp_alloc_s, alloc, e);
+	if (!isnan(copy))
+		tr_setnum(&st->comp_copy_s, copy, e);
 	if (tr_memmem(s, l->len, "hip") || tr_memmem(s, l->len, "HIP"))
 		st->hip = 1;
 	if (st->stage < 3)
@@ -203,6 +244,8 @@ static int verify_line(struct lsc_triage *t, struct tr_line *l)
 	if (!k)
 		return 0;
 	size_t n = l->len - (size_t)(k - l->s);
+	if (n > 64)
+		n = 64;
 	if (!(tr_memmem_ci(k, n, "timed out") || tr_memmem_ci(k, n, "timeout") || tr_memmem_ci(k, n, "fail") ||
 	      tr_memmem_ci(k, n, "mismatch") || tr_memmem_ci(k, n, "error")))
 		return 0;
@@ -253,7 +296,9 @@ int tr_recognise_strata(struct lsc_triage *t, struct tr_line *l)
 	if (gpu_line(t, l))
 		return 1;
 	if (tr_memmem(s, n, "read through the file cache")) {
-		struct tr_start *st = tr_current(t, l);
+		/* printed just before the arena note: a second one is a new start */
+		struct tr_start *st = tr_fresh_if(t, l, t->cur && (t->cur->reader[0] || t->cur->ev_arena >= 0),
+						  family_of(l));
 		if (st) {
 			tr_touch(st, l);
 			snprintf(st->reader, sizeof(st->reader), "buffered");

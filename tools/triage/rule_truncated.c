@@ -16,7 +16,9 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	int lsc = s->run[0] != 0 && s->ev_begin >= 0;
 	if (!lsc && s->stage >= 3 && !s->still_n)
 		return TR_NOFIRE;
-	if (!lsc && s->ev_begin < 0 && s->ev_arena < 0 && !s->still_n)
+	/* An engine fragment that starts mid-way (an arena note pasted alone)
+	 * is not a truncated start: only a start whose beginning we saw is. */
+	if (!lsc && s->ev_begin < 0 && !s->still_n)
 		return TR_NOFIRE;
 	tr_f_init(f, "log-truncated", LSC_TRIAGE_WARN, s);
 	tr_f_summary(f, "start %u began (line %lu) and never reached ready; its log ends at line %lu", s->idx,

@@ -5,7 +5,6 @@
  * built from these instead of sample strings, so that "28.47 GiB", "30 GB",
  * "29153 MiB" and "**7.51 s**" (once cleaned) all read the same.
  */
-#define _GNU_SOURCE
 #include <ctype.h>
 #include <string.h>
 

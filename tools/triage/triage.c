@@ -31,6 +31,8 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->full_cap = t->sums_cap = 64;
 	t->ctx.normal_fill_gibps = NAN;
 	t->nsrc = 1;
+	/* LSC_TRIAGE_DEBUG=1: every cleaned line and whether a recogniser used it */
+	t->debug = getenv("LSC_TRIAGE_DEBUG") != NULL;
 	snprintf(t->srcname[0], sizeof(t->srcname[0]), "%s", opts && opts->source ? opts->source : "input");
 	return t;
 }
@@ -74,12 +76,15 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	int used = 0;
 	if (memchr(l.s, '[', l.len) || memchr(l.s, '{', l.len))
 		used = tr_recognise_lsc(t, &l);
-	if (!used)
-		used = tr_recognise_strata(t, &l);
-	if (!used)
-		used = tr_recognise_public(t, &l);
+	/* A markdown table row is a report's prose, not a log line (seed
+	 * 000's A/B table); only this project's tagged lines count there. */
+	if (!used && !(l.flags & TR_L_MDTABLE))
+		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l);
 	if (used)
 		t->nrecog++;
+	if (t->debug)
+		fprintf(stderr, "triage: %lu %s start=%d: %.*s\n", l.no, used ? "USED" : "    ",
+			t->cur ? (int)t->cur->first_line : -1, (int)(l.len < 160 ? l.len : 160), l.s);
 }
 
 int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
