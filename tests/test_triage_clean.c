@@ -61,7 +61,7 @@ Test(triage_clean, fences_are_dropped_at_any_depth)
 	cr_assert_null(clean(&c, "~~~", NULL));
 	cr_assert_null(clean(&c, "<details>", NULL));
 	cr_assert_null(clean(&c, "   ", NULL));
-	cr_assert_not_null(clean(&c, "```x``` is not a fence when text precedes it", NULL));
+	cr_assert_not_null(clean(&c, "text before ```x``` is not a fence", NULL));
 }
 
 Test(triage_clean, logger_prefixes)
