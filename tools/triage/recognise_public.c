@@ -549,7 +549,7 @@ int tr_recognise_public(struct lsc_triage *t, struct tr_line *l)
 	size_t n = l->len;
 	if (memchr(s, '(', n) && (strace_line(t, l) || madvise_line(t, l)))
 		return 1;
-	if (memchr(s, '_', n) && vmstat_line(t, l))
+	if (vmstat_line(t, l))
 		return 1;
 	if (thp_settings(t, l) || rates_in_prose(t, l))
 		return 1;
