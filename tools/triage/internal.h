@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "triage.h"
@@ -39,7 +40,20 @@ struct tr_line {
 	unsigned src;         /* index of the input (file) */
 	unsigned flags;
 	double ts;            /* a leading timestamp, seconds of the day; NAN none */
+	uint64_t kw;          /* keyword groups found by the prefilter (TR_G_*) */
 };
+
+/* prefilter.c: keyword groups a line contains, found in one pass */
+enum {
+	TR_G_LSC = 1u << 0, TR_G_ARENA = 1u << 1, TR_G_COMPLEMENT = 1u << 2, TR_G_LOADED = 1u << 3,
+	TR_G_STILL = 1u << 4, TR_G_VERIFY = 1u << 5, TR_G_GPU = 1u << 6, TR_G_READTHRU = 1u << 7,
+	TR_G_STRACE = 1u << 8, TR_G_VMSTAT = 1u << 9, TR_G_THPSET = 1u << 10, TR_G_RATES = 1u << 11,
+	TR_G_LLAMA = 1u << 12, TR_G_IK = 1u << 13, TR_G_VLLM = 1u << 14, TR_G_RUNAI = 1u << 15,
+	TR_G_IO = 1u << 16, TR_G_READY = 1u << 17, TR_G_SWAP = 1u << 18,
+};
+struct tr_prefilter;
+struct tr_prefilter *tr_prefilter_new(void);
+uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
 
 struct tr_clean {
 	unsigned fence;       /* open code-fence depth (informational) */
@@ -263,6 +277,7 @@ struct lsc_triage {
 	unsigned long nlines, nrecog, nbad_utf8, ntrunc;
 	struct tr_clean clean;
 	char *scratch;        /* for the shared parser, which parses in place */
+	struct tr_prefilter *pf;
 
 	/* starts */
 	struct tr_start *open[TR_OPEN_MAX];

@@ -545,17 +545,28 @@ static int swap_text(struct lsc_triage *t, struct tr_line *l)
 
 int tr_recognise_public(struct lsc_triage *t, struct tr_line *l)
 {
-	const char *s = l->s;
-	size_t n = l->len;
-	if (memchr(s, '(', n) && (strace_line(t, l) || madvise_line(t, l)))
+	uint64_t k = l->kw;
+	if ((k & TR_G_STRACE) && (strace_line(t, l) || madvise_line(t, l)))
 		return 1;
-	if (vmstat_line(t, l))
+	if ((k & TR_G_VMSTAT) && vmstat_line(t, l))
 		return 1;
-	if (thp_settings(t, l) || rates_in_prose(t, l))
+	if ((k & TR_G_THPSET) && thp_settings(t, l))
 		return 1;
-	if (llama_line(t, l) || ik_llama_line(t, l) || vllm_line(t, l) || runai_line(t, l))
+	if ((k & TR_G_RATES) && rates_in_prose(t, l))
 		return 1;
-	if (io_line(t, l) || ready_line(t, l) || swap_text(t, l))
+	if ((k & TR_G_LLAMA) && llama_line(t, l))
+		return 1;
+	if ((k & TR_G_IK) && ik_llama_line(t, l))
+		return 1;
+	if ((k & TR_G_VLLM) && vllm_line(t, l))
+		return 1;
+	if ((k & TR_G_RUNAI) && runai_line(t, l))
+		return 1;
+	if ((k & TR_G_IO) && io_line(t, l))
+		return 1;
+	if ((k & TR_G_READY) && ready_line(t, l))
+		return 1;
+	if ((k & TR_G_SWAP) && swap_text(t, l))
 		return 1;
 	return 0;
 }

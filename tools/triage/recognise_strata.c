@@ -278,24 +278,20 @@ static int gpu_line(struct lsc_triage *t, struct tr_line *l)
 
 int tr_recognise_strata(struct lsc_triage *t, struct tr_line *l)
 {
-	/* cheap prefilter: every shape here has one of these bytes sequences */
-	const char *s = l->s;
-	size_t n = l->len;
-	if (memchr(s, 'a', n) == NULL)
-		return 0;
-	if ((tr_memmem(s, n, "arena") || tr_memmem_ci(s, n, "huge")) && arena_note(t, l))
+	uint64_t k = l->kw;
+	if ((k & TR_G_ARENA) && arena_note(t, l))
 		return 1;
-	if (tr_memmem(s, n, "complement") && complement_line(t, l))
+	if ((k & TR_G_COMPLEMENT) && complement_line(t, l))
 		return 1;
-	if (loaded_line(t, l))
+	if ((k & TR_G_LOADED) && loaded_line(t, l))
 		return 1;
-	if (tr_memmem(s, n, "still") && still_line(t, l))
+	if ((k & TR_G_STILL) && still_line(t, l))
 		return 1;
-	if (verify_line(t, l))
+	if ((k & TR_G_VERIFY) && verify_line(t, l))
 		return 1;
-	if (gpu_line(t, l))
+	if ((k & TR_G_GPU) && gpu_line(t, l))
 		return 1;
-	if (tr_memmem(s, n, "read through the file cache")) {
+	if (k & TR_G_READTHRU) {
 		/* printed just before the arena note: a second one is a new start */
 		struct tr_start *st = tr_fresh_if(t, l, t->cur && (t->cur->reader[0] || t->cur->ev_arena >= 0),
 						  family_of(l));

@@ -23,8 +23,9 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->buf = malloc(LSC_TRIAGE_LINE_MAX + 2);
 	t->scratch = malloc(LSC_TRIAGE_LINE_MAX + 2);
 	t->full = calloc(64, sizeof(*t->full));
+	t->pf = tr_prefilter_new();
 	t->sums = calloc(64, sizeof(*t->sums));
-	if (!t->buf || !t->scratch || !t->full || !t->sums) {
+	if (!t->buf || !t->scratch || !t->full || !t->sums || !t->pf) {
 		lsc_triage_free(t);
 		return NULL;
 	}
@@ -76,11 +77,12 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	if (l.flags & TR_L_BADUTF8)
 		t->nbad_utf8++;
 	int used = 0;
-	if (memchr(l.s, '[', l.len) || memchr(l.s, '{', l.len))
+	l.kw = tr_prefilter(t->pf, l.s, l.len);
+	if (l.kw & TR_G_LSC)
 		used = tr_recognise_lsc(t, &l);
 	/* A markdown table row is a report's prose, not a log line (seed
 	 * 000's A/B table); only this project's tagged lines count there. */
-	if (!used && !(l.flags & TR_L_MDTABLE))
+	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l);
 	if (used)
 		t->nrecog++;
@@ -211,6 +213,7 @@ void lsc_triage_free(struct lsc_triage *t)
 		free(t->open[i]);
 	free(t->buf);
 	free(t->scratch);
+	free(t->pf);
 	free(t->full);
 	free(t->lite);
 	free(t->sums);
