@@ -49,7 +49,8 @@ enum {
 	TR_G_STILL = 1u << 4, TR_G_VERIFY = 1u << 5, TR_G_GPU = 1u << 6, TR_G_READTHRU = 1u << 7,
 	TR_G_STRACE = 1u << 8, TR_G_VMSTAT = 1u << 9, TR_G_THPSET = 1u << 10, TR_G_RATES = 1u << 11,
 	TR_G_LLAMA = 1u << 12, TR_G_IK = 1u << 13, TR_G_VLLM = 1u << 14, TR_G_RUNAI = 1u << 15,
-	TR_G_IO = 1u << 16, TR_G_READY = 1u << 17, TR_G_SWAP = 1u << 18,
+	TR_G_IO = 1u << 16, TR_G_READY = 1u << 17, TR_G_SWAP = 1u << 18, TR_G_HIP = 1u << 19,
+	TR_G_BEGIN = 1u << 20, TR_G_EXIT = 1u << 21, TR_G_EPOCH = 1u << 22,
 };
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
@@ -105,6 +106,7 @@ enum tr_vm {
 extern const char *const tr_vm_names[TR_VM_N];
 
 struct tr_start {
+	struct lsc_triage *t;   /* the owner: numbers starts in the order they begin */
 	unsigned idx;
 	unsigned src;
 	unsigned long first_line, last_line;
@@ -148,6 +150,10 @@ struct tr_start {
 	int kfd_pending;        /* an unfinished KFD alloc ioctl (strace -f) */
 	int hip;                /* HIP/ROCm is in play */
 	int ev_arena;           /* the arena note (once per start) */
+	int hugetlb_asked;      /* hugetlb was asked for explicitly (an option, not a default) */
+	int from_device;        /* something says the read came from a device */
+	int ev_exit;            /* the process exited (ended without ready) */
+	int ev_thp_risk;        /* loadscope probe: an MADV_HUGEPAGE arena may stall in compaction */
 
 	int ev_verify_fail, ev_mlock_fail, ev_uring, ev_direct, ev_swap_text;
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
@@ -256,6 +262,7 @@ struct tr_lite {
 	unsigned start;
 	unsigned long first_line;
 	int full;     /* index into full findings, -1 when only counted */
+	size_t seq;   /* order of arrival, to keep a start's findings in rule order */
 };
 
 /* ---- the whole triage ----------------------------------------------------------- */
@@ -295,6 +302,7 @@ struct lsc_triage {
 	struct tr_lite *lite;
 	size_t nlite, lite_cap;
 	unsigned long dropped_findings;
+	double pending_ts;    /* first timestamp since the last start was ready */
 	struct tr_startsum *sums;
 	size_t nsums, sums_cap;
 	struct tr_row *rows;

@@ -392,7 +392,7 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 	double v, g;
 	int e;
 	struct tr_start *st;
-	if (tr_memmem(s, l->len, "Starting vLLM") || tr_memmem(s, l->len, "vLLM API server version") ||
+	if (tr_memmem(s, l->len, "vLLM API server version") ||
 	    tr_memmem(s, l->len, "Initializing a V1 LLM engine") || tr_memmem(s, l->len, "Initializing an LLM engine")) {
 		st = tr_begin(t, l, "vllm");
 		if (!st)
@@ -463,6 +463,7 @@ static int runai_line(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	tr_setnum(&st->read_s, secs, e);
 	tr_setnum(&st->read_gib, g, e);
+	st->from_device = 1; /* a streamer reads files from storage, not from the page cache */
 	tr_setnum(&st->read_rate, isnan(rate) && secs > 0 ? g / secs : rate, e);
 	if (st->stage < 2)
 		st->stage = 2;
@@ -501,8 +502,8 @@ static int io_line(struct lsc_triage *t, struct tr_line *l)
 static int ready_line(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
-	static const char *const marks[] = {"Application startup complete", "server is listening",
-					    "model loaded", "server ready", "Server ready", "is ready",
+	/* not "server is listening": llama-server listens before it loads */
+	static const char *const marks[] = {"Application startup complete", "model loaded", "server ready", "Server ready", "is ready",
 					    "ready in", "ready after", "Ready in", "] ready", "startup took", NULL};
 	const char *k = NULL;
 	for (const char *const *m = marks; *m && !k; m++) {
@@ -523,8 +524,9 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		p++;
 	if (p < end && tr_dur_s(&p, end, &v))
 		tr_setnum(&st->ready_s, v, e);
-	else if (!isnan(l->ts) && !isnan(st->ts_begin) && l->ts >= st->ts_begin)
-		tr_setnum(&st->ready_s, l->ts - st->ts_begin, e); /* from the timestamps */
+	else if (!isnan(l->ts) && !isnan(st->ts_begin))
+		/* from the timestamps (a start that spans midnight wraps) */
+		tr_setnum(&st->ready_s, l->ts - st->ts_begin + (l->ts < st->ts_begin ? 86400 : 0), e);
 	else if (tr_has(&st->still_max_s))
 		tr_setnum(&st->ready_s, st->still_max_s.v, st->still_max_s.ev);
 	st->stage = 4;

@@ -33,6 +33,7 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->rules = tr_rules;
 	t->nrules = tr_nrules;
 	t->ctx.normal_fill_gibps = NAN;
+	t->pending_ts = NAN;
 	t->nsrc = 1;
 	/* LSC_TRIAGE_DEBUG=1: every cleaned line and whether a recogniser used it */
 	t->debug = getenv("LSC_TRIAGE_DEBUG") != NULL;
@@ -78,6 +79,22 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 		t->nbad_utf8++;
 	int used = 0;
 	l.kw = tr_prefilter(t->pf, l.s, l.len);
+	if ((l.kw & TR_G_EPOCH) && isnan(l.ts)) {
+		/* ik_llama/llama-server: "timestamp=1760633941" (Unix seconds) */
+		const char *k = tr_memmem(l.s, l.len, "timestamp=");
+		const char *p = k + 10;
+		double v;
+		if (tr_num(&p, l.s + l.len, &v) && v > 1e8)
+			l.ts = fmod(v, 86400.0);
+	}
+	if (!isnan(l.ts)) {
+		if (t->cur && t->cur->stage < 4 && t->cur->src == l.src) {
+			if (isnan(t->cur->ts_begin))
+				t->cur->ts_begin = l.ts;
+		} else if (isnan(t->pending_ts)) {
+			t->pending_ts = l.ts;
+		}
+	}
 	if (l.kw & TR_G_LSC)
 		used = tr_recognise_lsc(t, &l);
 	/* A markdown table row is a report's prose, not a log line (seed
@@ -120,6 +137,37 @@ int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
 	return 0;
 }
 
+static int lite_cmp(const void *a, const void *b)
+{
+	const struct tr_lite *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int sum_cmp(const void *a, const void *b)
+{
+	const struct tr_startsum *x = a, *y = b;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct tr_row *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Starts close in the order they end (interleaved runs, a start closed
+ * when a new one begins); output lists them in the order they began. */
+static void sort_outputs(struct lsc_triage *t)
+{
+	for (size_t i = 0; i < t->nlite; i++)
+		t->lite[i].seq = i;
+	qsort(t->lite, t->nlite, sizeof(*t->lite), lite_cmp);
+	qsort(t->sums, t->nsums, sizeof(*t->sums), sum_cmp);
+	qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
+}
+
 int lsc_triage_finish(struct lsc_triage *t)
 {
 	if (t->finished)
@@ -131,6 +179,7 @@ int lsc_triage_finish(struct lsc_triage *t)
 		t->blen = 0;
 	}
 	tr_close_all(t);
+	sort_outputs(t);
 	t->finished = 1;
 	return 0;
 }
