@@ -350,10 +350,16 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		c->dropped++;
 		return 0;
 	}
+	int clocks = 0;
 	for (int i = 0; i < 8; i++) {
-		const char *q = strip_one(p, end, &l->ts);
+		double ts = NAN;
+		const char *q = strip_one(p, end, &ts);
 		if (q == p)
 			break;
+		if (!isnan(ts)) {
+			l->tsk[clocks++ ? 1 : 0] = ts; /* outermost, then the innermost */
+			l->ts = ts;
+		}
 		p = (char *)q;
 	}
 	while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))

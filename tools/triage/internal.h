@@ -33,6 +33,8 @@
 #define TR_L_BADUTF8 0x2u
 #define TR_L_MDTABLE 0x4u  /* a markdown table row: prose, not a log line */
 
+#define TR_TS_KINDS 3
+
 struct tr_line {
 	char *s;              /* cleaned text; s[len] is writable */
 	size_t len;
@@ -40,6 +42,12 @@ struct tr_line {
 	unsigned src;         /* index of the input (file) */
 	unsigned flags;
 	double ts;            /* a leading timestamp, seconds of the day; NAN none */
+	/* The same line's clocks by kind, seconds of the day (NAN none): the
+	 * outermost prefix's (a collector's: syslog, journald), an inner
+	 * prefix's (the engine's own logger), and a Unix `timestamp=` field.
+	 * Durations are only taken between two clocks of one kind: a pasted
+	 * log often has a collector's clock on some lines only. */
+	double tsk[TR_TS_KINDS];
 	uint64_t kw;          /* keyword groups found by the prefilter (TR_G_*) */
 };
 
@@ -115,7 +123,7 @@ struct tr_start {
 	unsigned long recognised;
 	int stage;              /* 0 nothing, 1 began, 2 loading, 3 loaded, 4 ready */
 	int ev_begin, ev_end, ev_last;
-	double ts_begin;        /* timestamp of its first line, NAN none */
+	double ts_begin[TR_TS_KINDS]; /* first timestamp of each kind in the start, NAN none */
 
 	struct tr_num ready_s;  /* load to ready */
 	struct tr_num unattributed_s, covered_s;
@@ -302,7 +310,7 @@ struct lsc_triage {
 	struct tr_lite *lite;
 	size_t nlite, lite_cap;
 	unsigned long dropped_findings;
-	double pending_ts;    /* first timestamp since the last start was ready */
+	double pending_ts[TR_TS_KINDS]; /* first timestamps since the last start was ready */
 	struct tr_startsum *sums;
 	size_t nsums, sums_cap;
 	struct tr_row *rows;

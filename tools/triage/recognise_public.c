@@ -499,6 +499,27 @@ static int io_line(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* The start's duration from its clocks: the most specific kind both its
+ * first line and this line carry (a Unix field, the engine's own clock, a
+ * collector's). Equal clocks say nothing (a paste that stamped every line
+ * with one time). A start that spans midnight wraps. */
+static int ts_span(const struct tr_start *st, const struct tr_line *l, double *v)
+{
+	for (int k = TR_TS_KINDS; k-- > 0;) {
+		if (isnan(l->tsk[k]) || isnan(st->ts_begin[k]))
+			continue;
+		double d = l->tsk[k] - st->ts_begin[k];
+		if (d < 0)
+			d += 86400;
+		if (d > 0) {
+			*v = d;
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
 static int ready_line(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -524,9 +545,8 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		p++;
 	if (p < end && tr_dur_s(&p, end, &v))
 		tr_setnum(&st->ready_s, v, e);
-	else if (!isnan(l->ts) && !isnan(st->ts_begin))
-		/* from the timestamps (a start that spans midnight wraps) */
-		tr_setnum(&st->ready_s, l->ts - st->ts_begin + (l->ts < st->ts_begin ? 86400 : 0), e);
+	else if (ts_span(st, l, &v))
+		tr_setnum(&st->ready_s, v, e);
 	else if (tr_has(&st->still_max_s))
 		tr_setnum(&st->ready_s, st->still_max_s.v, st->still_max_s.ev);
 	st->stage = 4;

@@ -47,7 +47,8 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	s->ev_hugetlb_used = s->ev_eagain_first = s->ev_eagain_last = s->ev_kfd_ok = -1;
 	s->ev_verify_fail = s->ev_mlock_fail = s->ev_uring = s->ev_direct = s->ev_swap_text = -1;
 	s->ev_arena = s->ev_exit = s->ev_thp_risk = -1;
-	s->ts_begin = NAN;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		s->ts_begin[k] = NAN;
 }
 
 int tr_evid(struct tr_start *s, const struct tr_line *l)
@@ -73,8 +74,10 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 		return NULL;
 	tr_start_reset(s, 0, l->src);
 	s->t = t;
-	s->ts_begin = t->pending_ts;
-	t->pending_ts = NAN;
+	for (int k = 0; k < TR_TS_KINDS; k++) {
+		s->ts_begin[k] = t->pending_ts[k];
+		t->pending_ts[k] = NAN;
+	}
 	t->open[t->nopen++] = s;
 	t->cur = s;
 	return s;
@@ -99,8 +102,9 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 		s->first_line = l->no;
 	s->last_line = l->no;
 	s->recognised++;
-	if (isnan(s->ts_begin) && !isnan(l->ts))
-		s->ts_begin = l->ts;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
+			s->ts_begin[k] = l->tsk[k];
 	s->lastev.line = l->no;
 	s->lastev.src = l->src;
 	tr_sanitize(l->s, l->len, s->lastev.text, sizeof(s->lastev.text));

@@ -33,7 +33,8 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->rules = tr_rules;
 	t->nrules = tr_nrules;
 	t->ctx.normal_fill_gibps = NAN;
-	t->pending_ts = NAN;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		t->pending_ts[k] = NAN;
 	t->nsrc = 1;
 	/* LSC_TRIAGE_DEBUG=1: every cleaned line and whether a recogniser used it */
 	t->debug = getenv("LSC_TRIAGE_DEBUG") != NULL;
@@ -67,7 +68,7 @@ const char *tr_src_name(const struct lsc_triage *t, unsigned src)
 
 static void process_line(struct lsc_triage *t, char *s, size_t len)
 {
-	struct tr_line l = {.s = s, .len = len, .no = t->lineno, .src = t->src, .ts = NAN};
+	struct tr_line l = {.s = s, .len = len, .no = t->lineno, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
 	if (t->overlong) {
 		l.flags |= TR_L_TRUNCATED;
 		t->ntrunc++;
@@ -79,20 +80,22 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 		t->nbad_utf8++;
 	int used = 0;
 	l.kw = tr_prefilter(t->pf, l.s, l.len);
-	if ((l.kw & TR_G_EPOCH) && isnan(l.ts)) {
+	if (l.kw & TR_G_EPOCH) {
 		/* ik_llama/llama-server: "timestamp=1760633941" (Unix seconds) */
 		const char *k = tr_memmem(l.s, l.len, "timestamp=");
 		const char *p = k + 10;
 		double v;
 		if (tr_num(&p, l.s + l.len, &v) && v > 1e8)
-			l.ts = fmod(v, 86400.0);
+			l.tsk[2] = l.ts = fmod(v, 86400.0);
 	}
-	if (!isnan(l.ts)) {
+	for (int k = 0; k < TR_TS_KINDS; k++) {
+		if (isnan(l.tsk[k]))
+			continue;
 		if (t->cur && t->cur->stage < 4 && t->cur->src == l.src) {
-			if (isnan(t->cur->ts_begin))
-				t->cur->ts_begin = l.ts;
-		} else if (isnan(t->pending_ts)) {
-			t->pending_ts = l.ts;
+			if (isnan(t->cur->ts_begin[k]))
+				t->cur->ts_begin[k] = l.tsk[k];
+		} else if (isnan(t->pending_ts[k])) {
+			t->pending_ts[k] = l.tsk[k];
 		}
 	}
 	if (l.kw & TR_G_LSC)
