@@ -21,10 +21,10 @@
 #define TR_EVTEXT 200     /* a quoted evidence line is cut here */
 #define TR_START_EVID 40  /* evidence lines one start keeps */
 #define TR_OPEN_MAX 8     /* starts open at once (interleaved loadscope runs) */
-#define TR_FULL_FINDINGS 2048
+#define TR_FULL_FINDINGS 1024
 #define TR_FULL_STARTS 4096
-#define TR_LITE_MAX (1u << 20)
-#define TR_ROWS_MAX (1u << 16)
+#define TR_LITE_MAX (1u << 18)
+#define TR_ROWS_MAX (1u << 14)
 #define TR_CFG_KEYS 6
 
 /* ---- cleaned lines ------------------------------------------------------- */
