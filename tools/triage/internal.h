@@ -18,8 +18,8 @@
 
 #include "triage.h"
 
-#define TR_EVTEXT 200     /* a quoted evidence line is cut here */
-#define TR_START_EVID 40  /* evidence lines one start keeps */
+#define TR_EVTEXT 320     /* a quoted evidence line is cut here */
+#define TR_START_EVID 48  /* evidence lines one start keeps (unreferenced ones are reused) */
 #define TR_OPEN_MAX 8     /* starts open at once (interleaved loadscope runs) */
 #define TR_FULL_FINDINGS 1024
 #define TR_FULL_STARTS 4096

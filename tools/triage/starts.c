@@ -51,18 +51,55 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 		s->ts_begin[k] = NAN;
 }
 
+/* Every fact's evidence index, so that a full store can reuse a slot no
+ * fact points at (a start with thousands of progress lines keeps the lines
+ * its facts came from, not the first 48 lines it saw). */
+static int referenced(const struct tr_start *s, int i)
+{
+	const int evs[] = {s->ev_begin, s->ev_end, s->ev_thp, s->ev_defrag, s->ev_thp_process,
+			   s->ev_hugetlb_used, s->ev_eagain_first, s->ev_eagain_last, s->ev_kfd_ok, s->ev_arena,
+			   s->ev_exit, s->ev_thp_risk, s->ev_verify_fail, s->ev_mlock_fail, s->ev_uring,
+			   s->ev_direct, s->ev_swap_text};
+	for (size_t k = 0; k < sizeof(evs) / sizeof(evs[0]); k++)
+		if (evs[k] == i)
+			return 1;
+	const struct tr_num *nums[] = {&s->ready_s, &s->unattributed_s, &s->covered_s, &s->comp_total_s,
+				       &s->comp_alloc_s, &s->comp_copy_s, &s->comp_gib, &s->loaded_gib,
+				       &s->loaded_rate, &s->loaded_s, &s->read_s, &s->read_gib, &s->read_rate,
+				       &s->huge_needed, &s->huge_pool, &s->arena_gib, &s->vm_window_s,
+				       &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
+				       &s->pin_bytes, &s->mem_total_gib};
+	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
+		if (nums[k]->ev == i)
+			return 1;
+	for (int k = 0; k < TR_K_N; k++)
+		if (s->ph_s[k].ev == i)
+			return 1;
+	for (int k = 0; k < TR_VM_N; k++)
+		if (s->vm[k].ev == i)
+			return 1;
+	return 0;
+}
+
 int tr_evid(struct tr_start *s, const struct tr_line *l)
 {
 	for (unsigned i = s->nev; i-- > 0 && i + 4 >= s->nev;)
 		if (s->ev[i].line == l->no && s->ev[i].src == l->src)
 			return (int)i;
-	if (s->nev >= TR_START_EVID)
-		return -1;
-	struct tr_evid *e = &s->ev[s->nev];
+	int slot;
+	if (s->nev < TR_START_EVID) {
+		slot = (int)s->nev++;
+	} else {
+		for (slot = 0; slot < TR_START_EVID && referenced(s, slot); slot++)
+			;
+		if (slot == TR_START_EVID)
+			return -1;
+	}
+	struct tr_evid *e = &s->ev[slot];
 	e->line = l->no;
 	e->src = l->src;
 	tr_sanitize(l->s, l->len, e->text, sizeof(e->text));
-	return (int)s->nev++;
+	return slot;
 }
 
 static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
