@@ -156,6 +156,7 @@ struct tr_start {
 	double eagain_s, kfd_ok_s;
 	int ev_eagain_first, ev_eagain_last, ev_kfd_ok;
 	int kfd_pending;        /* an unfinished KFD alloc ioctl (strace -f) */
+	double kfd_ts_first, kfd_ts_last; /* strace -tt clocks of the first and last KFD alloc call */
 	int hip;                /* HIP/ROCm is in play */
 	int ev_arena;           /* the arena note (once per start) */
 	int hugetlb_asked;      /* hugetlb was asked for explicitly (an option, not a default) */

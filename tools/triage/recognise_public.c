@@ -78,6 +78,11 @@ static int strace_line(struct lsc_triage *t, struct tr_line *l)
 		snprintf(st->family, sizeof(st->family), "strace");
 	st->hip = 1;
 	st->kfd_pending = 0;
+	if (!isnan(l->ts)) { /* strace -tt: when each call began */
+		if (isnan(st->kfd_ts_first))
+			st->kfd_ts_first = l->ts;
+		st->kfd_ts_last = l->ts;
+	}
 	if (tr_memmem(r, (size_t)(end - r), "EAGAIN")) {
 		st->eagain_n++;
 		if (!isnan(secs))
