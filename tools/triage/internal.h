@@ -168,8 +168,10 @@ struct tr_start {
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
 	char reader[24];
 
-	struct tr_evid lastev;       /* the last recognised line */
-	struct tr_evid eagain_tail;  /* the last EAGAIN line (thousands may come) */
+	/* The last recognised line and the last EAGAIN line, kept raw (made
+	 * printable only when a finding quotes them: they change every line). */
+	struct tr_evid lastev;
+	struct tr_evid eagain_tail;
 	unsigned nev;
 	struct tr_evid ev[TR_START_EVID];
 };
@@ -179,6 +181,9 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src);
  * (the same line twice returns the same index). */
 int tr_evid(struct tr_start *s, const struct tr_line *l);
 void tr_setnum(struct tr_num *n, double v, int ev);
+/* Keep @l raw in @e (a cheap copy); tr_evid_cooked makes it printable. */
+void tr_evid_raw(struct tr_evid *e, const struct tr_line *l);
+struct tr_evid tr_evid_cooked(const struct tr_evid *raw);
 static inline int tr_has(const struct tr_num *n) { return !isnan(n->v); }
 
 /* ---- findings --------------------------------------------------------------- */

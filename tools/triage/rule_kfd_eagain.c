@@ -62,7 +62,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 			     "calls) before it succeeded", s->eagain_n, s->eagain_s);
 	tr_f_ev(f, s, s->ev_eagain_first);
 	if (f->nev < TR_F_EV && s->eagain_tail.text[0] && s->eagain_n > 1)
-		f->ev[f->nev++] = s->eagain_tail;
+		f->ev[f->nev++] = tr_evid_cooked(&s->eagain_tail);
 	tr_f_ev(f, s, s->ev_kfd_ok);
 	tr_f_ev(f, s, s->ev_thp);
 	tr_f_ev(f, s, s->comp_total_s.ev);

@@ -19,6 +19,22 @@ const char *const tr_vm_names[TR_VM_N] = {
 	"compact_stall", "compact_fail", "compact_success", "thp_fault_alloc", "thp_fault_fallback",
 	"allocstall", "pswpin", "pswpout", "pgmajfault", "pgfault"};
 
+void tr_evid_raw(struct tr_evid *e, const struct tr_line *l)
+{
+	size_t n = l->len < TR_EVTEXT / 2 - 1 ? l->len : TR_EVTEXT / 2 - 1;
+	e->line = l->no;
+	e->src = l->src;
+	memcpy(e->text, l->s, n); /* cleaned lines hold no NUL */
+	e->text[n] = 0;
+}
+
+struct tr_evid tr_evid_cooked(const struct tr_evid *raw)
+{
+	struct tr_evid e = {.line = raw->line, .src = raw->src};
+	tr_sanitize(raw->text, strlen(raw->text), e.text, sizeof(e.text));
+	return e;
+}
+
 void tr_setnum(struct tr_num *n, double v, int ev)
 {
 	n->v = v;
@@ -143,9 +159,7 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 	for (int k = 0; k < TR_TS_KINDS; k++)
 		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
 			s->ts_begin[k] = l->tsk[k];
-	s->lastev.line = l->no;
-	s->lastev.src = l->src;
-	tr_sanitize(l->s, l->len, s->lastev.text, sizeof(s->lastev.text));
+	tr_evid_raw(&s->lastev, l);
 }
 
 static void set_family(struct tr_start *s, const char *family)
