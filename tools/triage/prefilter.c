@@ -55,6 +55,7 @@ static const struct {
 #define NKW (sizeof(kw) / sizeof(kw[0]))
 
 struct tr_prefilter {
+	uint64_t any[65536 / 64]; /* one bit per two-byte prefix in use: 8 KiB, stays in L1 */
 	uint8_t head[65536];   /* 1 + index of the first keyword with these two bytes; 0 none */
 	uint8_t next[NKW];     /* chain: 1 + index of the next one; 0 end */
 	uint8_t len[NKW];
@@ -78,6 +79,7 @@ struct tr_prefilter *tr_prefilter_new(void)
 		memset(&p->mask[i], 0xff, m);
 		p->next[i] = p->head[b];
 		p->head[b] = (uint8_t)(i + 1);
+		p->any[b >> 6] |= 1ull << (b & 63);
 	}
 	return p;
 }
@@ -87,9 +89,10 @@ uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
 	uint64_t m = 0;
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i + 1 < n; i++) {
-		unsigned h = p->head[(unsigned)u[i] << 8 | u[i + 1]];
-		if (!h)
+		unsigned b = (unsigned)u[i] << 8 | u[i + 1];
+		if (!(p->any[b >> 6] >> (b & 63) & 1))
 			continue;
+		unsigned h = p->head[b];
 		/* four bytes at once before the full compare; s[n] is the line's
 		 * NUL, and a line shorter than 4 from here reads it as zeros */
 		uint32_t four = 0;

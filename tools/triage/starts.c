@@ -10,6 +10,7 @@
  * A start's facts live only while it is open; closing it runs the rules,
  * keeps a short summary (the phase table) and a row for --table, and frees it.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,14 @@ void tr_setnum(struct tr_num *n, double v, int ev)
 
 void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 {
-	memset(s, 0, sizeof(*s));
+	/* everything but the evidence texts, which are read only up to nev:
+	 * a start is reset for every restart in a log, and those are 16 KiB */
+	memset(s, 0, offsetof(struct tr_start, lastev));
+	s->lastev.text[0] = 0;
+	s->lastev.line = 0;
+	s->eagain_tail.text[0] = 0;
+	s->eagain_tail.line = 0;
+	s->nev = 0;
 	s->idx = idx;
 	s->src = src;
 	struct tr_num *nums[] = {&s->ready_s, &s->unattributed_s, &s->covered_s, &s->comp_total_s,
