@@ -130,12 +130,18 @@ static void on_system(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		snprintf(s->thp_enabled, sizeof(s->thp_enabled), "%s", v);
 	const char *pr = str(p, "thp_prctl");
 	const char *proc = str(p, "thp_process");
-	if ((pr && strncmp(pr, "off", 3) && strstr(pr, "disabled")) || (proc && !strcmp(proc, "0"))) {
-		snprintf(s->thp_process, sizeof(s->thp_process), "%s", pr && strcmp(pr, "off") ? pr : "disabled");
+	/* thp_prctl: allowed, disabled, disabled-except-advised. The last still
+	 * gives MADV_HUGEPAGE regions huge pages (and their compaction), so only
+	 * a plain "disabled" (or THP_enabled: 0 without the exception) is off. */
+	int except = pr && strstr(pr, "except");
+	if (!except && ((pr && !strcmp(pr, "disabled")) || (proc && !strcmp(proc, "0")))) {
+		snprintf(s->thp_process, sizeof(s->thp_process), "disabled");
 		s->ev_thp_process = ev;
 	}
 	if ((v = str(p, "memlock_bytes")))
 		tr_setnum(&s->memlock_bytes, !strcmp(v, "unlimited") ? INFINITY : num(p, "memlock_bytes"), ev);
+	if ((v = str(p, "cap_ipc_lock")) && !strcmp(v, "1"))
+		tr_setnum(&s->memlock_bytes, INFINITY, ev); /* CAP_IPC_LOCK lifts RLIMIT_MEMLOCK */
 	double mt = num(p, "mem_total_bytes");
 	if (!isnan(mt))
 		tr_setnum(&s->mem_total_gib, mt / GIB, ev);
