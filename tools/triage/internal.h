@@ -122,7 +122,7 @@ struct tr_start {
 	char run[20];
 	unsigned long recognised;
 	int stage;              /* 0 nothing, 1 began, 2 loading, 3 loaded, 4 ready */
-	int ev_begin, ev_end, ev_last;
+	int ev_begin, ev_end;
 	double ts_begin[TR_TS_KINDS]; /* first timestamp of each kind in the start, NAN none */
 
 	struct tr_num ready_s;  /* load to ready */

@@ -67,7 +67,7 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	for (int k = 0; k < TR_VM_N; k++)
 		tr_setnum(&s->vm[k], NAN, -1);
 	s->thp_req = -1;
-	s->ev_begin = s->ev_end = s->ev_last = s->ev_thp = s->ev_defrag = s->ev_thp_process = -1;
+	s->ev_begin = s->ev_end = s->ev_thp = s->ev_defrag = s->ev_thp_process = -1;
 	s->ev_hugetlb_used = s->ev_eagain_first = s->ev_eagain_last = s->ev_kfd_ok = -1;
 	s->ev_verify_fail = s->ev_mlock_fail = s->ev_uring = s->ev_direct = s->ev_swap_text = -1;
 	s->ev_arena = s->ev_exit = s->ev_thp_risk = -1;
