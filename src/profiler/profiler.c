@@ -1,0 +1,264 @@
+/*
+ * The profiler handle: creation, the LOADSCOPE environment switch, sinks and
+ * the emission of every line.
+ *
+ * A line reaches the sink in one call, complete and newline-terminated, and
+ * a FILE* sink is flushed at once. Seed 001's logs ended at the line before
+ * the arena note because the engine's output was buffered when the start was
+ * stopped: a crawling start must leave its last line in the log.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profiler/procfs.h"
+#include "profiler/profiler_impl.h"
+
+uint64_t lsc__now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+pid_t lsc__tid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+static void copy_str(char *dst, size_t cap, const char *src, const char *dflt)
+{
+	snprintf(dst, cap, "%s", src ? src : dflt);
+}
+
+LSC_API void lsc_profiler_options_init(struct lsc_profiler_options *o)
+{
+	if (!o)
+		return;
+	memset(o, 0, sizeof(*o));
+	o->format = LSC_FORMAT_HUMAN;
+	o->mode = LSC_MODE_DEFAULT;
+	o->watchdog_after_s = 5.0;
+	o->watchdog_every_s = 5.0;
+}
+
+static void make_run_id(char run[9])
+{
+	uint32_t r;
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+		r = (uint32_t)(lsc__now_ns() ^ ((uint64_t)getpid() << 16));
+	snprintf(run, 9, "%08x", r);
+}
+
+LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_profiler **out)
+{
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	struct lsc_profiler_options d;
+	if (!opt) {
+		lsc_profiler_options_init(&d);
+		opt = &d;
+	}
+	if (opt->format != LSC_FORMAT_HUMAN && opt->format != LSC_FORMAT_JSON)
+		return -EINVAL;
+	if (opt->prefix && strlen(opt->prefix) >= sizeof(((lsc_profiler *)0)->prefix))
+		return -EINVAL;
+
+	lsc_profiler *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->on = opt->mode != LSC_MODE_OFF;
+	p->format = opt->format;
+	p->stream = opt->stream ? opt->stream : stderr;
+	p->sink = opt->sink;
+	p->sink_user = opt->sink_user;
+	p->flags = opt->flags;
+	copy_str(p->prefix, sizeof(p->prefix), opt->prefix, "");
+	copy_str(p->proc_root, sizeof(p->proc_root), opt->proc_root, "/proc");
+	copy_str(p->sys_root, sizeof(p->sys_root), opt->sys_root, "/sys");
+	copy_str(p->trace_path, sizeof(p->trace_path), opt->trace_path, "");
+	p->wd_after_s = opt->watchdog_after_s > 0 ? opt->watchdog_after_s : 5.0;
+	p->wd_every_s = opt->watchdog_every_s > 0 ? opt->watchdog_every_s : 5.0;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_mutex_init(&p->sink_lock, NULL);
+	pthread_cond_init(&p->wd_cond, NULL);
+	make_run_id(p->run);
+
+	const char *bad_env = NULL;
+	if (!(opt->flags & LSC_PROFILER_IGNORE_ENV)) {
+		/* Read once, here: an engine's environment does not change under it,
+		 * and getenv is not safe against a concurrent setenv later. */
+		const char *e = getenv("LOADSCOPE");
+		if (e && *e) {
+			if (!strcmp(e, "off") || !strcmp(e, "0")) {
+				p->on = 0;
+			} else if (!strcmp(e, "on") || !strcmp(e, "1")) {
+				p->on = 1;
+			} else if (!strcmp(e, "json")) {
+				p->on = 1;
+				p->format = LSC_FORMAT_JSON;
+			} else {
+				bad_env = e;
+			}
+		}
+		const char *t = getenv("LOADSCOPE_TRACE");
+		if (!opt->trace_path && t && *t)
+			copy_str(p->trace_path, sizeof(p->trace_path), t, "");
+	}
+	if (p->on && p->trace_path[0]) {
+		p->trace = calloc(LSC__TRACE_MAX, sizeof(*p->trace));
+		if (!p->trace) {
+			pthread_cond_destroy(&p->wd_cond);
+			pthread_mutex_destroy(&p->sink_lock);
+			pthread_mutex_destroy(&p->lock);
+			free(p);
+			return -ENOMEM;
+		}
+	}
+	if (bad_env) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "LOADSCOPE=%.40s is not off, on or json; ignored", bad_env);
+		lsc__usage(p, LSC__USAGE_ENV, msg);
+	}
+	*out = p;
+	return 0;
+}
+
+LSC_API void lsc_profiler_destroy(lsc_profiler *p)
+{
+	if (!p)
+		return;
+	lsc__watchdog_stop(p);
+	if (p->on) {
+		unsigned open = 0;
+		pthread_mutex_lock(&p->lock);
+		for (unsigned i = 0; i < LSC__SPANS_MAX; i++)
+			open += p->spans[i].id != 0;
+		pthread_mutex_unlock(&p->lock);
+		if (open) {
+			char msg[96];
+			snprintf(msg, sizeof(msg), "%u span(s) still open when the profiler was destroyed", open);
+			lsc__usage(p, LSC__USAGE_OPEN_AT_END, msg);
+		}
+		if (p->trace)
+			lsc__trace_write(p);
+	}
+	free(p->trace);
+	pthread_cond_destroy(&p->wd_cond);
+	pthread_mutex_destroy(&p->sink_lock);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
+
+LSC_API int lsc_profiler_enabled(const lsc_profiler *p)
+{
+	return p && p->on;
+}
+
+const char *lsc__proc_root(const lsc_profiler *p)
+{
+	return p ? p->proc_root : "/proc";
+}
+
+const char *lsc__sys_root(const lsc_profiler *p)
+{
+	return p ? p->sys_root : "/sys";
+}
+
+int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
+{
+	if (!p || !p->on || !r)
+		return 0;
+	char line[LSC__LINE_MAX];
+	/* The common fields go first in the field list so that a line cut
+	 * short by a paste still names its run. */
+	struct lsc__rec *rr = r;
+	uint64_t now = lsc__now_ns();
+	uint64_t t0 = __atomic_load_n(&p->start_ns, __ATOMIC_RELAXED);
+	double t = t0 ? (double)(now - t0) / 1e9 : 0.0;
+	if (rr->n + 2 <= LSC__FIELDS_MAX) {
+		memmove(&rr->f[2], &rr->f[0], rr->n * sizeof(rr->f[0]));
+		rr->n += 2;
+		rr->f[0].key = "run";
+		rr->f[0].type = LSC__V_STR;
+		rr->f[0].v.s = p->run; /* lives as long as the profiler */
+		rr->f[1].key = "t_s";
+		rr->f[1].type = LSC__V_F64;
+		rr->f[1].prec = 3;
+		rr->f[1].v.d = t;
+	}
+	size_t len = lsc__rec_render(rr, p->format, p->prefix, line, sizeof(line));
+	pthread_mutex_lock(&p->sink_lock);
+	if (p->sink) {
+		p->sink(p->sink_user, line, len);
+	} else {
+		fwrite(line, 1, len, p->stream);
+		fflush(p->stream);
+	}
+	pthread_mutex_unlock(&p->sink_lock);
+	return 0;
+}
+
+void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what)
+{
+	if (!p || !p->on)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->usage_count++;
+	int seen = (p->usage_seen >> kind) & 1u;
+	p->usage_seen |= 1u << kind;
+	pthread_mutex_unlock(&p->lock);
+	if (seen)
+		return;
+	struct lsc__rec r;
+	lsc__rec_init(&r, "usage");
+	lsc__rec_say(&r, "API misuse: %s (reported once; the call was ignored)", what);
+	lsc__rec_str(&r, "what", what);
+	lsc__emit(p, &r);
+}
+
+/* Thread CPU and process faults: two getrusage calls, no /proc read. */
+void lsc__sample(const lsc_profiler *p, struct lsc__sample *s)
+{
+	struct rusage th, self;
+	s->ns = lsc__now_ns();
+	if (getrusage(RUSAGE_THREAD, &th) == 0) {
+		s->user_ns = (uint64_t)th.ru_utime.tv_sec * 1000000000ull + (uint64_t)th.ru_utime.tv_usec * 1000ull;
+		s->sys_ns = (uint64_t)th.ru_stime.tv_sec * 1000000000ull + (uint64_t)th.ru_stime.tv_usec * 1000ull;
+	} else {
+		s->user_ns = s->sys_ns = 0;
+	}
+	if (getrusage(RUSAGE_SELF, &self) == 0) {
+		s->minflt = self.ru_minflt;
+		s->majflt = self.ru_majflt;
+	} else {
+		s->minflt = s->majflt = -1;
+	}
+	if (lsc_vmstat_read(p->proc_root, &s->vm) < 0)
+		s->vm.valid = 0;
+}
+
+LSC_API int lsc_note(lsc_profiler *p, const char *topic, const char *text)
+{
+	if (!p || !p->on)
+		return 0;
+	if (!topic || !text)
+		return -EINVAL;
+	struct lsc__rec r;
+	lsc__rec_init(&r, "note");
+	lsc__rec_say(&r, "%s: %s", topic, text);
+	lsc__rec_str(&r, "topic", topic);
+	lsc__rec_str(&r, "text", text);
+	return lsc__emit(p, &r);
+}
+
+LSC_API int lsc_profiler_system(const lsc_profiler *p, struct lsc_system *out)
+{
+	return lsc_system_read(lsc__proc_root(p), lsc__sys_root(p), out);
+}

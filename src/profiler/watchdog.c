@@ -1,0 +1,202 @@
+/*
+ * The watchdog: while a span has been open longer than its threshold, a
+ * "still in <phase>" line at every interval with progress, the live rate,
+ * faults per second and the compaction, THP-fallback and reclaim counters
+ * per second, plus a hint when they match a known pattern.
+ *
+ * Seed 001's start crawled at 60-77 MB/s for minutes and the log said
+ * nothing until the user sampled /proc by hand; seed 000's allocation sat in
+ * one driver call for 200 s. A crawling start must explain itself while it
+ * crawls. The thread starts with the first start (not at creation, so a
+ * profiler that never profiles costs no thread), blocks every signal so the
+ * engine's handlers never run on it, and wakes four times a second.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "format/human.h"
+#include "profiler/profiler_impl.h"
+
+struct due {
+	lsc_span id;
+	enum lsc_phase_kind kind;
+	char name[48];
+	uint64_t begin_ns, bytes, done, done_last;
+	struct lsc__sample last;
+};
+
+static double per_s(const struct lsc__sample *a, const struct lsc__sample *b, enum lsc_vm_counter c)
+{
+	double dt = (double)(b->ns - a->ns) / 1e9;
+	if (dt <= 0 || !((a->vm.valid >> c) & (b->vm.valid >> c) & 1u))
+		return NAN;
+	return (double)(b->vm.v[c] - a->vm.v[c]) / dt;
+}
+
+static const char *hint(double stall, double fail, double fallback, double reclaim, double swap,
+			double rate, double faults)
+{
+	if (stall >= 10 && fail >= 0.9 * stall)
+		return "direct compaction is failing in the faulting thread (huge pages requested with a "
+		       "synchronous defrag mode): allocate with the 4k THP policy or under "
+		       "PR_SET_THP_DISABLE; 'loadscope probe' shows the settings";
+	if (stall >= 10 || fallback >= 10)
+		return "huge-page faults are compacting or falling back to 4 KiB pages";
+	if (reclaim > 0 && swap > 0)
+		return "direct reclaim and swapping: memory is short for this arena";
+	if (reclaim > 0)
+		return "direct reclaim: free memory is short, so faults reclaim page cache first";
+	if (rate == 0 && faults < 1)
+		return "no progress and no page faults: blocked outside memory (a device or driver call, "
+		       "I/O or a lock)";
+	return NULL;
+}
+
+static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__sample *now)
+{
+	double el = (double)(now->ns - d->begin_ns) / 1e9;
+	double dt = (double)(now->ns - d->last.ns) / 1e9;
+	double rate = dt > 0 ? (double)(d->done - d->done_last) / 1073741824.0 / dt : NAN;
+	double faults = dt > 0 && now->minflt >= 0 && d->last.minflt >= 0
+				? (double)(now->minflt - d->last.minflt) / dt
+				: NAN;
+	double stall = per_s(&d->last, now, LSC_VM_COMPACT_STALL);
+	double fail = per_s(&d->last, now, LSC_VM_COMPACT_FAIL);
+	double fallback = per_s(&d->last, now, LSC_VM_THP_FAULT_FALLBACK);
+	double reclaim = per_s(&d->last, now, LSC_VM_ALLOCSTALL);
+	double swap = per_s(&d->last, now, LSC_VM_PSWPIN) + per_s(&d->last, now, LSC_VM_PSWPOUT);
+	const char *h = hint(stall, fail, fallback, reclaim, swap, d->bytes ? rate : NAN, faults);
+
+	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF];
+	struct lsc__rec r;
+	lsc__rec_init(&r, "still");
+	lsc__rec_say(&r, "still in %s after %s", d->name, lsc__fmt_secs(b1, el));
+	if (d->bytes)
+		lsc__rec_say(&r, ": %s of %s done (%.0f%%), %.2f GiB/s now", lsc__fmt_bytes(b1, (double)d->done),
+			     lsc__fmt_bytes(b2, (double)d->bytes), 100.0 * (double)d->done / (double)d->bytes,
+			     rate);
+	lsc__rec_say(&r, "; %s faults/s", lsc__fmt_count(b3, faults));
+	if (isfinite(stall))
+		lsc__rec_say(&r, "; per second: compact_stall %.0f, compact_fail %.0f, thp_fault_fallback %.0f, allocstall %.0f",
+			     stall, fail, fallback, reclaim);
+	if (h)
+		lsc__rec_say(&r, "; hint: %s", h);
+	lsc__rec_str(&r, "kind", lsc_phase_name(d->kind));
+	lsc__rec_str(&r, "name", d->name);
+	lsc__rec_u64(&r, "span", d->id);
+	lsc__rec_f64(&r, "elapsed_s", el, 3);
+	lsc__rec_u64(&r, "done_bytes", d->done);
+	lsc__rec_u64(&r, "total_bytes", d->bytes);
+	lsc__rec_f64(&r, "gibps", d->bytes ? rate : NAN, 3);
+	lsc__rec_f64(&r, "faults_per_s", faults, 0);
+	lsc__rec_f64(&r, "compact_stall_per_s", stall, 1);
+	lsc__rec_f64(&r, "compact_fail_per_s", fail, 1);
+	lsc__rec_f64(&r, "thp_fault_fallback_per_s", fallback, 1);
+	lsc__rec_f64(&r, "allocstall_per_s", reclaim, 1);
+	if (h)
+		lsc__rec_str(&r, "hint", h);
+	lsc__emit(p, &r);
+}
+
+static void *watchdog_main(void *arg)
+{
+	lsc_profiler *p = arg;
+	struct due due[LSC__SPANS_MAX];
+	pthread_mutex_lock(&p->lock);
+	while (!p->wd_stop) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 250000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		int rc = pthread_cond_timedwait(&p->wd_cond, &p->lock, &ts);
+		if (p->wd_stop)
+			break;
+		if (rc != ETIMEDOUT && rc != 0)
+			continue;
+		uint64_t now = lsc__now_ns();
+		unsigned n = 0;
+		for (unsigned i = 0; i < LSC__SPANS_MAX; i++) {
+			struct lsc__span *sp = &p->spans[i];
+			if (!sp->id || sp->closing || now < sp->wd_next_ns)
+				continue;
+			struct due *d = &due[n++];
+			d->id = sp->id;
+			d->kind = sp->kind;
+			memcpy(d->name, sp->name, sizeof(d->name));
+			d->begin_ns = sp->s0.ns;
+			d->bytes = atomic_load(&sp->bytes);
+			d->done = atomic_load(&sp->done);
+			d->done_last = sp->wd_done_last;
+			d->last = sp->wd_last;
+			sp->wd_next_ns = now + (uint64_t)(p->wd_every_s * 1e9);
+		}
+		if (!n)
+			continue;
+		pthread_mutex_unlock(&p->lock);
+		struct lsc__sample s;
+		lsc__sample(p, &s);
+		for (unsigned i = 0; i < n; i++)
+			still_line(p, &due[i], &s);
+		pthread_mutex_lock(&p->lock);
+		for (unsigned i = 0; i < n; i++) {
+			struct lsc__span *sp = &p->spans[due[i].id & ((1u << LSC__SLOT_BITS) - 1)];
+			if (sp->id == due[i].id) {
+				sp->wd_last = s;
+				sp->wd_done_last = due[i].done;
+			}
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+void lsc__watchdog_start(lsc_profiler *p)
+{
+	pthread_mutex_lock(&p->lock);
+	int started = p->wd_started;
+	p->wd_started = 1;
+	pthread_mutex_unlock(&p->lock);
+	if (started)
+		return;
+	/* The condition variable waits on CLOCK_MONOTONIC: a wall-clock jump
+	 * must not silence the watchdog. */
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_destroy(&p->wd_cond);
+	pthread_cond_init(&p->wd_cond, &ca);
+	pthread_condattr_destroy(&ca);
+
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&p->wd_thread, NULL, watchdog_main, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		pthread_mutex_lock(&p->lock);
+		p->wd_started = 0;
+		pthread_mutex_unlock(&p->lock);
+		lsc_note(p, "watchdog", "could not start the watchdog thread; no 'still in' lines");
+	} else {
+		pthread_mutex_lock(&p->lock);
+		p->wd_started = 2; /* running: join it at stop */
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+void lsc__watchdog_stop(lsc_profiler *p)
+{
+	pthread_mutex_lock(&p->lock);
+	int running = p->wd_started == 2;
+	p->wd_stop = 1;
+	pthread_cond_broadcast(&p->wd_cond);
+	pthread_mutex_unlock(&p->lock);
+	if (running)
+		pthread_join(p->wd_thread, NULL);
+}
