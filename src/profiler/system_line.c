@@ -36,7 +36,7 @@ static const char *bytes_or_na(char b[LSC__HBUF], int64_t v)
 
 void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 {
-	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF], b4[LSC__HBUF];
+	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF], b4[LSC__HBUF], b5[LSC__HBUF];
 	char mthp[LSC_MTHP_MAX * 24] = "";
 	size_t ml = 0;
 	for (unsigned i = 0; i < s->n_mthp && i < LSC_MTHP_MAX; i++) {
@@ -58,7 +58,7 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 	lsc__rec_say(r, "; memlock %s; MemAvailable %s of %s; %s free in huge-page blocks; swap %s",
 		     bytes_or_na(b1, s->memlock_cur), bytes_or_na(b2, s->mem_available),
 		     bytes_or_na(b3, s->mem_total), bytes_or_na(b4, s->free_huge_blocks_bytes),
-		     bytes_or_na(b1, s->swap_total));
+		     bytes_or_na(b5, s->swap_total));
 	if (s->numa_nodes != LSC_NA)
 		lsc__rec_say(r, "; %lld NUMA node%s", (long long)s->numa_nodes, s->numa_nodes == 1 ? "" : "s");
 

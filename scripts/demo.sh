@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The README's main job: build loadscope, show what this machine would do to
+# a large pinned arena (probe), make a test file, and load it as an engine
+# would, printing the startup lines. Size: LOADSCOPE_DEMO_GIB (default 2).
+# Extra arguments go to `loadscope load` (e.g. --thp thp --pin mlock).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+
+gib=${LOADSCOPE_DEMO_GIB:-2}
+dir=build-demo
+if [ ! -f "$dir/build.ninja" ]; then
+	cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOADSCOPE_BUILD_TESTS=OFF >"$dir.configure.log" 2>&1 ||
+		{ cat "$dir.configure.log"; exit 1; }
+fi
+ninja -C "$dir" loadscope_tool >/dev/null
+
+file=${LOADSCOPE_DEMO_FILE:-/var/tmp/loadscope-demo-${gib}g.bin}
+echo "== loadscope probe --arena-gib $gib"
+"$dir/loadscope" probe --arena-gib "$gib" || true
+if [ ! -s "$file" ]; then
+	echo "== making a ${gib} GiB test file: $file"
+	"$dir/loadscope" load --make-test-file "$file" --gib "$gib"
+fi
+echo "== loadscope load $file $*"
+exec "$dir/loadscope" load "$file" "$@"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, then builds and runs
+# the whole suite twice, as CI does: a normal build with warnings as errors,
+# and one with AddressSanitizer and UndefinedBehaviorSanitizer, which must be
+# clean too. Then builds the embedding example against an installed copy and,
+# where clang is present, runs each fuzz target for a bounded time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh --test
+
+jobs=$(nproc)
+run_suite() { # name, extra cmake args...
+	local dir=$1; shift
+	echo "== $dir: configure and build"
+	cmake -S . -B "$dir" -G Ninja -DLOADSCOPE_WERROR=ON "$@" >"$dir.configure.log" 2>&1 ||
+		{ cat "$dir.configure.log"; return 1; }
+	ninja -C "$dir" -j"$jobs"
+	echo "== $dir: tests"
+	ctest --test-dir "$dir" --output-on-failure -j1
+}
+
+run_suite build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DLOADSCOPE_SANITIZE=ON
+
+for extra in scripts/test-install.sh scripts/fuzz.sh; do
+	if [ -x "$extra" ]; then
+		echo "== $extra"
+		"$extra"
+	fi
+done
+echo "== all suites passed"

@@ -1,0 +1,466 @@
+/*
+ * Description: the profiler core. Starts and spans print the documented
+ * lines through the sink, nest per thread, account unattributed time, honour
+ * LOADSCOPE=off/on/json, report API misuse once, and write a trace file
+ * that is valid JSON with strictly nested events. No assertion depends on
+ * how long anything took.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <loadscope/profiler.h>
+
+#include "helpers/capture.h"
+
+static struct capture cap;
+static char store[LSC__LINE_MAX + 1];
+
+static void setup(void)
+{
+	memset(&cap, 0, sizeof(cap));
+}
+
+TestSuite(profiler, .init = setup);
+
+Test(profiler, start_span_ready_lines)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	cr_assert_not_null(p);
+	cr_assert_eq(lsc_start_begin(p, "engine"), 0);
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 64 << 20, &s), 0);
+	cr_assert_neq(s, 0);
+	/* Real work: fault 64 MiB. */
+	char *m = mmap(NULL, 64 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(m, MAP_FAILED);
+	madvise(m, 64 << 20, MADV_NOHUGEPAGE);
+	for (size_t i = 0; i < (64u << 20); i += 4096)
+		m[i] = 1;
+	struct lsc_span_result res;
+	cr_assert_eq(lsc_span_end(p, s, &res), 0);
+	cr_assert_eq(lsc_start_end(p), 0);
+	lsc_profiler_destroy(p);
+
+	cr_assert_eq(cap.calls_without_newline, 0);
+	cr_assert_eq(capture_count(&cap, "start"), 1);
+	cr_assert_eq(capture_count(&cap, "system"), 1);
+	cr_assert_eq(capture_count(&cap, "phase"), 1);
+	cr_assert_eq(capture_count(&cap, "ready"), 1);
+
+	/* The faults of the span are the process's own: at least one per page. */
+	cr_assert_geq(res.minflt, 16384, "minflt %lld", (long long)res.minflt);
+	cr_assert_eq(res.bytes, 64u << 20);
+	cr_assert_eq(res.kind, LSC_PHASE_ALLOCATE);
+
+	struct lsc__parsed ph;
+	cr_assert(capture_find(&cap, "phase", 0, &ph, store));
+	cr_assert_str_eq(lsc__parsed_get(&ph, "kind"), "allocate");
+	cr_assert_str_eq(lsc__parsed_get(&ph, "name"), "allocate");
+	cr_assert_str_eq(lsc__parsed_get(&ph, "bytes"), "67108864");
+	cr_assert_str_eq(lsc__parsed_get(&ph, "depth"), "0");
+	int64_t v;
+	cr_assert_eq(lsc__parsed_i64(&ph, "minflt", &v), 0);
+	cr_assert_eq(v, res.minflt);
+	/* /proc/vmstat is readable here: pgfault moved by at least our faults. */
+	cr_assert_eq(lsc__parsed_i64(&ph, "vm_pgfault", &v), 0, "line: %s", ph.human);
+	cr_assert_geq(v, 16384);
+	cr_assert_eq(lsc__parsed_i64(&ph, "rss_kib", &v), 0);
+	cr_assert_geq(v, 64 * 1024);
+	cr_assert(strstr(ph.human, "allocate: 64.0 MiB in ") == ph.human, "human: %s", ph.human);
+	munmap(m, 64 << 20);
+}
+
+Test(profiler, every_line_names_its_run)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_start_begin(p, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	struct lsc__parsed a, b;
+	char s2[LSC__LINE_MAX + 1];
+	cr_assert(capture_find(&cap, "start", 0, &a, store));
+	cr_assert(capture_find(&cap, "ready", 0, &b, s2));
+	cr_assert_eq(strlen(lsc__parsed_get(&a, "run")), 8);
+	cr_assert_str_eq(lsc__parsed_get(&a, "run"), lsc__parsed_get(&b, "run"));
+}
+
+Test(profiler, spans_nest_per_thread)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_start_begin(p, "nest");
+	lsc_span outer, inner;
+	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &outer);
+	lsc_span_begin(p, LSC_PHASE_CUSTOM, "prefault", 0, &inner);
+	cr_assert_eq(lsc_span_end(p, inner, NULL), 0);
+	cr_assert_eq(lsc_span_end(p, outer, NULL), 0);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+
+	struct lsc__parsed a, b;
+	char s2[LSC__LINE_MAX + 1];
+	cr_assert(capture_find(&cap, "phase", 0, &a, store));
+	cr_assert(capture_find(&cap, "phase", 1, &b, s2));
+	cr_assert_str_eq(lsc__parsed_get(&a, "name"), "prefault");
+	cr_assert_str_eq(lsc__parsed_get(&a, "kind"), "custom");
+	cr_assert_str_eq(lsc__parsed_get(&a, "depth"), "1");
+	cr_assert_str_eq(lsc__parsed_get(&a, "parent"), lsc__parsed_get(&b, "span"));
+	cr_assert_str_eq(lsc__parsed_get(&b, "depth"), "0");
+	cr_assert_str_eq(lsc__parsed_get(&b, "parent"), "0");
+}
+
+static double field(const char *event, const char *key)
+{
+	struct lsc__parsed p;
+	double d = -1;
+	cr_assert(capture_find(&cap, event, 0, &p, store), "no %s line", event);
+	cr_assert_eq(lsc__parsed_f64(&p, key, &d), 0, "no %s in %s", key, event);
+	return d;
+}
+
+/* Identities, not timings: with no span, nothing is covered; with one span
+ * across the start, covered + unattributed == wall. */
+Test(profiler, unattributed_time)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_start_begin(p, "empty");
+	lsc_start_end(p);
+	cr_assert_eq(field("ready", "covered_s"), 0.0);
+	cr_assert_eq(field("ready", "unattributed_s"), field("ready", "wall_s"));
+	lsc_profiler_destroy(p);
+
+	memset(&cap, 0, sizeof(cap));
+	p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_start_begin(p, "covered");
+	lsc_span s;
+	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s);
+	lsc_span_end(p, s, NULL);
+	lsc_start_end(p);
+	double wall = field("ready", "wall_s"), cov = field("ready", "covered_s"),
+	       un = field("ready", "unattributed_s");
+	cr_assert_gt(cov, 0.0);
+	cr_assert_leq(cov, wall);
+	cr_assert_float_eq(cov + un, wall, 2e-6);
+	cr_assert_eq(field("ready", "phases"), 1.0);
+	lsc_profiler_destroy(p);
+}
+
+Test(profiler, overlapped_phase_is_not_covered_time)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_start_begin(p, "overlap");
+	cr_assert_eq(lsc_phase_record(p, LSC_PHASE_COPY, NULL, 1 << 30, 500000000ull), 0);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	struct lsc__parsed ph;
+	cr_assert(capture_find(&cap, "phase", 0, &ph, store));
+	cr_assert_str_eq(lsc__parsed_get(&ph, "overlapped"), "1");
+	cr_assert_str_eq(lsc__parsed_get(&ph, "kind"), "copy");
+	cr_assert_str_eq(lsc__parsed_get(&ph, "gibps"), "2.000");
+	cr_assert_eq(field("ready", "covered_s"), 0.0);
+}
+
+Test(profiler, callback_sink_one_call_per_complete_line)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_JSON, 0);
+	lsc_start_begin(p, "json");
+	lsc_note(p, "engine", "a note with \"quotes\"\nand a newline");
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(cap.calls_without_newline, 0);
+	cr_assert_eq(cap.lines, 4);
+	struct lsc__parsed n;
+	cr_assert(capture_find(&cap, "note", 0, &n, store));
+	cr_assert_eq(n.format, LSC_FORMAT_JSON);
+	cr_assert_str_eq(lsc__parsed_get(&n, "text"), "a note with \"quotes\"\nand a newline");
+	/* The sentence stays on one line. */
+	cr_assert_null(strchr(n.human, '\n'));
+}
+
+static lsc_profiler *env_profiler(const char *value)
+{
+	setenv("LOADSCOPE", value, 1);
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = capture_sink;
+	o.sink_user = &cap;
+	o.flags = LSC_PROFILER_NO_WATCHDOG;
+	lsc_profiler *p = NULL;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	return p;
+}
+
+Test(profiler, env_off_is_a_noop)
+{
+	lsc_profiler *p = env_profiler("off");
+	cr_assert_eq(lsc_profiler_enabled(p), 0);
+	cr_assert_eq(lsc_start_begin(p, "x"), 0);
+	lsc_span s = 99;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_PIN, NULL, 1, &s), 0);
+	cr_assert_eq(s, 0);
+	cr_assert_eq(lsc_span_progress(p, s, 1), 0);
+	struct lsc_span_result r;
+	cr_assert_eq(lsc_span_end(p, s, &r), 0);
+	cr_assert_eq(r.wall_ns, 0);
+	cr_assert_eq(lsc_note(p, "a", "b"), 0);
+	cr_assert_eq(lsc_start_end(p), 0);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(cap.len, 0);
+	/* NULL is as quiet as off. */
+	cr_assert_eq(lsc_span_begin(NULL, LSC_PHASE_PIN, NULL, 1, &s), 0);
+	cr_assert_eq(lsc_span_end(NULL, s, NULL), 0);
+	lsc_profiler_destroy(NULL);
+}
+
+Test(profiler, env_json_and_on)
+{
+	lsc_profiler *p = env_profiler("json");
+	lsc_start_begin(p, "x");
+	lsc_profiler_destroy(p);
+	cr_assert(strncmp(cap.buf, "{\"loadscope\":1,\"event\":\"start\",", 31) == 0, "%s", cap.buf);
+	memset(&cap, 0, sizeof(cap));
+	p = env_profiler("on");
+	lsc_start_begin(p, "x");
+	lsc_profiler_destroy(p);
+	cr_assert(strncmp(cap.buf, "[loadscope/1] start ", 20) == 0, "%s", cap.buf);
+}
+
+Test(profiler, env_bad_value_reported_once)
+{
+	lsc_profiler *p = env_profiler("loud");
+	cr_assert_eq(lsc_profiler_enabled(p), 1);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(capture_count(&cap, "usage"), 1);
+	cr_assert(strstr(cap.buf, "LOADSCOPE=loud") != NULL);
+}
+
+Test(profiler, mode_off_option)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = capture_sink;
+	o.sink_user = &cap;
+	o.mode = LSC_MODE_OFF;
+	o.flags = LSC_PROFILER_IGNORE_ENV;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_start_begin(p, "x");
+	lsc_profiler_destroy(p);
+	cr_assert_eq(cap.len, 0);
+}
+
+Test(profiler, bad_options)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	lsc_profiler *p = (lsc_profiler *)1;
+	o.format = (enum lsc_format)7;
+	cr_assert_eq(lsc_profiler_create(&o, &p), -EINVAL);
+	cr_assert_null(p);
+	lsc_profiler_options_init(&o);
+	char longp[200];
+	memset(longp, 'p', sizeof(longp) - 1);
+	longp[sizeof(longp) - 1] = '\0';
+	o.prefix = longp;
+	cr_assert_eq(lsc_profiler_create(&o, &p), -EINVAL);
+	cr_assert_eq(lsc_profiler_create(NULL, NULL), -EINVAL);
+}
+
+Test(profiler, misuse_reported_once_and_ignored)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_start_begin(p, "misuse");
+	lsc_span a, b;
+	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &a);
+	lsc_span_begin(p, LSC_PHASE_COPY, NULL, 0, &b);
+	/* Out of order: the parent before its child. Ignored. */
+	cr_assert_eq(lsc_span_end(p, a, NULL), -EINVAL);
+	cr_assert_eq(lsc_span_end(p, b, NULL), 0);
+	cr_assert_eq(lsc_span_end(p, a, NULL), 0);
+	/* Twice, and twice more: one usage line for the kind. */
+	cr_assert_eq(lsc_span_end(p, a, NULL), -EINVAL);
+	cr_assert_eq(lsc_span_end(p, a, NULL), -EINVAL);
+	cr_assert_eq(lsc_span_end(p, 12345, NULL), -EINVAL);
+	cr_assert_eq(lsc_start_begin(p, "again"), -EINVAL);
+	lsc_start_end(p);
+	cr_assert_eq(lsc_start_end(p), -EINVAL);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(capture_count(&cap, "phase"), 2);
+	cr_assert_eq(capture_count(&cap, "usage"), 4, "%s", cap.buf);
+}
+
+struct foreign {
+	lsc_profiler *p;
+	lsc_span s;
+	int rc;
+};
+
+static void *end_elsewhere(void *arg)
+{
+	struct foreign *f = arg;
+	f->rc = lsc_span_end(f->p, f->s, NULL);
+	return NULL;
+}
+
+Test(profiler, span_ended_by_another_thread_is_refused)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	struct foreign f = {p, 0, 0};
+	lsc_span_begin(p, LSC_PHASE_PIN, NULL, 0, &f.s);
+	pthread_t t;
+	pthread_create(&t, NULL, end_elsewhere, &f);
+	pthread_join(t, NULL);
+	cr_assert_eq(f.rc, -EINVAL);
+	cr_assert_eq(lsc_span_end(p, f.s, NULL), 0);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(capture_count(&cap, "usage"), 1);
+}
+
+Test(profiler, unreadable_proc_gives_na_not_errors)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = capture_sink;
+	o.sink_user = &cap;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.proc_root = "/nonexistent/proc";
+	o.sys_root = "/nonexistent/sys";
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	cr_assert_eq(lsc_start_begin(p, "container"), 0);
+	lsc_span s;
+	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s);
+	struct lsc_span_result r;
+	cr_assert_eq(lsc_span_end(p, s, &r), 0);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(r.vm_valid, 0);
+	cr_assert_eq(r.rss_kib, -1);
+	struct lsc__parsed ph;
+	cr_assert(capture_find(&cap, "phase", 0, &ph, store));
+	cr_assert_str_eq(lsc__parsed_get(&ph, "vm"), "n/a");
+	cr_assert(capture_find(&cap, "system", 0, &ph, store));
+	cr_assert_str_eq(lsc__parsed_get(&ph, "thp_defrag"), "n/a");
+	cr_assert_str_eq(lsc__parsed_get(&ph, "mem_available_bytes"), "n/a");
+}
+
+Test(profiler, too_many_open_spans)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_span s[65];
+	for (int i = 0; i < 64; i++)
+		cr_assert_eq(lsc_span_begin(p, LSC_PHASE_CUSTOM, "n", 0, &s[i]), 0);
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_CUSTOM, "n", 0, &s[64]), -ENOSPC);
+	cr_assert_eq(s[64], 0);
+	for (int i = 63; i >= 0; i--)
+		cr_assert_eq(lsc_span_end(p, s[i], NULL), 0);
+	lsc_profiler_destroy(p);
+}
+
+/* After creation the profiler allocates nothing: spans and lines live in
+ * the handle and on the stack. */
+Test(profiler, no_heap_allocation_per_span)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_start_begin(p, "alloc");
+	lsc_span s;
+	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s);
+	lsc_span_end(p, s, NULL);
+	struct mallinfo2 before = mallinfo2();
+	for (int i = 0; i < 200; i++) {
+		lsc_span_begin(p, LSC_PHASE_READ, NULL, 4096, &s);
+		lsc_span_progress(p, s, 4096);
+		lsc_span_end(p, s, NULL);
+	}
+	struct mallinfo2 after = mallinfo2();
+	lsc_profiler_destroy(p);
+	cr_assert_eq(before.uordblks, after.uordblks);
+	cr_assert_eq(before.hblkhd, after.hblkhd);
+}
+
+Test(profiler, watchdog_reports_a_long_span)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = capture_sink;
+	o.sink_user = &cap;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.watchdog_after_s = 0.01;
+	o.watchdog_every_s = 0.01;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_start_begin(p, "slow");
+	lsc_span s;
+	lsc_span_begin(p, LSC_PHASE_READ, NULL, 1000, &s);
+	lsc_span_progress(p, s, 250);
+	/* Wait for the line, however long the machine takes to schedule it. */
+	for (int i = 0; i < 600 && capture_count(&cap, "still") == 0; i++)
+		usleep(50000);
+	lsc_span_end(p, s, NULL);
+	lsc_profiler_destroy(p);
+	struct lsc__parsed st;
+	cr_assert(capture_find(&cap, "still", 0, &st, store), "no still line in: %s", cap.buf);
+	cr_assert_str_eq(lsc__parsed_get(&st, "kind"), "read");
+	cr_assert_str_eq(lsc__parsed_get(&st, "done_bytes"), "250");
+	cr_assert_str_eq(lsc__parsed_get(&st, "total_bytes"), "1000");
+	cr_assert(strstr(st.human, "still in read after ") == st.human, "%s", st.human);
+}
+
+Test(profiler, trace_file_is_valid_nested_json)
+{
+	char path[] = "/tmp/lsc-trace-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	setenv("LOADSCOPE_TRACE", path, 1);
+	setenv("LOADSCOPE", "on", 1);
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = capture_sink;
+	o.sink_user = &cap;
+	o.flags = LSC_PROFILER_NO_WATCHDOG;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_start_begin(p, "trace \"quoted\"");
+	lsc_span a, b, c;
+	lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 1, &a);
+	lsc_span_begin(p, LSC_PHASE_CUSTOM, "prefault \"x\"", 1, &b);
+	lsc_span_end(p, b, NULL);
+	lsc_span_end(p, a, NULL);
+	lsc_span_begin(p, LSC_PHASE_READ, NULL, 1, &c);
+	lsc_phase_record(p, LSC_PHASE_VERIFY, NULL, 1, 1000);
+	lsc_span_end(p, c, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	static char text[1 << 20];
+	size_t n = fread(text, 1, sizeof(text), f);
+	fclose(f);
+	unlink(path);
+	char why[160] = "";
+	unsigned nx = 0;
+	cr_assert_eq(json_check_trace(text, n, &nx, why, sizeof(why)), 0, "%s\n%s", why, text);
+	cr_assert_eq(nx, 3, "%s", text);
+	cr_assert(strstr(text, "\"ph\":\"C\"") != NULL);
+	cr_assert(strstr(text, "\"ph\":\"i\"") != NULL);
+	cr_assert(strstr(text, "\"name\":\"prefault \\\"x\\\"\"") != NULL, "%s", text);
+}
+
+Test(profiler, names)
+{
+	cr_assert_str_eq(lsc_phase_name(LSC_PHASE_VERIFY), "verify");
+	cr_assert_str_eq(lsc_phase_name((enum lsc_phase_kind)99), "?");
+	cr_assert_str_eq(lsc_strerror(-ENOENT), "No such file or directory");
+	cr_assert_str_eq(lsc_strerror(LSC_E_NODEVICE), "no GPU device");
+	cr_assert_str_eq(lsc_version_string(), LSC_VERSION_STRING);
+}
