@@ -34,6 +34,12 @@ struct lsc__arena {
 	uint64_t pinned_bytes;
 	unsigned pin_segments, pin_retries, pin_failures;
 	uint64_t alloc_ns, prefault_ns, pin_ns;
+	/* Added by the arena's implementation (fields only ever added): */
+	uint64_t pin_segment_bytes; /* the segments pinned, for unpinning the same ones */
+	unsigned prefault_threads;
+	int prefault_touched;       /* MADV_POPULATE_WRITE refused: pages were touched */
+	int numa_bound;             /* memory and prefault threads bound to o->numa_node */
+	int thp_from_env;           /* `wanted` came from LOADSCOPE_ARENA_THP */
 };
 
 /* Allocate and prefault: the `allocate` phase (a span on @p). On failure
@@ -43,6 +49,12 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 
 /* Pin: the `pin` phase, along the fallback chain starting at @o->pin. */
 int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a);
+
+/* lsc__arena_pin with the chain starting at @wanted instead of the table
+ * named by @o->pin (tests drive rollback and the chain with their own
+ * table). @wanted NULL: as lsc__arena_pin. */
+int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
+		       const struct lsc__pin_ops *wanted, struct lsc__arena *a);
 
 /* Unpin and unmap; safe on a zeroed or half-built arena. */
 void lsc__arena_release(struct lsc__arena *a);

@@ -2,6 +2,7 @@
  * The "mlock" pin backend: page-locks the arena with mlock(2), for engines
  * that pin without a GPU runtime and to measure the kernel's share of a
  * GPU runtime's pin cost. Limited by RLIMIT_MEMLOCK unless CAP_IPC_LOCK.
+ * Calls go through the syscall shim so that tests can make them fail.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "loader/pin.h"
+#include "loader/sys.h"
 
 static int mlock_probe(char *why, size_t why_len)
 {
@@ -24,7 +26,7 @@ static int mlock_pin(void *addr, size_t len, unsigned flags, unsigned *retries, 
 	(void)flags;
 	if (retries)
 		*retries = 0;
-	if (mlock(addr, len) == 0)
+	if (lsc__sys->mlock(addr, len) == 0)
 		return 0;
 	int err = errno;
 	struct rlimit rl;
@@ -40,7 +42,7 @@ static int mlock_pin(void *addr, size_t len, unsigned flags, unsigned *retries, 
 
 static int mlock_unpin(void *addr, size_t len)
 {
-	return munlock(addr, len) == 0 ? 0 : -errno;
+	return lsc__sys->munlock(addr, len) == 0 ? 0 : -errno;
 }
 
 const struct lsc__pin_ops lsc__pin_mlock = {

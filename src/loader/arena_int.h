@@ -1,0 +1,107 @@
+/*
+ * The arena's parts, for the files that build it (arena.c drives;
+ * arena_policy.c maps and advises; thp_auto.c decides; prefault.c faults;
+ * pin_segments.c pins) and for the tests that drive each part on its own.
+ * Not used outside src/loader and tests/.
+ */
+#ifndef LSC_LOADER_ARENA_INT_H
+#define LSC_LOADER_ARENA_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <loadscope/loader.h>
+#include <loadscope/profiler.h>
+
+#include "loader/pin.h"
+
+#define LSC__HPAGE_DEFAULT (2ull << 20)
+
+/* ---- thp_auto.c ------------------------------------------------------------ */
+
+struct lsc__thp_decision {
+	enum lsc_thp_policy policy; /* LSC_THP_4K or LSC_THP_THP */
+	char reason[256];           /* one line, with the numbers */
+};
+
+/* lsc__thp_auto - the `auto` policy: judge an arena of @bytes against the
+ * snapshot @s (through lsc__assess, shared with `loadscope probe`).
+ * Return 0 or a negative errno (then *d still holds a safe 4k decision). */
+int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_decision *d);
+
+/* ---- arena_policy.c -------------------------------------------------------- */
+
+/* The process's THP switch, saved and restored around the faults. */
+struct lsc__thp_hold {
+	int held;          /* PR_SET_THP_DISABLE 1 is in force because of us */
+	int64_t saved;     /* PR_GET_THP_DISABLE's bits before */
+};
+
+/* Save PR_GET_THP_DISABLE and set it to 1. Return 0 or a negative errno
+ * (nothing changed then). */
+int lsc__thp_hold(struct lsc__thp_hold *h);
+/* Put back the saved bits (with PR_THP_DISABLE_EXCEPT_ADVISED where the
+ * kernel had it set). Safe when not held; h->held stays set when the call
+ * fails, so that a caller can try again. Return 0 or a negative errno. */
+int lsc__thp_restore(struct lsc__thp_hold *h);
+
+/*
+ * lsc__policy_map - map @mapped bytes as @n_pieces pieces of @piece bytes
+ * (the last one may be shorter) inside one reservation aligned to @align,
+ * applying @policy (4k, thp, hugetlb, process-off) to each piece before any
+ * touch. @mapped and @piece are multiples of the page size of the policy.
+ * On success *base is the arena; on failure nothing stays mapped and @why
+ * names the call that failed. Return 0 or a negative errno.
+ */
+int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
+		    unsigned n_pieces, uint64_t align, void **base, char *why, size_t why_len);
+
+/* ---- prefault.c ------------------------------------------------------------ */
+
+struct lsc__prefault_result {
+	unsigned threads;       /* threads that faulted */
+	int touched;            /* 1: MADV_POPULATE_WRITE was refused, pages were touched */
+	int numa_bound;         /* 1: memory and threads bound to the node */
+	char numa_why[160];     /* why the binding was not made, when asked for */
+};
+
+/*
+ * lsc__prefault - fault [base, base+bytes) writable, in parallel.
+ * @threads: 0 = one per online CPU, at most 8. @numa_node: -1, or bind the
+ * range and the threads to that node (libnuma; logged fallback when NUMA is
+ * unavailable). Lines (fallbacks) go to @p. Return 0 or a negative errno
+ * (-ENOMEM: the memory is not there); the range stays mapped either way.
+ */
+int lsc__prefault(lsc_profiler *p, void *base, uint64_t bytes, unsigned threads, int numa_node,
+		  struct lsc__prefault_result *r);
+
+/* ---- pin_segments.c -------------------------------------------------------- */
+
+struct lsc__pin_tally {
+	unsigned segments;  /* segments pinned (at the end: all of them) */
+	unsigned retries;   /* backend retries inside calls + our re-attempts */
+	unsigned failures;  /* failed pin calls, including ones a retry then fixed */
+	uint64_t pinned_bytes;
+};
+
+/*
+ * lsc__pin_segments - pin [base, base+bytes) with @ops in segments of @seg
+ * bytes. A segment failing with EAGAIN or EINTR is tried again (at most
+ * three times); any other failure unpins the segments already pinned
+ * (rollback) and returns the error with the backend's reason in @why.
+ */
+int lsc__pin_segments(lsc_profiler *p, const struct lsc__pin_ops *ops, void *base, uint64_t bytes,
+		      uint64_t seg, unsigned flags, struct lsc__pin_tally *t, char *why,
+		      size_t why_len);
+
+/* lsc__unpin_segments - undo lsc__pin_segments over the same segments. */
+void lsc__unpin_segments(const struct lsc__pin_ops *ops, void *base, uint64_t bytes,
+			 uint64_t seg);
+
+/* ---- lines ----------------------------------------------------------------- */
+
+/* One `fallback` line: what was wanted, what was taken, why. */
+void lsc__fallback_line(lsc_profiler *p, const char *what, const char *wanted, const char *took,
+			const char *reason);
+
+#endif

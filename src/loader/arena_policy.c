@@ -1,0 +1,158 @@
+/*
+ * Applying a page-size policy to the arena's mapping, before its first touch.
+ *
+ * The advice has to come before the first fault: a fault takes whatever page
+ * size the VMA allows at that moment, and later advice only changes what
+ * khugepaged may do. So each piece is mapped and advised, and only then does
+ * anything touch it (prefault.c).
+ *
+ * The arena is one PROT_NONE reservation with every piece mapped MAP_FIXED
+ * inside it (as ROCr maps its allocations): it stays contiguous while each
+ * piece is allocated and advised on its own, and the reservation is aligned
+ * to the huge-page size (over-reserved, then trimmed) so that a THP request
+ * can be met from the first byte. hugetlb is all or nothing: any piece the
+ * pool cannot back fails the whole arena, and the caller decides what next.
+ *
+ * PR_SET_THP_DISABLE is a per-process switch inherited by children; the hold
+ * saves the previous bits (including PR_THP_DISABLE_EXCEPT_ADVISED on 6.18+
+ * kernels) and puts exactly those back.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+
+#include "loader/arena_int.h"
+#include "loader/sys.h"
+
+#ifndef PR_THP_DISABLE_EXCEPT_ADVISED
+#define PR_THP_DISABLE_EXCEPT_ADVISED (1 << 1)
+#endif
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+
+static const char *ename(int err)
+{
+	const char *n = strerrorname_np(err);
+	return n ? n : "error";
+}
+
+int lsc__thp_hold(struct lsc__thp_hold *h)
+{
+	const struct lsc__sys *sys = lsc__sys;
+
+	h->held = 0;
+	int got = sys->prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	if (got < 0)
+		return -errno;
+	h->saved = got;
+	if (sys->prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) < 0)
+		return -errno;
+	h->held = 1;
+	return 0;
+}
+
+int lsc__thp_restore(struct lsc__thp_hold *h)
+{
+	if (!h || !h->held)
+		return 0;
+	unsigned long on = (h->saved & 1) ? 1 : 0;
+	unsigned long mode = on ? (unsigned long)(h->saved & PR_THP_DISABLE_EXCEPT_ADVISED) : 0;
+	if (lsc__sys->prctl(PR_SET_THP_DISABLE, on, mode, 0, 0) < 0)
+		return -errno;
+	h->held = 0;
+	return 0;
+}
+
+static int advise_piece(enum lsc_thp_policy policy, void *at, size_t len, char *why,
+			size_t why_len)
+{
+	int advice;
+
+	if (policy == LSC_THP_4K)
+		advice = MADV_NOHUGEPAGE;
+	else if (policy == LSC_THP_THP)
+		advice = MADV_HUGEPAGE;
+	else
+		return 0;
+	if (lsc__sys->madvise(at, len, advice) == 0)
+		return 0;
+	int err = errno;
+	snprintf(why, why_len, "madvise(%s) on %zu bytes: %s",
+		 advice == MADV_HUGEPAGE ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", len, ename(err));
+	return -err;
+}
+
+int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
+		    unsigned n_pieces, uint64_t align, void **base, char *why, size_t why_len)
+{
+	const struct lsc__sys *sys = lsc__sys;
+
+	*base = NULL;
+	if (!mapped || !piece || !n_pieces || (align & (align - 1)))
+		return -EINVAL;
+	if (align < 4096)
+		align = 4096;
+
+	/* The reservation: PROT_NONE, no commit charge, over-reserved by one
+	 * alignment unit and trimmed so that the arena starts on a boundary. */
+	size_t rlen = (size_t)(mapped + align);
+	char *r = sys->mmap(NULL, rlen, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r == MAP_FAILED) {
+		int err = errno;
+		snprintf(why, why_len, "mmap reservation of %zu bytes: %s", rlen, ename(err));
+		return -err;
+	}
+	char *a = (char *)(((uintptr_t)r + align - 1) & ~(uintptr_t)(align - 1));
+	size_t head = (size_t)(a - r), tail = rlen - head - (size_t)mapped;
+	if (head && sys->munmap(r, head) < 0) {
+		int err = errno;
+		snprintf(why, why_len, "munmap while trimming the reservation: %s", ename(err));
+		lsc__sys_default.munmap(r, rlen);
+		return -err;
+	}
+	if (tail && sys->munmap(a + mapped, tail) < 0) {
+		int err = errno;
+		snprintf(why, why_len, "munmap while trimming the reservation: %s", ename(err));
+		/* Only what is still ours: the head is gone and may be someone
+		 * else's mapping by now. */
+		lsc__sys_default.munmap(a, rlen - head);
+		return -err;
+	}
+
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED;
+	if (policy == LSC_THP_HUGETLB)
+		flags |= MAP_HUGETLB;
+	uint64_t off = 0;
+	for (unsigned i = 0; i < n_pieces; i++, off += piece) {
+		size_t len = (size_t)(off + piece <= mapped ? piece : mapped - off);
+		void *at = a + off;
+		void *got = sys->mmap(at, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+		int rc = 0;
+		if (got == MAP_FAILED) {
+			rc = -errno;
+			snprintf(why, why_len, "mmap%s of piece %u/%u (%zu bytes at +%llu): %s",
+				 policy == LSC_THP_HUGETLB ? "(MAP_HUGETLB)" : "", i + 1, n_pieces,
+				 len, (unsigned long long)off, ename(-rc));
+		} else if (got != at) {
+			/* Cannot happen with MAP_FIXED; never touch memory we were not given. */
+			sys->munmap(got, len);
+			rc = -EFAULT;
+			snprintf(why, why_len, "mmap of piece %u/%u landed elsewhere", i + 1, n_pieces);
+		} else {
+			rc = advise_piece(policy, at, len, why, why_len);
+		}
+		if (rc < 0) {
+			/* One munmap removes the mapped pieces and the rest of the
+			 * reservation alike. If the shim's munmap is the one failing,
+			 * the default still releases. */
+			if (sys->munmap(a, (size_t)mapped) < 0)
+				lsc__sys_default.munmap(a, (size_t)mapped);
+			return rc;
+		}
+	}
+	*base = a;
+	return 0;
+}

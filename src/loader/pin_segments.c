@@ -1,0 +1,251 @@
+/*
+ * The pin phase: page-lock the arena in segments, through a backend's ops
+ * table, along a fallback chain.
+ *
+ * Segments (1 GiB by default): one registration of >= 512 GiB fails on
+ * recent drivers and one of 2 GiB is rejected on some driver/kernel pairs
+ * (xcena-dev/maru #64, InstantTensor #19), and a retry after an EAGAIN
+ * (seed 000: thousands of them, uncounted, in ROCr) then costs one segment,
+ * not the whole arena. Retries and failures are counted and printed, per
+ * segment when a segment needed them: nobody else reports that count.
+ * A segment that fails for good unpins the segments before it (rollback),
+ * so a failed pin leaves nothing locked.
+ *
+ * The chain: the wanted backend, then mlock, then none, each step in one
+ * `fallback` line with the backend's own reason; LSC_LOAD_PIN_STRICT stops
+ * at the first failure instead. A backend that is not compiled into this
+ * build is a failure of the same kind, with that reason.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "loader/arena.h"
+#include "loader/arena_int.h"
+#include "profiler/internal.h"
+
+#define MAX_TRIES 3
+
+static double gib(uint64_t b)
+{
+	return (double)b / (double)(1ull << 30);
+}
+
+static const char *ename(int err)
+{
+	const char *n = strerrorname_np(err < 0 ? -err : err);
+	return n ? n : "error";
+}
+
+static void segment_line(lsc_profiler *p, const struct lsc__pin_ops *ops, unsigned i, unsigned n,
+			 uint64_t off, uint64_t len, unsigned retries, unsigned failures, int rc,
+			 const char *why)
+{
+	struct lsc__rec r;
+
+	if (!lsc_profiler_enabled(p))
+		return;
+	lsc__rec_init(&r, "note");
+	lsc__rec_say(&r, "pin: segment %u/%u (%.2f GiB at +%.2f GiB) with %s: %u retries, %u failures%s%s",
+		     i + 1, n, gib(len), gib(off), ops->name, retries, failures, rc < 0 ? ": " : "",
+		     rc < 0 ? why : "");
+	lsc__rec_str(&r, "topic", "pin");
+	lsc__rec_str(&r, "backend", ops->name);
+	lsc__rec_u64(&r, "segment", i);
+	lsc__rec_u64(&r, "segments", n);
+	lsc__rec_u64(&r, "offset_bytes", off);
+	lsc__rec_u64(&r, "bytes", len);
+	lsc__rec_u64(&r, "retries", retries);
+	lsc__rec_u64(&r, "failures", failures);
+	if (rc < 0) {
+		lsc__rec_str(&r, "error", ename(rc));
+		lsc__rec_str(&r, "reason", why);
+	}
+	lsc__emit(p, &r);
+}
+
+void lsc__unpin_segments(const struct lsc__pin_ops *ops, void *base, uint64_t bytes, uint64_t seg)
+{
+	if (!ops || !ops->unpin || !base || !bytes)
+		return;
+	if (!seg || seg > bytes)
+		seg = bytes;
+	for (uint64_t off = 0; off < bytes; off += seg)
+		ops->unpin((char *)base + off, (size_t)(off + seg <= bytes ? seg : bytes - off));
+}
+
+int lsc__pin_segments(lsc_profiler *p, const struct lsc__pin_ops *ops, void *base, uint64_t bytes,
+		      uint64_t seg, unsigned flags, struct lsc__pin_tally *t, char *why, size_t why_len)
+{
+	memset(t, 0, sizeof *t);
+	if (!ops || !ops->pin || !base || !bytes)
+		return -EINVAL;
+	if (!seg || seg > bytes)
+		seg = bytes;
+	uint64_t n64 = (bytes + seg - 1) / seg;
+	if (n64 > 0xffffffffull)
+		return -EINVAL;
+	unsigned n = (unsigned)n64;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t off = (uint64_t)i * seg;
+		size_t len = (size_t)(off + seg <= bytes ? seg : bytes - off);
+		unsigned seg_retries = 0, seg_failures = 0;
+		int rc;
+		for (int tries = 0;; tries++) {
+			unsigned r = 0;
+			why[0] = '\0';
+			rc = ops->pin((char *)base + off, len, flags, &r, why, why_len);
+			seg_retries += r;
+			if (rc == 0)
+				break;
+			seg_failures++;
+			if ((rc == -EAGAIN || rc == -EINTR) && tries + 1 < MAX_TRIES) {
+				seg_retries++;
+				continue;
+			}
+			break;
+		}
+		t->retries += seg_retries;
+		t->failures += seg_failures;
+		if (!why[0] && rc < 0)
+			snprintf(why, why_len, "%s: %s", ops->name, ename(rc));
+		if (seg_retries || seg_failures)
+			segment_line(p, ops, i, n, off, len, seg_retries, seg_failures, rc, why);
+		if (rc < 0) {
+			/* Rollback: the segments before this one, exactly as pinned. */
+			lsc__unpin_segments(ops, base, off, seg);
+			t->segments = 0;
+			t->pinned_bytes = 0;
+			return rc;
+		}
+		t->segments++;
+		t->pinned_bytes += len;
+	}
+	return 0;
+}
+
+/* The pin summary: backend, segments, and the cost per GiB. */
+static void pin_line(lsc_profiler *p, const struct lsc__arena *a)
+{
+	struct lsc__rec r;
+
+	if (!lsc_profiler_enabled(p))
+		return;
+	double s = (double)a->pin_ns / 1e9;
+	double per_gib = a->mapped_bytes ? s / gib(a->mapped_bytes) : 0;
+	lsc__rec_init(&r, "note");
+	lsc__rec_say(&r, "pin: %.2f GiB with %s in %u segments of %.2f GiB: %.3f s (%.3f s/GiB), "
+			 "%u retries, %u failures",
+		     gib(a->mapped_bytes), a->pin->name, a->pin_segments, gib(a->pin_segment_bytes), s,
+		     per_gib, a->pin_retries, a->pin_failures);
+	lsc__rec_str(&r, "topic", "pin");
+	lsc__rec_str(&r, "backend", a->pin->name);
+	lsc__rec_u64(&r, "bytes", a->mapped_bytes);
+	lsc__rec_u64(&r, "pinned_bytes", a->pinned_bytes);
+	lsc__rec_u64(&r, "segments", a->pin_segments);
+	lsc__rec_u64(&r, "segment_bytes", a->pin_segment_bytes);
+	lsc__rec_f64(&r, "pin_s", s, 6);
+	lsc__rec_f64(&r, "s_per_gib", per_gib, 6);
+	lsc__rec_u64(&r, "retries", a->pin_retries);
+	lsc__rec_u64(&r, "failures", a->pin_failures);
+	lsc__emit(p, &r);
+}
+
+int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
+		       const struct lsc__pin_ops *wanted, struct lsc__arena *a)
+{
+	struct lsc_load_options def;
+	const struct lsc__pin_ops *chain[3];
+	char why[256];
+	unsigned n = 0;
+	lsc_span span = 0;
+	int rc = 0;
+
+	if (!a || !a->base)
+		return -EINVAL;
+	if (!o) {
+		lsc_load_options_init(&def);
+		o = &def;
+	}
+	if (a->allocated_by_pin)
+		return 0; /* the backend's allocation already pinned it */
+	if (a->pin)
+		return -EALREADY;
+
+	uint64_t t0 = lsc__now_ns();
+	lsc_span_begin(p, LSC_PHASE_PIN, NULL, a->mapped_bytes, &span);
+	const char *name = o->pin && *o->pin ? o->pin : "none";
+	if (!wanted) {
+		wanted = lsc__pin_find(name);
+		if (!wanted) {
+			snprintf(why, sizeof why, "%s: not a pin backend of this build", name);
+			rc = -ENOSYS;
+			if (o->flags & LSC_LOAD_PIN_STRICT) {
+				lsc__fallback_line(p, "pin", name, "nothing (LSC_LOAD_PIN_STRICT)", why);
+				goto out;
+			}
+			lsc__fallback_line(p, "pin", name, "mlock", why);
+		}
+	}
+	if (wanted)
+		chain[n++] = wanted;
+	if (wanted != &lsc__pin_mlock && wanted != &lsc__pin_none)
+		chain[n++] = &lsc__pin_mlock;
+	if (wanted != &lsc__pin_none)
+		chain[n++] = &lsc__pin_none;
+
+	uint64_t seg = o->pin_segment_bytes ? o->pin_segment_bytes : 1ull << 30;
+	uint64_t page = 4096;
+	seg = (seg + page - 1) / page * page;
+	unsigned flags = LSC__PIN_PORTABLE | LSC__PIN_MAPPED;
+	a->pin_retries = a->pin_failures = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct lsc__pin_ops *ops = chain[i];
+		struct lsc__pin_tally t = {0};
+		why[0] = '\0';
+		rc = 0;
+		if (ops->abi != LSC__PIN_ABI || !ops->pin || !ops->unpin) {
+			snprintf(why, sizeof why, "%s: table with ABI %u, %s", ops->name ? ops->name : "?",
+				 ops->abi, "unusable (expected the current ABI with pin and unpin)");
+			rc = -EINVAL;
+		}
+		if (rc == 0 && ops->probe)
+			rc = ops->probe(why, sizeof why);
+		if (rc == 0 && !(ops->caps & LSC__PIN_CAP_REGISTER)) {
+			snprintf(why, sizeof why, "%s: cannot pin memory it did not allocate", ops->name);
+			rc = -EOPNOTSUPP;
+		}
+		if (rc == 0)
+			rc = lsc__pin_segments(p, ops, a->base, a->mapped_bytes, seg, flags, &t, why,
+					       sizeof why);
+		a->pin_retries += t.retries;
+		a->pin_failures += t.failures;
+		if (rc == 0) {
+			a->pin = ops;
+			a->pin_segments = t.segments;
+			a->pin_segment_bytes = seg;
+			a->pinned_bytes = (ops->caps & LSC__PIN_CAP_LOCKS) ? t.pinned_bytes : 0;
+			break;
+		}
+		if (!why[0])
+			snprintf(why, sizeof why, "%s: %s", ops->name, ename(rc));
+		if ((o->flags & LSC_LOAD_PIN_STRICT) || i + 1 == n) {
+			lsc__fallback_line(p, "pin", ops->name,
+					   i + 1 == n ? "nothing" : "nothing (LSC_LOAD_PIN_STRICT)", why);
+			break;
+		}
+		lsc__fallback_line(p, "pin", ops->name, chain[i + 1]->name, why);
+	}
+out:
+	a->pin_ns = lsc__now_ns() - t0;
+	if (rc == 0)
+		pin_line(p, a);
+	lsc_span_end(p, span, NULL);
+	return rc;
+}
+
+int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a)
+{
+	return lsc__arena_pin_ops(p, o, NULL, a);
+}
