@@ -1,22 +1,125 @@
 /*
- * Reading /proc and /sys through a configurable root, without allocating.
- * Every reader turns a missing, truncated or garbage file into "n/a" values
- * rather than an error that could stop the engine it runs in.
+ * Small readers for /proc and /sys, shared by the vmstat, status, snapshot
+ * and region code. Every path is taken relative to a root ("/proc", "/sys",
+ * or a fixture tree under tests/fixtures/), so the same parsers run on the
+ * real machine and on copies of other kernels' files.
+ *
+ * Nothing here allocates or uses stdio: the span path reads vmstat and
+ * /proc/self/status twice per span, and an engine leaves the profiler on in
+ * every start. Parsers are exact: a value with trailing junk, an overflow or
+ * a missing unit is an error (the caller reports it as n/a), never a guess.
  */
 #ifndef LSC_PROFILER_PROCFS_H
 #define LSC_PROFILER_PROCFS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-/* /proc/self/status fields a span reports. */
+#include <loadscope/profiler.h>
+
+/* Longest path built from a root and a relative name. */
+#define LSC__PATH_MAX 512
+
+/*
+ * lsc__path - write "<root>/<rel>" into @out (@cap bytes, NUL-terminated).
+ * A NULL or empty @root is the filesystem root. Return: the length, or
+ * -ENAMETOOLONG.
+ */
+int lsc__path(char *out, size_t cap, const char *root, const char *rel);
+
+/*
+ * lsc__read_file - read "<root>/<rel>" into @buf without allocating: an
+ * open/read loop (EINTR retried) until EOF or until @cap - 1 bytes are in,
+ * then NUL-terminated. A file larger than the buffer is cut: only what fits
+ * is kept and *@truncated (may be NULL) is set to 1.
+ * Return: the number of bytes read (>= 0), or a negative errno.
+ */
+ssize_t lsc__read_file(const char *root, const char *rel, char *buf, size_t cap, int *truncated);
+
+/*
+ * lsc__read_lines - lsc__read_file for line-oriented files: when the file was
+ * cut, the partial last line is dropped as well, so that a parser never sees
+ * "VmRSS: 12" where the file said "VmRSS: 12345". Return: as lsc__read_file.
+ */
+ssize_t lsc__read_lines(const char *root, const char *rel, char *buf, size_t cap);
+
+/*
+ * lsc__parse_i64 - parse the decimal integer in [@s, @end), optionally
+ * signed, with leading and trailing blanks (space, tab, newline) allowed and
+ * nothing else. Return: 0 and *@out, -EINVAL (empty, junk) or -ERANGE.
+ */
+int lsc__parse_i64(const char *s, const char *end, int64_t *out);
+
+/*
+ * lsc__sysfs_choice - the current choice of a sysfs selector: the word in
+ * brackets ("always [madvise] never" -> "madvise"), or a file's single bare
+ * word ("madvise\n", as some kernels and containers print it). A word is
+ * [a-z0-9_+-] and non-empty; there must be exactly one bracketed word, or one
+ * bare word with nothing else. Return: 0 and @out set (NUL-terminated, at most
+ * @cap - 1 chars), or -EINVAL (garbage, several words without brackets,
+ * unbalanced brackets) / -ERANGE (the word does not fit). On error @out is "".
+ */
+int lsc__sysfs_choice(const char *text, char *out, size_t cap);
+
+/*
+ * lsc__kv_i64 - find the line "@key:<blanks><number>[ kB]" in @text (a
+ * NUL-terminated /proc/meminfo or /proc/self/status) and parse it. The key
+ * must start a line and match exactly ("Hugepagesize" never matches
+ * "Hugepagesizes"). *@kib is set to 1 when the value had a " kB" unit and 0
+ * when it had none, so that callers can insist on the unit they expect.
+ * Return: 0, -ENOENT (no such line), -EINVAL (junk), -ERANGE (overflow).
+ */
+int lsc__kv_i64(const char *text, const char *key, int64_t *out, int *kib);
+
+/* lsc__kv_kib - lsc__kv_i64 that requires the " kB" unit and a value >= 0. */
+int lsc__kv_kib(const char *text, const char *key, int64_t *out);
+
+/* lsc__kv_word - copy the first word after "@key:" into @out ("" on error).
+ * Return: 0, -ENOENT, -EINVAL (no word), -ERANGE (does not fit). */
+int lsc__kv_word(const char *text, const char *key, char *out, size_t cap);
+
+/*
+ * lsc__buddy_free_bytes - free memory in blocks of order >= @min_order, from
+ * the text of /proc/buddyinfo ("Node 0, zone   Normal   293  284 ..."),
+ * summed over every node and zone, for pages of @page_size bytes.
+ * Return: the bytes (>= 0), or a negative errno: -EINVAL for a line that is
+ * not in that shape or an empty file, -ERANGE on overflow.
+ */
+int64_t lsc__buddy_free_bytes(const char *text, unsigned min_order, long page_size);
+
+/*
+ * lsc__vmstat_parse - the counters of struct lsc_vmstat from the text of
+ * /proc/vmstat (@len bytes, need not be NUL-terminated). A counter whose line
+ * is absent or garbage keeps its valid bit clear; allocstall is the sum of
+ * "allocstall" (kernels before 4.8) and every "allocstall_<zone>" line, and
+ * is n/a when any of those lines is garbage. Return: the number of counters
+ * found.
+ */
+int lsc__vmstat_parse(const char *text, size_t len, struct lsc_vmstat *out);
+
+/* What a span reads from /proc/self/status at its end. */
 struct lsc__status {
-	int64_t rss_kib, lck_kib, pin_kib; /* -1 when n/a */
-	char thp_enabled[24];              /* "THP_enabled:" value, "" n/a */
+	int64_t rss_kib;       /* VmRSS; -1 n/a */
+	int64_t lck_kib;       /* VmLck; -1 n/a */
+	int64_t pin_kib;       /* VmPin; -1 n/a */
+	char thp_enabled[24];  /* THP_enabled ("1"/"0"); "" n/a (before 4.19-era kernels) */
+	int cap_ipc_lock;      /* CapEff has CAP_IPC_LOCK (mlock ignores RLIMIT_MEMLOCK); -1 n/a */
 };
 
-/* lsc__status_read - read <proc_root>/self/status. Return 0 or a negative
- * errno (fields are -1/"" then). */
+/*
+ * lsc__status_read - read <proc_root>/self/status (NULL: "/proc") into @out.
+ * Allocates nothing. Fields that are missing or garbage are -1 / "".
+ * Return: 0, or a negative errno when the file cannot be read (all fields
+ * n/a then).
+ */
 int lsc__status_read(const char *proc_root, struct lsc__status *out);
+
+/*
+ * lsc__region_read_root - lsc_region_read with the proc root given directly
+ * (NULL: "/proc"); lsc_region_read takes it from the profiler.
+ */
+int lsc__region_read_root(const char *proc_root, const void *addr, size_t len,
+			  struct lsc_region_info *out);
 
 #endif

@@ -1,0 +1,135 @@
+/*
+ * /proc/vmstat, read at the begin and the end of every span: the counters
+ * that explain a slow allocate or pin phase (seed 001: compact_stall ==
+ * compact_fail, thp_fault_fallback and allocstall all moving while the fill
+ * crawled at 60-77 MB/s).
+ *
+ * This is the profiler's hot path, measured against a 50 us budget per
+ * span: one buffer on the stack, one pass over the lines, no allocation and
+ * no stdio. A line is matched by its length first, then its bytes.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <loadscope/profiler.h>
+
+#include "profiler/procfs.h"
+
+/* vmstat is ~4-6 KiB on 6.x kernels (more with many zones and NUMA). */
+#define VMSTAT_BUF 16384
+
+#define VM_NAME(s) {s, sizeof(s) - 1}
+
+static const struct {
+	const char *s;
+	size_t len;
+} vm_names[LSC_VM_COUNT] = {
+	[LSC_VM_COMPACT_STALL] = VM_NAME("compact_stall"),
+	[LSC_VM_COMPACT_FAIL] = VM_NAME("compact_fail"),
+	[LSC_VM_COMPACT_SUCCESS] = VM_NAME("compact_success"),
+	[LSC_VM_THP_FAULT_ALLOC] = VM_NAME("thp_fault_alloc"),
+	[LSC_VM_THP_FAULT_FALLBACK] = VM_NAME("thp_fault_fallback"),
+	[LSC_VM_THP_FAULT_FALLBACK_CHARGE] = VM_NAME("thp_fault_fallback_charge"),
+	[LSC_VM_ALLOCSTALL] = VM_NAME("allocstall"),
+	[LSC_VM_PGSCAN_DIRECT] = VM_NAME("pgscan_direct"),
+	[LSC_VM_PGSTEAL_DIRECT] = VM_NAME("pgsteal_direct"),
+	[LSC_VM_PGFAULT] = VM_NAME("pgfault"),
+	[LSC_VM_PGMAJFAULT] = VM_NAME("pgmajfault"),
+	[LSC_VM_PSWPIN] = VM_NAME("pswpin"),
+	[LSC_VM_PSWPOUT] = VM_NAME("pswpout"),
+	[LSC_VM_NR_FREE_PAGES] = VM_NAME("nr_free_pages"),
+};
+
+LSC_API const char *lsc_vm_name(enum lsc_vm_counter c)
+{
+	return (unsigned)c < LSC_VM_COUNT ? vm_names[c].s : NULL;
+}
+
+/* The kernel has no allocstall total: before 4.8 one "allocstall" line,
+ * since then one "allocstall_<zone>" line per zone, which are summed. */
+static int is_allocstall(const char *name, size_t n)
+{
+	return n >= 10 && !memcmp(name, "allocstall", 10) && (n == 10 || name[10] == '_');
+}
+
+static int counter_of(const char *name, size_t n)
+{
+	if (is_allocstall(name, n))
+		return LSC_VM_ALLOCSTALL;
+	for (int c = 0; c < LSC_VM_COUNT; c++)
+		if (vm_names[c].len == n && c != LSC_VM_ALLOCSTALL && !memcmp(vm_names[c].s, name, n))
+			return c;
+	return -1;
+}
+
+/* A vmstat value: unsigned decimal digits, nothing else. -1 on garbage or
+ * overflow. */
+static int64_t parse_count(const char *s, const char *end)
+{
+	int64_t v = 0;
+
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		unsigned d = (unsigned char)*s - '0';
+
+		if (d > 9 || v > (INT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	return v;
+}
+
+int lsc__vmstat_parse(const char *text, size_t len, struct lsc_vmstat *out)
+{
+	const char *p = text, *end = text + len;
+	int allocstall_bad = 0, found = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *sp;
+		int64_t v;
+		int c;
+
+		if (!nl)
+			nl = end;
+		sp = memchr(p, ' ', (size_t)(nl - p));
+		if (sp && (c = counter_of(p, (size_t)(sp - p))) >= 0) {
+			v = parse_count(sp + 1, nl);
+			if (c == LSC_VM_ALLOCSTALL) {
+				allocstall_bad |= v < 0 || out->v[c] > INT64_MAX - v;
+				if (!allocstall_bad)
+					out->v[c] += v;
+				out->valid |= 1u << c;
+			} else if (v >= 0) {
+				out->v[c] = v;
+				out->valid |= 1u << c;
+			}
+		}
+		p = nl + 1;
+	}
+	if (allocstall_bad) {
+		out->v[LSC_VM_ALLOCSTALL] = 0;
+		out->valid &= ~(1u << LSC_VM_ALLOCSTALL);
+	}
+	for (int c = 0; c < LSC_VM_COUNT; c++)
+		found += !!(out->valid & (1u << c));
+	return found;
+}
+
+LSC_API int lsc_vmstat_read(const char *proc_root, struct lsc_vmstat *out)
+{
+	char buf[VMSTAT_BUF];
+	ssize_t n;
+
+	if (!out)
+		return -EINVAL;
+	n = lsc__read_lines(proc_root ? proc_root : "/proc", "vmstat", buf, sizeof(buf));
+	if (n < 0) {
+		memset(out, 0, sizeof(*out));
+		return (int)n;
+	}
+	lsc__vmstat_parse(buf, (size_t)n, out);
+	return 0;
+}
