@@ -90,7 +90,7 @@ static size_t unit_at(const char *p, const char *end)
 }
 
 /*
- * Find the next "number [space] unit" in [p, end): set *ns/*ne to the span
+ * Find the next "number [space] unit" in [p, end): set *ns and *ne to the span
  * (number through unit). A number starts at a boundary (not after a letter,
  * digit, '.', '=' or '_') and is digits with at most one decimal point.
  */

@@ -4,7 +4,7 @@
  * sizes, and hold its findings as a sorted set of "id severity start" rows so
  * two runs (or a run and the .ids spec) compare with one call.
  *
- * Header-only (static functions) on purpose: tests/helpers/*.c is linked into
+ * Header-only (static functions) on purpose: every .c under tests/helpers is linked into
  * every test, and only the triage tests link the triage library.
  */
 #ifndef LSC_TESTS_TRIAGE_RUN_H
