@@ -75,7 +75,17 @@ static size_t compact(char *s, size_t len, unsigned *flags)
 			continue;
 		}
 		if (c == '`') {
-			r++;
+			/* inline code marks go; a run of three or more is a fence, kept
+			 * for tr_clean_line to see */
+			size_t run = 1;
+			while (r + run < len && s[r + run] == '`')
+				run++;
+			if (run < 3) {
+				r += run;
+				continue;
+			}
+			while (run--)
+				s[w++] = s[r++];
 			continue;
 		}
 		if (c == '<') {
@@ -165,8 +175,10 @@ static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
 static const char *const levels[] = {"TRACE", "DEBUG", "INFO", "WARNING", "WARN", "ERROR",
 				     "CRITICAL", "FATAL", "NOTICE", NULL};
 
-/* A host and a `prog[pid]:` / `prog:` after a syslog or journald time. */
-static const char *skip_host_prog(const char *q, const char *end)
+/* A host and a `prog[pid]:` / `prog:` after a syslog or journald time. After
+ * an ISO time (@strict) only `prog[pid]:` and `kernel:` count, so that an
+ * engine's own "strata generate:" is not taken for a host and a program. */
+static const char *skip_host_prog(const char *q, const char *end, int strict)
 {
 	const char *h = tr_skip_ws(q, end);
 	const char *he = h;
@@ -182,6 +194,8 @@ static const char *skip_host_prog(const char *q, const char *end)
 		return q;
 	/* a program token is a name, maybe with [pid] */
 	if (!(isalpha((unsigned char)*pg) || *pg == '(' || *pg == '_'))
+		return q;
+	if (strict && pe[-1] != ']' && !(pe - pg == 6 && !strncmp(pg, "kernel", 6)))
 		return q;
 	return pe + 2;
 }
@@ -235,7 +249,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 				*ts = secs;
 				c = skip_tz(c + 1 + n, end);
 				c = tr_skip_ws(c, end);
-				return skip_host_prog(c, end);
+				return skip_host_prog(c, end, 1);
 			}
 		}
 	}
@@ -249,7 +263,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 			n = clock_at(c, end, &secs);
 			if (n) {
 				*ts = secs;
-				return skip_host_prog(c + n, end);
+				return skip_host_prog(c + n, end, 0);
 			}
 		}
 	}

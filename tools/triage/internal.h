@@ -270,6 +270,9 @@ struct lsc_triage {
 	struct tr_start *cur;    /* where unkeyed lines go */
 	unsigned nstarts;
 	struct tr_ctx ctx;
+	/* the rules to run: tr_rules; tests swap in a table with a failing rule */
+	const struct tr_rule *const *rules;
+	size_t nrules;
 
 	/* outputs */
 	struct tr_finding *full;

@@ -316,7 +316,8 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		st = use(t, l, &e);
 		if (!st)
 			return 0;
-		snprintf(st->family, sizeof(st->family), "%s", st->family[0] ? st->family : "llama.cpp");
+		if (!st->family[0])
+			snprintf(st->family, sizeof(st->family), "llama.cpp");
 		tr_setnum(&st->loaded_s, v, e);
 		if (!tr_has(&st->ready_s))
 			tr_setnum(&st->ready_s, v, e);
@@ -404,7 +405,8 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 		st = use(t, l, &e);
 		if (!st)
 			return 0;
-		snprintf(st->family, sizeof(st->family), "%s", st->family[0] ? st->family : "vllm");
+		if (!st->family[0])
+			snprintf(st->family, sizeof(st->family), "vllm");
 		tr_setnum(&st->read_s, v, e);
 		if (st->stage < 2)
 			st->stage = 2;
@@ -415,7 +417,8 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 		st = use(t, l, &e);
 		if (!st)
 			return 0;
-		snprintf(st->family, sizeof(st->family), "%s", st->family[0] ? st->family : "vllm");
+		if (!st->family[0])
+			snprintf(st->family, sizeof(st->family), "vllm");
 		tr_setnum(&st->loaded_gib, g, e);
 		if (tr_after(k, end, " and ", tr_dur_s, &v)) {
 			tr_setnum(&st->loaded_s, v, e);
@@ -546,7 +549,7 @@ int tr_recognise_public(struct lsc_triage *t, struct tr_line *l)
 	size_t n = l->len;
 	if (memchr(s, '(', n) && (strace_line(t, l) || madvise_line(t, l)))
 		return 1;
-	if (memchr(s, '_', n) && vmstat_line(t, l))
+	if (vmstat_line(t, l))
 		return 1;
 	if (thp_settings(t, l) || rates_in_prose(t, l))
 		return 1;

@@ -42,6 +42,12 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	double normal = tr_has(&s->loaded_rate) ? s->loaded_rate.v : NAN;
 	if (!isnan(c->normal_fill_gibps) && (isnan(normal) || c->normal_fill_gibps > normal))
 		normal = c->normal_fill_gibps;
+	/* the same start's copy runs at what this machine's memory does */
+	if (tr_has(&s->ph_s[TR_K_COPY]) && s->ph_s[TR_K_COPY].v > 0 && s->ph_gib[TR_K_COPY] > 1) {
+		double cr = s->ph_gib[TR_K_COPY] / s->ph_s[TR_K_COPY].v;
+		if (isnan(normal) || cr > normal)
+			normal = cr;
+	}
 	int normal_assumed = isnan(normal);
 	if (normal_assumed)
 		normal = 1.0; /* a page-cache fill on any machine this decade */

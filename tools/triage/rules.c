@@ -67,8 +67,8 @@ void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 		return;
 	struct tr_startsum *sum = sum_of(t, s);
 	int bad = 0, specific = 0;
-	for (size_t i = 0; i < tr_nrules; i++) {
-		const struct tr_rule *r = tr_rules[i];
+	for (size_t i = 0; i < t->nrules; i++) {
+		const struct tr_rule *r = t->rules[i];
 		if (r == &tr_rule_alloc_dominates && specific)
 			continue;
 		tr_f_init(f, r->id, LSC_TRIAGE_INFO, s);

@@ -39,7 +39,7 @@ void tr_table_row(struct lsc_triage *t, const struct tr_start *s)
 	struct tr_row *r = &t->rows[t->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->start = s->idx;
-	cfg(r, "thp", s->thp_process[0] ? "off (process)" : s->thp_req == 1 ? "requested" : s->thp_req == 0 ? "not requested" : "");
+	cfg(r, "thp", s->thp_process[0] ? "off (process)" : s->thp_req == 1 ? "requested" : s->thp_req == 0 ? "not requested" : "default");
 	cfg(r, "defrag", s->thp_defrag);
 	cfg(r, "hugetlb", s->hugetlb_used ? "yes" : tr_has(&s->huge_needed) ? "no" : "");
 	cfg(r, "engine", s->family);

@@ -29,6 +29,8 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 		return NULL;
 	}
 	t->full_cap = t->sums_cap = 64;
+	t->rules = tr_rules;
+	t->nrules = tr_nrules;
 	t->ctx.normal_fill_gibps = NAN;
 	t->nsrc = 1;
 	/* LSC_TRIAGE_DEBUG=1: every cleaned line and whether a recogniser used it */
