@@ -71,6 +71,14 @@ struct lsc__pin_ops {
 	/* Optional: a phase range for the runtime's own profiler (NVTX, roctx). */
 	void (*range_push)(const char *name);
 	void (*range_pop)(void);
+
+	/* Optional (CAP_DEVICE): the device address of the buffer dev_open
+	 * made (lsc_arena_device_data), and the last runtime error of dev_copy
+	 * or dev_wait in words ("cuda: cudaMemcpyAsync: ..."), since those two
+	 * have no @why; "" when none. Added after ABI 1 was published: tables
+	 * that predate them leave them NULL. */
+	void *(*dev_base)(struct lsc__dev *d);
+	const char *(*dev_why)(struct lsc__dev *d);
 };
 
 extern const struct lsc__pin_ops lsc__pin_none;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format/human.h"
 #include "profiler/assess.h"
 
 #ifndef PR_THP_DISABLE_EXCEPT_ADVISED
@@ -75,17 +76,6 @@ static int defrag_sync(const char *defrag)
 	return -1;
 }
 
-/* "3.1 GiB", "512.0 MiB", "64 KiB": one decimal above a KiB. */
-static void fmt_bytes(char *out, size_t cap, double b)
-{
-	if (b >= 1024.0 * 1024 * 1024)
-		snprintf(out, cap, "%.1f GiB", b / (1024.0 * 1024 * 1024));
-	else if (b >= 1024.0 * 1024)
-		snprintf(out, cap, "%.1f MiB", b / (1024.0 * 1024));
-	else
-		snprintf(out, cap, "%.0f KiB", b / 1024.0);
-}
-
 /* The block size as people say it: "2 MiB", "512 MiB", "1 GiB". */
 static void fmt_block(char *out, size_t cap, int64_t hpage)
 {
@@ -101,47 +91,37 @@ static void fmt_block(char *out, size_t cap, int64_t hpage)
 
 static void thp_reason(const struct lsc_system *s, uint64_t arena, struct lsc__assessment *a)
 {
-	char free_s[32], arena_s[32], block[32];
+	char free_s[LSC__HBUF], arena_s[LSC__HBUF], block[32];
+	char *r = a->thp_reason;
+	size_t cap = sizeof(a->thp_reason);
 
-	fmt_bytes(arena_s, sizeof(arena_s), (double)arena);
+	lsc__fmt_bytes(arena_s, (double)arena);
 	fmt_block(block, sizeof(block), s->hpage_pmd_size);
-	if (a->huge_free_bytes == LSC_NA)
-		snprintf(free_s, sizeof(free_s), "n/a");
-	else
-		fmt_bytes(free_s, sizeof(free_s), (double)a->huge_free_bytes);
+	lsc__fmt_bytes(free_s, a->huge_free_bytes == LSC_NA ? -1.0 : (double)a->huge_free_bytes);
 
-	if (!s->thp_enabled[0] && s->n_mthp == 0)
-		snprintf(a->thp_reason, sizeof(a->thp_reason),
-			 "THP settings n/a (no readable transparent_hugepage/enabled): no judgement");
-	else if (process_disabled(s))
-		snprintf(a->thp_reason, sizeof(a->thp_reason),
-			 "THP is disabled for this process (prctl %s, THP_enabled %s): no huge-page faults",
-			 lsc_thp_disable_name(s->prctl_thp_disable),
+	if (process_disabled(s))
+		snprintf(r, cap, "THP is disabled for this process (prctl %s, THP_enabled %s): "
+			 "no huge-page faults", lsc_thp_disable_name(s->prctl_thp_disable),
 			 s->proc_thp_enabled[0] ? s->proc_thp_enabled : "n/a");
+	else if (!a->thp_possible && !s->thp_enabled[0])
+		snprintf(r, cap, "THP settings n/a (transparent_hugepage/enabled unreadable): "
+			 "no judgement");
 	else if (!a->thp_possible)
-		snprintf(a->thp_reason, sizeof(a->thp_reason),
-			 "enabled=%s and no THP size allows madvised regions: no huge-page faults",
-			 s->thp_enabled[0] ? s->thp_enabled : "n/a");
+		snprintf(r, cap, "enabled=%s and no THP size allows madvised regions: "
+			 "no huge-page faults", s->thp_enabled);
 	else if (a->sync_compaction < 0)
-		snprintf(a->thp_reason, sizeof(a->thp_reason),
-			 "enabled=%s but defrag is n/a: cannot tell whether MADV_HUGEPAGE faults compact "
-			 "synchronously (%s free in %s blocks for %s)",
-			 s->thp_enabled, free_s, block, arena_s);
+		snprintf(r, cap, "THP is possible but defrag is n/a: cannot tell whether "
+			 "MADV_HUGEPAGE faults compact synchronously (%s free in %s blocks for %s)",
+			 free_s, block, arena_s);
 	else if (a->sync_compaction == 0)
-		snprintf(a->thp_reason, sizeof(a->thp_reason),
-			 "defrag=%s never compacts in the faulting thread: a fault without a free %s "
-			 "block falls back to 4 KiB pages at once",
-			 s->thp_defrag, block);
+		snprintf(r, cap, "defrag=%s never compacts in the faulting thread: a fault without "
+			 "a free %s block falls back to 4 KiB pages at once", s->thp_defrag, block);
 	else if (a->stall_risk)
-		snprintf(a->thp_reason, sizeof(a->thp_reason),
-			 "defrag=%s compacts synchronously for MADV_HUGEPAGE regions and only %s of %s "
-			 "is free in %s blocks",
-			 s->thp_defrag, free_s, arena_s, block);
+		snprintf(r, cap, "defrag=%s compacts synchronously for MADV_HUGEPAGE regions and "
+			 "only %s of %s is free in %s blocks", s->thp_defrag, free_s, arena_s, block);
 	else
-		snprintf(a->thp_reason, sizeof(a->thp_reason),
-			 "defrag=%s compacts synchronously for MADV_HUGEPAGE regions, but %s is free in "
-			 "%s blocks, enough for %s",
-			 s->thp_defrag, free_s, block, arena_s);
+		snprintf(r, cap, "defrag=%s compacts synchronously for MADV_HUGEPAGE regions, but "
+			 "%s is free in %s blocks, enough for %s", s->thp_defrag, free_s, block, arena_s);
 }
 
 /* ceil(arena / page), or LSC_NA without a page size. */

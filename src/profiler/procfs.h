@@ -115,6 +115,9 @@ struct lsc__status {
  */
 int lsc__status_read(const char *proc_root, struct lsc__status *out);
 
+/* lsc__status_parse - the same from text already read (NUL-terminated). */
+void lsc__status_parse(const char *text, struct lsc__status *out);
+
 /*
  * lsc__region_read_root - lsc_region_read with the proc root given directly
  * (NULL: "/proc"); lsc_region_read takes it from the profiler.

@@ -89,6 +89,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 	pthread_mutex_init(&p->sink_lock, NULL);
 	pthread_cond_init(&p->wd_cond, NULL);
 	make_run_id(p->run);
+	p->vm_fd = p->status_fd = -1;
 
 	const char *bad_env = NULL;
 	if (!(opt->flags & LSC_PROFILER_IGNORE_ENV)) {
@@ -121,6 +122,8 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 			return -ENOMEM;
 		}
 	}
+	if (p->on)
+		lsc__procfd_open(p);
 	if (bad_env) {
 		char msg[160];
 		snprintf(msg, sizeof(msg), "LOADSCOPE=%.40s is not off, on or json; ignored", bad_env);
@@ -149,6 +152,7 @@ LSC_API void lsc_profiler_destroy(lsc_profiler *p)
 		if (p->trace)
 			lsc__trace_write(p);
 	}
+	lsc__procfd_close(p);
 	free(p->trace);
 	pthread_cond_destroy(&p->wd_cond);
 	pthread_mutex_destroy(&p->sink_lock);
@@ -240,7 +244,7 @@ void lsc__sample(const lsc_profiler *p, struct lsc__sample *s)
 	} else {
 		s->minflt = s->majflt = -1;
 	}
-	if (lsc_vmstat_read(p->proc_root, &s->vm) < 0)
+	if (lsc__procfd_vmstat(p, &s->vm) < 0)
 		s->vm.valid = 0;
 }
 

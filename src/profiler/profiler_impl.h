@@ -88,6 +88,9 @@ struct lsc_profiler {
 	unsigned usage_seen;       /* bit per usage error kind already reported */
 	unsigned usage_count;
 
+	int vm_fd, status_fd;       /* kept-open /proc files (procfd.c) */
+	pid_t fd_pid;
+
 	struct lsc__trace_event *trace; /* NULL when no trace file was asked for */
 	size_t n_trace;
 	size_t trace_dropped;
@@ -117,6 +120,13 @@ pid_t lsc__tid(void);
 /* trace.c */
 void lsc__trace_add(lsc_profiler *p, const struct lsc__trace_event *ev);
 int lsc__trace_write(lsc_profiler *p);
+
+/* procfd.c */
+struct lsc__status;
+void lsc__procfd_open(lsc_profiler *p);
+void lsc__procfd_close(lsc_profiler *p);
+int lsc__procfd_vmstat(const lsc_profiler *p, struct lsc_vmstat *out);
+int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out);
 
 /* watchdog.c */
 void lsc__watchdog_start(lsc_profiler *p);

@@ -350,7 +350,7 @@ LSC_API int lsc_span_end(lsc_profiler *p, lsc_span s, struct lsc_span_result *re
 	struct lsc__sample s1;
 	lsc__sample(p, &s1);
 	struct lsc__status st;
-	if (lsc__status_read(p->proc_root, &st) < 0)
+	if (lsc__procfd_status(p, &st) < 0)
 		st.rss_kib = st.lck_kib = st.pin_kib = -1;
 
 	res->kind = sp->kind;

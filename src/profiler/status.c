@@ -44,6 +44,25 @@ static int cap_ipc_lock(const char *text)
 	return (int)(v >> 14 & 1);
 }
 
+void lsc__status_parse(const char *buf, struct lsc__status *out)
+{
+	out->rss_kib = kib_or_na(buf, "VmRSS");
+	out->lck_kib = kib_or_na(buf, "VmLck");
+	out->pin_kib = kib_or_na(buf, "VmPin");
+	/* "THP_enabled:\t1": only a 0 or 1 is a value; anything else is n/a. */
+	if (lsc__kv_word(buf, "THP_enabled", out->thp_enabled, sizeof(out->thp_enabled)) < 0 ||
+	    (strcmp(out->thp_enabled, "0") && strcmp(out->thp_enabled, "1")))
+		out->thp_enabled[0] = '\0';
+	out->cap_ipc_lock = cap_ipc_lock(buf);
+}
+
+static void status_na(struct lsc__status *out)
+{
+	out->rss_kib = out->lck_kib = out->pin_kib = -1;
+	out->thp_enabled[0] = '\0';
+	out->cap_ipc_lock = -1;
+}
+
 int lsc__status_read(const char *proc_root, struct lsc__status *out)
 {
 	char buf[STATUS_BUF];
@@ -51,19 +70,10 @@ int lsc__status_read(const char *proc_root, struct lsc__status *out)
 
 	if (!out)
 		return -EINVAL;
-	out->rss_kib = out->lck_kib = out->pin_kib = -1;
-	out->thp_enabled[0] = '\0';
-	out->cap_ipc_lock = -1;
+	status_na(out);
 	n = lsc__read_lines(proc_root ? proc_root : "/proc", "self/status", buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
-	out->rss_kib = kib_or_na(buf, "VmRSS");
-	out->lck_kib = kib_or_na(buf, "VmLck");
-	out->pin_kib = kib_or_na(buf, "VmPin");
-	/* "THP_enabled:\t1": only a 0 or 1 is a value; anything else is n/a. */
-	if (lsc__kv_word(buf, "THP_enabled", out->thp_enabled, sizeof(out->thp_enabled)) == 0 &&
-	    strcmp(out->thp_enabled, "0") && strcmp(out->thp_enabled, "1"))
-		out->thp_enabled[0] = '\0';
-	out->cap_ipc_lock = cap_ipc_lock(buf);
+	lsc__status_parse(buf, out);
 	return 0;
 }

@@ -1,0 +1,95 @@
+/*
+ * The span path's /proc files, opened once per profiler and read with pread
+ * at offset 0 (which makes the kernel regenerate them). Opening /proc/vmstat
+ * and /proc/self/status for every read cost about 8 and 7 us more on the
+ * build machine than a pread of a kept descriptor (21 vs 13 us, 13 vs 6 us):
+ * a third of a span's budget. After a fork, "self" would still name the
+ * parent, so a child (different pid) falls back to opening by path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profiler/procfs.h"
+#include "profiler/profiler_impl.h"
+
+#define PROCFD_BUF 16384
+
+void lsc__procfd_open(lsc_profiler *p)
+{
+	char path[600];
+	p->fd_pid = getpid();
+	p->vm_fd = p->status_fd = -1;
+	if (lsc__path(path, sizeof(path), p->proc_root, "vmstat") == 0)
+		p->vm_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (lsc__path(path, sizeof(path), p->proc_root, "self/status") == 0)
+		p->status_fd = open(path, O_RDONLY | O_CLOEXEC);
+}
+
+void lsc__procfd_close(lsc_profiler *p)
+{
+	if (p->vm_fd >= 0)
+		close(p->vm_fd);
+	if (p->status_fd >= 0)
+		close(p->status_fd);
+	p->vm_fd = p->status_fd = -1;
+}
+
+/* Read the whole file from offset 0; cut at the last full line if it does
+ * not fit. Return its length, or -1. */
+static ssize_t pread_all(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	while (n + 1 < cap) {
+		ssize_t r = pread(fd, buf + n, cap - 1 - n, (off_t)n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	if (n + 1 >= cap) {
+		char *nl = memrchr(buf, '\n', n);
+		n = nl ? (size_t)(nl + 1 - buf) : 0;
+		buf[n] = '\0';
+	}
+	return (ssize_t)n;
+}
+
+static int usable(const lsc_profiler *p, int fd)
+{
+	return fd >= 0 && getpid() == p->fd_pid;
+}
+
+int lsc__procfd_vmstat(const lsc_profiler *p, struct lsc_vmstat *out)
+{
+	if (!usable(p, p->vm_fd))
+		return lsc_vmstat_read(p->proc_root, out);
+	char buf[PROCFD_BUF];
+	ssize_t n = pread_all(p->vm_fd, buf, sizeof(buf));
+	if (n < 0) {
+		memset(out, 0, sizeof(*out));
+		return -EIO;
+	}
+	lsc__vmstat_parse(buf, (size_t)n, out);
+	return 0;
+}
+
+int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out)
+{
+	if (!usable(p, p->status_fd))
+		return lsc__status_read(p->proc_root, out);
+	char buf[PROCFD_BUF];
+	if (pread_all(p->status_fd, buf, sizeof(buf)) < 0) {
+		out->rss_kib = out->lck_kib = out->pin_kib = -1;
+		out->thp_enabled[0] = '\0';
+		out->cap_ipc_lock = -1;
+		return -EIO;
+	}
+	lsc__status_parse(buf, out);
+	return 0;
+}

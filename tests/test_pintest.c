@@ -1,0 +1,132 @@
+/*
+ * Description: `loadscope pintest`, run as a program (LSC_TEST_TOOL) on
+ * 64 MiB with the mlock backend, which needs no GPU: the table's shape, one
+ * row per mode and repeat, interleaved, the register notes, chunking, and
+ * the one-line exit 1 of a GPU backend on a machine without a device.
+ * Timings are printed, never asserted.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char out[65536];
+
+static int run(const char *args)
+{
+	char cmd[1024];
+	if (!LSC_TEST_TOOL[0])
+		cr_skip_test("LSC_TEST_TOOL is empty: the loadscope program is not built");
+	snprintf(cmd, sizeof(cmd), "'%s' pintest %s 2>&1", LSC_TEST_TOOL, args);
+	FILE *f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	size_t n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	int st = pclose(f);
+	cr_log_info("$ loadscope pintest %s\n%s", args, out);
+	cr_assert(WIFEXITED(st), "pintest did not exit normally: %d", st);
+	return WEXITSTATUS(st);
+}
+
+static void require_memlock(size_t bytes)
+{
+	struct rlimit rl;
+	if (geteuid() != 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < bytes)
+		cr_skip_test("RLIMIT_MEMLOCK is %llu bytes, below the %zu the test locks",
+			     (unsigned long long)rl.rlim_cur, bytes);
+}
+
+/* Rows of the table that start with "| <prefix>". */
+static int rows(const char *prefix)
+{
+	int n = 0;
+	char want[128];
+	snprintf(want, sizeof(want), "| %s", prefix);
+	for (const char *p = out; (p = strstr(p, want)); p++)
+		if (p == out || p[-1] == '\n')
+			n++;
+	return n;
+}
+
+static int cells(const char *line)
+{
+	int n = 0;
+	for (const char *p = line; *p && *p != '\n'; p++)
+		n += *p == '|';
+	return n - 1;
+}
+
+Test(pintest, mlock_table_interleaves_modes)
+{
+	require_memlock(64u << 20);
+	int rc = run("0.0625 --backend mlock --mode register,alloc-mp --repeats 2");
+	cr_assert_eq(rc, 0, "exit %d:\n%s", rc, out);
+	cr_assert(strstr(out, "pintest: backend=mlock size=0.0625 GiB"), "%s", out);
+	cr_assert(strstr(out, "| case | alloc s | GiB/s | memset s | notes |\n|---|---:|---:|---:|---|\n"),
+		  "%s", out);
+	cr_assert_eq(rows("mlock register 0.0625 GiB #1 |"), 1);
+	cr_assert_eq(rows("mlock alloc-mp 0.0625 GiB #1 |"), 1);
+	cr_assert_eq(rows("mlock register 0.0625 GiB #2 |"), 1);
+	cr_assert_eq(rows("mlock alloc-mp 0.0625 GiB #2 |"), 1);
+	/* interleaved: register #1, alloc-mp #1, register #2 */
+	const char *r1 = strstr(out, "| mlock register 0.0625 GiB #1");
+	const char *a1 = strstr(out, "| mlock alloc-mp 0.0625 GiB #1");
+	const char *r2 = strstr(out, "| mlock register 0.0625 GiB #2");
+	cr_assert(r1 < a1 && a1 < r2, "modes are not interleaved:\n%s", out);
+	cr_assert_eq(cells(r1), 5, "row: %.200s", r1);
+	double alloc_s = -1, gibps = -1, memset_s = -1;
+	cr_assert_eq(sscanf(strchr(r1 + 1, '|'), "| %lf | %lf | %lf |", &alloc_s, &gibps, &memset_s),
+		     3, "row: %.200s", r1);
+	cr_assert_geq(alloc_s, 0);
+	cr_assert_geq(memset_s, 0);
+	cr_assert(strstr(r1, "touch "), "register notes say the touch time: %.200s", r1);
+}
+
+Test(pintest, chunks)
+{
+	require_memlock(64u << 20);
+	int rc = run("0.0625 --backend mlock --mode register --chunk-gib 0.015625 --thp 4k");
+	cr_assert_eq(rc, 0, "exit %d:\n%s", rc, out);
+	cr_assert_eq(rows("mlock register 4x0.0156 GiB thp=4k #1 |"), 1, "%s", out);
+}
+
+static void no_device_line(const char *backend, const char *err_prefix)
+{
+	char args[128];
+	snprintf(args, sizeof(args), "0.0625 --backend %s --mode register", backend);
+	int rc = run(args);
+	if (rc == 0)
+		cr_skip_test("a %s device is present: the no-device path is not reachable here", backend);
+	cr_assert_eq(rc, 1, "exit %d:\n%s", rc, out);
+	char want[64];
+	snprintf(want, sizeof(want), "pintest: %s: ", backend);
+	if (strstr(out, "backend not compiled"))
+		cr_skip_test("the %s backend is not compiled in this build", backend);
+	cr_assert(strncmp(out, want, strlen(want)) == 0, "%s", out);
+	cr_assert(strstr(out, err_prefix), "the line names the runtime's error: %s", out);
+	cr_assert_eq(strchr(out, '\n'), out + strlen(out) - 1, "one line only:\n%s", out);
+}
+
+Test(pintest, cuda_without_device_is_one_line)
+{
+	no_device_line("cuda", "cudaError");
+}
+
+Test(pintest, hip_without_device_is_one_line)
+{
+	no_device_line("hip", "hipError");
+}
+
+Test(pintest, usage_errors)
+{
+	cr_assert_eq(run(""), 2);
+	cr_assert_eq(run("1 --mode nope"), 2);
+	cr_assert_eq(run("1 --backend nope"), 2);
+	cr_assert_eq(run("-1"), 2);
+	cr_assert_eq(run("1 --repeats 0"), 2);
+	cr_assert_eq(run("--help"), 0);
+}

@@ -1,0 +1,394 @@
+/*
+ * Description: the system snapshot (lsc_system_read, src/profiler/system.c)
+ * on the fixture trees of four kernels and a garbage tree, with exact values
+ * from the copied files; the process-level fields (prctl THP bits, memlock
+ * limit) from the real process after changing them; mTHP sizes sorted and
+ * capped; the huge-page order taken from hpage_pmd_size.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <loadscope/profiler.h>
+
+#ifndef PR_THP_DISABLE_EXCEPT_ADVISED
+#define PR_THP_DISABLE_EXCEPT_ADVISED (1 << 1)
+#endif
+
+#define FX LSC_TEST_FIXTURES
+#define KIB 1024LL
+#define MIB (1024LL * 1024)
+
+static struct lsc_system snap(const char *tree)
+{
+	char proc[512], sys[512];
+	struct lsc_system s;
+
+	snprintf(proc, sizeof(proc), "%s/%s/proc", FX, tree);
+	snprintf(sys, sizeof(sys), "%s/%s/sys", FX, tree);
+	memset(&s, 0x5a, sizeof(s)); /* every field must be written */
+	cr_assert_eq(lsc_system_read(proc, sys, &s), 0);
+	return s;
+}
+
+static void assert_mthp(const struct lsc_system *s, unsigned i, uint32_t kib, const char *enabled)
+{
+	cr_assert_lt(i, s->n_mthp);
+	cr_assert_eq(s->mthp[i].size_kib, kib, "mthp[%u] %u kB, want %u", i, s->mthp[i].size_kib, kib);
+	cr_assert_str_eq(s->mthp[i].enabled, enabled, "mthp[%u] (%u kB)", i, kib);
+}
+
+/* What comes from the process, not from the root. */
+static void assert_process_fields(const struct lsc_system *s)
+{
+	struct rlimit rl;
+	int bits = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+
+	cr_assert_eq(s->prctl_thp_disable, bits < 0 ? LSC_NA : bits);
+	cr_assert_eq(getrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	if (rl.rlim_cur == RLIM_INFINITY)
+		cr_assert_eq(s->memlock_cur, LSC_UNLIMITED);
+	else
+		cr_assert_eq(s->memlock_cur, (int64_t)rl.rlim_cur);
+}
+
+Test(system, host_6_18_madvise)
+{
+	struct lsc_system s = snap("host-6.18-madvise");
+	static const uint32_t sizes[] = {16, 32, 64, 128, 256, 512, 1024};
+
+	cr_assert_str_eq(s.kernel, "6.18.44-fc-v782");
+	cr_assert_str_eq(s.thp_enabled, "madvise");
+	cr_assert_str_eq(s.thp_defrag, "madvise");
+	cr_assert_str_eq(s.thp_shmem_enabled, "never");
+	cr_assert_eq(s.khugepaged_defrag, 1);
+	cr_assert_eq(s.khugepaged_max_ptes_none, 511);
+	cr_assert_eq(s.hpage_pmd_size, 2 * MIB);
+	/* hugepages-8kB has no "enabled" (order 1 is not offered for anon) */
+	cr_assert_eq(s.n_mthp, 8);
+	for (unsigned i = 0; i < 7; i++)
+		assert_mthp(&s, i, sizes[i], "never");
+	assert_mthp(&s, 7, 2048, "inherit");
+	cr_assert_str_eq(s.proc_thp_enabled, "1");
+	cr_assert_eq(s.hugetlb_total, 0);
+	cr_assert_eq(s.hugetlb_free, 0);
+	cr_assert_eq(s.hugetlb_rsvd, 0);
+	cr_assert_eq(s.hugetlb_page_kib, 2048);
+	cr_assert_eq(s.mem_total, 24683620 * KIB);
+	cr_assert_eq(s.mem_available, 24345512 * KIB);
+	cr_assert_eq(s.swap_total, 0);
+	cr_assert_eq(s.swap_free, 0);
+	cr_assert_eq(s.free_huge_blocks_bytes, (2 + 12 + 4 + 3008 + 1004) * MIB);
+	cr_assert_eq(s.numa_nodes, 1);
+	assert_process_fields(&s);
+}
+
+Test(system, always_defer_madvise_6_8)
+{
+	struct lsc_system s = snap("always-defer-madvise");
+
+	cr_assert_str_eq(s.kernel, "6.8.0-49-generic");
+	cr_assert_str_eq(s.thp_enabled, "always");
+	cr_assert_str_eq(s.thp_defrag, "madvise");
+	cr_assert_str_eq(s.thp_shmem_enabled, "never");
+	cr_assert_eq(s.hpage_pmd_size, 2 * MIB);
+	cr_assert_eq(s.n_mthp, 8);
+	assert_mthp(&s, 0, 16, "never");
+	assert_mthp(&s, 2, 64, "madvise");
+	assert_mthp(&s, 7, 2048, "inherit");
+	cr_assert_eq(s.hugetlb_total, 16);
+	cr_assert_eq(s.hugetlb_free, 4);
+	cr_assert_eq(s.hugetlb_rsvd, 2);
+	cr_assert_eq(s.hugetlb_page_kib, 2048);
+	cr_assert_eq(s.mem_total, 65843212 * KIB);
+	cr_assert_eq(s.mem_available, 3145728 * KIB);
+	cr_assert_eq(s.swap_total, 8388604 * KIB);
+	cr_assert_eq(s.swap_free, 1048576 * KIB);
+	cr_assert_eq(s.free_huge_blocks_bytes, 20 * MIB);
+	cr_assert_eq(s.numa_nodes, 2);
+	assert_process_fields(&s);
+}
+
+Test(system, old_kernel_4_4_without_mthp)
+{
+	struct lsc_system s = snap("old-kernel-no-mthp");
+
+	cr_assert_str_eq(s.kernel, "4.4.0-210-generic");
+	cr_assert_str_eq(s.thp_enabled, "always");
+	cr_assert_str_eq(s.thp_defrag, "never");
+	cr_assert_str_eq(s.thp_shmem_enabled, "", "4.8 added shmem_enabled");
+	cr_assert_eq(s.khugepaged_defrag, 1);
+	cr_assert_eq(s.khugepaged_max_ptes_none, 511);
+	cr_assert_eq(s.hpage_pmd_size, LSC_NA, "4.10 added hpage_pmd_size");
+	cr_assert_eq(s.n_mthp, 0);
+	cr_assert_str_eq(s.proc_thp_enabled, "");
+	cr_assert_eq(s.hugetlb_total, 0);
+	cr_assert_eq(s.hugetlb_page_kib, 2048);
+	cr_assert_eq(s.mem_total, 32844004 * KIB);
+	cr_assert_eq(s.mem_available, 14903212 * KIB);
+	cr_assert_eq(s.swap_total, 2097148 * KIB);
+	cr_assert_eq(s.swap_free, 2092332 * KIB);
+	/* no hpage_pmd_size: order 9 by default. DMA 1x2M + 3x4M, DMA32 6x2M +
+	 * 401x4M, Normal 8x2M + 1452x4M */
+	cr_assert_eq(s.free_huge_blocks_bytes, (2 + 12 + 12 + 1604 + 16 + 5808) * MIB);
+	cr_assert_eq(s.numa_nodes, 1);
+}
+
+Test(system, container_without_thp_or_vmstat)
+{
+	struct lsc_system s = snap("container-no-vmstat");
+
+	cr_assert_str_eq(s.kernel, "4.4.0");
+	cr_assert_str_eq(s.thp_enabled, "");
+	cr_assert_str_eq(s.thp_defrag, "");
+	cr_assert_str_eq(s.thp_shmem_enabled, "");
+	cr_assert_eq(s.khugepaged_defrag, LSC_NA);
+	cr_assert_eq(s.khugepaged_max_ptes_none, LSC_NA);
+	cr_assert_eq(s.hpage_pmd_size, LSC_NA);
+	cr_assert_eq(s.n_mthp, 0);
+	cr_assert_str_eq(s.proc_thp_enabled, "");
+	cr_assert_eq(s.hugetlb_total, LSC_NA);
+	cr_assert_eq(s.hugetlb_free, LSC_NA);
+	cr_assert_eq(s.hugetlb_rsvd, LSC_NA);
+	cr_assert_eq(s.hugetlb_page_kib, LSC_NA);
+	cr_assert_eq(s.mem_total, 16777216 * KIB);
+	cr_assert_eq(s.mem_available, 12104512 * KIB);
+	cr_assert_eq(s.swap_total, 0);
+	cr_assert_eq(s.free_huge_blocks_bytes, LSC_NA);
+	cr_assert_eq(s.numa_nodes, LSC_NA);
+	assert_process_fields(&s);
+}
+
+Test(system, garbage_is_na_everywhere)
+{
+	struct lsc_system s = snap("garbage");
+
+	cr_assert_str_eq(s.kernel, "");
+	cr_assert_str_eq(s.thp_enabled, "");       /* "[madv" */
+	cr_assert_str_eq(s.thp_defrag, "");        /* empty */
+	cr_assert_str_eq(s.thp_shmem_enabled, ""); /* no brackets */
+	cr_assert_eq(s.khugepaged_defrag, LSC_NA); /* binary */
+	cr_assert_eq(s.khugepaged_max_ptes_none, LSC_NA); /* 10 KB of digits */
+	cr_assert_eq(s.hpage_pmd_size, LSC_NA);    /* "2097152abc" */
+	/* hugepages-64kB has two choices, hugepages-XkB and -kB are not sizes */
+	cr_assert_eq(s.n_mthp, 1);
+	assert_mthp(&s, 0, 2048, "inherit");
+	cr_assert_str_eq(s.proc_thp_enabled, "");
+	cr_assert_eq(s.mem_total, LSC_NA); /* behind a 100 KB first line */
+	cr_assert_eq(s.mem_available, LSC_NA);
+	cr_assert_eq(s.hugetlb_total, LSC_NA);
+	cr_assert_eq(s.hugetlb_page_kib, LSC_NA);
+	cr_assert_eq(s.swap_total, LSC_NA);
+	cr_assert_eq(s.free_huge_blocks_bytes, LSC_NA);
+	cr_assert_eq(s.numa_nodes, LSC_NA); /* "nodeX" and "node" are not nodes */
+	assert_process_fields(&s);
+}
+
+Test(system, missing_roots_are_na)
+{
+	struct lsc_system s;
+
+	cr_assert_eq(lsc_system_read(FX "/none/proc", FX "/none/sys", &s), 0);
+	cr_assert_str_eq(s.kernel, "");
+	cr_assert_str_eq(s.thp_enabled, "");
+	cr_assert_eq(s.mem_total, LSC_NA);
+	cr_assert_eq(s.numa_nodes, LSC_NA);
+	cr_assert_eq(s.n_mthp, 0);
+}
+
+Test(system, null_out)
+{
+	cr_assert_eq(lsc_system_read(NULL, NULL, NULL), -EINVAL);
+}
+
+Test(system, the_real_machine)
+{
+	struct lsc_system s;
+	struct utsname u;
+
+	cr_assert_eq(lsc_system_read(NULL, NULL, &s), 0);
+	cr_assert_eq(uname(&u), 0);
+	cr_assert_str_eq(s.kernel, u.release);
+	cr_assert_gt(s.mem_total, 0);
+	cr_assert_gt(s.mem_available, 0);
+	cr_assert_leq(s.mem_available, s.mem_total);
+	assert_process_fields(&s);
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", R_OK))
+		cr_skip_test("no transparent_hugepage in /sys");
+	cr_assert_neq(s.thp_enabled[0], '\0');
+	cr_assert_neq(s.thp_defrag[0], '\0');
+	cr_assert_neq(s.free_huge_blocks_bytes, LSC_NA);
+	cr_assert_leq(s.free_huge_blocks_bytes, s.mem_total);
+}
+
+/* ---- process-level fields ------------------------------------------------- */
+
+Test(system, prctl_disable_shows_in_both_places)
+{
+	struct lsc_system s;
+
+	if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0)
+		cr_skip_test("PR_SET_THP_DISABLE: %s", strerror(errno));
+	cr_assert_eq(lsc_system_read(NULL, NULL, &s), 0);
+	cr_assert_eq(s.prctl_thp_disable, 1);
+	cr_assert_str_eq(lsc_thp_disable_name(s.prctl_thp_disable), "disabled");
+	if (s.proc_thp_enabled[0])
+		cr_assert_str_eq(s.proc_thp_enabled, "0");
+	cr_assert_eq(prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0), 0);
+	cr_assert_eq(lsc_system_read(NULL, NULL, &s), 0);
+	cr_assert_eq(s.prctl_thp_disable, 0);
+}
+
+Test(system, prctl_disable_except_advised)
+{
+	struct lsc_system s;
+
+	if (prctl(PR_SET_THP_DISABLE, 1, PR_THP_DISABLE_EXCEPT_ADVISED, 0, 0) != 0)
+		cr_skip_test("PR_THP_DISABLE_EXCEPT_ADVISED not supported by this kernel (6.18+): %s",
+			     strerror(errno));
+	cr_assert_eq(lsc_system_read(NULL, NULL, &s), 0);
+	cr_assert_eq(s.prctl_thp_disable, 1 | PR_THP_DISABLE_EXCEPT_ADVISED);
+	cr_assert_str_eq(lsc_thp_disable_name(s.prctl_thp_disable), "disabled-except-advised");
+}
+
+Test(system, memlock_limit)
+{
+	struct rlimit rl = {64 * 1024, 64 * 1024};
+	struct lsc_system s;
+
+	cr_assert_eq(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	cr_assert_eq(lsc_system_read(FX "/garbage/proc", FX "/garbage/sys", &s), 0);
+	cr_assert_eq(s.memlock_cur, 65536);
+	cr_assert_eq(s.memlock_max, 65536);
+}
+
+Test(system, memlock_unlimited)
+{
+	struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
+	struct lsc_system s;
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) != 0)
+		cr_skip_test("cannot raise RLIMIT_MEMLOCK to unlimited (needs CAP_SYS_RESOURCE): %s", strerror(errno));
+	cr_assert_eq(lsc_system_read(NULL, NULL, &s), 0);
+	cr_assert_eq(s.memlock_cur, LSC_UNLIMITED);
+	cr_assert_eq(s.memlock_max, LSC_UNLIMITED);
+}
+
+Test(system, thp_disable_names)
+{
+	cr_assert_str_eq(lsc_thp_disable_name(0), "off");
+	cr_assert_str_eq(lsc_thp_disable_name(1), "disabled");
+	cr_assert_str_eq(lsc_thp_disable_name(3), "disabled-except-advised");
+	cr_assert_str_eq(lsc_thp_disable_name(2), "off", "bit 1 means nothing without bit 0");
+	cr_assert_str_eq(lsc_thp_disable_name(LSC_NA), "n/a");
+	cr_assert_str_eq(lsc_thp_disable_name(-1), "n/a");
+}
+
+/* ---- trees built here: more sizes than fit, other huge-page sizes --------- */
+
+static char tree[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", tree, rel);
+	for (char *p = path + strlen(tree) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void make_tree(void)
+{
+	strcpy(tree, "/tmp/lsc-system-XXXXXX");
+	cr_assert_not_null(mkdtemp(tree));
+}
+
+static void remove_tree(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
+	(void)!system(cmd);
+}
+
+static struct lsc_system snap_tree(void)
+{
+	char proc[128], sys[128];
+	struct lsc_system s;
+
+	snprintf(proc, sizeof(proc), "%s/proc", tree);
+	snprintf(sys, sizeof(sys), "%s/sys", tree);
+	cr_assert_eq(lsc_system_read(proc, sys, &s), 0);
+	return s;
+}
+
+Test(system, mthp_sorted_and_capped, .init = make_tree, .fini = remove_tree)
+{
+	/* 20 sizes, created out of order: the 16 smallest are kept, sorted. */
+	static const unsigned kib[] = {2048, 16, 1024,   64,    32,    4096,  128,
+				       256,  512, 8192, 16384, 32768, 65536, 131072,
+				       262144, 524288, 1048576, 24, 48, 96};
+	char rel[128];
+
+	for (unsigned i = 0; i < sizeof(kib) / sizeof(kib[0]); i++) {
+		snprintf(rel, sizeof(rel), "sys/kernel/mm/transparent_hugepage/hugepages-%ukB/enabled",
+			 kib[i]);
+		put(rel, i % 2 ? "always inherit [madvise] never\n" : "always [inherit] madvise never\n");
+	}
+	struct lsc_system s = snap_tree();
+
+	cr_assert_eq(s.n_mthp, LSC_MTHP_MAX);
+	for (unsigned i = 1; i < s.n_mthp; i++)
+		cr_assert_lt(s.mthp[i - 1].size_kib, s.mthp[i].size_kib);
+	cr_assert_eq(s.mthp[0].size_kib, 16);
+	cr_assert_str_eq(s.mthp[0].enabled, "madvise");
+	cr_assert_eq(s.mthp[1].size_kib, 24);
+	cr_assert_eq(s.mthp[LSC_MTHP_MAX - 1].size_kib, 65536);
+	cr_assert_str_eq(s.mthp[LSC_MTHP_MAX - 1].enabled, "inherit");
+}
+
+Test(system, huge_order_follows_hpage_pmd_size, .init = make_tree, .fini = remove_tree)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (page != 4096)
+		cr_skip_test("the buddyinfo below is written for 4 KiB pages, not %ld", page);
+	put("proc/buddyinfo", "Node 0, zone   Normal      0      0      0      0      0      0      0"
+			      "      0      0      1      1 \n");
+	put("sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "4194304\n");
+	cr_assert_eq(snap_tree().free_huge_blocks_bytes, 4 * MIB, "4 MiB pages: order 10 only");
+	put("sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "2097152\n");
+	cr_assert_eq(snap_tree().free_huge_blocks_bytes, 6 * MIB);
+	put("sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "3000000\n");
+	cr_assert_eq(snap_tree().free_huge_blocks_bytes, 6 * MIB, "not a power of two: order 9");
+	put("sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "0\n");
+	cr_assert_eq(snap_tree().hpage_pmd_size, LSC_NA);
+	cr_assert_eq(snap_tree().free_huge_blocks_bytes, 6 * MIB, "n/a: order 9");
+}
+
+Test(system, kernel_release_from_the_tree, .init = make_tree, .fini = remove_tree)
+{
+	put("proc/sys/kernel/osrelease", "5.15.0-105-generic\n");
+	cr_assert_str_eq(snap_tree().kernel, "5.15.0-105-generic");
+	put("proc/sys/kernel/osrelease", "5.15.0 extra\n");
+	cr_assert_str_eq(snap_tree().kernel, "");
+	put("proc/sys/kernel/osrelease", "5.15.0\n6.1.0\n");
+	cr_assert_str_eq(snap_tree().kernel, "");
+	put("proc/sys/kernel/osrelease",
+	    "0123456789012345678901234567890123456789012345678901234567890123456789\n");
+	cr_assert_str_eq(snap_tree().kernel, "", "longer than a utsname release");
+}

@@ -1,0 +1,329 @@
+/*
+ * loadscope probe: print the system snapshot and say, before any load, what
+ * would hurt a large pinned arena on this machine: a THP setting that makes
+ * MADV_HUGEPAGE faults compact in the faulting thread while too little memory
+ * is free in huge-page-sized blocks (seed 001: 432 s to ready instead of
+ * 25 s), a memlock limit below the arena, a hugetlb pool too small for it,
+ * an arena larger than MemAvailable.
+ *
+ * The judgement is lsc__assess(), the same one the loader's `auto` policy
+ * takes, so the probe never warns about something the loader would do.
+ * Output is the library's own line grammar (human or JSON), one `system`
+ * line, then one `warn` line per problem, with a stable id and the numbers,
+ * or one `ok` line.
+ *
+ * Exit: 0 nothing to warn about, 1 warnings, 2 usage, 3 no arena size (no
+ * --arena-gib and MemAvailable unreadable).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <loadscope/loadscope.h>
+
+#include "format/human.h"
+#include "profiler/assess.h"
+#include "profiler/internal.h"
+#include "profiler/procfs.h"
+#include "tool.h"
+
+const char lsc_cmd_probe_help[] = "print the memory settings and warn about what would slow a large pinned arena";
+
+/* Without --arena-gib: most of what the kernel says is available, leaving
+ * room for the engine's own heap and the page cache of the files it reads. */
+#define DEFAULT_ARENA_SHARE 0.8
+
+struct probe_args {
+	double arena_gib;       /* 0: not given */
+	enum lsc_format format;
+	const char *proc_root, *sys_root;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: loadscope probe [--arena-gib N] [--format human|json]\n"
+		"                       [--proc-root DIR] [--sys-root DIR]\n"
+		"\n"
+		"Prints the memory settings that decide how a large pinned arena behaves,\n"
+		"then warns about what would hurt an arena of N GiB (default: 80%% of\n"
+		"MemAvailable). Exit 0: no warning; 1: warnings; 2: usage.\n");
+}
+
+static int parse_gib(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1024.0 * 1024)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* 0 parsed, 1 --help, -EINVAL usage error (message printed). */
+static int parse_args(int argc, char **argv, struct probe_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->format = LSC_FORMAT_HUMAN;
+	for (int i = 1; i < argc; i++) {
+		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(opt, "--help") || !strcmp(opt, "-h"))
+			return 1;
+		if (!val) {
+			fprintf(stderr, "loadscope probe: %s: unknown option or missing value\n", opt);
+			return -EINVAL;
+		}
+		i++;
+		if (!strcmp(opt, "--arena-gib")) {
+			if (parse_gib(val, &a->arena_gib) < 0) {
+				fprintf(stderr, "loadscope probe: --arena-gib %s: not a size in GiB\n", val);
+				return -EINVAL;
+			}
+		} else if (!strcmp(opt, "--format")) {
+			if (!strcmp(val, "human")) {
+				a->format = LSC_FORMAT_HUMAN;
+			} else if (!strcmp(val, "json")) {
+				a->format = LSC_FORMAT_JSON;
+			} else {
+				fprintf(stderr, "loadscope probe: --format %s: human or json\n", val);
+				return -EINVAL;
+			}
+		} else if (!strcmp(opt, "--proc-root")) {
+			a->proc_root = val;
+		} else if (!strcmp(opt, "--sys-root")) {
+			a->sys_root = val;
+		} else {
+			fprintf(stderr, "loadscope probe: %s: unknown option\n", opt);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A number field, or "n/a" where the snapshot had none. */
+static void rec_num(struct lsc__rec *r, const char *key, int64_t v)
+{
+	if (v == LSC_NA)
+		lsc__rec_str(r, key, "n/a");
+	else if (v == LSC_UNLIMITED)
+		lsc__rec_str(r, key, "unlimited");
+	else
+		lsc__rec_i64(r, key, v);
+}
+
+static void warn_init(struct lsc__rec *r, const char *id, uint64_t arena)
+{
+	lsc__rec_init(r, "warn");
+	lsc__rec_str(r, "id", id);
+	lsc__rec_u64(r, "arena_bytes", arena);
+}
+
+static void warn_thp(lsc_profiler *p, const struct lsc_system *s, const struct lsc__assessment *a,
+		     uint64_t arena)
+{
+	char b[LSC__HBUF];
+	struct lsc__rec r;
+
+	warn_init(&r, "thp-stall-risk", arena);
+	lsc__rec_say(&r, "probe: an MADV_HUGEPAGE arena of %s can stall in direct compaction: %s; "
+		     "remedy: use the loader's auto or 4k policy, or run under PR_SET_THP_DISABLE",
+		     lsc__fmt_bytes(b, (double)arena), a->thp_reason);
+	lsc__rec_str(&r, "thp_enabled", s->thp_enabled[0] ? s->thp_enabled : "n/a");
+	lsc__rec_str(&r, "thp_defrag", s->thp_defrag);
+	rec_num(&r, "free_huge_blocks_bytes", a->huge_free_bytes);
+	rec_num(&r, "thp_pmd_bytes", s->hpage_pmd_size);
+	lsc__emit(p, &r);
+}
+
+static void warn_memlock(lsc_profiler *p, const struct lsc_system *s, uint64_t arena)
+{
+	char b1[LSC__HBUF], b2[LSC__HBUF];
+	struct lsc__rec r;
+
+	warn_init(&r, "memlock-short", arena);
+	lsc__rec_say(&r, "probe: RLIMIT_MEMLOCK is %s, below the %s arena: pinning it with mlock "
+		     "fails; remedy: raise the limit (ulimit -l unlimited; LimitMEMLOCK=infinity "
+		     "in a systemd unit; docker run --ulimit memlock=-1)",
+		     lsc__fmt_bytes(b1, (double)s->memlock_cur), lsc__fmt_bytes(b2, (double)arena));
+	rec_num(&r, "memlock_bytes", s->memlock_cur);
+	rec_num(&r, "memlock_max_bytes", s->memlock_max);
+	lsc__emit(p, &r);
+}
+
+static void warn_hugetlb(lsc_profiler *p, const struct lsc_system *s,
+			 const struct lsc__assessment *a, uint64_t arena)
+{
+	char b[LSC__HBUF];
+	struct lsc__rec r;
+
+	warn_init(&r, "hugetlb-short", arena);
+	lsc__rec_say(&r, "probe: a hugetlb arena of %s needs %lld pages of %lld KiB but the pool "
+		     "has %lld free (of %lld); remedy: reserve more (vm.nr_hugepages) or use THP "
+		     "or 4 KiB pages: in a field report a hugetlb arena measured no gain and took "
+		     "its memory from the page cache",
+		     lsc__fmt_bytes(b, (double)arena), (long long)a->hugetlb_needed,
+		     (long long)s->hugetlb_page_kib, (long long)a->hugetlb_free,
+		     (long long)s->hugetlb_total);
+	rec_num(&r, "hugetlb_needed", a->hugetlb_needed);
+	rec_num(&r, "hugetlb_free", a->hugetlb_free);
+	rec_num(&r, "hugetlb_total", s->hugetlb_total);
+	rec_num(&r, "hugetlb_page_kib", s->hugetlb_page_kib);
+	lsc__emit(p, &r);
+}
+
+static void warn_mem(lsc_profiler *p, const struct lsc_system *s, uint64_t arena)
+{
+	char b1[LSC__HBUF], b2[LSC__HBUF];
+	struct lsc__rec r;
+
+	warn_init(&r, "mem-short", arena);
+	lsc__rec_say(&r, "probe: the %s arena is larger than MemAvailable (%s): pinning it "
+		     "reclaims the page cache, swaps or fails; remedy: a smaller arena, or free "
+		     "memory before the start",
+		     lsc__fmt_bytes(b1, (double)arena), lsc__fmt_bytes(b2, (double)s->mem_available));
+	rec_num(&r, "mem_available_bytes", s->mem_available);
+	lsc__emit(p, &r);
+}
+
+/* mlock() ignores RLIMIT_MEMLOCK for a process with CAP_IPC_LOCK (root,
+ * usually): a low limit is then no problem, but worth one line, since the
+ * same engine run unprivileged would fail. */
+static void note_memlock_lifted(lsc_profiler *p, const struct lsc_system *s, uint64_t arena)
+{
+	char b1[LSC__HBUF], b2[LSC__HBUF], text[200];
+	struct lsc__rec r;
+
+	snprintf(text, sizeof(text),
+		 "RLIMIT_MEMLOCK is %s, below the %s arena, but this process has CAP_IPC_LOCK, "
+		 "which lifts it; without that capability mlock pinning would fail",
+		 lsc__fmt_bytes(b1, (double)s->memlock_cur), lsc__fmt_bytes(b2, (double)arena));
+	lsc__rec_init(&r, "note");
+	lsc__rec_say(&r, "probe: %s", text);
+	lsc__rec_str(&r, "topic", "probe");
+	lsc__rec_str(&r, "text", text);
+	lsc__emit(p, &r);
+}
+
+static void say_ok(lsc_profiler *p, const struct lsc__assessment *a, uint64_t arena)
+{
+	char b[LSC__HBUF];
+	struct lsc__rec r;
+
+	lsc__rec_init(&r, "ok");
+	lsc__rec_say(&r, "probe: nothing in the way of a %s pinned arena: %s",
+		     lsc__fmt_bytes(b, (double)arena), a->thp_reason);
+	lsc__rec_u64(&r, "arena_bytes", arena);
+	lsc__rec_str(&r, "thp", a->thp_reason);
+	lsc__emit(p, &r);
+}
+
+/* The arena size: the option, or a share of MemAvailable. 0 when neither. */
+static uint64_t arena_size(const struct probe_args *a, const struct lsc_system *s)
+{
+	if (a->arena_gib > 0)
+		return (uint64_t)(a->arena_gib * 1024 * 1024 * 1024);
+	if (s->mem_available == LSC_NA || s->mem_available <= 0)
+		return 0;
+	return (uint64_t)((double)s->mem_available * DEFAULT_ARENA_SHARE);
+}
+
+static void say_arena(lsc_profiler *p, const struct probe_args *a, uint64_t arena)
+{
+	char b[LSC__HBUF], text[160];
+	struct lsc__rec r;
+
+	snprintf(text, sizeof(text), "judging an arena of %s (%s)", lsc__fmt_bytes(b, (double)arena),
+		 a->arena_gib > 0 ? "--arena-gib" : "80% of MemAvailable; --arena-gib N to choose");
+	lsc__rec_init(&r, "note");
+	lsc__rec_say(&r, "probe: %s", text);
+	lsc__rec_str(&r, "topic", "probe");
+	lsc__rec_str(&r, "text", text);
+	lsc__rec_u64(&r, "arena_bytes", arena);
+	lsc__emit(p, &r);
+}
+
+static int probe(lsc_profiler *p, const struct probe_args *args)
+{
+	struct lsc__assessment a;
+	struct lsc__status st;
+	struct lsc_system s;
+	struct lsc__rec r;
+	uint64_t arena;
+	int warnings = 0;
+
+	lsc_profiler_system(p, &s);
+	lsc__rec_init(&r, "system");
+	lsc__system_rec(&r, &s);
+	lsc__emit(p, &r);
+
+	arena = arena_size(args, &s);
+	if (!arena) {
+		fprintf(stderr, "loadscope probe: MemAvailable is n/a here; give the arena size "
+				"with --arena-gib N\n");
+		return 3;
+	}
+	say_arena(p, args, arena);
+	lsc__assess(&s, arena, &a);
+	/* The capability is the process's own, like the rlimit: read it from
+	 * the real /proc whatever root the snapshot came from. */
+	if (a.memlock_short && lsc__status_read("/proc", &st) == 0 && st.cap_ipc_lock == 1) {
+		note_memlock_lifted(p, &s, arena);
+		a.memlock_short = 0;
+	}
+
+	if (a.stall_risk) {
+		warn_thp(p, &s, &a, arena);
+		warnings++;
+	}
+	if (a.memlock_short) {
+		warn_memlock(p, &s, arena);
+		warnings++;
+	}
+	if (a.hugetlb_short) {
+		warn_hugetlb(p, &s, &a, arena);
+		warnings++;
+	}
+	if (a.mem_short) {
+		warn_mem(p, &s, arena);
+		warnings++;
+	}
+	if (!warnings)
+		say_ok(p, &a, arena);
+	return warnings ? 1 : 0;
+}
+
+int lsc_cmd_probe(int argc, char **argv)
+{
+	struct lsc_profiler_options o;
+	struct probe_args args;
+	lsc_profiler *p;
+	int ret;
+
+	ret = parse_args(argc, argv, &args);
+	if (ret != 0) {
+		usage(ret > 0 ? stdout : stderr);
+		return ret > 0 ? 0 : 2;
+	}
+	lsc_profiler_options_init(&o);
+	o.stream = stdout;
+	o.format = args.format;
+	o.mode = LSC_MODE_ON;
+	o.proc_root = args.proc_root;
+	o.sys_root = args.sys_root;
+	/* The probe is asked for explicitly: LOADSCOPE=off must not silence it. */
+	o.flags = LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_IGNORE_ENV;
+	ret = lsc_profiler_create(&o, &p);
+	if (ret < 0) {
+		fprintf(stderr, "loadscope probe: %s\n", lsc_strerror(ret));
+		return 2;
+	}
+	ret = probe(p, &args);
+	lsc_profiler_destroy(p);
+	return ret;
+}
