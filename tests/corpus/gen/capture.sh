@@ -54,4 +54,7 @@ run "$W" --thp 4k --direct > "$OUT/loadscope-direct-ok.log"
 run "$W" --thp hugetlb > "$OUT/loadscope-hugetlb-empty-pool.log"
 # a wrong expected hash -> verify fails, the load exits 1
 run "$W" --thp 4k --expect 0123456789abcdef > "$OUT/loadscope-verify-mismatch.log"
+# the probe, for a 40 GiB arena (warns on this 24 GiB machine) and a 1 GiB one (nothing to say)
+{ echo "\$ loadscope probe --arena-gib 40"; "$L" probe --arena-gib 40 2>&1 | anon; } > "$OUT/loadscope-probe-40g.log"
+{ echo "\$ loadscope probe --arena-gib 1"; "$L" probe --arena-gib 1 2>&1 | anon; } > "$OUT/loadscope-probe-1g.log"
 echo "captured into $OUT"
