@@ -19,7 +19,7 @@ static char buf[4096];
 static const char *clean(struct tr_clean *c, const char *in, struct tr_line *out)
 {
 	snprintf(buf, sizeof(buf), "%s", in);
-	struct tr_line l = {.s = buf, .len = strlen(buf), .no = 7, .ts = NAN};
+	struct tr_line l = {.s = buf, .len = strlen(buf), .no = 7, .ts = NAN, .tsk = {NAN, NAN, NAN}};
 	int keep = tr_clean_line(c, &l);
 	if (out)
 		*out = l;
@@ -101,6 +101,35 @@ static struct lsc_triage *feed_chunks(const char *s, size_t n, size_t chunk)
 		lsc_triage_feed(t, s + i, n - i < chunk ? n - i : chunk);
 	lsc_triage_finish(t);
 	return t;
+}
+
+Test(triage_clean, clocks_are_kept_by_kind)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_not_null(clean(&c, "Oct 16 15:39:01 host strata[1]: INFO 10-17 08:12:43 [x.py:1] hi", &l));
+	cr_assert_float_eq(l.tsk[0], 15 * 3600 + 39 * 60 + 1, 1e-9, "the collector's clock");
+	cr_assert_float_eq(l.tsk[1], 8 * 3600 + 12 * 60 + 43, 1e-9, "the engine's clock");
+	cr_assert_str_eq(l.s, "hi");
+}
+
+/* A start's duration comes from two clocks of one kind only: a paste that
+ * stamped every line with one collector time changes nothing. */
+Test(triage_clean, constant_collector_clock_does_not_invent_a_duration)
+{
+	static const char a[] = "INFO 10-17 08:12:43 [api.py:1] vLLM API server version 0.11.0\n"
+				"INFO 10-17 08:12:51 [core.py:7] Initializing a V1 LLM engine (v0.11.0)\n"
+				"INFO:     Application startup complete.\n";
+	static const char b[] = "Oct 16 15:39:01 host x[1]: INFO 10-17 08:12:43 [api.py:1] vLLM API server version 0.11.0\n"
+				"Oct 16 15:39:01 host x[1]: INFO 10-17 08:12:51 [core.py:7] Initializing a V1 LLM engine (v0.11.0)\n"
+				"Oct 16 15:39:01 host x[1]: INFO:     Application startup complete.\n";
+	struct lsc_triage *ta = feed_chunks(a, sizeof(a) - 1, 9), *tb = feed_chunks(b, sizeof(b) - 1, 9);
+	cr_assert_eq(lsc_triage_nstarts(ta), 1);
+	cr_assert_eq(lsc_triage_nstarts(tb), 1);
+	cr_assert(isnan(ta->sums[0].ready_s));
+	cr_assert(isnan(tb->sums[0].ready_s), "got %g", tb->sums[0].ready_s);
+	lsc_triage_free(ta);
+	lsc_triage_free(tb);
 }
 
 static const char LOG[] =

@@ -47,10 +47,20 @@ static size_t tag_len(const char *p, const char *end)
 	return 0;
 }
 
+/* Bytes that start something compact() removes or checks. */
+static int special(unsigned char c)
+{
+	return c == 0x1b || c == '*' || c == '`' || c == '<' || c >= 0x80 || c == '\r' || c == 0;
+}
+
 /* Remove ANSI escapes, tags, bold and backtick marks; check UTF-8. */
 static size_t compact(char *s, size_t len, unsigned *flags)
 {
 	size_t r = 0, w = 0;
+	/* most lines have nothing to remove: skip to the first special byte */
+	while (r < len && !special((unsigned char)s[r]))
+		r++;
+	w = r;
 	while (r < len) {
 		unsigned char c = (unsigned char)s[r];
 		if (c == 0x1b) {
@@ -254,7 +264,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 		}
 	}
 	/* Nov 30 04:05:16 host prog[123]: */
-	for (const char *const *m = months; *m; m++) {
+	for (const char *const *m = months; end - q > 15 && isupper((unsigned char)*q) && q[3] == ' ' && *m; m++) {
 		if (end - q > 15 && !strncmp(q, *m, 3) && q[3] == ' ') {
 			const char *c = tr_skip_ws(q + 4, end);
 			while (c < end && isdigit((unsigned char)*c))
@@ -289,7 +299,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 			return tr_skip_ws(e + 1, end);
 	}
 	/* vLLM / python logging: "INFO 10-16 15:39:01 [loader.py:123] " */
-	for (const char *const *lv = levels; *lv; lv++) {
+	for (const char *const *lv = levels; q < end && isupper((unsigned char)*q) && *lv; lv++) {
 		size_t ln = strlen(*lv);
 		if ((size_t)(end - q) > ln + 1 && !strncmp(q, *lv, ln) && (q[ln] == ' ' || q[ln] == ':')) {
 			const char *c = tr_skip_ws(q + ln + (q[ln] == ':'), end);
@@ -340,10 +350,16 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		c->dropped++;
 		return 0;
 	}
+	int clocks = 0;
 	for (int i = 0; i < 8; i++) {
-		const char *q = strip_one(p, end, &l->ts);
+		double ts = NAN;
+		const char *q = strip_one(p, end, &ts);
 		if (q == p)
 			break;
+		if (!isnan(ts)) {
+			l->tsk[clocks++ ? 1 : 0] = ts; /* outermost, then the innermost */
+			l->ts = ts;
+		}
 		p = (char *)q;
 	}
 	while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))

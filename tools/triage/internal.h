@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "triage.h"
@@ -20,10 +21,10 @@
 #define TR_EVTEXT 200     /* a quoted evidence line is cut here */
 #define TR_START_EVID 40  /* evidence lines one start keeps */
 #define TR_OPEN_MAX 8     /* starts open at once (interleaved loadscope runs) */
-#define TR_FULL_FINDINGS 2048
+#define TR_FULL_FINDINGS 1024
 #define TR_FULL_STARTS 4096
-#define TR_LITE_MAX (1u << 20)
-#define TR_ROWS_MAX (1u << 16)
+#define TR_LITE_MAX (1u << 18)
+#define TR_ROWS_MAX (1u << 14)
 #define TR_CFG_KEYS 6
 
 /* ---- cleaned lines ------------------------------------------------------- */
@@ -32,6 +33,8 @@
 #define TR_L_BADUTF8 0x2u
 #define TR_L_MDTABLE 0x4u  /* a markdown table row: prose, not a log line */
 
+#define TR_TS_KINDS 3
+
 struct tr_line {
 	char *s;              /* cleaned text; s[len] is writable */
 	size_t len;
@@ -39,7 +42,27 @@ struct tr_line {
 	unsigned src;         /* index of the input (file) */
 	unsigned flags;
 	double ts;            /* a leading timestamp, seconds of the day; NAN none */
+	/* The same line's clocks by kind, seconds of the day (NAN none): the
+	 * outermost prefix's (a collector's: syslog, journald), an inner
+	 * prefix's (the engine's own logger), and a Unix `timestamp=` field.
+	 * Durations are only taken between two clocks of one kind: a pasted
+	 * log often has a collector's clock on some lines only. */
+	double tsk[TR_TS_KINDS];
+	uint64_t kw;          /* keyword groups found by the prefilter (TR_G_*) */
 };
+
+/* prefilter.c: keyword groups a line contains, found in one pass */
+enum {
+	TR_G_LSC = 1u << 0, TR_G_ARENA = 1u << 1, TR_G_COMPLEMENT = 1u << 2, TR_G_LOADED = 1u << 3,
+	TR_G_STILL = 1u << 4, TR_G_VERIFY = 1u << 5, TR_G_GPU = 1u << 6, TR_G_READTHRU = 1u << 7,
+	TR_G_STRACE = 1u << 8, TR_G_VMSTAT = 1u << 9, TR_G_THPSET = 1u << 10, TR_G_RATES = 1u << 11,
+	TR_G_LLAMA = 1u << 12, TR_G_IK = 1u << 13, TR_G_VLLM = 1u << 14, TR_G_RUNAI = 1u << 15,
+	TR_G_IO = 1u << 16, TR_G_READY = 1u << 17, TR_G_SWAP = 1u << 18, TR_G_HIP = 1u << 19,
+	TR_G_BEGIN = 1u << 20, TR_G_EXIT = 1u << 21, TR_G_EPOCH = 1u << 22,
+};
+struct tr_prefilter;
+struct tr_prefilter *tr_prefilter_new(void);
+uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
 
 struct tr_clean {
 	unsigned fence;       /* open code-fence depth (informational) */
@@ -91,6 +114,7 @@ enum tr_vm {
 extern const char *const tr_vm_names[TR_VM_N];
 
 struct tr_start {
+	struct lsc_triage *t;   /* the owner: numbers starts in the order they begin */
 	unsigned idx;
 	unsigned src;
 	unsigned long first_line, last_line;
@@ -99,7 +123,7 @@ struct tr_start {
 	unsigned long recognised;
 	int stage;              /* 0 nothing, 1 began, 2 loading, 3 loaded, 4 ready */
 	int ev_begin, ev_end, ev_last;
-	double ts_begin;        /* timestamp of its first line, NAN none */
+	double ts_begin[TR_TS_KINDS]; /* first timestamp of each kind in the start, NAN none */
 
 	struct tr_num ready_s;  /* load to ready */
 	struct tr_num unattributed_s, covered_s;
@@ -134,6 +158,10 @@ struct tr_start {
 	int kfd_pending;        /* an unfinished KFD alloc ioctl (strace -f) */
 	int hip;                /* HIP/ROCm is in play */
 	int ev_arena;           /* the arena note (once per start) */
+	int hugetlb_asked;      /* hugetlb was asked for explicitly (an option, not a default) */
+	int from_device;        /* something says the read came from a device */
+	int ev_exit;            /* the process exited (ended without ready) */
+	int ev_thp_risk;        /* loadscope probe: an MADV_HUGEPAGE arena may stall in compaction */
 
 	int ev_verify_fail, ev_mlock_fail, ev_uring, ev_direct, ev_swap_text;
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
@@ -242,6 +270,7 @@ struct tr_lite {
 	unsigned start;
 	unsigned long first_line;
 	int full;     /* index into full findings, -1 when only counted */
+	size_t seq;   /* order of arrival, to keep a start's findings in rule order */
 };
 
 /* ---- the whole triage ----------------------------------------------------------- */
@@ -263,6 +292,7 @@ struct lsc_triage {
 	unsigned long nlines, nrecog, nbad_utf8, ntrunc;
 	struct tr_clean clean;
 	char *scratch;        /* for the shared parser, which parses in place */
+	struct tr_prefilter *pf;
 
 	/* starts */
 	struct tr_start *open[TR_OPEN_MAX];
@@ -280,6 +310,7 @@ struct lsc_triage {
 	struct tr_lite *lite;
 	size_t nlite, lite_cap;
 	unsigned long dropped_findings;
+	double pending_ts[TR_TS_KINDS]; /* first timestamps since the last start was ready */
 	struct tr_startsum *sums;
 	size_t nsums, sums_cap;
 	struct tr_row *rows;

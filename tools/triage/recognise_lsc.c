@@ -76,6 +76,19 @@ static void vm_fields(struct tr_start *s, const struct lsc__parsed *p, int ev, c
 	}
 }
 
+/* "hugetlb unavailable (needed 512 2 MiB pages, pool has 0 free of 0)" */
+static void hugetlb_from_text(struct tr_start *s, const char *r, int ev)
+{
+	if (!r || !strstr(r, "needed"))
+		return;
+	const char *end = r + strlen(r);
+	double v;
+	if (!tr_has(&s->huge_needed) && tr_after(r, end, "needed", tr_num, &v))
+		tr_setnum(&s->huge_needed, v, ev);
+	if (!tr_has(&s->huge_pool) && (tr_after(r, end, "pool has", tr_num, &v) || tr_after(r, end, "nr_hugepages", tr_num, &v)))
+		tr_setnum(&s->huge_pool, v, ev);
+}
+
 static void on_system(struct tr_start *s, const struct lsc__parsed *p, int ev)
 {
 	const char *v;
@@ -120,6 +133,12 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		if (!isnan(wall) && !tr_has(&s->vm_window_s))
 			tr_setnum(&s->vm_window_s, wall, ev);
 	}
+	const char *nm = str(p, "name");
+	if (nm && (strstr(nm, "hip") || strstr(nm, "HIP")))
+		s->hip = 1;
+	double majflt = num(p, "majflt");
+	if (k == TR_K_READ && !isnan(majflt) && !isnan(bytes) && majflt * 4096.0 >= 0.1 * bytes)
+		s->from_device = 1; /* the bytes came in by major faults: from the device */
 	if (k == TR_K_READ) {
 		setif(&s->read_s, (tr_has(&s->read_s) ? s->read_s.v : 0) + wall, ev);
 		if (!isnan(bytes))
@@ -171,6 +190,8 @@ static void on_fallback(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	else if (!strcmp(what, "arena") && wanted && strstr(wanted, "hugetlb")) {
 		setif(&s->huge_needed, num2(p, "pages_needed", "needed_pages"), ev);
 		setif(&s->huge_pool, num2(p, "hugetlb_free", "nr_hugepages"), ev);
+		hugetlb_from_text(s, reason, ev);
+		s->hugetlb_asked = 1; /* loadscope only tries hugetlb when asked or when auto chose it */
 	}
 }
 
@@ -193,7 +214,11 @@ static void on_arena(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	}
 	setif(&s->huge_needed, num2(p, "pages_needed", "needed_pages"), ev);
 	setif(&s->huge_pool, num2(p, "hugetlb_free", "nr_hugepages"), ev);
-	double b = num(p, "bytes");
+	hugetlb_from_text(s, str(p, "reason"), ev);
+	const char *src = str(p, "source");
+	if (req && strstr(req, "hugetlb") && src && strcmp(src, "auto") && strcmp(src, "default"))
+		s->hugetlb_asked = 1; /* an explicit request that was not met */
+	double b = num2(p, "bytes", "arena_bytes");
 	if (!isnan(b))
 		tr_setnum(&s->arena_gib, b / GIB, ev);
 	if (s->stage < 2)
@@ -205,9 +230,15 @@ static void on_complement(struct tr_start *s, const struct lsc__parsed *p, int e
 	setif(&s->comp_total_s, num2(p, "wall_s", "total_s"), ev);
 	setif(&s->comp_alloc_s, num2(p, "alloc_s", "allocate_s"), ev);
 	setif(&s->comp_copy_s, num(p, "copy_s"), ev);
-	double b = num2(p, "bytes", "pinned_bytes");
+	double b = num2(p, "bytes", "resident_bytes");
+	if (isnan(b))
+		b = num(p, "pinned_bytes");
 	if (!isnan(b))
 		tr_setnum(&s->comp_gib, b / GIB, ev);
+	const char *pin = str(p, "pin");
+	if (pin && !strcmp(pin, "hip"))
+		s->hip = 1;
+	hugetlb_from_text(s, str(p, "thp_reason"), ev);
 	if (s->stage < 3)
 		s->stage = 3;
 }
@@ -225,6 +256,15 @@ static void on_loaded(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	const char *vr = str(p, "verify");
 	if (failed_word(vr))
 		s->ev_verify_fail = ev;
+	const char *dio = str(p, "direct");
+	if (dio && !strcmp(dio, "1"))
+		s->from_device = 1; /* O_DIRECT reads come from the device */
+	if (!tr_has(&s->read_s)) {
+		setif(&s->read_s, num(p, "read_s"), ev);
+		double rg = num(p, "read_gibps");
+		if (!isnan(rg))
+			tr_setnum(&s->read_rate, rg, ev);
+	}
 	if (s->stage < 3)
 		s->stage = 3;
 }
@@ -282,6 +322,21 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		if (!isnan(hb) && hb > 0) {
 			s->hugetlb_used = 1;
 			s->ev_hugetlb_used = e;
+		}
+	} else if (!strcmp(ev, "warn")) {
+		/* loadscope probe's predictions, by their id */
+		const char *id = str(&p, "id");
+		if (id && strstr(id, "thp") && (strstr(id, "stall") || strstr(id, "compact")))
+			s->ev_thp_risk = e;
+	} else if (!strcmp(ev, "error")) {
+		/* the load stopped with an error: the start ended (not truncated) */
+		const char *what = str(&p, "what");
+		if (what && strstr(what, "verify"))
+			s->ev_verify_fail = e;
+		s->ev_exit = e;
+		if (s->stage < 4) {
+			s->stage = 4;
+			s->ev_end = e;
 		}
 	} else if (!strcmp(ev, "note")) {
 		const char *topic = str(&p, "topic"), *text = str(&p, "text");

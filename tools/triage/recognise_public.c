@@ -392,7 +392,7 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 	double v, g;
 	int e;
 	struct tr_start *st;
-	if (tr_memmem(s, l->len, "Starting vLLM") || tr_memmem(s, l->len, "vLLM API server version") ||
+	if (tr_memmem(s, l->len, "vLLM API server version") ||
 	    tr_memmem(s, l->len, "Initializing a V1 LLM engine") || tr_memmem(s, l->len, "Initializing an LLM engine")) {
 		st = tr_begin(t, l, "vllm");
 		if (!st)
@@ -463,6 +463,7 @@ static int runai_line(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	tr_setnum(&st->read_s, secs, e);
 	tr_setnum(&st->read_gib, g, e);
+	st->from_device = 1; /* a streamer reads files from storage, not from the page cache */
 	tr_setnum(&st->read_rate, isnan(rate) && secs > 0 ? g / secs : rate, e);
 	if (st->stage < 2)
 		st->stage = 2;
@@ -498,11 +499,32 @@ static int io_line(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* The start's duration from its clocks: the most specific kind both its
+ * first line and this line carry (a Unix field, the engine's own clock, a
+ * collector's). Equal clocks say nothing (a paste that stamped every line
+ * with one time). A start that spans midnight wraps. */
+static int ts_span(const struct tr_start *st, const struct tr_line *l, double *v)
+{
+	for (int k = TR_TS_KINDS; k-- > 0;) {
+		if (isnan(l->tsk[k]) || isnan(st->ts_begin[k]))
+			continue;
+		double d = l->tsk[k] - st->ts_begin[k];
+		if (d < 0)
+			d += 86400;
+		if (d > 0) {
+			*v = d;
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
 static int ready_line(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
-	static const char *const marks[] = {"Application startup complete", "server is listening",
-					    "model loaded", "server ready", "Server ready", "is ready",
+	/* not "server is listening": llama-server listens before it loads */
+	static const char *const marks[] = {"Application startup complete", "model loaded", "server ready", "Server ready", "is ready",
 					    "ready in", "ready after", "Ready in", "] ready", "startup took", NULL};
 	const char *k = NULL;
 	for (const char *const *m = marks; *m && !k; m++) {
@@ -523,8 +545,8 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		p++;
 	if (p < end && tr_dur_s(&p, end, &v))
 		tr_setnum(&st->ready_s, v, e);
-	else if (!isnan(l->ts) && !isnan(st->ts_begin) && l->ts >= st->ts_begin)
-		tr_setnum(&st->ready_s, l->ts - st->ts_begin, e); /* from the timestamps */
+	else if (ts_span(st, l, &v))
+		tr_setnum(&st->ready_s, v, e);
 	else if (tr_has(&st->still_max_s))
 		tr_setnum(&st->ready_s, st->still_max_s.v, st->still_max_s.ev);
 	st->stage = 4;
@@ -545,17 +567,28 @@ static int swap_text(struct lsc_triage *t, struct tr_line *l)
 
 int tr_recognise_public(struct lsc_triage *t, struct tr_line *l)
 {
-	const char *s = l->s;
-	size_t n = l->len;
-	if (memchr(s, '(', n) && (strace_line(t, l) || madvise_line(t, l)))
+	uint64_t k = l->kw;
+	if ((k & TR_G_STRACE) && (strace_line(t, l) || madvise_line(t, l)))
 		return 1;
-	if (vmstat_line(t, l))
+	if ((k & TR_G_VMSTAT) && vmstat_line(t, l))
 		return 1;
-	if (thp_settings(t, l) || rates_in_prose(t, l))
+	if ((k & TR_G_THPSET) && thp_settings(t, l))
 		return 1;
-	if (llama_line(t, l) || ik_llama_line(t, l) || vllm_line(t, l) || runai_line(t, l))
+	if ((k & TR_G_RATES) && rates_in_prose(t, l))
 		return 1;
-	if (io_line(t, l) || ready_line(t, l) || swap_text(t, l))
+	if ((k & TR_G_LLAMA) && llama_line(t, l))
+		return 1;
+	if ((k & TR_G_IK) && ik_llama_line(t, l))
+		return 1;
+	if ((k & TR_G_VLLM) && vllm_line(t, l))
+		return 1;
+	if ((k & TR_G_RUNAI) && runai_line(t, l))
+		return 1;
+	if ((k & TR_G_IO) && io_line(t, l))
+		return 1;
+	if ((k & TR_G_READY) && ready_line(t, l))
+		return 1;
+	if ((k & TR_G_SWAP) && swap_text(t, l))
 		return 1;
 	return 0;
 }

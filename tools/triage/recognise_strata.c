@@ -276,26 +276,60 @@ static int gpu_line(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "[strata] starting engine: ...", "Starting engine ...": a launcher opens a start */
+static int begin_line(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *st = tr_begin(t, l, family_of(l));
+	if (!st)
+		return 0;
+	tr_touch(st, l);
+	return 1;
+}
+
+/* "engine exited with status 1 after 71 s", "fatal: ...; exiting": the start
+ * ended without becoming ready (not a truncated log) */
+static int exit_line(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *st = t->cur;
+	if (!st || st->stage < 1 || st->stage >= 4)
+		return 0;
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	st->ev_exit = e;
+	st->ev_end = e;
+	st->stage = 4;
+	return 1;
+}
+
+/* ROCm/HIP named anywhere in a start: the KFD userptr path is in play. Only
+ * context for the open start: such a line alone is not a recognised line. */
+static int hip_line(struct lsc_triage *t, struct tr_line *l)
+{
+	if (t->cur && t->cur->src == l->src)
+		t->cur->hip = 1;
+	return 0;
+}
+
 int tr_recognise_strata(struct lsc_triage *t, struct tr_line *l)
 {
-	/* cheap prefilter: every shape here has one of these bytes sequences */
-	const char *s = l->s;
-	size_t n = l->len;
-	if (memchr(s, 'a', n) == NULL)
-		return 0;
-	if ((tr_memmem(s, n, "arena") || tr_memmem_ci(s, n, "huge")) && arena_note(t, l))
+	uint64_t k = l->kw;
+	if ((k & TR_G_BEGIN) && begin_line(t, l))
 		return 1;
-	if (tr_memmem(s, n, "complement") && complement_line(t, l))
+	if ((k & TR_G_ARENA) && arena_note(t, l))
 		return 1;
-	if (loaded_line(t, l))
+	if ((k & TR_G_COMPLEMENT) && complement_line(t, l))
 		return 1;
-	if (tr_memmem(s, n, "still") && still_line(t, l))
+	if ((k & TR_G_LOADED) && loaded_line(t, l))
 		return 1;
-	if (verify_line(t, l))
+	if ((k & TR_G_STILL) && still_line(t, l))
 		return 1;
-	if (gpu_line(t, l))
+	if ((k & TR_G_VERIFY) && verify_line(t, l))
 		return 1;
-	if (tr_memmem(s, n, "read through the file cache")) {
+	if ((k & TR_G_GPU) && gpu_line(t, l))
+		return 1;
+	if ((k & TR_G_EXIT) && exit_line(t, l))
+		return 1;
+	if (k & TR_G_READTHRU) {
 		/* printed just before the arena note: a second one is a new start */
 		struct tr_start *st = tr_fresh_if(t, l, t->cur && (t->cur->reader[0] || t->cur->ev_arena >= 0),
 						  family_of(l));
@@ -307,5 +341,7 @@ int tr_recognise_strata(struct lsc_triage *t, struct tr_line *l)
 		}
 		return 1;
 	}
+	if ((k & TR_G_HIP) && hip_line(t, l))
+		return 1;
 	return 0;
 }

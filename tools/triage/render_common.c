@@ -63,7 +63,15 @@ size_t tr_phases(const struct tr_startsum *m, struct tr_phase_row *rows, size_t 
 
 const struct tr_startsum *tr_sum_of(const struct lsc_triage *t, unsigned idx)
 {
-	if (idx < t->nsums && t->sums[idx].idx == idx)
-		return &t->sums[idx];
+	size_t lo = 0, hi = t->nsums;
+	while (lo < hi) { /* sums are sorted by idx at finish */
+		size_t mid = (lo + hi) / 2;
+		if (t->sums[mid].idx == idx)
+			return &t->sums[mid];
+		if (t->sums[mid].idx < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }

@@ -32,6 +32,16 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		work = s->comp_copy_s.v;
 		ev_w = s->comp_copy_s.ev;
 	}
+	if (!isnan(alloc) && isnan(work) && tr_has(&s->ready_s) && alloc >= 20 && alloc >= 0.5 * s->ready_s.v) {
+		tr_f_init(f, "alloc-dominates", LSC_TRIAGE_WARN, s);
+		tr_f_summary(f, "allocating and pinning took %.1f s of the %.0f s start (%.0f%%)", alloc, s->ready_s.v,
+			     100 * alloc / s->ready_s.v);
+		tr_f_ev(f, s, ev_a);
+		tr_f_ev(f, s, s->ready_s.ev);
+		tr_f_math(f, "alloc+pin %.1f s / %.1f s to ready = %.0f%% (the rule fires at 50%% and 20 s)", alloc,
+			  s->ready_s.v, 100 * alloc / s->ready_s.v);
+		goto remedies;
+	}
 	if (isnan(alloc) || isnan(work)) {
 		if (tr_has(&s->comp_total_s) && s->comp_total_s.v > 20) {
 			tr_f_miss(f, "the allocation time apart from the copy: the complement line gives only a total "
@@ -41,18 +51,21 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		}
 		return TR_NOFIRE;
 	}
-	if (!(alloc >= 5 && alloc >= 3 * work))
+	/* tens of seconds, several times the rest: a busy machine makes a few
+	 * seconds of allocation look slow without any pathology */
+	if (!(alloc >= 20 && alloc >= 3 * work))
 		return TR_NOFIRE;
 	tr_f_init(f, "alloc-dominates", LSC_TRIAGE_WARN, s);
 	tr_f_summary(f, "allocating and pinning took %.1f s, %.1fx the %.1f s spent reading and copying", alloc,
 		     work > 0 ? alloc / work : 0, work);
 	tr_f_ev(f, s, ev_a);
 	tr_f_ev(f, s, ev_w);
-	tr_f_math(f, "alloc+pin %.1f s / read+copy %.1f s = %.1fx (the rule fires at 3x and 5 s)", alloc, work,
+	tr_f_math(f, "alloc+pin %.1f s / read+copy %.1f s = %.1fx (the rule fires at 3x and 20 s)", alloc, work,
 		  work > 0 ? alloc / work : 0);
 	if (tr_has(&s->ph_s[TR_K_ALLOC]) && s->ph_gib[TR_K_ALLOC] > 0)
 		tr_f_math(f, "allocation rate %.2f GiB / %.1f s = %.2f GiB/s", s->ph_gib[TR_K_ALLOC],
 			  s->ph_s[TR_K_ALLOC].v, s->ph_gib[TR_K_ALLOC] / s->ph_s[TR_K_ALLOC].v);
+remedies:
 	tr_f_rem(f, "collect the mechanism: vmstat deltas over the allocation (compaction, reclaim, swap) and, on "
 		    "HIP, strace -f -T -e trace=ioctl; loadscope's phase lines carry both");
 	tr_f_rem(f, "try the allocation with THP disabled for the process (prctl(PR_SET_THP_DISABLE)) and in "

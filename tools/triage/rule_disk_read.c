@@ -12,7 +12,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 {
 	(void)c;
 	double rs = s->read_s.v, rate = s->read_rate.v;
-	if (isnan(rs) || rs < 10)
+	if (isnan(rs) || rs < 20)
 		return TR_NOFIRE;
 	if (isnan(rate)) {
 		tr_f_miss(f, "the bytes read (to get a read rate for the %.0f s read)", rs);
@@ -22,6 +22,17 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	double share = isnan(total) || total <= 0 ? NAN : rs / total;
 	if (!(rate < 1.0 && (isnan(share) || share >= 0.5)))
 		return TR_NOFIRE;
+	/* A slow read of a cached file on a busy machine is not the disk:
+	 * something must say the bytes came from a device (major faults,
+	 * O_DIRECT, a streamer reading storage). */
+	int device = s->from_device ||
+		     (tr_has(&s->vm[TR_VM_PGMAJFAULT]) && tr_has(&s->read_gib) &&
+		      s->vm[TR_VM_PGMAJFAULT].v * 4096.0 >= 0.1 * s->read_gib.v * 1073741824.0);
+	if (!device) {
+		tr_f_miss(f, "where the %.0f s read came from: major faults (vmstat pgmajfault) or the reader's "
+			     "O_DIRECT flag", rs);
+		return TR_NOTEVAL;
+	}
 	tr_f_init(f, "disk-bound-read", LSC_TRIAGE_WARN, s);
 	tr_f_summary(f, "reading the weights took %.0f s at %.2f GiB/s%s", rs, rate,
 		     isnan(share) ? "" : ", most of the start");

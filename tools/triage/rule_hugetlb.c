@@ -13,16 +13,28 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	(void)c;
 	if (tr_has(&s->huge_needed) && tr_has(&s->huge_pool) && s->huge_needed.v > s->huge_pool.v) {
 		double need = s->huge_needed.v, pool = s->huge_pool.v;
-		tr_f_init(f, "hugetlb-pool-short", LSC_TRIAGE_INFO, s);
+		/* A pool of 0 is the default: nothing was reserved, nothing lost. A
+		 * partial pool holds memory nobody uses (MAP_HUGETLB is all or
+		 * nothing), and an explicit request that was not met is a warning. */
+		int costly = pool > 0 || s->hugetlb_asked;
+		tr_f_init(f, "hugetlb-pool-short", costly ? LSC_TRIAGE_WARN : LSC_TRIAGE_INFO, s);
 		tr_f_summary(f, "the hugetlb pool holds %.0f of the %.0f 2 MiB pages the arena needs: it fell back "
 			     "to normal pages", pool, need);
 		tr_f_ev(f, s, s->huge_needed.ev);
 		tr_f_ev(f, s, s->huge_pool.ev);
 		tr_f_math(f, "needed %.0f x 2 MiB = %.2f GiB; pool %.0f x 2 MiB = %.2f GiB; short by %.0f pages",
 			  need, need * 2 / 1024, pool, pool * 2 / 1024, need - pool);
+		if (pool > 0)
+			tr_f_math(f, "%.2f GiB sit reserved in the pool and unused while the arena uses normal pages",
+				  pool * 2 / 1024);
+		if (s->hugetlb_asked)
+			tr_f_math(f, "hugetlb was asked for explicitly and not used");
 		if (tr_has(&s->mem_total_gib))
 			tr_f_math(f, "a full pool would take %.0f%% of the %.1f GiB of RAM away from the page cache",
 				  100 * need * 2 / 1024 / s->mem_total_gib.v, s->mem_total_gib.v);
+		if (pool > 0)
+			tr_f_rem(f, "release the partial pool (sysctl vm.nr_hugepages=0) or make it whole: a short "
+				    "pool only takes memory away");
 		tr_f_rem(f, "usually nothing to do: seed 002 measured no gain from a full hugetlb arena (prefill "
 			    "950.5 vs 950.0 tok/s, gen 99.2 vs 98.6) while it removed 40 GiB from the page cache");
 		tr_f_rem(f, "if you want it anyway: with the engine stopped, sysctl vm.nr_hugepages=%.0f (all or "

@@ -58,8 +58,23 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	int slow_wall = !isnan(wall) && !isnan(implied) && wall >= 3 * implied && wall - implied >= 20;
 	int sync = sync_defrag(s->thp_defrag, requested || always);
 
-	if (!requested && !always && !failing)
+	if (!requested && !always && !failing && s->ev_thp_risk < 0)
 		return TR_NOFIRE;
+	if (s->ev_thp_risk >= 0 && !failing && !slow_fill && !slow_wall) {
+		/* loadscope probe judged the arena before any load: a risk, not a stall */
+		tr_f_init(f, "thp-direct-compaction", LSC_TRIAGE_WARN, s);
+		if (s->thp_defrag[0])
+			tr_f_summary(f, "the probe predicts synchronous compaction stalls for an MADV_HUGEPAGE arena "
+				     "here (defrag=%s)", s->thp_defrag);
+		else
+			tr_f_summary(f, "the probe predicts synchronous compaction stalls for an MADV_HUGEPAGE arena here");
+		tr_f_ev(f, s, s->ev_thp_risk);
+		tr_f_ev(f, s, s->ev_defrag);
+		tr_f_rem(f, "use the loader's auto or 4k arena policy, or run the engine under PR_SET_THP_DISABLE");
+		tr_f_rem(f, "or set /sys/kernel/mm/transparent_hugepage/defrag to defer or never (root)");
+		tr_f_rem(f, "see docs/triage.md#thp-direct-compaction");
+		return TR_FIRE;
+	}
 	if (failing && falling && (slow_fill || slow_wall || isnan(fill)) && sync != 0) {
 		tr_f_init(f, "thp-direct-compaction", LSC_TRIAGE_FAIL, s);
 		tr_f_summary(f, "huge-page faults compact and reclaim synchronously and fail: the fill crawls%s",

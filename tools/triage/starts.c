@@ -46,8 +46,9 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	s->ev_begin = s->ev_end = s->ev_last = s->ev_thp = s->ev_defrag = s->ev_thp_process = -1;
 	s->ev_hugetlb_used = s->ev_eagain_first = s->ev_eagain_last = s->ev_kfd_ok = -1;
 	s->ev_verify_fail = s->ev_mlock_fail = s->ev_uring = s->ev_direct = s->ev_swap_text = -1;
-	s->ev_arena = -1;
-	s->ts_begin = NAN;
+	s->ev_arena = s->ev_exit = s->ev_thp_risk = -1;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		s->ts_begin[k] = NAN;
 }
 
 int tr_evid(struct tr_start *s, const struct tr_line *l)
@@ -72,6 +73,11 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 	if (!s)
 		return NULL;
 	tr_start_reset(s, 0, l->src);
+	s->t = t;
+	for (int k = 0; k < TR_TS_KINDS; k++) {
+		s->ts_begin[k] = t->pending_ts[k];
+		t->pending_ts[k] = NAN;
+	}
 	t->open[t->nopen++] = s;
 	t->cur = s;
 	return s;
@@ -90,12 +96,15 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 {
 	if (!s)
 		return;
+	if (!s->recognised)
+		s->idx = s->t->nstarts++; /* numbered in the order starts begin */
 	if (!s->first_line)
 		s->first_line = l->no;
 	s->last_line = l->no;
 	s->recognised++;
-	if (isnan(s->ts_begin) && !isnan(l->ts))
-		s->ts_begin = l->ts;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
+			s->ts_begin[k] = l->tsk[k];
 	s->lastev.line = l->no;
 	s->lastev.src = l->src;
 	tr_sanitize(l->s, l->len, s->lastev.text, sizeof(s->lastev.text));
@@ -128,6 +137,10 @@ struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const c
 struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int have, const char *family)
 {
 	struct tr_start *s = tr_current(t, l);
+	/* An engine that embeds loadscope prints its own summary next to
+	 * loadscope's (seed 000's complement line): same start, not a new one. */
+	if (s && s->run[0] && s->stage < 4)
+		have = 0;
 	if (s && (have || s->stage >= 4)) {
 		if (!s->run[0])
 			tr_close(t, s);
@@ -158,7 +171,8 @@ struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const 
 	if (!s)
 		return NULL;
 	snprintf(s->run, sizeof(s->run), "%s", run);
-	snprintf(s->family, sizeof(s->family), "loadscope");
+	if (!s->family[0])
+		snprintf(s->family, sizeof(s->family), "loadscope");
 	return s;
 }
 
@@ -235,7 +249,6 @@ void tr_close(struct lsc_triage *t, struct tr_start *s)
 	if (t->cur == s)
 		t->cur = t->nopen ? t->open[t->nopen - 1] : NULL;
 	if (s->recognised > 0) {
-		s->idx = t->nstarts++;
 		summarise(t, s);
 		tr_run_rules(t, s);
 		tr_table_row(t, s);

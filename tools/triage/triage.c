@@ -23,8 +23,9 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->buf = malloc(LSC_TRIAGE_LINE_MAX + 2);
 	t->scratch = malloc(LSC_TRIAGE_LINE_MAX + 2);
 	t->full = calloc(64, sizeof(*t->full));
+	t->pf = tr_prefilter_new();
 	t->sums = calloc(64, sizeof(*t->sums));
-	if (!t->buf || !t->scratch || !t->full || !t->sums) {
+	if (!t->buf || !t->scratch || !t->full || !t->sums || !t->pf) {
 		lsc_triage_free(t);
 		return NULL;
 	}
@@ -32,6 +33,8 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->rules = tr_rules;
 	t->nrules = tr_nrules;
 	t->ctx.normal_fill_gibps = NAN;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		t->pending_ts[k] = NAN;
 	t->nsrc = 1;
 	/* LSC_TRIAGE_DEBUG=1: every cleaned line and whether a recogniser used it */
 	t->debug = getenv("LSC_TRIAGE_DEBUG") != NULL;
@@ -65,7 +68,7 @@ const char *tr_src_name(const struct lsc_triage *t, unsigned src)
 
 static void process_line(struct lsc_triage *t, char *s, size_t len)
 {
-	struct tr_line l = {.s = s, .len = len, .no = t->lineno, .src = t->src, .ts = NAN};
+	struct tr_line l = {.s = s, .len = len, .no = t->lineno, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
 	if (t->overlong) {
 		l.flags |= TR_L_TRUNCATED;
 		t->ntrunc++;
@@ -76,11 +79,30 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	if (l.flags & TR_L_BADUTF8)
 		t->nbad_utf8++;
 	int used = 0;
-	if (memchr(l.s, '[', l.len) || memchr(l.s, '{', l.len))
+	l.kw = tr_prefilter(t->pf, l.s, l.len);
+	if (l.kw & TR_G_EPOCH) {
+		/* ik_llama/llama-server: "timestamp=1760633941" (Unix seconds) */
+		const char *k = tr_memmem(l.s, l.len, "timestamp=");
+		const char *p = k + 10;
+		double v;
+		if (tr_num(&p, l.s + l.len, &v) && v > 1e8)
+			l.tsk[2] = l.ts = fmod(v, 86400.0);
+	}
+	for (int k = 0; k < TR_TS_KINDS; k++) {
+		if (isnan(l.tsk[k]))
+			continue;
+		if (t->cur && t->cur->stage < 4 && t->cur->src == l.src) {
+			if (isnan(t->cur->ts_begin[k]))
+				t->cur->ts_begin[k] = l.tsk[k];
+		} else if (isnan(t->pending_ts[k])) {
+			t->pending_ts[k] = l.tsk[k];
+		}
+	}
+	if (l.kw & TR_G_LSC)
 		used = tr_recognise_lsc(t, &l);
 	/* A markdown table row is a report's prose, not a log line (seed
 	 * 000's A/B table); only this project's tagged lines count there. */
-	if (!used && !(l.flags & TR_L_MDTABLE))
+	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l);
 	if (used)
 		t->nrecog++;
@@ -118,6 +140,37 @@ int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
 	return 0;
 }
 
+static int lite_cmp(const void *a, const void *b)
+{
+	const struct tr_lite *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int sum_cmp(const void *a, const void *b)
+{
+	const struct tr_startsum *x = a, *y = b;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct tr_row *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Starts close in the order they end (interleaved runs, a start closed
+ * when a new one begins); output lists them in the order they began. */
+static void sort_outputs(struct lsc_triage *t)
+{
+	for (size_t i = 0; i < t->nlite; i++)
+		t->lite[i].seq = i;
+	qsort(t->lite, t->nlite, sizeof(*t->lite), lite_cmp);
+	qsort(t->sums, t->nsums, sizeof(*t->sums), sum_cmp);
+	qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
+}
+
 int lsc_triage_finish(struct lsc_triage *t)
 {
 	if (t->finished)
@@ -129,6 +182,7 @@ int lsc_triage_finish(struct lsc_triage *t)
 		t->blen = 0;
 	}
 	tr_close_all(t);
+	sort_outputs(t);
 	t->finished = 1;
 	return 0;
 }
@@ -211,6 +265,7 @@ void lsc_triage_free(struct lsc_triage *t)
 		free(t->open[i]);
 	free(t->buf);
 	free(t->scratch);
+	free(t->pf);
 	free(t->full);
 	free(t->lite);
 	free(t->sums);
