@@ -142,7 +142,9 @@ Test(vmstat, parse_strings)
 	lsc__vmstat_parse(t, strlen(t), &v);
 	assert_counter(&v, LSC_VM_ALLOCSTALL, 1);
 
-	t = "pgscan_direct_throttle 9\npgfaults 9\npgfault\t9\n";
+	/* same length as a counter, or a first letter that starts one */
+	t = "pgscan_direct_throttle 9\npgfaults 9\npgfault\t9\npgfaulx 9\nnr_free_pagez 9\n"
+	    "apgfault 9\n";
 	cr_assert_eq(lsc__vmstat_parse(t, strlen(t), &v), 0);
 	cr_assert_eq(v.valid, 0);
 

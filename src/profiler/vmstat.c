@@ -9,6 +9,7 @@
  * no stdio. A line is matched by its length first, then its bytes.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <loadscope/profiler.h>
@@ -52,10 +53,23 @@ static int is_allocstall(const char *name, size_t n)
 	return n >= 10 && !memcmp(name, "allocstall", 10) && (n == 10 || name[10] == '_');
 }
 
+/* Bit n is set when a counter's name is n bytes long: most of vmstat's
+ * ~180 lines (nr_*, numa_*, pgalloc_*, ...) are rejected on their length
+ * without a comparison. */
+#define LEN_BIT(s) (1u << (sizeof(s) - 1))
+static const uint32_t name_lengths =
+	LEN_BIT("compact_stall") | LEN_BIT("compact_fail") | LEN_BIT("compact_success") |
+	LEN_BIT("thp_fault_alloc") | LEN_BIT("thp_fault_fallback") |
+	LEN_BIT("thp_fault_fallback_charge") | LEN_BIT("pgscan_direct") |
+	LEN_BIT("pgsteal_direct") | LEN_BIT("pgfault") | LEN_BIT("pgmajfault") | LEN_BIT("pswpin") |
+	LEN_BIT("pswpout") | LEN_BIT("nr_free_pages");
+
 static int counter_of(const char *name, size_t n)
 {
-	if (is_allocstall(name, n))
-		return LSC_VM_ALLOCSTALL;
+	if (name[0] == 'a')
+		return is_allocstall(name, n) ? LSC_VM_ALLOCSTALL : -1;
+	if (n >= 32 || !(name_lengths >> n & 1))
+		return -1;
 	for (int c = 0; c < LSC_VM_COUNT; c++)
 		if (vm_names[c].len == n && c != LSC_VM_ALLOCSTALL && !memcmp(vm_names[c].s, name, n))
 			return c;
