@@ -10,6 +10,9 @@
  * The goldens are the tool's output after a line-by-line review; regenerate
  * them with `LSC_UPDATE_GOLDEN=1 ctest -R test_triage_corpus` or
  * tests/corpus/regen.sh, then review the diff. CI never sets the variable.
+ * Logs listed in golden/UNBLESSED (output reviewed and found wrong) get no
+ * golden written, so their golden checks keep failing until the tool is
+ * fixed and the new output reviewed.
  */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -194,6 +197,18 @@ Test(corpus, findings_and_exit_code_match_the_spec)
 	trun_names_free(logs, n);
 }
 
+/* Is @stem listed in golden/UNBLESSED (output reviewed and found wrong)? */
+static int unblessed(const char *stem)
+{
+	size_t len;
+	char *b = trun_slurp(GOLDEN "/UNBLESSED", &len);
+	int hit = 0;
+	for (char *save = NULL, *l = b ? strtok_r(b, "\n", &save) : NULL; l && !hit; l = strtok_r(NULL, "\n", &save))
+		hit = l[0] != '#' && strcmp(l, stem) == 0;
+	free(b);
+	return hit;
+}
+
 /* Render @log in @fmt with @flags and compare with (or, updating, write) @golden. */
 static void golden_one(const char *log, const char *stem, const char *ext, enum lsc_triage_fmt fmt,
 		       unsigned flags)
@@ -209,7 +224,9 @@ static void golden_one(const char *log, const char *stem, const char *ext, enum 
 	char *out = trun_render(t, fmt, &olen);
 	cr_assert(out);
 	snprintf(gpath, sizeof gpath, GOLDEN "/%s.%s", stem, ext);
-	if (updating()) {
+	if (updating() && unblessed(stem)) {
+		cr_log_warn("%s: listed in golden/UNBLESSED, golden not written", log);
+	} else if (updating()) {
 		cr_expect(trun_write(gpath, out, olen) == 0, "cannot write %s", gpath);
 	} else {
 		char *g = trun_slurp(gpath, &glen);
