@@ -8,6 +8,8 @@
 # (issue 4): >= 200 MB/s and <= 64 MiB resident whatever the log size.
 #
 #   bench/bench_triage.sh BUILD_DIR [SIZE_MIB] [RUNS]
+#   PER_LOG=1 bench/bench_triage.sh BUILD_DIR [SIZE_MIB]   (then, per corpus
+#     log, that log alone repeated to SIZE_MIB/8: which kind of line is slow)
 #
 # The log is deleted afterwards; nothing is committed. MB = 10^6 bytes.
 set -eu
@@ -54,5 +56,21 @@ while [ $i -lt "$RUNS" ]; do
 	rates="$rates $rate"
 	rsss="$rsss $rss"
 done
+if [ "${PER_LOG:-0}" = 1 ]; then
+	echo "per log (each repeated to $((SIZE_MIB / 8)) MiB, one run):"
+	for f in "$ROOT"/tests/corpus/logs/*.log; do
+		: > "$LOG"
+		have=0
+		one=$(stat -c %s "$f")
+		while [ $have -lt $((WANT / 8)) ]; do cat "$f" >> "$LOG"; have=$((have + one)); done
+		sz=$(stat -c %s "$LOG")
+		/usr/bin/time -v "$TOOL" triage "$LOG" > /dev/null 2> "$LOG.time" || true
+		us=$(sed -n 's/.*User time (seconds): //p' "$LOG.time")
+		sy=$(sed -n 's/.*System time (seconds): //p' "$LOG.time")
+		rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$LOG.time")
+		awk -v n="$(basename "$f")" -v s="$sz" -v u="$us" -v y="$sy" -v r="$rss" \
+			'BEGIN { printf "  %-40s %8.1f MB/s per CPU second, peak RSS %d MiB\n", n, s / 1e6 / (u + y + 1e-9), r / 1024 }'
+	done
+fi
 med() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 echo "median: $(med $rates) MB/s over the wall time ($(med $cpus) MB/s per CPU second), peak RSS $(( $(med $rsss) / 1024 )) MiB (goal >= 200 MB/s, <= 64 MiB)"
