@@ -283,10 +283,10 @@ Test(system, memlock_unlimited)
 
 Test(system, thp_disable_names)
 {
-	cr_assert_str_eq(lsc_thp_disable_name(0), "off");
+	cr_assert_str_eq(lsc_thp_disable_name(0), "allowed");
 	cr_assert_str_eq(lsc_thp_disable_name(1), "disabled");
 	cr_assert_str_eq(lsc_thp_disable_name(3), "disabled-except-advised");
-	cr_assert_str_eq(lsc_thp_disable_name(2), "off", "bit 1 means nothing without bit 0");
+	cr_assert_str_eq(lsc_thp_disable_name(2), "allowed", "bit 1 means nothing without bit 0");
 	cr_assert_str_eq(lsc_thp_disable_name(LSC_NA), "n/a");
 	cr_assert_str_eq(lsc_thp_disable_name(-1), "n/a");
 }

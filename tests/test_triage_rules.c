@@ -73,6 +73,24 @@ Test(triage_rules, thp_direct_compaction)
 	      "thp-direct-compaction");
 }
 
+/* PR_THP_DISABLE_EXCEPT_ADVISED still gives MADV_HUGEPAGE regions huge pages,
+ * and their compaction: only a plain "disabled" takes THP away. */
+Test(triage_rules, thp_prctl_except_advised_is_not_off)
+{
+	const char *fmt = "[loadscope/1] start e | run=0000000b\n"
+			  "[loadscope/1] system k | run=0000000b thp_enabled=madvise thp_defrag=madvise thp_prctl=%s\n"
+			  "[loadscope/1] arena a | run=0000000b policy=thp requested=thp source=option\n"
+			  "[loadscope/1] phase allocate | run=0000000b kind=allocate bytes=42917472256 wall_s=400 "
+			  "vm_compact_stall=40000 vm_compact_fail=39990 vm_thp_fault_fallback=12000\n"
+			  "[loadscope/1] phase copy | run=0000000b kind=copy bytes=42917472256 wall_s=13\n"
+			  "[loadscope/1] ready | run=0000000b wall_s=432\n";
+	char log[2048];
+	snprintf(log, sizeof(log), fmt, "disabled-except-advised");
+	FIRES(log, "thp-direct-compaction", LSC_TRIAGE_FAIL);
+	snprintf(log, sizeof(log), fmt, "disabled");
+	QUIET(log, "thp-direct-compaction");
+}
+
 Test(triage_rules, thp_suspected_without_counters_is_a_warning)
 {
 	FIRES(NOTE_REQ "strata generate: loaded 39.97 GiB at 2.86 GiB/s\n[strata] still starting (432 s)\n",

@@ -251,7 +251,6 @@ static void say_arena(lsc_profiler *p, const struct probe_args *a, uint64_t aren
 static int probe(lsc_profiler *p, const struct probe_args *args)
 {
 	struct lsc__assessment a;
-	struct lsc__status st;
 	struct lsc_system s;
 	struct lsc__rec r;
 	uint64_t arena;
@@ -270,12 +269,8 @@ static int probe(lsc_profiler *p, const struct probe_args *args)
 	}
 	say_arena(p, args, arena);
 	lsc__assess(&s, arena, &a);
-	/* The capability is the process's own, like the rlimit: read it from
-	 * the real /proc whatever root the snapshot came from. */
-	if (a.memlock_short && lsc__status_read("/proc", &st) == 0 && st.cap_ipc_lock == 1) {
+	if (a.memlock_lifted)
 		note_memlock_lifted(p, &s, arena);
-		a.memlock_short = 0;
-	}
 
 	if (a.stall_risk) {
 		warn_thp(p, &s, &a, arena);

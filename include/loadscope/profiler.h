@@ -290,6 +290,8 @@ struct lsc_system {
 	int64_t free_huge_blocks_bytes;  /* free memory in blocks >= hpage size (buddyinfo) */
 	int64_t numa_nodes;              /* /sys/devices/system/node/node* count */
 	int64_t swap_total, swap_free;   /* bytes */
+	int64_t cap_ipc_lock;            /* 1 when the process has CAP_IPC_LOCK (mlock ignores
+	                                  * RLIMIT_MEMLOCK), 0 when not, LSC_NA */
 };
 
 /*
@@ -305,7 +307,7 @@ LSC_API int lsc_system_read(const char *proc_root, const char *sys_root, struct 
  * contract as lsc_system_read. */
 LSC_API int lsc_profiler_system(const lsc_profiler *p, struct lsc_system *out);
 
-/* lsc_thp_disable_name - decode PR_GET_THP_DISABLE bits: "off" (0: THP
+/* lsc_thp_disable_name - decode PR_GET_THP_DISABLE bits: "allowed" (0: THP
  * allowed), "disabled", "disabled-except-advised", or "n/a". Static string. */
 LSC_API const char *lsc_thp_disable_name(int64_t bits);
 

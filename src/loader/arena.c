@@ -23,12 +23,8 @@
 #include "loader/arena.h"
 #include "loader/arena_int.h"
 #include "loader/sys.h"
+#include "format/human.h"
 #include "profiler/internal.h"
-
-static double gib(uint64_t b)
-{
-	return (double)b / (double)(1ull << 30);
-}
 
 static const char *ename(int err)
 {
@@ -114,9 +110,12 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 	if (!lsc_profiler_enabled(p))
 		return;
 	lsc__rec_init(&r, "arena");
-	lsc__rec_say(&r, "%.2f GiB as %s", gib(a->bytes), lsc_thp_policy_name(a->applied));
+	char b1[LSC__HBUF], b2[LSC__HBUF];
+	lsc__rec_say(&r, "%s as %s", lsc__fmt_bytes(b1, (double)a->bytes),
+		     lsc_thp_policy_name(a->applied));
 	if (a->n_pieces > 1)
-		lsc__rec_say(&r, " in %u pieces of %.2f GiB", a->n_pieces, gib(a->piece_bytes));
+		lsc__rec_say(&r, " in %u pieces of %s", a->n_pieces,
+			     lsc__fmt_bytes(b2, (double)a->piece_bytes));
 	lsc__rec_say(&r, " (requested %s by %s): %s%s", requested, source, a->thp_reason, how);
 	lsc__rec_str(&r, "policy", lsc_thp_policy_name(a->applied));
 	lsc__rec_str(&r, "requested", requested);
@@ -150,10 +149,11 @@ static void fail_line(lsc_profiler *p, const struct lsc__arena *a, const struct 
 	if (!lsc_profiler_enabled(p))
 		return;
 	lsc__rec_init(&r, "arena");
-	lsc__rec_say(&r, "allocating %.2f GiB as %s failed: %s", gib(a->bytes),
+	char b1[LSC__HBUF];
+	lsc__rec_say(&r, "allocating %s as %s failed: %s", lsc__fmt_bytes(b1, (double)a->bytes),
 		     lsc_thp_policy_name(a->applied), why);
 	if (s->mem_available != LSC_NA)
-		lsc__rec_say(&r, " (MemAvailable %.2f GiB)", gib((uint64_t)s->mem_available));
+		lsc__rec_say(&r, " (MemAvailable %s)", lsc__fmt_bytes(b1, (double)s->mem_available));
 	lsc__rec_str(&r, "policy", lsc_thp_policy_name(a->applied));
 	lsc__rec_str(&r, "requested", lsc_thp_policy_name(a->wanted));
 	lsc__rec_str(&r, "error", ename(rc));
@@ -180,6 +180,16 @@ static void hugetlb_reason(lsc_profiler *p, const struct geometry *g, char *out,
 			 need, mib, (long long)now.hugetlb_free, (long long)now.hugetlb_total);
 }
 
+/* PR_GET_THP_DISABLE's bits in words ("off" alone reads as "THP off"). */
+static const char *saved_meaning(int64_t bits)
+{
+	if (bits == 0)
+		return "THP allowed";
+	if (bits & 2)
+		return "THP disabled except advised";
+	return "THP disabled";
+}
+
 /* Put the process's THP switch back; a second try for a transient failure
  * (the process must not keep THP off because of us). */
 static int restore(struct lsc__thp_hold *h)
@@ -194,17 +204,18 @@ static int restore(struct lsc__thp_hold *h)
  * when asked. Return 1 when it allocated, 0 to go on with our own mapping,
  * or a negative error for a failure that must not fall back. */
 static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
-			 const struct lsc__pin_ops *ops, struct lsc__arena *a)
+			 const struct lsc__pin_ops *ops, struct lsc__arena *a, char *why,
+			 size_t why_len)
 {
-	char why[256] = "";
 	void *base = NULL;
 	char wanted[48];
 
 	snprintf(wanted, sizeof wanted, "%s allocation", ops->name);
-	int rc = ops->probe ? ops->probe(why, sizeof why) : 0;
+	why[0] = '\0';
+	int rc = ops->probe ? ops->probe(why, why_len) : 0;
 	if (rc == 0)
 		rc = ops->alloc((size_t)a->mapped_bytes, LSC__PIN_PORTABLE | LSC__PIN_MAPPED, &base, why,
-				sizeof why);
+				why_len);
 	if (rc == 0 && base) {
 		a->base = base;
 		a->allocated_by_pin = 1;
@@ -217,11 +228,9 @@ static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
 	if (rc == 0)
 		rc = -ENOMEM;
 	if (!*why)
-		snprintf(why, sizeof why, "%s: %s", ops->name, ename(rc));
-	if (o->flags & LSC_LOAD_PIN_STRICT) {
-		lsc__fallback_line(p, "pin", wanted, "nothing (LSC_LOAD_PIN_STRICT)", why);
-		return rc;
-	}
+		snprintf(why, why_len, "%s: %s", ops->name, ename(rc));
+	if (o->flags & LSC_LOAD_PIN_STRICT)
+		return rc; /* the caller's failure line carries @why */
 	lsc__fallback_line(p, "pin", wanted, "own mapping, then the pin chain", why);
 	return 0;
 }
@@ -229,13 +238,19 @@ static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
 int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t bytes,
 		     struct lsc__arena *a)
 {
+	return lsc__arena_alloc_ops(p, o, NULL, bytes, a);
+}
+
+int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
+			 const struct lsc__pin_ops *ops, uint64_t bytes, struct lsc__arena *a)
+{
 	struct lsc_load_options def;
 	struct lsc_system s;
 	struct lsc__thp_hold hold = {0};
 	struct geometry g;
 	lsc_span span = 0, pspan = 0;
 	char why[256] = "", how[160] = "";
-	int rc;
+	int rc, refused = 0;
 
 	if (!a)
 		return -EINVAL;
@@ -273,8 +288,10 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 
 	/* Memory the pin backend maps itself: only for one piece, and only
 	 * reached by process-off (or when the backend cannot register). */
-	const struct lsc__pin_ops *ops = lsc__pin_find(o->pin ? o->pin : "none");
-	int by_pin = ops && (ops->caps & LSC__PIN_CAP_ALLOC) && ops->alloc && g.n == 1 &&
+	if (!ops)
+		ops = lsc__pin_find(o->pin ? o->pin : "none");
+	int by_pin = ops && ops->abi == LSC__PIN_ABI && (ops->caps & LSC__PIN_CAP_ALLOC) &&
+		     ops->alloc && ops->free && g.n == 1 &&
 		     (a->applied == LSC_THP_PROCESS_OFF || !(ops->caps & LSC__PIN_CAP_REGISTER));
 	if (by_pin && a->applied != LSC_THP_PROCESS_OFF && a->applied != LSC_THP_4K) {
 		/* thp or hugetlb cannot reach the runtime's own mapping. */
@@ -298,8 +315,8 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 			goto fail;
 		}
 		snprintf(how, sizeof how, "; PR_SET_THP_DISABLE held around allocation and prefault, "
-					  "then restored to %s",
-			 lsc_thp_disable_name(hold.saved));
+					  "then restored to %lld (%s)",
+			 (long long)hold.saved, saved_meaning(hold.saved));
 		/* The snapshot's bits are what we restore to. */
 		s.prctl_thp_disable = hold.saved;
 	}
@@ -308,15 +325,13 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 	a->piece_bytes = g.piece;
 	a->n_pieces = g.n;
 	if (by_pin) {
-		rc = try_pin_alloc(p, o, ops, a);
-		if (rc < 0) {
-			snprintf(why, sizeof why, "%s allocation failed (strict)", ops->name);
-			goto fail;
-		}
+		rc = try_pin_alloc(p, o, ops, a, why, sizeof why);
+		if (rc < 0)
+			goto fail; /* LSC_LOAD_PIN_STRICT: no own mapping instead */
 	}
 	if (!a->base) {
-		rc = lsc__policy_map(a->applied, g.mapped, g.piece, g.n, g.align, &a->base, why,
-				     sizeof why);
+		rc = lsc__policy_map(a->applied, g.mapped, g.piece, g.n, g.align, &a->base,
+				     &refused, why, sizeof why);
 		if (rc < 0 && a->applied == LSC_THP_HUGETLB) {
 			char reason[256];
 			hugetlb_reason(p, &g, reason, sizeof reason);
@@ -339,10 +354,18 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 			a->piece_bytes = g.piece;
 			a->n_pieces = g.n;
 			rc = lsc__policy_map(a->applied, g.mapped, g.piece, g.n, g.align, &a->base,
-					     why, sizeof why);
+					     &refused, why, sizeof why);
 		}
 		if (rc < 0)
 			goto fail;
+		if (refused) {
+			/* No THP in this kernel: 4 KiB pages whatever was asked. */
+			char reason[300];
+			snprintf(reason, sizeof reason, "%s (a kernel without THP)", why);
+			lsc__fallback_line(p, "arena", lsc_thp_policy_name(a->applied), "4k", reason);
+			a->applied = LSC_THP_4K;
+			snprintf(a->thp_reason, sizeof a->thp_reason, "%.250s", reason);
+		}
 	}
 	a->alloc_ns = lsc__now_ns() - t0;
 	arena_line(p, a, &s, lsc_thp_policy_name(a->wanted), source, how);
@@ -351,20 +374,24 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 	struct lsc__prefault_result pr;
 	uint64_t t1 = lsc__now_ns();
 	lsc_span_begin(p, LSC_PHASE_CUSTOM, "prefault", a->mapped_bytes, &pspan);
-	rc = lsc__prefault(p, a->base, a->mapped_bytes, o->prefault_threads, o->numa_node, &pr);
+	lsc_span both[2] = {span, pspan};
+	rc = lsc__prefault(p, both, 2, a->base, a->mapped_bytes, o->prefault_threads, o->numa_node,
+			   &pr);
 	lsc_span_end(p, pspan, NULL);
 	a->prefault_ns = lsc__now_ns() - t1;
 	a->prefault_threads = pr.threads;
 	a->prefault_touched = pr.touched;
 	a->numa_bound = pr.numa_bound;
 	if (rc < 0) {
-		snprintf(why, sizeof why, "prefault of %.2f GiB: %s", gib(a->mapped_bytes), ename(rc));
+		char b1[LSC__HBUF];
+		snprintf(why, sizeof why, "prefault of %s: %s",
+			 lsc__fmt_bytes(b1, (double)a->mapped_bytes), ename(rc));
 		goto fail;
 	}
 	rc = restore(&hold);
 	if (rc < 0) {
-		snprintf(why, sizeof why, "prctl(PR_SET_THP_DISABLE) restoring %s: %s",
-			 lsc_thp_disable_name(hold.saved), ename(rc));
+		snprintf(why, sizeof why, "prctl(PR_SET_THP_DISABLE) restoring %lld (%s): %s",
+			 (long long)hold.saved, saved_meaning(hold.saved), ename(rc));
 		goto fail;
 	}
 	lsc_span_end(p, span, NULL);

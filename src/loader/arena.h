@@ -32,8 +32,11 @@ struct lsc__arena {
 	const struct lsc__pin_ops *pin;    /* the backend that pinned (or "none") */
 	int allocated_by_pin;    /* base came from pin->alloc */
 	uint64_t pinned_bytes;
-	unsigned pin_segments, pin_retries, pin_failures;
-	uint64_t alloc_ns, prefault_ns, pin_ns;
+	unsigned pin_segments, pin_retries, pin_failures; /* retries: inside the backend's
+	                         * calls plus our re-attempts after EAGAIN/EINTR; failures:
+	                         * failed pin calls (a retried one counts), over the chain */
+	uint64_t alloc_ns, prefault_ns, pin_ns; /* alloc_ns: map + advise, without the
+	                                         * prefault; pin_ns: the whole chain */
 	/* Added by the arena's implementation (fields only ever added): */
 	uint64_t pin_segment_bytes; /* the segments pinned, for unpinning the same ones */
 	unsigned prefault_threads;
@@ -49,6 +52,12 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 
 /* Pin: the `pin` phase, along the fallback chain starting at @o->pin. */
 int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a);
+
+/* lsc__arena_alloc with @pin as the pin backend to come (instead of the
+ * table named by @o->pin): a backend with LSC__PIN_CAP_ALLOC may allocate
+ * the arena itself (see above). @pin NULL: as lsc__arena_alloc. */
+int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
+			 const struct lsc__pin_ops *pin, uint64_t bytes, struct lsc__arena *a);
 
 /* lsc__arena_pin with the chain starting at @wanted instead of the table
  * named by @o->pin (tests drive rollback and the chain with their own

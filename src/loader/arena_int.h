@@ -51,10 +51,13 @@ int lsc__thp_restore(struct lsc__thp_hold *h);
  * applying @policy (4k, thp, hugetlb, process-off) to each piece before any
  * touch. @mapped and @piece are multiples of the page size of the policy.
  * On success *base is the arena; on failure nothing stays mapped and @why
- * names the call that failed. Return 0 or a negative errno.
+ * names the call that failed. A kernel without THP refuses both advices with
+ * EINVAL: then the pieces stay unadvised (they get 4 KiB pages anyway),
+ * *advice_refused is set and @why says so. Return 0 or a negative errno.
  */
 int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
-		    unsigned n_pieces, uint64_t align, void **base, char *why, size_t why_len);
+		    unsigned n_pieces, uint64_t align, void **base, int *advice_refused, char *why,
+		    size_t why_len);
 
 /* ---- prefault.c ------------------------------------------------------------ */
 
@@ -67,13 +70,15 @@ struct lsc__prefault_result {
 
 /*
  * lsc__prefault - fault [base, base+bytes) writable, in parallel.
+ * @spans, @n_spans: spans of @p credited with the bytes done as the faults
+ * progress (for the watchdog); may be NULL.
  * @threads: 0 = one per online CPU, at most 8. @numa_node: -1, or bind the
  * range and the threads to that node (libnuma; logged fallback when NUMA is
  * unavailable). Lines (fallbacks) go to @p. Return 0 or a negative errno
  * (-ENOMEM: the memory is not there); the range stays mapped either way.
  */
-int lsc__prefault(lsc_profiler *p, void *base, uint64_t bytes, unsigned threads, int numa_node,
-		  struct lsc__prefault_result *r);
+int lsc__prefault(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
+		  uint64_t bytes, unsigned threads, int numa_node, struct lsc__prefault_result *r);
 
 /* ---- pin_segments.c -------------------------------------------------------- */
 

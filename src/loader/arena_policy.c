@@ -15,9 +15,13 @@
  *
  * PR_SET_THP_DISABLE is a per-process switch inherited by children; the hold
  * saves the previous bits (including PR_THP_DISABLE_EXCEPT_ADVISED on 6.18+
- * kernels) and puts exactly those back.
+ * kernels) and puts exactly those back. Loads of distinct arenas may run in
+ * parallel threads, so holds are counted: the first saves and sets, the last
+ * restores (otherwise the second saver would save "disabled" and put it back
+ * after the first restored).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -39,31 +43,57 @@ static const char *ename(int err)
 	return n ? n : "error";
 }
 
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned holders;
+static int64_t hold_saved;
+
 int lsc__thp_hold(struct lsc__thp_hold *h)
 {
 	const struct lsc__sys *sys = lsc__sys;
+	int rc = 0;
 
 	h->held = 0;
-	int got = sys->prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
-	if (got < 0)
-		return -errno;
-	h->saved = got;
-	if (sys->prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) < 0)
-		return -errno;
+	pthread_mutex_lock(&hold_lock);
+	if (holders == 0) {
+		int got = sys->prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+		if (got < 0) {
+			rc = -errno;
+			goto out;
+		}
+		if (sys->prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) < 0) {
+			rc = -errno;
+			goto out;
+		}
+		hold_saved = got;
+	}
+	holders++;
+	h->saved = hold_saved;
 	h->held = 1;
-	return 0;
+out:
+	pthread_mutex_unlock(&hold_lock);
+	return rc;
 }
 
 int lsc__thp_restore(struct lsc__thp_hold *h)
 {
+	int rc = 0;
+
 	if (!h || !h->held)
 		return 0;
-	unsigned long on = (h->saved & 1) ? 1 : 0;
-	unsigned long mode = on ? (unsigned long)(h->saved & PR_THP_DISABLE_EXCEPT_ADVISED) : 0;
-	if (lsc__sys->prctl(PR_SET_THP_DISABLE, on, mode, 0, 0) < 0)
-		return -errno;
-	h->held = 0;
-	return 0;
+	pthread_mutex_lock(&hold_lock);
+	if (holders == 1) {
+		unsigned long on = (h->saved & 1) ? 1 : 0;
+		unsigned long mode =
+			on ? (unsigned long)(h->saved & PR_THP_DISABLE_EXCEPT_ADVISED) : 0;
+		if (lsc__sys->prctl(PR_SET_THP_DISABLE, on, mode, 0, 0) < 0)
+			rc = -errno;
+	}
+	if (rc == 0) {
+		holders--;
+		h->held = 0;
+	}
+	pthread_mutex_unlock(&hold_lock);
+	return rc;
 }
 
 static int advise_piece(enum lsc_thp_policy policy, void *at, size_t len, char *why,
@@ -86,11 +116,13 @@ static int advise_piece(enum lsc_thp_policy policy, void *at, size_t len, char *
 }
 
 int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
-		    unsigned n_pieces, uint64_t align, void **base, char *why, size_t why_len)
+		    unsigned n_pieces, uint64_t align, void **base, int *advice_refused, char *why,
+		    size_t why_len)
 {
 	const struct lsc__sys *sys = lsc__sys;
 
 	*base = NULL;
+	*advice_refused = 0;
 	if (!mapped || !piece || !n_pieces || (align & (align - 1)))
 		return -EINVAL;
 	if (align < 4096)
@@ -141,8 +173,12 @@ int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
 			sys->munmap(got, len);
 			rc = -EFAULT;
 			snprintf(why, why_len, "mmap of piece %u/%u landed elsewhere", i + 1, n_pieces);
-		} else {
+		} else if (!*advice_refused) {
 			rc = advise_piece(policy, at, len, why, why_len);
+			if (rc == -EINVAL) {
+				*advice_refused = 1;
+				rc = 0;
+			}
 		}
 		if (rc < 0) {
 			/* One munmap removes the mapped pieces and the rest of the

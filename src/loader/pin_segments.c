@@ -22,6 +22,7 @@
 
 #include "loader/arena.h"
 #include "loader/arena_int.h"
+#include "format/human.h"
 #include "profiler/internal.h"
 
 #define MAX_TRIES 3
@@ -46,12 +47,13 @@ static void segment_line(lsc_profiler *p, const struct lsc__pin_ops *ops, unsign
 	if (!lsc_profiler_enabled(p))
 		return;
 	lsc__rec_init(&r, "note");
-	lsc__rec_say(&r, "pin: segment %u/%u (%.2f GiB at +%.2f GiB) with %s: %u retries, %u failures%s%s",
-		     i + 1, n, gib(len), gib(off), ops->name, retries, failures, rc < 0 ? ": " : "",
+	char b1[LSC__HBUF], b2[LSC__HBUF];
+	lsc__rec_say(&r, "pin: segment %u/%u (%s at +%s) with %s: %u retries, %u failures%s%s",
+		     i + 1, n, lsc__fmt_bytes(b1, (double)len), lsc__fmt_bytes(b2, (double)off), ops->name, retries, failures, rc < 0 ? ": " : "",
 		     rc < 0 ? why : "");
 	lsc__rec_str(&r, "topic", "pin");
 	lsc__rec_str(&r, "backend", ops->name);
-	lsc__rec_u64(&r, "segment", i);
+	lsc__rec_u64(&r, "segment", i + 1);
 	lsc__rec_u64(&r, "segments", n);
 	lsc__rec_u64(&r, "offset_bytes", off);
 	lsc__rec_u64(&r, "bytes", len);
@@ -135,10 +137,16 @@ static void pin_line(lsc_profiler *p, const struct lsc__arena *a)
 	double s = (double)a->pin_ns / 1e9;
 	double per_gib = a->mapped_bytes ? s / gib(a->mapped_bytes) : 0;
 	lsc__rec_init(&r, "note");
-	lsc__rec_say(&r, "pin: %.2f GiB with %s in %u segments of %.2f GiB: %.3f s (%.3f s/GiB), "
-			 "%u retries, %u failures",
-		     gib(a->mapped_bytes), a->pin->name, a->pin_segments, gib(a->pin_segment_bytes), s,
-		     per_gib, a->pin_retries, a->pin_failures);
+	char b1[LSC__HBUF], b2[LSC__HBUF];
+	if (a->pin->caps & LSC__PIN_CAP_LOCKS)
+		lsc__rec_say(&r, "pin: %s with %s in %u segments of %s: %.3f s (%.3f s/GiB)",
+			     lsc__fmt_bytes(b1, (double)a->mapped_bytes), a->pin->name,
+			     a->pin_segments, lsc__fmt_bytes(b2, (double)a->pin_segment_bytes), s,
+			     per_gib);
+	else
+		lsc__rec_say(&r, "pin: %s left pageable (%s)",
+			     lsc__fmt_bytes(b1, (double)a->mapped_bytes), a->pin->name);
+	lsc__rec_say(&r, ", %u retries, %u failures", a->pin_retries, a->pin_failures);
 	lsc__rec_str(&r, "topic", "pin");
 	lsc__rec_str(&r, "backend", a->pin->name);
 	lsc__rec_u64(&r, "bytes", a->mapped_bytes);

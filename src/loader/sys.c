@@ -6,6 +6,7 @@
 #include <liburing.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "loader/sys.h"
@@ -18,6 +19,19 @@ static int sys_open(const char *path, int flags, int mode)
 static int sys_prctl(int op, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)
 {
 	return prctl(op, a2, a3, a4, a5);
+}
+
+/* The raw system calls: AddressSanitizer replaces mlock/munlock with no-ops
+ * that return 0, which would make a sanitized build claim pinned memory it
+ * never locked (and hide RLIMIT_MEMLOCK failures from its tests). */
+static int sys_mlock(const void *addr, size_t len)
+{
+	return (int)syscall(SYS_mlock, addr, len);
+}
+
+static int sys_munlock(const void *addr, size_t len)
+{
+	return (int)syscall(SYS_munlock, addr, len);
 }
 
 static int sys_uring_init(unsigned entries, struct io_uring *ring, struct io_uring_params *p)
@@ -33,8 +47,8 @@ const struct lsc__sys lsc__sys_default = {
 	.mmap = mmap,
 	.munmap = munmap,
 	.madvise = madvise,
-	.mlock = mlock,
-	.munlock = munlock,
+	.mlock = sys_mlock,
+	.munlock = sys_munlock,
 	.prctl = sys_prctl,
 	.posix_fadvise = posix_fadvise,
 	.uring_init = sys_uring_init,

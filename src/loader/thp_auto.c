@@ -19,25 +19,15 @@
 #include "loader/arena_int.h"
 #include "profiler/assess.h"
 
-static double gib(int64_t b)
-{
-	return (double)b / (double)(1ull << 30);
-}
-
-static const char *or_na(const char *s)
-{
-	return s && *s ? s : "n/a";
-}
-
 int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_decision *d)
 {
 	struct lsc__assessment as;
-	char huge[48];
+	const char *verdict;
 
 	if (!d)
 		return -EINVAL;
 	d->policy = LSC_THP_4K;
-	snprintf(d->reason, sizeof d->reason, "no system snapshot");
+	snprintf(d->reason, sizeof d->reason, "no system snapshot: 4 KiB pages");
 	if (!s)
 		return -EINVAL;
 	int rc = lsc__assess(s, bytes, &as);
@@ -46,41 +36,25 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_de
 			 strerrorname_np(-rc) ? strerrorname_np(-rc) : "error");
 		return rc;
 	}
-	if (as.huge_free_bytes == LSC_NA)
-		snprintf(huge, sizeof huge, "n/a");
-	else
-		snprintf(huge, sizeof huge, "%.2f GiB", gib(as.huge_free_bytes));
-
 	if (!as.thp_possible) {
-		d->policy = LSC_THP_4K;
-		snprintf(d->reason, sizeof d->reason,
-			 "THP disabled (enabled=%s, process %s): nothing to ask for",
-			 or_na(s->thp_enabled), lsc_thp_disable_name(s->prctl_thp_disable));
+		verdict = "THP disabled";
 	} else if (as.stall_risk) {
-		d->policy = LSC_THP_4K;
-		snprintf(d->reason, sizeof d->reason,
-			 "stall risk: defrag=%s compacts in the faulting thread and only %s is free "
-			 "in 2 MiB blocks for a %.2f GiB arena",
-			 or_na(s->thp_defrag), huge, gib((int64_t)bytes));
-	} else if (as.sync_compaction == 1 && as.huge_free_bytes == LSC_NA) {
-		/* Cannot see the free blocks: the safe side of seed 001. */
-		d->policy = LSC_THP_4K;
-		snprintf(d->reason, sizeof d->reason,
-			 "defrag=%s compacts in the faulting thread and free 2 MiB blocks are n/a",
-			 or_na(s->thp_defrag));
+		verdict = "stall risk";
+	} else if (as.sync_compaction < 0) {
+		/* Cannot tell whether a fault would compact: the safe side of
+		 * seed 001 (4 KiB pages cost time, a stall costs minutes). */
+		verdict = "defrag n/a";
 	} else if (as.sync_compaction == 1) {
+		verdict = "room";
 		d->policy = LSC_THP_THP;
-		snprintf(d->reason, sizeof d->reason,
-			 "room: %s free in 2 MiB blocks for a %.2f GiB arena (defrag=%s)", huge,
-			 gib((int64_t)bytes), or_na(s->thp_defrag));
 	} else {
-		/* defer / never (or n/a): a fault without a free block falls back to
+		/* defer / never: a fault without a free block falls back to
 		 * 4 KiB pages at once instead of compacting. */
+		verdict = "no stall possible";
 		d->policy = LSC_THP_THP;
-		snprintf(d->reason, sizeof d->reason,
-			 "defrag=%s does not compact in the faulting thread (%s free in 2 MiB blocks "
-			 "for a %.2f GiB arena)",
-			 or_na(s->thp_defrag), huge, gib((int64_t)bytes));
 	}
+	/* The assessment's sentence, so that `loadscope probe` and this line
+	 * say the same thing with the same numbers. */
+	snprintf(d->reason, sizeof d->reason, "%s: %.230s", verdict, as.thp_reason);
 	return 0;
 }

@@ -148,8 +148,10 @@ int lsc__assess(const struct lsc_system *s, uint64_t arena_bytes, struct lsc__as
 			  (out->huge_free_bytes == LSC_NA || out->huge_free_bytes < 0 ||
 			   (uint64_t)out->huge_free_bytes < arena_bytes);
 
-	out->memlock_short = s->memlock_cur != LSC_UNLIMITED && s->memlock_cur != LSC_NA &&
-			     s->memlock_cur >= 0 && (uint64_t)s->memlock_cur < arena_bytes;
+	int below = s->memlock_cur != LSC_UNLIMITED && s->memlock_cur != LSC_NA &&
+		    s->memlock_cur >= 0 && (uint64_t)s->memlock_cur < arena_bytes;
+	out->memlock_lifted = below && s->cap_ipc_lock == 1;
+	out->memlock_short = below && !out->memlock_lifted;
 
 	/* An empty pool (HugePages_Total 0) means hugetlb is not in use here:
 	 * only a configured pool that is too small is a shortfall. The numbers

@@ -23,7 +23,9 @@ struct lsc__assessment {
 	                         * -1 when defrag is n/a */
 	int64_t huge_free_bytes;/* free memory in huge-page-sized blocks; LSC_NA */
 	int stall_risk;         /* thp_possible && sync_compaction && huge_free < arena */
-	int memlock_short;      /* RLIMIT_MEMLOCK below the arena (mlock pinning would fail) */
+	int memlock_short;      /* RLIMIT_MEMLOCK below the arena and no CAP_IPC_LOCK
+	                         * (mlock pinning would fail) */
+	int memlock_lifted;     /* below the arena, but CAP_IPC_LOCK lifts the limit */
 	int hugetlb_short;      /* pool free pages below what the arena needs */
 	int64_t hugetlb_needed, hugetlb_free; /* pages */
 	int mem_short;          /* arena above MemAvailable */

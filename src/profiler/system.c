@@ -13,9 +13,11 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <linux/capability.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -41,7 +43,7 @@ LSC_API const char *lsc_thp_disable_name(int64_t bits)
 	if (bits == LSC_NA || bits < 0)
 		return "n/a";
 	if (!(bits & 1))
-		return "off";
+		return "allowed";
 	return bits & PR_THP_DISABLE_EXCEPT_ADVISED ? "disabled-except-advised" : "disabled";
 }
 
@@ -283,6 +285,18 @@ static int64_t rlim_value(rlim_t v)
 	return v == RLIM_INFINITY || v > (rlim_t)INT64_MAX ? LSC_UNLIMITED : (int64_t)v;
 }
 
+/* CAP_IPC_LOCK in the effective set, from the kernel rather than a file:
+ * like the rlimit it is the calling process's own, whatever the root. */
+static int64_t cap_ipc_lock(void)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &h, d) != 0)
+		return LSC_NA;
+	return (d[CAP_IPC_LOCK / 32].effective >> (CAP_IPC_LOCK % 32)) & 1u;
+}
+
 /* What belongs to this process rather than to a root: the prctl bits, the
  * memlock limit, and THP_enabled of its status under the proc root. */
 static void read_process(const char *proc_root, struct lsc_system *s)
@@ -298,6 +312,7 @@ static void read_process(const char *proc_root, struct lsc_system *s)
 	} else {
 		s->memlock_cur = s->memlock_max = LSC_NA;
 	}
+	s->cap_ipc_lock = cap_ipc_lock();
 	lsc__status_read(proc_root, &st);
 	snprintf(s->proc_thp_enabled, sizeof(s->proc_thp_enabled), "%s", st.thp_enabled);
 }

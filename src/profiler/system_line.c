@@ -51,12 +51,13 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 		     txt(s->thp_defrag));
 	if (s->khugepaged_defrag != LSC_NA)
 		lsc__rec_say(r, " khugepaged/defrag=%lld", (long long)s->khugepaged_defrag);
-	lsc__rec_say(r, "; process THP %s", lsc_thp_disable_name(s->prctl_thp_disable));
+	lsc__rec_say(r, "; THP for this process %s by prctl", lsc_thp_disable_name(s->prctl_thp_disable));
 	if (s->hugetlb_total != LSC_NA)
 		lsc__rec_say(r, "; hugetlb %lld of %lld pages free (%lld KiB each)", (long long)s->hugetlb_free,
 			     (long long)s->hugetlb_total, (long long)s->hugetlb_page_kib);
-	lsc__rec_say(r, "; memlock %s; MemAvailable %s of %s; %s free in huge-page blocks; swap %s",
-		     bytes_or_na(b1, s->memlock_cur), bytes_or_na(b2, s->mem_available),
+	lsc__rec_say(r, "; memlock %s%s; MemAvailable %s of %s; %s free in huge-page blocks; swap %s",
+		     bytes_or_na(b1, s->memlock_cur), s->cap_ipc_lock == 1 ? " (lifted by CAP_IPC_LOCK)" : "",
+		     bytes_or_na(b2, s->mem_available),
 		     bytes_or_na(b3, s->mem_total), bytes_or_na(b4, s->free_huge_blocks_bytes),
 		     bytes_or_na(b5, s->swap_total));
 	if (s->numa_nodes != LSC_NA)
@@ -76,6 +77,7 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 	num(r, "hugetlb_free", s->hugetlb_free);
 	num(r, "hugetlb_page_kib", s->hugetlb_page_kib);
 	num(r, "memlock_bytes", s->memlock_cur);
+	num(r, "cap_ipc_lock", s->cap_ipc_lock);
 	num(r, "mem_total_bytes", s->mem_total);
 	num(r, "mem_available_bytes", s->mem_available);
 	num(r, "free_huge_blocks_bytes", s->free_huge_blocks_bytes);

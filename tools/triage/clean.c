@@ -14,6 +14,7 @@
  * 30 s of a 59 s start were logged nowhere).
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -47,21 +48,62 @@ static size_t tag_len(const char *p, const char *end)
 	return 0;
 }
 
-/* Bytes that start something compact() removes or checks. */
-static int special(unsigned char c)
+/* Does @s hold a byte >= 0x80? Eight bytes at a time: most log lines are ASCII. */
+static int any_high(const char *s, size_t n)
 {
-	return c == 0x1b || c == '*' || c == '`' || c == '<' || c >= 0x80 || c == '\r' || c == 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, s + i, 8);
+		if (x & 0x8080808080808080ull)
+			return 1;
+	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 1;
+	return 0;
 }
 
-/* Remove ANSI escapes, tags, bold and backtick marks; check UTF-8. */
+/* Is every multi-byte sequence in @s valid UTF-8? (Invalid bytes pass
+ * through; they are only replaced where quoted, tr_sanitize.) */
+static int valid_utf8(const char *s, size_t n)
+{
+	for (size_t r = 0; r < n;) {
+		unsigned char c = (unsigned char)s[r];
+		if (c < 0x80) {
+			r++;
+			continue;
+		}
+		int need = c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
+		if (need < 0 || r + (size_t)need >= n)
+			return 0;
+		for (int i = 1; i <= need; i++)
+			if (((unsigned char)s[r + i] & 0xc0) != 0x80)
+				return 0;
+		r += (size_t)need + 1;
+	}
+	return 1;
+}
+
+/* Remove ANSI escapes, tags, bold and backtick marks, CR and NUL; flag
+ * invalid UTF-8. The runs between special bytes are found with strcspn
+ * (vectorised in libc): most lines have none. @s[len] must be NUL. */
 static size_t compact(char *s, size_t len, unsigned *flags)
 {
+	static const char specials[] = "\x1b*`<\r";
+	if (any_high(s, len) && !valid_utf8(s, len))
+		*flags |= TR_L_BADUTF8;
 	size_t r = 0, w = 0;
-	/* most lines have nothing to remove: skip to the first special byte */
-	while (r < len && !special((unsigned char)s[r]))
-		r++;
-	w = r;
-	while (r < len) {
+	for (;;) {
+		size_t n = strcspn(s + r, specials); /* stops at NUL too */
+		if (r + n > len)
+			n = len - r;
+		if (w != r)
+			memmove(s + w, s + r, n);
+		w += n;
+		r += n;
+		if (r >= len)
+			break;
 		unsigned char c = (unsigned char)s[r];
 		if (c == 0x1b) {
 			r++;
@@ -99,29 +141,11 @@ static size_t compact(char *s, size_t len, unsigned *flags)
 			continue;
 		}
 		if (c == '<') {
-			size_t n = tag_len(s + r, s + len);
-			if (n) {
-				r += n;
+			size_t tl = tag_len(s + r, s + len);
+			if (tl) {
+				r += tl;
 				continue;
 			}
-		}
-		if (c >= 0x80) {
-			/* validate one UTF-8 sequence; invalid bytes pass through flagged */
-			int need = c >= 0xf0 && c < 0xf5 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : -1;
-			if (c >= 0xf5)
-				need = -1;
-			int ok = need > 0 && r + (size_t)need < len;
-			for (int i = 1; ok && i <= need; i++)
-				if (((unsigned char)s[r + i] & 0xc0) != 0x80)
-					ok = 0;
-			if (!ok) {
-				*flags |= TR_L_BADUTF8;
-				s[w++] = s[r++];
-				continue;
-			}
-			for (int i = 0; i <= need; i++)
-				s[w++] = s[r++];
-			continue;
 		}
 		if (c == '\r' || c == 0) {
 			r++;

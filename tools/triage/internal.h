@@ -18,8 +18,8 @@
 
 #include "triage.h"
 
-#define TR_EVTEXT 200     /* a quoted evidence line is cut here */
-#define TR_START_EVID 40  /* evidence lines one start keeps */
+#define TR_EVTEXT 320     /* a quoted evidence line is cut here */
+#define TR_START_EVID 48  /* evidence lines one start keeps (unreferenced ones are reused) */
 #define TR_OPEN_MAX 8     /* starts open at once (interleaved loadscope runs) */
 #define TR_FULL_FINDINGS 1024
 #define TR_FULL_STARTS 4096
@@ -156,6 +156,7 @@ struct tr_start {
 	double eagain_s, kfd_ok_s;
 	int ev_eagain_first, ev_eagain_last, ev_kfd_ok;
 	int kfd_pending;        /* an unfinished KFD alloc ioctl (strace -f) */
+	double kfd_ts_first, kfd_ts_last; /* strace -tt clocks of the first and last KFD alloc call */
 	int hip;                /* HIP/ROCm is in play */
 	int ev_arena;           /* the arena note (once per start) */
 	int hugetlb_asked;      /* hugetlb was asked for explicitly (an option, not a default) */
@@ -167,8 +168,10 @@ struct tr_start {
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
 	char reader[24];
 
-	struct tr_evid lastev;       /* the last recognised line */
-	struct tr_evid eagain_tail;  /* the last EAGAIN line (thousands may come) */
+	/* The last recognised line and the last EAGAIN line, kept raw (made
+	 * printable only when a finding quotes them: they change every line). */
+	struct tr_evid lastev;
+	struct tr_evid eagain_tail;
 	unsigned nev;
 	struct tr_evid ev[TR_START_EVID];
 };
@@ -178,6 +181,9 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src);
  * (the same line twice returns the same index). */
 int tr_evid(struct tr_start *s, const struct tr_line *l);
 void tr_setnum(struct tr_num *n, double v, int ev);
+/* Keep @l raw in @e (a cheap copy); tr_evid_cooked makes it printable. */
+void tr_evid_raw(struct tr_evid *e, const struct tr_line *l);
+struct tr_evid tr_evid_cooked(const struct tr_evid *raw);
 static inline int tr_has(const struct tr_num *n) { return !isnan(n->v); }
 
 /* ---- findings --------------------------------------------------------------- */

@@ -55,9 +55,12 @@ static const struct {
 #define NKW (sizeof(kw) / sizeof(kw[0]))
 
 struct tr_prefilter {
+	uint64_t any[65536 / 64]; /* one bit per two-byte prefix in use: 8 KiB, stays in L1 */
 	uint8_t head[65536];   /* 1 + index of the first keyword with these two bytes; 0 none */
 	uint8_t next[NKW];     /* chain: 1 + index of the next one; 0 end */
 	uint8_t len[NKW];
+	uint32_t pre[NKW];     /* the first four bytes (fewer: masked) */
+	uint32_t mask[NKW];
 };
 
 struct tr_prefilter *tr_prefilter_new(void)
@@ -69,8 +72,14 @@ struct tr_prefilter *tr_prefilter_new(void)
 	for (size_t i = NKW; i-- > 0;) {
 		unsigned b = (unsigned)(unsigned char)kw[i].s[0] << 8 | (unsigned char)kw[i].s[1];
 		p->len[i] = (uint8_t)strlen(kw[i].s);
+		size_t m = p->len[i] < 4 ? p->len[i] : 4;
+		p->mask[i] = 0;
+		memcpy(&p->pre[i], "\0\0\0\0", 4);
+		memcpy(&p->pre[i], kw[i].s, m);
+		memset(&p->mask[i], 0xff, m);
 		p->next[i] = p->head[b];
 		p->head[b] = (uint8_t)(i + 1);
+		p->any[b >> 6] |= 1ull << (b & 63);
 	}
 	return p;
 }
@@ -80,10 +89,18 @@ uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
 	uint64_t m = 0;
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i + 1 < n; i++) {
-		unsigned h = p->head[(unsigned)u[i] << 8 | u[i + 1]];
+		unsigned b = (unsigned)u[i] << 8 | u[i + 1];
+		if (!(p->any[b >> 6] >> (b & 63) & 1))
+			continue;
+		unsigned h = p->head[b];
+		/* four bytes at once before the full compare; s[n] is the line's
+		 * NUL, and a line shorter than 4 from here reads it as zeros */
+		uint32_t four = 0;
+		memcpy(&four, s + i, n - i >= 4 ? 4 : n - i);
 		while (h) {
 			size_t k = h - 1;
-			if (n - i >= p->len[k] && !memcmp(s + i, kw[k].s, p->len[k]))
+			if ((four & p->mask[k]) == p->pre[k] && n - i >= p->len[k] &&
+			    !memcmp(s + i + 4, kw[k].s + 4, p->len[k] > 4 ? p->len[k] - 4u : 0u))
 				m |= kw[k].g;
 			h = p->next[k];
 		}

@@ -6,6 +6,7 @@
  * field being absent or `n/a`: lines are pasted cut short, and the loader's
  * `complement` and `loaded` fields are still growing.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "format/line.h"
@@ -60,16 +61,45 @@ static int failed_word(const char *v)
 		     strstr(v, "timeout") || strstr(v, "error"));
 }
 
+/* vmstat fields: "vm_<counter>" deltas in phases, "<counter>_per_s" rates in
+ * still lines. One pass over the line's fields (a phase line has dozens). */
 static void vm_fields(struct tr_start *s, const struct lsc__parsed *p, int ev, const char *suffix)
 {
-	char key[64];
+	size_t sl = suffix ? strlen(suffix) : 0;
+	double seen[TR_VM_N];
+	for (int k = 0; k < TR_VM_N; k++)
+		seen[k] = NAN;
+	for (unsigned i = 0; i < p->n; i++) {
+		const char *key = p->kv[i].key;
+		size_t kl = strlen(key);
+		if (!suffix) {
+			if (strncmp(key, "vm_", 3))
+				continue;
+			key += 3;
+			kl -= 3;
+		} else {
+			if (kl <= sl || strcmp(key + kl - sl, suffix))
+				continue;
+			kl -= sl;
+		}
+		for (int k = 0; k < TR_VM_N; k++) {
+			size_t nl = strlen(tr_vm_names[k]);
+			/* allocstall_normal, allocstall_movable, ... add up */
+			int match = kl == nl ? !strncmp(key, tr_vm_names[k], nl)
+					     : k == TR_VM_ALLOCSTALL && kl > nl && !strncmp(key, "allocstall_", 11);
+			if (!match)
+				continue;
+			char *endp;
+			double v = strtod(p->kv[i].val, &endp);
+			if (endp != p->kv[i].val)
+				seen[k] = (isnan(seen[k]) ? 0 : seen[k]) + v;
+			break;
+		}
+	}
 	for (int k = 0; k < TR_VM_N; k++) {
-		snprintf(key, sizeof(key), "%s%s%s", suffix ? "" : "vm_", tr_vm_names[k], suffix ? suffix : "");
-		double v = num(p, key);
-		if (isnan(v) && k == TR_VM_ALLOCSTALL && !suffix)
-			v = num2(p, "vm_allocstall_normal", "vm_allocstall_movable");
-		if (isnan(v))
+		if (isnan(seen[k]))
 			continue;
+		double v = seen[k];
 		if (tr_has(&s->vm[k]) && !suffix)
 			v += s->vm[k].v;
 		tr_setnum(&s->vm[k], v, ev);
@@ -100,12 +130,18 @@ static void on_system(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		snprintf(s->thp_enabled, sizeof(s->thp_enabled), "%s", v);
 	const char *pr = str(p, "thp_prctl");
 	const char *proc = str(p, "thp_process");
-	if ((pr && strncmp(pr, "off", 3) && strstr(pr, "disabled")) || (proc && !strcmp(proc, "0"))) {
-		snprintf(s->thp_process, sizeof(s->thp_process), "%s", pr && strcmp(pr, "off") ? pr : "disabled");
+	/* thp_prctl: allowed, disabled, disabled-except-advised. The last still
+	 * gives MADV_HUGEPAGE regions huge pages (and their compaction), so only
+	 * a plain "disabled" (or THP_enabled: 0 without the exception) is off. */
+	int except = pr && strstr(pr, "except");
+	if (!except && ((pr && !strcmp(pr, "disabled")) || (proc && !strcmp(proc, "0")))) {
+		snprintf(s->thp_process, sizeof(s->thp_process), "disabled");
 		s->ev_thp_process = ev;
 	}
 	if ((v = str(p, "memlock_bytes")))
 		tr_setnum(&s->memlock_bytes, !strcmp(v, "unlimited") ? INFINITY : num(p, "memlock_bytes"), ev);
+	if ((v = str(p, "cap_ipc_lock")) && !strcmp(v, "1"))
+		tr_setnum(&s->memlock_bytes, INFINITY, ev); /* CAP_IPC_LOCK lifts RLIMIT_MEMLOCK */
 	double mt = num(p, "mem_total_bytes");
 	if (!isnan(mt))
 		tr_setnum(&s->mem_total_gib, mt / GIB, ev);

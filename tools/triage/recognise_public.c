@@ -78,15 +78,18 @@ static int strace_line(struct lsc_triage *t, struct tr_line *l)
 		snprintf(st->family, sizeof(st->family), "strace");
 	st->hip = 1;
 	st->kfd_pending = 0;
+	if (!isnan(l->ts)) { /* strace -tt: when each call began */
+		if (isnan(st->kfd_ts_first))
+			st->kfd_ts_first = l->ts;
+		st->kfd_ts_last = l->ts;
+	}
 	if (tr_memmem(r, (size_t)(end - r), "EAGAIN")) {
 		st->eagain_n++;
 		if (!isnan(secs))
 			st->eagain_s += secs;
 		if (st->ev_eagain_first < 0)
 			st->ev_eagain_first = tr_evid(st, l);
-		st->eagain_tail.line = l->no;
-		st->eagain_tail.src = l->src;
-		tr_sanitize(l->s, l->len, st->eagain_tail.text, sizeof(st->eagain_tail.text));
+		tr_evid_raw(&st->eagain_tail, l);
 	} else if (r < end && (*r == '0' || isdigit((unsigned char)*r))) {
 		st->kfd_ok_n++;
 		if (!isnan(secs))

@@ -45,19 +45,34 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 			     "`= -1 EAGAIN` on AMDKFD_IOC_ALLOC_MEMORY_OF_GPU");
 		goto remedies;
 	}
-	int heavy = s->eagain_n >= 100 || s->eagain_s >= 10 ||
+	double span = NAN;
+	if (!isnan(s->kfd_ts_first) && !isnan(s->kfd_ts_last)) {
+		span = s->kfd_ts_last - s->kfd_ts_first;
+		if (span < 0)
+			span += 86400;
+	}
+	int heavy = s->eagain_n >= 100 || s->eagain_s >= 10 || span >= 10 ||
 		    (!isnan(alloc) && tr_has(&s->comp_copy_s) && alloc > 3 * s->comp_copy_s.v);
 	tr_f_init(f, "kfd-userptr-eagain", heavy ? LSC_TRIAGE_FAIL : LSC_TRIAGE_WARN, s);
-	tr_f_summary(f, "the KFD userptr allocation ioctl returned EAGAIN %lu times (%.1f s inside the failing "
-		     "calls) before it succeeded", s->eagain_n, s->eagain_s);
+	if (!isnan(span) && span > s->eagain_s)
+		tr_f_summary(f, "the KFD userptr allocation ioctl kept returning EAGAIN for %.0f s (%lu failing calls "
+			     "in the trace) before it succeeded", span, s->eagain_n);
+	else
+		tr_f_summary(f, "the KFD userptr allocation ioctl returned EAGAIN %lu times (%.1f s inside the failing "
+			     "calls) before it succeeded", s->eagain_n, s->eagain_s);
 	tr_f_ev(f, s, s->ev_eagain_first);
 	if (f->nev < TR_F_EV && s->eagain_tail.text[0] && s->eagain_n > 1)
-		f->ev[f->nev++] = s->eagain_tail;
+		f->ev[f->nev++] = tr_evid_cooked(&s->eagain_tail);
 	tr_f_ev(f, s, s->ev_kfd_ok);
 	tr_f_ev(f, s, s->ev_thp);
 	tr_f_ev(f, s, s->comp_total_s.ev);
-	tr_f_math(f, "%lu EAGAIN x %.3f s average = %.1f s retrying", s->eagain_n,
-		  s->eagain_n ? s->eagain_s / (double)s->eagain_n : 0, s->eagain_s);
+	tr_f_math(f, "%lu EAGAIN x %.3f s average = %.1f s inside the failing calls that the trace shows",
+		  s->eagain_n, s->eagain_n ? s->eagain_s / (double)s->eagain_n : 0, s->eagain_s);
+	if (!isnan(span) && span > 0)
+		tr_f_math(f, "the allocation calls ran from %02d:%02d:%06.3f to %02d:%02d:%06.3f = %.1f s of retrying "
+			  "(strace -tt clocks; an excerpt may show fewer calls than were made)",
+			  (int)(s->kfd_ts_first / 3600), (int)fmod(s->kfd_ts_first / 60, 60), fmod(s->kfd_ts_first, 60),
+			  (int)(s->kfd_ts_last / 3600), (int)fmod(s->kfd_ts_last / 60, 60), fmod(s->kfd_ts_last, 60), span);
 	if (s->kfd_ok_n)
 		tr_f_math(f, "the successful call took %.2f s", s->kfd_ok_s);
 	if (!isnan(alloc) && tr_has(&s->comp_copy_s))

@@ -25,7 +25,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		     s->first_line, s->last_line);
 	tr_f_ev(f, s, s->ev_begin >= 0 ? s->ev_begin : 0);
 	if (f->nev < TR_F_EV && s->lastev.text[0] && (f->nev == 0 || f->ev[0].line != s->lastev.line))
-		f->ev[f->nev++] = s->lastev;
+		f->ev[f->nev++] = tr_evid_cooked(&s->lastev);
 	if (tr_has(&s->still_max_s))
 		tr_f_math(f, "still starting after %.0f s (%d progress lines), then nothing", s->still_max_s.v,
 			  s->still_n);

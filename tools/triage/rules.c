@@ -60,6 +60,21 @@ static struct tr_startsum *sum_of(struct lsc_triage *t, const struct tr_start *s
 	return NULL;
 }
 
+/* Quoted lines read as a log excerpt: in input order. (The finding's
+ * "line" stays its first piece of evidence as the rule ranked it.) */
+static void sort_evidence(struct tr_finding *f)
+{
+	for (unsigned i = 1; i < f->nev; i++) {
+		struct tr_evid e = f->ev[i];
+		unsigned j = i;
+		while (j > 0 && (f->ev[j - 1].src > e.src || (f->ev[j - 1].src == e.src && f->ev[j - 1].line > e.line))) {
+			f->ev[j] = f->ev[j - 1];
+			j--;
+		}
+		f->ev[j] = e;
+	}
+}
+
 void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 {
 	struct tr_finding *f = malloc(sizeof(*f));
@@ -96,7 +111,9 @@ void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 			specific = 1;
 		if (f->sev >= LSC_TRIAGE_WARN)
 			bad = 1;
-		tr_add_finding(t, f, f->nev ? f->ev[0].line : s->first_line);
+		unsigned long first = f->nev ? f->ev[0].line : s->first_line;
+		sort_evidence(f);
+		tr_add_finding(t, f, first);
 	}
 	if (!bad) {
 		tr_f_init(f, "healthy", LSC_TRIAGE_INFO, s);

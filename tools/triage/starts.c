@@ -10,6 +10,7 @@
  * A start's facts live only while it is open; closing it runs the rules,
  * keeps a short summary (the phase table) and a row for --table, and frees it.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,22 @@ const char *const tr_vm_names[TR_VM_N] = {
 	"compact_stall", "compact_fail", "compact_success", "thp_fault_alloc", "thp_fault_fallback",
 	"allocstall", "pswpin", "pswpout", "pgmajfault", "pgfault"};
 
+void tr_evid_raw(struct tr_evid *e, const struct tr_line *l)
+{
+	size_t n = l->len < TR_EVTEXT / 2 - 1 ? l->len : TR_EVTEXT / 2 - 1;
+	e->line = l->no;
+	e->src = l->src;
+	memcpy(e->text, l->s, n); /* cleaned lines hold no NUL */
+	e->text[n] = 0;
+}
+
+struct tr_evid tr_evid_cooked(const struct tr_evid *raw)
+{
+	struct tr_evid e = {.line = raw->line, .src = raw->src};
+	tr_sanitize(raw->text, strlen(raw->text), e.text, sizeof(e.text));
+	return e;
+}
+
 void tr_setnum(struct tr_num *n, double v, int ev)
 {
 	n->v = v;
@@ -27,7 +44,14 @@ void tr_setnum(struct tr_num *n, double v, int ev)
 
 void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 {
-	memset(s, 0, sizeof(*s));
+	/* everything but the evidence texts, which are read only up to nev:
+	 * a start is reset for every restart in a log, and those are 16 KiB */
+	memset(s, 0, offsetof(struct tr_start, lastev));
+	s->lastev.text[0] = 0;
+	s->lastev.line = 0;
+	s->eagain_tail.text[0] = 0;
+	s->eagain_tail.line = 0;
+	s->nev = 0;
 	s->idx = idx;
 	s->src = src;
 	struct tr_num *nums[] = {&s->ready_s, &s->unattributed_s, &s->covered_s, &s->comp_total_s,
@@ -47,8 +71,39 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	s->ev_hugetlb_used = s->ev_eagain_first = s->ev_eagain_last = s->ev_kfd_ok = -1;
 	s->ev_verify_fail = s->ev_mlock_fail = s->ev_uring = s->ev_direct = s->ev_swap_text = -1;
 	s->ev_arena = s->ev_exit = s->ev_thp_risk = -1;
+	s->kfd_ts_first = s->kfd_ts_last = NAN;
 	for (int k = 0; k < TR_TS_KINDS; k++)
 		s->ts_begin[k] = NAN;
+}
+
+/* Every fact's evidence index, so that a full store can reuse a slot no
+ * fact points at (a start with thousands of progress lines keeps the lines
+ * its facts came from, not the first 48 lines it saw). */
+static int referenced(const struct tr_start *s, int i)
+{
+	const int evs[] = {s->ev_begin, s->ev_end, s->ev_thp, s->ev_defrag, s->ev_thp_process,
+			   s->ev_hugetlb_used, s->ev_eagain_first, s->ev_eagain_last, s->ev_kfd_ok, s->ev_arena,
+			   s->ev_exit, s->ev_thp_risk, s->ev_verify_fail, s->ev_mlock_fail, s->ev_uring,
+			   s->ev_direct, s->ev_swap_text};
+	for (size_t k = 0; k < sizeof(evs) / sizeof(evs[0]); k++)
+		if (evs[k] == i)
+			return 1;
+	const struct tr_num *nums[] = {&s->ready_s, &s->unattributed_s, &s->covered_s, &s->comp_total_s,
+				       &s->comp_alloc_s, &s->comp_copy_s, &s->comp_gib, &s->loaded_gib,
+				       &s->loaded_rate, &s->loaded_s, &s->read_s, &s->read_gib, &s->read_rate,
+				       &s->huge_needed, &s->huge_pool, &s->arena_gib, &s->vm_window_s,
+				       &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
+				       &s->pin_bytes, &s->mem_total_gib};
+	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
+		if (nums[k]->ev == i)
+			return 1;
+	for (int k = 0; k < TR_K_N; k++)
+		if (s->ph_s[k].ev == i)
+			return 1;
+	for (int k = 0; k < TR_VM_N; k++)
+		if (s->vm[k].ev == i)
+			return 1;
+	return 0;
 }
 
 int tr_evid(struct tr_start *s, const struct tr_line *l)
@@ -56,13 +111,20 @@ int tr_evid(struct tr_start *s, const struct tr_line *l)
 	for (unsigned i = s->nev; i-- > 0 && i + 4 >= s->nev;)
 		if (s->ev[i].line == l->no && s->ev[i].src == l->src)
 			return (int)i;
-	if (s->nev >= TR_START_EVID)
-		return -1;
-	struct tr_evid *e = &s->ev[s->nev];
+	int slot;
+	if (s->nev < TR_START_EVID) {
+		slot = (int)s->nev++;
+	} else {
+		for (slot = 0; slot < TR_START_EVID && referenced(s, slot); slot++)
+			;
+		if (slot == TR_START_EVID)
+			return -1;
+	}
+	struct tr_evid *e = &s->ev[slot];
 	e->line = l->no;
 	e->src = l->src;
 	tr_sanitize(l->s, l->len, e->text, sizeof(e->text));
-	return (int)s->nev++;
+	return slot;
 }
 
 static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
@@ -105,9 +167,7 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 	for (int k = 0; k < TR_TS_KINDS; k++)
 		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
 			s->ts_begin[k] = l->tsk[k];
-	s->lastev.line = l->no;
-	s->lastev.src = l->src;
-	tr_sanitize(l->s, l->len, s->lastev.text, sizeof(s->lastev.text));
+	tr_evid_raw(&s->lastev, l);
 }
 
 static void set_family(struct tr_start *s, const char *family)

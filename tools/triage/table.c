@@ -19,8 +19,11 @@ static void cfg(struct tr_row *r, const char *k, const char *v)
 {
 	if (r->ncfg >= TR_CFG_KEYS || !v || !v[0])
 		return;
-	snprintf(r->cfg[r->ncfg][0], sizeof(r->cfg[0][0]), "%s", k);
-	snprintf(r->cfg[r->ncfg][1], sizeof(r->cfg[0][1]), "%s", v);
+	size_t kn = strnlen(k, sizeof(r->cfg[0][0]) - 1), vn = strnlen(v, sizeof(r->cfg[0][1]) - 1);
+	memcpy(r->cfg[r->ncfg][0], k, kn);
+	r->cfg[r->ncfg][0][kn] = 0;
+	memcpy(r->cfg[r->ncfg][1], v, vn);
+	r->cfg[r->ncfg][1][vn] = 0;
 	r->ncfg++;
 }
 
@@ -37,7 +40,7 @@ void tr_table_row(struct lsc_triage *t, const struct tr_start *s)
 		t->rows_cap = cap;
 	}
 	struct tr_row *r = &t->rows[t->nrows++];
-	memset(r, 0, sizeof(*r));
+	r->ncfg = 0;
 	r->start = s->idx;
 	cfg(r, "thp", s->thp_process[0] ? "off (process)" : s->thp_req == 1 ? "requested" : s->thp_req == 0 ? "not requested" : "default");
 	cfg(r, "defrag", s->thp_defrag);

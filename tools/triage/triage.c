@@ -166,9 +166,12 @@ static void sort_outputs(struct lsc_triage *t)
 {
 	for (size_t i = 0; i < t->nlite; i++)
 		t->lite[i].seq = i;
-	qsort(t->lite, t->nlite, sizeof(*t->lite), lite_cmp);
-	qsort(t->sums, t->nsums, sizeof(*t->sums), sum_cmp);
-	qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
+	if (t->nlite > 1)
+		qsort(t->lite, t->nlite, sizeof(*t->lite), lite_cmp);
+	if (t->nsums > 1)
+		qsort(t->sums, t->nsums, sizeof(*t->sums), sum_cmp);
+	if (t->nrows > 1)
+		qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
 }
 
 int lsc_triage_finish(struct lsc_triage *t)

@@ -1,0 +1,108 @@
+/*
+ * The arena's allocate phase under each page-size policy: map, advise and
+ * prefault N GiB with 4k, thp and process-off (and 4k with one prefault
+ * thread, to show what the parallel prefault buys; and thp again right
+ * after a thp arena was released, which separates the cost of fresh memory
+ * from the cost of huge pages on a VM), interleaved round by round so that
+ * a noisy virtual machine's drift hits every variant alike.
+ * Prints per variant the median allocate+prefault time, its rate, the
+ * huge-page bytes really obtained (smaps), and the ratio to 4k.
+ *
+ * usage: bench_arena [GiB] [rounds]   (default 2 GiB, 5 rounds)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/arena.h"
+
+struct variant {
+	const char *name;
+	enum lsc_thp_policy policy;
+	unsigned threads;
+	int again; /* run right after the previous variant, back to back */
+	double s[64];
+	uint64_t huge[64];
+};
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	double t[64];
+	memcpy(t, v, sizeof(double) * (size_t)n);
+	qsort(t, (size_t)n, sizeof(double), cmp);
+	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+static int run(struct variant *x, int r, uint64_t bytes, unsigned *threads_used)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	struct lsc_region_info ri;
+
+	lsc_load_options_init(&o);
+	o.thp = x->policy;
+	o.prefault_threads = x->threads;
+	int rc = lsc__arena_alloc(NULL, &o, bytes, &a);
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", x->name, lsc_strerror(rc));
+		return rc;
+	}
+	x->s[r] = (double)(a.alloc_ns + a.prefault_ns) / 1e9;
+	if (lsc_region_read(NULL, a.base, a.mapped_bytes, &ri) == 0)
+		x->huge[r] = ri.anon_huge_bytes;
+	if (!x->threads)
+		*threads_used = a.prefault_threads;
+	lsc__arena_release(&a);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	double gib = argc > 1 ? atof(argv[1]) : 2.0;
+	int rounds = argc > 2 ? atoi(argv[2]) : 5;
+	if (rounds < 1)
+		rounds = 1;
+	if (rounds > 64)
+		rounds = 64;
+	uint64_t bytes = (uint64_t)(gib * (double)(1ull << 30));
+	struct variant v[] = {
+		{"4k", LSC_THP_4K, 0, 0, {0}, {0}},
+		{"thp", LSC_THP_THP, 0, 0, {0}, {0}},
+		{"thp, right after thp", LSC_THP_THP, 0, 1, {0}, {0}},
+		{"process-off", LSC_THP_PROCESS_OFF, 0, 0, {0}, {0}},
+		{"4k, 1 prefault thread", LSC_THP_4K, 1, 0, {0}, {0}},
+	};
+	int nv = (int)(sizeof v / sizeof v[0]);
+	unsigned threads_used = 0;
+
+	unsetenv("LOADSCOPE_ARENA_THP");
+	for (int r = 0; r < rounds; r++) {
+		for (int k = 0; k < nv; k++) {
+			/* Rotate the order each round; a back-to-back variant always
+			 * follows the one before it in the table. */
+			int idx = (k + r) % nv;
+			if (v[idx].again)
+				continue;
+			for (int j = idx; j < nv && (j == idx || v[j].again); j++)
+				if (run(&v[j], r, bytes, &threads_used) < 0)
+					return 1;
+		}
+	}
+	double base = median(v[0].s, rounds);
+	printf("arena of %.2f GiB, %d rounds interleaved, default prefault threads: %u\n\n", gib,
+	       rounds, threads_used);
+	printf("| policy | median s | GiB/s | huge-page bytes (last round) | time vs 4k |\n");
+	printf("| --- | ---: | ---: | ---: | ---: |\n");
+	for (int k = 0; k < nv; k++) {
+		double m = median(v[k].s, rounds);
+		printf("| %s | %.3f | %.2f | %llu | %.2f |\n", v[k].name, m, gib / m,
+		       (unsigned long long)v[k].huge[rounds - 1], m / base);
+	}
+	return 0;
+}

@@ -1,0 +1,237 @@
+/*
+ * Description: every syscall of the arena failing, one at a time, through
+ * the syscall shim (src/loader/sys.h): mmap, munmap, madvise and prctl at
+ * the Nth call, mlock in the pin chain, and an arena larger than memory.
+ * Each failure gives one line that names the cause, returns the error, and
+ * leaves nothing behind: no mapping of the arena's pieces in
+ * /proc/self/maps, nothing locked, the process's THP switch as it was.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "helpers/arena_testkit.h"
+#include "loader/arena.h"
+
+#define MIB (1ull << 20)
+#define ARENA (64 * MIB)
+#define PIECE (16 * MIB)
+
+static struct atk_cap cap;
+
+static void opts(struct lsc_load_options *o, enum lsc_thp_policy pol)
+{
+	lsc_load_options_init(o);
+	o->thp = pol;
+	o->chunk_bytes = PIECE;
+	o->prefault_threads = 1; /* one thread: the shim's call order is exact */
+}
+
+/* Count the calls of @op a good allocation makes. */
+static unsigned calls_of(enum atk_op op, enum lsc_thp_policy pol)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+
+	opts(&o, pol);
+	atk_sys_fail(op, 0, 0);
+	cr_assert_eq(lsc__arena_alloc(NULL, &o, ARENA, &a), 0);
+	unsigned n = atk_sys_calls(op);
+	atk_sys_restore();
+	lsc__arena_release(&a);
+	return n;
+}
+
+/* Fail the Nth call of @op for every N a good allocation reaches. */
+static void fail_each(enum atk_op op, const char *name, enum lsc_thp_policy pol, int err,
+		      unsigned expect_calls)
+{
+	unsigned n = calls_of(op, pol);
+	if (expect_calls)
+		cr_assert_eq(n, expect_calls, "%s: %u calls in a good allocation", name, n);
+	cr_assert_gt(n, 0, "%s is never called", name);
+	int thp_before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	for (unsigned nth = 1; nth <= n; nth++) {
+		struct lsc_load_options o;
+		struct lsc__arena a;
+		lsc_profiler *p = atk_profiler(&cap);
+		opts(&o, pol);
+		atk_sys_fail(op, nth, err);
+		int rc = lsc__arena_alloc(p, &o, ARENA, &a);
+		atk_sys_restore();
+		cr_expect_eq(rc, -err, "%s call %u/%u failing: rc %d\n%s", name, nth, n, rc, cap.buf);
+		cr_expect_null(a.base);
+		cr_expect_eq(atk_count(&cap, "arena", "error="), 1,
+			     "%s call %u/%u: one failure line\n%s", name, nth, n, cap.buf);
+		cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "%s", cap.buf);
+		cr_expect_eq(atk_sys_leaked(), 0, "%s call %u/%u: a mapping leaked", name, nth, n);
+		cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), thp_before,
+			     "%s call %u/%u: the THP switch was not restored", name, nth, n);
+		lsc__arena_release(&a);
+		lsc_profiler_destroy(p);
+	}
+}
+
+Test(arena_faults, mmap_nth)
+{
+	/* the reservation, then four pieces */
+	fail_each(ATK_MMAP, "mmap", LSC_THP_4K, ENOMEM, 5);
+}
+
+Test(arena_faults, munmap_nth_while_trimming)
+{
+	/* thp over-reserves and trims the head and/or tail: each trim failing */
+	fail_each(ATK_MUNMAP, "munmap", LSC_THP_THP, EINVAL, 0);
+}
+
+Test(arena_faults, madvise_nth)
+{
+	/* four pieces advised, then one populate */
+	fail_each(ATK_MADVISE, "madvise", LSC_THP_THP, ENOMEM, 5);
+}
+
+Test(arena_faults, prctl_get_and_set)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+
+	cr_assert_eq(calls_of(ATK_PRCTL, LSC_THP_PROCESS_OFF), 3, "get, set, restore");
+	for (unsigned nth = 1; nth <= 2; nth++) {
+		lsc_profiler *p = atk_profiler(&cap);
+		opts(&o, LSC_THP_PROCESS_OFF);
+		atk_sys_fail(ATK_PRCTL, nth, EPERM);
+		int rc = lsc__arena_alloc(p, &o, ARENA, &a);
+		atk_sys_restore();
+		cr_expect_eq(rc, -EPERM, "prctl call %u: rc %d\n%s", nth, rc, cap.buf);
+		cr_expect_eq(atk_count(&cap, "arena", "PR_SET_THP_DISABLE"), 1, "%s", cap.buf);
+		cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
+		cr_expect_eq(atk_sys_leaked(), 0, "prctl call %u: a mapping leaked", nth);
+		lsc_profiler_destroy(p);
+	}
+}
+
+Test(arena_faults, prctl_restore_is_retried)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	lsc_profiler *p = atk_profiler(&cap);
+
+	opts(&o, LSC_THP_PROCESS_OFF);
+	atk_sys_fail(ATK_PRCTL, 3, EINTR);
+	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
+	unsigned calls = atk_sys_calls(ATK_PRCTL);
+	atk_sys_restore();
+	cr_expect_eq(rc, 0, "%s", cap.buf);
+	cr_expect_eq(calls, 4, "the restore was not tried again");
+	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_faults, prefault_enomem_restores_prctl)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+	lsc_profiler *p = atk_profiler(&cap);
+
+	opts(&o, LSC_THP_PROCESS_OFF);
+	atk_sys_fail(ATK_MADVISE, 1, ENOMEM); /* process-off advises nothing: 1 = the populate */
+	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
+	atk_sys_restore();
+	cr_expect_eq(rc, -ENOMEM, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "prefault of 64.0 MiB: ENOMEM"), 1, "%s", cap.buf);
+	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
+	cr_expect_eq(atk_sys_leaked(), 0);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_faults, advice_einval_is_a_fallback)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	opts(&o, LSC_THP_THP);
+	atk_sys_fail(ATK_MADVISE, 1, EINVAL);
+	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
+	atk_sys_restore();
+	cr_expect_eq(rc, 0, "%s", cap.buf);
+	cr_expect_eq(a.applied, LSC_THP_4K);
+	cr_expect_eq(atk_count(&cap, "fallback", "MADV_HUGEPAGE"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "fallback", "took=4k"), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_faults, mlock_fails_strict)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	struct atk_vma v;
+	lsc_profiler *p = atk_profiler(&cap);
+
+	opts(&o, LSC_THP_4K);
+	o.pin = "mlock";
+	o.pin_segment_bytes = 8 * MIB;
+	o.flags |= LSC_LOAD_PIN_STRICT;
+	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0);
+	atk_sys_fail(ATK_MLOCK, 4, EAGAIN); /* retried: the 5th call is fine */
+	int rc = lsc__arena_pin(p, &o, &a);
+	atk_sys_restore();
+	if (rc == -EPERM || rc == -ENOMEM)
+		cr_skip_test("mlock is not allowed here (%d): %s", rc, cap.buf);
+	cr_expect_eq(rc, 0, "%s", cap.buf);
+	cr_expect_eq(a.pin_retries, 1);
+	lsc__arena_release(&a);
+
+	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0);
+	atk_sys_fail(ATK_MLOCK, 4, EFAULT);
+	rc = lsc__arena_pin(p, &o, &a);
+	atk_sys_restore();
+	cr_expect_eq(rc, -EFAULT, "%s", cap.buf);
+	atk_vma_read(a.base, ARENA, &v);
+	cr_expect_eq(v.locked_bytes, 0, "rollback left %llu bytes locked",
+		     (unsigned long long)v.locked_bytes);
+	cr_expect_eq(atk_count(&cap, "fallback", "wanted=mlock"), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+Test(arena_faults, larger_than_memory)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	struct lsc_system s;
+	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+	int mode = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &mode) != 1)
+			mode = -1;
+		fclose(f);
+	}
+	if (mode != 0 && mode != 2)
+		cr_skip_test("vm.overcommit_memory=%d would let a huge mapping through to the OOM killer",
+			     mode);
+	lsc_system_read(NULL, NULL, &s);
+	if (s.mem_total == LSC_NA || s.mem_total <= 0)
+		cr_skip_test("MemTotal unreadable");
+	uint64_t huge = (uint64_t)s.mem_total * 4 +
+			(s.swap_total > 0 ? (uint64_t)s.swap_total * 4 : 0);
+	lsc_profiler *p = atk_profiler(&cap);
+	lsc_load_options_init(&o);
+	o.thp = LSC_THP_4K;
+	atk_sys_fail(ATK_MMAP, 0, 0); /* records the mappings */
+	int rc = lsc__arena_alloc(p, &o, huge, &a);
+	atk_sys_restore();
+	cr_expect_eq(rc, -ENOMEM, "rc %d\n%s", rc, cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "error=ENOMEM"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "MemAvailable"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_sys_leaked(), 0);
+	lsc_profiler_destroy(p);
+}

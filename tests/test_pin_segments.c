@@ -1,0 +1,307 @@
+/*
+ * Description: pinning the arena in segments. mlock on 64 MiB in 8 MiB
+ * segments locks it all (smaps Locked); a test pin table (the seam: the
+ * segment logic is what is tested) that fails its 3rd pin rolls back the two
+ * segments before it, and the chain falls back to mlock, or fails under
+ * LSC_LOAD_PIN_STRICT; EAGAIN is retried and counted; a backend missing
+ * from the build falls back with its reason; and a memlock limit too low
+ * (in a forked child without CAP_IPC_LOCK) makes mlock fail with the
+ * RLIMIT_MEMLOCK reason and the chain end at none.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers/arena_testkit.h"
+#include "loader/arena.h"
+#include "loader/arena_int.h"
+
+#define MIB (1ull << 20)
+#define ARENA (64 * MIB)
+#define SEG (8 * MIB)
+
+static struct atk_cap cap;
+
+/* ---- a test pin table ------------------------------------------------------ */
+
+static struct {
+	unsigned pins, unpins;
+	unsigned fail_at;      /* fail the Nth pin call (1-based); 0 never */
+	int fail_err;
+	unsigned report_retries;
+	void *pinned[64];
+	size_t pinned_len[64];
+	void *unpinned[64];
+	size_t unpinned_len[64];
+} tp;
+
+static int t_probe(char *why, size_t why_len)
+{
+	(void)why, (void)why_len;
+	return 0;
+}
+
+static int t_pin(void *addr, size_t len, unsigned flags, unsigned *retries, char *why,
+		 size_t why_len)
+{
+	(void)flags;
+	unsigned n = ++tp.pins;
+	*retries = tp.report_retries;
+	if (n == tp.fail_at) {
+		snprintf(why, why_len, "test: refused segment at call %u", n);
+		return -tp.fail_err;
+	}
+	if (n <= 64) {
+		tp.pinned[n - 1] = addr;
+		tp.pinned_len[n - 1] = len;
+	}
+	return 0;
+}
+
+static int t_unpin(void *addr, size_t len)
+{
+	unsigned n = ++tp.unpins;
+	if (n <= 64) {
+		tp.unpinned[n - 1] = addr;
+		tp.unpinned_len[n - 1] = len;
+	}
+	return 0;
+}
+
+static const struct lsc__pin_ops test_ops = {
+	.abi = LSC__PIN_ABI,
+	.name = "test",
+	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_LOCKS,
+	.probe = t_probe,
+	.pin = t_pin,
+	.unpin = t_unpin,
+};
+
+static void reset(unsigned fail_at, int err)
+{
+	memset(&tp, 0, sizeof tp);
+	tp.fail_at = fail_at;
+	tp.fail_err = err;
+}
+
+static lsc_profiler *arena_4k(struct lsc__arena *a, struct lsc_load_options *o)
+{
+	lsc_profiler *p = atk_profiler(&cap);
+	lsc_load_options_init(o);
+	o->thp = LSC_THP_4K;
+	o->pin_segment_bytes = SEG;
+	cr_assert_eq(lsc__arena_alloc(p, o, ARENA, a), 0, "%s", cap.buf);
+	cap.len = 0;
+	cap.buf[0] = '\0';
+	return p;
+}
+
+static void skip_without_mlock(void)
+{
+	struct rlimit rl;
+	getrlimit(RLIMIT_MEMLOCK, &rl);
+	if (geteuid() != 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < ARENA)
+		cr_skip_test("RLIMIT_MEMLOCK %llu is below 64 MiB and we are not root: cannot mlock",
+			     (unsigned long long)rl.rlim_cur);
+}
+
+Test(pin_segments, mlock_in_segments)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+	struct atk_vma v;
+
+	skip_without_mlock();
+	lsc_profiler *p = arena_4k(&a, &o);
+	o.pin = "mlock";
+	cr_assert_eq(lsc__arena_pin(p, &o, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.pin, &lsc__pin_mlock);
+	cr_expect_eq(a.pin_segments, ARENA / SEG);
+	cr_expect_eq(a.pin_segment_bytes, SEG);
+	cr_expect_eq(a.pinned_bytes, ARENA);
+	cr_expect_eq(a.pin_failures, 0);
+	atk_vma_read(a.base, ARENA, &v);
+	cr_expect_eq(v.locked_bytes, ARENA, "smaps Locked %llu", (unsigned long long)v.locked_bytes);
+	cr_expect_eq(atk_count(&cap, "phase", "kind=pin"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "note", "segments=8"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "note", "s_per_gib="), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "%s", cap.buf);
+	void *base = a.base;
+	lsc__arena_release(&a);
+	atk_vma_read(base, ARENA, &v);
+	cr_expect_eq(v.mappings, 0, "the arena is still mapped after release");
+	lsc_profiler_destroy(p);
+}
+
+Test(pin_segments, segment_count_rounds_up)
+{
+	struct lsc__pin_tally t;
+	char why[128];
+	char buf[1];
+
+	reset(0, 0);
+	/* 64 MiB in 24 MiB segments: 24 + 24 + 16. No memory is touched by
+	 * the test table, so any address will do. */
+	cr_assert_eq(lsc__pin_segments(NULL, &test_ops, buf, ARENA, 24 * MIB, 0, &t, why, sizeof why), 0);
+	cr_expect_eq(t.segments, 3);
+	cr_expect_eq(tp.pinned_len[2], 16 * MIB);
+	cr_expect_eq(t.pinned_bytes, ARENA);
+}
+
+Test(pin_segments, rollback_then_mlock)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+
+	skip_without_mlock();
+	lsc_profiler *p = arena_4k(&a, &o);
+	reset(3, EIO);
+	cr_assert_eq(lsc__arena_pin_ops(p, &o, &test_ops, &a), 0, "%s", cap.buf);
+	cr_expect_eq(tp.pins, 3);
+	cr_expect_eq(tp.unpins, 2, "rollback unpinned %u segments", tp.unpins);
+	for (unsigned i = 0; i < 2; i++) {
+		cr_expect_eq(tp.unpinned[i], tp.pinned[i], "segment %u unpinned at another address", i);
+		cr_expect_eq(tp.unpinned_len[i], SEG);
+	}
+	cr_expect_eq(a.pin, &lsc__pin_mlock, "the chain goes on to mlock");
+	cr_expect_eq(a.pin_failures, 1);
+	cr_expect_eq(atk_count(&cap, "fallback", "wanted=test took=mlock"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "fallback", "test: refused segment at call 3"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "note", "segment 3/8"), 1, "the failed segment is named: %s",
+		     cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+Test(pin_segments, rollback_strict_fails)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+	struct atk_vma v;
+
+	lsc_profiler *p = arena_4k(&a, &o);
+	o.flags |= LSC_LOAD_PIN_STRICT;
+	reset(3, EIO);
+	cr_expect_eq(lsc__arena_pin_ops(p, &o, &test_ops, &a), -EIO, "%s", cap.buf);
+	cr_expect_eq(tp.unpins, 2);
+	cr_expect_null(a.pin);
+	cr_expect_eq(a.pinned_bytes, 0);
+	atk_vma_read(a.base, ARENA, &v);
+	cr_expect_eq(v.locked_bytes, 0);
+	cr_expect_eq(atk_count(&cap, "fallback", "LSC_LOAD_PIN_STRICT"), 1, "%s", cap.buf);
+	lsc__arena_release(&a); /* nothing pinned: must not unpin */
+	cr_expect_eq(tp.unpins, 2);
+	lsc_profiler_destroy(p);
+}
+
+Test(pin_segments, eagain_is_retried_and_counted)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+
+	lsc_profiler *p = arena_4k(&a, &o);
+	reset(2, EAGAIN);
+	tp.report_retries = 1; /* the backend saw one retry inside each call */
+	cr_assert_eq(lsc__arena_pin_ops(p, &o, &test_ops, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.pin, &test_ops);
+	cr_expect_eq(a.pin_segments, 8);
+	cr_expect_eq(tp.pins, 9, "8 segments and one retry");
+	cr_expect_eq(tp.unpins, 0);
+	cr_expect_eq(a.pin_failures, 1);
+	cr_expect_eq(a.pin_retries, 9 + 1, "9 backend retries + 1 of ours, got %u", a.pin_retries);
+	cr_expect_eq(atk_count(&cap, "note", "segment 2/8"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "%s", cap.buf);
+	lsc__arena_release(&a);
+	cr_expect_eq(tp.unpins, 8, "release unpins every segment");
+	lsc_profiler_destroy(p);
+}
+
+Test(pin_segments, unknown_backend_falls_back)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+
+	skip_without_mlock();
+	lsc_profiler *p = arena_4k(&a, &o);
+	o.pin = "nosuch";
+	cr_assert_eq(lsc__arena_pin(p, &o, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.pin, &lsc__pin_mlock);
+	cr_expect_eq(atk_count(&cap, "fallback", "not a pin backend of this build"), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+
+	p = arena_4k(&a, &o);
+	o.pin = "nosuch";
+	o.flags |= LSC_LOAD_PIN_STRICT;
+	cr_expect_eq(lsc__arena_pin(p, &o, &a), -ENOSYS, "%s", cap.buf);
+	cr_expect_null(a.pin);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+/* In a child without CAP_IPC_LOCK and with a 1 MiB memlock limit. */
+static int memlock_child(int strict)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+	struct atk_cap c;
+	struct rlimit rl = {1 << 20, 1 << 20};
+
+	if (atk_drop_ipc_lock() < 0 || setrlimit(RLIMIT_MEMLOCK, &rl) < 0)
+		return 3;
+	lsc_profiler *p = atk_profiler(&c);
+	lsc_load_options_init(&o);
+	o.thp = LSC_THP_4K;
+	o.pin = "mlock";
+	o.pin_segment_bytes = SEG;
+	if (strict)
+		o.flags |= LSC_LOAD_PIN_STRICT;
+	if (lsc__arena_alloc(p, &o, ARENA, &a) < 0)
+		return 4;
+	int rc = lsc__arena_pin(p, &o, &a);
+	struct atk_vma v;
+	atk_vma_read(a.base, ARENA, &v);
+	int ok = v.locked_bytes == 0 && atk_count(&c, "fallback", "RLIMIT_MEMLOCK 1048576") == 1 &&
+		 atk_count(&c, "fallback", "wanted=mlock") == 1;
+	if (strict)
+		ok = ok && rc == -ENOMEM && !a.pin && atk_count(&c, "fallback", "LSC_LOAD_PIN_STRICT");
+	else
+		ok = ok && rc == 0 && a.pin == &lsc__pin_none && a.pinned_bytes == 0 &&
+		     atk_count(&c, "fallback", "took=none") == 1;
+	if (!ok)
+		fprintf(stderr, "rc=%d locked=%llu pin=%s\n%s", rc, (unsigned long long)v.locked_bytes,
+			a.pin ? a.pin->name : "-", c.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+	return ok ? 0 : 1;
+}
+
+static int run_child(int strict)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(memlock_child(strict));
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+}
+
+Test(pin_segments, memlock_too_low_falls_back_to_none)
+{
+	int rc = run_child(0);
+	if (rc == 3)
+		cr_skip_test("cannot drop CAP_IPC_LOCK or lower RLIMIT_MEMLOCK here");
+	cr_expect_eq(rc, 0, "see stderr");
+}
+
+Test(pin_segments, memlock_too_low_strict_fails)
+{
+	int rc = run_child(1);
+	if (rc == 3)
+		cr_skip_test("cannot drop CAP_IPC_LOCK or lower RLIMIT_MEMLOCK here");
+	cr_expect_eq(rc, 0, "see stderr");
+}
