@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <loadscope/profiler.h>
@@ -411,7 +413,8 @@ Test(profiler, watchdog_reports_a_long_span)
 	cr_assert_str_eq(lsc__parsed_get(&st, "kind"), "read");
 	cr_assert_str_eq(lsc__parsed_get(&st, "done_bytes"), "250");
 	cr_assert_str_eq(lsc__parsed_get(&st, "total_bytes"), "1000");
-	cr_assert(strstr(st.human, "still in read after ") == st.human, "%s", st.human);
+	cr_assert(strstr(st.human, "in read after ") == st.human, "%s", st.human);
+	cr_assert(strstr(cap.buf, "[loadscope/1] still in read after ") != NULL, "%s", cap.buf);
 }
 
 Test(profiler, trace_file_is_valid_nested_json)
@@ -463,4 +466,91 @@ Test(profiler, names)
 	cr_assert_str_eq(lsc_strerror(-ENOENT), "No such file or directory");
 	cr_assert_str_eq(lsc_strerror(LSC_E_NODEVICE), "no GPU device");
 	cr_assert_str_eq(lsc_version_string(), LSC_VERSION_STRING);
+}
+
+/* An engine that forks (Python workers, helper processes) must be able to
+ * use and destroy the profiler in the child: the watchdog thread is the
+ * parent's, and "self" in /proc names the child. */
+Test(profiler, usable_and_destroyable_after_fork)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.stream = fopen("/dev/null", "w");
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_start_begin(p, "parent"); /* starts the watchdog thread */
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		alarm(20); /* a hang fails the test instead of the suite */
+		lsc_span s;
+		struct lsc_span_result r;
+		int ok = lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s) == 0 && lsc_span_end(p, s, &r) == 0 &&
+			 r.rss_kib > 0;
+		lsc_profiler_destroy(p);
+		_exit(ok ? 0 : 1);
+	}
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+	lsc_profiler_destroy(p);
+	fclose(o.stream);
+}
+
+struct worker {
+	lsc_profiler *p;
+	int bad;
+};
+
+static void *spans_in_a_thread(void *arg)
+{
+	struct worker *w = arg;
+	for (int i = 0; i < 50; i++) {
+		lsc_span a, b;
+		struct lsc_span_result r;
+		if (lsc_span_begin(w->p, LSC_PHASE_READ, NULL, 4096, &a) || !a ||
+		    lsc_span_begin(w->p, LSC_PHASE_COPY, NULL, 4096, &b) || !b ||
+		    lsc_span_end(w->p, b, &r) || lsc_span_end(w->p, a, &r))
+			w->bad++;
+		else if (r.vm_valid != (1u << LSC_VM_COUNT) - 1u)
+			w->bad++; /* every counter exists on this kernel: a torn read loses some */
+	}
+	return NULL;
+}
+
+Test(profiler, spans_from_many_threads)
+{
+	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 1);
+	lsc_start_begin(p, "threads");
+	pthread_t t[8];
+	struct worker w[8];
+	for (int i = 0; i < 8; i++) {
+		w[i] = (struct worker){p, 0};
+		pthread_create(&t[i], NULL, spans_in_a_thread, &w[i]);
+	}
+	for (int i = 0; i < 8; i++) {
+		pthread_join(t[i], NULL);
+		cr_assert_eq(w[i].bad, 0, "thread %d: %d bad spans", i, w[i].bad);
+	}
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(capture_count(&cap, "usage"), 0);
+	cr_assert_eq(field("ready", "phases"), 8 * 100.0);
+	double wall = field("ready", "wall_s"), cov = field("ready", "covered_s");
+	cr_assert_leq(cov, wall);
+}
+
+Test(profiler, watchdog_thresholds_must_be_finite)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler *p = NULL;
+	lsc_profiler_options_init(&o);
+	o.watchdog_after_s = INFINITY;
+	cr_assert_eq(lsc_profiler_create(&o, &p), -EINVAL);
+	lsc_profiler_options_init(&o);
+	o.watchdog_every_s = 0;
+	cr_assert_eq(lsc_profiler_create(&o, &p), -EINVAL);
+	cr_assert_null(p);
 }

@@ -17,9 +17,10 @@
  * leave its last lines in the log.
  *
  * The profiler is meant to stay on in every build. When it is off (by option
- * or LOADSCOPE=off) every call returns at once and costs a branch. After
- * lsc_profiler_create() it allocates no heap memory: spans live in a fixed
- * table, lines are built on the stack.
+ * or LOADSCOPE=off) every call returns at once and costs a branch. Spans,
+ * phase records and notes allocate no heap memory: spans live in a fixed
+ * table, lines are built on the stack. (The start's system snapshot, the
+ * watchdog thread and the trace file are set up once, outside that path.)
  */
 #ifndef LOADSCOPE_PROFILER_H
 #define LOADSCOPE_PROFILER_H
@@ -119,8 +120,9 @@ struct lsc_profiler_options {
 	const char *sys_root;  /* "/sys" by default (copied) */
 	const char *trace_path;/* Chrome trace-event JSON written here at destroy
 	                        * (copied); default: $LOADSCOPE_TRACE, else none */
-	double watchdog_after_s; /* a span open this long gets "still in" lines; default 5 */
-	double watchdog_every_s; /* interval between them; default 5 */
+	double watchdog_after_s; /* a span open this long gets "still in" lines; default 5;
+	                          * 0.01 to 86400, else -EINVAL */
+	double watchdog_every_s; /* interval between them; default 5; same range */
 	unsigned flags;        /* LSC_PROFILER_* */
 };
 
@@ -167,7 +169,8 @@ LSC_API int lsc_start_begin(lsc_profiler *p, const char *name);
  * lsc_start_end - close the start: print "ready in X s" with the number of
  * phases and the unattributed remainder, the wall time between begin and end
  * during which no span was open (in any thread). Spans still open are
- * reported as a usage error and closed first. Thread-safe.
+ * reported as a usage error; their time up to now counts as covered, and
+ * they print their own lines when they end. Thread-safe.
  * Return: 0 or a negative errno (-EINVAL when no start is open).
  */
 LSC_API int lsc_start_end(lsc_profiler *p);

@@ -3,7 +3,10 @@
  * at offset 0 (which makes the kernel regenerate them). Opening /proc/vmstat
  * and /proc/self/status for every read cost about 8 and 7 us more on the
  * build machine than a pread of a kept descriptor (21 vs 13 us, 13 vs 6 us):
- * a third of a span's budget. After a fork, "self" would still name the
+ * a third of a span's budget. A file larger than a page takes several
+ * preads, and a pread at offset 0 from another thread in between would
+ * start a new snapshot under the first, so reads of one descriptor are
+ * serialised (by their own lock, not the profiler's). After a fork, "self" would still name the
  * parent, so a child (different pid) falls back to opening by path.
  */
 #include <errno.h>
@@ -70,7 +73,9 @@ int lsc__procfd_vmstat(const lsc_profiler *p, struct lsc_vmstat *out)
 	if (!usable(p, p->vm_fd))
 		return lsc_vmstat_read(p->proc_root, out);
 	char buf[PROCFD_BUF];
+	pthread_mutex_lock((pthread_mutex_t *)&p->fd_lock);
 	ssize_t n = pread_all(p->vm_fd, buf, sizeof(buf));
+	pthread_mutex_unlock((pthread_mutex_t *)&p->fd_lock);
 	if (n < 0) {
 		memset(out, 0, sizeof(*out));
 		return -EIO;
@@ -84,7 +89,10 @@ int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out)
 	if (!usable(p, p->status_fd))
 		return lsc__status_read(p->proc_root, out);
 	char buf[PROCFD_BUF];
-	if (pread_all(p->status_fd, buf, sizeof(buf)) < 0) {
+	pthread_mutex_lock((pthread_mutex_t *)&p->fd_lock);
+	ssize_t n = pread_all(p->status_fd, buf, sizeof(buf));
+	pthread_mutex_unlock((pthread_mutex_t *)&p->fd_lock);
+	if (n < 0) {
 		out->rss_kib = out->lck_kib = out->pin_kib = -1;
 		out->thp_enabled[0] = '\0';
 		out->cap_ipc_lock = -1;

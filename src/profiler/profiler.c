@@ -69,6 +69,10 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		return -EINVAL;
 	if (opt->prefix && strlen(opt->prefix) >= sizeof(((lsc_profiler *)0)->prefix))
 		return -EINVAL;
+	/* The thresholds become nanosecond integers: keep them finite. */
+	if (!(opt->watchdog_after_s >= 0.01 && opt->watchdog_after_s <= 86400) ||
+	    !(opt->watchdog_every_s >= 0.01 && opt->watchdog_every_s <= 86400))
+		return -EINVAL;
 
 	lsc_profiler *p = calloc(1, sizeof(*p));
 	if (!p)
@@ -83,10 +87,11 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 	copy_str(p->proc_root, sizeof(p->proc_root), opt->proc_root, "/proc");
 	copy_str(p->sys_root, sizeof(p->sys_root), opt->sys_root, "/sys");
 	copy_str(p->trace_path, sizeof(p->trace_path), opt->trace_path, "");
-	p->wd_after_s = opt->watchdog_after_s > 0 ? opt->watchdog_after_s : 5.0;
-	p->wd_every_s = opt->watchdog_every_s > 0 ? opt->watchdog_every_s : 5.0;
+	p->wd_after_s = opt->watchdog_after_s;
+	p->wd_every_s = opt->watchdog_every_s;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_mutex_init(&p->sink_lock, NULL);
+	pthread_mutex_init(&p->fd_lock, NULL);
 	pthread_cond_init(&p->wd_cond, NULL);
 	make_run_id(p->run);
 	p->vm_fd = p->status_fd = -1;
@@ -154,7 +159,12 @@ LSC_API void lsc_profiler_destroy(lsc_profiler *p)
 	}
 	lsc__procfd_close(p);
 	free(p->trace);
-	pthread_cond_destroy(&p->wd_cond);
+	/* In a forked child the condition variable still counts the parent's
+	 * waiting watchdog, and glibc's destroy would wait for it forever; it
+	 * holds no resource, so the child just leaves it. */
+	if (!(p->wd_started == 2 && p->wd_pid != getpid()))
+		pthread_cond_destroy(&p->wd_cond);
+	pthread_mutex_destroy(&p->fd_lock);
 	pthread_mutex_destroy(&p->sink_lock);
 	pthread_mutex_destroy(&p->lock);
 	free(p);

@@ -89,6 +89,7 @@ struct lsc_profiler {
 	unsigned usage_count;
 
 	int vm_fd, status_fd;       /* kept-open /proc files (procfd.c) */
+	pthread_mutex_t fd_lock;    /* one reader at a time on them */
 	pid_t fd_pid;
 
 	struct lsc__trace_event *trace; /* NULL when no trace file was asked for */
@@ -97,6 +98,7 @@ struct lsc_profiler {
 
 	pthread_t wd_thread;
 	int wd_started;
+	pid_t wd_pid;              /* the process whose thread it is (fork) */
 	int wd_stop;
 	pthread_cond_t wd_cond;
 };

@@ -132,7 +132,7 @@ LSC_API int lsc_start_end(lsc_profiler *p)
 	char w[LSC__HBUF], u[LSC__HBUF];
 	struct lsc__rec r;
 	lsc__rec_init(&r, "ready");
-	lsc__rec_say(&r, "ready in %s: %u phases, %s (%.1f%%) unattributed", lsc__fmt_secs(w, secs(wall)),
+	lsc__rec_say(&r, "in %s: %u phases, %s (%.1f%%) unattributed", lsc__fmt_secs(w, secs(wall)),
 		     phases, lsc__fmt_secs(u, secs(un)), wall ? 100.0 * (double)un / (double)wall : 0.0);
 	lsc__rec_f64(&r, "wall_s", secs(wall), 6);
 	lsc__rec_u64(&r, "phases", phases);

@@ -9,7 +9,7 @@
  * nest strictly because the profiler refuses to end a span before its
  * children. Events are kept in a table allocated at creation (only when a
  * trace was asked for) and the file is rewritten at each start end and at
- * destroy, through a temporary file and rename, so a reader never sees half
+ * destroy, through a temporary file (named with the pid) and rename, so a reader never sees half
  * a file.
  */
 #include <stdio.h>
@@ -82,25 +82,31 @@ static void write_event(FILE *f, const struct lsc__trace_event *e, uint64_t base
 
 int lsc__trace_write(lsc_profiler *p)
 {
-	char tmp[sizeof(p->trace_path) + 16];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", p->trace_path);
+	/* The pid in the temporary name: ranks of one job started with the
+	 * same LOADSCOPE_TRACE must not write into each other's file. */
+	char tmp[sizeof(p->trace_path) + 32];
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", p->trace_path, (int)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
 		lsc_note(p, "trace", "cannot write the trace file; no trace");
 		return -1;
 	}
+	/* Events are only ever appended: take the count under the lock, then
+	 * write without holding it, so spans in other threads do not wait on
+	 * file I/O. */
 	pthread_mutex_lock(&p->lock);
+	size_t n = p->n_trace, dropped = p->trace_dropped;
 	uint64_t base = p->start_ns;
-	for (size_t i = 0; i < p->n_trace; i++)
+	pthread_mutex_unlock(&p->lock);
+	for (size_t i = 0; i < n; i++)
 		if (!base || p->trace[i].ts_ns < base)
 			base = p->trace[i].ts_ns;
 	int pid = (int)getpid();
 	fprintf(f, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"run\":\"%s\",\"loadscope\":\"%s\",\"dropped\":%zu},\n"
 		   "\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"loadscope %s\"}}",
-		p->run, lsc_version_string(), p->trace_dropped, pid, p->run);
-	for (size_t i = 0; i < p->n_trace; i++)
+		p->run, lsc_version_string(), dropped, pid, p->run);
+	for (size_t i = 0; i < n; i++)
 		write_event(f, &p->trace[i], base, pid);
-	pthread_mutex_unlock(&p->lock);
 	fputs("\n]}\n", f);
 	int bad = ferror(f);
 	if (fclose(f) != 0 || bad || rename(tmp, p->trace_path) != 0) {

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "format/human.h"
 #include "profiler/profiler_impl.h"
@@ -73,7 +74,7 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF];
 	struct lsc__rec r;
 	lsc__rec_init(&r, "still");
-	lsc__rec_say(&r, "still in %s after %s", d->name, lsc__fmt_secs(b1, el));
+	lsc__rec_say(&r, "in %s after %s", d->name, lsc__fmt_secs(b1, el));
 	if (d->bytes)
 		lsc__rec_say(&r, ": %s of %s done (%.0f%%), %.2f GiB/s now", lsc__fmt_bytes(b1, (double)d->done),
 			     lsc__fmt_bytes(b2, (double)d->bytes), 100.0 * (double)d->done / (double)d->bytes,
@@ -186,6 +187,7 @@ void lsc__watchdog_start(lsc_profiler *p)
 	} else {
 		pthread_mutex_lock(&p->lock);
 		p->wd_started = 2; /* running: join it at stop */
+		p->wd_pid = getpid();
 		pthread_mutex_unlock(&p->lock);
 	}
 }
@@ -193,7 +195,9 @@ void lsc__watchdog_start(lsc_profiler *p)
 void lsc__watchdog_stop(lsc_profiler *p)
 {
 	pthread_mutex_lock(&p->lock);
-	int running = p->wd_started == 2;
+	/* A forked child inherits the flag but not the thread: joining it
+	 * there would wait forever. */
+	int running = p->wd_started == 2 && p->wd_pid == getpid();
 	p->wd_stop = 1;
 	pthread_cond_broadcast(&p->wd_cond);
 	pthread_mutex_unlock(&p->lock);
