@@ -1,0 +1,56 @@
+/*
+ * Opening the files, with O_DIRECT when asked. Some filesystems refuse
+ * O_DIRECT with EINVAL at open (tmpfs before 6.6, some FUSE mounts), others
+ * only at the first read (llama.cpp #18766); either way the file is
+ * reopened buffered and one fallback line says so, because a load that
+ * quietly went through the page cache would be measured wrongly.
+ *
+ * Alignment is the pipeline's job: with O_DIRECT every read covers whole
+ * 4 KiB blocks into a page-aligned staging buffer and the wanted slice is
+ * copied out (pipeline.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+
+#include "loader/load_internal.h"
+#include "loader/sys.h"
+
+int lsc__file_open(lsc_profiler *p, struct lsc__lfile *f, int direct)
+{
+	f->direct = 0;
+	if (direct) {
+		int fd = lsc__sys->open(f->path, O_RDONLY | O_CLOEXEC | O_DIRECT, 0);
+		if (fd >= 0) {
+			f->fd = fd;
+			f->direct = 1;
+			return 0;
+		}
+		int err = -errno;
+		if (err != -EINVAL)
+			return err;
+		char reason[512];
+		snprintf(reason, sizeof(reason), "%s: open with O_DIRECT: EINVAL (the filesystem refuses direct I/O)",
+			 f->path);
+		lsc__load_fallback(p, "direct", "O_DIRECT", "buffered", reason);
+	}
+	int fd = lsc__sys->open(f->path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	f->fd = fd;
+	return 0;
+}
+
+int lsc__direct_reopen(lsc_profiler *p, struct lsc__lfile *f)
+{
+	int fd = lsc__sys->open(f->path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	char reason[512];
+	snprintf(reason, sizeof(reason), "%s: first O_DIRECT read: EINVAL (alignment or filesystem)", f->path);
+	lsc__load_fallback(p, "direct", "O_DIRECT", "buffered", reason);
+	lsc__sys->close(f->fd);
+	f->fd = fd;
+	f->direct = 0;
+	return fd;
+}

@@ -1,0 +1,442 @@
+/*
+ * lsc_load(): the order of a load, and the one place that releases what it
+ * took when any step fails.
+ *
+ *   validate the manifest -> open the files (stat, size checks, remember
+ *   size and mtime) -> allocate + prefault the arena (arena.c) -> pin it ->
+ *   read / copy / verify (pipeline.c) -> check the files did not change ->
+ *   the `complement ready` and `loaded` lines (summary.c)
+ *
+ * Why files are checked twice: a weights file rewritten while it is read
+ * gives an arena that matches neither version; size or mtime differing at
+ * the end fails the load with LSC_E_CHANGED rather than serving it.
+ *
+ * Defaults for the read path (K staging buffers of C bytes, queue depth Q,
+ * reads into the arena or through staging, IOSQE_ASYNC) were chosen by
+ * measurement on the build machine: docs/benchmarks.md, "Loader". Two
+ * environment variables override the path for benchmarks, read once per
+ * load: LOADSCOPE_READ_PATH=arena|staging and LOADSCOPE_READ_ASYNC=0|1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <xxhash.h>
+
+#include "loader/load_internal.h"
+#include "loader/sys.h"
+#include "profiler/internal.h"
+
+/* Measured defaults (docs/benchmarks.md, "Loader"). */
+#define DEF_STAGING_COUNT 4u
+#define DEF_STAGING_BYTES (16ull << 20)
+#define DEF_ARENA_CHUNK (16ull << 20)
+#define DEF_QD 4u
+#define DEF_TO_ARENA 1
+#define DEF_ASYNC 1
+
+const struct lsc__reader_ops *lsc__reader_forced;
+
+void lsc__reader_override(const struct lsc__reader_ops *ops)
+{
+	lsc__reader_forced = ops;
+}
+
+static int env_flag(const char *name, int def)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return def;
+	return strcmp(v, "0") && strcmp(v, "off") && strcmp(v, "no");
+}
+
+static int cmp_path(const void *a, const void *b, void *ctx)
+{
+	const struct lsc_extent *e = ctx;
+	return strcmp(e[*(const size_t *)a].path, e[*(const size_t *)b].path);
+}
+
+static int cmp_arena(const void *a, const void *b, void *ctx)
+{
+	const struct lsc__lext *x = ctx;
+	uint64_t u = x[*(const size_t *)a].arena_off, v = x[*(const size_t *)b].arena_off;
+	return u < v ? -1 : u > v;
+}
+
+/* One file per distinct path, opened, statted and checked. */
+static int open_files(struct lsc__load *L, size_t *idx)
+{
+	for (size_t i = 0; i < L->n_ext; i++)
+		idx[i] = i;
+	qsort_r(idx, L->n_ext, sizeof(*idx), cmp_path, (void *)L->ext);
+	for (size_t k = 0; k < L->n_ext; k++) {
+		size_t i = idx[k];
+		if (!k || strcmp(L->ext[i].path, L->ext[idx[k - 1]].path)) {
+			struct lsc__lfile *f = &L->files[L->n_files++];
+			f->path = L->ext[i].path;
+			f->fd = -1;
+		}
+		L->lx[i].file = L->n_files - 1;
+	}
+	for (unsigned i = 0; i < L->n_files; i++) {
+		struct lsc__lfile *f = &L->files[i];
+		int ret = lsc__file_open(L->p, f, L->direct_wanted);
+		if (ret < 0) {
+			lsc__load_error(L->p, "open", f->path, 0, ret, "cannot open the file");
+			return ret;
+		}
+		struct stat st;
+		if (lsc__sys->fstat(f->fd, &st) != 0) {
+			ret = -errno;
+			lsc__load_error(L->p, "open", f->path, 0, ret, "fstat");
+			return ret;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			lsc__load_error(L->p, "open", f->path, 0, -EISDIR, "a directory, not a file");
+			return -EISDIR;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			lsc__load_error(L->p, "open", f->path, 0, -EINVAL, "not a regular file");
+			return -EINVAL;
+		}
+		f->size = (uint64_t)st.st_size;
+		f->mtime = st.st_mtim;
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
+		/* Advice only: readahead in large windows for a cold file. */
+		lsc__sys->posix_fadvise(f->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	}
+	return 0;
+}
+
+/* Resolve lengths, check sizes and overlaps; the arena size. */
+static int check_extents(struct lsc__load *L, size_t *idx, uint64_t *arena_bytes)
+{
+	uint64_t end_max = 0;
+	L->total_bytes = 0;
+	for (size_t i = 0; i < L->n_ext; i++) {
+		const struct lsc_extent *e = &L->ext[i];
+		struct lsc__lext *x = &L->lx[i];
+		const struct lsc__lfile *f = &L->files[x->file];
+		x->off = e->file_offset;
+		x->arena_off = e->arena_offset;
+		if (e->file_offset > f->size) {
+			lsc__load_error(L->p, "manifest", f->path, e->file_offset, LSC_E_SHORT,
+					"extent %zu starts past the end of the file (%" PRIu64 " bytes)",
+					i, f->size);
+			return LSC_E_SHORT;
+		}
+		x->len = e->length == UINT64_MAX ? f->size - e->file_offset : e->length;
+		if (x->len > f->size - e->file_offset) {
+			lsc__load_error(L->p, "manifest", f->path, e->file_offset, LSC_E_SHORT,
+					"the file is %" PRIu64 " bytes; extent %zu wants %" PRIu64
+					" bytes from offset %" PRIu64,
+					f->size, i, x->len, e->file_offset);
+			return LSC_E_SHORT;
+		}
+		if (x->arena_off + x->len < x->arena_off) {
+			lsc__load_error(L->p, "manifest", f->path, e->file_offset, -EINVAL,
+					"extent %zu: arena offset + length overflows", i);
+			return -EINVAL;
+		}
+		if (x->arena_off + x->len > end_max)
+			end_max = x->arena_off + x->len;
+		L->total_bytes += x->len;
+	}
+	for (size_t i = 0; i < L->n_ext; i++)
+		idx[i] = i;
+	qsort_r(idx, L->n_ext, sizeof(*idx), cmp_arena, L->lx);
+	for (size_t k = 1; k < L->n_ext; k++) {
+		const struct lsc__lext *a = &L->lx[idx[k - 1]], *b = &L->lx[idx[k]];
+		if (a->len && b->len && a->arena_off + a->len > b->arena_off) {
+			lsc__load_error(L->p, "manifest", L->ext[idx[k]].path, L->ext[idx[k]].file_offset,
+					-EINVAL, "extents %zu and %zu overlap in the arena at offset %" PRIu64,
+					idx[k - 1], idx[k], b->arena_off);
+			return -EINVAL;
+		}
+	}
+	if (*arena_bytes == 0) {
+		*arena_bytes = end_max;
+	} else if (*arena_bytes < end_max) {
+		lsc__load_error(L->p, "manifest", NULL, 0, -EINVAL,
+				"arena of %" PRIu64 " bytes, but the extents reach %" PRIu64,
+				*arena_bytes, end_max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The files must be what they were when the load began. */
+static int check_unchanged(struct lsc__load *L)
+{
+	for (unsigned i = 0; i < L->n_files; i++) {
+		const struct lsc__lfile *f = &L->files[i];
+		struct stat st;
+		if (lsc__sys->fstat(f->fd, &st) != 0) {
+			int ret = -errno;
+			lsc__load_error(L->p, "read", f->path, 0, ret, "fstat after the load");
+			return ret;
+		}
+		if ((uint64_t)st.st_size != f->size || st.st_mtim.tv_sec != f->mtime.tv_sec ||
+		    st.st_mtim.tv_nsec != f->mtime.tv_nsec) {
+			lsc__load_error(L->p, "read", f->path, 0, LSC_E_CHANGED,
+					"the file changed during the load (size %" PRIu64 " -> %" PRIu64
+					" bytes, mtime %lld.%09ld -> %lld.%09ld); the arena holds a mix",
+					f->size, (uint64_t)st.st_size, (long long)f->mtime.tv_sec,
+					f->mtime.tv_nsec, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+			return LSC_E_CHANGED;
+		}
+	}
+	return 0;
+}
+
+static int choose_path(struct lsc__load *L)
+{
+	const struct lsc_load_options *o = &L->o;
+	const char *rd = o->reader ? o->reader : "auto";
+	if (lsc__reader_forced)
+		L->rd = lsc__reader_forced;
+	else if (!strcmp(rd, "pread"))
+		L->rd = &lsc__reader_pread;
+	else if (!strcmp(rd, "io_uring") || !strcmp(rd, "auto"))
+		L->rd = &lsc__reader_uring;
+	else {
+		lsc__load_error(L->p, "options", NULL, 0, -EINVAL,
+				"reader \"%s\" (auto, io_uring or pread)", rd);
+		return -EINVAL;
+	}
+	L->Q = o->queue_depth ? o->queue_depth : DEF_QD;
+	L->K = o->staging_count ? o->staging_count : DEF_STAGING_COUNT;
+	L->async = env_flag("LOADSCOPE_READ_ASYNC", DEF_ASYNC);
+	int to_arena = DEF_TO_ARENA;
+	const char *path = getenv("LOADSCOPE_READ_PATH");
+	if (path && !strcmp(path, "staging"))
+		to_arena = 0;
+	else if (path && !strcmp(path, "arena"))
+		to_arena = 1;
+	/* Staging sizes asked for mean the caller wants the staging path. */
+	if (o->staging_count || o->staging_bytes)
+		to_arena = 0;
+	for (unsigned i = 0; i < L->n_files; i++)
+		if (L->files[i].direct)
+			to_arena = 0; /* O_DIRECT reads whole blocks: through staging */
+	L->to_arena = to_arena;
+	L->C = o->staging_bytes ? o->staging_bytes : to_arena ? DEF_ARENA_CHUNK : DEF_STAGING_BYTES;
+	L->C = (L->C + LSC__DIO_ALIGN - 1) & ~(LSC__DIO_ALIGN - 1);
+	if (L->Q > 4096 || L->K > 4096 || L->C > LSC__REG_MAX) {
+		lsc__load_error(L->p, "options", NULL, 0, -EINVAL,
+				"queue depth %u, %u staging buffers of %" PRIu64
+				" bytes: at most 4096, 4096 and 1 GiB",
+				L->Q, L->K, L->C);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Extents of length 0 have no chunks: their hash is the empty input's. */
+static int hash_empty(struct lsc__load *L)
+{
+	for (size_t i = 0; i < L->n_ext; i++) {
+		if (L->lx[i].len)
+			continue;
+		uint64_t h = XXH3_64bits("", 0);
+		L->out->hash[i] = h;
+		L->out->hashed[i] = 1;
+		if (L->ext[i].has_xxh3 && L->ext[i].xxh3 != h) {
+			lsc__load_error(L->p, "verify", L->ext[i].path, L->lx[i].off, LSC_E_HASH,
+					"extent %zu (0 bytes): XXH3-64 is %016" PRIx64
+					", expected %016" PRIx64, i, h, L->ext[i].xxh3);
+			return LSC_E_HASH;
+		}
+	}
+	return 0;
+}
+
+static void fill_stats(struct lsc__load *L, uint64_t wall_ns)
+{
+	struct lsc_arena *A = L->out;
+	struct lsc_load_stats *st = &A->st;
+	memset(st, 0, sizeof(*st));
+	st->bytes = L->total_bytes;
+	st->arena_bytes = A->a.bytes;
+	st->wall_ns = wall_ns;
+	st->alloc_ns = A->a.alloc_ns;
+	st->prefault_ns = A->a.prefault_ns;
+	st->pin_ns = A->a.pin_ns;
+	st->read_ns = L->read_ns;
+	st->copy_ns = L->copy_ns;
+	st->verify_ns = L->verify_ns;
+	st->pin_segments = A->a.pin_segments;
+	st->pin_retries = A->a.pin_retries;
+	st->pin_failures = A->a.pin_failures;
+	st->thp_applied = A->a.applied;
+	snprintf(st->pin_applied, sizeof(st->pin_applied), "%s", A->a.pin ? A->a.pin->name : "none");
+	snprintf(st->reader_applied, sizeof(st->reader_applied), "%s", L->rd ? L->rd->name : "none");
+	for (unsigned i = 0; i < L->n_files; i++)
+		st->direct_applied |= L->files[i].direct;
+	struct lsc_region_info ri;
+	if (A->a.base && A->a.bytes && lsc_region_read(L->p, A->a.base, A->a.bytes, &ri) == 0)
+		st->huge_bytes = ri.anon_huge_bytes + ri.hugetlb_bytes;
+}
+
+static void release_files(struct lsc__load *L)
+{
+	for (unsigned i = 0; L->files && i < L->n_files; i++)
+		if (L->files[i].fd >= 0)
+			lsc__sys->close(L->files[i].fd);
+}
+
+LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
+		     const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
+		     lsc_arena **out)
+{
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	struct lsc__load L;
+	memset(&L, 0, sizeof(L));
+	L.p = p;
+	if (o)
+		L.o = *o;
+	else
+		lsc_load_options_init(&L.o);
+	L.ext = ext;
+	L.n_ext = n_ext;
+	if (!ext || !n_ext) {
+		lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "no extents to load");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n_ext; i++) {
+		if (!ext[i].path) {
+			lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "extent %zu has no path", i);
+			return -EINVAL;
+		}
+	}
+	L.direct_wanted = !!(L.o.flags & LSC_LOAD_DIRECT);
+
+	struct lsc_vmstat vm0, vm1;
+	lsc_vmstat_read(lsc__proc_root(p), &vm0);
+	uint64_t t0 = lsc__now_ns();
+
+	int ret = -ENOMEM;
+	size_t *idx = calloc(n_ext, sizeof(*idx));
+	L.files = calloc(n_ext, sizeof(*L.files));
+	L.lx = calloc(n_ext, sizeof(*L.lx));
+	struct lsc_arena *A = calloc(1, sizeof(*A));
+	if (A) {
+		A->hash = calloc(n_ext, sizeof(*A->hash));
+		A->hashed = calloc(n_ext, 1);
+		A->n_ext = n_ext;
+	}
+	L.out = A;
+	if (!idx || !L.files || !L.lx || !A || !A->hash || !A->hashed) {
+		lsc__load_error(p, "manifest", NULL, 0, ret, "tables for %zu extents", n_ext);
+		goto fail;
+	}
+	if ((ret = open_files(&L, idx)) < 0 || (ret = check_extents(&L, idx, &arena_bytes)) < 0)
+		goto fail;
+	if ((ret = choose_path(&L)) < 0)
+		goto fail;
+	if (L.o.device >= 0)
+		lsc__load_fallback(p, "device", "device copy", "host only",
+				   "copies to a device are not in this pipeline yet; "
+				   "the arena is host memory");
+	L.verify = !(L.o.flags & LSC_LOAD_NO_VERIFY);
+	for (size_t i = 0; i < n_ext; i++)
+		L.verify |= ext[i].has_xxh3;
+
+	if (arena_bytes) {
+		if ((ret = lsc__arena_alloc(p, &L.o, arena_bytes, &A->a)) < 0) {
+			lsc__load_error(p, "allocate", NULL, 0, ret, "arena of %.2f GiB (%" PRIu64 " bytes)",
+					arena_bytes / (1024.0 * 1024 * 1024), arena_bytes);
+			goto fail;
+		}
+		if ((ret = lsc__arena_pin(p, &L.o, &A->a)) < 0) {
+			lsc__load_error(p, "pin", NULL, 0, ret, "arena of %" PRIu64 " bytes with %s",
+					arena_bytes, L.o.pin ? L.o.pin : "none");
+			goto fail;
+		}
+	}
+	if (L.verify && (ret = hash_empty(&L)) < 0)
+		goto fail;
+	if ((ret = lsc__chunks_build(&L)) < 0) {
+		lsc__load_error(p, "read", NULL, 0, ret, "chunk table");
+		goto fail;
+	}
+	if (L.n_chunks && !L.to_arena && (ret = lsc__staging_init(&L, &L.stg, L.K, L.C)) < 0)
+		goto fail;
+	if (L.n_chunks && (ret = lsc__pipeline_run(&L)) < 0)
+		goto fail;
+	if (!L.n_chunks)
+		L.rd = NULL;
+	lsc__staging_release(&L.stg);
+	if ((ret = check_unchanged(&L)) < 0)
+		goto fail;
+
+	fill_stats(&L, lsc__now_ns() - t0);
+	lsc_vmstat_read(lsc__proc_root(p), &vm1);
+	lsc__load_summary(&L, &vm0, &vm1);
+	release_files(&L);
+	free(idx);
+	free(L.files);
+	free(L.lx);
+	free(L.chunks);
+	*out = A;
+	return 0;
+
+fail:
+	lsc__staging_release(&L.stg);
+	release_files(&L);
+	lsc_arena_destroy(A);
+	free(idx);
+	free(L.files);
+	free(L.lx);
+	free(L.chunks);
+	return ret;
+}
+
+LSC_API void *lsc_arena_data(const lsc_arena *a)
+{
+	return a ? a->a.base : NULL;
+}
+
+LSC_API uint64_t lsc_arena_size(const lsc_arena *a)
+{
+	return a ? a->a.bytes : 0;
+}
+
+LSC_API void *lsc_arena_device_data(const lsc_arena *a)
+{
+	return a ? a->dev_data : NULL;
+}
+
+LSC_API int lsc_arena_stats(const lsc_arena *a, struct lsc_load_stats *out)
+{
+	if (!a || !out)
+		return -EINVAL;
+	*out = a->st;
+	return 0;
+}
+
+LSC_API int lsc_arena_extent_hash(const lsc_arena *a, size_t i, uint64_t *xxh3)
+{
+	if (!a || !xxh3 || i >= a->n_ext)
+		return -EINVAL;
+	if (!a->hashed[i])
+		return -ENOENT;
+	*xxh3 = a->hash[i];
+	return 0;
+}
+
+LSC_API void lsc_arena_destroy(lsc_arena *a)
+{
+	if (!a)
+		return;
+	lsc__arena_release(&a->a);
+	free(a->hash);
+	free(a->hashed);
+	free(a);
+}

@@ -1,0 +1,153 @@
+/*
+ * What the pieces of one lsc_load() share: the opened files, the manifest
+ * cut into chunks, the staging buffers, the running hash, the per-phase
+ * clocks, and the lines the loader prints (errors, fallbacks, summaries).
+ *
+ * load.c orchestrates (validate -> open -> allocate -> pin -> pipeline ->
+ * summary); pipeline.c runs the read/copy/verify loop over a reader ops
+ * table (reader.h); staging.c, verify.c, direct.c and summary.c each do one
+ * job. None of this is public: the embedder sees only loader.h.
+ */
+#ifndef LSC_LOADER_LOAD_INTERNAL_H
+#define LSC_LOADER_LOAD_INTERNAL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <loadscope/loader.h>
+
+#include "loader/arena.h"
+#include "loader/reader.h"
+
+/* Registered buffers are limited to 1 GiB each by the kernel. */
+#define LSC__REG_MAX (1ull << 30)
+/* O_DIRECT alignment we honour (offset, length and buffer). */
+#define LSC__DIO_ALIGN 4096ull
+
+struct lsc__lfile {
+	const char *path;      /* the caller's string */
+	int fd;
+	int direct;            /* opened with O_DIRECT (still) */
+	uint64_t size;
+	struct timespec mtime;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct lsc__lext {
+	unsigned file;
+	uint64_t off, len;     /* resolved: UINT64_MAX replaced by the file's rest */
+	uint64_t arena_off;
+	uint64_t first_chunk, n_chunks;
+};
+
+/* A piece of one extent, at most one staging buffer (or one registered
+ * arena piece) long. */
+struct lsc__chunk {
+	uint32_t ext;
+	uint32_t len;
+	uint64_t off_in_ext;
+	uint8_t done;          /* bytes are in the arena, not yet hashed */
+};
+
+struct lsc__staging {
+	unsigned count;        /* K */
+	uint64_t bytes;        /* C, page-aligned */
+	unsigned char *base;   /* K * C bytes, one mapping */
+	uint64_t map_bytes;
+	const char *pinned_by; /* "mlock", a pin backend's name, or NULL */
+	const struct lsc__pin_ops *pin_ops;
+};
+
+/* A lsc_arena: the public handle. */
+struct lsc_arena {
+	struct lsc__arena a;
+	struct lsc_load_stats st;
+	size_t n_ext;
+	uint64_t *hash;        /* n_ext */
+	unsigned char *hashed; /* n_ext */
+	void *dev_data;
+};
+
+struct lsc__load {
+	lsc_profiler *p;
+	struct lsc_load_options o;
+	const struct lsc_extent *ext;
+	size_t n_ext;
+	struct lsc__lfile *files;
+	unsigned n_files;
+	struct lsc__lext *lx;
+	struct lsc__chunk *chunks;
+	uint64_t n_chunks;
+	uint64_t total_bytes;
+	struct lsc_arena *out;
+
+	/* pipeline choices */
+	const struct lsc__reader_ops *rd;
+	unsigned K, Q;
+	uint64_t C;
+	int to_arena;          /* reads land in the arena (no staging, no copy) */
+	int async;             /* IOSQE_ASYNC: page-cache copies on io-wq workers */
+	int verify;
+	int direct_wanted;
+	struct lsc__staging stg;
+
+	/* what happened */
+	uint64_t read_ns, copy_ns, verify_ns;
+	uint64_t bytes_done;
+	int fixed_bufs, fixed_files;
+};
+
+/* ---- lines (summary.c) --------------------------------------------------- */
+
+/* One clear line for a failure: what failed, on which file at which offset,
+ * and why (err named). @path may be NULL. */
+void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64_t offset,
+		     int err, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* A path wanted and not taken. */
+void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, const char *took,
+			const char *reason);
+/* The two summary lines that close a load. */
+struct lsc_vmstat;
+void lsc__load_summary(const struct lsc__load *L, const struct lsc_vmstat *vm0,
+		       const struct lsc_vmstat *vm1);
+/* The name of a negative errno ("EIO") or LSC_E_* ("LSC_E_HASH"). */
+const char *lsc__errname(int err);
+
+/* ---- staging buffers (staging.c) ----------------------------------------- */
+
+int lsc__staging_init(struct lsc__load *L, struct lsc__staging *s, unsigned count, uint64_t bytes);
+void lsc__staging_release(struct lsc__staging *s);
+static inline void *lsc__staging_buf(const struct lsc__staging *s, unsigned i)
+{
+	return s->base + (uint64_t)i * s->bytes;
+}
+
+/* ---- O_DIRECT (direct.c) ------------------------------------------------- */
+
+/* Open @f (O_DIRECT when @direct), falling back to buffered on EINVAL with
+ * a line. Return 0 or a negative errno. */
+int lsc__file_open(lsc_profiler *p, struct lsc__lfile *f, int direct);
+/* The first O_DIRECT read of @f failed with EINVAL: reopen it buffered and
+ * say so. Return the new fd or a negative errno. */
+int lsc__direct_reopen(lsc_profiler *p, struct lsc__lfile *f);
+
+/* ---- verify (verify.c) --------------------------------------------------- */
+
+struct lsc__verify;
+int lsc__verify_create(struct lsc__verify **out);
+void lsc__verify_destroy(struct lsc__verify *v);
+/* Hash every done chunk in order from the arena; finish extents. Return 0 or
+ * LSC_E_HASH (line already printed). Adds its busy time to L->verify_ns. */
+int lsc__verify_advance(struct lsc__load *L, struct lsc__verify *v, uint64_t *next_chunk);
+
+/* ---- the pipeline (pipeline.c) ------------------------------------------- */
+
+/* Cut the extents into chunks for the chosen path. Return 0 or -ENOMEM. */
+int lsc__chunks_build(struct lsc__load *L);
+/* Read, copy, verify every chunk: the `read` span. Return 0 or an error
+ * (line printed). */
+int lsc__pipeline_run(struct lsc__load *L);
+
+#endif

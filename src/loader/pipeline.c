@@ -1,0 +1,290 @@
+/*
+ * The read pipeline: keep Q reads in flight, and as each completes, copy it
+ * from its staging buffer into the arena (unless it was read straight into
+ * the arena), hash what is now contiguous, and refill the queue. One
+ * thread drives it; the overlap comes from the kernel (io-wq workers with
+ * IOSQE_ASYNC, or the device for direct I/O) working while this thread
+ * copies and hashes.
+ *
+ * Rules that come from reports:
+ * - A staging buffer is reused only after its bytes were copied out (the
+ *   copy is synchronous here), never while a copy is in flight (sglang
+ *   #32913 corrupted weights that way).
+ * - Chunks never cross a 1 GiB boundary of the arena, so each read into
+ *   the arena falls inside one registered piece (READ_FIXED's limit).
+ * - With O_DIRECT a read covers whole 4 KiB blocks: the chunk is cut so
+ *   that its aligned cover fits one staging buffer, and only the wanted
+ *   slice is copied out.
+ * - Progress goes to the read span per completion, so the watchdog's
+ *   `still in read` lines show bytes done of total while a load crawls.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/load_internal.h"
+#include "profiler/internal.h"
+
+#define TAG_SEQ_MASK ((1ull << 47) - 1)
+#define TAG_DIRECT (1ull << 47)
+#define TAG_BUF_SHIFT 48
+
+static uint64_t piece_len(const struct lsc__load *L, const struct lsc__lext *x, uint64_t pos)
+{
+	uint64_t max = L->C;
+	if (L->to_arena) {
+		uint64_t in_piece = LSC__REG_MAX - ((x->arena_off + pos) % LSC__REG_MAX);
+		if (in_piece < max)
+			max = in_piece;
+	} else if (L->files[x->file].direct) {
+		max = L->C - ((x->off + pos) % LSC__DIO_ALIGN);
+	}
+	uint64_t rest = x->len - pos;
+	return rest < max ? rest : max;
+}
+
+int lsc__chunks_build(struct lsc__load *L)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < L->n_ext; i++) {
+		struct lsc__lext *x = &L->lx[i];
+		x->first_chunk = n;
+		for (uint64_t pos = 0; pos < x->len; pos += piece_len(L, x, pos))
+			n++;
+		x->n_chunks = n - x->first_chunk;
+	}
+	L->n_chunks = n;
+	if (!n)
+		return 0;
+	L->chunks = calloc(n, sizeof(*L->chunks));
+	if (!L->chunks)
+		return -ENOMEM;
+	n = 0;
+	for (size_t i = 0; i < L->n_ext; i++) {
+		struct lsc__lext *x = &L->lx[i];
+		for (uint64_t pos = 0; pos < x->len;) {
+			uint64_t len = piece_len(L, x, pos);
+			L->chunks[n++] = (struct lsc__chunk){
+				.ext = (uint32_t)i, .len = (uint32_t)len, .off_in_ext = pos};
+			pos += len;
+		}
+	}
+	return 0;
+}
+
+struct run {
+	struct lsc__load *L;
+	struct lsc__reader *r;
+	const struct lsc__reader_ops *rd;
+	unsigned *free_bufs;
+	unsigned n_free;
+	unsigned inflight;
+	unsigned fixed_bufs;
+};
+
+/* Queue the read of chunk @seq, into staging buffer @b (staging path). */
+static int issue(struct run *R, uint64_t seq, unsigned b)
+{
+	struct lsc__load *L = R->L;
+	const struct lsc__chunk *c = &L->chunks[seq];
+	const struct lsc__lext *x = &L->lx[c->ext];
+	const struct lsc__lfile *f = &L->files[x->file];
+	uint64_t fo = x->off + c->off_in_ext;
+	struct lsc__rd_req q = {.file = x->file, .fd = f->fd, .off = fo, .len = c->len,
+				.buf_index = -1, .tag = seq};
+	if (L->to_arena) {
+		uint64_t ao = x->arena_off + c->off_in_ext;
+		q.buf = (unsigned char *)L->out->a.base + ao;
+		if (R->fixed_bufs)
+			q.buf_index = (int)(ao / LSC__REG_MAX);
+	} else {
+		q.buf = lsc__staging_buf(&L->stg, b);
+		q.tag |= (uint64_t)b << TAG_BUF_SHIFT;
+		if (R->fixed_bufs)
+			q.buf_index = (int)b;
+		if (f->direct) {
+			uint64_t aoff = fo & ~(LSC__DIO_ALIGN - 1);
+			uint64_t cover = (fo - aoff + c->len + LSC__DIO_ALIGN - 1) & ~(LSC__DIO_ALIGN - 1);
+			q.off = aoff;
+			q.len = (uint32_t)cover;
+			q.tag |= TAG_DIRECT;
+		}
+	}
+	int ret = R->rd->submit(R->r, &q);
+	if (ret < 0) {
+		lsc__load_error(L->p, "read", f->path, fo, ret, "%s could not queue a read", R->rd->name);
+		return ret;
+	}
+	R->inflight++;
+	return 0;
+}
+
+/* One completion: check it, copy its slice into the arena, free its buffer. */
+static int finish(struct run *R, const struct lsc__rd_done *d)
+{
+	struct lsc__load *L = R->L;
+	uint64_t seq = d->tag & TAG_SEQ_MASK;
+	unsigned b = (unsigned)(d->tag >> TAG_BUF_SHIFT);
+	int was_direct = !!(d->tag & TAG_DIRECT);
+	struct lsc__chunk *c = &L->chunks[seq];
+	const struct lsc__lext *x = &L->lx[c->ext];
+	struct lsc__lfile *f = &L->files[x->file];
+	uint64_t fo = x->off + c->off_in_ext;
+	uint64_t lead = was_direct ? fo & (LSC__DIO_ALIGN - 1) : 0;
+
+	if (d->res == -EINVAL && was_direct) {
+		/* The filesystem took O_DIRECT at open but not at read. */
+		if (f->direct) {
+			int fd = lsc__direct_reopen(L->p, f);
+			if (fd < 0) {
+				lsc__load_error(L->p, "open", f->path, 0, fd, "reopening without O_DIRECT");
+				return fd;
+			}
+			int ret = R->rd->replace_fd(R->r, x->file, fd);
+			if (ret < 0) {
+				lsc__load_error(L->p, "read", f->path, 0, ret,
+						"%s could not take the reopened file", R->rd->name);
+				return ret;
+			}
+		}
+		return issue(R, seq, b);
+	}
+	if (d->res < 0) {
+		lsc__load_error(L->p, "read", f->path, fo - lead, (int)d->res, "%s read of %u bytes",
+				R->rd->name, c->len);
+		return (int)d->res;
+	}
+	if ((uint64_t)d->res < lead + c->len) {
+		uint64_t end = fo - lead + (uint64_t)d->res;
+		lsc__load_error(L->p, "read", f->path, end, LSC_E_SHORT,
+				"file ends at byte %" PRIu64 " but the manifest wants %" PRIu64
+				" bytes from offset %" PRIu64,
+				end < fo ? fo : end, x->len, x->off);
+		return LSC_E_SHORT;
+	}
+	if (!L->to_arena) {
+		uint64_t t0 = lsc__now_ns();
+		memcpy((unsigned char *)L->out->a.base + x->arena_off + c->off_in_ext,
+		       (unsigned char *)lsc__staging_buf(&L->stg, b) + lead, c->len);
+		L->copy_ns += lsc__now_ns() - t0;
+		R->free_bufs[R->n_free++] = b;
+	}
+	c->done = 1;
+	L->bytes_done += c->len;
+	return 0;
+}
+
+static int setup_reader(struct run *R, int *fds, struct iovec *iov, unsigned n_iov)
+{
+	struct lsc__load *L = R->L;
+	struct lsc__rd_cfg cfg = {.p = L->p, .fds = fds, .n_fds = L->n_files, .bufs = iov,
+				  .n_bufs = n_iov, .qd = L->Q, .async = L->async};
+	char why[384] = "";
+	R->rd = L->rd;
+	int ret = R->rd->setup(&cfg, &R->r, why, sizeof(why));
+	if (ret < 0 && R->rd != &lsc__reader_pread) {
+		lsc__load_fallback(L->p, "reader", R->rd->name, "pread", why[0] ? why : lsc__errname(ret));
+		R->rd = &lsc__reader_pread;
+		ret = R->rd->setup(&cfg, &R->r, why, sizeof(why));
+	}
+	if (ret < 0) {
+		lsc__load_error(L->p, "reader", NULL, 0, ret, "%s setup: %s", R->rd->name,
+				why[0] ? why : "failed");
+		R->r = NULL;
+		return ret;
+	}
+	L->rd = R->rd;
+	unsigned st = R->rd->state(R->r);
+	L->fixed_bufs = R->fixed_bufs = !!(st & LSC__RD_FIXED_BUFS);
+	L->fixed_files = !!(st & LSC__RD_FIXED_FILES);
+	return 0;
+}
+
+int lsc__pipeline_run(struct lsc__load *L)
+{
+	struct run R = {.L = L};
+	struct lsc__verify *v = NULL;
+	int *fds = calloc(L->n_files ? L->n_files : 1, sizeof(*fds));
+	unsigned n_iov = L->to_arena ? (unsigned)((L->out->a.bytes + LSC__REG_MAX - 1) / LSC__REG_MAX)
+				     : L->stg.count;
+	struct iovec *iov = calloc(n_iov ? n_iov : 1, sizeof(*iov));
+	R.free_bufs = calloc(L->stg.count ? L->stg.count : 1, sizeof(*R.free_bufs));
+	int ret = -ENOMEM;
+	if (!fds || !iov || !R.free_bufs) {
+		lsc__load_error(L->p, "read", NULL, 0, ret, "pipeline tables");
+		goto out;
+	}
+	if (L->verify && (ret = lsc__verify_create(&v)) < 0) {
+		lsc__load_error(L->p, "verify", NULL, 0, ret, "hash state");
+		goto out;
+	}
+	for (unsigned i = 0; i < L->n_files; i++)
+		fds[i] = L->files[i].fd;
+	for (unsigned i = 0; i < n_iov; i++) {
+		if (L->to_arena) {
+			uint64_t off = (uint64_t)i * LSC__REG_MAX, rest = L->out->a.bytes - off;
+			iov[i].iov_base = (unsigned char *)L->out->a.base + off;
+			iov[i].iov_len = rest < LSC__REG_MAX ? rest : LSC__REG_MAX;
+		} else {
+			iov[i].iov_base = lsc__staging_buf(&L->stg, i);
+			iov[i].iov_len = L->stg.bytes;
+		}
+	}
+	for (unsigned i = 0; i < L->stg.count; i++)
+		R.free_bufs[R.n_free++] = L->stg.count - 1 - i;
+
+	lsc_span span = 0;
+	lsc_span_begin(L->p, LSC_PHASE_READ, NULL, L->total_bytes, &span);
+	uint64_t t0 = lsc__now_ns();
+	if ((ret = setup_reader(&R, fds, iov, n_iov)) < 0)
+		goto end_span;
+
+	unsigned depth = L->Q;
+	if (!L->to_arena && L->stg.count < depth)
+		depth = L->stg.count;
+	uint64_t next_issue = 0, next_hash = 0, completed = 0;
+	while (completed < L->n_chunks) {
+		while (next_issue < L->n_chunks && R.inflight < depth && (L->to_arena || R.n_free)) {
+			unsigned b = L->to_arena ? 0 : R.free_bufs[--R.n_free];
+			if ((ret = issue(&R, next_issue, b)) < 0)
+				goto end_span;
+			next_issue++;
+		}
+		struct lsc__rd_done d;
+		ret = R.rd->complete(R.r, &d);
+		if (ret < 0) {
+			lsc__load_error(L->p, "read", NULL, 0, ret, "%s completion", R.rd->name);
+			goto end_span;
+		}
+		R.inflight--;
+		uint64_t before = L->bytes_done;
+		if ((ret = finish(&R, &d)) < 0)
+			goto end_span;
+		if (L->bytes_done == before)
+			continue; /* resubmitted after an O_DIRECT fallback */
+		completed++;
+		lsc_span_progress(L->p, span, L->bytes_done);
+		/* Refill before hashing, so the kernel reads while we hash. */
+		while (next_issue < L->n_chunks && R.inflight < depth && (L->to_arena || R.n_free)) {
+			unsigned b = L->to_arena ? 0 : R.free_bufs[--R.n_free];
+			if ((ret = issue(&R, next_issue, b)) < 0)
+				goto end_span;
+			next_issue++;
+		}
+		if (v && (ret = lsc__verify_advance(L, v, &next_hash)) < 0)
+			goto end_span;
+	}
+	ret = 0;
+end_span:
+	if (R.r)
+		R.rd->teardown(R.r); /* waits for reads still in flight */
+	L->read_ns = lsc__now_ns() - t0;
+	lsc_span_end(L->p, span, NULL);
+out:
+	lsc__verify_destroy(v);
+	free(fds);
+	free(iov);
+	free(R.free_bufs);
+	return ret;
+}

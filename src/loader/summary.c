@@ -1,0 +1,224 @@
+/*
+ * The loader's lines: one `error` line per failure (what, file, offset,
+ * cause), one `fallback` line per path wanted and not taken, and the two
+ * summaries that close a load (docs/log-format.md, "Loader"):
+ *
+ * - `complement ready`: resident and pinned bytes and the total time with
+ *   allocation, pinning and copy separated (seed 000 asked for exactly
+ *   this: a slow allocation hid inside one "complement" number), then the
+ *   real page backing from smaps, the THP policy and why, the pin backend
+ *   and its retries, and the vmstat counters that moved over the load.
+ * - `loaded`: the rate over the whole wall time first, then each phase's
+ *   time and rate (seed 001: a rate over the copy alone said 2.86 GiB/s for
+ *   a start that took 432 s).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "loader/arena_int.h"
+#include "loader/load_internal.h"
+#include "profiler/internal.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+const char *lsc__errname(int err)
+{
+	if (err > 0)
+		err = -err;
+	switch (err) {
+	case LSC_E_NODEVICE: return "LSC_E_NODEVICE";
+	case LSC_E_NORUNTIME: return "LSC_E_NORUNTIME";
+	case LSC_E_GPU: return "LSC_E_GPU";
+	case LSC_E_HASH: return "LSC_E_HASH";
+	case LSC_E_CHANGED: return "LSC_E_CHANGED";
+	case LSC_E_SHORT: return "LSC_E_SHORT";
+	default: break;
+	}
+	const char *n = err < 0 && err > -4096 ? strerrorname_np(-err) : NULL;
+	return n ? n : "error";
+}
+
+static const char *errtext(int err)
+{
+	if (err <= LSC_E_BASE)
+		return lsc_strerror(err);
+	const char *d = err < 0 ? strerrordesc_np(-err) : NULL;
+	return d ? d : "unknown error";
+}
+
+void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64_t offset,
+		     int err, const char *fmt, ...)
+{
+	if (!lsc_profiler_enabled(p))
+		return;
+	char cause[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cause, sizeof(cause), fmt, ap);
+	va_end(ap);
+	struct lsc__rec r;
+	lsc__rec_init(&r, "error");
+	if (path)
+		lsc__rec_say(&r, "%s failed: %s at offset %" PRIu64 ": %s: %s (%s)", what, path, offset,
+			     cause, lsc__errname(err), errtext(err));
+	else
+		lsc__rec_say(&r, "%s failed: %s: %s (%s)", what, cause, lsc__errname(err), errtext(err));
+	lsc__rec_str(&r, "what", what);
+	if (path) {
+		lsc__rec_str(&r, "path", path);
+		lsc__rec_u64(&r, "offset", offset);
+	}
+	lsc__rec_str(&r, "err", lsc__errname(err));
+	lsc__rec_i64(&r, "code", err);
+	lsc__rec_str(&r, "cause", cause);
+	lsc__emit(p, &r);
+}
+
+void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, const char *took,
+			const char *reason)
+{
+	lsc__fallback_line(p, what, wanted, took, reason); /* one format with the arena's */
+}
+
+static double sec(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static double rate(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (double)bytes / GIB / sec(ns) : 0.0;
+}
+
+static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
+		       const struct lsc_vmstat *vm1)
+{
+	const struct lsc__arena *a = &L->out->a;
+	const struct lsc_load_stats *st = &L->out->st;
+	struct lsc__rec r;
+	lsc__rec_init(&r, "complement");
+	uint64_t resident = st->arena_bytes;
+	lsc__rec_say(&r,
+		     "complement ready: resident %.2f GiB, pinned %.2f GiB in %.3f s "
+		     "(alloc %.3f s, pin %.3f s, copy %.3f s); ",
+		     resident / GIB, a->pinned_bytes / GIB, sec(st->wall_ns),
+		     sec(a->alloc_ns + a->prefault_ns), sec(a->pin_ns), sec(st->read_ns));
+	lsc__rec_say(&r, "%.2f GiB of %.2f GiB in huge pages; THP policy %s (%s); ",
+		     st->huge_bytes / GIB, resident / GIB, lsc_thp_policy_name(a->applied),
+		     a->thp_reason[0] ? a->thp_reason : "no reason given");
+	lsc__rec_say(&r, "pin %s, %u retries in %u segments", a->pin ? a->pin->name : "none",
+		     a->pin_retries, a->pin_segments);
+	if (a->pin_failures)
+		lsc__rec_say(&r, " (%u failed)", a->pin_failures);
+	lsc__rec_say(&r, "; vmstat");
+	unsigned moved = 0;
+	for (int c = 0; c < LSC_VM_COUNT; c++) {
+		uint32_t bit = 1u << c;
+		if (!(vm0->valid & bit) || !(vm1->valid & bit) || vm1->v[c] == vm0->v[c])
+			continue;
+		lsc__rec_say(&r, "%s %s %+" PRId64, moved ? "," : ":", lsc_vm_name(c),
+			     vm1->v[c] - vm0->v[c]);
+		moved++;
+	}
+	if (!moved)
+		lsc__rec_say(&r, vm0->valid ? ": nothing moved" : ": n/a");
+
+	lsc__rec_u64(&r, "resident_bytes", resident);
+	lsc__rec_u64(&r, "pinned_bytes", a->pinned_bytes);
+	lsc__rec_f64(&r, "total_s", sec(st->wall_ns), 3);
+	lsc__rec_f64(&r, "alloc_s", sec(a->alloc_ns + a->prefault_ns), 3); /* the allocate phase, prefault included */
+	lsc__rec_f64(&r, "prefault_s", sec(a->prefault_ns), 3);
+	lsc__rec_f64(&r, "pin_s", sec(a->pin_ns), 3);
+	lsc__rec_f64(&r, "copy_s", sec(st->read_ns), 3);
+	lsc__rec_f64(&r, "read_s", sec(st->read_ns), 3);
+	lsc__rec_u64(&r, "huge_bytes", st->huge_bytes);
+	lsc__rec_str(&r, "thp_policy", lsc_thp_policy_name(a->applied));
+	lsc__rec_str(&r, "thp_reason", a->thp_reason[0] ? a->thp_reason : "n/a");
+	lsc__rec_str(&r, "pin", a->pin ? a->pin->name : "none");
+	lsc__rec_u64(&r, "pin_retries", a->pin_retries);
+	lsc__rec_u64(&r, "pin_segments", a->pin_segments);
+	lsc__rec_u64(&r, "pin_failures", a->pin_failures);
+	static const char *const vkey[LSC_VM_COUNT] = {
+		"vm_compact_stall", "vm_compact_fail", "vm_compact_success", "vm_thp_fault_alloc",
+		"vm_thp_fault_fallback", "vm_thp_fault_fallback_charge", "vm_allocstall",
+		"vm_pgscan_direct", "vm_pgsteal_direct", "vm_pgfault", "vm_pgmajfault",
+		"vm_pswpin", "vm_pswpout", "vm_nr_free_pages"};
+	for (int c = 0; c < LSC_VM_COUNT; c++) {
+		uint32_t bit = 1u << c;
+		if ((vm0->valid & bit) && (vm1->valid & bit) && vm1->v[c] != vm0->v[c])
+			lsc__rec_i64(&r, vkey[c], vm1->v[c] - vm0->v[c]);
+	}
+	if (!vm0->valid || !vm1->valid)
+		lsc__rec_str(&r, "vm", "n/a");
+	lsc__emit(L->p, &r);
+}
+
+static void loaded(const struct lsc__load *L)
+{
+	const struct lsc_load_stats *st = &L->out->st;
+	const struct lsc__arena *a = &L->out->a;
+	uint64_t alloc_ns = a->alloc_ns + a->prefault_ns;
+	char staging[48];
+	if (L->to_arena)
+		snprintf(staging, sizeof(staging), "none");
+	else if (L->C % (1u << 20) == 0)
+		snprintf(staging, sizeof(staging), "%ux%" PRIu64 "MiB", L->K, L->C >> 20);
+	else
+		snprintf(staging, sizeof(staging), "%ux%" PRIu64 "KiB", L->K, L->C >> 10);
+
+	struct lsc__rec r;
+	lsc__rec_init(&r, "loaded");
+	lsc__rec_say(&r, "loaded %.2f GiB in %.3f s (%.2f GiB/s over the wall time); ",
+		     st->bytes / GIB, sec(st->wall_ns), rate(st->bytes, st->wall_ns));
+	lsc__rec_say(&r, "allocate %.3f s (%.2f GiB/s), pin %.3f s (%.2f GiB/s), "
+			 "read %.3f s (%.2f GiB/s), ",
+		     sec(alloc_ns), rate(st->arena_bytes, alloc_ns), sec(a->pin_ns),
+		     rate(a->pinned_bytes, a->pin_ns), sec(st->read_ns), rate(st->bytes, st->read_ns));
+	if (L->to_arena)
+		lsc__rec_say(&r, "copy 0 s (reads land in the arena), ");
+	else
+		lsc__rec_say(&r, "copy %.3f s busy (%.2f GiB/s), ", sec(st->copy_ns),
+			     rate(st->bytes, st->copy_ns));
+	if (L->verify)
+		lsc__rec_say(&r, "verify %.3f s busy (%.2f GiB/s)", sec(st->verify_ns),
+			     rate(st->bytes, st->verify_ns));
+	else
+		lsc__rec_say(&r, "verify off");
+	lsc__rec_say(&r, "; %s%s, %s, staging %s, qd %u, %u files, %zu extents",
+		     st->reader_applied, L->fixed_bufs ? " fixed buffers" : "",
+		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
+
+	lsc__rec_u64(&r, "bytes", st->bytes);
+	lsc__rec_f64(&r, "wall_s", sec(st->wall_ns), 3);
+	lsc__rec_f64(&r, "gibps", rate(st->bytes, st->wall_ns), 2);
+	lsc__rec_f64(&r, "alloc_s", sec(alloc_ns), 3);
+	lsc__rec_f64(&r, "pin_s", sec(a->pin_ns), 3);
+	lsc__rec_f64(&r, "read_s", sec(st->read_ns), 3);
+	lsc__rec_f64(&r, "read_gibps", rate(st->bytes, st->read_ns), 2);
+	lsc__rec_f64(&r, "copy_s", sec(st->copy_ns), 3);
+	if (L->verify)
+		lsc__rec_f64(&r, "verify_s", sec(st->verify_ns), 3);
+	else
+		lsc__rec_str(&r, "verify_s", "n/a");
+	lsc__rec_str(&r, "reader", st->reader_applied);
+	lsc__rec_i64(&r, "fixed", L->fixed_bufs);
+	lsc__rec_i64(&r, "async", L->async);
+	lsc__rec_i64(&r, "direct", st->direct_applied);
+	lsc__rec_str(&r, "staging", staging);
+	lsc__rec_u64(&r, "qd", L->Q);
+	lsc__rec_u64(&r, "files", L->n_files);
+	lsc__rec_u64(&r, "extents", L->n_ext);
+	lsc__emit(L->p, &r);
+}
+
+void lsc__load_summary(const struct lsc__load *L, const struct lsc_vmstat *vm0,
+		       const struct lsc_vmstat *vm1)
+{
+	if (!lsc_profiler_enabled(L->p))
+		return;
+	complement(L, vm0, vm1);
+	loaded(L);
+}

@@ -1,0 +1,218 @@
+/*
+ * Loader test helpers: see load_helpers.h.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "helpers/load_helpers.h"
+
+static char tmpdir[256];
+
+static void rm_tmpdir(void)
+{
+	char cmd[300];
+	if (tmpdir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+	}
+}
+
+const char *lsct_tmpdir(void)
+{
+	if (!tmpdir[0]) {
+		snprintf(tmpdir, sizeof(tmpdir), "/tmp/lsc-load-test-XXXXXX");
+		if (!mkdtemp(tmpdir))
+			abort();
+		atexit(rm_tmpdir);
+	}
+	return tmpdir;
+}
+
+char *lsct_make_file(const char *name, uint64_t bytes, uint64_t seed)
+{
+	static char path[512];
+	snprintf(path, sizeof(path), "%s/%s", lsct_tmpdir(), name);
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		abort();
+	uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+	unsigned char buf[65536];
+	for (uint64_t done = 0; done < bytes;) {
+		size_t n = bytes - done < sizeof(buf) ? (size_t)(bytes - done) : sizeof(buf);
+		for (size_t i = 0; i < n; i++) {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			buf[i] = (unsigned char)(s >> 24);
+		}
+		if (fwrite(buf, 1, n, f) != n)
+			abort();
+		done += n;
+	}
+	if (fclose(f) != 0)
+		abort();
+	return path;
+}
+
+unsigned char *lsct_read_file(const char *path, uint64_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	unsigned char *b = malloc(n ? (size_t)n : 1);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	*len = (uint64_t)n;
+	return b;
+}
+
+uint64_t lsct_file_hash(const char *path, uint64_t off, uint64_t len)
+{
+	uint64_t n;
+	unsigned char *b = lsct_read_file(path, &n);
+	if (!b || off + len > n)
+		abort();
+	uint64_t h = XXH3_64bits(b + off, len);
+	free(b);
+	return h;
+}
+
+static void sink(void *user, const char *line, size_t len)
+{
+	struct lsct_capture *cap = user;
+	if (cap->n < LSCT_LINES_MAX)
+		cap->lines[cap->n++] = strndup(line, len);
+}
+
+lsc_profiler *lsct_profiler(struct lsct_capture *cap)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = sink;
+	o.sink_user = cap;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	lsc_profiler *p = NULL;
+	if (lsc_profiler_create(&o, &p) != 0)
+		abort();
+	return p;
+}
+
+void lsct_capture_free(struct lsct_capture *cap)
+{
+	for (unsigned i = 0; i < cap->n; i++)
+		free(cap->lines[i]);
+	cap->n = 0;
+}
+
+int lsct_find(const struct lsct_capture *cap, const char *event, unsigned k, char *buf, size_t cap_len,
+	      struct lsc__parsed *out)
+{
+	for (unsigned i = 0; i < cap->n; i++) {
+		size_t len = strlen(cap->lines[i]);
+		if (len + 1 > cap_len)
+			continue;
+		memcpy(buf, cap->lines[i], len + 1);
+		if (lsc__line_parse(buf, len, out) == 1 && !strcmp(out->event, event) && k-- == 0)
+			return 1;
+	}
+	return 0;
+}
+
+unsigned lsct_count(const struct lsct_capture *cap, const char *event)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed p;
+	unsigned n = 0;
+	while (lsct_find(cap, event, n, buf, sizeof(buf), &p))
+		n++;
+	return n;
+}
+
+void lsct_dump(const struct lsct_capture *cap)
+{
+	for (unsigned i = 0; i < cap->n; i++)
+		fputs(cap->lines[i], stderr);
+}
+
+int lsct_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* Load @path whole with @o and check bytes, hash, stats and both summary lines. */
+void lsct_load_check(struct lsct_capture *capp, const char *reader, const char *path,
+		     struct lsc_load_options *o, const char *staging)
+{
+	uint64_t len;
+	unsigned char *want = lsct_read_file(path, &len);
+	cr_assert_not_null(want);
+	lsc_profiler *p = lsct_profiler(capp);
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_arena *a = NULL;
+	int fds = lsct_open_fds();
+	int ret = lsc_load(p, o, &e, 1, 0, &a);
+	if (ret)
+		lsct_dump(capp);
+	cr_assert_eq(ret, 0, "lsc_load: %d (%s)", ret, lsc_strerror(ret));
+	cr_assert_eq(lsct_open_fds(), fds, "files left open");
+	cr_assert_eq(lsc_arena_size(a), len);
+	cr_assert(memcmp(lsc_arena_data(a), want, len) == 0, "arena differs from the file");
+	uint64_t h;
+	cr_assert_eq(lsc_arena_extent_hash(a, 0, &h), 0);
+	cr_assert_eq(h, XXH3_64bits(want, len), "hash %016llx", (unsigned long long)h);
+
+	struct lsc_load_stats st;
+	cr_assert_eq(lsc_arena_stats(a, &st), 0);
+	cr_assert_eq(st.bytes, len);
+	cr_assert_str_eq(st.reader_applied, reader);
+
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find(capp, "loaded", 0, buf, sizeof(buf), &pl), "no loaded line");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "reader"), reader);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "staging"), staging);
+	int64_t v;
+	cr_assert_eq(lsc__parsed_i64(&pl, "bytes", &v), 0);
+	cr_assert_eq((uint64_t)v, len);
+	cr_assert_eq(lsc__parsed_i64(&pl, "extents", &v), 0);
+	cr_assert_eq(v, 1);
+	double d;
+	cr_assert_eq(lsc__parsed_f64(&pl, "wall_s", &d), 0);
+	cr_assert_eq(lsc__parsed_f64(&pl, "gibps", &d), 0);
+	cr_assert_eq(lsc__parsed_f64(&pl, "verify_s", &d), 0);
+	cr_assert(strstr(pl.human, "over the wall time"), "%s", pl.human);
+	cr_assert(lsct_find(capp, "complement", 0, buf, sizeof(buf), &pl), "no complement line");
+	cr_assert(strncmp(pl.human, "complement ready: resident ", 27) == 0, "%s", pl.human);
+	cr_assert_eq(lsc__parsed_i64(&pl, "resident_bytes", &v), 0);
+	cr_assert_eq((uint64_t)v, len);
+	cr_assert_not_null(lsc__parsed_get(&pl, "thp_policy"));
+	cr_assert_not_null(lsc__parsed_get(&pl, "huge_bytes"));
+	cr_assert_eq(lsc__parsed_f64(&pl, "alloc_s", &d), 0);
+	cr_assert(lsct_count(capp, "error") == 0);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	free(want);
+	lsct_capture_free(capp);
+}
+

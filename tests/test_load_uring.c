@@ -1,0 +1,159 @@
+/*
+ * Description: the io_uring reader. Files load byte for byte with registered
+ * files and fixed buffers, straight into the registered arena and through
+ * staging buffers, with reads done inline or by io-wq workers, at queue
+ * depths 1 and 8, and with O_DIRECT on unaligned extents (a whole-block read
+ * into staging and the wanted slice copied out). A ring that cannot be set
+ * up falls back to pread with a line that says why. Skips loudly where the
+ * kernel has no usable io_uring.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "helpers/load_helpers.h"
+#include "loader/sys.h"
+
+static struct lsct_capture cap;
+
+static void need_uring(void)
+{
+	struct io_uring ring;
+	int ret = io_uring_queue_init(4, &ring, 0);
+	if (ret < 0)
+		cr_skip_test("io_uring unavailable here: io_uring_queue_init: %s", strerror(-ret));
+	io_uring_queue_exit(&ring);
+}
+
+static void teardown(void)
+{
+	lsct_capture_free(&cap);
+	unsetenv("LOADSCOPE_READ_PATH");
+	unsetenv("LOADSCOPE_READ_ASYNC");
+	lsc__sys_set(NULL);
+}
+
+TestSuite(load_uring, .init = need_uring, .fini = teardown);
+
+static void opts(struct lsc_load_options *o, unsigned k, uint64_t c, unsigned qd)
+{
+	lsc_load_options_init(o);
+	o->reader = "io_uring";
+	o->staging_count = k;
+	o->staging_bytes = c;
+	o->queue_depth = qd;
+}
+
+Test(load_uring, into_the_arena_async)
+{
+	struct lsc_load_options o;
+	opts(&o, 0, 0, 8);
+	setenv("LOADSCOPE_READ_ASYNC", "1", 1);
+	lsct_load_check(&cap, "io_uring", lsct_make_file("a.bin", (9u << 20) + 77, 11), &o, "none");
+}
+
+Test(load_uring, into_the_arena_inline_qd1)
+{
+	struct lsc_load_options o;
+	opts(&o, 0, 0, 1);
+	setenv("LOADSCOPE_READ_ASYNC", "0", 1);
+	lsct_load_check(&cap, "io_uring", lsct_make_file("b.bin", (3u << 20) + 1, 12), &o, "none");
+}
+
+Test(load_uring, through_staging)
+{
+	struct lsc_load_options o;
+	opts(&o, 4, 1u << 20, 4);
+	lsct_load_check(&cap, "io_uring", lsct_make_file("c.bin", (6u << 20) + 999, 13), &o, "4x1MiB");
+}
+
+Test(load_uring, more_reads_than_buffers)
+{
+	struct lsc_load_options o;
+	opts(&o, 2, 1u << 20, 8);
+	lsct_load_check(&cap, "io_uring", lsct_make_file("d.bin", (5u << 20) + 3, 14), &o, "2x1MiB");
+}
+
+Test(load_uring, direct_unaligned_extents)
+{
+	const char *path = lsct_make_file("e.bin", (4u << 20) + 12345, 15);
+	char *p0 = strdup(path);
+	uint64_t len;
+	unsigned char *want = lsct_read_file(p0, &len);
+	struct lsc_load_options o;
+	opts(&o, 2, 1u << 20, 2);
+	o.flags |= LSC_LOAD_DIRECT;
+	struct lsc_extent e[3] = {
+		{.path = p0, .file_offset = 1000, .length = (1u << 20) + 7, .arena_offset = 3},
+		{.path = p0, .file_offset = 4096, .length = 8192, .arena_offset = (2u << 20)},
+		{.path = p0, .file_offset = len - 5000, .length = UINT64_MAX, .arena_offset = (3u << 20) + 1},
+	};
+	lsc_profiler *p = lsct_profiler(&cap);
+	lsc_arena *a = NULL;
+	int ret = lsc_load(p, &o, e, 3, 0, &a);
+	if (ret)
+		lsct_dump(&cap);
+	cr_assert_eq(ret, 0, "lsc_load: %s", lsc_strerror(ret));
+	const unsigned char *m = lsc_arena_data(a);
+	cr_assert(memcmp(m + 3, want + 1000, (1u << 20) + 7) == 0);
+	cr_assert(memcmp(m + (2u << 20), want + 4096, 8192) == 0);
+	cr_assert(memcmp(m + (3u << 20) + 1, want + len - 5000, 5000) == 0);
+	for (int i = 0; i < 3; i++) {
+		uint64_t h, l = e[i].length == UINT64_MAX ? 5000 : e[i].length;
+		cr_assert_eq(lsc_arena_extent_hash(a, (size_t)i, &h), 0);
+		cr_assert_eq(h, XXH3_64bits(want + e[i].file_offset, l), "extent %d", i);
+	}
+	struct lsc_load_stats st;
+	lsc_arena_stats(a, &st);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
+	/* Either O_DIRECT ran, or a fallback line said why not. */
+	if (!st.direct_applied)
+		cr_assert(lsct_count(&cap, "fallback") >= 1, "buffered without a fallback line");
+	else
+		cr_assert_str_eq(lsc__parsed_get(&pl, "direct"), "1");
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	free(want);
+	free(p0);
+}
+
+static int init_enosys(unsigned entries, struct io_uring *ring, struct io_uring_params *prm)
+{
+	(void)entries;
+	(void)ring;
+	(void)prm;
+	return -ENOSYS;
+}
+
+Test(load_uring, setup_failure_falls_back_to_pread)
+{
+	struct lsc__sys s = lsc__sys_default;
+	s.uring_init = init_enosys;
+	lsc__sys_set(&s);
+	struct lsc_load_options o;
+	opts(&o, 0, 0, 4);
+	const char *path = lsct_make_file("f.bin", (2u << 20) + 5, 16);
+	lsc_profiler *p = lsct_profiler(&cap);
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsc_load(p, &o, &e, 1, 0, &a), 0);
+	cr_assert_eq(lsc_arena_extent_hash(a, 0, &(uint64_t){0}), 0);
+	uint64_t h;
+	lsc_arena_extent_hash(a, 0, &h);
+	cr_assert_eq(h, lsct_file_hash(path, 0, (2u << 20) + 5));
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find(&cap, "fallback", 0, buf, sizeof(buf), &pl), "no fallback line");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "reader");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "took"), "pread");
+	cr_assert(strstr(lsc__parsed_get(&pl, "reason"), "ENOSYS"), "%s", lsc__parsed_get(&pl, "reason"));
+	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
+	cr_assert_str_eq(lsc__parsed_get(&pl, "reader"), "pread");
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+}

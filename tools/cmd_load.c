@@ -1,0 +1,323 @@
+/*
+ * `loadscope load`: the project's main job. Loads files back to back into
+ * one pinned arena with the profiler on, so that a user sees, on a fresh
+ * machine, the lines an engine embedding the library would print: start,
+ * system, the allocate/pin/read phases, `complement ready`, `loaded`,
+ * `ready`. `--make-test-file` writes a file of pseudo-random bytes to load
+ * (and prints its XXH3-64 for `--expect`).
+ *
+ * Lines go to stdout so that they can be piped (into `loadscope triage`,
+ * grep, a file); usage errors go to stderr.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <loadscope/loadscope.h>
+
+#include "profiler/internal.h"
+#include "tool.h"
+
+const char lsc_cmd_load_help[] = "load files into a pinned arena and print the startup lines";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: loadscope load FILE... [options]\n"
+		"       loadscope load --make-test-file PATH [--gib N]\n"
+		"\n"
+		"Loads the files back to back into one arena (one extent per file, each at a\n"
+		"4 KiB-aligned offset) and prints the profiler's lines on stdout, so they can\n"
+		"be piped: start, system, allocate/pin/read phases, complement ready, loaded,\n"
+		"ready. Exit 0 loaded; 1 the load failed (the error line says why); 2 usage.\n"
+		"\n"
+		"  --thp auto|thp|4k|hugetlb|process-off   page-size policy (default auto)\n"
+		"  --pin none|mlock|cuda|hip    pin backend, with its fallback chain (default none)\n"
+		"  --chunk-gib N                allocate the arena in pieces of N GiB\n"
+		"  --staging KxC                read through K staging buffers of C MiB\n"
+		"  --qd Q                       reads in flight (io_uring queue depth)\n"
+		"  --direct                     O_DIRECT (falls back to buffered on EINVAL)\n"
+		"  --threads T                  prefault threads (default: one per CPU, at most 8)\n"
+		"  --reader auto|io_uring|pread the reader (auto: io_uring, else pread)\n"
+		"  --expect HEX                 XXH3-64 of the (single) file, 16 hex digits\n"
+		"  --no-verify                  do not hash\n"
+		"  --format human|json          line format (default human; LOADSCOPE=json too)\n"
+		"  --make-test-file PATH        write pseudo-random bytes to PATH, print XXH3-64\n"
+		"  --gib N                      size of the test file in GiB (default 1)\n");
+}
+
+/* xorshift64*: fast enough that the disk or page cache is the limit. */
+static uint64_t xs_next(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}
+
+static int make_test_file(const char *path, double gib)
+{
+	if (!(gib >= 0) || gib > 1024) {
+		fprintf(stderr, "loadscope load: --gib %g: between 0 and 1024\n", gib);
+		return 2;
+	}
+	uint64_t total = (uint64_t)(gib * 1024.0 * 1024.0 * 1024.0);
+	const size_t bufsz = 16u << 20;
+	uint64_t *buf = malloc(bufsz);
+	XXH3_state_t *st = XXH3_createState();
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (!buf || !st || fd < 0) {
+		fprintf(stderr, "loadscope load: --make-test-file %s: %s\n", path,
+			fd < 0 ? strerror(errno) : "out of memory");
+		free(buf);
+		XXH3_freeState(st);
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	XXH3_64bits_reset(st);
+	uint64_t seed = 0x9E3779B97F4A7C15ull ^ total, done = 0;
+	uint64_t t0 = lsc__now_ns();
+	while (done < total) {
+		size_t n = total - done < bufsz ? (size_t)(total - done) : bufsz;
+		for (size_t i = 0; i < (n + 7) / 8; i++)
+			buf[i] = xs_next(&seed);
+		XXH3_64bits_update(st, buf, n);
+		for (size_t w = 0; w < n;) {
+			ssize_t r = write(fd, (char *)buf + w, n - w);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				fprintf(stderr, "loadscope load: writing %s at offset %" PRIu64 ": %s\n",
+					path, done + w, r < 0 ? strerror(errno) : "short write");
+				close(fd);
+				free(buf);
+				XXH3_freeState(st);
+				return 1;
+			}
+			w += (size_t)r;
+		}
+		done += n;
+	}
+	int cerr = close(fd) ? errno : 0;
+	uint64_t h = XXH3_64bits_digest(st);
+	free(buf);
+	XXH3_freeState(st);
+	if (cerr) {
+		fprintf(stderr, "loadscope load: closing %s: %s\n", path, strerror(cerr));
+		return 1;
+	}
+	printf("made %s: %" PRIu64 " bytes (%.2f GiB) in %.3f s, xxh3=%016" PRIx64 "\n", path, total,
+	       total / (1024.0 * 1024 * 1024), (lsc__now_ns() - t0) / 1e9, h);
+	fflush(stdout);
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+enum {
+	OPT_THP = 256, OPT_PIN, OPT_CHUNK, OPT_STAGING, OPT_QD, OPT_DIRECT, OPT_THREADS,
+	OPT_READER, OPT_EXPECT, OPT_FORMAT, OPT_MAKE, OPT_GIB, OPT_NOVERIFY,
+};
+
+static const struct option longopts[] = {
+	{"thp", required_argument, NULL, OPT_THP},
+	{"pin", required_argument, NULL, OPT_PIN},
+	{"chunk-gib", required_argument, NULL, OPT_CHUNK},
+	{"staging", required_argument, NULL, OPT_STAGING},
+	{"qd", required_argument, NULL, OPT_QD},
+	{"direct", no_argument, NULL, OPT_DIRECT},
+	{"threads", required_argument, NULL, OPT_THREADS},
+	{"reader", required_argument, NULL, OPT_READER},
+	{"expect", required_argument, NULL, OPT_EXPECT},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"make-test-file", required_argument, NULL, OPT_MAKE},
+	{"gib", required_argument, NULL, OPT_GIB},
+	{"no-verify", no_argument, NULL, OPT_NOVERIFY},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int bad(const char *opt, const char *val, const char *want)
+{
+	fprintf(stderr, "loadscope load: %s %s: %s\n", opt, val, want);
+	return 2;
+}
+
+int lsc_cmd_load(int argc, char **argv)
+{
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	enum lsc_format fmt = LSC_FORMAT_HUMAN;
+	const char *make = NULL;
+	double gib = 1.0;
+	uint64_t expect = 0, v;
+	int has_expect = 0, c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_THP:
+			if (lsc_thp_policy_parse(optarg, &o.thp) < 0)
+				return bad("--thp", optarg, "auto, thp, 4k, hugetlb or process-off");
+			break;
+		case OPT_PIN:
+			if (strcmp(optarg, "none") && strcmp(optarg, "mlock") && strcmp(optarg, "cuda") &&
+			    strcmp(optarg, "hip"))
+				return bad("--pin", optarg, "none, mlock, cuda or hip");
+			o.pin = optarg;
+			break;
+		case OPT_CHUNK:
+			if (parse_u64(optarg, &v) < 0 || !v || v > 1024)
+				return bad("--chunk-gib", optarg, "a whole number of GiB, 1 to 1024");
+			o.chunk_bytes = v << 30;
+			break;
+		case OPT_STAGING: {
+			unsigned k, cm;
+			char tail;
+			if (sscanf(optarg, "%ux%u%c", &k, &cm, &tail) != 2 || !k || k > 4096 || !cm ||
+			    cm > 1024)
+				return bad("--staging", optarg, "KxC: K buffers (1-4096) of C MiB (1-1024)");
+			o.staging_count = k;
+			o.staging_bytes = (uint64_t)cm << 20;
+			break;
+		}
+		case OPT_QD:
+			if (parse_u64(optarg, &v) < 0 || !v || v > 4096)
+				return bad("--qd", optarg, "1 to 4096");
+			o.queue_depth = (unsigned)v;
+			break;
+		case OPT_DIRECT:
+			o.flags |= LSC_LOAD_DIRECT;
+			break;
+		case OPT_THREADS:
+			if (parse_u64(optarg, &v) < 0 || !v || v > 1024)
+				return bad("--threads", optarg, "1 to 1024");
+			o.prefault_threads = (unsigned)v;
+			break;
+		case OPT_READER:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "io_uring") && strcmp(optarg, "pread"))
+				return bad("--reader", optarg, "auto, io_uring or pread");
+			o.reader = optarg;
+			break;
+		case OPT_EXPECT: {
+			char *end;
+			if (strlen(optarg) != 16)
+				return bad("--expect", optarg, "16 hex digits (XXH3-64)");
+			errno = 0;
+			expect = strtoull(optarg, &end, 16);
+			if (errno || *end)
+				return bad("--expect", optarg, "16 hex digits (XXH3-64)");
+			has_expect = 1;
+			break;
+		}
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "human"))
+				fmt = LSC_FORMAT_HUMAN;
+			else if (!strcmp(optarg, "json"))
+				fmt = LSC_FORMAT_JSON;
+			else
+				return bad("--format", optarg, "human or json");
+			break;
+		case OPT_MAKE:
+			make = optarg;
+			break;
+		case OPT_GIB: {
+			char *end;
+			gib = strtod(optarg, &end);
+			if (end == optarg || *end)
+				return bad("--gib", optarg, "a number of GiB");
+			break;
+		}
+		case OPT_NOVERIFY:
+			o.flags |= LSC_LOAD_NO_VERIFY;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	int n_files = argc - optind;
+	if (make) {
+		int ret = make_test_file(make, gib);
+		if (ret || !n_files)
+			return ret;
+	}
+	if (!n_files) {
+		usage(stderr);
+		return 2;
+	}
+	if (has_expect && n_files != 1) {
+		fprintf(stderr, "loadscope load: --expect is the hash of one file; %d given\n", n_files);
+		return 2;
+	}
+
+	struct lsc_extent *ext = calloc((size_t)n_files, sizeof(*ext));
+	if (!ext) {
+		fprintf(stderr, "loadscope load: out of memory\n");
+		return 1;
+	}
+	uint64_t at = 0;
+	for (int i = 0; i < n_files; i++) {
+		struct stat st;
+		ext[i].path = argv[optind + i];
+		ext[i].length = UINT64_MAX;
+		ext[i].arena_offset = at;
+		/* A file that cannot be statted here is reported by lsc_load. */
+		if (stat(ext[i].path, &st) == 0 && S_ISREG(st.st_mode))
+			at += ((uint64_t)st.st_size + 4095) & ~4095ull;
+	}
+	if (has_expect) {
+		ext[0].xxh3 = expect;
+		ext[0].has_xxh3 = 1;
+	}
+
+	struct lsc_profiler_options po;
+	lsc_profiler_options_init(&po);
+	po.stream = stdout;
+	po.format = fmt;
+	lsc_profiler *p = NULL;
+	int ret = lsc_profiler_create(&po, &p);
+	if (ret < 0) {
+		fprintf(stderr, "loadscope load: profiler: %s\n", lsc_strerror(ret));
+		free(ext);
+		return 1;
+	}
+	lsc_start_begin(p, "loadscope load");
+	lsc_arena *arena = NULL;
+	ret = lsc_load(p, &o, ext, (size_t)n_files, 0, &arena);
+	if (ret == 0 && has_expect) {
+		char text[96];
+		snprintf(text, sizeof(text), "XXH3-64 %016" PRIx64 " matches --expect", expect);
+		lsc_note(p, "verify", text);
+	}
+	if (ret == 0)
+		lsc_start_end(p);
+	if (ret < 0 && !lsc_profiler_enabled(p))
+		fprintf(stderr, "loadscope load: %s\n", lsc_strerror(ret));
+	lsc_arena_destroy(arena);
+	lsc_profiler_destroy(p);
+	free(ext);
+	return ret == 0 ? 0 : 1;
+}
