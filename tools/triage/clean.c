@@ -116,7 +116,10 @@ static size_t compact(char *s, size_t len, unsigned *flags)
 			} else if (r < len && s[r] == ']') { /* OSC: to BEL or ST */
 				while (r < len && s[r] != 0x07 && !(s[r] == 0x1b && r + 1 < len && s[r + 1] == '\\'))
 					r++;
-				r += (r < len && s[r] == 0x1b) ? 2 : 1;
+				/* An unterminated OSC runs to the end of the line:
+				 * step past the terminator only when there is one. */
+				if (r < len)
+					r += s[r] == 0x1b ? 2 : 1;
 			} else if (r < len) {
 				r++;
 			}
