@@ -30,13 +30,27 @@ Test(gpu_dl, not_installed_names_every_file_tried)
 
 Test(gpu_dl, first_name_that_loads_wins)
 {
-	static const char *const names[] = {"libloadscope-nope.so", "libm.so.6", "libc.so.6", NULL};
+	/* glibc's libanl and libutil are always installed and never loaded by
+	 * this test program. */
+	static const char *const names[] = {"libloadscope-nope.so", "libanl.so.1", "libutil.so.1", NULL};
 	void *h = NULL;
 	const char *which = NULL;
 	char why[256] = "";
 	cr_assert_eq(lsc__gpu_dlopen("rt", names, &h, &which, why, sizeof(why)), 0, "%s", why);
 	cr_assert_not_null(h);
-	cr_assert_str_eq(which, "libm.so.6");
+	cr_assert_str_eq(which, "libanl.so.1");
+}
+
+/* A runtime the process already has wins over an earlier name in the list:
+ * the engine's own cudart or HIP, never a second copy. */
+Test(gpu_dl, already_loaded_runtime_wins)
+{
+	static const char *const names[] = {"libutil.so.1", "libc.so.6", NULL};
+	void *h = NULL;
+	const char *which = NULL;
+	char why[256] = "";
+	cr_assert_eq(lsc__gpu_dlopen("rt", names, &h, &which, why, sizeof(why)), 0, "%s", why);
+	cr_assert_str_eq(which, "libc.so.6");
 }
 
 Test(gpu_dl, symbols_all_or_nothing)

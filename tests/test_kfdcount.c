@@ -32,6 +32,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <loadscope/loader.h>
+
+#include "loader/arena.h"
 #include "loader/kfd_counter.h"
 
 #define CHILD_ENV "LSC_KFDCOUNT_TEST_CHILD"
@@ -62,6 +65,67 @@ static int deny_kfd_alloc_with_eagain(void)
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) ? -1 : 0;
 }
 
+/* A pin table standing in for hipHostRegister over KFD: each pin makes the
+ * allocation ioctl on the "KFD" file, which the filter answers with EAGAIN
+ * twice before the call counts as done, as ROCm's retry loop would. */
+static int kfd_fd = -1;
+
+static int kfd_pin(void *addr, size_t len, unsigned flags, unsigned *retries, char *why,
+		   size_t why_len)
+{
+	struct lsc__kfd_alloc_args args = {0};
+	(void)addr, (void)len, (void)flags, (void)why, (void)why_len;
+	for (int i = 0; i < 2; i++)
+		(void)ioctl(kfd_fd, LSC__KFD_IOC_ALLOC_MEMORY_OF_GPU, &args);
+	*retries = 2;
+	return 0;
+}
+
+static int kfd_unpin(void *addr, size_t len)
+{
+	(void)addr, (void)len;
+	return 0;
+}
+
+static const struct lsc__pin_ops kfd_ops = {
+	.abi = LSC__PIN_ABI, .name = "kfd-test", .caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_LOCKS,
+	.pin = kfd_pin, .unpin = kfd_unpin,
+};
+
+static void print_line(void *user, const char *line, size_t len)
+{
+	(void)user;
+	if (strstr(line, "topic=kfd"))
+		fwrite(line, 1, len, stdout);
+}
+
+/* Child mode "arena": the loader's pin phase over 3 segments reports the
+ * KFD counts the preload saw during it. */
+static void arena_child(void)
+{
+	kfd_fd = open(getenv("LSC_KFDCOUNT_KFD_PATH"), O_RDWR);
+	if (kfd_fd < 0 || deny_kfd_alloc_with_eagain())
+		_exit(4);
+	struct lsc_profiler_options po;
+	lsc_profiler_options_init(&po);
+	po.sink = print_line;
+	po.mode = LSC_MODE_ON;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	lsc_profiler *p;
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.thp = LSC_THP_4K;
+	o.pin_segment_bytes = 1 << 20;
+	struct lsc__arena a = {0};
+	if (lsc_profiler_create(&po, &p) || lsc__arena_alloc(p, &o, 3 << 20, &a) ||
+	    lsc__arena_pin_ops(p, &o, &kfd_ops, &a))
+		_exit(5);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+	fflush(stdout);
+	exit(0);
+}
+
 /* The child: runs before Criterion's main when CHILD_ENV is set, prints one
  * line of results and exits. */
 __attribute__((constructor)) static void child(void)
@@ -69,6 +133,8 @@ __attribute__((constructor)) static void child(void)
 	const char *mode = getenv(CHILD_ENV);
 	if (!mode)
 		return;
+	if (!strcmp(mode, "arena"))
+		arena_child();
 	struct lsc__kfd_alloc_args args = {0};
 	int p[2], n = -1;
 	int fwd_ok, kfd, other, errno_kept = 1, enotty = 0;
@@ -127,7 +193,7 @@ static void find_preload(void)
 }
 
 /* Run the child; fills @line with its output. Returns its exit status. */
-static int run_child(const char *report, char *line, size_t line_len)
+static int run_child_mode(const char *mode, const char *report, char *line, size_t line_len)
 {
 	char self[4096], fake[] = "/tmp/lsc-kfdXXXXXX", cmd[16384];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -137,9 +203,9 @@ static int run_child(const char *report, char *line, size_t line_len)
 	cr_assert_geq(fd, 0);
 	close(fd);
 	snprintf(cmd, sizeof(cmd),
-		 "exec env %s=1 LD_PRELOAD='%s' LSC_KFDCOUNT_KFD_PATH='%s' LSC_KFDCOUNT_FILE='%s' "
+		 "exec env %s=%s LD_PRELOAD='%s' LSC_KFDCOUNT_KFD_PATH='%s' LSC_KFDCOUNT_FILE='%s' "
 		 "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 '%s'",
-		 CHILD_ENV, preload, fake, report ? report : "", self);
+		 CHILD_ENV, mode, preload, fake, report ? report : "", self);
 	FILE *f = popen(cmd, "r");
 	cr_assert_not_null(f);
 	line[0] = '\0';
@@ -148,6 +214,11 @@ static int run_child(const char *report, char *line, size_t line_len)
 	int st = pclose(f);
 	unlink(fake);
 	return st;
+}
+
+static int run_child(const char *report, char *line, size_t line_len)
+{
+	return run_child_mode("1", report, line, line_len);
 }
 
 static unsigned long long field(const char *line, const char *key)
@@ -211,4 +282,17 @@ Test(kfdcount, writes_the_exit_report)
 	cr_log_info("report: %s", text);
 	cr_assert(strstr(text, "kfd_calls=4 kfd_eagain=3 "), "report: '%s'", text);
 	cr_assert(strstr(text, "not_kfd=2"), "report: '%s'", text);
+}
+
+/* The loader's own report: the pin phase over three 1 MiB segments saw six
+ * KFD allocation ioctls, all answered EAGAIN, and says so in a kfd note. */
+Test(kfdcount, loader_reports_kfd_retries_of_its_pin_phase)
+{
+	char line[4096];
+	find_preload();
+	int st = run_child_mode("arena", NULL, line, sizeof(line));
+	cr_assert_eq(st, 0, "child exit status %d, output '%s'", st, line);
+	cr_assert(strstr(line, "[loadscope/1] note kfd: 6 ALLOC_MEMORY_OF_GPU ioctls"), "%s", line);
+	cr_assert(strstr(line, " kfd_calls=6 kfd_eagain=6 "), "%s", line);
+	cr_assert(strstr(line, " backend=kfd-test "), "%s", line);
 }

@@ -167,25 +167,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	return have_size ? 0 : -1;
 }
 
-/* The bracketed choice of a THP sysfs file, for the header line. */
-static void thp_setting(const char *file, char *out, size_t len)
-{
-	char path[128], buf[256];
-	snprintf(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage/%s", file);
-	snprintf(out, len, "n/a");
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f)) {
-		char *l = strchr(buf, '['), *r = l ? strchr(l, ']') : NULL;
-		if (l && r) {
-			*r = '\0';
-			snprintf(out, len, "%s", l + 1);
-		}
-	}
-	fclose(f);
-}
-
 static unsigned pin_flags(enum mode m)
 {
 	switch (m) {
@@ -465,9 +446,10 @@ int lsc_cmd_pintest(int argc, char **argv)
 	if (o.h2d && !(ops->caps & LSC__PIN_CAP_DEVICE))
 		printf("pintest: --h2d ignored: %s has no device\n", ops->name);
 
-	char en[32], df[32];
-	thp_setting("enabled", en, sizeof(en));
-	thp_setting("defrag", df, sizeof(df));
+	struct lsc_system sys;
+	lsc_system_read(NULL, NULL, &sys);
+	const char *en = sys.thp_enabled[0] ? sys.thp_enabled : "n/a";
+	const char *df = sys.thp_defrag[0] ? sys.thp_defrag : "n/a";
 	printf("pintest: backend=%s size=%.4g GiB chunk=%.4g GiB repeats=%u thp_enabled=%s "
 	       "thp_defrag=%s thp=%s kfd_counter=%s\n\n",
 	       ops->name, o.gib, o.chunk_gib, o.repeats, en, df, thp_names[o.thp],

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "loader/arena.h"
+#include "loader/kfd_counter.h"
 #include "loader/arena_int.h"
 #include "loader/sys.h"
 #include "format/human.h"
@@ -215,9 +216,16 @@ static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
 	snprintf(wanted, sizeof wanted, "%s allocation", ops->name);
 	why[0] = '\0';
 	int rc = ops->probe ? ops->probe(why, why_len) : 0;
+	/* Seed 000's stall lives inside this call (hipHostMalloc retrying the
+	 * KFD userptr ioctl thousands of times): count it when we can. */
+	struct lsc__kfd_mark k;
+	lsc__kfd_mark(&k);
 	if (rc == 0)
 		rc = ops->alloc((size_t)a->mapped_bytes, LSC__PIN_PORTABLE | LSC__PIN_MAPPED, &base, why,
 				why_len);
+	lsc__kfd_add(&k, &a->kfd_seen, &a->kfd_calls, &a->kfd_eagain, &a->kfd_ns);
+	if (a->kfd_seen)
+		lsc__kfd_note(p, a, ops->name);
 	if (rc == 0 && base) {
 		a->base = base;
 		a->allocated_by_pin = 1;

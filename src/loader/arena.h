@@ -35,6 +35,10 @@ struct lsc__arena {
 	unsigned pin_segments, pin_retries, pin_failures; /* retries: inside the backend's
 	                         * calls plus our re-attempts after EAGAIN/EINTR; failures:
 	                         * failed pin calls (a retried one counts), over the chain */
+	/* The KFD allocation ioctls seen while allocating and pinning, when the
+	 * counter preload is loaded (kfd_seen); process-wide counts. */
+	int kfd_seen;
+	uint64_t kfd_calls, kfd_eagain, kfd_ns;
 	uint64_t alloc_ns, prefault_ns, pin_ns; /* alloc_ns: map + advise, without the
 	                                         * prefault; pin_ns: the whole chain */
 	/* Added by the arena's implementation (fields only ever added): */
@@ -64,6 +68,10 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
  * table). @wanted NULL: as lsc__arena_pin. */
 int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		       const struct lsc__pin_ops *wanted, struct lsc__arena *a);
+
+/* The note with the KFD counts (kfd_seen set): the preload's evidence for
+ * seed 000's silent EAGAIN retries. */
+void lsc__kfd_note(lsc_profiler *p, const struct lsc__arena *a, const char *backend);
 
 /* Unpin and unmap; safe on a zeroed or half-built arena. */
 void lsc__arena_release(struct lsc__arena *a);

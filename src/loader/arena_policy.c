@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <sys/prctl.h>
 
 #include "loader/arena_int.h"
@@ -115,6 +116,50 @@ static int advise_piece(enum lsc_thp_policy policy, void *at, size_t len, char *
 	return -err;
 }
 
+/* Before Linux 6.12, a MAP_FIXED mmap that failed late could already have
+ * unmapped the range it was to replace, leaving a hole in our reservation
+ * that another thread of the engine may have mapped since; 6.12 restores the
+ * old mapping on failure. Asked only on that failure path; 0 when unknown
+ * (the cautious side). */
+static int kernel_restores_failed_fixed_map(void)
+{
+	struct utsname u;
+	int maj = 0, min = 0;
+	return uname(&u) == 0 && sscanf(u.release, "%d.%d", &maj, &min) == 2 &&
+	       (maj > 6 || (maj == 6 && min >= 12));
+}
+
+/*
+ * Release the arena after piece [at, at+len) failed. The pieces before it
+ * and the reservation after it are certainly ours. The failed piece's range
+ * is ours too unless its mmap failed on an older kernel and left a hole: then
+ * probe it with MAP_FIXED_NOREPLACE, which succeeds only on a hole (ours
+ * again, released) and fails with EEXIST on a mapping we cannot tell from
+ * someone else's, which we leave (a PROT_NONE, unreserved range at worst)
+ * rather than unmap another thread's memory. If the shim's munmap is the
+ * one failing, the default still releases.
+ */
+static void release_after_failed_piece(const struct lsc__sys *sys, char *a, size_t mapped,
+				       char *at, size_t len, int mmap_failed)
+{
+	if (!mmap_failed || kernel_restores_failed_fixed_map()) {
+		if (sys->munmap(a, mapped) < 0)
+			lsc__sys_default.munmap(a, mapped);
+		return;
+	}
+	if (at > a && sys->munmap(a, (size_t)(at - a)) < 0)
+		lsc__sys_default.munmap(a, (size_t)(at - a));
+	if (at + len < a + mapped && sys->munmap(at + len, (size_t)(a + mapped - (at + len))) < 0)
+		lsc__sys_default.munmap(at + len, (size_t)(a + mapped - (at + len)));
+	void *hole = lsc__sys_default.mmap(at, len, PROT_NONE,
+					   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+					   -1, 0);
+	if (hole == at)
+		lsc__sys_default.munmap(at, len);
+	else if (hole != MAP_FAILED)
+		lsc__sys_default.munmap(hole, len); /* a kernel without NOREPLACE put it elsewhere */
+}
+
 int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
 		    unsigned n_pieces, uint64_t align, void **base, int *advice_refused, char *why,
 		    size_t why_len)
@@ -181,11 +226,7 @@ int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
 			}
 		}
 		if (rc < 0) {
-			/* One munmap removes the mapped pieces and the rest of the
-			 * reservation alike. If the shim's munmap is the one failing,
-			 * the default still releases. */
-			if (sys->munmap(a, (size_t)mapped) < 0)
-				lsc__sys_default.munmap(a, (size_t)mapped);
+			release_after_failed_piece(sys, a, (size_t)mapped, at, len, got == MAP_FAILED);
 			return rc;
 		}
 	}

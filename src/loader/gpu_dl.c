@@ -19,6 +19,19 @@ int lsc__gpu_dlopen(const char *rt, const char *const *names, void **handle, con
 	size_t used = 0;
 
 	tried[0] = '\0';
+	/* A runtime the engine already loaded comes first: a second cudart, or
+	 * a second HIP/ROCr on /dev/kfd, in one process would not share the
+	 * engine's contexts (and two ROCr instances on one device break). */
+	for (const char *const *n = names; *n; n++) {
+		void *h = dlopen(*n, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+		if (h) {
+			*handle = h;
+			if (which)
+				*which = *n;
+			return 0;
+		}
+	}
+	dlerror();
 	for (const char *const *n = names; *n; n++) {
 		void *h = dlopen(*n, RTLD_NOW | RTLD_LOCAL);
 		if (h) {

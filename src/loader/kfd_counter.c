@@ -37,3 +37,23 @@ int lsc__kfd_counter_read(uint64_t *calls, uint64_t *eagain, uint64_t *ns)
 		*ns = v[LSC__KFD_NS];
 	return r < 0 ? r : 0;
 }
+
+void lsc__kfd_mark(struct lsc__kfd_mark *m)
+{
+	m->ok = lsc__kfd_counter_read(&m->calls, &m->eagain, &m->ns) == 0;
+}
+
+void lsc__kfd_add(const struct lsc__kfd_mark *m, int *seen, uint64_t *calls, uint64_t *eagain,
+		  uint64_t *ns)
+{
+	struct lsc__kfd_mark now;
+	if (!m->ok)
+		return;
+	lsc__kfd_mark(&now);
+	if (!now.ok)
+		return;
+	*seen = 1;
+	*calls += now.calls - m->calls;
+	*eagain += now.eagain - m->eagain;
+	*ns += now.ns - m->ns;
+}

@@ -57,6 +57,17 @@ int lsc_kfdcount_snapshot(uint64_t *out, unsigned n);
  */
 int lsc__kfd_counter_read(uint64_t *calls, uint64_t *eagain, uint64_t *ns);
 
+/* A step's share of the counts: lsc__kfd_mark before it, lsc__kfd_add
+ * after it adds the difference to the three sums (and sets *seen) when the
+ * preload is loaded; both cost one dlsym otherwise. */
+struct lsc__kfd_mark {
+	int ok;
+	uint64_t calls, eagain, ns;
+};
+void lsc__kfd_mark(struct lsc__kfd_mark *m);
+void lsc__kfd_add(const struct lsc__kfd_mark *m, int *seen, uint64_t *calls, uint64_t *eagain,
+		  uint64_t *ns);
+
 /* lsc__kfd_counter_read_all - every value, in enum lsc__kfd_stat order.
  * Return: how many were filled (<= @n), or -ENOENT. */
 int lsc__kfd_counter_read_all(uint64_t *out, unsigned n);

@@ -44,6 +44,7 @@
 
 static const char *const cudart_names[] = {
 	"libcudart.so.13",
+	"libcudart.so.12", /* the calls used here kept their ABI from 12 to 13 */
 	"libcudart.so",
 	"/usr/local/cuda/lib64/libcudart.so.13",
 	NULL,
@@ -65,6 +66,7 @@ static struct {
 	cudaError_t (*FreeHost)(void *);
 	cudaError_t (*HostGetDevicePointer)(void **, void *, unsigned);
 	cudaError_t (*SetDevice)(int);
+	cudaError_t (*GetDevice)(int *);
 	cudaError_t (*Malloc)(void **, size_t);
 	cudaError_t (*Free)(void *);
 	cudaError_t (*StreamCreateWithFlags)(cudaStream_t *, unsigned);
@@ -85,7 +87,7 @@ static void load_once(void)
 	const struct lsc__gpu_sym syms[] = {
 		SYM(GetDeviceCount), SYM(GetErrorName), SYM(GetErrorString), SYM(GetLastError),
 		SYM(HostRegister), SYM(HostUnregister), SYM(HostAlloc), SYM(FreeHost),
-		SYM(HostGetDevicePointer), SYM(SetDevice), SYM(Malloc), SYM(Free),
+		SYM(HostGetDevicePointer), SYM(SetDevice), SYM(GetDevice), SYM(Malloc), SYM(Free),
 		SYM(StreamCreateWithFlags), SYM(StreamSynchronize), SYM(StreamDestroy),
 		SYM(EventCreateWithFlags), SYM(EventRecord), SYM(EventSynchronize),
 		SYM(EventDestroy), SYM(MemcpyAsync),
@@ -366,6 +368,12 @@ static int cuda_dev_open(int device, size_t bytes, unsigned slots, struct lsc__d
 	d->bytes = bytes;
 	d->slots = slots;
 	d->device = device;
+	/* The engine's thread keeps its current device: set ours for the
+	 * allocations, put the engine's back on every way out. */
+	int old_device = -1;
+	call = "cudaGetDevice";
+	if ((e = rt.GetDevice(&old_device)) != cudaSuccess)
+		goto err;
 	call = "cudaSetDevice";
 	if ((e = rt.SetDevice(device)) != cudaSuccess)
 		goto err;
@@ -385,11 +393,14 @@ static int cuda_dev_open(int device, size_t bytes, unsigned slots, struct lsc__d
 			d->ev[i] = NULL;
 			goto err;
 		}
+	(void)rt.SetDevice(old_device);
 	*out = d;
 	return 0;
 err:
 	r = fail(e, call, why, why_len);
 	cuda_dev_close(d);
+	if (old_device >= 0)
+		(void)rt.SetDevice(old_device);
 	return r;
 }
 

@@ -6,7 +6,8 @@
  * every runtime name stays in its backend.
  *
  * The HIP runtime is dlopen'ed the first time a load asks for it
- * (libamdhip64.so.5, then libamdhip64.so); the library links against nothing
+ * (one the engine already loaded, else libamdhip64.so.7, .6, .5, then the
+ * unversioned name); the library links against nothing
  * from ROCm. hip/hip_runtime_api.h is included for types and constants only.
  * roctx ranges come from libroctx64 when it can be dlopen'ed, else the range
  * hooks do nothing.
@@ -52,6 +53,8 @@
 #define LSC_HIP_MAX_SLOTS 64
 
 static const char *const hip_names[] = {
+	"libamdhip64.so.7",
+	"libamdhip64.so.6",
 	"libamdhip64.so.5",
 	"libamdhip64.so",
 	"/opt/rocm/lib/libamdhip64.so",
@@ -74,6 +77,7 @@ static struct {
 	hipError_t (*HostFree)(void *);
 	hipError_t (*HostGetDevicePointer)(void **, void *, unsigned);
 	hipError_t (*SetDevice)(int);
+	hipError_t (*GetDevice)(int *);
 	hipError_t (*Malloc)(void **, size_t);
 	hipError_t (*Free)(void *);
 	hipError_t (*StreamCreateWithFlags)(hipStream_t *, unsigned);
@@ -94,7 +98,7 @@ static void load_once(void)
 	const struct lsc__gpu_sym syms[] = {
 		SYM(GetDeviceCount), SYM(GetErrorName), SYM(GetErrorString), SYM(GetLastError),
 		SYM(HostRegister), SYM(HostUnregister), SYM(HostMalloc), SYM(HostFree),
-		SYM(HostGetDevicePointer), SYM(SetDevice), SYM(Malloc), SYM(Free),
+		SYM(HostGetDevicePointer), SYM(SetDevice), SYM(GetDevice), SYM(Malloc), SYM(Free),
 		SYM(StreamCreateWithFlags), SYM(StreamSynchronize), SYM(StreamDestroy),
 		SYM(EventCreateWithFlags), SYM(EventRecord), SYM(EventSynchronize),
 		SYM(EventDestroy), SYM(MemcpyAsync),
@@ -378,6 +382,12 @@ static int hip_dev_open(int device, size_t bytes, unsigned slots, struct lsc__de
 	d->bytes = bytes;
 	d->slots = slots;
 	d->device = device;
+	/* The engine's thread keeps its current device: set ours for the
+	 * allocations, put the engine's back on every way out. */
+	int old_device = -1;
+	call = "hipGetDevice";
+	if ((e = rt.GetDevice(&old_device)) != hipSuccess)
+		goto err;
 	call = "hipSetDevice";
 	if ((e = rt.SetDevice(device)) != hipSuccess)
 		goto err;
@@ -397,11 +407,14 @@ static int hip_dev_open(int device, size_t bytes, unsigned slots, struct lsc__de
 			d->ev[i] = NULL;
 			goto err;
 		}
+	(void)rt.SetDevice(old_device);
 	*out = d;
 	return 0;
 err:
 	r = fail(e, call, why, why_len);
 	hip_dev_close(d);
+	if (old_device >= 0)
+		(void)rt.SetDevice(old_device);
 	return r;
 }
 

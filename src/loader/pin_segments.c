@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "loader/arena.h"
+#include "loader/kfd_counter.h"
 #include "loader/arena_int.h"
 #include "format/human.h"
 #include "profiler/internal.h"
@@ -182,6 +183,8 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		return -EALREADY;
 
 	uint64_t t0 = lsc__now_ns();
+	struct lsc__kfd_mark k;
+	lsc__kfd_mark(&k);
 	lsc_span_begin(p, LSC_PHASE_PIN, NULL, a->mapped_bytes, &span);
 	const char *name = o->pin && *o->pin ? o->pin : "none";
 	if (!wanted) {
@@ -247,8 +250,11 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	}
 out:
 	a->pin_ns = lsc__now_ns() - t0;
+	lsc__kfd_add(&k, &a->kfd_seen, &a->kfd_calls, &a->kfd_eagain, &a->kfd_ns);
 	if (rc == 0)
 		pin_line(p, a);
+	if (a->kfd_seen)
+		lsc__kfd_note(p, a, a->pin ? a->pin->name : name);
 	lsc_span_end(p, span, NULL);
 	return rc;
 }
@@ -256,4 +262,23 @@ out:
 int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a)
 {
 	return lsc__arena_pin_ops(p, o, NULL, a);
+}
+
+void lsc__kfd_note(lsc_profiler *p, const struct lsc__arena *a, const char *backend)
+{
+	struct lsc__rec r;
+
+	if (!lsc_profiler_enabled(p))
+		return;
+	lsc__rec_init(&r, "note");
+	lsc__rec_say(&r, "kfd: %llu ALLOC_MEMORY_OF_GPU ioctls during the %s allocation and pinning, "
+			 "%llu returned EAGAIN (retried by ROCm), %.3f s inside them (process-wide)",
+		     (unsigned long long)a->kfd_calls, backend, (unsigned long long)a->kfd_eagain,
+		     (double)a->kfd_ns / 1e9);
+	lsc__rec_str(&r, "topic", "kfd");
+	lsc__rec_str(&r, "backend", backend);
+	lsc__rec_u64(&r, "kfd_calls", a->kfd_calls);
+	lsc__rec_u64(&r, "kfd_eagain", a->kfd_eagain);
+	lsc__rec_f64(&r, "kfd_s", (double)a->kfd_ns / 1e9, 3);
+	lsc__emit(p, &r);
 }

@@ -2,6 +2,7 @@
  * The default syscall table: thin wrappers over libc and liburing. See sys.h
  * for why the loader calls the system through a table.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
 #include <sys/mman.h>
@@ -34,6 +35,18 @@ static int sys_munlock(const void *addr, size_t len)
 	return (int)syscall(SYS_munlock, addr, len);
 }
 
+/* posix_fadvise returns its error instead of setting errno: give it the
+ * table's convention (-1 and errno) like every other hook. */
+static int sys_posix_fadvise(int fd, off_t off, off_t len, int advice)
+{
+	int err = posix_fadvise(fd, off, len, advice);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
 static int sys_uring_init(unsigned entries, struct io_uring *ring, struct io_uring_params *p)
 {
 	return io_uring_queue_init_params(entries, ring, p);
@@ -50,7 +63,7 @@ const struct lsc__sys lsc__sys_default = {
 	.mlock = sys_mlock,
 	.munlock = sys_munlock,
 	.prctl = sys_prctl,
-	.posix_fadvise = posix_fadvise,
+	.posix_fadvise = sys_posix_fadvise,
 	.uring_init = sys_uring_init,
 };
 

@@ -13,8 +13,9 @@
  *
  * Reading the counts:
  *   - in a process that uses loadscope: the library finds
- *     lsc_kfdcount_snapshot() with dlsym(RTLD_DEFAULT) and puts
- *     kfd_eagain= and kfd_s= into the `pin` phase line (src/loader/kfd_counter.c);
+ *     lsc_kfdcount_snapshot() with dlsym(RTLD_DEFAULT) and prints a `note`
+ *     with topic=kfd, kfd_calls=, kfd_eagain= and kfd_s= after the arena's
+ *     allocation and pin steps (src/loader/kfd_counter.c, pin_segments.c);
  *   - in any process (an engine that does not embed loadscope): set
  *     LSC_KFDCOUNT_FILE=path and one line is appended there at exit.
  *

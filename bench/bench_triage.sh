@@ -1,0 +1,76 @@
+#!/bin/sh
+# Triage throughput and memory: builds a mixed engine log of SIZE_MIB
+# (default 1024) in /tmp from the corpus logs (strata, llama.cpp,
+# ik_llama.cpp, vLLM, Run:ai, strace, loadscope human and JSON lines, in
+# rounds), warms it into the page cache, then times `loadscope triage` over
+# it RUNS times (default 3), reporting each run's MB/s and peak RSS (from
+# /usr/bin/time -v, the child's ru_maxrss) and the medians. The goal
+# (issue 4): >= 200 MB/s and <= 64 MiB resident whatever the log size.
+#
+#   bench/bench_triage.sh BUILD_DIR [SIZE_MIB] [RUNS]
+#   PER_LOG=1 bench/bench_triage.sh BUILD_DIR [SIZE_MIB]   (then, per corpus
+#     log, that log alone repeated to SIZE_MIB/8: which kind of line is slow)
+#
+# The log is deleted afterwards; nothing is committed. MB = 10^6 bytes.
+set -eu
+B=${1:?usage: bench_triage.sh BUILD_DIR [SIZE_MIB] [RUNS]}
+SIZE_MIB=${2:-1024}
+RUNS=${3:-3}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+TOOL="$B/loadscope"
+[ -x "$TOOL" ] || { echo "no $TOOL (build first)" >&2; exit 2; }
+LOG=$(mktemp /tmp/lsc-triage-bench.XXXXXX)
+trap 'rm -f "$LOG" "$LOG.round" "$LOG.time"' EXIT
+
+# one round: every corpus log once, in a fixed order
+cat "$ROOT"/tests/corpus/logs/*.log > "$LOG.round"
+ROUND=$(stat -c %s "$LOG.round")
+WANT=$((SIZE_MIB * 1024 * 1024))
+: > "$LOG"
+have=0
+while [ $have -lt $WANT ]; do
+	cat "$LOG.round" >> "$LOG"
+	have=$((have + ROUND))
+done
+SIZE=$(stat -c %s "$LOG")
+cat "$LOG" > /dev/null # into the page cache: this measures the triage, not the disk
+
+echo "log: $SIZE bytes ($((SIZE / ROUND)) rounds of $ROUND bytes, $(ls "$ROOT"/tests/corpus/logs/*.log | wc -l) corpus logs)"
+echo "command: $TOOL triage $LOG > /dev/null"
+rates=""
+rsss=""
+cpus=""
+i=0
+while [ $i -lt "$RUNS" ]; do
+	i=$((i + 1))
+	/usr/bin/time -v "$TOOL" triage "$LOG" > /dev/null 2> "$LOG.time" || true
+	el=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$LOG.time")
+	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$LOG.time")
+	secs=$(echo "$el" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+	us=$(sed -n 's/.*User time (seconds): //p' "$LOG.time")
+	sy=$(sed -n 's/.*System time (seconds): //p' "$LOG.time")
+	rate=$(awk -v s="$SIZE" -v t="$secs" 'BEGIN { printf "%.1f", s / 1e6 / t }')
+	cpu=$(awk -v s="$SIZE" -v u="$us" -v y="$sy" 'BEGIN { printf "%.1f", s / 1e6 / (u + y) }')
+	echo "run $i: ${secs} s wall (${us} s user + ${sy} s sys), ${rate} MB/s over the wall time, ${cpu} MB/s per CPU second, peak RSS $((rss / 1024)) MiB ($rss KiB)"
+	cpus="$cpus $cpu"
+	rates="$rates $rate"
+	rsss="$rsss $rss"
+done
+if [ "${PER_LOG:-0}" = 1 ]; then
+	echo "per log (each repeated to $((SIZE_MIB / 8)) MiB, one run):"
+	for f in "$ROOT"/tests/corpus/logs/*.log; do
+		: > "$LOG"
+		have=0
+		one=$(stat -c %s "$f")
+		while [ $have -lt $((WANT / 8)) ]; do cat "$f" >> "$LOG"; have=$((have + one)); done
+		sz=$(stat -c %s "$LOG")
+		/usr/bin/time -v "$TOOL" triage "$LOG" > /dev/null 2> "$LOG.time" || true
+		us=$(sed -n 's/.*User time (seconds): //p' "$LOG.time")
+		sy=$(sed -n 's/.*System time (seconds): //p' "$LOG.time")
+		rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$LOG.time")
+		awk -v n="$(basename "$f")" -v s="$sz" -v u="$us" -v y="$sy" -v r="$rss" \
+			'BEGIN { printf "  %-40s %8.1f MB/s per CPU second, peak RSS %d MiB\n", n, s / 1e6 / (u + y + 1e-9), r / 1024 }'
+	done
+fi
+med() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+echo "median: $(med $rates) MB/s over the wall time ($(med $cpus) MB/s per CPU second), peak RSS $(( $(med $rsss) / 1024 )) MiB (goal >= 200 MB/s, <= 64 MiB)"

@@ -1,0 +1,222 @@
+/*
+ * Description: the paste cleaner (tools/triage/clean.c). Each kind of damage
+ * that pasting does to a log (CRLF, ANSI colour, `> ` quoting, fences,
+ * <details>, bold, syslog/journald/timestamp/(Name pid=N)/llama/vLLM
+ * prefixes) is undone; line numbers survive; over-long lines and invalid
+ * UTF-8 are flagged, not crashed on; any chunking gives the same result.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "triage/internal.h"
+#include "triage/triage.h"
+
+static char buf[4096];
+
+/* Clean one line; return the cleaned text or NULL when dropped. */
+static const char *clean(struct tr_clean *c, const char *in, struct tr_line *out)
+{
+	snprintf(buf, sizeof(buf), "%s", in);
+	struct tr_line l = {.s = buf, .len = strlen(buf), .no = 7, .ts = NAN, .tsk = {NAN, NAN, NAN}};
+	int keep = tr_clean_line(c, &l);
+	if (out)
+		*out = l;
+	return keep ? l.s : NULL;
+}
+
+#define CLEAN(in, want)                                                         \
+	do {                                                                    \
+		struct tr_clean c_ = {0};                                       \
+		const char *got_ = clean(&c_, in, NULL);                        \
+		cr_assert(got_ != NULL, "dropped: %s", in);                     \
+		cr_assert_str_eq(got_, want, "input: %s", in);                  \
+	} while (0)
+
+static const char *L = "strata generate: loaded 39.97 GiB at 3.12 GiB/s";
+
+Test(triage_clean, crlf_and_ansi)
+{
+	CLEAN("strata generate: loaded 39.97 GiB at 3.12 GiB/s\r", L);
+	CLEAN("\x1b[32mstrata generate:\x1b[0m loaded \x1b[1m39.97\x1b[0m GiB at 3.12 GiB/s\r\r", L);
+	CLEAN("\x1b]0;title\x07strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+}
+
+Test(triage_clean, markdown_quoting_bold_and_tags)
+{
+	CLEAN("> strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("> > >strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("strata generate: loaded **39.97 GiB** at **3.12** GiB/s", L);
+	CLEAN("<details><summary>log</summary>strata generate: loaded 39.97 GiB at 3.12 GiB/s</details>",
+	      "logstrata generate: loaded 39.97 GiB at 3.12 GiB/s");
+	CLEAN("`strata generate: loaded 39.97 GiB at 3.12 GiB/s`", L);
+}
+
+Test(triage_clean, fences_are_dropped_at_any_depth)
+{
+	struct tr_clean c = {0};
+	cr_assert_null(clean(&c, "````text", NULL));
+	cr_assert_null(clean(&c, "> ```", NULL));
+	cr_assert_null(clean(&c, "~~~", NULL));
+	cr_assert_null(clean(&c, "<details>", NULL));
+	cr_assert_null(clean(&c, "   ", NULL));
+	cr_assert_not_null(clean(&c, "text before ```x``` is not a fence", NULL));
+}
+
+Test(triage_clean, logger_prefixes)
+{
+	CLEAN("Nov 30 04:05:16 gpu-box strata[4711]: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("2026-10-16T15:39:01.123456+0200 gpu-box strata[4711]: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("2026-10-16 15:39:01,123 strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[2026-10-16 15:39:01.5] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[  123.456789] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("(APIServer pid=12) (EngineCore_0 pid=99) strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("INFO 10-16 15:39:01 [loader.py:123] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("0.00.189.951 I strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[pid  4712] 16:20:09.812345 ioctl(3, X) = 0", "ioctl(3, X) = 0");
+}
+
+Test(triage_clean, timestamp_is_kept_as_seconds_of_day)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_not_null(clean(&c, "2026-10-16 15:39:01.5 hello", &l));
+	cr_assert_float_eq(l.ts, 15 * 3600 + 39 * 60 + 1.5, 1e-9);
+	cr_assert_eq(l.no, 7);
+	cr_assert_not_null(clean(&c, "no time here", &l));
+	cr_assert(isnan(l.ts));
+}
+
+Test(triage_clean, engine_prefix_is_kept_but_tag_is_found)
+{
+	/* the strata prefix stays: recognisers find their shapes anywhere */
+	CLEAN("strata generate: [loadscope/1] ready | run=1", "strata generate: [loadscope/1] ready | run=1");
+}
+
+static struct lsc_triage *feed_chunks(const char *s, size_t n, size_t chunk)
+{
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	for (size_t i = 0; i < n; i += chunk)
+		lsc_triage_feed(t, s + i, n - i < chunk ? n - i : chunk);
+	lsc_triage_finish(t);
+	return t;
+}
+
+Test(triage_clean, clocks_are_kept_by_kind)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_not_null(clean(&c, "Oct 16 15:39:01 host strata[1]: INFO 10-17 08:12:43 [x.py:1] hi", &l));
+	cr_assert_float_eq(l.tsk[0], 15 * 3600 + 39 * 60 + 1, 1e-9, "the collector's clock");
+	cr_assert_float_eq(l.tsk[1], 8 * 3600 + 12 * 60 + 43, 1e-9, "the engine's clock");
+	cr_assert_str_eq(l.s, "hi");
+}
+
+/* A start's duration comes from two clocks of one kind only: a paste that
+ * stamped every line with one collector time changes nothing. */
+Test(triage_clean, constant_collector_clock_does_not_invent_a_duration)
+{
+	static const char a[] = "INFO 10-17 08:12:43 [api.py:1] vLLM API server version 0.11.0\n"
+				"INFO 10-17 08:12:51 [core.py:7] Initializing a V1 LLM engine (v0.11.0)\n"
+				"INFO:     Application startup complete.\n";
+	static const char b[] = "Oct 16 15:39:01 host x[1]: INFO 10-17 08:12:43 [api.py:1] vLLM API server version 0.11.0\n"
+				"Oct 16 15:39:01 host x[1]: INFO 10-17 08:12:51 [core.py:7] Initializing a V1 LLM engine (v0.11.0)\n"
+				"Oct 16 15:39:01 host x[1]: INFO:     Application startup complete.\n";
+	struct lsc_triage *ta = feed_chunks(a, sizeof(a) - 1, 9), *tb = feed_chunks(b, sizeof(b) - 1, 9);
+	cr_assert_eq(lsc_triage_nstarts(ta), 1);
+	cr_assert_eq(lsc_triage_nstarts(tb), 1);
+	cr_assert(isnan(ta->sums[0].ready_s));
+	cr_assert(isnan(tb->sums[0].ready_s), "got %g", tb->sums[0].ready_s);
+	lsc_triage_free(ta);
+	lsc_triage_free(tb);
+}
+
+static const char LOG[] =
+	"strata generate: GPU 0: NVIDIA GeForce RTX 5070 Ti, compute capability 12.0\r\n"
+	"> strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed 20464 "
+	"2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\r\n"
+	"```\n"
+	"strata generate: loaded **39.97 GiB** at 2.86 GiB/s\n"
+	"```\n"
+	"[strata] still starting (432 s) - please wait\n";
+
+Test(triage_clean, any_chunking_gives_the_same_findings)
+{
+	struct lsc_triage *whole = feed_chunks(LOG, sizeof(LOG) - 1, sizeof(LOG));
+	size_t n = lsc_triage_nfindings(whole);
+	cr_assert_gt(n, 0);
+	for (size_t chunk = 1; chunk < 40; chunk += 3) {
+		struct lsc_triage *t = feed_chunks(LOG, sizeof(LOG) - 1, chunk);
+		cr_assert_eq(lsc_triage_nfindings(t), n, "chunk %zu", chunk);
+		for (size_t i = 0; i < n; i++) {
+			struct lsc_triage_finding_info a, b;
+			lsc_triage_finding(whole, i, &a);
+			lsc_triage_finding(t, i, &b);
+			cr_assert_str_eq(a.id, b.id);
+			cr_assert_eq(a.first_line, b.first_line);
+		}
+		lsc_triage_free(t);
+	}
+	lsc_triage_free(whole);
+}
+
+Test(triage_clean, original_line_numbers_survive_dropped_lines)
+{
+	struct lsc_triage *t = feed_chunks(LOG, sizeof(LOG) - 1, 5);
+	int seen = 0;
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, "rate-hides-wall-time")) {
+			cr_assert_eq(f.first_line, 4); /* the loaded line, after the fence on line 3 */
+			seen = 1;
+		}
+	}
+	cr_assert(seen);
+	lsc_triage_free(t);
+}
+
+Test(triage_clean, overlong_line_is_truncated_and_flagged)
+{
+	size_t n = LSC_TRIAGE_LINE_MAX + 4096;
+	char *big = malloc(n + 200);
+	cr_assert_not_null(big);
+	memset(big, 'x', n);
+	memcpy(big + 10, " loaded ", 8);
+	big[n] = '\n';
+	memcpy(big + n + 1, "strata generate: verify: timed out at layer 32\n", 48);
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	lsc_triage_feed(t, big, n + 1 + 47);
+	lsc_triage_finish(t);
+	cr_assert_eq(lsc_triage_nlines(t), 2);
+	cr_assert_eq(t->ntrunc, 1);
+	int seen = 0;
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		seen |= !strcmp(f.id, "verify-failed") && f.first_line == 2;
+	}
+	cr_assert(seen, "the line after the long one is still read, with its number");
+	lsc_triage_free(t);
+	free(big);
+}
+
+Test(triage_clean, invalid_utf8_and_nul_bytes)
+{
+	static const char s[] = "strata generate: \xff\xfe\xc3 loaded 39.97 GiB at 3.12 GiB/s \xe2\x82\n"
+				"\x00\x01\x02 verify: timed out at layer 1 \xf4\x90\x80\x80\n";
+	struct lsc_triage *t = feed_chunks(s, sizeof(s) - 1, 7);
+	cr_assert_eq(lsc_triage_nlines(t), 2);
+	cr_assert_geq(t->nbad_utf8, 1);
+	cr_assert_eq(lsc_triage_exit_code(t), LSC_TRIAGE_EXIT_FAIL); /* verify-failed still found */
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	cr_assert_eq(lsc_triage_render(t, LSC_TRIAGE_JSON, f), 0);
+	fclose(f);
+	for (size_t i = 0; i < len; i++)
+		cr_assert((unsigned char)out[i] != 0xff && (unsigned char)out[i] != 0xfe, "invalid byte rendered");
+	free(out);
+	lsc_triage_free(t);
+}

@@ -1,0 +1,124 @@
+/*
+ * Description: `loadscope triage` as a user runs it (tools/cmd_triage.c):
+ * files and stdin, --format text|json|md, --table, --redact, and the exit
+ * status (0 healthy, 1 warnings, 2 failures, 3 unusable input, 4 usage).
+ * Runs the built program (LSC_TEST_TOOL) on small logs written to a
+ * temporary directory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+static char dir[64];
+static char out[1 << 16];
+
+static void setup(void)
+{
+	if (!LSC_TEST_TOOL[0] || access(LSC_TEST_TOOL, X_OK))
+		cr_skip_test("the loadscope program was not built (LOADSCOPE_BUILD_TOOLS=OFF)");
+	snprintf(dir, sizeof(dir), "/tmp/lsc-triage-cli-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (dir[0])
+		cr_assert_eq(system(cmd), 0);
+}
+
+static const char *file(const char *name, const char *text)
+{
+	static char path[8][128];
+	static int k;
+	char *p = path[k++ % 8];
+	snprintf(p, 128, "%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+/* Run `loadscope triage ARGS`; stdout into out; return the exit status. */
+static int tool(const char *args)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof(cmd), "%s triage %s", LSC_TEST_TOOL, args);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	int st = pclose(p);
+	cr_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+#define HEALTHY "[loadscope/1] start e | run=0000000a\n[loadscope/1] ready | run=0000000a wall_s=3\n"
+#define WARN "strata generate: loaded 39.97 GiB at 2.86 GiB/s\n[strata] ready in 432 s\n"
+#define FAIL "Nov 30 04:05:16 gpu-box.example.com strata[12]: strata generate: verify: timed out at layer 32 " \
+	     "reading /home/alice/models/qwen/model.bin\n"
+
+TestSuite(triage_cli, .init = setup, .fini = teardown);
+
+Test(triage_cli, exit_status)
+{
+	char args[256];
+	snprintf(args, sizeof(args), "%s", file("h.log", HEALTHY));
+	cr_assert_eq(tool(args), 0, "%s", out);
+	snprintf(args, sizeof(args), "%s", file("w.log", WARN));
+	cr_assert_eq(tool(args), 1, "%s", out);
+	snprintf(args, sizeof(args), "%s", file("f.log", FAIL));
+	cr_assert_eq(tool(args), 2, "%s", out);
+	snprintf(args, sizeof(args), "%s", file("u.log", "nothing to see\n"));
+	cr_assert_eq(tool(args), 3, "%s", out);
+	cr_assert_eq(tool("--format yaml /dev/null 2>/dev/null"), 4);
+	cr_assert_eq(tool("/nonexistent/file 2>/dev/null"), 4);
+}
+
+Test(triage_cli, stdin_and_several_files)
+{
+	char args[512];
+	snprintf(args, sizeof(args), "< %s", file("w.log", WARN));
+	cr_assert_eq(tool(args), 1);
+	cr_assert(strstr(out, "rate-hides-wall-time"), "%s", out);
+	snprintf(args, sizeof(args), "%s %s", file("h.log", HEALTHY), file("f.log", FAIL));
+	cr_assert_eq(tool(args), 2);
+	cr_assert(strstr(out, "f.log:1:"), "evidence names its file and line: %s", out);
+}
+
+Test(triage_cli, formats)
+{
+	char args[256];
+	snprintf(args, sizeof(args), "--format json %s", file("w.log", WARN));
+	tool(args);
+	cr_assert(!strncmp(out, "{\"schema\":\"loadscope-triage\",\"version\":1,", 41), "%s", out);
+	cr_assert(strstr(out, "\"id\":\"rate-hides-wall-time\",\"severity\":\"warn\""), "%s", out);
+	snprintf(args, sizeof(args), "--format md --table %s", file("w.log", WARN));
+	tool(args);
+	cr_assert(strstr(out, "<details><summary>start 0"), "%s", out);
+	cr_assert(strstr(out, "</details>"), "%s", out);
+	cr_assert(strstr(out, "| start | severity | finding |"), "%s", out);
+	cr_assert(strstr(out, "**median, all starts (1)**"), "%s", out);
+	snprintf(args, sizeof(args), "--format text %s", file("w.log", WARN));
+	tool(args);
+	cr_assert_null(strchr(out, '\x1b'), "no colour when stdout is not a terminal");
+}
+
+Test(triage_cli, redact)
+{
+	char args[256];
+	snprintf(args, sizeof(args), "%s", file("f.log", FAIL));
+	tool(args);
+	cr_assert(strstr(out, "/home/alice"), "%s", out);
+	snprintf(args, sizeof(args), "--redact %s", file("f.log", FAIL));
+	tool(args);
+	cr_assert_null(strstr(out, "alice"), "%s", out);
+	cr_assert(strstr(out, "<path>"), "%s", out);
+	cr_assert(strstr(out, "verify: timed out at layer 32"), "%s", out);
+}

@@ -1,0 +1,208 @@
+/*
+ * Description: the recognisers (tools/triage/recognise_*.c). This project's
+ * own lines through the shared parser (human and JSON), the seed engine's
+ * lines in each variant and with other numbers, units and spacing, strace of
+ * the KFD ioctl, vmstat deltas, llama.cpp, ik_llama.cpp, vLLM and the Run:ai
+ * streamer. Facts are checked through what the triage keeps after a start
+ * closes: its phase-table summary, its --table row and its findings.
+ */
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "triage/internal.h"
+#include "triage/triage.h"
+
+static struct lsc_triage *run(const char *log)
+{
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	cr_assert_not_null(t);
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	return t;
+}
+
+static int sev_of(struct lsc_triage *t, const char *id)
+{
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, id))
+			return (int)f.severity;
+	}
+	return -1;
+}
+
+static const char *cfg(struct lsc_triage *t, size_t row, const char *key)
+{
+	cr_assert_lt(row, t->nrows);
+	for (unsigned i = 0; i < t->rows[row].ncfg; i++)
+		if (!strcmp(t->rows[row].cfg[i][0], key))
+			return t->rows[row].cfg[i][1];
+	return "";
+}
+
+Test(triage_recognise, loadscope_human_and_json_lines)
+{
+	struct lsc_triage *t = run(
+		"x [loadscope/1] start s | run=aa000001 t_s=0 pid=1 name=e\n"
+		"[loadscope/1] system k | run=aa000001 thp_enabled=madvise thp_defrag=defer thp_prctl=off\n"
+		"{\"loadscope\":1,\"event\":\"phase\",\"msg\":\"read\",\"run\":\"aa000001\",\"kind\":\"read\","
+		"\"bytes\":10737418240,\"wall_s\":4.0}\n"
+		"[loadscope/1] phase pin | run=aa000001 kind=pin bytes=10737418240 wall_s=1.5\n"
+		"[loadscope/1] ready in 9 s | run=aa000001 wall_s=9.0 covered_s=5.5 unattributed_s=3.5\n");
+	cr_assert_eq(lsc_triage_nstarts(t), 1);
+	cr_assert_eq(lsc_triage_nrecognised(t), 5);
+	const struct tr_startsum *m = &t->sums[0];
+	cr_assert_str_eq(m->family, "loadscope");
+	cr_assert_str_eq(m->run, "aa000001");
+	cr_assert_float_eq(m->ph[TR_K_READ], 4.0, 1e-9);
+	cr_assert_float_eq(m->ph[TR_K_PIN], 1.5, 1e-9);
+	cr_assert_float_eq(m->ready_s, 9.0, 1e-9);
+	cr_assert_float_eq(m->unattributed_s, 3.5, 1e-9);
+	cr_assert_str_eq(cfg(t, 0, "defrag"), "defer");
+	cr_assert_eq(sev_of(t, "healthy"), LSC_TRIAGE_INFO);
+	lsc_triage_free(t);
+}
+
+Test(triage_recognise, interleaved_runs_stay_apart)
+{
+	struct lsc_triage *t = run(
+		"[loadscope/1] start a | run=00000001\n"
+		"[loadscope/1] start b | run=00000002\n"
+		"[loadscope/1] phase p | run=00000001 kind=copy wall_s=1\n"
+		"[loadscope/1] phase p | run=00000002 kind=copy wall_s=2\n"
+		"[loadscope/1] ready | run=00000002 wall_s=3\n"
+		"[loadscope/1] ready | run=00000001 wall_s=4\n");
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	double a = t->sums[0].ph[TR_K_COPY], b = t->sums[1].ph[TR_K_COPY];
+	cr_assert((a == 1 && b == 2) || (a == 2 && b == 1), "copy %g %g", a, b);
+	cr_assert_eq(sev_of(t, "log-truncated"), -1);
+	lsc_triage_free(t);
+}
+
+Test(triage_recognise, arena_note_variants)
+{
+	struct lsc_triage *t = run(
+		"strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed 20464 "
+		"2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\n"
+		"strata generate: expert arena: cudaHostRegister PORTABLE ok; hugetlb 2 MB pages\n"
+		"strata generate: expert arena: cudaHostRegister PORTABLE ok; using 4 KB pages\n"
+		"engine: expert arena: hipHostRegister ok;  MAP_HUGETLB unavailable (needed 1,024 2MiB pages, "
+		"vm.nr_hugepages = 12); transparent huge pages skipped (STRATA_NO_ARENA_THP); using 4 KiB pages\n"
+		"strata serve: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed 20464 2 MiB "
+		"pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE; kernel defrag=madvise)\n");
+	cr_assert_eq(lsc_triage_nstarts(t), 5, "one arena note per start");
+	cr_assert_str_eq(cfg(t, 0, "thp"), "requested");
+	cr_assert_str_eq(cfg(t, 0, "hugetlb"), "no");
+	cr_assert_str_eq(cfg(t, 1, "hugetlb"), "yes");
+	cr_assert_str_eq(cfg(t, 2, "thp"), "not requested");
+	cr_assert_str_eq(cfg(t, 3, "thp"), "not requested");
+	cr_assert_str_eq(cfg(t, 3, "hugetlb"), "no");
+	cr_assert_str_eq(cfg(t, 4, "defrag"), "madvise");
+	cr_assert_eq(sev_of(t, "hugetlb-pool-short"), LSC_TRIAGE_INFO);
+	cr_assert_eq(sev_of(t, "hugetlb-arena-cost"), LSC_TRIAGE_INFO);
+	lsc_triage_free(t);
+}
+
+Test(triage_recognise, prose_about_the_note_is_not_the_note)
+{
+	struct lsc_triage *t = run(
+		"With defrag=madvise, the arena's own madvise(MADV_HUGEPAGE) is what can put this mapping into\n"
+		"ROCr implements this hipHostMalloc as an anonymous mmap, madvise(MADV_HUGEPAGE) on it, then one\n"
+		"3. Print the allocation time separately from the copy in the complement ready line\n");
+	cr_assert_eq(lsc_triage_nrecognised(t), 0);
+	cr_assert_eq(lsc_triage_exit_code(t), LSC_TRIAGE_EXIT_UNUSABLE);
+	lsc_triage_free(t);
+}
+
+Test(triage_recognise, loaded_line_shapes)
+{
+	struct lsc_triage *t = run("strata generate: loaded 39.97 GiB at 3.12 GiB/s\n"
+				   "eng: Loaded 40 GB in 12.5 s\n"
+				   "other: loaded 40960 MiB (3200 MB/s)\n");
+	cr_assert_eq(lsc_triage_nstarts(t), 3);
+	cr_assert_float_eq(t->sums[0].loaded_gib, 39.97, 1e-9);
+	cr_assert_float_eq(t->sums[0].loaded_rate, 3.12, 1e-9);
+	cr_assert_float_eq(t->sums[1].loaded_gib, 40e9 / (1 << 30), 1e-9);
+	cr_assert_float_eq(t->sums[1].loaded_rate, 40e9 / (1 << 30) / 12.5, 1e-9);
+	cr_assert_float_eq(t->sums[2].loaded_gib, 40.0, 1e-9);
+	cr_assert_float_eq(t->sums[2].loaded_rate, 3.2e9 / (1 << 30), 1e-9);
+	lsc_triage_free(t);
+}
+
+Test(triage_recognise, complement_line_with_and_without_split)
+{
+	struct lsc_triage *t = run(
+		"FileExpertSource: mapped pinned cache complement ready: resident 28.47 GiB, pinned 28.47 GiB in 300 s; "
+		"page-locked and mapped\n"
+		"FileExpertSource: mapped pinned cache complement ready: resident 13.21 GiB, pinned 13.21 GiB in 34.5 s "
+		"(alloc 18.0 s, copy 15.2 s); page-locked and mapped\n");
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	cr_assert_float_eq(t->sums[0].comp_total_s, 300, 1e-9);
+	cr_assert(isnan(t->sums[0].comp_alloc_s));
+	cr_assert_float_eq(t->sums[1].comp_total_s, 34.5, 1e-9);
+	cr_assert_float_eq(t->sums[1].comp_alloc_s, 18.0, 1e-9);
+	cr_assert_float_eq(t->sums[1].comp_copy_s, 15.2, 1e-9);
+	lsc_triage_free(t);
+}
+
+Test(triage_recognise, strace_kfd_ioctl)
+{
+	char log[4096] = "16:20:09.100000 madvise(0x7c4843e00000, 30569431040, MADV_HUGEPAGE) = 0\n";
+	for (int i = 0; i < 20; i++)
+		strcat(log, "[pid  4711] 16:20:10.000000 ioctl(3, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, 0x7ffe) = -1 EAGAIN "
+			    "(Resource temporarily unavailable) <0.500000>\n");
+	strcat(log, "ioctl(3, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, 0x7ffe) = 0 <0.340000>\n");
+	struct lsc_triage *t = run(log);
+	cr_assert_eq(lsc_triage_nrecognised(t), 22);
+	cr_assert_eq(sev_of(t, "kfd-userptr-eagain"), LSC_TRIAGE_FAIL); /* 10 s retrying */
+	cr_assert_str_eq(cfg(t, 0, "thp"), "requested");
+	lsc_triage_free(t);
+}
+
+Test(triage_recognise, public_engines)
+{
+	struct lsc_triage *t = run(
+		"llama_model_loader: loaded meta data with 33 key-value pairs\n"
+		"load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+		"llama_perf_context_print:        load time =   12345.67 ms\n");
+	cr_assert_eq(lsc_triage_nstarts(t), 1);
+	cr_assert_str_eq(t->sums[0].family, "llama.cpp");
+	cr_assert_float_eq(t->sums[0].ready_s, 12.34567, 1e-6);
+	lsc_triage_free(t);
+
+	t = run("Allocating 28.00 GiB of pinned host memory\n"
+		"done allocating 28.00 GiB in 95000 ms\n");
+	cr_assert_float_eq(t->sums[0].ph[TR_K_ALLOC], 95.0, 1e-9);
+	lsc_triage_free(t);
+
+	t = run("INFO 10-16 15:39:01 [api_server.py:1] vLLM API server version 0.9.1\n"
+		"(VllmWorker rank=0 pid=7) INFO 10-16 15:39:30 [default_loader.py:272] Loading weights took 30.12 seconds\n"
+		"(VllmWorker rank=0 pid=7) INFO 10-16 15:39:31 [gpu_model_runner.py:1] Model loading took 14.99 GiB and "
+		"31.5 seconds\n"
+		"INFO 10-16 15:40:00 [launcher.py:1] Application startup complete.\n");
+	cr_assert_str_eq(t->sums[0].family, "vllm");
+	cr_assert_float_eq(t->sums[0].read_s, 30.12, 1e-9);
+	cr_assert_float_eq(t->sums[0].loaded_gib, 14.99, 1e-9);
+	cr_assert_float_eq(t->sums[0].ready_s, 59.0, 1e-9, "ready from the timestamps");
+	lsc_triage_free(t);
+
+	t = run("[RunAI Streamer] Overall time to stream 14.99 GiB of all files to cpu: 10.2s, 1505.1 MiB/s\n");
+	cr_assert_float_eq(t->sums[0].read_s, 10.2, 1e-9);
+	lsc_triage_free(t);
+}
+
+Test(triage_recognise, vmstat_deltas_and_thp_settings)
+{
+	struct lsc_triage *t = run(
+		"strata generate: GPU 0: NVIDIA GeForce RTX 5070 Ti, compute capability 12.0\n"
+		"strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed 20464 "
+		"2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\n"
+		"/sys/kernel/mm/transparent_hugepage/defrag: always defer defer+madvise [madvise] never\n"
+		"vmstat over 8 s: compact_stall +858 compact_fail +858 thp_fault_fallback +290 allocstall_normal +286\n"
+		"RSS +484 MB in 8 s\n");
+	cr_assert_str_eq(cfg(t, 0, "defrag"), "madvise");
+	cr_assert_eq(sev_of(t, "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+}

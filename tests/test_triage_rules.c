@@ -1,0 +1,280 @@
+/*
+ * Description: the rules (tools/triage/rule_*.c). Each rule has a small log
+ * that fires it with the expected severity and a near miss that must not:
+ * the near miss differs in the mechanism the rule decides on (compaction
+ * that succeeds, one EAGAIN, a pool that is large enough, a rate that
+ * agrees with the wall time, ...), not in wording.
+ */
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "triage/internal.h"
+#include "triage/triage.h"
+
+static struct lsc_triage *run(const char *log)
+{
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	cr_assert_not_null(t);
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	return t;
+}
+
+static int sev_of(struct lsc_triage *t, const char *id)
+{
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, id))
+			return (int)f.severity;
+	}
+	return -1;
+}
+
+#define FIRES(log, id, sev)                                                                 \
+	do {                                                                                \
+		struct lsc_triage *t_ = run(log);                                           \
+		cr_assert_eq(sev_of(t_, id), (int)(sev), "%s: got severity %d", id, sev_of(t_, id)); \
+		lsc_triage_free(t_);                                                        \
+	} while (0)
+#define QUIET(log, id)                                                          \
+	do {                                                                    \
+		struct lsc_triage *t_ = run(log);                               \
+		cr_assert_eq(sev_of(t_, id), -1, "%s fired on a near miss", id); \
+		lsc_triage_free(t_);                                            \
+	} while (0)
+
+#define NOTE_REQ "strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed " \
+		 "20464 2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\n"
+
+/* ---- thp-direct-compaction ---- */
+Test(triage_rules, thp_direct_compaction)
+{
+	const char *base = "GPU 0: X, compute capability 12.0\n" NOTE_REQ
+			   "defrag = [madvise]\n"
+			   "compact_stall +858, compact_fail +858, thp_fault_alloc +0, thp_fault_fallback +290, "
+			   "allocstall_normal +286 (8 s window)\n"
+			   "RSS deltas: +484 MB in 8 s\n"
+			   "strata generate: loaded 39.97 GiB at 2.86 GiB/s\n";
+	FIRES(base, "thp-direct-compaction", LSC_TRIAGE_FAIL);
+	/* near miss: the same counters, but compaction succeeds */
+	QUIET("GPU 0: X, compute capability 12.0\n" NOTE_REQ "defrag = [madvise]\n"
+	      "compact_stall +858, compact_fail +12, compact_success +846, thp_fault_alloc +800 (8 s window)\n"
+	      "RSS deltas: +4840 MB in 2 s\n",
+	      "thp-direct-compaction");
+	/* near miss: failing compaction, but THP was disabled for the process */
+	QUIET("GPU 0: X, compute capability 12.0\n" NOTE_REQ "defrag = [madvise]\nTHP_enabled:\t0\n"
+	      "compact_stall +858, compact_fail +858, thp_fault_fallback +290 (8 s window)\nRSS +484 MB in 8 s\n",
+	      "thp-direct-compaction");
+	/* near miss: defrag=defer never compacts in the faulting thread */
+	QUIET("GPU 0: X, compute capability 12.0\n" NOTE_REQ "defrag = [defer]\n"
+	      "compact_stall +858, compact_fail +858, thp_fault_fallback +290 (8 s window)\nRSS +484 MB in 8 s\n",
+	      "thp-direct-compaction");
+}
+
+/* PR_THP_DISABLE_EXCEPT_ADVISED still gives MADV_HUGEPAGE regions huge pages,
+ * and their compaction: only a plain "disabled" takes THP away. */
+Test(triage_rules, thp_prctl_except_advised_is_not_off)
+{
+	const char *fmt = "[loadscope/1] start e | run=0000000b\n"
+			  "[loadscope/1] system k | run=0000000b thp_enabled=madvise thp_defrag=madvise thp_prctl=%s\n"
+			  "[loadscope/1] arena a | run=0000000b policy=thp requested=thp source=option\n"
+			  "[loadscope/1] phase allocate | run=0000000b kind=allocate bytes=42917472256 wall_s=400 "
+			  "vm_compact_stall=40000 vm_compact_fail=39990 vm_thp_fault_fallback=12000\n"
+			  "[loadscope/1] phase copy | run=0000000b kind=copy bytes=42917472256 wall_s=13\n"
+			  "[loadscope/1] ready | run=0000000b wall_s=432\n";
+	char log[2048];
+	snprintf(log, sizeof(log), fmt, "disabled-except-advised");
+	FIRES(log, "thp-direct-compaction", LSC_TRIAGE_FAIL);
+	snprintf(log, sizeof(log), fmt, "disabled");
+	QUIET(log, "thp-direct-compaction");
+}
+
+Test(triage_rules, thp_suspected_without_counters_is_a_warning)
+{
+	FIRES(NOTE_REQ "strata generate: loaded 39.97 GiB at 2.86 GiB/s\n[strata] still starting (432 s)\n",
+	      "thp-direct-compaction", LSC_TRIAGE_WARN);
+	/* near miss: the same note on a fast start */
+	QUIET(NOTE_REQ "strata generate: loaded 39.97 GiB at 3.12 GiB/s\n[strata] still starting (25 s)\n",
+	      "thp-direct-compaction");
+}
+
+/* ---- kfd-userptr-eagain ---- */
+static void strace_log(char *out, size_t cap, int eagain, double each)
+{
+	snprintf(out, cap, "madvise(0x7c4843e00000, 30569431040, MADV_HUGEPAGE) = 0\n");
+	for (int i = 0; i < eagain; i++)
+		snprintf(out + strlen(out), cap - strlen(out),
+			 "ioctl(3, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, 0x7ffedcee90e0) = -1 EAGAIN (Resource temporarily "
+			 "unavailable) <%.6f>\n", each);
+	snprintf(out + strlen(out), cap - strlen(out),
+		 "ioctl(3, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, 0x7ffedcee90e0) = 0 <0.340000>\n");
+}
+
+Test(triage_rules, kfd_userptr_eagain)
+{
+	static char log[64 * 1024];
+	strace_log(log, sizeof(log), 150, 0.053);
+	FIRES(log, "kfd-userptr-eagain", LSC_TRIAGE_FAIL);
+	strace_log(log, sizeof(log), 5, 0.01);
+	FIRES(log, "kfd-userptr-eagain", LSC_TRIAGE_WARN);
+	/* near miss: one retry is normal */
+	strace_log(log, sizeof(log), 1, 2.3);
+	QUIET(log, "kfd-userptr-eagain");
+	/* near miss: EAGAIN from a different ioctl */
+	QUIET("ioctl(3, AMDKFD_IOC_WAIT_EVENTS, 0x7ffe) = -1 EAGAIN (Resource temporarily unavailable) <0.1>\n"
+	      "ioctl(3, AMDKFD_IOC_WAIT_EVENTS, 0x7ffe) = -1 EAGAIN (Resource temporarily unavailable) <0.1>\n"
+	      "ioctl(3, AMDKFD_IOC_WAIT_EVENTS, 0x7ffe) = -1 EAGAIN (Resource temporarily unavailable) <0.1>\n"
+	      "ioctl(3, AMDKFD_IOC_WAIT_EVENTS, 0x7ffe) = -1 EAGAIN (Resource temporarily unavailable) <0.1>\n",
+	      "kfd-userptr-eagain");
+}
+
+/* ---- hugetlb-pool-short ---- */
+Test(triage_rules, hugetlb_pool_short)
+{
+	FIRES(NOTE_REQ, "hugetlb-pool-short", LSC_TRIAGE_INFO);
+	QUIET("strata generate: expert arena: cudaHostRegister PORTABLE ok; hugetlb 2 MB pages\n",
+	      "hugetlb-pool-short");
+	/* near miss: a pool as large as the need (the mapping is used) */
+	QUIET("x: expert arena: ok; MAP_HUGETLB unavailable (needed 20464 2 MiB pages, vm.nr_hugepages=20480)\n",
+	      "hugetlb-pool-short");
+}
+
+/* ---- alloc-dominates ---- */
+Test(triage_rules, alloc_dominates)
+{
+	FIRES("mapped pinned cache complement ready: resident 28 GiB, pinned 28 GiB in 300 s (alloc 286 s, copy 14 s)\n",
+	      "alloc-dominates", LSC_TRIAGE_WARN);
+	QUIET("mapped pinned cache complement ready: resident 28 GiB, pinned 28 GiB in 33 s (alloc 18 s, copy 15 s)\n",
+	      "alloc-dominates");
+	/* a more specific cause explains the same time: only that one is reported */
+	static char log[64 * 1024];
+	strace_log(log, sizeof(log), 200, 1.0);
+	strcat(log, "mapped pinned cache complement ready: resident 28 GiB, pinned 28 GiB in 300 s (alloc 286 s, copy 14 s)\n");
+	QUIET(log, "alloc-dominates");
+	FIRES(log, "kfd-userptr-eagain", LSC_TRIAGE_FAIL);
+}
+
+/* ---- rate-hides-wall-time ---- */
+Test(triage_rules, rate_hides_wall_time)
+{
+	FIRES("strata generate: loaded 39.97 GiB at 2.86 GiB/s\n[strata] ready in 432 s\n", "rate-hides-wall-time",
+	      LSC_TRIAGE_WARN);
+	QUIET("strata generate: loaded 39.97 GiB at 3.12 GiB/s\n[strata] ready in 25 s\n", "rate-hides-wall-time");
+}
+
+/* ---- log-truncated ---- */
+Test(triage_rules, log_truncated)
+{
+	FIRES("[loadscope/1] start e | run=0000000a\n[loadscope/1] phase p | run=0000000a kind=read wall_s=1\n",
+	      "log-truncated", LSC_TRIAGE_WARN);
+	FIRES("strata generate: GPU 0: NVIDIA GeForce RTX 5070 Ti, compute capability 12.0\n", "log-truncated",
+	      LSC_TRIAGE_WARN);
+	QUIET("[loadscope/1] start e | run=0000000a\n[loadscope/1] ready | run=0000000a wall_s=3\n", "log-truncated");
+	/* a fragment that carries its load summary is not a truncated start */
+	QUIET(NOTE_REQ "strata generate: loaded 39.97 GiB at 3.12 GiB/s\n", "log-truncated");
+}
+
+/* ---- disk-bound-read ---- */
+Test(triage_rules, disk_bound_read)
+{
+	FIRES("Overall time to stream 40 GiB of all files to cpu: 80.0s, 512.0 MiB/s\n", "disk-bound-read",
+	      LSC_TRIAGE_WARN);
+	QUIET("Overall time to stream 40 GiB of all files to cpu: 12.0s, 3413.3 MiB/s\n", "disk-bound-read");
+}
+
+/* ---- swap-during-load ---- */
+Test(triage_rules, swap_during_load)
+{
+	FIRES("vmstat: pswpin +257,614 pswpout +1200\n", "swap-during-load", LSC_TRIAGE_WARN);
+	FIRES("vmstat: pswpin +257,614 pswpout +120000\n", "swap-during-load", LSC_TRIAGE_FAIL);
+	QUIET("vmstat: pswpin +3 pswpout +0\n", "swap-during-load");
+}
+
+/* ---- memlock-limit ---- */
+Test(triage_rules, memlock_limit)
+{
+	FIRES("warning: failed to mlock 1417339904-byte buffer (after previously locking 0 bytes): Cannot allocate "
+	      "memory\nTry increasing RLIMIT_MEMLOCK ('ulimit -l' as root).\n",
+	      "memlock-limit", LSC_TRIAGE_WARN);
+	FIRES("[loadscope/1] fallback pin | run=00000001 what=pin wanted=mlock took=none reason=RLIMIT_MEMLOCK\n",
+	      "memlock-limit", LSC_TRIAGE_WARN);
+	QUIET("max locked memory       (kbytes, -l) unlimited\n", "memlock-limit");
+}
+
+/* ---- io-uring-unavailable, direct-io-fallback ---- */
+Test(triage_rules, io_uring_unavailable)
+{
+	FIRES("[loadscope/1] fallback reader | run=00000001 what=reader wanted=io_uring took=pread reason=EPERM\n",
+	      "io-uring-unavailable", LSC_TRIAGE_WARN);
+	FIRES("reader: io_uring_setup failed: Operation not permitted; falling back to pread\n",
+	      "io-uring-unavailable", LSC_TRIAGE_WARN);
+	QUIET("reader: using io_uring, queue depth 64\n", "io-uring-unavailable");
+}
+
+Test(triage_rules, direct_io_fallback)
+{
+	FIRES("[loadscope/1] fallback direct | run=00000001 what=direct wanted=O_DIRECT took=buffered reason=EINVAL\n",
+	      "direct-io-fallback", LSC_TRIAGE_WARN);
+	FIRES("open: O_DIRECT not supported on this file system (tmpfs), falling back to buffered reads\n",
+	      "direct-io-fallback", LSC_TRIAGE_WARN);
+	QUIET("strata generate: expert arena read through the file cache (buffered (not Windows))\n",
+	      "direct-io-fallback");
+}
+
+/* ---- verify-failed ---- */
+Test(triage_rules, verify_failed)
+{
+	FIRES("strata generate: verify: timed out at layer 32 (#267)\n", "verify-failed", LSC_TRIAGE_FAIL);
+	FIRES("[loadscope/1] phase verify | run=00000001 kind=verify wall_s=2 result=mismatch\n", "verify-failed",
+	      LSC_TRIAGE_FAIL);
+	QUIET("strata generate: verify: ok (48 layers, 0 failed)\n", "verify-failed");
+}
+
+/* ---- healthy ---- */
+Test(triage_rules, healthy_only_without_warnings)
+{
+	FIRES("[loadscope/1] start e | run=0000000a\n[loadscope/1] ready | run=0000000a wall_s=3\n", "healthy",
+	      LSC_TRIAGE_INFO);
+	QUIET("strata generate: verify: timed out at layer 32\n", "healthy");
+}
+
+/* ---- exit codes ---- */
+Test(triage_rules, exit_codes)
+{
+	struct lsc_triage *t = run("[loadscope/1] start e | run=0000000a\n[loadscope/1] ready | run=0000000a wall_s=3\n");
+	cr_assert_eq(lsc_triage_exit_code(t), LSC_TRIAGE_EXIT_HEALTHY);
+	lsc_triage_free(t);
+	t = run("strata generate: loaded 39.97 GiB at 2.86 GiB/s\n[strata] ready in 432 s\n");
+	cr_assert_eq(lsc_triage_exit_code(t), LSC_TRIAGE_EXIT_WARN);
+	lsc_triage_free(t);
+	t = run("verify: timed out at layer 3\n");
+	cr_assert_eq(lsc_triage_exit_code(t), LSC_TRIAGE_EXIT_FAIL);
+	lsc_triage_free(t);
+	t = run("hello\nworld\n");
+	cr_assert_eq(lsc_triage_exit_code(t), LSC_TRIAGE_EXIT_UNUSABLE);
+	lsc_triage_free(t);
+}
+
+/* ---- a rule that fails internally is reported and the rest still run ---- */
+static int broken(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f)
+{
+	return -5;
+}
+
+Test(triage_rules, internal_failure_is_reported_and_the_rest_run)
+{
+	static const struct tr_rule bad = {"broken-rule", NULL, broken};
+	const struct tr_rule *table[] = {&bad, &tr_rule_verify};
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	t->rules = table;
+	t->nrules = 2;
+	const char *log = "strata generate: verify: timed out at layer 32\n";
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	cr_assert_eq(sev_of(t, "rule-error"), LSC_TRIAGE_WARN);
+	cr_assert_eq(sev_of(t, "verify-failed"), LSC_TRIAGE_FAIL);
+	cr_assert_eq(t->rule_errors, 1);
+	lsc_triage_free(t);
+}

@@ -1,0 +1,98 @@
+/*
+ * Description: --table (tools/triage/table.c). Starts are grouped into arms
+ * by the configuration keys that differ between them (here the process THP
+ * state, as in seed 000's interleaved A/B); each arm gets n, median, min and
+ * max for the complement total, alloc, copy and load to ready, a column
+ * relative to the fastest arm, and a warning when it has fewer than 3 starts.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "triage/internal.h"
+#include "triage/triage.h"
+
+static void add_start(char *log, size_t cap, int n, int thp_off, double total, double alloc, double copy,
+		      double ready)
+{
+	snprintf(log + strlen(log), cap - strlen(log),
+		 "[loadscope/1] start e | run=%08x\n"
+		 "[loadscope/1] system k | run=%08x thp_enabled=madvise thp_defrag=madvise thp_prctl=%s\n"
+		 "[loadscope/1] complement ready | run=%08x wall_s=%.1f alloc_s=%.1f copy_s=%.1f bytes=30569431040\n"
+		 "[loadscope/1] ready | run=%08x wall_s=%.1f\n",
+		 n, n, thp_off ? "disabled" : "off", n, total, alloc, copy, n, ready);
+}
+
+static char *render(struct lsc_triage *t, enum lsc_triage_fmt f)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+	cr_assert_eq(lsc_triage_render(t, f, o), 0);
+	fclose(o);
+	return out;
+}
+
+static struct lsc_triage *ab(unsigned flags)
+{
+	static char log[16384];
+	log[0] = 0;
+	/* interleaved, as seed 000: d1 n1 d2 n2 d3 */
+	add_start(log, sizeof(log), 1, 0, 300, 286, 14, 370);
+	add_start(log, sizeof(log), 2, 1, 35, 20, 15, 77);
+	add_start(log, sizeof(log), 3, 0, 301, 287, 14, 363);
+	add_start(log, sizeof(log), 4, 1, 33, 18, 15, 75);
+	add_start(log, sizeof(log), 5, 0, 294, 280, 14, 356);
+	struct lsc_triage_opts o = {.flags = flags};
+	struct lsc_triage *t = lsc_triage_new(&o);
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	return t;
+}
+
+Test(triage_table, arms_by_the_differing_key)
+{
+	struct lsc_triage *t = ab(LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY);
+	cr_assert_eq(lsc_triage_nstarts(t), 5);
+	char *md = render(t, LSC_TRIAGE_MD);
+	cr_assert(strstr(md, "| **median, thp=default (3)** |"), "%s", md);
+	cr_assert(strstr(md, "| **median, thp=off (process) (2)** |"), "%s", md);
+	cr_assert(strstr(md, "**300.0** (294.0-301.0)"), "default arm median/min/max: %s", md);
+	cr_assert(strstr(md, "**34.0** (33.0-35.0)"), "THP-off arm: %s", md);
+	cr_assert(strstr(md, "fewer than 3"), "n<3 warning: %s", md);
+	cr_assert(strstr(md, "1.00x"), "relative column: %s", md);
+	cr_assert_null(strstr(md, "defrag="), "keys that do not differ are not shown: %s", md);
+	free(md);
+	lsc_triage_free(t);
+}
+
+Test(triage_table, json_and_text)
+{
+	struct lsc_triage *t = ab(LSC_TRIAGE_TABLE);
+	char *js = render(t, LSC_TRIAGE_JSON);
+	cr_assert(strstr(js, "\"table\":{\"keys\":[\"thp\"]"), "%s", js);
+	cr_assert(strstr(js, "\"few\":true"), "%s", js);
+	free(js);
+	char *tx = render(t, LSC_TRIAGE_TEXT);
+	cr_assert(strstr(tx, "warning: arm"), "%s", tx);
+	free(tx);
+	lsc_triage_free(t);
+}
+
+Test(triage_table, one_configuration_is_one_arm)
+{
+	static char log[4096];
+	log[0] = 0;
+	for (int i = 0; i < 3; i++)
+		add_start(log, sizeof(log), i + 1, 0, 30 + i, 10, 20, 60);
+	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY};
+	struct lsc_triage *t = lsc_triage_new(&o);
+	lsc_triage_feed(t, log, strlen(log));
+	char *md = render(t, LSC_TRIAGE_MD);
+	cr_assert(strstr(md, "**median, all starts (3)**"), "%s", md);
+	cr_assert(strstr(md, "**31.0** (30.0-32.0)"), "%s", md);
+	cr_assert_null(strstr(md, "fewer than 3"), "%s", md);
+	free(md);
+	lsc_triage_free(t);
+}

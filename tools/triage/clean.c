@@ -1,0 +1,404 @@
+/*
+ * Undo what pasting does to a log line, in place, before any recogniser sees
+ * it: CR line ends, ANSI colour, markdown `> ` quoting, code fences (nested
+ * ones too: a fence line is markup whatever its depth), <details>/<summary>
+ * tags, `**bold**` and `code` marks around numbers, and the prefixes that
+ * loggers, journald and process managers put in front of a message (syslog,
+ * ISO and bracketed timestamps, `(Name pid=N)` chains, `[pid N]`, vLLM's
+ * `INFO 10-16 15:39:01 [file.py:12]`, llama.cpp's `0.00.189.951 I`).
+ *
+ * The original line number travels with the line (tr_line.no), so evidence
+ * quotes what the user can find in their own paste. A leading wall-clock
+ * timestamp is kept as seconds of the day: a start's duration can then be
+ * measured from engines that never print one (triage.md: in one vLLM report
+ * 30 s of a 59 s start were logged nowhere).
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int is_fence(const char *p, const char *end)
+{
+	if (end - p >= 3 && ((p[0] == '`' && p[1] == '`' && p[2] == '`') ||
+			     (p[0] == '~' && p[1] == '~' && p[2] == '~')))
+		return 1;
+	return 0;
+}
+
+/* Markup tags removed wherever they sit (the text between them is kept). */
+static const char *const tags[] = {"<details>", "</details>", "<summary>", "</summary>", "<br>",
+				   "<br/>", "<pre>", "</pre>", "<code>", "</code>", "<b>", "</b>",
+				   "<p>", "</p>", NULL};
+
+static size_t tag_len(const char *p, const char *end)
+{
+	for (const char *const *t = tags; *t; t++) {
+		size_t n = strlen(*t);
+		if ((size_t)(end - p) >= n && !strncasecmp(p, *t, n))
+			return n;
+	}
+	/* <details open>, <summary class="..."> */
+	if (end - p > 9 && (!strncasecmp(p, "<details ", 9) || !strncasecmp(p, "<summary ", 9))) {
+		const char *q = memchr(p, '>', (size_t)(end - p));
+		if (q)
+			return (size_t)(q - p) + 1;
+	}
+	return 0;
+}
+
+/* Does @s hold a byte >= 0x80? Eight bytes at a time: most log lines are ASCII. */
+static int any_high(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, s + i, 8);
+		if (x & 0x8080808080808080ull)
+			return 1;
+	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 1;
+	return 0;
+}
+
+/* Is every multi-byte sequence in @s valid UTF-8? (Invalid bytes pass
+ * through; they are only replaced where quoted, tr_sanitize.) */
+static int valid_utf8(const char *s, size_t n)
+{
+	for (size_t r = 0; r < n;) {
+		unsigned char c = (unsigned char)s[r];
+		if (c < 0x80) {
+			r++;
+			continue;
+		}
+		int need = c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
+		if (need < 0 || r + (size_t)need >= n)
+			return 0;
+		for (int i = 1; i <= need; i++)
+			if (((unsigned char)s[r + i] & 0xc0) != 0x80)
+				return 0;
+		r += (size_t)need + 1;
+	}
+	return 1;
+}
+
+/* Remove ANSI escapes, tags, bold and backtick marks, CR and NUL; flag
+ * invalid UTF-8. The runs between special bytes are found with strcspn
+ * (vectorised in libc): most lines have none. @s[len] must be NUL. */
+static size_t compact(char *s, size_t len, unsigned *flags)
+{
+	static const char specials[] = "\x1b*`<\r";
+	if (any_high(s, len) && !valid_utf8(s, len))
+		*flags |= TR_L_BADUTF8;
+	size_t r = 0, w = 0;
+	for (;;) {
+		size_t n = strcspn(s + r, specials); /* stops at NUL too */
+		if (r + n > len)
+			n = len - r;
+		if (w != r)
+			memmove(s + w, s + r, n);
+		w += n;
+		r += n;
+		if (r >= len)
+			break;
+		unsigned char c = (unsigned char)s[r];
+		if (c == 0x1b) {
+			r++;
+			if (r < len && s[r] == '[') { /* CSI: params, then a final byte */
+				r++;
+				while (r < len && !((unsigned char)s[r] >= 0x40 && (unsigned char)s[r] <= 0x7e))
+					r++;
+				if (r < len)
+					r++;
+			} else if (r < len && s[r] == ']') { /* OSC: to BEL or ST */
+				while (r < len && s[r] != 0x07 && !(s[r] == 0x1b && r + 1 < len && s[r + 1] == '\\'))
+					r++;
+				/* An unterminated OSC runs to the end of the line:
+				 * step past the terminator only when there is one. */
+				if (r < len)
+					r += s[r] == 0x1b ? 2 : 1;
+			} else if (r < len) {
+				r++;
+			}
+			continue;
+		}
+		if (c == '*' && r + 1 < len && s[r + 1] == '*') {
+			r += 2;
+			continue;
+		}
+		if (c == '`') {
+			/* inline code marks go; a run of three or more is a fence, kept
+			 * for tr_clean_line to see */
+			size_t run = 1;
+			while (r + run < len && s[r + run] == '`')
+				run++;
+			if (run < 3) {
+				r += run;
+				continue;
+			}
+			while (run--)
+				s[w++] = s[r++];
+			continue;
+		}
+		if (c == '<') {
+			size_t tl = tag_len(s + r, s + len);
+			if (tl) {
+				r += tl;
+				continue;
+			}
+		}
+		if (c == '\r' || c == 0) {
+			r++;
+			continue;
+		}
+		s[w++] = s[r++];
+	}
+	return w;
+}
+
+static int dig(const char *p, const char *end, int n)
+{
+	if (end - p < n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (!isdigit((unsigned char)p[i]))
+			return 0;
+	return 1;
+}
+
+/* hh:mm:ss[.frac] -> seconds of the day; returns the length taken. */
+static size_t clock_at(const char *p, const char *end, double *secs)
+{
+	const char *q = p;
+	if (!(dig(q, end, 2) && q + 2 < end && q[2] == ':' && dig(q + 3, end, 2) && q + 5 < end &&
+	      q[5] == ':' && dig(q + 6, end, 2)))
+		return 0;
+	double v = ((q[0] - '0') * 10 + (q[1] - '0')) * 3600.0 + ((q[3] - '0') * 10 + (q[4] - '0')) * 60.0 +
+		   ((q[6] - '0') * 10 + (q[7] - '0'));
+	q += 8;
+	if (q < end && (*q == '.' || *q == ',') && q + 1 < end && isdigit((unsigned char)q[1])) {
+		double f = 0.1;
+		q++;
+		while (q < end && isdigit((unsigned char)*q)) {
+			v += (*q - '0') * f;
+			f /= 10;
+			q++;
+		}
+	}
+	*secs = v;
+	return (size_t)(q - p);
+}
+
+static const char *skip_tz(const char *q, const char *end)
+{
+	if (q < end && *q == 'Z')
+		return q + 1;
+	if (q < end && (*q == '+' || *q == '-') && dig(q + 1, end, 2)) {
+		q += 3;
+		if (q < end && *q == ':')
+			q++;
+		if (dig(q, end, 2))
+			q += 2;
+	}
+	return q;
+}
+
+static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+				     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", NULL};
+
+static const char *const levels[] = {"TRACE", "DEBUG", "INFO", "WARNING", "WARN", "ERROR",
+				     "CRITICAL", "FATAL", "NOTICE", NULL};
+
+/* A host and a `prog[pid]:` / `prog:` after a syslog or journald time. After
+ * an ISO time (@strict) only `prog[pid]:` and `kernel:` count, so that an
+ * engine's own "strata generate:" is not taken for a host and a program. */
+static const char *skip_host_prog(const char *q, const char *end, int strict)
+{
+	const char *h = tr_skip_ws(q, end);
+	const char *he = h;
+	while (he < end && *he != ' ' && *he != ':')
+		he++;
+	if (he == h || he >= end || *he != ' ')
+		return q;
+	const char *pg = he + 1;
+	const char *pe = pg;
+	while (pe < end && *pe != ' ' && *pe != ':')
+		pe++;
+	if (pe == pg || pe >= end || *pe != ':' || pe + 1 >= end || pe[1] != ' ')
+		return q;
+	/* a program token is a name, maybe with [pid] */
+	if (!(isalpha((unsigned char)*pg) || *pg == '(' || *pg == '_'))
+		return q;
+	if (strict && pe[-1] != ']' && !(pe - pg == 6 && !strncmp(pg, "kernel", 6)))
+		return q;
+	return pe + 2;
+}
+
+/* One leading prefix; returns the new start (== p when none). */
+static const char *strip_one(const char *p, const char *end, double *ts)
+{
+	const char *q = p;
+	double secs;
+	size_t n;
+
+	/* [ 123.456789] dmesg, [pid  1234] strace -f, [2026-10-16 15:39:01] */
+	if (q < end && *q == '[') {
+		const char *r = tr_skip_ws(q + 1, end);
+		if (end - r > 4 && !strncmp(r, "pid", 3)) {
+			r = tr_skip_ws(r + 3, end);
+			while (r < end && isdigit((unsigned char)*r))
+				r++;
+			if (r < end && *r == ']')
+				return tr_skip_ws(r + 1, end);
+		}
+		const char *e = memchr(q, ']', (size_t)(end - q) < 48 ? (size_t)(end - q) : 48);
+		if (e) {
+			double sub;
+			const char *in = tr_skip_ws(q + 1, e);
+			if (dig(in, e, 4) && in + 10 <= e && in[4] == '-') { /* a bracketed date-time */
+				const char *c = in + 10;
+				if (c < e && (*c == ' ' || *c == 'T'))
+					c++;
+				if (clock_at(c, e, &sub))
+					*ts = sub;
+				return tr_skip_ws(e + 1, end);
+			}
+			if (clock_at(in, e, &sub)) {
+				*ts = sub;
+				return tr_skip_ws(e + 1, end);
+			}
+			const char *d = in;
+			while (d < e && (isdigit((unsigned char)*d) || *d == '.'))
+				d++;
+			if (d == e && d > in)
+				return tr_skip_ws(e + 1, end);
+		}
+	}
+	/* 2026-10-16T15:39:01.123+02:00, 2026-10-16 15:39:01,123 */
+	if (dig(q, end, 4) && q + 10 < end && q[4] == '-' && q[7] == '-') {
+		const char *c = q + 10;
+		if (*c == 'T' || *c == ' ') {
+			n = clock_at(c + 1, end, &secs);
+			if (n) {
+				*ts = secs;
+				c = skip_tz(c + 1 + n, end);
+				c = tr_skip_ws(c, end);
+				return skip_host_prog(c, end, 1);
+			}
+		}
+	}
+	/* Nov 30 04:05:16 host prog[123]: */
+	for (const char *const *m = months; end - q > 15 && isupper((unsigned char)*q) && q[3] == ' ' && *m; m++) {
+		if (end - q > 15 && !strncmp(q, *m, 3) && q[3] == ' ') {
+			const char *c = tr_skip_ws(q + 4, end);
+			while (c < end && isdigit((unsigned char)*c))
+				c++;
+			c = tr_skip_ws(c, end);
+			n = clock_at(c, end, &secs);
+			if (n) {
+				*ts = secs;
+				return skip_host_prog(c + n, end, 0);
+			}
+		}
+	}
+	/* a bare clock: 15:39:01.123 (strace -tt) */
+	n = clock_at(q, end, &secs);
+	if (n && q + n < end && q[n] == ' ') {
+		*ts = secs;
+		return tr_skip_ws(q + n, end);
+	}
+	/* llama.cpp: "0.00.189.951 I " (elapsed time, then a level letter) */
+	if (q < end && isdigit((unsigned char)*q)) {
+		const char *c = q;
+		int dots = 0;
+		while (c < end && (isdigit((unsigned char)*c) || *c == '.'))
+			dots += *c++ == '.';
+		if (dots == 3 && end - c >= 3 && c[0] == ' ' && strchr("DIWETN", c[1]) && c[2] == ' ')
+			return c + 3;
+	}
+	/* (VllmWorker rank=0 pid=123), (EngineCore_0 pid=9) */
+	if (q < end && *q == '(') {
+		const char *e = memchr(q, ')', (size_t)(end - q) < 96 ? (size_t)(end - q) : 96);
+		if (e && tr_memmem(q, (size_t)(e - q), "pid="))
+			return tr_skip_ws(e + 1, end);
+	}
+	/* vLLM / python logging: "INFO 10-16 15:39:01 [loader.py:123] " */
+	for (const char *const *lv = levels; q < end && isupper((unsigned char)*q) && *lv; lv++) {
+		size_t ln = strlen(*lv);
+		if ((size_t)(end - q) > ln + 1 && !strncmp(q, *lv, ln) && (q[ln] == ' ' || q[ln] == ':')) {
+			const char *c = tr_skip_ws(q + ln + (q[ln] == ':'), end);
+			if (dig(c, end, 2) && c + 5 < end && c[2] == '-' && dig(c + 3, end, 2))
+				c = tr_skip_ws(c + 5, end);
+			n = clock_at(c, end, &secs);
+			if (n) {
+				*ts = secs;
+				c = tr_skip_ws(c + n, end);
+			}
+			if (c < end && *c == '[') {
+				const char *e = memchr(c, ']', (size_t)(end - c) < 96 ? (size_t)(end - c) : 96);
+				if (e && tr_memmem(c, (size_t)(e - c), ".py"))
+					c = tr_skip_ws(e + 1, end);
+			}
+			if (c != tr_skip_ws(q + ln + (q[ln] == ':'), end) || q[ln] == ':')
+				return c;
+		}
+	}
+	return p;
+}
+
+int tr_clean_line(struct tr_clean *c, struct tr_line *l)
+{
+	l->len = compact(l->s, l->len, &l->flags);
+	char *p = l->s, *end = l->s + l->len;
+
+	/* whitespace and markdown quoting, possibly nested ("> > ") */
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < end && *p == '>') {
+			p++;
+			continue;
+		}
+		break;
+	}
+	if (is_fence(p, end)) {
+		/* ``` opens or closes; ```lang opens. Depth is only a hint. */
+		const char *q = p + 3;
+		while (q < end && (*q == '`' || *q == '~'))
+			q++;
+		q = tr_skip_ws(q, end);
+		if (q < end)
+			c->fence++;
+		else if (c->fence)
+			c->fence--;
+		c->dropped++;
+		return 0;
+	}
+	int clocks = 0;
+	for (int i = 0; i < 8; i++) {
+		double ts = NAN;
+		const char *q = strip_one(p, end, &ts);
+		if (q == p)
+			break;
+		if (!isnan(ts)) {
+			l->tsk[clocks++ ? 1 : 0] = ts; /* outermost, then the innermost */
+			l->ts = ts;
+		}
+		p = (char *)q;
+	}
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
+		end--;
+	l->s = p;
+	l->len = (size_t)(end - p);
+	l->s[l->len] = 0;
+	if (l->len >= 2 && p[0] == '|' && end[-1] == '|')
+		l->flags |= TR_L_MDTABLE;
+	if (l->len == 0) {
+		c->dropped++;
+		return 0;
+	}
+	return 1;
+}

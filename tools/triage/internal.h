@@ -1,0 +1,368 @@
+/*
+ * The triage's internal model, shared by its small files: a cleaned line, the
+ * facts a start accumulates as its lines are recognised, the findings the
+ * rules derive from them, and the bounded stores that keep memory flat
+ * whatever the log size (a start's facts live only while it is open; only a
+ * capped number of findings and start summaries keep their full text).
+ *
+ * Numbers a log may or may not carry are `struct tr_num`: NAN when absent,
+ * with the index of the evidence line that gave them.
+ */
+#ifndef LSC_TOOLS_TRIAGE_INTERNAL_H
+#define LSC_TOOLS_TRIAGE_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "triage.h"
+
+#define TR_EVTEXT 320     /* a quoted evidence line is cut here */
+#define TR_START_EVID 48  /* evidence lines one start keeps (unreferenced ones are reused) */
+#define TR_OPEN_MAX 8     /* starts open at once (interleaved loadscope runs) */
+#define TR_FULL_FINDINGS 1024
+#define TR_FULL_STARTS 4096
+#define TR_LITE_MAX (1u << 18)
+#define TR_ROWS_MAX (1u << 14)
+#define TR_CFG_KEYS 6
+
+/* ---- cleaned lines ------------------------------------------------------- */
+
+#define TR_L_TRUNCATED 0x1u /* longer than LSC_TRIAGE_LINE_MAX */
+#define TR_L_BADUTF8 0x2u
+#define TR_L_MDTABLE 0x4u  /* a markdown table row: prose, not a log line */
+
+#define TR_TS_KINDS 3
+
+struct tr_line {
+	char *s;              /* cleaned text; s[len] is writable */
+	size_t len;
+	unsigned long no;     /* 1-based line number in the original input */
+	unsigned src;         /* index of the input (file) */
+	unsigned flags;
+	double ts;            /* a leading timestamp, seconds of the day; NAN none */
+	/* The same line's clocks by kind, seconds of the day (NAN none): the
+	 * outermost prefix's (a collector's: syslog, journald), an inner
+	 * prefix's (the engine's own logger), and a Unix `timestamp=` field.
+	 * Durations are only taken between two clocks of one kind: a pasted
+	 * log often has a collector's clock on some lines only. */
+	double tsk[TR_TS_KINDS];
+	uint64_t kw;          /* keyword groups found by the prefilter (TR_G_*) */
+};
+
+/* prefilter.c: keyword groups a line contains, found in one pass */
+enum {
+	TR_G_LSC = 1u << 0, TR_G_ARENA = 1u << 1, TR_G_COMPLEMENT = 1u << 2, TR_G_LOADED = 1u << 3,
+	TR_G_STILL = 1u << 4, TR_G_VERIFY = 1u << 5, TR_G_GPU = 1u << 6, TR_G_READTHRU = 1u << 7,
+	TR_G_STRACE = 1u << 8, TR_G_VMSTAT = 1u << 9, TR_G_THPSET = 1u << 10, TR_G_RATES = 1u << 11,
+	TR_G_LLAMA = 1u << 12, TR_G_IK = 1u << 13, TR_G_VLLM = 1u << 14, TR_G_RUNAI = 1u << 15,
+	TR_G_IO = 1u << 16, TR_G_READY = 1u << 17, TR_G_SWAP = 1u << 18, TR_G_HIP = 1u << 19,
+	TR_G_BEGIN = 1u << 20, TR_G_EXIT = 1u << 21, TR_G_EPOCH = 1u << 22,
+};
+struct tr_prefilter;
+struct tr_prefilter *tr_prefilter_new(void);
+uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
+
+struct tr_clean {
+	unsigned fence;       /* open code-fence depth (informational) */
+	unsigned long dropped;/* markup-only lines dropped */
+};
+
+/* Clean @l->s in place (CR, ANSI, quoting, fences, tags, bold, prefixes).
+ * Return 1 keep, 0 drop (markup only or empty). */
+int tr_clean_line(struct tr_clean *c, struct tr_line *l);
+
+/* ---- scanning helpers (scan.c) -------------------------------------------- */
+
+const char *tr_memmem(const char *h, size_t hn, const char *needle);
+const char *tr_memmem_ci(const char *h, size_t hn, const char *needle);
+/* A decimal number at *p (digits, thousands commas, one point, sign). */
+int tr_num(const char **p, const char *end, double *v);
+const char *tr_skip_ws(const char *p, const char *end);
+/* Number + size unit -> GiB ("28.47 GiB", "30 GB", "484 MB", "123456789 bytes"). */
+int tr_size_gib(const char **p, const char *end, double *gib);
+/* Number + time unit -> seconds ("7.51 s", "312 ms", "2 min", "12.3 seconds"). */
+int tr_dur_s(const char **p, const char *end, double *s);
+/* Number + rate unit -> GiB/s ("3.12 GiB/s", "850 MiB/s", "75 MB/s"). */
+int tr_rate_gibps(const char **p, const char *end, double *g);
+/* The first number after @after (searched from p) parsed by @fn; 1 found. */
+int tr_after(const char *p, const char *end, const char *after,
+	     int (*fn)(const char **, const char *, double *), double *v);
+int tr_isword(char c);
+
+/* ---- the facts of one start --------------------------------------------- */
+
+struct tr_num {
+	double v;  /* NAN: absent */
+	int ev;    /* evidence index, -1 none */
+};
+
+struct tr_evid {
+	unsigned long line;
+	unsigned src;
+	char text[TR_EVTEXT];
+};
+
+enum tr_kind { TR_K_ALLOC, TR_K_PIN, TR_K_READ, TR_K_COPY, TR_K_VERIFY, TR_K_N };
+
+enum tr_vm {
+	TR_VM_COMPACT_STALL, TR_VM_COMPACT_FAIL, TR_VM_COMPACT_SUCCESS, TR_VM_THP_FAULT_ALLOC,
+	TR_VM_THP_FAULT_FALLBACK, TR_VM_ALLOCSTALL, TR_VM_PSWPIN, TR_VM_PSWPOUT, TR_VM_PGMAJFAULT,
+	TR_VM_PGFAULT, TR_VM_N
+};
+extern const char *const tr_vm_names[TR_VM_N];
+
+struct tr_start {
+	struct lsc_triage *t;   /* the owner: numbers starts in the order they begin */
+	unsigned idx;
+	unsigned src;
+	unsigned long first_line, last_line;
+	char family[16];
+	char run[20];
+	unsigned long recognised;
+	int stage;              /* 0 nothing, 1 began, 2 loading, 3 loaded, 4 ready */
+	int ev_begin, ev_end;
+	double ts_begin[TR_TS_KINDS]; /* first timestamp of each kind in the start, NAN none */
+
+	struct tr_num ready_s;  /* load to ready */
+	struct tr_num unattributed_s, covered_s;
+	struct tr_num ph_s[TR_K_N];
+	double ph_gib[TR_K_N];
+	struct tr_num comp_total_s, comp_alloc_s, comp_copy_s, comp_gib;
+	struct tr_num loaded_gib, loaded_rate, loaded_s;
+	struct tr_num read_s, read_gib, read_rate;
+
+	int thp_req;            /* 1 requested, 0 skipped/none, -1 unknown */
+	int ev_thp;
+	char thp_defrag[24];
+	int ev_defrag;
+	char thp_enabled[16];
+	char thp_process[24];   /* "disabled" (prctl / THP_enabled: 0) or "" */
+	int ev_thp_process;
+
+	struct tr_num huge_needed, huge_pool;
+	int hugetlb_used, ev_hugetlb_used;
+	struct tr_num arena_gib;
+
+	struct tr_num vm[TR_VM_N];
+	struct tr_num vm_window_s;
+	struct tr_num fill_rate;    /* GiB/s measured while filling (RSS, still, faults) */
+	struct tr_num faults_per_s;
+	int still_n;
+	struct tr_num still_max_s;
+
+	unsigned long eagain_n, kfd_ok_n;
+	double eagain_s, kfd_ok_s;
+	int ev_eagain_first, ev_eagain_last, ev_kfd_ok;
+	int kfd_pending;        /* an unfinished KFD alloc ioctl (strace -f) */
+	double kfd_ts_first, kfd_ts_last; /* strace -tt clocks of the first and last KFD alloc call */
+	int hip;                /* HIP/ROCm is in play */
+	int ev_arena;           /* the arena note (once per start) */
+	int hugetlb_asked;      /* hugetlb was asked for explicitly (an option, not a default) */
+	int from_device;        /* something says the read came from a device */
+	int ev_exit;            /* the process exited (ended without ready) */
+	int ev_thp_risk;        /* loadscope probe: an MADV_HUGEPAGE arena may stall in compaction */
+
+	int ev_verify_fail, ev_mlock_fail, ev_uring, ev_direct, ev_swap_text;
+	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
+	char reader[24];
+
+	/* The last recognised line and the last EAGAIN line, kept raw (made
+	 * printable only when a finding quotes them: they change every line). */
+	struct tr_evid lastev;
+	struct tr_evid eagain_tail;
+	unsigned nev;
+	struct tr_evid ev[TR_START_EVID];
+};
+
+void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src);
+/* Keep @l as evidence of @s; return its index or -1 when the store is full
+ * (the same line twice returns the same index). */
+int tr_evid(struct tr_start *s, const struct tr_line *l);
+void tr_setnum(struct tr_num *n, double v, int ev);
+/* Keep @l raw in @e (a cheap copy); tr_evid_cooked makes it printable. */
+void tr_evid_raw(struct tr_evid *e, const struct tr_line *l);
+struct tr_evid tr_evid_cooked(const struct tr_evid *raw);
+static inline int tr_has(const struct tr_num *n) { return !isnan(n->v); }
+
+/* ---- findings --------------------------------------------------------------- */
+
+#define TR_F_EV 8
+#define TR_F_MATH 6
+#define TR_F_REM 5
+#define TR_F_MISS 4
+#define TR_F_TXT 240
+
+struct tr_finding {
+	const char *id;
+	enum lsc_triage_sev sev;
+	unsigned start;
+	char summary[320];
+	unsigned nev, nmath, nrem, nmiss;
+	struct tr_evid ev[TR_F_EV];
+	char math[TR_F_MATH][TR_F_TXT];
+	char rem[TR_F_REM][TR_F_TXT];
+	char miss[TR_F_MISS][TR_F_TXT];
+};
+
+void tr_f_init(struct tr_finding *f, const char *id, enum lsc_triage_sev sev, const struct tr_start *s);
+void tr_f_summary(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tr_f_ev(struct tr_finding *f, const struct tr_start *s, int ev);
+void tr_f_math(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tr_f_rem(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tr_f_miss(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- rules -------------------------------------------------------------------- */
+
+struct tr_ctx {
+	double normal_fill_gibps;  /* the best fill/load rate seen in this log; NAN none */
+};
+
+enum tr_rule_ret { TR_NOFIRE = 0, TR_FIRE = 1, TR_NOTEVAL = 2 };
+
+/* A rule: fill @f and return TR_FIRE, or TR_NOTEVAL with f->miss filled when
+ * data it needs is missing and the start looks relevant, or TR_NOFIRE. A
+ * negative return is an internal failure: reported, and the rest still run. */
+struct tr_rule {
+	const char *id;
+	const char *specific_of;   /* "alloc": suppresses alloc-dominates when fired */
+	int (*eval)(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f);
+};
+extern const struct tr_rule *const tr_rules[];
+extern const size_t tr_nrules;
+
+#define TR_RULE(name) extern const struct tr_rule tr_rule_##name;
+TR_RULE(thp_compaction)
+TR_RULE(kfd_eagain)
+TR_RULE(hugetlb)
+TR_RULE(alloc_dominates)
+TR_RULE(rate_wall)
+TR_RULE(truncated)
+TR_RULE(disk_read)
+TR_RULE(swap)
+TR_RULE(memlock)
+TR_RULE(io_uring)
+TR_RULE(direct_io)
+TR_RULE(verify)
+#undef TR_RULE
+
+/* ---- per-start summaries (phase table) and table rows -------------------- */
+
+#define TR_NOTEVAL_MAX 6
+struct tr_startsum {
+	unsigned idx, src;
+	unsigned long first_line, last_line;
+	char family[16];
+	char run[20];
+	int stage;
+	double ready_s, unattributed_s;
+	double ph[TR_K_N];
+	double comp_total_s, comp_alloc_s, comp_copy_s, loaded_gib, loaded_rate, read_s;
+	unsigned nnoteval;
+	struct { const char *id; char text[TR_F_TXT]; } noteval[TR_NOTEVAL_MAX];
+};
+
+struct tr_row {
+	unsigned start;
+	char cfg[TR_CFG_KEYS][2][24]; /* key, value */
+	unsigned ncfg;
+	double comp_total, alloc, copy, ready;
+};
+
+struct tr_lite {
+	const char *id;
+	enum lsc_triage_sev sev;
+	unsigned start;
+	unsigned long first_line;
+	int full;     /* index into full findings, -1 when only counted */
+	size_t seq;   /* order of arrival, to keep a start's findings in rule order */
+};
+
+/* ---- the whole triage ----------------------------------------------------------- */
+
+struct lsc_triage {
+	struct lsc_triage_opts opts;
+	int finished;
+	int debug;
+
+	/* line assembly */
+	char *buf;            /* LSC_TRIAGE_LINE_MAX + 1 */
+	size_t blen;
+	int overlong;
+	unsigned long lineno;
+	unsigned src;
+	char srcname[8][128];
+	unsigned nsrc;
+
+	unsigned long nlines, nrecog, nbad_utf8, ntrunc;
+	struct tr_clean clean;
+	char *scratch;        /* for the shared parser, which parses in place */
+	struct tr_prefilter *pf;
+
+	/* starts */
+	struct tr_start *open[TR_OPEN_MAX];
+	unsigned nopen;
+	struct tr_start *cur;    /* where unkeyed lines go */
+	unsigned nstarts;
+	struct tr_ctx ctx;
+	/* the rules to run: tr_rules; tests swap in a table with a failing rule */
+	const struct tr_rule *const *rules;
+	size_t nrules;
+
+	/* outputs */
+	struct tr_finding *full;
+	size_t nfull, full_cap;
+	struct tr_lite *lite;
+	size_t nlite, lite_cap;
+	unsigned long dropped_findings;
+	double pending_ts[TR_TS_KINDS]; /* first timestamps since the last start was ready */
+	struct tr_startsum *sums;
+	size_t nsums, sums_cap;
+	struct tr_row *rows;
+	size_t nrows, rows_cap;
+	unsigned long rule_errors;
+};
+
+/* starts.c */
+struct tr_start *tr_current(struct lsc_triage *t, const struct tr_line *l);
+/* A start marker: a fresh start unless the current one has only seen its
+ * own beginning. @family names the log family. */
+struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const char *family);
+/* A singleton fact is about to be set on the current start: begin a fresh
+ * start when the current one already has it (@have) or is ready. */
+struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int have, const char *family);
+struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const char *run, int create);
+void tr_touch(struct tr_start *s, const struct tr_line *l);
+void tr_close(struct lsc_triage *t, struct tr_start *s);
+void tr_close_all(struct lsc_triage *t);
+
+/* rules.c */
+void tr_run_rules(struct lsc_triage *t, struct tr_start *s);
+void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned long first_line);
+
+/* recognisers: return 1 when the line was used */
+int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l);
+int tr_recognise_strata(struct lsc_triage *t, struct tr_line *l);
+int tr_recognise_public(struct lsc_triage *t, struct tr_line *l);
+
+/* table.c */
+void tr_table_row(struct lsc_triage *t, const struct tr_start *s);
+int tr_table_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, FILE *out);
+
+/* redact.c: copy @in to @out (cap bytes) with hosts, users and paths replaced */
+void tr_redact(const char *in, char *out, size_t cap);
+/* Copy @n bytes of @in as printable UTF-8 (invalid bytes -> U+FFFD, controls -> ' ') */
+size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap);
+
+/* renderers */
+int tr_render_text(struct lsc_triage *t, FILE *out);
+int tr_render_json(struct lsc_triage *t, FILE *out);
+int tr_render_md(struct lsc_triage *t, FILE *out);
+const char *tr_sev_name(enum lsc_triage_sev s);
+const char *tr_kind_name(enum tr_kind k);
+/* Evidence text as the renderers print it (redacted when asked). */
+const char *tr_ev_text(const struct lsc_triage *t, const struct tr_evid *e, char *tmp, size_t cap);
+const char *tr_src_name(const struct lsc_triage *t, unsigned src);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * The cheap pass every line gets before any recogniser: one scan over the
+ * line that finds which of a few dozen fixed keywords it contains, through a
+ * table indexed by each keyword's first two bytes. Most lines of a real log
+ * contain none and go no further; a line that does is handed only to the
+ * recognisers whose keyword group it has. This is what keeps the triage at
+ * memory speed on gigabyte logs (the recognisers' own memmem calls, one per
+ * shape, cost ten times more when run on every line).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const struct {
+	const char *s;
+	uint64_t g;
+} kw[] = {
+	{"[loadscope/", TR_G_LSC}, {"\"loadscope\"", TR_G_LSC},
+	{"arena", TR_G_ARENA},
+	{"complement", TR_G_COMPLEMENT},
+	{"loaded ", TR_G_LOADED}, {"Loaded ", TR_G_LOADED},
+	{"still starting", TR_G_STILL}, {"still loading", TR_G_STILL}, {"Still starting", TR_G_STILL},
+	{"Still loading", TR_G_STILL},
+	{"verif", TR_G_VERIFY}, {"Verif", TR_G_VERIFY}, {"VERIF", TR_G_VERIFY},
+	{"compute capability", TR_G_GPU},
+	{"read through the file cache", TR_G_READTHRU},
+	{"AMDKFD_IOC_ALLOC_MEMORY_OF_GPU", TR_G_STRACE}, {"_IOC(", TR_G_STRACE}, {"ioctl resumed", TR_G_STRACE},
+	{"madvise(0x", TR_G_STRACE},
+	{"compact_", TR_G_VMSTAT}, {"thp_fault", TR_G_VMSTAT}, {"pswp", TR_G_VMSTAT}, {"allocstall", TR_G_VMSTAT},
+	{"pgmajfault", TR_G_VMSTAT}, {"pgfault", TR_G_VMSTAT},
+	{"defrag", TR_G_THPSET}, {"transparent_hugepage/enabled", TR_G_THPSET}, {"PR_SET_THP_DISABLE", TR_G_THPSET},
+	{"THP_enabled:", TR_G_THPSET},
+	{"RSS", TR_G_RATES}, {"faults/s", TR_G_RATES},
+	{"loading model tensors", TR_G_LLAMA}, {"llama_model_loader: loaded meta", TR_G_LLAMA},
+	{"load time", TR_G_LLAMA}, {"mlock", TR_G_LLAMA}, {"RLIMIT_MEMLOCK", TR_G_LLAMA},
+	{"max locked memory", TR_G_LLAMA},
+	{"llocating", TR_G_IK},
+	{"vLLM API server version", TR_G_VLLM}, {"Initializing a", TR_G_VLLM},
+	{"Loading weights took", TR_G_VLLM}, {"Model loading took", TR_G_VLLM},
+	{"time to stream", TR_G_RUNAI},
+	{"io_uring", TR_G_IO}, {"io-uring", TR_G_IO}, {"iouring", TR_G_IO}, {"O_DIRECT", TR_G_IO},
+	{"direct I/O", TR_G_IO}, {"Direct I/O", TR_G_IO}, {"DIRECT I/O", TR_G_IO}, {"direct io", TR_G_IO},
+	{"direct IO", TR_G_IO}, {"Direct IO", TR_G_IO}, {"Direct io", TR_G_IO},
+	{"Application startup complete", TR_G_READY},
+	{"model loaded", TR_G_READY}, {"ready after", TR_G_READY}, {"server ready", TR_G_READY}, {"Server ready", TR_G_READY},
+	{"is ready", TR_G_READY}, {"ready in", TR_G_READY}, {"ready after", TR_G_READY}, {"Ready in", TR_G_READY},
+	{"] ready", TR_G_READY}, {"startup took", TR_G_READY},
+	{"ROCm", TR_G_HIP}, {"hipHost", TR_G_HIP}, {"HIP ", TR_G_HIP},
+	{"starting engine", TR_G_BEGIN}, {"Starting engine", TR_G_BEGIN},
+	{"exited with status", TR_G_EXIT}, {"exit status", TR_G_EXIT}, {"; exiting", TR_G_EXIT},
+	{"timestamp=", TR_G_EPOCH},
+	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
+};
+#define NKW (sizeof(kw) / sizeof(kw[0]))
+
+struct tr_prefilter {
+	uint64_t any[65536 / 64]; /* one bit per two-byte prefix in use: 8 KiB, stays in L1 */
+	uint8_t head[65536];   /* 1 + index of the first keyword with these two bytes; 0 none */
+	uint8_t next[NKW];     /* chain: 1 + index of the next one; 0 end */
+	uint8_t len[NKW];
+	uint32_t pre[NKW];     /* the first four bytes (fewer: masked) */
+	uint32_t mask[NKW];
+};
+
+struct tr_prefilter *tr_prefilter_new(void)
+{
+	struct tr_prefilter *p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	_Static_assert(NKW < 255, "keyword index fits a byte");
+	for (size_t i = NKW; i-- > 0;) {
+		unsigned b = (unsigned)(unsigned char)kw[i].s[0] << 8 | (unsigned char)kw[i].s[1];
+		p->len[i] = (uint8_t)strlen(kw[i].s);
+		size_t m = p->len[i] < 4 ? p->len[i] : 4;
+		p->mask[i] = 0;
+		memcpy(&p->pre[i], "\0\0\0\0", 4);
+		memcpy(&p->pre[i], kw[i].s, m);
+		memset(&p->mask[i], 0xff, m);
+		p->next[i] = p->head[b];
+		p->head[b] = (uint8_t)(i + 1);
+		p->any[b >> 6] |= 1ull << (b & 63);
+	}
+	return p;
+}
+
+uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
+{
+	uint64_t m = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i + 1 < n; i++) {
+		unsigned b = (unsigned)u[i] << 8 | u[i + 1];
+		if (!(p->any[b >> 6] >> (b & 63) & 1))
+			continue;
+		unsigned h = p->head[b];
+		/* four bytes at once before the full compare; s[n] is the line's
+		 * NUL, and a line shorter than 4 from here reads it as zeros */
+		uint32_t four = 0;
+		memcpy(&four, s + i, n - i >= 4 ? 4 : n - i);
+		while (h) {
+			size_t k = h - 1;
+			if ((four & p->mask[k]) == p->pre[k] && n - i >= p->len[k] &&
+			    !memcmp(s + i + 4, kw[k].s + 4, p->len[k] > 4 ? p->len[k] - 4u : 0u))
+				m |= kw[k].g;
+			h = p->next[k];
+		}
+	}
+	return m;
+}

@@ -1,0 +1,127 @@
+/*
+ * What may leave the machine when a report is pasted back: --redact replaces
+ * paths (anything with a slash that looks like a file path, ~ paths), user
+ * names in /home/NAME, user@host, IPv4 addresses and dotted host names with
+ * placeholders. /proc and /sys paths are kept: they name kernel knobs, not
+ * the user. tr_sanitize makes any bytes printable UTF-8 for quoting.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "internal.h"
+
+size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap)
+{
+	size_t w = 0;
+	if (cap == 0)
+		return 0;
+	for (size_t r = 0; r < n && w + 4 < cap;) {
+		unsigned char c = (unsigned char)in[r];
+		if (c < 0x20 || c == 0x7f) {
+			out[w++] = ' ';
+			r++;
+			continue;
+		}
+		if (c < 0x80) {
+			out[w++] = (char)c;
+			r++;
+			continue;
+		}
+		int need = c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
+		int ok = need > 0 && r + (size_t)need < n + 0 && w + (size_t)need + 1 < cap;
+		for (int i = 1; ok && i <= need; i++)
+			if (((unsigned char)in[r + i] & 0xc0) != 0x80)
+				ok = 0;
+		if (!ok) {
+			if (w + 3 >= cap)
+				break;
+			memcpy(out + w, "\xef\xbf\xbd", 3); /* U+FFFD */
+			w += 3;
+			r++;
+			continue;
+		}
+		for (int i = 0; i <= need; i++)
+			out[w++] = in[r++];
+	}
+	out[w] = 0;
+	return w;
+}
+
+static int pathch(char c)
+{
+	return isalnum((unsigned char)c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '~' || c == '+';
+}
+
+static int put(char *out, size_t cap, size_t *w, const char *s)
+{
+	size_t n = strlen(s);
+	if (*w + n + 1 > cap)
+		return 0;
+	memcpy(out + *w, s, n);
+	*w += n;
+	return 1;
+}
+
+void tr_redact(const char *in, char *out, size_t cap)
+{
+	size_t w = 0, n = strlen(in);
+	for (size_t r = 0; r < n;) {
+		int boundary = r == 0 || !pathch(in[r - 1]);
+		/* a path: /a/b..., ~/x, ./x */
+		if (boundary && (in[r] == '/' || (in[r] == '~' && in[r + 1] == '/'))) {
+			size_t e = r;
+			int slashes = 0;
+			while (e < n && pathch(in[e]))
+				slashes += in[e++] == '/';
+			int kernel = !strncmp(in + r, "/proc/", 6) || !strncmp(in + r, "/sys/", 5) ||
+				     !strncmp(in + r, "/dev/", 5);
+			if (slashes >= 2 && !kernel) {
+				if (!put(out, cap, &w, "<path>"))
+					break;
+				r = e;
+				continue;
+			}
+		}
+		/* a token: user@host, an IPv4 address, a dotted host name */
+		if (boundary && isalnum((unsigned char)in[r])) {
+			size_t e = r;
+			int at = 0, dots = 0, alpha = 0, digits = 0;
+			while (e < n && (isalnum((unsigned char)in[e]) || in[e] == '.' || in[e] == '-' ||
+					 in[e] == '_' || in[e] == '@')) {
+				at += in[e] == '@';
+				dots += in[e] == '.';
+				alpha += isalpha((unsigned char)in[e]) != 0;
+				digits += isdigit((unsigned char)in[e]) != 0;
+				e++;
+			}
+			while (e > r && in[e - 1] == '.') {
+				e--;
+				dots--;
+			}
+			const char *rep = NULL;
+			if (at == 1 && alpha)
+				rep = "<user>@<host>";
+			else if (dots == 3 && !alpha && digits >= 4 && in[r] != '0')
+				rep = "<ip>";
+			else if (dots >= 2 && alpha >= 4 && !isdigit((unsigned char)in[r]) &&
+				 isalpha((unsigned char)in[e - 1]))
+				rep = "<host>";
+			if (rep) {
+				if (!put(out, cap, &w, rep))
+					break;
+				r = e;
+				continue;
+			}
+			if (w + (e - r) + 1 > cap)
+				break;
+			memcpy(out + w, in + r, e - r);
+			w += e - r;
+			r = e;
+			continue;
+		}
+		if (w + 2 > cap)
+			break;
+		out[w++] = in[r++];
+	}
+	out[w < cap ? w : cap - 1] = 0;
+}

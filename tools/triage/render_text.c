@@ -1,0 +1,97 @@
+/*
+ * Text for a terminal: per start, its phase table and findings, each finding
+ * with its quoted evidence (source:line), arithmetic, ranked remedies and what
+ * was not evaluated. Colour only when LSC_TRIAGE_COLOR is set (the CLI sets it
+ * when stdout is a terminal).
+ */
+#include <string.h>
+
+#include "render.h"
+
+static const char *col(const struct lsc_triage *t, enum lsc_triage_sev s)
+{
+	if (!(t->opts.flags & LSC_TRIAGE_COLOR))
+		return "";
+	return s == LSC_TRIAGE_FAIL ? "\x1b[1;31m" : s == LSC_TRIAGE_WARN ? "\x1b[1;33m" : "\x1b[32m";
+}
+
+static const char *reset(const struct lsc_triage *t)
+{
+	return (t->opts.flags & LSC_TRIAGE_COLOR) ? "\x1b[0m" : "";
+}
+
+static void start_header(struct lsc_triage *t, FILE *o, unsigned idx)
+{
+	const struct tr_startsum *m = tr_sum_of(t, idx);
+	if (!m) {
+		fprintf(o, "\nstart %u\n", idx);
+		return;
+	}
+	fprintf(o, "\nstart %u: %s, %s lines %lu-%lu%s%s\n", idx, m->family, tr_src_name(t, m->src), m->first_line,
+		m->last_line, m->run[0] ? ", run " : "", m->run);
+	struct tr_phase_row rows[16];
+	const char *miss[16];
+	size_t nm, n = tr_phases(m, rows, 16, miss, &nm);
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "  %-22s %10.2f\n", rows[i].label, rows[i].v);
+	if (nm) {
+		fprintf(o, "  not measured:");
+		for (size_t i = 0; i < nm; i++)
+			fprintf(o, "%s %s", i ? "," : "", miss[i]);
+		fprintf(o, "\n");
+	}
+	for (unsigned i = 0; i < m->nnoteval; i++)
+		fprintf(o, "  not evaluated: %s: missing %s\n", m->noteval[i].id, m->noteval[i].text);
+}
+
+static void finding(struct lsc_triage *t, FILE *o, const struct tr_finding *f)
+{
+	char tmp[TR_EVTEXT * 2];
+	fprintf(o, "  %s[%s]%s %s: %s\n", col(t, f->sev), tr_sev_name(f->sev), reset(t), f->id, f->summary);
+	for (unsigned i = 0; i < f->nev; i++)
+		fprintf(o, "      %s:%lu: %s\n", tr_src_name(t, f->ev[i].src), f->ev[i].line,
+			tr_ev_text(t, &f->ev[i], tmp, sizeof(tmp)));
+	for (unsigned i = 0; i < f->nmath; i++)
+		fprintf(o, "      = %s\n", f->math[i]);
+	for (unsigned i = 0; i < f->nrem; i++)
+		fprintf(o, "      %u. %s\n", i + 1, f->rem[i]);
+	for (unsigned i = 0; i < f->nmiss; i++)
+		fprintf(o, "      not evaluated: missing %s\n", f->miss[i]);
+}
+
+int tr_render_text(struct lsc_triage *t, FILE *o)
+{
+	fprintf(o, "loadscope triage: %lu lines, %lu recognised, %u start%s", t->nlines, t->nrecog, t->nstarts,
+		t->nstarts == 1 ? "" : "s");
+	if (t->ntrunc)
+		fprintf(o, ", %lu line%s over %u bytes truncated", t->ntrunc, t->ntrunc == 1 ? "" : "s",
+			LSC_TRIAGE_LINE_MAX);
+	if (t->nbad_utf8)
+		fprintf(o, ", %lu with invalid UTF-8", t->nbad_utf8);
+	fprintf(o, "\n");
+	if (t->nrecog == 0) {
+		fprintf(o, "nothing recognisable: no loadscope, engine, strace or vmstat lines found\n");
+		return 0;
+	}
+	long cur = -1;
+	unsigned long counted = 0;
+	for (size_t i = 0; i < t->nlite; i++) {
+		const struct tr_lite *x = &t->lite[i];
+		if ((long)x->start != cur) {
+			cur = x->start;
+			if (x->full >= 0)
+				start_header(t, o, x->start);
+		}
+		if (x->full >= 0)
+			finding(t, o, &t->full[x->full]);
+		else
+			counted++;
+	}
+	if (counted)
+		fprintf(o, "\n%lu further findings listed without detail (--format json lists them all)\n", counted);
+	if (t->opts.flags & LSC_TRIAGE_TABLE) {
+		fprintf(o, "\n");
+		tr_table_render(t, LSC_TRIAGE_TEXT, o);
+	}
+	return 0;
+}

@@ -1,0 +1,125 @@
+/*
+ * The rule table and the loop that runs it over a closing start. A rule that
+ * fails internally (returns < 0) becomes a `rule-error` finding and the rest
+ * still run (flutter doctor's "crash" result, triage.md). alloc-dominates is
+ * the generic allocation finding: it stays quiet when a more specific cause
+ * (THP compaction, KFD EAGAIN) explained the same time. `healthy` is given to
+ * a start that shows no warning and no failure.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const struct tr_rule *const tr_rules[] = {
+	&tr_rule_thp_compaction, &tr_rule_kfd_eagain, &tr_rule_hugetlb, &tr_rule_alloc_dominates,
+	&tr_rule_rate_wall, &tr_rule_truncated, &tr_rule_disk_read, &tr_rule_swap,
+	&tr_rule_memlock, &tr_rule_io_uring, &tr_rule_direct_io, &tr_rule_verify,
+};
+const size_t tr_nrules = sizeof(tr_rules) / sizeof(tr_rules[0]);
+
+void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned long first_line)
+{
+	if (t->nlite == t->lite_cap) {
+		if (t->lite_cap >= TR_LITE_MAX) {
+			t->dropped_findings++;
+			return;
+		}
+		size_t cap = t->lite_cap ? t->lite_cap * 2 : 64;
+		struct tr_lite *n = realloc(t->lite, cap * sizeof(*n));
+		if (!n) {
+			t->dropped_findings++;
+			return;
+		}
+		t->lite = n;
+		t->lite_cap = cap;
+	}
+	struct tr_lite *x = &t->lite[t->nlite++];
+	x->id = f->id;
+	x->sev = f->sev;
+	x->start = f->start;
+	x->first_line = first_line;
+	x->full = -1;
+	if (t->nfull < TR_FULL_FINDINGS) {
+		if (t->nfull == t->full_cap) {
+			struct tr_finding *n = realloc(t->full, t->full_cap * 2 * sizeof(*n));
+			if (!n)
+				return;
+			t->full = n;
+			t->full_cap *= 2;
+		}
+		t->full[t->nfull] = *f;
+		x->full = (int)t->nfull++;
+	}
+}
+
+static struct tr_startsum *sum_of(struct lsc_triage *t, const struct tr_start *s)
+{
+	if (t->nsums && t->sums[t->nsums - 1].idx == s->idx)
+		return &t->sums[t->nsums - 1];
+	return NULL;
+}
+
+/* Quoted lines read as a log excerpt: in input order. (The finding's
+ * "line" stays its first piece of evidence as the rule ranked it.) */
+static void sort_evidence(struct tr_finding *f)
+{
+	for (unsigned i = 1; i < f->nev; i++) {
+		struct tr_evid e = f->ev[i];
+		unsigned j = i;
+		while (j > 0 && (f->ev[j - 1].src > e.src || (f->ev[j - 1].src == e.src && f->ev[j - 1].line > e.line))) {
+			f->ev[j] = f->ev[j - 1];
+			j--;
+		}
+		f->ev[j] = e;
+	}
+}
+
+void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
+{
+	struct tr_finding *f = malloc(sizeof(*f));
+	if (!f)
+		return;
+	struct tr_startsum *sum = sum_of(t, s);
+	int bad = 0, specific = 0;
+	for (size_t i = 0; i < t->nrules; i++) {
+		const struct tr_rule *r = t->rules[i];
+		if (r == &tr_rule_alloc_dominates && specific)
+			continue;
+		tr_f_init(f, r->id, LSC_TRIAGE_INFO, s);
+		int ret = r->eval(s, &t->ctx, f);
+		if (ret < 0) {
+			t->rule_errors++;
+			tr_f_init(f, "rule-error", LSC_TRIAGE_WARN, s);
+			tr_f_summary(f, "rule %s failed internally (%d); the other rules ran", r->id, ret);
+			tr_f_rem(f, "report this log to the loadscope maintainers");
+			tr_add_finding(t, f, s->first_line);
+			continue;
+		}
+		if (ret == TR_NOTEVAL) {
+			if (sum && sum->nnoteval < TR_NOTEVAL_MAX)
+				for (unsigned k = 0; k < f->nmiss && sum->nnoteval < TR_NOTEVAL_MAX; k++) {
+					sum->noteval[sum->nnoteval].id = r->id;
+					snprintf(sum->noteval[sum->nnoteval].text, TR_F_TXT, "%s", f->miss[k]);
+					sum->nnoteval++;
+				}
+			continue;
+		}
+		if (ret != TR_FIRE)
+			continue;
+		if (r->specific_of && f->sev >= LSC_TRIAGE_WARN)
+			specific = 1;
+		if (f->sev >= LSC_TRIAGE_WARN)
+			bad = 1;
+		unsigned long first = f->nev ? f->ev[0].line : s->first_line;
+		sort_evidence(f);
+		tr_add_finding(t, f, first);
+	}
+	if (!bad) {
+		tr_f_init(f, "healthy", LSC_TRIAGE_INFO, s);
+		tr_f_summary(f, "start %u (%s, lines %lu-%lu) shows none of the known problems", s->idx,
+			     s->family[0] ? s->family : "unknown", s->first_line, s->last_line);
+		tr_add_finding(t, f, s->first_line);
+	}
+	free(f);
+}

@@ -1,0 +1,172 @@
+/*
+ * Small hand-written scanners for the shapes log lines share: a number (with
+ * thousands commas as people type them: "3,770"), a number with a size, time
+ * or rate unit, and the first such number after a keyword. Recognisers are
+ * built from these instead of sample strings, so that "28.47 GiB", "30 GB",
+ * "29153 MiB" and "**7.51 s**" (once cleaned) all read the same.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *tr_memmem(const char *h, size_t hn, const char *needle)
+{
+	return memmem(h, hn, needle, strlen(needle));
+}
+
+const char *tr_memmem_ci(const char *h, size_t hn, const char *needle)
+{
+	size_t nn = strlen(needle);
+	if (nn == 0 || hn < nn)
+		return NULL;
+	int c0 = tolower((unsigned char)needle[0]);
+	for (size_t i = 0; i + nn <= hn; i++) {
+		if (tolower((unsigned char)h[i]) != c0)
+			continue;
+		if (!strncasecmp(h + i, needle, nn))
+			return h + i;
+	}
+	return NULL;
+}
+
+int tr_isword(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+const char *tr_skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+int tr_num(const char **pp, const char *end, double *v)
+{
+	const char *p = *pp;
+	int neg = 0;
+	if (p < end && (*p == '+' || *p == '-')) {
+		neg = *p == '-';
+		p++;
+	}
+	if (p >= end || !(isdigit((unsigned char)*p) || (*p == '.' && p + 1 < end && isdigit((unsigned char)p[1]))))
+		return 0;
+	double x = 0;
+	int digits = 0;
+	while (p < end) {
+		if (isdigit((unsigned char)*p)) {
+			x = x * 10 + (*p - '0');
+			digits++;
+			p++;
+		} else if (*p == ',' && digits > 0 && p + 3 < end + 0 && p + 3 <= end &&
+			   isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2]) &&
+			   isdigit((unsigned char)p[3]) && (p + 4 >= end || !isdigit((unsigned char)p[4]))) {
+			p++; /* "3,770": a thousands separator, not a list */
+		} else {
+			break;
+		}
+	}
+	if (p < end && *p == '.' && p + 1 < end && isdigit((unsigned char)p[1])) {
+		double f = 0.1;
+		p++;
+		while (p < end && isdigit((unsigned char)*p)) {
+			x += (*p - '0') * f;
+			f /= 10;
+			p++;
+		}
+	}
+	*v = neg ? -x : x;
+	*pp = p;
+	return 1;
+}
+
+static int unit_is(const char *p, const char *end, const char *u, const char **after)
+{
+	size_t n = strlen(u);
+	if ((size_t)(end - p) < n || strncasecmp(p, u, n))
+		return 0;
+	if (p + n < end && isalpha((unsigned char)p[n]))
+		return 0;
+	*after = p + n;
+	return 1;
+}
+
+struct unit {
+	const char *name;
+	double mul;
+};
+
+static int num_unit(const char **pp, const char *end, double *v, const struct unit *u)
+{
+	const char *p = *pp;
+	double x;
+	if (!tr_num(&p, end, &x))
+		return 0;
+	p = tr_skip_ws(p, end);
+	for (; u->name; u++) {
+		const char *a;
+		if (unit_is(p, end, u->name, &a)) {
+			*v = x * u->mul;
+			*pp = a;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+int tr_size_gib(const char **p, const char *end, double *gib)
+{
+	/* Longest names first: "GiB" before "G", "bytes" before "B". */
+	static const struct unit u[] = {
+		{"TiB", 1024.0}, {"TB", 1e12 / GIB}, {"GiB", 1.0}, {"GB", 1e9 / GIB},
+		{"MiB", 1.0 / 1024}, {"MB", 1e6 / GIB}, {"KiB", 1.0 / (1024 * 1024)},
+		{"kB", 1e3 / GIB}, {"KB", 1.0 / (1024 * 1024)}, {"bytes", 1.0 / GIB},
+		{"byte", 1.0 / GIB}, {"G", 1.0}, {"M", 1.0 / 1024}, {"B", 1.0 / GIB},
+		{NULL, 0}};
+	return num_unit(p, end, gib, u);
+}
+
+int tr_dur_s(const char **p, const char *end, double *s)
+{
+	static const struct unit u[] = {
+		{"seconds", 1}, {"second", 1}, {"secs", 1}, {"sec", 1}, {"ms", 1e-3},
+		{"milliseconds", 1e-3}, {"us", 1e-6}, {"\xc2\xb5s", 1e-6}, {"minutes", 60},
+		{"min", 60}, {"s", 1}, {NULL, 0}};
+	/* "milliseconds" must be tried before "ms"? no: unit_is requires a
+	 * non-letter after the unit, so "ms" does not match "milliseconds". */
+	return num_unit(p, end, s, u);
+}
+
+int tr_rate_gibps(const char **p, const char *end, double *g)
+{
+	static const struct unit u[] = {
+		{"GiB/s", 1.0}, {"GB/s", 1e9 / GIB}, {"MiB/s", 1.0 / 1024}, {"MB/s", 1e6 / GIB},
+		{"KiB/s", 1.0 / (1024 * 1024)}, {"kB/s", 1e3 / GIB}, {NULL, 0}};
+	return num_unit(p, end, g, u);
+}
+
+int tr_after(const char *p, const char *end, const char *after,
+	     int (*fn)(const char **, const char *, double *), double *v)
+{
+	const char *k = tr_memmem(p, (size_t)(end - p), after);
+	if (!k)
+		return 0;
+	const char *q = k + strlen(after);
+	/* The number may follow a few separators: "took 7.51 s", "= 312 ms",
+	 * "stream 30 GiB". Scan at most 24 bytes for its first digit. */
+	for (const char *lim = q + 24; q < end && q < lim; q++) {
+		if (isdigit((unsigned char)*q)) {
+			const char *r = q;
+			if (fn(&r, end, v))
+				return 1;
+			/* skip this number and keep looking */
+			while (q < end && (isdigit((unsigned char)*q) || *q == '.' || *q == ','))
+				q++;
+			q--;
+		}
+	}
+	return 0;
+}

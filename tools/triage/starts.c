@@ -1,0 +1,329 @@
+/*
+ * Splitting a log into starts. loadscope's own lines carry a run id, so
+ * interleaved starts (two engines writing to one journal) stay apart; other
+ * engines' lines go to the current start. A new start begins at a start
+ * marker (loadscope `start`, an engine's first lines) once the current start
+ * has got past its beginning, or when a fact that happens once per start
+ * (the arena note, the `loaded` summary, the complement line) shows up a
+ * second time: a pasted log of five restarts rarely says where each began.
+ *
+ * A start's facts live only while it is open; closing it runs the rules,
+ * keeps a short summary (the phase table) and a row for --table, and frees it.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *const tr_vm_names[TR_VM_N] = {
+	"compact_stall", "compact_fail", "compact_success", "thp_fault_alloc", "thp_fault_fallback",
+	"allocstall", "pswpin", "pswpout", "pgmajfault", "pgfault"};
+
+void tr_evid_raw(struct tr_evid *e, const struct tr_line *l)
+{
+	size_t n = l->len < TR_EVTEXT / 2 - 1 ? l->len : TR_EVTEXT / 2 - 1;
+	e->line = l->no;
+	e->src = l->src;
+	memcpy(e->text, l->s, n); /* cleaned lines hold no NUL */
+	e->text[n] = 0;
+}
+
+struct tr_evid tr_evid_cooked(const struct tr_evid *raw)
+{
+	struct tr_evid e = {.line = raw->line, .src = raw->src};
+	tr_sanitize(raw->text, strlen(raw->text), e.text, sizeof(e.text));
+	return e;
+}
+
+void tr_setnum(struct tr_num *n, double v, int ev)
+{
+	n->v = v;
+	n->ev = ev;
+}
+
+void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
+{
+	/* everything but the evidence texts, which are read only up to nev:
+	 * a start is reset for every restart in a log, and those are 16 KiB */
+	memset(s, 0, offsetof(struct tr_start, lastev));
+	s->lastev.text[0] = 0;
+	s->lastev.line = 0;
+	s->eagain_tail.text[0] = 0;
+	s->eagain_tail.line = 0;
+	s->nev = 0;
+	s->idx = idx;
+	s->src = src;
+	struct tr_num *nums[] = {&s->ready_s, &s->unattributed_s, &s->covered_s, &s->comp_total_s,
+				 &s->comp_alloc_s, &s->comp_copy_s, &s->comp_gib, &s->loaded_gib,
+				 &s->loaded_rate, &s->loaded_s, &s->read_s, &s->read_gib, &s->read_rate,
+				 &s->huge_needed, &s->huge_pool, &s->arena_gib, &s->vm_window_s,
+				 &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
+				 &s->pin_bytes, &s->mem_total_gib};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		tr_setnum(nums[i], NAN, -1);
+	for (int k = 0; k < TR_K_N; k++)
+		tr_setnum(&s->ph_s[k], NAN, -1);
+	for (int k = 0; k < TR_VM_N; k++)
+		tr_setnum(&s->vm[k], NAN, -1);
+	s->thp_req = -1;
+	s->ev_begin = s->ev_end = s->ev_thp = s->ev_defrag = s->ev_thp_process = -1;
+	s->ev_hugetlb_used = s->ev_eagain_first = s->ev_eagain_last = s->ev_kfd_ok = -1;
+	s->ev_verify_fail = s->ev_mlock_fail = s->ev_uring = s->ev_direct = s->ev_swap_text = -1;
+	s->ev_arena = s->ev_exit = s->ev_thp_risk = -1;
+	s->kfd_ts_first = s->kfd_ts_last = NAN;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		s->ts_begin[k] = NAN;
+}
+
+/* Every fact's evidence index, so that a full store can reuse a slot no
+ * fact points at (a start with thousands of progress lines keeps the lines
+ * its facts came from, not the first 48 lines it saw). */
+static int referenced(const struct tr_start *s, int i)
+{
+	const int evs[] = {s->ev_begin, s->ev_end, s->ev_thp, s->ev_defrag, s->ev_thp_process,
+			   s->ev_hugetlb_used, s->ev_eagain_first, s->ev_eagain_last, s->ev_kfd_ok, s->ev_arena,
+			   s->ev_exit, s->ev_thp_risk, s->ev_verify_fail, s->ev_mlock_fail, s->ev_uring,
+			   s->ev_direct, s->ev_swap_text};
+	for (size_t k = 0; k < sizeof(evs) / sizeof(evs[0]); k++)
+		if (evs[k] == i)
+			return 1;
+	const struct tr_num *nums[] = {&s->ready_s, &s->unattributed_s, &s->covered_s, &s->comp_total_s,
+				       &s->comp_alloc_s, &s->comp_copy_s, &s->comp_gib, &s->loaded_gib,
+				       &s->loaded_rate, &s->loaded_s, &s->read_s, &s->read_gib, &s->read_rate,
+				       &s->huge_needed, &s->huge_pool, &s->arena_gib, &s->vm_window_s,
+				       &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
+				       &s->pin_bytes, &s->mem_total_gib};
+	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
+		if (nums[k]->ev == i)
+			return 1;
+	for (int k = 0; k < TR_K_N; k++)
+		if (s->ph_s[k].ev == i)
+			return 1;
+	for (int k = 0; k < TR_VM_N; k++)
+		if (s->vm[k].ev == i)
+			return 1;
+	return 0;
+}
+
+int tr_evid(struct tr_start *s, const struct tr_line *l)
+{
+	for (unsigned i = s->nev; i-- > 0 && i + 4 >= s->nev;)
+		if (s->ev[i].line == l->no && s->ev[i].src == l->src)
+			return (int)i;
+	int slot;
+	if (s->nev < TR_START_EVID) {
+		slot = (int)s->nev++;
+	} else {
+		for (slot = 0; slot < TR_START_EVID && referenced(s, slot); slot++)
+			;
+		if (slot == TR_START_EVID)
+			return -1;
+	}
+	struct tr_evid *e = &s->ev[slot];
+	e->line = l->no;
+	e->src = l->src;
+	tr_sanitize(l->s, l->len, e->text, sizeof(e->text));
+	return slot;
+}
+
+static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
+{
+	if (t->nopen == TR_OPEN_MAX)
+		tr_close(t, t->open[0]);
+	struct tr_start *s = malloc(sizeof(*s));
+	if (!s)
+		return NULL;
+	tr_start_reset(s, 0, l->src);
+	s->t = t;
+	for (int k = 0; k < TR_TS_KINDS; k++) {
+		s->ts_begin[k] = t->pending_ts[k];
+		t->pending_ts[k] = NAN;
+	}
+	t->open[t->nopen++] = s;
+	t->cur = s;
+	return s;
+}
+
+struct tr_start *tr_current(struct lsc_triage *t, const struct tr_line *l)
+{
+	if (t->cur && t->cur->src != l->src)
+		tr_close(t, t->cur); /* a new file is a new log */
+	if (t->cur)
+		return t->cur;
+	return new_start(t, l);
+}
+
+void tr_touch(struct tr_start *s, const struct tr_line *l)
+{
+	if (!s)
+		return;
+	if (!s->recognised)
+		s->idx = s->t->nstarts++; /* numbered in the order starts begin */
+	if (!s->first_line)
+		s->first_line = l->no;
+	s->last_line = l->no;
+	s->recognised++;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
+			s->ts_begin[k] = l->tsk[k];
+	tr_evid_raw(&s->lastev, l);
+}
+
+static void set_family(struct tr_start *s, const char *family)
+{
+	if (family && !s->family[0])
+		snprintf(s->family, sizeof(s->family), "%s", family);
+}
+
+struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const char *family)
+{
+	struct tr_start *s = tr_current(t, l);
+	if (s && s->stage >= 2) {
+		if (!s->run[0])
+			tr_close(t, s);
+		s = new_start(t, l);
+	}
+	if (!s)
+		return NULL;
+	set_family(s, family);
+	if (s->stage < 1) {
+		s->stage = 1;
+		s->ev_begin = tr_evid(s, l);
+	}
+	return s;
+}
+
+struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int have, const char *family)
+{
+	struct tr_start *s = tr_current(t, l);
+	/* An engine that embeds loadscope prints its own summary next to
+	 * loadscope's (seed 000's complement line): same start, not a new one. */
+	if (s && s->run[0] && s->stage < 4)
+		have = 0;
+	if (s && (have || s->stage >= 4)) {
+		if (!s->run[0])
+			tr_close(t, s);
+		s = new_start(t, l);
+	}
+	if (s)
+		set_family(s, family);
+	return s;
+}
+
+struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const char *run, int create)
+{
+	for (unsigned i = 0; i < t->nopen; i++)
+		if (!strcmp(t->open[i]->run, run)) {
+			if (create && t->open[i]->stage >= 2) {
+				/* the same run id began again: a new start */
+				tr_close(t, t->open[i]);
+				break;
+			}
+			t->cur = t->open[i];
+			return t->open[i];
+		}
+	struct tr_start *s = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	/* An engine that embeds loadscope prints its own lines too: adopt the
+	 * engine's start when it has not got far and has no run of its own. */
+	if (!(s && !s->run[0] && (s->stage <= 1 || !create)))
+		s = new_start(t, l);
+	if (!s)
+		return NULL;
+	snprintf(s->run, sizeof(s->run), "%s", run);
+	if (!s->family[0])
+		snprintf(s->family, sizeof(s->family), "loadscope");
+	return s;
+}
+
+static void summarise(struct lsc_triage *t, const struct tr_start *s)
+{
+	if (t->nsums >= TR_FULL_STARTS)
+		return;
+	if (t->nsums == t->sums_cap) {
+		struct tr_startsum *n = realloc(t->sums, t->sums_cap * 2 * sizeof(*n));
+		if (!n)
+			return;
+		t->sums = n;
+		t->sums_cap *= 2;
+	}
+	struct tr_startsum *m = &t->sums[t->nsums++];
+	memset(m, 0, sizeof(*m));
+	m->idx = s->idx;
+	m->src = s->src;
+	m->first_line = s->first_line;
+	m->last_line = s->last_line;
+	snprintf(m->family, sizeof(m->family), "%s", s->family[0] ? s->family : "unknown");
+	snprintf(m->run, sizeof(m->run), "%s", s->run);
+	m->stage = s->stage;
+	m->ready_s = s->ready_s.v;
+	for (int k = 0; k < TR_K_N; k++)
+		m->ph[k] = s->ph_s[k].v;
+	m->comp_total_s = s->comp_total_s.v;
+	m->comp_alloc_s = s->comp_alloc_s.v;
+	m->comp_copy_s = s->comp_copy_s.v;
+	m->loaded_gib = s->loaded_gib.v;
+	m->loaded_rate = s->loaded_rate.v;
+	m->read_s = s->read_s.v;
+	/* Unattributed: what the start itself says, else ready minus what was
+	 * measured (the complement includes its own alloc and copy). */
+	if (tr_has(&s->unattributed_s)) {
+		m->unattributed_s = s->unattributed_s.v;
+	} else if (tr_has(&s->ready_s)) {
+		double covered = 0;
+		int any = 0;
+		if (tr_has(&s->comp_total_s)) {
+			covered += s->comp_total_s.v;
+			any = 1;
+		} else {
+			for (int k = 0; k < TR_K_N; k++)
+				if (tr_has(&s->ph_s[k])) {
+					covered += s->ph_s[k].v;
+					any = 1;
+				}
+		}
+		if (tr_has(&s->read_s) && !tr_has(&s->ph_s[TR_K_READ])) {
+			covered += s->read_s.v;
+			any = 1;
+		} else if (!any && tr_has(&s->loaded_s)) {
+			covered += s->loaded_s.v;
+			any = 1;
+		}
+		m->unattributed_s = any ? s->ready_s.v - covered : NAN;
+		if (m->unattributed_s < 0)
+			m->unattributed_s = 0;
+	} else {
+		m->unattributed_s = NAN;
+	}
+}
+
+void tr_close(struct lsc_triage *t, struct tr_start *s)
+{
+	unsigned i;
+	for (i = 0; i < t->nopen && t->open[i] != s; i++)
+		;
+	if (i == t->nopen)
+		return;
+	memmove(&t->open[i], &t->open[i + 1], (t->nopen - i - 1) * sizeof(t->open[0]));
+	t->nopen--;
+	if (t->cur == s)
+		t->cur = t->nopen ? t->open[t->nopen - 1] : NULL;
+	if (s->recognised > 0) {
+		summarise(t, s);
+		tr_run_rules(t, s);
+		tr_table_row(t, s);
+		/* what this machine does on a good day, for the next starts' rules */
+		double r[] = {s->loaded_rate.v, s->fill_rate.v,
+			      tr_has(&s->comp_total_s) && s->comp_total_s.v > 0 ? s->comp_gib.v / s->comp_total_s.v : NAN};
+		for (size_t k = 0; k < 3; k++)
+			if (!isnan(r[k]) && (isnan(t->ctx.normal_fill_gibps) || r[k] > t->ctx.normal_fill_gibps))
+				t->ctx.normal_fill_gibps = r[k];
+	}
+	free(s);
+}
+
+void tr_close_all(struct lsc_triage *t)
+{
+	while (t->nopen)
+		tr_close(t, t->open[0]);
+}

@@ -1,0 +1,277 @@
+/*
+ * The triage's front door: assemble lines from arbitrarily chunked input in
+ * one fixed buffer (so memory does not grow with the input), clean each line,
+ * hand it to the recognisers, and at the end close the open starts so that
+ * their rules run. A line longer than LSC_TRIAGE_LINE_MAX keeps its first
+ * LSC_TRIAGE_LINE_MAX bytes and is flagged; the rest is skipped up to the
+ * next newline.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
+{
+	struct lsc_triage *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	if (opts)
+		t->opts = *opts;
+	t->opts.source = NULL;
+	t->buf = malloc(LSC_TRIAGE_LINE_MAX + 2);
+	t->scratch = malloc(LSC_TRIAGE_LINE_MAX + 2);
+	t->full = calloc(64, sizeof(*t->full));
+	t->pf = tr_prefilter_new();
+	t->sums = calloc(64, sizeof(*t->sums));
+	if (!t->buf || !t->scratch || !t->full || !t->sums || !t->pf) {
+		lsc_triage_free(t);
+		return NULL;
+	}
+	t->full_cap = t->sums_cap = 64;
+	t->rules = tr_rules;
+	t->nrules = tr_nrules;
+	t->ctx.normal_fill_gibps = NAN;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		t->pending_ts[k] = NAN;
+	t->nsrc = 1;
+	/* LSC_TRIAGE_DEBUG=1: every cleaned line and whether a recogniser used it */
+	t->debug = getenv("LSC_TRIAGE_DEBUG") != NULL;
+	snprintf(t->srcname[0], sizeof(t->srcname[0]), "%s", opts && opts->source ? opts->source : "input");
+	return t;
+}
+
+int lsc_triage_source(struct lsc_triage *t, const char *name)
+{
+	if (t->finished)
+		return -EINVAL;
+	/* a new input: its last unterminated line ends here */
+	if (t->blen || t->overlong)
+		lsc_triage_feed(t, "\n", 1);
+	if (t->lineno == 0 && t->nsrc == 1 && t->src == 0) {
+		snprintf(t->srcname[0], sizeof(t->srcname[0]), "%s", name ? name : "input");
+		return 0;
+	}
+	if (t->nsrc < 8) {
+		t->src = t->nsrc++;
+		snprintf(t->srcname[t->src], sizeof(t->srcname[0]), "%s", name ? name : "input");
+	}
+	t->lineno = 0;
+	return 0;
+}
+
+const char *tr_src_name(const struct lsc_triage *t, unsigned src)
+{
+	return src < t->nsrc ? t->srcname[src] : "input";
+}
+
+static void process_line(struct lsc_triage *t, char *s, size_t len)
+{
+	struct tr_line l = {.s = s, .len = len, .no = t->lineno, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
+	if (t->overlong) {
+		l.flags |= TR_L_TRUNCATED;
+		t->ntrunc++;
+	}
+	t->nlines++;
+	if (!tr_clean_line(&t->clean, &l))
+		return;
+	if (l.flags & TR_L_BADUTF8)
+		t->nbad_utf8++;
+	int used = 0;
+	l.kw = tr_prefilter(t->pf, l.s, l.len);
+	if (l.kw & TR_G_EPOCH) {
+		/* ik_llama/llama-server: "timestamp=1760633941" (Unix seconds) */
+		const char *k = tr_memmem(l.s, l.len, "timestamp=");
+		const char *p = k + 10;
+		double v;
+		if (tr_num(&p, l.s + l.len, &v) && v > 1e8)
+			l.tsk[2] = l.ts = fmod(v, 86400.0);
+	}
+	for (int k = 0; k < TR_TS_KINDS; k++) {
+		if (isnan(l.tsk[k]))
+			continue;
+		if (t->cur && t->cur->stage < 4 && t->cur->src == l.src) {
+			if (isnan(t->cur->ts_begin[k]))
+				t->cur->ts_begin[k] = l.tsk[k];
+		} else if (isnan(t->pending_ts[k])) {
+			t->pending_ts[k] = l.tsk[k];
+		}
+	}
+	if (l.kw & TR_G_LSC)
+		used = tr_recognise_lsc(t, &l);
+	/* A markdown table row is a report's prose, not a log line (seed
+	 * 000's A/B table); only this project's tagged lines count there. */
+	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
+		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l);
+	if (used)
+		t->nrecog++;
+	if (t->debug)
+		fprintf(stderr, "triage: %lu %s start=%d: %.*s\n", l.no, used ? "USED" : "    ",
+			t->cur ? (int)t->cur->first_line : -1, (int)(l.len < 160 ? l.len : 160), l.s);
+}
+
+int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
+{
+	if (t->finished)
+		return -EINVAL;
+	while (len) {
+		const char *nl = memchr(buf, '\n', len);
+		size_t take = nl ? (size_t)(nl - buf) : len;
+		size_t room = LSC_TRIAGE_LINE_MAX - t->blen;
+		if (take > room) {
+			memcpy(t->buf + t->blen, buf, room);
+			t->blen += room;
+			t->overlong = 1;
+		} else {
+			memcpy(t->buf + t->blen, buf, take);
+			t->blen += take;
+		}
+		if (!nl)
+			break;
+		t->lineno++;
+		t->buf[t->blen] = 0;
+		process_line(t, t->buf, t->blen);
+		t->blen = 0;
+		t->overlong = 0;
+		buf = nl + 1;
+		len -= take + 1;
+	}
+	return 0;
+}
+
+static int lite_cmp(const void *a, const void *b)
+{
+	const struct tr_lite *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int sum_cmp(const void *a, const void *b)
+{
+	const struct tr_startsum *x = a, *y = b;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct tr_row *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Starts close in the order they end (interleaved runs, a start closed
+ * when a new one begins); output lists them in the order they began. */
+static void sort_outputs(struct lsc_triage *t)
+{
+	for (size_t i = 0; i < t->nlite; i++)
+		t->lite[i].seq = i;
+	if (t->nlite > 1)
+		qsort(t->lite, t->nlite, sizeof(*t->lite), lite_cmp);
+	if (t->nsums > 1)
+		qsort(t->sums, t->nsums, sizeof(*t->sums), sum_cmp);
+	if (t->nrows > 1)
+		qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
+}
+
+int lsc_triage_finish(struct lsc_triage *t)
+{
+	if (t->finished)
+		return 0;
+	if (t->blen || t->overlong) {
+		t->lineno++;
+		t->buf[t->blen] = 0;
+		process_line(t, t->buf, t->blen);
+		t->blen = 0;
+	}
+	tr_close_all(t);
+	sort_outputs(t);
+	t->finished = 1;
+	return 0;
+}
+
+int lsc_triage_exit_code(struct lsc_triage *t)
+{
+	lsc_triage_finish(t);
+	if (t->nrecog == 0)
+		return LSC_TRIAGE_EXIT_UNUSABLE;
+	int worst = 0;
+	for (size_t i = 0; i < t->nlite; i++) {
+		if (t->lite[i].sev == LSC_TRIAGE_FAIL)
+			return LSC_TRIAGE_EXIT_FAIL;
+		if (t->lite[i].sev == LSC_TRIAGE_WARN)
+			worst = LSC_TRIAGE_EXIT_WARN;
+	}
+	if (t->dropped_findings && !worst)
+		worst = LSC_TRIAGE_EXIT_WARN;
+	return worst;
+}
+
+size_t lsc_triage_nfindings(struct lsc_triage *t)
+{
+	lsc_triage_finish(t);
+	return t->nlite;
+}
+
+int lsc_triage_finding(struct lsc_triage *t, size_t i, struct lsc_triage_finding_info *out)
+{
+	lsc_triage_finish(t);
+	if (i >= t->nlite)
+		return -ERANGE;
+	const struct tr_lite *x = &t->lite[i];
+	out->id = x->id;
+	out->severity = x->sev;
+	out->start = x->start;
+	out->first_line = x->first_line;
+	out->summary = x->full >= 0 ? t->full[x->full].summary : x->id;
+	return 0;
+}
+
+size_t lsc_triage_nstarts(struct lsc_triage *t)
+{
+	lsc_triage_finish(t);
+	return t->nstarts;
+}
+
+unsigned long lsc_triage_nlines(struct lsc_triage *t)
+{
+	return t->nlines;
+}
+
+unsigned long lsc_triage_nrecognised(struct lsc_triage *t)
+{
+	return t->nrecog;
+}
+
+int lsc_triage_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, FILE *out)
+{
+	lsc_triage_finish(t);
+	int r;
+	if ((t->opts.flags & LSC_TRIAGE_TABLE) && (t->opts.flags & LSC_TRIAGE_TABLE_ONLY))
+		r = tr_table_render(t, fmt, out);
+	else if (fmt == LSC_TRIAGE_JSON)
+		r = tr_render_json(t, out);
+	else if (fmt == LSC_TRIAGE_MD)
+		r = tr_render_md(t, out);
+	else
+		r = tr_render_text(t, out);
+	if (r < 0 || ferror(out))
+		return -EIO;
+	return 0;
+}
+
+void lsc_triage_free(struct lsc_triage *t)
+{
+	if (!t)
+		return;
+	for (unsigned i = 0; i < t->nopen; i++)
+		free(t->open[i]);
+	free(t->buf);
+	free(t->scratch);
+	free(t->pf);
+	free(t->full);
+	free(t->lite);
+	free(t->sums);
+	free(t->rows);
+	free(t);
+}
