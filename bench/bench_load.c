@@ -3,8 +3,10 @@
  * noisy, so variants run interleaved (round-robin, several rounds) and are
  * compared by their medians.
  *
- *   bench_load FILE once [on|off]     one default load; profiler on or off
- *                                     (lines to a sink that drops them)
+ *   bench_load FILE once [on|off] [noverify]
+ *                                     one default load; profiler on or off
+ *                                     (lines to a sink that drops them);
+ *                                     noverify: LSC_LOAD_NO_VERIFY
  *   bench_load FILE matrix ROUNDS     the read-path variants behind the
  *                                     defaults in load.c, interleaved
  *
@@ -92,6 +94,8 @@ int main(int argc, char **argv)
 			return 1;
 		lsc_start_begin(p, "bench");
 		lsc_load_options_init(&o);
+		if (argc > 4 && !strcmp(argv[4], "noverify"))
+			o.flags |= LSC_LOAD_NO_VERIFY;
 		int ret = load(file, p, &o, &st);
 		lsc_start_end(p);
 		lsc_profiler_destroy(p);

@@ -31,9 +31,12 @@
 #include "loader/sys.h"
 #include "profiler/internal.h"
 
-/* Measured defaults (docs/benchmarks.md, "Loader"). */
-#define DEF_STAGING_COUNT 4u
-#define DEF_STAGING_BYTES (16ull << 20)
+/* Measured defaults (docs/benchmarks.md, "Loader", 2026-11-30): reads
+ * straight into the registered arena with IOSQE_ASYNC at queue depth 4 were
+ * the fastest of the variants (4.48 GiB/s; inline 0.89x, pread 0.87x, any
+ * staging 0.44-0.56x); among staging layouts 8 x 4 MiB at depth 8 led. */
+#define DEF_STAGING_COUNT 8u
+#define DEF_STAGING_BYTES (4ull << 20)
 #define DEF_ARENA_CHUNK (16ull << 20)
 #define DEF_QD 4u
 #define DEF_TO_ARENA 1
@@ -210,7 +213,6 @@ static int choose_path(struct lsc__load *L)
 				"reader \"%s\" (auto, io_uring or pread)", rd);
 		return -EINVAL;
 	}
-	L->Q = o->queue_depth ? o->queue_depth : DEF_QD;
 	L->K = o->staging_count ? o->staging_count : DEF_STAGING_COUNT;
 	L->async = env_flag("LOADSCOPE_READ_ASYNC", DEF_ASYNC);
 	L->register_bufs = env_flag("LOADSCOPE_READ_FIXED", DEF_FIXED);
@@ -226,6 +228,8 @@ static int choose_path(struct lsc__load *L)
 	/* With O_DIRECT, only 4 KiB-aligned chunks can land in the arena; the
 	 * others (unaligned starts, the tail of a file) go through staging. */
 	L->to_arena = to_arena;
+	/* Through staging, one read per buffer in flight (measured best). */
+	L->Q = o->queue_depth ? o->queue_depth : to_arena ? DEF_QD : L->K;
 	L->C = o->staging_bytes ? o->staging_bytes : to_arena ? DEF_ARENA_CHUNK : DEF_STAGING_BYTES;
 	L->C = (L->C + LSC__DIO_ALIGN - 1) & ~(LSC__DIO_ALIGN - 1);
 	if (L->Q > 4096 || L->K > 4096 || L->C > LSC__REG_MAX) {
