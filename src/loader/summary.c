@@ -102,7 +102,7 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 	lsc__rec_init(&r, "complement");
 	uint64_t resident = st->arena_bytes;
 	lsc__rec_say(&r,
-		     "complement ready: resident %.2f GiB, pinned %.2f GiB in %.3f s "
+		     "ready: resident %.2f GiB, pinned %.2f GiB in %.3f s "
 		     "(alloc %.3f s, pin %.3f s, copy %.3f s); ",
 		     resident / GIB, a->pinned_bytes / GIB, sec(st->wall_ns),
 		     sec(a->alloc_ns + a->prefault_ns), sec(a->pin_ns), sec(st->read_ns));
@@ -171,7 +171,7 @@ static void loaded(const struct lsc__load *L)
 
 	struct lsc__rec r;
 	lsc__rec_init(&r, "loaded");
-	lsc__rec_say(&r, "loaded %.2f GiB in %.3f s (%.2f GiB/s over the wall time); ",
+	lsc__rec_say(&r, "%.2f GiB in %.3f s (%.2f GiB/s over the wall time); ",
 		     st->bytes / GIB, sec(st->wall_ns), rate(st->bytes, st->wall_ns));
 	lsc__rec_say(&r, "allocate %.3f s (%.2f GiB/s), ", sec(alloc_ns),
 		     rate(st->arena_bytes, alloc_ns));
