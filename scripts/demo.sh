@@ -2,7 +2,8 @@
 # The README's main job: build loadscope, show what this machine would do to
 # a large pinned arena (probe), make a test file, and load it as an engine
 # would, printing the startup lines. Size: LOADSCOPE_DEMO_GIB (default 2).
-# Extra arguments go to `loadscope load` (e.g. --thp thp --pin mlock).
+# Arguments go to `loadscope load` (default: --pin mlock, page-locking the
+# arena as an engine's GPU runtime would; e.g. --thp 4k --pin none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -22,5 +23,6 @@ if [ ! -s "$file" ]; then
 	echo "== making a ${gib} GiB test file: $file"
 	"$dir/loadscope" load --make-test-file "$file" --gib "$gib"
 fi
+[ $# -gt 0 ] || set -- --pin mlock
 echo "== loadscope load $file $*"
 exec "$dir/loadscope" load "$file" "$@"

@@ -39,10 +39,17 @@ if [ -n "$(ls -A "$logs")" ]; then
 fi
 [ $failed -eq 0 ] || { echo "== the sanitizer suite failed"; exit 1; }
 
-for extra in scripts/test-install.sh scripts/fuzz.sh; do
-	if [ -x "$extra" ]; then
-		echo "== $extra"
-		"$extra"
-	fi
-done
+echo "== scripts/test-install.sh"
+scripts/test-install.sh build-test
+
+# Fuzz each target for a bounded time (kept crashes are replayed first and
+# by tests/test_fuzz_regressions on every build). 77: no clang, a loud skip.
+echo "== scripts/fuzz.sh ${LOADSCOPE_FUZZ_SECONDS:-60}"
+rc=0
+scripts/fuzz.sh "${LOADSCOPE_FUZZ_SECONDS:-60}" || rc=$?
+if [ $rc -eq 77 ]; then
+	echo "== SKIPPED: fuzzing (clang not installed)"
+elif [ $rc -ne 0 ]; then
+	exit $rc
+fi
 echo "== all suites passed"
