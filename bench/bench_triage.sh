@@ -20,22 +20,29 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TOOL="$B/loadscope"
 [ -x "$TOOL" ] || { echo "no $TOOL (build first)" >&2; exit 2; }
 LOG=$(mktemp /tmp/lsc-triage-bench.XXXXXX)
-trap 'rm -f "$LOG" "$LOG.round" "$LOG.time"' EXIT
+trap 'rm -f "$LOG" "$LOG.round" "$LOG.time" "$LOG.tmp"' EXIT
+
+# fill SRC BYTES OUT: OUT = SRC repeated to BYTES (doubling, then a prefix of
+# itself; the last line may be cut, as in a real log that is still being written)
+fill() {
+	cp "$1" "$3"
+	while [ $(( $(stat -c %s "$3") * 2 )) -le "$2" ]; do
+		cat "$3" "$3" > "$3.tmp" && mv "$3.tmp" "$3"
+	done
+	rest=$(( $2 - $(stat -c %s "$3") ))
+	[ $rest -gt 0 ] && head -c $rest "$3" > "$3.tmp" && cat "$3.tmp" >> "$3" && rm -f "$3.tmp"
+	return 0
+}
 
 # one round: every corpus log once, in a fixed order
 cat "$ROOT"/tests/corpus/logs/*.log > "$LOG.round"
 ROUND=$(stat -c %s "$LOG.round")
 WANT=$((SIZE_MIB * 1024 * 1024))
-: > "$LOG"
-have=0
-while [ $have -lt $WANT ]; do
-	cat "$LOG.round" >> "$LOG"
-	have=$((have + ROUND))
-done
+fill "$LOG.round" $WANT "$LOG"
 SIZE=$(stat -c %s "$LOG")
 cat "$LOG" > /dev/null # into the page cache: this measures the triage, not the disk
 
-echo "log: $SIZE bytes ($((SIZE / ROUND)) rounds of $ROUND bytes, $(ls "$ROOT"/tests/corpus/logs/*.log | wc -l) corpus logs)"
+echo "log: $SIZE bytes (about $((SIZE / ROUND)) rounds of $ROUND bytes, $(ls "$ROOT"/tests/corpus/logs/*.log | wc -l) corpus logs)"
 echo "command: $TOOL triage $LOG > /dev/null"
 rates=""
 rsss=""
@@ -59,10 +66,7 @@ done
 if [ "${PER_LOG:-0}" = 1 ]; then
 	echo "per log (each repeated to $((SIZE_MIB / 8)) MiB, one run):"
 	for f in "$ROOT"/tests/corpus/logs/*.log; do
-		: > "$LOG"
-		have=0
-		one=$(stat -c %s "$f")
-		while [ $have -lt $((WANT / 8)) ]; do cat "$f" >> "$LOG"; have=$((have + one)); done
+		fill "$f" $((WANT / 8)) "$LOG"
 		sz=$(stat -c %s "$LOG")
 		/usr/bin/time -v "$TOOL" triage "$LOG" > /dev/null 2> "$LOG.time" || true
 		us=$(sed -n 's/.*User time (seconds): //p' "$LOG.time")
