@@ -62,8 +62,11 @@ static int failed_word(const char *v)
 }
 
 /* vmstat fields: "vm_<counter>" deltas in phases, "<counter>_per_s" rates in
- * still lines. One pass over the line's fields (a phase line has dozens). */
-static void vm_fields(struct tr_start *s, const struct lsc__parsed *p, int ev, const char *suffix)
+ * still lines. One pass over the line's fields (a phase line has dozens).
+ * A phase line lists only the counters that moved (docs/log-format.md), so
+ * with @absent_zero a counter it does not list moved by 0. */
+static void vm_fields(struct tr_start *s, const struct lsc__parsed *p, int ev, const char *suffix,
+		      int absent_zero)
 {
 	size_t sl = suffix ? strlen(suffix) : 0;
 	double seen[TR_VM_N];
@@ -97,6 +100,8 @@ static void vm_fields(struct tr_start *s, const struct lsc__parsed *p, int ev, c
 		}
 	}
 	for (int k = 0; k < TR_VM_N; k++) {
+		if (isnan(seen[k]) && absent_zero)
+			seen[k] = 0;
 		if (isnan(seen[k]))
 			continue;
 		double v = seen[k];
@@ -185,7 +190,11 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	if (k == TR_K_VERIFY && (failed_word(str(p, "result")) || failed_word(str(p, "error")) ||
 				 (str(p, "ok") && !strcmp(str(p, "ok"), "0")) || failed_word(p->human)))
 		s->ev_verify_fail = ev;
-	vm_fields(s, p, ev, NULL);
+	/* Only top-level phases add up: a nested span's deltas (prefault inside
+	 * allocate) are already in its parent's. Overlapped phases carry none. */
+	const char *depth = str(p, "depth"), *vm = str(p, "vm"), *ov = str(p, "overlapped");
+	if ((!depth || !strcmp(depth, "0")) && !(ov && !strcmp(ov, "1")))
+		vm_fields(s, p, ev, NULL, !(vm && !strcmp(vm, "n/a")));
 	if (s->stage < 2)
 		s->stage = 2;
 }
@@ -203,7 +212,7 @@ static void on_still(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	setif(&s->faults_per_s, num(p, "faults_per_s"), ev);
 	/* rates per second: only when no phase gave counts */
 	if (!tr_has(&s->vm[TR_VM_COMPACT_STALL])) {
-		vm_fields(s, p, ev, "_per_s");
+		vm_fields(s, p, ev, "_per_s", 0);
 		tr_setnum(&s->vm_window_s, 1.0, ev);
 	}
 	if (s->stage < 2)

@@ -1,6 +1,7 @@
 /*
  * hugetlb-pool-short: the arena wanted N 2 MiB pages from a pool of M < N,
- * and MAP_HUGETLB is all-or-nothing, so it fell back to normal pages. Seed
+ * and MAP_HUGETLB is all-or-nothing, so it fell back to other pages (THP
+ * when the fallback asked for them, else 4 KiB pages). Seed
  * 002 adds what a full pool buys: nothing measurable there (prefill 950.5 vs
  * 950.0 tok/s), while 40 GiB left the page cache. So this is information
  * with the cost of both directions, not a call to reserve more; a start that
@@ -18,14 +19,19 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		 * nothing), and an explicit request that was not met is a warning. */
 		int costly = pool > 0 || s->hugetlb_asked;
 		tr_f_init(f, "hugetlb-pool-short", costly ? LSC_TRIAGE_WARN : LSC_TRIAGE_INFO, s);
+		/* Name the fallback the log shows: seed 001's note and loadscope's
+		 * arena line both say whether THP was requested instead. */
+		const char *fell = s->thp_req == 1   ? "transparent huge pages (MADV_HUGEPAGE)"
+				   : s->thp_req == 0 ? "4 KiB pages"
+						     : "pages outside the pool";
 		tr_f_summary(f, "the hugetlb pool holds %.0f of the %.0f 2 MiB pages the arena needs: it fell back "
-			     "to normal pages", pool, need);
+			     "to %s", pool, need, fell);
 		tr_f_ev(f, s, s->huge_needed.ev);
 		tr_f_ev(f, s, s->huge_pool.ev);
 		tr_f_math(f, "needed %.0f x 2 MiB = %.2f GiB; pool %.0f x 2 MiB = %.2f GiB; short by %.0f pages",
 			  need, need * 2 / 1024, pool, pool * 2 / 1024, need - pool);
 		if (pool > 0)
-			tr_f_math(f, "%.2f GiB sit reserved in the pool and unused while the arena uses normal pages",
+			tr_f_math(f, "%.2f GiB sit reserved in the pool and unused while the arena uses other pages",
 				  pool * 2 / 1024);
 		if (s->hugetlb_asked)
 			tr_f_math(f, "hugetlb was asked for explicitly and not used");

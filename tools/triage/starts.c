@@ -285,7 +285,10 @@ static void summarise(struct lsc_triage *t, const struct tr_start *s)
 		if (tr_has(&s->read_s) && !tr_has(&s->ph_s[TR_K_READ])) {
 			covered += s->read_s.v;
 			any = 1;
-		} else if (!any && tr_has(&s->loaded_s)) {
+		} else if (!any && tr_has(&s->loaded_s) && s->loaded_s.ev != s->ready_s.ev) {
+			/* A load time that is also the only ready time (llama.cpp's
+			 * "load time = X ms") measures nothing apart: the remainder
+			 * is unknown, not 0. */
 			covered += s->loaded_s.v;
 			any = 1;
 		}
