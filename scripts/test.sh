@@ -16,7 +16,17 @@ run_suite() { # name, extra cmake args...
 		{ cat "$dir.configure.log"; return 1; }
 	ninja -C "$dir" -j"$jobs"
 	echo "== $dir: tests"
-	ctest --test-dir "$dir" --output-on-failure -j1
+	local rc=0
+	ctest --test-dir "$dir" --output-on-failure -j1 --output-junit junit.xml || rc=$?
+	# A missing device or kernel feature is a skip, and a skip is said out
+	# loud: every one, with its reason, from the tests' own output.
+	local skips
+	skips=$(grep -o '\[SKIP\][^&<]*' "$dir/junit.xml" 2>/dev/null | sort -u || true)
+	if [ -n "$skips" ]; then
+		echo "== $dir: $(printf '%s\n' "$skips" | wc -l) tests SKIPPED:"
+		printf '%s\n' "$skips" | sed 's/^/   /'
+	fi
+	return $rc
 }
 
 run_suite build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo
