@@ -11,26 +11,16 @@
 
 #include "triage/internal.h"
 #include "triage/triage.h"
+#include "helpers/triage_run.h"
 
 static struct lsc_triage *run(const char *log)
 {
-	struct lsc_triage *t = lsc_triage_new(NULL);
+	struct lsc_triage *t = trun_text(log);
 	cr_assert_not_null(t);
-	lsc_triage_feed(t, log, strlen(log));
-	lsc_triage_finish(t);
 	return t;
 }
 
-static int sev_of(struct lsc_triage *t, const char *id)
-{
-	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
-		struct lsc_triage_finding_info f;
-		lsc_triage_finding(t, i, &f);
-		if (!strcmp(f.id, id))
-			return (int)f.severity;
-	}
-	return -1;
-}
+#define sev_of trun_sev_of
 
 #define FIRES(log, id, sev)                                                                 \
 	do {                                                                                \

@@ -19,6 +19,30 @@
 #include "helpers/damage.h"
 #include "triage/triage.h"
 
+
+/* Triage one in-memory log in one piece; NULL when out of memory. */
+static inline struct lsc_triage *trun_text(const char *log)
+{
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	if (!t)
+		return NULL;
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	return t;
+}
+
+/* The severity of finding @id, or -1 when it did not fire. */
+static inline int trun_sev_of(struct lsc_triage *t, const char *id)
+{
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, id))
+			return (int)f.severity;
+	}
+	return -1;
+}
+
 #define TR_ID_MAX 48
 
 struct trow {
