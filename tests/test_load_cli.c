@@ -126,6 +126,10 @@ Test(load_cli, bad_input_and_usage)
 	cr_assert_eq(run("--qd 0 x"), 2);
 	cr_assert_eq(run("--staging 4 x"), 2);
 	cr_assert_eq(run("--expect 123 x"), 2);
+	/* 16 characters that strtoull would take: a sign, a 0x, a space */
+	cr_assert_eq(run("--expect -123456789abcdef x"), 2);
+	cr_assert_eq(run("--expect 0x123456789abcde x"), 2);
+	cr_assert_eq(run("--expect ' 123456789abcdef' x"), 2);
 	cr_assert_eq(run("--thp sometimes x"), 2);
 	cr_assert_eq(run("--help"), 0);
 	cr_assert(strstr(out, "stdout"), "--help should say where lines go");

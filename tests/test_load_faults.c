@@ -32,10 +32,15 @@ static struct {
 	int err;
 	enum mode mode;
 	long long maps; /* bytes mapped through the shim and not unmapped */
+	int refuse_direct_reads; /* pread on an O_DIRECT descriptor: EINVAL */
 } F;
 
 static ssize_t f_pread(int fd, void *buf, size_t len, off_t off)
 {
+	if (F.refuse_direct_reads && (fcntl(fd, F_GETFL) & O_DIRECT)) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (++F.n_pread == F.fail_pread) {
 		if (F.mode == M_ZERO)
 			return 0;
@@ -387,4 +392,28 @@ Test(load_faults, reader_completion_fails)
 	expect_fail(f, &o, -EBADF, "read", buf, &pl);
 	cr_assert(strstr(pl.human, "broken"), "%s", pl.human);
 	free(f);
+}
+
+/* The filesystem takes O_DIRECT at open and refuses it at the first read:
+ * one fallback line, the right bytes, no descriptor left behind. (Whether a
+ * queued read still carries the old descriptor depends on the reader's
+ * timing; the loader now clears O_DIRECT on the same descriptor, so there
+ * is no old one.) */
+Test(load_faults, direct_refused_at_read_time_with_reads_queued)
+{
+	char *path = file();
+	struct lsc_load_options o = pread_opts();
+	o.flags |= LSC_LOAD_DIRECT;
+	o.staging_count = 4;
+	o.queue_depth = 4;
+	F.refuse_direct_reads = 1;
+	int fds = lsct_open_fds();
+	expect_ok(path, &o);
+	cr_assert_eq(lsct_open_fds(), fds, "a file was left open");
+	cr_assert_eq(lsct_count(&cap, "error"), 0);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find(&cap, "fallback", 0, buf, sizeof(buf), &pl), "no fallback line");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "direct");
+	free(path);
 }

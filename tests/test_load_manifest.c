@@ -146,3 +146,22 @@ Test(load_manifest, zero_length_file_loads_zero_bytes)
 	lsc_profiler_destroy(p);
 	free(f);
 }
+
+/* An empty extent sorted between two that overlap must not hide them. */
+Test(load_manifest, overlap_hidden_behind_an_empty_extent)
+{
+	char *path = lsct_make_file("ov.bin", 16384, 7);
+	struct lsc_extent e[3] = {
+		{.path = path, .file_offset = 0, .length = 8192, .arena_offset = 0},
+		{.path = path, .file_offset = 0, .length = 0, .arena_offset = 100},
+		{.path = path, .file_offset = 0, .length = 8192, .arena_offset = 4096},
+	};
+	struct lsct_capture c = {0};
+	lsc_profiler *p = lsct_profiler(&c);
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsc_load(p, NULL, e, 3, 0, &a), -EINVAL);
+	cr_assert_null(a);
+	cr_assert_eq(lsct_count(&c, "error"), 1);
+	lsc_profiler_destroy(p);
+	lsct_capture_free(&c);
+}

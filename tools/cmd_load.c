@@ -220,7 +220,8 @@ int lsc_cmd_load(int argc, char **argv)
 			break;
 		case OPT_EXPECT: {
 			char *end;
-			if (strlen(optarg) != 16)
+			/* strtoull would take a sign, "0x" or spaces: only 16 hex digits. */
+			if (strlen(optarg) != 16 || strspn(optarg, "0123456789abcdefABCDEF") != 16)
 				return bad("--expect", optarg, "16 hex digits (XXH3-64)");
 			errno = 0;
 			expect = strtoull(optarg, &end, 16);

@@ -41,16 +41,18 @@ int lsc__file_open(lsc_profiler *p, struct lsc__lfile *f, int direct)
 	return 0;
 }
 
+/* The same descriptor, with O_DIRECT cleared (Linux allows it through
+ * F_SETFL): reads already queued carry its number, and closing it for a new
+ * one would let another thread of the engine open a file under that number
+ * and have those reads come silently from it. */
 int lsc__direct_reopen(lsc_profiler *p, struct lsc__lfile *f)
 {
-	int fd = lsc__sys->open(f->path, O_RDONLY | O_CLOEXEC, 0);
-	if (fd < 0)
+	int fl = fcntl(f->fd, F_GETFL);
+	if (fl < 0 || fcntl(f->fd, F_SETFL, fl & ~O_DIRECT) < 0)
 		return -errno;
 	char reason[512];
 	snprintf(reason, sizeof(reason), "%s: first O_DIRECT read: EINVAL (alignment or filesystem)", f->path);
 	lsc__load_fallback(p, "direct", "O_DIRECT", "buffered", reason);
-	lsc__sys->close(f->fd);
-	f->fd = fd;
 	f->direct = 0;
-	return fd;
+	return f->fd;
 }

@@ -8,7 +8,7 @@
  *   the `complement ready` and `loaded` lines (summary.c)
  *
  * Why files are checked twice: a weights file rewritten while it is read
- * gives an arena that matches neither version; size or mtime differing at
+ * gives an arena that matches neither version; size, mtime or ctime differing at
  * the end fails the load with LSC_E_CHANGED rather than serving it.
  *
  * Defaults for the read path (K staging buffers of C bytes, queue depth Q,
@@ -109,6 +109,7 @@ static int open_files(struct lsc__load *L, size_t *idx)
 		}
 		f->size = (uint64_t)st.st_size;
 		f->mtime = st.st_mtim;
+		f->ctime = st.st_ctim;
 		f->dev = st.st_dev;
 		f->ino = st.st_ino;
 		/* Advice only: readahead in large windows for a cold file. */
@@ -154,14 +155,27 @@ static int check_extents(struct lsc__load *L, size_t *idx, uint64_t *arena_bytes
 	for (size_t i = 0; i < L->n_ext; i++)
 		idx[i] = i;
 	qsort_r(idx, L->n_ext, sizeof(*idx), cmp_arena, L->lx);
-	for (size_t k = 1; k < L->n_ext; k++) {
-		const struct lsc__lext *a = &L->lx[idx[k - 1]], *b = &L->lx[idx[k]];
-		if (a->len && b->len && a->arena_off + a->len > b->arena_off) {
+	/* In arena order, each non-empty extent must start at or after the
+	 * furthest end of every non-empty one before it (not only its
+	 * neighbour's: an empty extent sorted between two would hide them). */
+	uint64_t reach = 0;
+	size_t reach_i = 0;
+	int any = 0;
+	for (size_t k = 0; k < L->n_ext; k++) {
+		const struct lsc__lext *b = &L->lx[idx[k]];
+		if (!b->len)
+			continue;
+		if (any && b->arena_off < reach) {
 			lsc__load_error(L->p, "manifest", L->ext[idx[k]].path, L->ext[idx[k]].file_offset,
 					-EINVAL, "extents %zu and %zu overlap in the arena at offset %" PRIu64,
-					idx[k - 1], idx[k], b->arena_off);
+					reach_i, idx[k], b->arena_off);
 			return -EINVAL;
 		}
+		if (!any || b->arena_off + b->len > reach) {
+			reach = b->arena_off + b->len;
+			reach_i = idx[k];
+		}
+		any = 1;
 	}
 	if (*arena_bytes == 0) {
 		*arena_bytes = end_max;
@@ -185,8 +199,11 @@ static int check_unchanged(struct lsc__load *L)
 			lsc__load_error(L->p, "read", f->path, 0, ret, "fstat after the load");
 			return ret;
 		}
+		/* ctime too: mtime can be set back (touch -d, cp -p), ctime
+		 * cannot be set from user space. */
 		if ((uint64_t)st.st_size != f->size || st.st_mtim.tv_sec != f->mtime.tv_sec ||
-		    st.st_mtim.tv_nsec != f->mtime.tv_nsec) {
+		    st.st_mtim.tv_nsec != f->mtime.tv_nsec || st.st_ctim.tv_sec != f->ctime.tv_sec ||
+		    st.st_ctim.tv_nsec != f->ctime.tv_nsec) {
 			lsc__load_error(L->p, "read", f->path, 0, LSC_E_CHANGED,
 					"the file changed during the load (size %" PRIu64 " -> %" PRIu64
 					" bytes, mtime %lld.%09ld -> %lld.%09ld); the arena holds a mix",

@@ -30,7 +30,7 @@ struct lsc__lfile {
 	int fd;
 	int direct;            /* opened with O_DIRECT (still) */
 	uint64_t size;
-	struct timespec mtime;
+	struct timespec mtime, ctime;
 	dev_t dev;
 	ino_t ino;
 };
