@@ -417,3 +417,17 @@ Test(load_faults, direct_refused_at_read_time_with_reads_queued)
 	cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "direct");
 	free(path);
 }
+
+/* Staging that would take more than half of MemAvailable (here 4 TiB) is
+ * refused with one line before anything is mapped or populated. */
+Test(load_faults, staging_larger_than_memory_is_refused)
+{
+	char *path = file();
+	struct lsc_load_options o = pread_opts();
+	o.staging_count = 4096;
+	o.staging_bytes = 1ull << 30;
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	expect_fail(path, &o, -ENOMEM, "staging", buf, &pl);
+	free(path);
+}

@@ -22,10 +22,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loader/load_internal.h"
@@ -186,17 +188,35 @@ static int uring_submit(struct lsc__reader *r, const struct lsc__rd_req *req)
 	return -EBUSY;
 }
 
+/* The user_data of the cancel request teardown may send: read slots are
+ * small indexes, so this cannot be one of them. */
+#define CANCEL_TAG UINT64_MAX
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = {0, ms * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
 static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 {
+	unsigned refused = 0;
 	for (;;) {
 		struct io_uring_cqe *cqe;
 		int ret;
 		if (r->pending) {
 			ret = io_uring_submit_and_wait(&r->ring, 1);
 			if (ret == -EINTR || ret == -EAGAIN || ret == -EBUSY) {
-				/* Nothing taken (or the CQ is full): reap, then retry. */
-				if (!r->inflight)
+				/* Nothing taken (or the CQ is full): reap, then retry.
+				 * With nothing in flight to reap, wait a little and give
+				 * up after about 10 s rather than spin forever. */
+				if (!r->inflight) {
+					if (ret != -EINTR && ++refused > 10000)
+						return ret;
+					if (ret != -EINTR)
+						nap_ms(1);
 					continue;
+				}
 			} else if (ret < 0) {
 				return ret;
 			} else {
@@ -261,15 +281,34 @@ static void uring_teardown(struct lsc__reader *r)
 		if (ret > 0)
 			r->inflight += (unsigned)ret < r->pending ? (unsigned)ret : r->pending;
 	}
+	/* If waiting fails, cancel everything in flight and keep waiting for a
+	 * while: closing the ring would let the kernel finish those reads in
+	 * the background, into buffers the caller is about to unmap. */
+	int cancelled = 0;
+	unsigned tries = 0;
 	while (r->inflight) {
 		struct io_uring_cqe *cqe;
 		int ret = io_uring_wait_cqe(&r->ring, &cqe);
 		if (ret == -EINTR)
 			continue;
-		if (ret < 0)
-			break;
+		if (ret < 0) {
+			if (!cancelled) {
+				struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
+				if (sqe) {
+					io_uring_prep_cancel(sqe, NULL, IORING_ASYNC_CANCEL_ANY);
+					io_uring_sqe_set_data64(sqe, CANCEL_TAG);
+					io_uring_submit(&r->ring);
+				}
+				cancelled = 1;
+			}
+			if (++tries > 1000)
+				break;
+			nap_ms(10);
+			continue;
+		}
+		if (cqe->user_data != CANCEL_TAG)
+			r->inflight--;
 		io_uring_cqe_seen(&r->ring, cqe);
-		r->inflight--;
 	}
 	io_uring_queue_exit(&r->ring);
 	free(r);

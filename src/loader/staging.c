@@ -24,6 +24,20 @@ int lsc__staging_init(struct lsc__load *L, struct lsc__staging *s, unsigned coun
 	s->count = count;
 	s->bytes = bytes;
 	s->map_bytes = (uint64_t)count * bytes;
+	/* The buffers are populated and locked at once: a size near the
+	 * machine's memory would bring the OOM killer to the engine rather than
+	 * an error. Half of MemAvailable is the most they may take. */
+	struct lsc_system sys;
+	lsc_profiler_system(L->p, &sys);
+	if (sys.mem_available != LSC_NA && sys.mem_available > 0 &&
+	    s->map_bytes > (uint64_t)sys.mem_available / 2) {
+		lsc__load_error(L->p, "staging", NULL, 0, -ENOMEM,
+				"%u staging buffers of %llu MiB would take more than half of MemAvailable "
+				"(%lld MiB)",
+				count, (unsigned long long)(bytes >> 20), (long long)(sys.mem_available >> 20));
+		memset(s, 0, sizeof(*s));
+		return -ENOMEM;
+	}
 	void *m = lsc__sys->mmap(NULL, s->map_bytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (m == MAP_FAILED) {
