@@ -79,6 +79,10 @@ Test(triage_cli, exit_status)
 	cr_assert_eq(tool(args), 3, "%s", out);
 	cr_assert_eq(tool("--format yaml /dev/null 2>/dev/null"), 4);
 	cr_assert_eq(tool("/nonexistent/file 2>/dev/null"), 4);
+	/* Nothing could be read: the error on stderr, no empty report. */
+	cr_assert_str_eq(out, "");
+	cr_assert_eq(tool("/tmp 2>&1"), 4);
+	cr_assert_str_eq(out, "loadscope triage: /tmp: Is a directory\n");
 }
 
 Test(triage_cli, stdin_and_several_files)

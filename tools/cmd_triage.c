@@ -35,13 +35,14 @@ static int feed_file(struct lsc_triage *t, const char *path, char *buf, size_t c
 	}
 	lsc_triage_source(t, strcmp(path, "-") ? path : "stdin");
 	size_t n;
+	errno = 0;
 	while ((n = fread(buf, 1, cap, f)) > 0)
 		lsc_triage_feed(t, buf, n);
-	int err = ferror(f);
+	int err = ferror(f) ? (errno ? errno : EIO) : 0;
 	if (f != stdin)
 		fclose(f);
 	if (err) {
-		fprintf(stderr, "loadscope triage: %s: read error\n", path);
+		fprintf(stderr, "loadscope triage: %s: %s\n", path, strerror(err));
 		return -1;
 	}
 	return 0;
@@ -101,11 +102,21 @@ int lsc_cmd_triage(int argc, char **argv)
 		fprintf(stderr, "loadscope triage: out of memory\n");
 		return 4;
 	}
-	int bad = 0;
-	if (i == argc)
+	int bad = 0, read = 0;
+	if (i == argc) {
 		bad |= feed_file(t, "-", buf, sizeof(buf)) < 0;
-	for (; i < argc; i++)
-		bad |= feed_file(t, argv[i], buf, sizeof(buf)) < 0;
+		read += !bad;
+	}
+	for (; i < argc; i++) {
+		int rc = feed_file(t, argv[i], buf, sizeof(buf));
+		bad |= rc < 0;
+		read += rc == 0;
+	}
+	if (!read) {
+		/* Every input failed: the error lines say why; no empty report. */
+		lsc_triage_free(t);
+		return 4;
+	}
 	lsc_triage_finish(t);
 	int r = lsc_triage_render(t, fmt, stdout);
 	fflush(stdout);
