@@ -499,6 +499,60 @@ Test(profiler, usable_and_destroyable_after_fork)
 	fclose(o.stream);
 }
 
+/* The watchdog's sink call is under way when the engine forks: the child
+ * must not inherit the sink lock held by a thread it does not have. The
+ * sink holds the watchdog for a while so that the fork lands inside it;
+ * the child's own lines then need that lock. */
+static int watchdog_in_sink;
+
+static void slow_watchdog_sink(void *user, const char *line, size_t len)
+{
+	(void)user;
+	(void)len;
+	if (strstr(line, "still in") && !__atomic_load_n(&watchdog_in_sink, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&watchdog_in_sink, 1, __ATOMIC_RELEASE);
+		usleep(300 * 1000);
+	}
+}
+
+Test(profiler, fork_while_the_watchdog_writes_a_line)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = slow_watchdog_sink;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.watchdog_after_s = 0.01;
+	o.watchdog_every_s = 0.01;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_start_begin(p, "parent");
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 0, &s), 0);
+	for (int i = 0; i < 2000 && !__atomic_load_n(&watchdog_in_sink, __ATOMIC_ACQUIRE); i++)
+		usleep(5000);
+	cr_assert(__atomic_load_n(&watchdog_in_sink, __ATOMIC_ACQUIRE), "the watchdog never wrote a line");
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		alarm(20); /* a hang fails the test instead of the suite */
+		lsc_span c;
+		struct lsc_span_result r;
+		int ok = lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &c) == 0 && lsc_span_end(p, c, &r) == 0;
+		lsc_start_end(p);
+		/* a start of its own gets its own watchdog, on a usable condition variable */
+		ok = ok && lsc_start_begin(p, "child") == 0 && lsc_start_end(p) == 0;
+		lsc_profiler_destroy(p);
+		_exit(ok ? 0 : 1);
+	}
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+	lsc_span_end(p, s, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+}
+
 struct worker {
 	lsc_profiler *p;
 	int bad;

@@ -121,6 +121,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		p->trace = calloc(LSC__TRACE_MAX, sizeof(*p->trace));
 		if (!p->trace) {
 			pthread_cond_destroy(&p->wd_cond);
+			pthread_mutex_destroy(&p->fd_lock);
 			pthread_mutex_destroy(&p->sink_lock);
 			pthread_mutex_destroy(&p->lock);
 			free(p);
@@ -134,6 +135,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		snprintf(msg, sizeof(msg), "LOADSCOPE=%.40s is not off, on or json; ignored", bad_env);
 		lsc__usage(p, LSC__USAGE_ENV, msg);
 	}
+	lsc__fork_track(p);
 	*out = p;
 	return 0;
 }
@@ -159,11 +161,8 @@ LSC_API void lsc_profiler_destroy(lsc_profiler *p)
 	}
 	lsc__procfd_close(p);
 	free(p->trace);
-	/* In a forked child the condition variable still counts the parent's
-	 * waiting watchdog, and glibc's destroy would wait for it forever; it
-	 * holds no resource, so the child just leaves it. */
-	if (!(p->wd_started == 2 && p->wd_pid != getpid()))
-		pthread_cond_destroy(&p->wd_cond);
+	lsc__fork_untrack(p);
+	pthread_cond_destroy(&p->wd_cond);
 	pthread_mutex_destroy(&p->fd_lock);
 	pthread_mutex_destroy(&p->sink_lock);
 	pthread_mutex_destroy(&p->lock);

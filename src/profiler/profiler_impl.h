@@ -98,9 +98,10 @@ struct lsc_profiler {
 
 	pthread_t wd_thread;
 	int wd_started;
-	pid_t wd_pid;              /* the process whose thread it is (fork) */
 	int wd_stop;
 	pthread_cond_t wd_cond;
+
+	struct lsc_profiler *fork_next; /* fork.c's list of live profilers */
 };
 
 /* Usage error kinds, each reported once per profiler. */
@@ -133,5 +134,10 @@ int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out);
 /* watchdog.c */
 void lsc__watchdog_start(lsc_profiler *p);
 void lsc__watchdog_stop(lsc_profiler *p);
+void lsc__watchdog_forget(lsc_profiler *p);
+
+/* fork.c: keep a profiler's locks usable in a forked child. */
+void lsc__fork_track(lsc_profiler *p);
+void lsc__fork_untrack(lsc_profiler *p);
 
 #endif

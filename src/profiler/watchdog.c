@@ -187,7 +187,6 @@ void lsc__watchdog_start(lsc_profiler *p)
 	} else {
 		pthread_mutex_lock(&p->lock);
 		p->wd_started = 2; /* running: join it at stop */
-		p->wd_pid = getpid();
 		pthread_mutex_unlock(&p->lock);
 	}
 }
@@ -195,12 +194,21 @@ void lsc__watchdog_start(lsc_profiler *p)
 void lsc__watchdog_stop(lsc_profiler *p)
 {
 	pthread_mutex_lock(&p->lock);
-	/* A forked child inherits the flag but not the thread: joining it
-	 * there would wait forever. */
-	int running = p->wd_started == 2 && p->wd_pid == getpid();
+	int running = p->wd_started == 2;
 	p->wd_stop = 1;
 	pthread_cond_broadcast(&p->wd_cond);
 	pthread_mutex_unlock(&p->lock);
 	if (running)
 		pthread_join(p->wd_thread, NULL);
+}
+
+/* In a forked child, with every profiler lock held by the forking thread
+ * (fork.c): the thread is the parent's, and the condition variable may
+ * count it as a waiter or have been mid-update when the fork copied it, so
+ * it gets a fresh state (watchdog_start gives it the monotonic clock). */
+void lsc__watchdog_forget(lsc_profiler *p)
+{
+	pthread_cond_init(&p->wd_cond, NULL);
+	p->wd_started = 0;
+	p->wd_stop = 0;
 }
