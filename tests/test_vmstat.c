@@ -3,13 +3,16 @@
  * (src/profiler/vmstat.c): exact values from the fixture trees of three
  * kernels, the allocstall sum across zones (and the single pre-4.8 line),
  * absent counters left n/a, garbage lines left n/a without losing the good
- * ones, and the real file moving when this process faults.
+ * ones, the real file moving when this process faults, and the span path's
+ * prefix read (src/profiler/procfd.c) giving the same values as a whole
+ * read when the file grows under it.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <loadscope/profiler.h>
 
@@ -190,4 +193,88 @@ Test(vmstat, the_real_file_moves_with_our_faults)
 
 	cr_assert_geq(b.v[LSC_VM_PGFAULT] - a.v[LSC_VM_PGFAULT], (int64_t)(len / 4096),
 		      "pgfault moved by %lld", (long long)(b.v[LSC_VM_PGFAULT] - a.v[LSC_VM_PGFAULT]));
+}
+
+/* The file the profiler reads, rewritten in place between reads: @pad
+ * bytes of counters nobody asks for ahead of ours, and our values. */
+static size_t write_vmstat(const char *path, size_t pad, long fault, long charge, size_t *charge_at)
+{
+	static char text[16384];
+	size_t n = (size_t)snprintf(text, sizeof(text), "nr_free_pages 1000\n");
+	for (unsigned i = 0; pad > 0; i++) {
+		char line[64];
+		int k = snprintf(line, sizeof(line), "nr_unasked_%u 0\n", i);
+		if ((size_t)k > pad) /* the last one, cut to fit */
+			k = snprintf(line, sizeof(line), "%.*s\n", (int)pad - 1, "x_xxxxxxxxxxxxxxxxxxxxx");
+		memcpy(text + n, line, (size_t)k);
+		n += (size_t)k;
+		pad -= (size_t)k;
+	}
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "pgfault %ld\n", fault);
+	*charge_at = n;
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+			      "thp_fault_fallback_charge %ld\nthp_split_page 0\nballoon_inflate 0\n",
+			      charge);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(text, 1, n, f), n);
+	fclose(f);
+	return n;
+}
+
+static void span_over(lsc_profiler *p, const char *path, size_t pad, long fault, long charge,
+		      long want_fault, long want_charge)
+{
+	size_t at;
+	lsc_span s;
+	struct lsc_span_result r;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s), 0);
+	write_vmstat(path, pad, fault, charge, &at);
+	cr_assert_eq(lsc_span_end(p, s, &r), 0);
+	cr_assert(r.vm_valid & BIT(LSC_VM_PGFAULT));
+	cr_assert(r.vm_valid & BIT(LSC_VM_THP_FAULT_FALLBACK_CHARGE));
+	cr_assert_eq(r.vm[LSC_VM_PGFAULT], want_fault, "pgfault delta %lld, want %ld (pad %zu)",
+		     (long long)r.vm[LSC_VM_PGFAULT], want_fault, pad);
+	cr_assert_eq(r.vm[LSC_VM_THP_FAULT_FALLBACK_CHARGE], want_charge,
+		     "charge delta %lld, want %ld (pad %zu)",
+		     (long long)r.vm[LSC_VM_THP_FAULT_FALLBACK_CHARGE], want_charge, pad);
+}
+
+Test(vmstat, prefix_read_follows_a_file_that_moves)
+{
+	char root[] = "/tmp/lsc-vmstat-XXXXXX", path[64];
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/vmstat", root);
+	size_t charge_at, end;
+	write_vmstat(path, 0, 10, 1, &charge_at);
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.stream = fopen("/dev/null", "w");
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.proc_root = root;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+
+	/* Learned from a whole read; then the same layout, through the prefix. */
+	span_over(p, path, 0, 15, 2, 5, 1);
+	span_over(p, path, 0, 25, 4, 10, 2);
+	/* Our counters pushed 2000 bytes further than the prefix reaches. */
+	span_over(p, path, 2000, 40, 5, 15, 1);
+	/* Re-learned at 2000: the last counter's line now straddles the end of
+	 * the prefix (the whole read learned its end + slack) right after the
+	 * first digit, so a read that trusted the prefix would see
+	 * "thp_fault_fallback_charge 1". */
+	end = write_vmstat(path, 2000, 40, 5, &charge_at);
+	(void)end;
+	size_t learned_end = charge_at + strlen("thp_fault_fallback_charge 5\n");
+	size_t want = learned_end + 256; /* procfd.c's slack */
+	size_t pad = 2000 + (want - strlen("thp_fault_fallback_charge 1")) - charge_at;
+	span_over(p, path, pad, 41, 123456789, 1, 123456784);
+	span_over(p, path, pad, 51, 123456790, 10, 1);
+
+	lsc_profiler_destroy(p);
+	fclose(o.stream);
+	unlink(path);
+	rmdir(root);
 }

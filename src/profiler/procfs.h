@@ -98,6 +98,17 @@ int64_t lsc__buddy_free_bytes(const char *text, unsigned min_order, long page_si
  */
 int lsc__vmstat_parse(const char *text, size_t len, struct lsc_vmstat *out);
 
+/* Where the counters lie in the text: how many lines named one, and the
+ * offset just past the last of them. */
+struct lsc__vmstat_span {
+	unsigned lines;
+	size_t end;
+};
+
+/* lsc__vmstat_parse_at - lsc__vmstat_parse, also filling @at (NULL allowed). */
+int lsc__vmstat_parse_at(const char *text, size_t len, struct lsc_vmstat *out,
+			 struct lsc__vmstat_span *at);
+
 /* What a span reads from /proc/self/status at its end. */
 struct lsc__status {
 	int64_t rss_kib;       /* VmRSS; -1 n/a */

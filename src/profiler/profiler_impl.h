@@ -89,7 +89,9 @@ struct lsc_profiler {
 	unsigned usage_count;
 
 	int vm_fd, status_fd;       /* kept-open /proc files (procfd.c) */
-	pthread_mutex_t fd_lock;    /* one reader at a time on them */
+	pthread_mutex_t fd_lock;    /* one reader at a time on them, and: */
+	size_t vm_want;             /* bytes of vmstat that hold our counters, + slack */
+	unsigned vm_lines;          /* how many of its lines name one of them */
 	pid_t fd_pid;
 
 	struct lsc__trace_event *trace; /* NULL when no trace file was asked for */

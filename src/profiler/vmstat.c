@@ -96,8 +96,15 @@ static int64_t parse_count(const char *s, const char *end)
 
 int lsc__vmstat_parse(const char *text, size_t len, struct lsc_vmstat *out)
 {
+	return lsc__vmstat_parse_at(text, len, out, NULL);
+}
+
+int lsc__vmstat_parse_at(const char *text, size_t len, struct lsc_vmstat *out,
+			 struct lsc__vmstat_span *at)
+{
 	const char *p = text, *end = text + len;
 	int allocstall_bad = 0, found = 0;
+	struct lsc__vmstat_span where = {0, 0};
 
 	memset(out, 0, sizeof(*out));
 	while (p < end) {
@@ -110,6 +117,8 @@ int lsc__vmstat_parse(const char *text, size_t len, struct lsc_vmstat *out)
 			nl = end;
 		sp = memchr(p, ' ', (size_t)(nl - p));
 		if (sp && (c = counter_of(p, (size_t)(sp - p))) >= 0) {
+			where.lines++;
+			where.end = (size_t)(nl - text) + (nl < end);
 			v = parse_count(sp + 1, nl);
 			if (c == LSC_VM_ALLOCSTALL) {
 				allocstall_bad |= v < 0 || out->v[c] > INT64_MAX - v;
@@ -129,6 +138,8 @@ int lsc__vmstat_parse(const char *text, size_t len, struct lsc_vmstat *out)
 	}
 	for (int c = 0; c < LSC_VM_COUNT; c++)
 		found += !!(out->valid & (1u << c));
+	if (at)
+		*at = where;
 	return found;
 }
 
