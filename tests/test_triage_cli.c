@@ -96,6 +96,19 @@ Test(triage_cli, stdin_and_several_files)
 	cr_assert(strstr(out, "f.log:1:"), "evidence names its file and line: %s", out);
 }
 
+/* Evidence from the tenth input names the tenth file, not an earlier one. */
+Test(triage_cli, many_files_keep_their_names)
+{
+	char args[2048] = "", name[32];
+	for (int i = 0; i < 9; i++) {
+		snprintf(name, sizeof(name), "h%d.log", i);
+		strcat(strcat(args, file(name, HEALTHY)), " ");
+	}
+	strcat(args, file("f9.log", FAIL));
+	cr_assert_eq(tool(args), 2, "%s", out);
+	cr_assert(strstr(out, "f9.log:1:"), "%s", out);
+}
+
 Test(triage_cli, formats)
 {
 	char args[256];

@@ -33,7 +33,12 @@ static int feed_file(struct lsc_triage *t, const char *path, char *buf, size_t c
 		fprintf(stderr, "loadscope triage: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	lsc_triage_source(t, strcmp(path, "-") ? path : "stdin");
+	if (lsc_triage_source(t, strcmp(path, "-") ? path : "stdin") < 0) {
+		fprintf(stderr, "loadscope triage: %s: out of memory\n", path);
+		if (f != stdin)
+			fclose(f);
+		return -1;
+	}
 	size_t n;
 	errno = 0;
 	while ((n = fread(buf, 1, cap, f)) > 0)

@@ -292,8 +292,8 @@ struct lsc_triage {
 	int overlong;
 	unsigned long lineno;
 	unsigned src;
-	char srcname[8][128];
-	unsigned nsrc;
+	char (*srcname)[128]; /* one per input, grown as inputs come */
+	unsigned nsrc, srccap;
 
 	unsigned long nlines, nrecog, nbad_utf8, ntrunc;
 	struct tr_clean clean;

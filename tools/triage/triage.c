@@ -25,7 +25,9 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->full = calloc(64, sizeof(*t->full));
 	t->pf = tr_prefilter_new();
 	t->sums = calloc(64, sizeof(*t->sums));
-	if (!t->buf || !t->scratch || !t->full || !t->sums || !t->pf) {
+	t->srcname = calloc(8, sizeof(*t->srcname));
+	t->srccap = 8;
+	if (!t->buf || !t->scratch || !t->full || !t->sums || !t->pf || !t->srcname) {
 		lsc_triage_free(t);
 		return NULL;
 	}
@@ -53,10 +55,15 @@ int lsc_triage_source(struct lsc_triage *t, const char *name)
 		snprintf(t->srcname[0], sizeof(t->srcname[0]), "%s", name ? name : "input");
 		return 0;
 	}
-	if (t->nsrc < 8) {
-		t->src = t->nsrc++;
-		snprintf(t->srcname[t->src], sizeof(t->srcname[0]), "%s", name ? name : "input");
+	if (t->nsrc == t->srccap) {
+		void *more = realloc(t->srcname, 2 * t->srccap * sizeof(*t->srcname));
+		if (!more)
+			return -ENOMEM;
+		t->srcname = more;
+		t->srccap *= 2;
 	}
+	t->src = t->nsrc++;
+	snprintf(t->srcname[t->src], sizeof(t->srcname[0]), "%s", name ? name : "input");
 	t->lineno = 0;
 	return 0;
 }
@@ -273,5 +280,6 @@ void lsc_triage_free(struct lsc_triage *t)
 	free(t->lite);
 	free(t->sums);
 	free(t->rows);
+	free(t->srcname);
 	free(t);
 }

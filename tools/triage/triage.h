@@ -73,7 +73,8 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts);
 /*
  * Name the next input (a new file): line numbers restart at 1 and quoted
  * evidence is named "@name:N". Optional; call before its first feed.
- * Return 0 or -EINVAL after finish.
+ * Return 0, -EINVAL after finish, or -ENOMEM (the input's lines then count
+ * as the previous input's).
  */
 int lsc_triage_source(struct lsc_triage *t, const char *name);
 
