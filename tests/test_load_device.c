@@ -183,5 +183,9 @@ Test(load_device, failed_copy_fails_the_load)
 	lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl);
 	cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "device");
 	cr_assert(strstr(pl.human, "copy engine on fire"), "%s", pl.human);
+	/* It names the file and where in it the failed chunk's bytes were. */
+	const char *named = lsc__parsed_get(&pl, "path");
+	cr_assert(named && !strcmp(named, path), "%s", pl.human);
+	cr_assert_not_null(lsc__parsed_get(&pl, "offset"), "%s", pl.human);
 	free(path);
 }

@@ -55,12 +55,22 @@ int lsc__device_open(struct lsc__load *L)
 	return 0;
 }
 
-static int dev_error(struct lsc__load *L, const char *what, uint64_t off, int ret)
+/* A failed copy names the file and offset its bytes came from as well as
+ * the arena offset: a report is read by people who know their files, not
+ * our arena layout. @c is NULL when no one chunk is to blame. */
+static int dev_error(struct lsc__load *L, const char *what, const struct lsc__chunk *c, int ret)
 {
 	const struct lsc__pin_ops *ops = L->out->dev_ops;
 	const char *why = ops->dev_why ? ops->dev_why(L->out->dev) : "";
-	lsc__load_error(L->p, "device", NULL, off, ret, "%s at arena offset %llu%s%s", what,
-			(unsigned long long)off, why && why[0] ? ": " : "", why ? why : "");
+	const char *path = c ? L->ext[c->ext].path : NULL;
+	uint64_t file_off = c ? L->lx[c->ext].off + c->off_in_ext : 0;
+	uint64_t off = c ? L->lx[c->ext].arena_off + c->off_in_ext : 0;
+	if (c)
+		lsc__load_error(L->p, "device", path, file_off, ret, "%s at arena offset %llu%s%s", what,
+				(unsigned long long)off, why && why[0] ? ": " : "", why ? why : "");
+	else
+		lsc__load_error(L->p, "device", NULL, 0, ret, "%s%s%s", what, why && why[0] ? ": " : "",
+				why ? why : "");
 	return ret;
 }
 
@@ -76,10 +86,10 @@ int lsc__device_copy(struct lsc__load *L, uint64_t seq)
 	int ret = 0;
 	/* The slot's previous copy must be done before it takes another. */
 	if (seq >= L->dev_slots && (ret = A->dev_ops->dev_wait(A->dev, slot)) < 0)
-		return dev_error(L, "waiting for a device copy", off, ret);
+		return dev_error(L, "waiting for a device copy", c, ret);
 	ret = A->dev_ops->dev_copy(A->dev, off, (unsigned char *)A->a.base + off, c->len, slot);
 	L->dev_ns += lsc__now_ns() - t0;
-	return ret < 0 ? dev_error(L, "queueing a device copy", off, ret) : 0;
+	return ret < 0 ? dev_error(L, "queueing a device copy", c, ret) : 0;
 }
 
 int lsc__device_finish(struct lsc__load *L)
@@ -91,7 +101,7 @@ int lsc__device_finish(struct lsc__load *L)
 	for (unsigned s = 0; s < L->dev_slots && s < L->n_chunks; s++) {
 		int ret = A->dev_ops->dev_wait(A->dev, s);
 		if (ret < 0)
-			return dev_error(L, "waiting for the last device copies", 0, ret);
+			return dev_error(L, "waiting for the last device copies", NULL, ret);
 	}
 	L->dev_ns += lsc__now_ns() - t0;
 	return 0;
