@@ -235,3 +235,26 @@ Test(arena_faults, larger_than_memory)
 	cr_expect_eq(atk_sys_leaked(), 0);
 	lsc_profiler_destroy(p);
 }
+
+/* Sizes within a page of 2^64 would wrap to 0 when rounded up (a division
+ * by zero, or an arena of nothing): refused with one line, nothing mapped. */
+Test(arena_faults, sizes_near_2_to_the_64_are_refused)
+{
+	static const struct {
+		uint64_t bytes, chunk;
+	} cases[] = {{ARENA, UINT64_MAX}, {ARENA, UINT64_MAX - 100}, {UINT64_MAX - 100, 0}};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lsc_load_options o;
+		struct lsc__arena a;
+		lsc_profiler *p = atk_profiler(&cap);
+		opts(&o, LSC_THP_THP);
+		o.chunk_bytes = cases[i].chunk;
+		atk_sys_fail(ATK_MMAP, 0, 0); /* records the mappings */
+		int rc = lsc__arena_alloc(p, &o, cases[i].bytes, &a);
+		atk_sys_restore();
+		cr_expect_eq(rc, -EINVAL, "case %u: rc %d\n%s", i, rc, cap.buf);
+		cr_expect_eq(atk_count(&cap, "arena", "2^64"), 1, "case %u:\n%s", i, cap.buf);
+		cr_expect_eq(atk_sys_leaked(), 0);
+		lsc_profiler_destroy(p);
+	}
+}

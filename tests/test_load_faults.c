@@ -431,3 +431,16 @@ Test(load_faults, staging_larger_than_memory_is_refused)
 	expect_fail(path, &o, -ENOMEM, "staging", buf, &pl);
 	free(path);
 }
+
+/* A staging size within a page of 2^64 would round up to 0 and the chunk
+ * plan would never end: refused like any other size over 1 GiB. */
+Test(load_faults, staging_size_near_2_to_the_64_is_refused)
+{
+	char *path = file();
+	struct lsc_load_options o = pread_opts();
+	o.staging_bytes = UINT64_MAX;
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	expect_fail(path, &o, -EINVAL, "options", buf, &pl);
+	free(path);
+}

@@ -91,6 +91,9 @@ static int geometry(enum lsc_thp_policy pol, const struct lsc_system *s, uint64_
 
 	g->unit = pol == LSC_THP_THP ? hpage : pol == LSC_THP_HUGETLB ? tlb : page;
 	g->align = pol == LSC_THP_HUGETLB ? tlb : hpage;
+	/* Rounding up a size within a unit of 2^64 would wrap it to 0. */
+	if (bytes > UINT64_MAX - g->unit || chunk > UINT64_MAX - g->unit)
+		return -EINVAL;
 	g->mapped = round_up(bytes, g->unit);
 	g->piece = chunk ? round_up(chunk, g->unit) : g->mapped;
 	if (g->piece > g->mapped)
@@ -100,6 +103,18 @@ static int geometry(enum lsc_thp_policy pol, const struct lsc_system *s, uint64_
 		return -EINVAL;
 	g->n = (unsigned)n;
 	return 0;
+}
+
+/* geometry(), saying in @why what was wrong with the sizes. */
+static int plan(enum lsc_thp_policy pol, const struct lsc_system *s, uint64_t bytes,
+		uint64_t chunk, struct geometry *g, char *why, size_t cap)
+{
+	int rc = geometry(pol, s, bytes, chunk, g);
+	if (rc < 0)
+		snprintf(why, cap, "%llu bytes in chunks of %llu: more than 2^32 pieces, or past 2^64 "
+				   "once rounded up to %s pages",
+			 (unsigned long long)bytes, (unsigned long long)chunk, lsc_thp_policy_name(pol));
+	return rc;
 }
 
 /* The `arena` line: the policy that applies, before the first fault. */
@@ -289,12 +304,9 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		snprintf(a->thp_reason, sizeof a->thp_reason, "asked for");
 	}
 
-	rc = geometry(a->applied, &s, bytes, o->chunk_bytes, &g);
-	if (rc < 0) {
-		snprintf(why, sizeof why, "chunk of %llu bytes makes too many pieces",
-			 (unsigned long long)o->chunk_bytes);
+	rc = plan(a->applied, &s, bytes, o->chunk_bytes, &g, why, sizeof why);
+	if (rc < 0)
 		goto fail;
-	}
 
 	/* Memory the pin backend maps itself: only for one piece, and only
 	 * reached by process-off (or when the backend cannot register). */
@@ -315,7 +327,9 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		snprintf(a->thp_reason + strlen(a->thp_reason),
 			 sizeof a->thp_reason - strlen(a->thp_reason),
 			 "; process-off, the only policy that reaches memory %s maps itself", ops->name);
-		geometry(a->applied, &s, bytes, o->chunk_bytes, &g);
+		rc = plan(a->applied, &s, bytes, o->chunk_bytes, &g, why, sizeof why);
+		if (rc < 0)
+			goto fail;
 	}
 
 	if (a->applied == LSC_THP_PROCESS_OFF) {
@@ -359,7 +373,9 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 			lsc__fallback_line(p, "arena", "hugetlb", took, reason);
 			a->applied = d.policy;
 			snprintf(a->thp_reason, sizeof a->thp_reason, "%.100s; auto: %.140s", reason, d.reason);
-			geometry(a->applied, &s, bytes, o->chunk_bytes, &g);
+			rc = plan(a->applied, &s, bytes, o->chunk_bytes, &g, why, sizeof why);
+			if (rc < 0)
+				goto fail;
 			a->mapped_bytes = g.mapped;
 			a->piece_bytes = g.piece;
 			a->n_pieces = g.n;

@@ -248,7 +248,9 @@ static int choose_path(struct lsc__load *L)
 	/* Through staging, one read per buffer in flight (measured best). */
 	L->Q = o->queue_depth ? o->queue_depth : to_arena ? DEF_QD : L->K;
 	L->C = o->staging_bytes ? o->staging_bytes : to_arena ? DEF_ARENA_CHUNK : DEF_STAGING_BYTES;
-	L->C = (L->C + LSC__DIO_ALIGN - 1) & ~(LSC__DIO_ALIGN - 1);
+	/* Checked before rounding up, which would wrap a huge value to 0. */
+	if (L->C <= LSC__REG_MAX)
+		L->C = (L->C + LSC__DIO_ALIGN - 1) & ~(LSC__DIO_ALIGN - 1);
 	if (L->Q > 4096 || L->K > 4096 || L->C > LSC__REG_MAX) {
 		lsc__load_error(L->p, "options", NULL, 0, -EINVAL,
 				"queue depth %u, %u staging buffers of %" PRIu64
