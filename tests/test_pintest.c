@@ -129,4 +129,6 @@ Test(pintest, usage_errors)
 	cr_assert_eq(run("-1"), 2);
 	cr_assert_eq(run("1 --repeats 0"), 2);
 	cr_assert_eq(run("--help"), 0);
+	/* 2^44 pieces: refused, not wrapped to 0 and reported as a result */
+	cr_assert_eq(run("16384 --backend mlock --mode register --chunk-gib 0.000000001"), 2);
 }

@@ -305,11 +305,13 @@ static int run_case(const struct opts *o, const struct lsc__pin_ops *ops, int is
 	chunk = (chunk + (size_t)page - 1) / (size_t)page * (size_t)page;
 	if (chunk > total)
 		chunk = total;
-	unsigned n = (unsigned)((total + chunk - 1) / chunk);
-	if (n > MAX_PIECES) {
-		fprintf(stderr, "pintest: %u pieces is too many (at most %d)\n", n, MAX_PIECES);
+	uint64_t pieces = (total + chunk - 1) / chunk; /* counted wide: a tiny chunk must not wrap */
+	if (pieces > MAX_PIECES) {
+		fprintf(stderr, "pintest: %llu pieces is too many (at most %d)\n",
+			(unsigned long long)pieces, MAX_PIECES);
 		return 2;
 	}
+	unsigned n = (unsigned)pieces;
 	struct piece *pcs = calloc(n, sizeof(*pcs));
 	if (!pcs) {
 		fprintf(stderr, "pintest: out of memory\n");
