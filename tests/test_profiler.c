@@ -272,6 +272,30 @@ Test(profiler, bad_options)
 	o.prefix = longp;
 	cr_assert_eq(lsc_profiler_create(&o, &p), -EINVAL);
 	cr_assert_eq(lsc_profiler_create(NULL, NULL), -EINVAL);
+	/* Paths are never cut short: a cut root reads other files. */
+	char longer[600];
+	memset(longer, 'r', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	const char **paths[] = {&o.proc_root, &o.sys_root, &o.trace_path};
+	for (unsigned i = 0; i < 3; i++) {
+		lsc_profiler_options_init(&o);
+		*paths[i] = longer;
+		cr_assert_eq(lsc_profiler_create(&o, &p), -ENAMETOOLONG, "path %u", i);
+		cr_assert_null(p);
+	}
+}
+
+Test(profiler, env_trace_path_too_long_is_reported_and_ignored)
+{
+	char longer[600];
+	memset(longer, 't', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	setenv("LOADSCOPE_TRACE", longer, 1);
+	lsc_profiler *p = env_profiler("on");
+	unsetenv("LOADSCOPE_TRACE");
+	lsc_profiler_destroy(p);
+	cr_assert_eq(capture_count(&cap, "usage"), 1, "%s", cap.buf);
+	cr_assert(strstr(cap.buf, "LOADSCOPE_TRACE is longer than 511 bytes") != NULL, "%s", cap.buf);
 }
 
 Test(profiler, misuse_reported_once_and_ignored)

@@ -143,7 +143,10 @@ LSC_API void lsc_profiler_options_init(struct lsc_profiler_options *o);
  * usage line. LOADSCOPE_TRACE=path sets .trace_path when it is NULL.
  *
  * A profiler that is off is still a valid handle; all calls on it are no-ops.
- * Return: 0, or -EINVAL (bad option), -ENOMEM.
+ * Return: 0, or -EINVAL (bad option), -ENAMETOOLONG (.proc_root or .sys_root
+ * of 256 bytes or more, .trace_path of 512 or more: never cut short),
+ * -ENOMEM. A LOADSCOPE_TRACE that long is reported in one usage line and
+ * ignored.
  */
 LSC_API int lsc_profiler_create(const struct lsc_profiler_options *o, lsc_profiler **out);
 

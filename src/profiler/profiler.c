@@ -69,6 +69,11 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		return -EINVAL;
 	if (opt->prefix && strlen(opt->prefix) >= sizeof(((lsc_profiler *)0)->prefix))
 		return -EINVAL;
+	/* A cut path would read other files or write the trace elsewhere. */
+	if ((opt->proc_root && strlen(opt->proc_root) >= sizeof(((lsc_profiler *)0)->proc_root)) ||
+	    (opt->sys_root && strlen(opt->sys_root) >= sizeof(((lsc_profiler *)0)->sys_root)) ||
+	    (opt->trace_path && strlen(opt->trace_path) >= sizeof(((lsc_profiler *)0)->trace_path)))
+		return -ENAMETOOLONG;
 	/* The thresholds become nanosecond integers: keep them finite. */
 	if (!(opt->watchdog_after_s >= 0.01 && opt->watchdog_after_s <= 86400) ||
 	    !(opt->watchdog_every_s >= 0.01 && opt->watchdog_every_s <= 86400))
@@ -97,6 +102,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 	p->vm_fd = p->status_fd = -1;
 
 	const char *bad_env = NULL;
+	int bad_trace = 0;
 	if (!(opt->flags & LSC_PROFILER_IGNORE_ENV)) {
 		/* Read once, here: an engine's environment does not change under it,
 		 * and getenv is not safe against a concurrent setenv later. */
@@ -114,8 +120,12 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 			}
 		}
 		const char *t = getenv("LOADSCOPE_TRACE");
-		if (!opt->trace_path && t && *t)
-			copy_str(p->trace_path, sizeof(p->trace_path), t, "");
+		if (!opt->trace_path && t && *t) {
+			if (strlen(t) < sizeof(p->trace_path))
+				copy_str(p->trace_path, sizeof(p->trace_path), t, "");
+			else
+				bad_trace = 1;
+		}
 	}
 	if (p->on && p->trace_path[0]) {
 		p->trace = calloc(LSC__TRACE_MAX, sizeof(*p->trace));
@@ -134,6 +144,12 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		char msg[160];
 		snprintf(msg, sizeof(msg), "LOADSCOPE=%.40s is not off, on or json; ignored", bad_env);
 		lsc__usage(p, LSC__USAGE_ENV, msg);
+	}
+	if (bad_trace) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "LOADSCOPE_TRACE is longer than %zu bytes; no trace file",
+			 sizeof(p->trace_path) - 1);
+		lsc__usage(p, LSC__USAGE_ENV_TRACE, msg);
 	}
 	lsc__fork_track(p);
 	*out = p;

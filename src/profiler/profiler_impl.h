@@ -116,6 +116,7 @@ enum lsc__usage {
 	LSC__USAGE_OPEN_AT_END,
 	LSC__USAGE_TOO_MANY,
 	LSC__USAGE_ENV,
+	LSC__USAGE_ENV_TRACE,
 };
 
 void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what);
