@@ -54,6 +54,16 @@ static int fail_in(const struct lsc__gpu_rt *rt, int e, const char *entry, char 
 	return fail(rt, e, call, why, why_len);
 }
 
+/* fail() for a call on @len bytes ("cudaHostRegister(4096 bytes, after retries)"). */
+static int fail_sized(const struct lsc__gpu_rt *rt, int e, const char *prefix, const char *symbol,
+		      size_t len, unsigned tries, char *why, size_t why_len)
+{
+	char call[96];
+	snprintf(call, sizeof(call), "%s%s(%zu bytes%s)", prefix, symbol, len,
+		 tries ? ", after retries" : "");
+	return fail(rt, e, call, why, why_len);
+}
+
 /* dlopen the runtime and resolve every entry point, all or nothing. */
 static int load(const struct lsc__gpu_rt *rt, struct lsc__gpu_fns *fn, char *why, size_t why_len)
 {
@@ -184,12 +194,7 @@ int lsc__gpu_pin(const struct lsc__gpu_rt *rt, void *addr, size_t len, unsigned 
 		tries += (unsigned)(eagain1 - eagain0);
 	if (retries)
 		*retries = tries;
-	if (e == rt->ok)
-		return 0;
-	char call[96];
-	snprintf(call, sizeof(call), "%sHostRegister(%zu bytes%s)", rt->name, len,
-		 tries ? ", after retries" : "");
-	return fail(rt, e, call, why, why_len);
+	return e == rt->ok ? 0 : fail_sized(rt, e, rt->name, "HostRegister", len, tries, why, why_len);
 }
 
 int lsc__gpu_unpin(const struct lsc__gpu_rt *rt, void *addr, size_t len)
@@ -219,10 +224,7 @@ int lsc__gpu_alloc(const struct lsc__gpu_rt *rt, size_t len, unsigned flags, voi
 	if (e == rt->ok)
 		return 0;
 	*out = NULL;
-	char call[96];
-	snprintf(call, sizeof(call), "%s(%zu bytes%s)", rt->host_alloc, len,
-		 tries ? ", after retries" : "");
-	return fail(rt, e, call, why, why_len);
+	return fail_sized(rt, e, "", rt->host_alloc, len, tries, why, why_len);
 }
 
 void lsc__gpu_free(const struct lsc__gpu_rt *rt, void *addr, size_t len)
