@@ -68,6 +68,15 @@ void lsct_gpu_assert_no_leaks(void)
 		cr_assert_eq(__lsan_do_recoverable_leak_check(), 0, "LeakSanitizer found leaks (above)");
 }
 
+/* @len bytes of private anonymous memory, every byte @byte. */
+static char *filled(size_t len, int byte)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(p, MAP_FAILED);
+	memset(p, byte, len);
+	return p;
+}
+
 void lsct_gpu_table_is_complete(const struct lsct_gpu *g)
 {
 	const struct lsc__pin_ops *o = lsct_gpu_ops(g);
@@ -95,9 +104,7 @@ void lsct_gpu_pin_without_device_fails_cleanly(const struct lsct_gpu *g)
 {
 	lsct_gpu_require_no_device(g);
 	size_t len = 4 * MIB;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	cr_assert_neq(p, MAP_FAILED);
-	memset(p, 0x5a, len);
+	char *p = filled(len, 0x5a);
 
 	char why[512] = "";
 	unsigned retries = 77;
@@ -174,9 +181,7 @@ void lsct_gpu_register_map_copy_on_device(const struct lsct_gpu *g)
 	lsct_gpu_require_device(g);
 	const struct lsc__pin_ops *o = lsct_gpu_ops(g);
 	size_t len = 8 * MIB;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	cr_assert_neq(p, MAP_FAILED);
-	memset(p, 0x33, len);
+	char *p = filled(len, 0x33);
 
 	char why[512] = "";
 	unsigned retries = 0;
