@@ -8,32 +8,20 @@
  * running; with a driver and no device the error is cudaErrorNoDevice. The
  * tests that need a device run only where probe() finds one and skip loudly
  * otherwise. In the sanitizer build each no-device test ends with a leak
- * check of its own (Criterion does not fail a test whose worker LSan
- * reports at exit, so the check is made inside the test).
+ * check of its own. The cases both GPU backends share are in
+ * tests/helpers/pin_gpu_cases.c; this file keeps what is CUDA's.
  */
 #include <criterion/criterion.h>
 #include <dlfcn.h>
-#include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <loadscope/common.h>
 
-#include "loader/pin.h"
+#include "helpers/pin_gpu_cases.h"
 
-#define RT "cuda"
 #define NO_DEVICE_ERR "cudaErrorNoDevice"
 #define NO_DRIVER_ERR "cudaErrorInsufficientDriver"
 #define DRIVER_LIB "libcuda.so.1"
-#define MIB (1u << 20)
-
-static const struct lsc__pin_ops *ops(void)
-{
-	const struct lsc__pin_ops *o = lsc__pin_find(RT);
-	if (!o)
-		cr_skip_test("the " RT " backend is not compiled in this build (toolkit not found)");
-	return o;
-}
 
 /* Which no-device answer this machine should give: the driver library
  * decides between "no driver" and "no device". */
@@ -45,59 +33,20 @@ static int driver_present(void)
 	return h != NULL;
 }
 
-/* probe(); returns 1 when a device is usable. */
-static int have_device(char *why, size_t why_len)
+static const char *no_device_err(void)
 {
-	return ops()->probe(why, why_len) == 0;
+	return driver_present() ? NO_DEVICE_ERR : NO_DRIVER_ERR;
 }
 
-static void require_device(void)
-{
-	char why[512] = "";
-	if (!have_device(why, sizeof(why)))
-		cr_skip_test("no CUDA device: %s", why);
-}
+static const struct lsct_gpu cuda = {.name = "cuda", .kind = "CUDA", .no_device_err = no_device_err};
 
-/* LeakSanitizer's on-demand check, present only in the sanitizer build. */
-extern int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
-
-static void assert_no_leaks(void)
-{
-	if (__lsan_do_recoverable_leak_check)
-		cr_assert_eq(__lsan_do_recoverable_leak_check(), 0, "LeakSanitizer found leaks (above)");
-}
-
-static void require_no_device(void)
-{
-	char why[512] = "";
-	if (have_device(why, sizeof(why)))
-		cr_skip_test("a CUDA device is present: the no-device path is not reachable here");
-}
-
-Test(pin_cuda, table_is_complete)
-{
-	const struct lsc__pin_ops *o = ops();
-	cr_assert_eq(o->abi, LSC__PIN_ABI);
-	cr_assert_str_eq(o->name, RT);
-	cr_assert(o->caps & LSC__PIN_CAP_REGISTER);
-	cr_assert(o->caps & LSC__PIN_CAP_ALLOC);
-	cr_assert(o->caps & LSC__PIN_CAP_DEVICE);
-	cr_assert(o->caps & LSC__PIN_CAP_LOCKS);
-	cr_assert(o->probe && o->pin && o->unpin && o->alloc && o->free && o->device_pointer);
-	cr_assert(o->dev_open && o->dev_copy && o->dev_wait && o->dev_close);
-	cr_assert(o->range_push && o->range_pop && o->dev_base && o->dev_why);
-}
+LSCT_GPU_CASES(pin_cuda, &cuda)
 
 Test(pin_cuda, probe_without_device_names_the_runtime_error)
 {
 	char why[512] = "";
-	int r = ops()->probe(why, sizeof(why));
-	if (r == 0)
-		cr_skip_test("a CUDA device is present: the no-device path is not reachable here");
+	int r = lsct_gpu_probe_failure(&cuda, why, sizeof(why));
 
-	cr_log_info("probe: %d (%s): %s", r, lsc_strerror(r), why);
-	cr_assert(strncmp(why, RT ": ", strlen(RT) + 2) == 0, "why does not name the runtime: '%s'",
-		  why);
 	if (driver_present()) {
 		cr_assert_eq(r, LSC_E_NODEVICE, "probe returned %d (%s): %s", r, lsc_strerror(r), why);
 		cr_assert(strstr(why, "no CUDA-capable device"), "why: '%s'", why);
@@ -109,136 +58,4 @@ Test(pin_cuda, probe_without_device_names_the_runtime_error)
 		cr_assert(strstr(why, NO_DRIVER_ERR), "why: '%s'", why);
 		cr_assert(strstr(why, DRIVER_LIB), "why does not say the driver is missing: '%s'", why);
 	}
-}
-
-Test(pin_cuda, probe_is_stable_across_calls)
-{
-	char a[512] = "", b[512] = "";
-	int r1 = ops()->probe(a, sizeof(a));
-	int r2 = ops()->probe(b, sizeof(b));
-	cr_assert_eq(r1, r2, "first %d '%s', then %d '%s'", r1, a, r2, b);
-	cr_assert_str_eq(a, b);
-}
-
-Test(pin_cuda, pin_without_device_fails_cleanly)
-{
-	require_no_device();
-	size_t len = 4 * MIB;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	cr_assert_neq(p, MAP_FAILED);
-	memset(p, 0x5a, len);
-
-	char why[512] = "";
-	unsigned retries = 77;
-	int r = ops()->pin(p, len, LSC__PIN_PORTABLE | LSC__PIN_MAPPED, &retries, why, sizeof(why));
-	cr_log_info("pin: %d (%s): %s", r, lsc_strerror(r), why);
-	cr_assert_lt(r, 0);
-	cr_assert(r == LSC_E_NODEVICE || r == LSC_E_NORUNTIME, "pin returned %d (%s): %s", r,
-		  lsc_strerror(r), why);
-	cr_assert_eq(retries, 0, "no retry is made for a missing device, got %u", retries);
-	cr_assert(strncmp(why, RT ": ", strlen(RT) + 2) == 0, "why: '%s'", why);
-	cr_assert(strstr(why, driver_present() ? NO_DEVICE_ERR : NO_DRIVER_ERR), "why: '%s'", why);
-	/* The memory is untouched and still ours. */
-	cr_assert_eq(p[0], 0x5a);
-	cr_assert_eq(p[len - 1], 0x5a);
-	cr_assert_eq(munmap(p, len), 0);
-	assert_no_leaks();
-}
-
-Test(pin_cuda, alloc_without_device_fails_cleanly)
-{
-	require_no_device();
-	void *out = (void *)1;
-	char why[512] = "";
-	int r = ops()->alloc(4 * MIB, LSC__PIN_PORTABLE | LSC__PIN_MAPPED, &out, why, sizeof(why));
-	cr_log_info("alloc: %d (%s): %s", r, lsc_strerror(r), why);
-	cr_assert(r == LSC_E_NODEVICE || r == LSC_E_NORUNTIME, "alloc returned %d (%s): %s", r,
-		  lsc_strerror(r), why);
-	cr_assert_null(out);
-	cr_assert(strstr(why, driver_present() ? NO_DEVICE_ERR : NO_DRIVER_ERR), "why: '%s'", why);
-	ops()->free(NULL, 0); /* free(NULL) is a no-op */
-	assert_no_leaks();
-}
-
-Test(pin_cuda, dev_open_without_device_fails_cleanly)
-{
-	require_no_device();
-	struct lsc__dev *d = (struct lsc__dev *)1;
-	char why[512] = "";
-	int r = ops()->dev_open(0, 8 * MIB, 2, &d, why, sizeof(why));
-	cr_log_info("dev_open: %d (%s): %s", r, lsc_strerror(r), why);
-	cr_assert_lt(r, 0);
-	cr_assert_null(d);
-	cr_assert(strncmp(why, RT ": ", strlen(RT) + 2) == 0, "why: '%s'", why);
-
-	void *dev = (void *)1;
-	cr_assert_lt(ops()->device_pointer(why, &dev), 0);
-	cr_assert_null(dev);
-	ops()->dev_close(NULL);
-	assert_no_leaks();
-}
-
-Test(pin_cuda, ranges_need_no_device)
-{
-	/* NVTX without Nsight: a branch; must not crash or need the runtime. */
-	ops()->range_push("pin");
-	ops()->range_pop();
-}
-
-Test(pin_cuda, dev_open_rejects_bad_slots)
-{
-	require_device();
-	struct lsc__dev *d = (struct lsc__dev *)1;
-	char why[256] = "";
-	cr_assert_eq(ops()->dev_open(0, MIB, 0, &d, why, sizeof(why)), -EINVAL);
-	cr_assert_null(d);
-	cr_assert_eq(ops()->dev_open(0, MIB, 1000, &d, why, sizeof(why)), -EINVAL);
-}
-
-Test(pin_cuda, register_map_copy_on_device)
-{
-	require_device();
-	const struct lsc__pin_ops *o = ops();
-	size_t len = 8 * MIB;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	cr_assert_neq(p, MAP_FAILED);
-	memset(p, 0x33, len);
-
-	char why[512] = "";
-	unsigned retries = 0;
-	int r = o->pin(p, len, LSC__PIN_PORTABLE | LSC__PIN_MAPPED, &retries, why, sizeof(why));
-	cr_assert_eq(r, 0, "pin: %d: %s", r, why);
-	void *dp = NULL;
-	cr_assert_eq(o->device_pointer(p, &dp), 0);
-	cr_assert_not_null(dp);
-
-	struct lsc__dev *d = NULL;
-	r = o->dev_open(0, len, 2, &d, why, sizeof(why));
-	cr_assert_eq(r, 0, "dev_open: %d: %s", r, why);
-	cr_assert_not_null(o->dev_base(d));
-	for (unsigned i = 0; i < 4; i++) {
-		unsigned slot = i % 2;
-		if (i >= 2)
-			cr_assert_eq(o->dev_wait(d, slot), 0, "%s", o->dev_why(d));
-		cr_assert_eq(o->dev_copy(d, i * (len / 4), p + i * (len / 4), len / 4, slot), 0, "%s",
-			     o->dev_why(d));
-	}
-	cr_assert_eq(o->dev_wait(d, 0), 0);
-	cr_assert_eq(o->dev_wait(d, 1), 0);
-	cr_assert_eq(o->dev_copy(d, len - 1, p, 2, 0), -EINVAL, "a copy past the end is refused");
-	o->dev_close(d);
-	cr_assert_eq(o->unpin(p, len), 0);
-	cr_assert_eq(munmap(p, len), 0);
-}
-
-Test(pin_cuda, alloc_and_free_on_device)
-{
-	require_device();
-	void *p = NULL;
-	char why[512] = "";
-	int r = ops()->alloc(4 * MIB, LSC__PIN_PORTABLE | LSC__PIN_MAPPED, &p, why, sizeof(why));
-	cr_assert_eq(r, 0, "alloc: %d: %s", r, why);
-	cr_assert_not_null(p);
-	memset(p, 1, 4 * MIB);
-	ops()->free(p, 4 * MIB);
 }
