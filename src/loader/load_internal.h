@@ -105,7 +105,7 @@ struct lsc__load {
 	/* what happened */
 	uint64_t read_ns, copy_ns, verify_ns;
 	uint64_t bytes_done;
-	int fixed_bufs, fixed_files;
+	int fixed_bufs, fixed_files, async_applied; /* what the reader really does */
 };
 
 /* ---- lines (summary.c) --------------------------------------------------- */

@@ -241,6 +241,7 @@ static int setup_reader(struct run *R, int *fds, struct iovec *iov, unsigned n_i
 	unsigned st = R->rd->state(R->r);
 	L->fixed_bufs = R->fixed_bufs = !!(st & LSC__RD_FIXED_BUFS);
 	L->fixed_files = !!(st & LSC__RD_FIXED_FILES);
+	L->async_applied = !!(st & LSC__RD_ASYNC);
 	return 0;
 }
 

@@ -44,8 +44,7 @@ struct slot {
 struct lsc__reader {
 	struct io_uring ring;
 	unsigned qd;
-	unsigned state;    /* LSC__RD_FIXED_* */
-	int async;
+	unsigned state;    /* LSC__RD_FIXED_*, LSC__RD_ASYNC */
 	unsigned pending;  /* prepared, not yet submitted */
 	unsigned inflight; /* submitted, completion not yet reaped */
 	struct slot s[];
@@ -91,7 +90,8 @@ static int uring_setup(const struct lsc__rd_cfg *cfg, struct lsc__reader **out, 
 	if (!r)
 		return -ENOMEM;
 	r->qd = qd;
-	r->async = cfg->async;
+	if (cfg->async)
+		r->state |= LSC__RD_ASYNC;
 
 	struct io_uring_params prm;
 	memset(&prm, 0, sizeof(prm));
@@ -165,7 +165,7 @@ static int prep(struct lsc__reader *r, unsigned i)
 		io_uring_prep_read(sqe, fd, buf, len, off);
 	if (r->state & LSC__RD_FIXED_FILES)
 		sqe->flags |= IOSQE_FIXED_FILE;
-	if (r->async)
+	if (r->state & LSC__RD_ASYNC)
 		sqe->flags |= IOSQE_ASYNC;
 	io_uring_sqe_set_data64(sqe, i);
 	r->pending++;

@@ -26,6 +26,7 @@
 /* State bits a reader reports after setup. */
 #define LSC__RD_FIXED_FILES (1u << 0)
 #define LSC__RD_FIXED_BUFS (1u << 1)
+#define LSC__RD_ASYNC (1u << 2)       /* reads forced to the kernel's workers */
 
 struct lsc__rd_cfg {
 	lsc_profiler *p;            /* for fallback lines */

@@ -193,8 +193,9 @@ static void loaded(const struct lsc__load *L)
 		lsc__rec_say(&r, "verify off");
 	if (L->out->dev)
 		lsc__rec_say(&r, ", device copy %.3f s busy", sec(L->dev_ns));
-	lsc__rec_say(&r, "; %s%s, %s, staging %s, qd %u, %u files, %zu extents",
+	lsc__rec_say(&r, "; %s%s%s, %s, staging %s, qd %u, %u files, %zu extents",
 		     st->reader_applied, L->fixed_bufs ? " fixed buffers" : "",
+		     L->fixed_files ? " registered files" : "",
 		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
 
 	lsc__rec_u64(&r, "bytes", st->bytes);
@@ -211,7 +212,8 @@ static void loaded(const struct lsc__load *L)
 		lsc__rec_str(&r, "verify_s", "n/a");
 	lsc__rec_str(&r, "reader", st->reader_applied);
 	lsc__rec_i64(&r, "fixed", L->fixed_bufs);
-	lsc__rec_i64(&r, "async", L->async);
+	lsc__rec_i64(&r, "fixed_files", L->fixed_files);
+	lsc__rec_i64(&r, "async", L->async_applied);
 	lsc__rec_i64(&r, "direct", st->direct_applied);
 	lsc__rec_str(&r, "staging", staging);
 	lsc__rec_u64(&r, "qd", L->Q);

@@ -142,6 +142,18 @@ unsigned lsct_count(const struct lsct_capture *cap, const char *event)
 	return n;
 }
 
+int lsct_has_fallback(const struct lsct_capture *cap, const char *what)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed p;
+	for (unsigned k = 0; lsct_find(cap, "fallback", k, buf, sizeof(buf), &p); k++) {
+		const char *w = lsc__parsed_get(&p, "what");
+		if (w && !strcmp(w, what))
+			return 1;
+	}
+	return 0;
+}
+
 void lsct_dump(const struct lsct_capture *cap)
 {
 	for (unsigned i = 0; i < cap->n; i++)
@@ -202,6 +214,20 @@ void lsct_load_check(struct lsct_capture *capp, const char *reader, const char *
 	cr_assert_eq(lsc__parsed_f64(&pl, "gibps", &d), 0);
 	cr_assert_eq(lsc__parsed_f64(&pl, "verify_s", &d), 0);
 	cr_assert(strstr(pl.human, "over the wall time"), "%s", pl.human);
+	/* The fast path is what ran, not only what was asked for: registered
+	 * files and fixed buffers unless a fallback line says why not, and
+	 * forced-async reads as LOADSCOPE_READ_ASYNC (default on) asks. */
+	int uring = !strcmp(reader, "io_uring");
+	const char *env = getenv("LOADSCOPE_READ_ASYNC");
+	int want_async = uring && !(env && !strcmp(env, "0"));
+	int want_files = uring && !lsct_has_fallback(capp, "files");
+	int want_fixed = uring && !lsct_has_fallback(capp, "buffers");
+	cr_assert_eq(lsc__parsed_i64(&pl, "fixed_files", &v), 0);
+	cr_assert_eq(v, want_files, "fixed_files=%lld: %s", (long long)v, pl.human);
+	cr_assert_eq(lsc__parsed_i64(&pl, "fixed", &v), 0);
+	cr_assert_eq(v, want_fixed, "fixed=%lld: %s", (long long)v, pl.human);
+	cr_assert_eq(lsc__parsed_i64(&pl, "async", &v), 0);
+	cr_assert_eq(v, want_async, "async=%lld: %s", (long long)v, pl.human);
 	cr_assert(lsct_find(capp, "complement", 0, buf, sizeof(buf), &pl), "no complement line");
 	/* The sentence continues the event word: "complement ready: ..." */
 	cr_assert(strncmp(pl.human, "ready: resident ", 16) == 0, "%s", pl.human);

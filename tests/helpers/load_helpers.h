@@ -41,6 +41,8 @@ int lsct_find(const struct lsct_capture *cap, const char *event, unsigned k, cha
 	      struct lsc__parsed *out);
 /* Count lines of @event. */
 unsigned lsct_count(const struct lsct_capture *cap, const char *event);
+/* Whether a fallback line with what=@what was captured. */
+int lsct_has_fallback(const struct lsct_capture *cap, const char *what);
 /* Print every captured line to stderr (for a failed assertion's context). */
 void lsct_dump(const struct lsct_capture *cap);
 
