@@ -109,6 +109,27 @@ static void skip_without_mlock(void)
 			     (unsigned long long)rl.rlim_cur);
 }
 
+/* An arena smaller than one segment is pinned as one segment of its own
+ * size, and the note says so (not "1 segments of 1.00 GiB"). */
+Test(pin_segments, one_segment_is_the_arena)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+
+	skip_without_mlock();
+	lsc_profiler *p = arena_4k(&a, &o);
+	o.pin = "mlock";
+	o.pin_segment_bytes = 4 * ARENA;
+	cr_assert_eq(lsc__arena_pin(p, &o, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.pin_segments, 1);
+	cr_expect_eq(a.pin_segment_bytes, ARENA);
+	char want[48];
+	snprintf(want, sizeof want, "segment_bytes=%llu", (unsigned long long)ARENA);
+	cr_expect_eq(atk_count(&cap, "note", want), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
 Test(pin_segments, mlock_in_segments)
 {
 	struct lsc__arena a;

@@ -235,7 +235,8 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		if (rc == 0) {
 			a->pin = ops;
 			a->pin_segments = t.segments;
-			a->pin_segment_bytes = seg;
+			/* one segment of a smaller arena is the arena */
+			a->pin_segment_bytes = seg < a->mapped_bytes ? seg : a->mapped_bytes;
 			a->pinned_bytes = (ops->caps & LSC__PIN_CAP_LOCKS) ? t.pinned_bytes : 0;
 			break;
 		}
