@@ -131,6 +131,7 @@ static int issue(struct run *R, uint64_t seq, unsigned b)
 			uint64_t cover = (fo - aoff + c->len + LSC__DIO_ALIGN - 1) & ~(LSC__DIO_ALIGN - 1);
 			q.off = aoff;
 			q.len = (uint32_t)cover;
+			q.need = (uint32_t)(fo - aoff + c->len);
 			q.tag |= TAG_DIRECT;
 		}
 	}

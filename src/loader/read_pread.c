@@ -41,11 +41,12 @@ static int pread_submit(struct lsc__reader *r, const struct lsc__rd_req *req)
 	return 0;
 }
 
-/* Whole length, or fewer bytes only at end of file; EINTR/EAGAIN retried. */
+/* Whole length (or q->need of it), or fewer bytes only at end of file;
+ * EINTR/EAGAIN retried. */
 static int64_t read_full(const struct lsc__rd_req *q)
 {
-	uint64_t got = 0;
-	while (got < q->len) {
+	uint64_t got = 0, need = q->need ? q->need : q->len;
+	while (got < need) {
 		ssize_t n = lsc__sys->pread(q->fd, (char *)q->buf + got, q->len - got,
 					    (off_t)(q->off + got));
 		if (n < 0) {

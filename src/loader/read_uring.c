@@ -245,7 +245,8 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 				return ret;
 			continue;
 		}
-		if (res > 0 && s->got + (uint64_t)res < s->req.len) {
+		uint64_t need = s->req.need ? s->req.need : s->req.len;
+		if (res > 0 && s->got + (uint64_t)res < need) {
 			s->got += (uint64_t)res; /* short read: ask for the rest */
 			if ((ret = prep(r, i)) < 0)
 				return ret;

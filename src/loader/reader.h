@@ -44,6 +44,12 @@ struct lsc__rd_req {
 	uint64_t off;
 	void *buf;
 	uint32_t len;
+	/* A short read that has brought this many bytes is complete (0: len).
+	 * An O_DIRECT cover of a file's tail asks for len rounded up to the
+	 * block size; asking again for the padding past end of file costs a
+	 * round trip, and a misaligned retry an EINVAL where the filesystem
+	 * checks alignment before end of file. */
+	uint32_t need;
 	int buf_index;              /* registered buffer holding buf, or -1 */
 	uint64_t tag;               /* returned with the completion */
 };
