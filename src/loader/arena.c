@@ -396,15 +396,26 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	a->alloc_ns = lsc__now_ns() - t0;
 	arena_line(p, a, &s, lsc_thp_policy_name(a->wanted), source, how);
 
-	/* The faults: inside the hold, timed on their own. */
-	struct lsc__prefault_result pr;
-	uint64_t t1 = lsc__now_ns();
-	lsc_span_begin(p, LSC_PHASE_CUSTOM, "prefault", a->mapped_bytes, &pspan);
-	lsc_span both[2] = {span, pspan};
-	rc = lsc__prefault(p, both, 2, a->base, a->mapped_bytes, o->prefault_threads, o->numa_node,
-			   &pr);
-	lsc_span_end(p, pspan, NULL);
-	a->prefault_ns = lsc__now_ns() - t1;
+	/* The faults: inside the hold, timed on their own. Memory a GPU
+	 * runtime allocated is pinned, so resident already: faulting it again
+	 * is wasted work, and a driver's mapping (VM_IO) refuses
+	 * MADV_POPULATE_WRITE, which would read as an old kernel. */
+	struct lsc__prefault_result pr = {0};
+	if (a->allocated_by_pin) {
+		char note[160];
+		snprintf(note, sizeof note,
+			 "skipped: the %s backend allocated this memory pinned, so it is resident",
+			 a->pin->name);
+		lsc_note(p, "prefault", note);
+	} else {
+		uint64_t t1 = lsc__now_ns();
+		lsc_span_begin(p, LSC_PHASE_CUSTOM, "prefault", a->mapped_bytes, &pspan);
+		lsc_span both[2] = {span, pspan};
+		rc = lsc__prefault(p, both, 2, a->base, a->mapped_bytes, o->prefault_threads,
+				   o->numa_node, &pr);
+		lsc_span_end(p, pspan, NULL);
+		a->prefault_ns = lsc__now_ns() - t1;
+	}
 	a->prefault_threads = pr.threads;
 	a->prefault_touched = pr.touched;
 	a->numa_bound = pr.numa_bound;
