@@ -9,6 +9,7 @@
 # leak, timeout or OOM stops the run with exit 1 and copies the reproducer
 # into fuzz/crashes/ (commit it; tests/test_fuzz_regressions.c replays it on
 # every build). Exit 77 when clang is not installed (CI skips loudly).
+# LOADSCOPE_FUZZ_SEED picks the seed (default: 1 under CI, random otherwise).
 set -eu
 SECS=${1:-60}
 B=${2:-build-fuzz}
@@ -20,6 +21,10 @@ if [ -z "$CLANG" ]; then
 	exit 77
 fi
 JOBS=${JOBS:-2}
+# CI fuzzes from a fixed seed, so that a red run can be replayed and a
+# submission is not failed by a path no earlier run took; by hand, a fresh
+# seed each run (0: libFuzzer picks one and prints it).
+if [ -n "${CI:-}" ]; then SEED=${LOADSCOPE_FUZZ_SEED:-1}; else SEED=${LOADSCOPE_FUZZ_SEED:-0}; fi
 
 CC="$CLANG" cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DLOADSCOPE_BUILD_FUZZ=ON -DLOADSCOPE_SANITIZE=ON -DLOADSCOPE_BUILD_TESTS=OFF \
@@ -61,7 +66,7 @@ for t in triage line_parse; do
 		done
 	fi
 	rm -f "$B/artifacts/$t-"*
-	"$B/fuzz/fuzz_$t" "fuzz/corpus/$t" -max_total_time="$SECS" -max_len=$maxlen -timeout=20 \
+	"$B/fuzz/fuzz_$t" "fuzz/corpus/$t" -seed="$SEED" -max_total_time="$SECS" -max_len=$maxlen -timeout=20 \
 		-rss_limit_mb=2048 -artifact_prefix="$B/artifacts/$t-" -print_final_stats=1 || status=1
 	keep "$t" || status=1
 done

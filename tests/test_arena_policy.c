@@ -218,8 +218,10 @@ static int process_off_child(unsigned long on, unsigned long mode)
 static int run_child(unsigned long on, unsigned long mode)
 {
 	pid_t pid = fork();
-	if (pid == 0)
+	if (pid == 0) {
+		alarm(20); /* a hang (an allocator lock held at fork) fails the test, not the suite */
 		_exit(process_off_child(on, mode));
+	}
 	int st = 0;
 	waitpid(pid, &st, 0);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 2;
@@ -284,8 +286,10 @@ Test(arena_policy, process_off_in_parallel_threads)
 {
 	for (unsigned long on = 0; on <= 1; on++) {
 		pid_t pid = fork();
-		if (pid == 0)
+		if (pid == 0) {
+			alarm(20); /* a hang fails the test, not the suite */
 			_exit(parallel_child(on));
+		}
 		int st = 0;
 		waitpid(pid, &st, 0);
 		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "THP switch %lu: see stderr", on);

@@ -157,8 +157,7 @@ Test(load_device, no_device_is_a_host_only_load)
 		cr_assert_null(lsc_arena_device_data(a));
 		char buf[LSC__LINE_MAX + 1];
 		struct lsc__parsed pl;
-		cr_assert(lsct_find(&cap, "fallback", 0, buf, sizeof(buf), &pl), "no fallback line");
-		cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "device");
+		cr_assert(lsct_find_fallback(&cap, "device", buf, sizeof(buf), &pl), "no device fallback line");
 		cr_assert_str_eq(lsc__parsed_get(&pl, "took"), "host only");
 		cr_assert(strstr(lsc__parsed_get(&pl, "reason"), k ? "fake: no device" : "no device memory"),
 			  "%s", lsc__parsed_get(&pl, "reason"));

@@ -65,11 +65,24 @@ Test(load_pread, tiny_file)
 	lsct_load_check(&cap, "pread", lsct_make_file("t.bin", 1, 4), &o, "none");
 }
 
-/* A pread that takes its time, so that the read phase outlives the
- * watchdog's threshold. */
+/* Reads that wait, from the third on, until the watchdog has reported the
+ * read phase with some progress (at most 30 s): the phase outlives the
+ * watchdog's threshold however the machine schedules its thread. */
+static int read_reported;
+
+static void watching_sink(void *user, const char *line, size_t len)
+{
+	lsct_sink(user, line, len);
+	if (strstr(line, "still in read") && !strstr(line, "done_bytes=0 "))
+		__atomic_store_n(&read_reported, 1, __ATOMIC_RELEASE);
+}
+
 static ssize_t slow_pread(int fd, void *buf, size_t len, off_t off)
 {
-	usleep(5000);
+	static unsigned calls;
+	if (++calls == 3) /* once: progress never reported fails the test in 30 s, not 30 s a read */
+		for (int i = 0; i < 30000 && !__atomic_load_n(&read_reported, __ATOMIC_ACQUIRE); i++)
+			usleep(1000);
 	return pread(fd, buf, len, off);
 }
 
@@ -80,7 +93,7 @@ Test(load_pread, progress_reaches_the_watchdog)
 	lsc__sys_set(&s);
 	struct lsc_profiler_options po;
 	lsc_profiler_options_init(&po);
-	po.sink = lsct_sink;
+	po.sink = watching_sink;
 	po.sink_user = &cap;
 	po.mode = LSC_MODE_ON;
 	po.flags = LSC_PROFILER_IGNORE_ENV;

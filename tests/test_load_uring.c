@@ -155,8 +155,7 @@ Test(load_uring, setup_failure_falls_back_to_pread)
 	cr_assert_eq(h, lsct_file_hash(path, 0, (2u << 20) + 5));
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
-	cr_assert(lsct_find(&cap, "fallback", 0, buf, sizeof(buf), &pl), "no fallback line");
-	cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "reader");
+	cr_assert(lsct_find_fallback(&cap, "reader", buf, sizeof(buf), &pl), "no reader fallback line");
 	cr_assert_str_eq(lsc__parsed_get(&pl, "took"), "pread");
 	cr_assert(strstr(lsc__parsed_get(&pl, "reason"), "ENOSYS"), "%s", lsc__parsed_get(&pl, "reason"));
 	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
@@ -201,7 +200,7 @@ Test(load_uring, disabled_by_sysctl_names_it)
 	cr_assert_eq(lsc_load(p, &o, &e, 1, 0, &a), 0);
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
-	cr_assert(lsct_find(&cap, "fallback", 0, buf, sizeof(buf), &pl), "no fallback line");
+	cr_assert(lsct_find_fallback(&cap, "reader", buf, sizeof(buf), &pl), "no reader fallback line");
 	const char *why = lsc__parsed_get(&pl, "reason");
 	cr_assert(strstr(why, "EPERM") && strstr(why, "io_uring_disabled=2"), "%s", why);
 	lsc_arena_destroy(a);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "helpers/arena_testkit.h"
+#include "helpers/test_env.h"
 #include "loader/arena.h"
 #include "loader/arena_int.h"
 
@@ -102,11 +103,9 @@ static lsc_profiler *arena_4k(struct lsc__arena *a, struct lsc_load_options *o)
 
 static void skip_without_mlock(void)
 {
-	struct rlimit rl;
-	getrlimit(RLIMIT_MEMLOCK, &rl);
-	if (geteuid() != 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < ARENA)
-		cr_skip_test("RLIMIT_MEMLOCK %llu is below 64 MiB and we are not root: cannot mlock",
-			     (unsigned long long)rl.rlim_cur);
+	char why[160];
+	if (!lsct_can_mlock(ARENA, why, sizeof why))
+		cr_skip_test("%s", why);
 }
 
 /* An arena smaller than one segment is pinned as one segment of its own
@@ -304,8 +303,10 @@ static int memlock_child(int strict)
 static int run_child(int strict)
 {
 	pid_t pid = fork();
-	if (pid == 0)
+	if (pid == 0) {
+		alarm(20); /* a hang fails the test, not the suite */
 		_exit(memlock_child(strict));
+	}
 	int st = 0;
 	waitpid(pid, &st, 0);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 2;

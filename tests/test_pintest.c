@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "helpers/test_env.h"
+
 static char out[65536];
 
 static int run(const char *args)
@@ -33,11 +35,9 @@ static int run(const char *args)
 
 static void require_memlock(size_t bytes)
 {
-	struct rlimit rl;
-	if (geteuid() != 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur < bytes)
-		cr_skip_test("RLIMIT_MEMLOCK is %llu bytes, below the %zu the test locks",
-			     (unsigned long long)rl.rlim_cur, bytes);
+	char why[160];
+	if (!lsct_can_mlock(bytes, why, sizeof why))
+		cr_skip_test("%s", why);
 }
 
 /* Rows of the table that start with "| <prefix>". */

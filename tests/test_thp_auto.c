@@ -123,6 +123,24 @@ Test(thp_auto, no_snapshot_is_a_safe_4k)
 	cr_expect_lt(lsc__thp_auto(NULL, GIB, NULL), 0);
 }
 
+/* @s with every number as '#': the live figures in a reason (free memory
+ * in huge-page blocks) move between two reads of the machine. */
+static const char *shape(const char *s, char *out, size_t cap)
+{
+	size_t n = 0;
+	while (*s && n + 1 < cap) {
+		if ((*s >= '0' && *s <= '9') || (*s == '.' && s[1] >= '0' && s[1] <= '9')) {
+			while ((*s >= '0' && *s <= '9') || *s == '.')
+				s++;
+			out[n++] = '#';
+		} else {
+			out[n++] = *s++;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
 /* The real machine: auto resolves and prints one arena line with the
  * numbers the brief asks for. */
 Test(thp_auto, auto_allocation_prints_its_numbers)
@@ -141,7 +159,8 @@ Test(thp_auto, auto_allocation_prints_its_numbers)
 	cr_assert_eq(lsc__arena_alloc(p, &o, 64 << 20, &a), 0, "%s", cap.buf);
 	cr_expect_eq(a.wanted, LSC_THP_AUTO);
 	cr_expect_eq(a.applied, d.policy, "the allocation and the decision disagree: %s", a.thp_reason);
-	cr_expect_str_eq(a.thp_reason, d.reason);
+	char s1[512], s2[512];
+	cr_expect_str_eq(shape(a.thp_reason, s1, sizeof s1), shape(d.reason, s2, sizeof s2));
 	cr_expect_eq(atk_count(&cap, "arena", NULL), 1, "%s", cap.buf);
 	const char *keys[] = {"policy=", "requested=auto", "reason=", "thp_enabled=", "thp_defrag=",
 			      "free_huge_blocks_bytes=", "arena_bytes=67108864"};

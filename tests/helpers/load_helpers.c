@@ -142,16 +142,22 @@ unsigned lsct_count(const struct lsct_capture *cap, const char *event)
 	return n;
 }
 
-int lsct_has_fallback(const struct lsct_capture *cap, const char *what)
+int lsct_find_fallback(const struct lsct_capture *cap, const char *what, char *buf, size_t cap_len,
+		       struct lsc__parsed *out)
 {
-	char buf[LSC__LINE_MAX + 1];
-	struct lsc__parsed p;
-	for (unsigned k = 0; lsct_find(cap, "fallback", k, buf, sizeof(buf), &p); k++) {
-		const char *w = lsc__parsed_get(&p, "what");
+	for (unsigned k = 0; lsct_find(cap, "fallback", k, buf, cap_len, out); k++) {
+		const char *w = lsc__parsed_get(out, "what");
 		if (w && !strcmp(w, what))
 			return 1;
 	}
 	return 0;
+}
+
+int lsct_has_fallback(const struct lsct_capture *cap, const char *what)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed p;
+	return lsct_find_fallback(cap, what, buf, sizeof(buf), &p);
 }
 
 void lsct_dump(const struct lsct_capture *cap)

@@ -41,6 +41,10 @@ int lsct_find(const struct lsct_capture *cap, const char *event, unsigned k, cha
 	      struct lsc__parsed *out);
 /* Count lines of @event. */
 unsigned lsct_count(const struct lsct_capture *cap, const char *event);
+/* The fallback line with what=@what parsed into @out (whichever other
+ * fallbacks the machine took before it), or 0. */
+int lsct_find_fallback(const struct lsct_capture *cap, const char *what, char *buf, size_t cap_len,
+		       struct lsc__parsed *out);
 /* Whether a fallback line with what=@what was captured. */
 int lsct_has_fallback(const struct lsct_capture *cap, const char *what);
 /* Print every captured line to stderr (for a failed assertion's context). */
