@@ -8,11 +8,17 @@
  * Prints per variant the median allocate+prefault time, its rate, the
  * huge-page bytes really obtained (smaps), and the ratio to 4k.
  *
- * usage: bench_arena [GiB] [rounds]   (default 2 GiB, 5 rounds)
+ * With IDLE_S > 0, every variant that does not run back to back waits that
+ * long first: in a guest with free page reporting, a block that stays free
+ * for about 2 s is handed back to the host, so the wait decides whether an
+ * arena gets memory the host still backs or memory it must fault in again.
+ *
+ * usage: bench_arena [GiB] [rounds] [IDLE_S]   (default 2 GiB, 5 rounds, 0 s)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "loader/arena.h"
 
@@ -66,6 +72,7 @@ int main(int argc, char **argv)
 {
 	double gib = argc > 1 ? atof(argv[1]) : 2.0;
 	int rounds = argc > 2 ? atoi(argv[2]) : 5;
+	unsigned idle_s = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
 	if (rounds < 1)
 		rounds = 1;
 	if (rounds > 64)
@@ -89,14 +96,21 @@ int main(int argc, char **argv)
 			int idx = (k + r) % nv;
 			if (v[idx].again)
 				continue;
+			if (idle_s)
+				sleep(idle_s);
 			for (int j = idx; j < nv && (j == idx || v[j].again); j++)
 				if (run(&v[j], r, bytes, &threads_used) < 0)
 					return 1;
 		}
 	}
 	double base = median(v[0].s, rounds);
-	printf("arena of %.2f GiB, %d rounds interleaved, default prefault threads: %u\n\n", gib,
-	       rounds, threads_used);
+	struct lsc_system s;
+	lsc_system_read(NULL, NULL, &s);
+	printf("arena of %.2f GiB, %d rounds interleaved, %u s idle before each variant, default "
+	       "prefault threads: %u; free page reporting %s (order %lld)\n\n",
+	       gib, rounds, idle_s, threads_used,
+	       s.page_reporting == 1 ? "on" : s.page_reporting == 0 ? "off" : "n/a",
+	       (long long)s.page_reporting_order);
 	printf("| policy | median s | GiB/s | huge-page bytes (last round) | time vs 4k |\n");
 	printf("| --- | ---: | ---: | ---: | ---: |\n");
 	for (int k = 0; k < nv; k++) {

@@ -138,6 +138,21 @@ static char store[LSC__LINE_MAX + 1];
 
 #define ROOTS(tree) "--proc-root", FX "/" tree "/proc", "--sys-root", FX "/" tree "/sys"
 
+Test(probe, vm_with_page_reporting_warns_host_refault)
+{
+	const char *argv[] = {"--arena-gib", "1", ROOTS("vm-page-reporting"), NULL};
+	struct lsc__parsed p;
+
+	run_probe(&r, argv, 0, KEEP_CAPS);
+	cr_assert_eq(r.status, 1, "exit %d:\n%s", r.status, r.out);
+	warn_with_id(&r, "thp-host-refault", &p, store);
+	assert_field(&p, "page_reporting", "1");
+	assert_field(&p, "page_reporting_order", "9");
+	cr_assert_not_null(strstr(p.human, "remedy:"), "%s", p.human);
+	cr_assert(find(&r, "system", 0, &p, store));
+	assert_field(&p, "page_reporting", "1");
+}
+
 Test(probe, seed_001_machine_warns_about_everything)
 {
 	const char *argv[] = {"--arena-gib", "40", ROOTS("always-defer-madvise"), NULL};

@@ -87,7 +87,21 @@ Test(system, host_6_18_madvise)
 	cr_assert_eq(s.swap_free, 0);
 	cr_assert_eq(s.free_huge_blocks_bytes, (2 + 12 + 4 + 3008 + 1004) * MIB);
 	cr_assert_eq(s.numa_nodes, 1);
+	cr_assert_eq(s.page_reporting, LSC_NA, "the tree has no sys/bus");
+	cr_assert_eq(s.page_reporting_order, LSC_NA);
 	assert_process_fields(&s);
+}
+
+/* The same machine with its virtio devices (a balloon with feature bit 5,
+ * VIRTIO_BALLOON_F_REPORTING, and a network device) and the page_reporting
+ * module parameter, copied from the build VM. */
+Test(system, vm_with_free_page_reporting)
+{
+	struct lsc_system s = snap("vm-page-reporting");
+
+	cr_assert_eq(s.page_reporting, 1);
+	cr_assert_eq(s.page_reporting_order, 9);
+	cr_assert_str_eq(s.thp_defrag, "madvise");
 }
 
 Test(system, always_defer_madvise_6_8)
@@ -391,4 +405,28 @@ Test(system, kernel_release_from_the_tree, .init = make_tree, .fini = remove_tre
 	put("proc/sys/kernel/osrelease",
 	    "0123456789012345678901234567890123456789012345678901234567890123456789\n");
 	cr_assert_str_eq(snap_tree().kernel, "", "longer than a utsname release");
+}
+
+/* Only a balloon with the reporting bit reports: not a balloon without it,
+ * not another virtio device with bit 5 set, not a bus without virtio. */
+Test(system, page_reporting_needs_a_reporting_balloon, .init = make_tree, .fini = remove_tree)
+{
+	put("sys/bus/platform/.keep", "");
+	struct lsc_system s = snap_tree();
+	cr_assert_eq(s.page_reporting, 0, "a bus without virtio");
+	put("sys/bus/virtio/devices/virtio0/device", "0x0005\n");
+	put("sys/bus/virtio/devices/virtio0/features",
+	    "0110000000000000000000000000000010000000000000000000000000000000\n");
+	put("sys/bus/virtio/devices/virtio1/device", "0x0001\n");
+	put("sys/bus/virtio/devices/virtio1/features",
+	    "1100010110111011000000000000000000000000000000000000000000000000\n");
+	put("sys/module/page_reporting/parameters/page_reporting_order", "9\n");
+	s = snap_tree();
+	cr_assert_eq(s.page_reporting, 0, "a balloon without bit 5, a net device with it");
+	cr_assert_eq(s.page_reporting_order, LSC_NA);
+	put("sys/bus/virtio/devices/virtio0/features",
+	    "0110010000000000000000000000000010000000000000000000000000000000\n");
+	s = snap_tree();
+	cr_assert_eq(s.page_reporting, 1);
+	cr_assert_eq(s.page_reporting_order, 9);
 }

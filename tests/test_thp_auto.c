@@ -185,6 +185,14 @@ static struct lsc_system fixture(const char *name)
 	return s;
 }
 
+Test(thp_auto, fixture_vm_with_page_reporting_takes_4k)
+{
+	struct lsc_system s = fixture("vm-page-reporting");
+	struct lsc__thp_decision d = decide(s, s.free_huge_blocks_bytes / 2);
+	cr_expect_eq(d.policy, LSC_THP_4K, "%s", d.reason);
+	cr_expect(strncmp(d.reason, "host refault: ", 14) == 0, "reason: %s", d.reason);
+}
+
 Test(thp_auto, fixture_host_madvise_decides_by_free_blocks)
 {
 	struct lsc_system s = fixture("host-6.18-madvise");

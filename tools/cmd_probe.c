@@ -141,6 +141,22 @@ static void warn_thp(lsc_profiler *p, const struct lsc_system *s, const struct l
 	lsc__emit(p, &r);
 }
 
+static void warn_host_refault(lsc_profiler *p, const struct lsc_system *s,
+			      const struct lsc__assessment *a, uint64_t arena)
+{
+	char b[LSC__HBUF];
+	struct lsc__rec r;
+
+	warn_init(&r, "thp-host-refault", arena);
+	lsc__rec_say(&r, "probe: an MADV_HUGEPAGE arena of %s faults slowly in this VM: %s; "
+		     "remedy: use the loader's auto or 4k policy (or run under PR_SET_THP_DISABLE)",
+		     lsc__fmt_bytes(b, (double)arena), a->thp_reason);
+	rec_num(&r, "page_reporting", s->page_reporting);
+	rec_num(&r, "page_reporting_order", s->page_reporting_order);
+	rec_num(&r, "free_huge_blocks_bytes", a->huge_free_bytes);
+	lsc__emit(p, &r);
+}
+
 static void warn_memlock(lsc_profiler *p, const struct lsc_system *s, uint64_t arena)
 {
 	char b1[LSC__HBUF], b2[LSC__HBUF];
@@ -274,6 +290,9 @@ static int probe(lsc_profiler *p, const struct probe_args *args)
 
 	if (a.stall_risk) {
 		warn_thp(p, &s, &a, arena);
+		warnings++;
+	} else if (a.host_refault) {
+		warn_host_refault(p, &s, &a, arena);
 		warnings++;
 	}
 	if (a.memlock_short) {

@@ -300,13 +300,20 @@ struct lsc_system {
 	int64_t swap_total, swap_free;   /* bytes */
 	int64_t cap_ipc_lock;            /* 1 when the process has CAP_IPC_LOCK (mlock ignores
 	                                  * RLIMIT_MEMLOCK), 0 when not, LSC_NA */
+	int64_t page_reporting;          /* 1 when a virtio-balloon device reports free pages to
+	                                  * the host (the guest gives idle free blocks back; their
+	                                  * next use faults in the host), 0 when none does, LSC_NA
+	                                  * when /sys/bus is unreadable */
+	int64_t page_reporting_order;    /* the smallest free block reported, as a page order
+	                                  * (page_reporting module parameter); LSC_NA */
 };
 
 /*
  * lsc_system_read - take the snapshot from the given roots (NULL for
  * "/proc" and "/sys"). Never fails on bad files: each unreadable or garbage
  * value becomes "" or LSC_NA. The process-level fields (prctl, rlimit) come
- * from the calling process. Allocates nothing. Thread-safe.
+ * from the calling process. Allocates nothing beyond opendir's directory
+ * streams, released before it returns. Thread-safe.
  * Return: 0, or -EINVAL when @out is NULL.
  */
 LSC_API int lsc_system_read(const char *proc_root, const char *sys_root, struct lsc_system *out);

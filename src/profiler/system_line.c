@@ -62,6 +62,11 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 		     bytes_or_na(b5, s->swap_total));
 	if (s->numa_nodes != LSC_NA)
 		lsc__rec_say(r, "; %lld NUMA node%s", (long long)s->numa_nodes, s->numa_nodes == 1 ? "" : "s");
+	if (s->page_reporting == 1 && s->page_reporting_order != LSC_NA)
+		lsc__rec_say(r, "; free blocks of order %lld and up go back to the host (free page reporting)",
+			     (long long)s->page_reporting_order);
+	else if (s->page_reporting == 1)
+		lsc__rec_say(r, "; free blocks go back to the host (free page reporting)");
 
 	lsc__rec_str(r, "kernel", txt(s->kernel));
 	lsc__rec_str(r, "thp_enabled", txt(s->thp_enabled));
@@ -84,4 +89,6 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 	num(r, "numa_nodes", s->numa_nodes);
 	num(r, "swap_total_bytes", s->swap_total);
 	num(r, "swap_free_bytes", s->swap_free);
+	num(r, "page_reporting", s->page_reporting);
+	num(r, "page_reporting_order", s->page_reporting_order);
 }
