@@ -145,7 +145,8 @@ Test(probe, vm_with_page_reporting_warns_host_refault)
 
 	run_probe(&r, argv, 0, KEEP_CAPS);
 	cr_assert_eq(r.status, 1, "exit %d:\n%s", r.status, r.out);
-	warn_with_id(&r, "thp-host-refault", &p, store);
+	cr_assert_eq(count(&r, "warn"), 1, "%s", r.out);
+	warn_with_id(&r, "host-refault", &p, store);
 	assert_field(&p, "page_reporting", "1");
 	assert_field(&p, "page_reporting_order", "9");
 	cr_assert_not_null(strstr(p.human, "remedy:"), "%s", p.human);

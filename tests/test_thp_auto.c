@@ -185,12 +185,16 @@ static struct lsc_system fixture(const char *name)
 	return s;
 }
 
-Test(thp_auto, fixture_vm_with_page_reporting_takes_4k)
+/* Free page reporting makes the first touch slow whatever the page size
+ * (docs/benchmarks.md: 4 KiB pages moved the cost into the read phase and
+ * the load took 1.18x as long), so it does not steer the policy. */
+Test(thp_auto, fixture_vm_with_page_reporting_decides_as_the_host)
 {
-	struct lsc_system s = fixture("vm-page-reporting");
-	struct lsc__thp_decision d = decide(s, s.free_huge_blocks_bytes / 2);
-	cr_expect_eq(d.policy, LSC_THP_4K, "%s", d.reason);
-	cr_expect(strncmp(d.reason, "host refault: ", 14) == 0, "reason: %s", d.reason);
+	struct lsc_system vm = fixture("vm-page-reporting"), host = fixture("host-6.18-madvise");
+	struct lsc__thp_decision d = decide(vm, vm.free_huge_blocks_bytes / 2);
+	struct lsc__thp_decision h = decide(host, host.free_huge_blocks_bytes / 2);
+	cr_expect_eq(d.policy, h.policy, "%s", d.reason);
+	cr_expect_str_eq(d.reason, h.reason);
 }
 
 Test(thp_auto, fixture_host_madvise_decides_by_free_blocks)

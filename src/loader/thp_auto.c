@@ -7,9 +7,7 @@
  * (compact_stall == compact_fail), 432 s to ready against 25 s without the
  * request. With free 2 MiB blocks for the whole arena, or a defrag mode that
  * defers, the request is cheap and huge pages make pinning cheaper per page
- * (ROCm/mori #679). In a VM with free page reporting the free 2 MiB blocks
- * are the ones the host took back, and a huge-page fault waits for the host
- * to back its block again: 4 KiB pages there too. The judgement itself is lsc__assess(), shared with
+ * (ROCm/mori #679). The judgement itself is lsc__assess(), shared with
  * `loadscope probe` so the two never disagree; this file only turns it into
  * a policy and a reason. It is kept small because it is the part most likely
  * to change.
@@ -42,11 +40,6 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_de
 		verdict = "THP disabled";
 	} else if (as.stall_risk) {
 		verdict = "stall risk";
-	} else if (as.host_refault) {
-		/* A guest whose idle free blocks the host took back: huge-page
-		 * faults there ran 8-15x slower than 4 KiB ones on the build VM
-		 * (docs/benchmarks.md), with no compaction at all. */
-		verdict = "host refault";
 	} else if (as.sync_compaction < 0) {
 		/* Cannot tell whether a fault would compact: the safe side of
 		 * seed 001 (4 KiB pages cost time, a stall costs minutes). */

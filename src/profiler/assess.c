@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "format/human.h"
 #include "profiler/assess.h"
@@ -120,27 +119,9 @@ static void thp_reason(const struct lsc_system *s, uint64_t arena, struct lsc__a
 	else if (a->stall_risk)
 		snprintf(r, cap, "defrag=%s compacts synchronously for MADV_HUGEPAGE regions and "
 			 "only %s of %s is free in %s blocks", s->thp_defrag, free_s, arena_s, block);
-	else if (a->host_refault)
-		snprintf(r, cap, "free page reporting (virtio-balloon) gives free blocks of order "
-			 "%lld and up back to the host: a huge-page fault takes such a %s block "
-			 "and waits while the host backs it again; 4 KiB faults mostly reuse "
-			 "pages the host still backs", (long long)s->page_reporting_order, block);
 	else
 		snprintf(r, cap, "defrag=%s compacts synchronously for MADV_HUGEPAGE regions, but "
 			 "%s is free in %s blocks, enough for %s", s->thp_defrag, free_s, block, arena_s);
-}
-
-/* Whether the blocks a huge-page fault needs are of a reported size: the
- * reporting order (9 by default, pageblock_order on x86) at most the
- * huge-page order. An n/a order counts as the default. */
-static int reported_order_reaches(const struct lsc_system *s)
-{
-	int64_t hpage = s->hpage_pmd_size > 0 ? s->hpage_pmd_size : 2 << 20;
-	long page = sysconf(_SC_PAGESIZE);
-	int64_t order = 0;
-	while (page > 0 && ((int64_t)page << order) < hpage)
-		order++;
-	return s->page_reporting_order == LSC_NA || s->page_reporting_order <= order;
 }
 
 /* ceil(arena / page), or LSC_NA without a page size. */
@@ -166,8 +147,7 @@ int lsc__assess(const struct lsc_system *s, uint64_t arena_bytes, struct lsc__as
 	out->stall_risk = out->thp_possible && out->sync_compaction == 1 &&
 			  (out->huge_free_bytes == LSC_NA || out->huge_free_bytes < 0 ||
 			   (uint64_t)out->huge_free_bytes < arena_bytes);
-	out->host_refault = out->thp_possible && s->page_reporting == 1 &&
-			    reported_order_reaches(s);
+	out->host_refault = s->page_reporting == 1;
 
 	int below = s->memlock_cur != LSC_UNLIMITED && s->memlock_cur != LSC_NA &&
 		    s->memlock_cur >= 0 && (uint64_t)s->memlock_cur < arena_bytes;

@@ -7,9 +7,11 @@
  * or `defer+madvise`, a fault in an MADV_HUGEPAGE region that finds no free
  * 2 MiB block compacts and reclaims synchronously in the faulting thread.
  * Free memory already in blocks of the huge-page size (buddyinfo) is what
- * such a fault can take without compaction. In a guest with free page
- * reporting, those very blocks are the ones the host has taken back, and a
- * huge-page fault pays for the host to back its block again (system.c).
+ * such a fault can take without compaction.
+ *
+ * A guest with free page reporting has another cost that no page size
+ * avoids: memory idle for a few seconds goes back to the host, and its
+ * first touch faults it in again there (system.c, docs/benchmarks.md).
  */
 #ifndef LSC_PROFILER_ASSESS_H
 #define LSC_PROFILER_ASSESS_H
@@ -25,9 +27,9 @@ struct lsc__assessment {
 	                         * -1 when defrag is n/a */
 	int64_t huge_free_bytes;/* free memory in huge-page-sized blocks; LSC_NA */
 	int stall_risk;         /* thp_possible && sync_compaction && huge_free < arena */
-	int host_refault;       /* thp_possible and the host takes back idle free blocks of
-	                         * the huge-page size (free page reporting): a huge-page
-	                         * fault waits for the host to back its block again */
+	int host_refault;       /* the host takes back idle free memory (free page
+	                         * reporting): the arena's first touch faults it in again
+	                         * in the host, whatever the page size */
 	int memlock_short;      /* RLIMIT_MEMLOCK below the arena and no CAP_IPC_LOCK
 	                         * (mlock pinning would fail) */
 	int memlock_lifted;     /* below the arena, but CAP_IPC_LOCK lifts the limit */

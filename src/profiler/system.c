@@ -284,13 +284,11 @@ static void read_numa(const char *sys_root, struct lsc_system *s)
 /* Free page reporting: a virtio-balloon device with VIRTIO_BALLOON_F_REPORTING
  * (feature bit 5, the features file is one '0'/'1' per bit) gets every free
  * block of page_reporting_order and up that stays free for about two
- * seconds, and the host drops its backing. The buddy allocator puts reported
- * blocks at the tail of its lists, so 4 KiB faults mostly take pages the
- * host still backs, but a huge-page fault needs a whole free 2 MiB block,
- * which on an idle guest is nearly always a reported one: the guest zeroes
- * it while the host faults every page of it back in. Measured on the build
- * VM (docs/benchmarks.md): 0.14-0.29 GiB/s for THP faults into such blocks,
- * 6.6-14.6 GiB/s into blocks freed a moment before. */
+ * seconds, and the host drops its backing; the first touch of such memory
+ * faults it in again in the host. On the build VM (docs/benchmarks.md) a
+ * huge-page fault into a block freed 3 s before ran at 0.66 GiB/s, into one
+ * freed a moment before at 17.4 GiB/s; 4 KiB pages populated quickly and
+ * paid the same price at their first access instead. */
 #define VIRTIO_ID_BALLOON 5
 #define VIRTIO_BALLOON_F_REPORTING 5
 
