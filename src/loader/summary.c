@@ -195,7 +195,7 @@ static void loaded(const struct lsc__load *L)
 		lsc__rec_say(&r, ", device copy %.3f s busy", sec(L->dev_ns));
 	lsc__rec_say(&r, "; %s%s%s, %s, staging %s, qd %u, %u files, %zu extents",
 		     st->reader_applied, L->fixed_bufs ? " fixed buffers" : "",
-		     L->fixed_files ? " registered files" : "",
+		     L->fixed_files ? ", registered files" : "",
 		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
 
 	lsc__rec_u64(&r, "bytes", st->bytes);
