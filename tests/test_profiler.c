@@ -411,18 +411,25 @@ Test(profiler, no_heap_allocation_per_span)
 	cr_assert_eq(before.hblkhd, after.hblkhd);
 }
 
-Test(profiler, watchdog_reports_a_long_span)
+/* A profiler whose watchdog reports any span open for 10 ms. */
+static lsc_profiler *eager_watchdog(lsc_sink_fn sink, void *user)
 {
 	struct lsc_profiler_options o;
 	lsc_profiler_options_init(&o);
-	o.sink = capture_sink;
-	o.sink_user = &cap;
+	o.sink = sink;
+	o.sink_user = user;
 	o.mode = LSC_MODE_ON;
 	o.flags = LSC_PROFILER_IGNORE_ENV;
 	o.watchdog_after_s = 0.01;
 	o.watchdog_every_s = 0.01;
 	lsc_profiler *p;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	return p;
+}
+
+Test(profiler, watchdog_reports_a_long_span)
+{
+	lsc_profiler *p = eager_watchdog(capture_sink, &cap);
 	lsc_start_begin(p, "slow");
 	lsc_span s;
 	lsc_span_begin(p, LSC_PHASE_READ, NULL, 1000, &s);
@@ -541,15 +548,7 @@ static void slow_watchdog_sink(void *user, const char *line, size_t len)
 
 Test(profiler, fork_while_the_watchdog_writes_a_line)
 {
-	struct lsc_profiler_options o;
-	lsc_profiler_options_init(&o);
-	o.sink = slow_watchdog_sink;
-	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV;
-	o.watchdog_after_s = 0.01;
-	o.watchdog_every_s = 0.01;
-	lsc_profiler *p;
-	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_profiler *p = eager_watchdog(slow_watchdog_sink, NULL);
 	lsc_start_begin(p, "parent");
 	lsc_span s;
 	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 0, &s), 0);
