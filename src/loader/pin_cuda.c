@@ -5,10 +5,11 @@
  * work itself is the GPU core's (pin_gpu.c); this file holds what is CUDA's:
  * the runtime's names, flags and errors, and the NVTX ranges.
  *
- * The CUDA runtime is dlopen'ed the first time a load asks for it
- * (libcudart.so.13, libcudart.so, then the toolkit's own copy under
- * /usr/local/cuda), so the library links against nothing from CUDA and an
- * engine that never asks for a GPU pin never maps it. The toolkit headers
+ * The CUDA runtime is dlopen'ed the first time a load asks for it (one the
+ * engine already loaded, else libcudart.so.13, libcudart.so.12,
+ * libcudart.so, then the toolkit's own copy under /usr/local/cuda), so the
+ * library links against nothing from CUDA and an engine that never asks for
+ * a GPU pin never maps it. The toolkit headers
  * are included for types and constants only: calling a CUDA function by name
  * here would fail to link, which is the point. NVTX3 is header-only and
  * dlopens its injection library only when Nsight sets NVTX_INJECTION64_PATH,

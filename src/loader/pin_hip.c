@@ -7,8 +7,8 @@
  * roctx ranges, so that every #ifdef and every runtime name stays here.
  *
  * The HIP runtime is dlopen'ed the first time a load asks for it
- * (one the engine already loaded, else libamdhip64.so.7, .6, .5, then the
- * unversioned name); the library links against nothing
+ * (one the engine already loaded, else libamdhip64.so.7, .6, .5, the
+ * unversioned name, then /opt/rocm's copy); the library links against nothing
  * from ROCm. hip/hip_runtime_api.h is included for types and constants only.
  * roctx ranges come from libroctx64 when it can be dlopen'ed, else the range
  * hooks do nothing.
