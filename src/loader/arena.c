@@ -23,6 +23,7 @@
 #include "loader/arena.h"
 #include "loader/kfd_counter.h"
 #include "loader/arena_int.h"
+#include "loader/phase.h"
 #include "loader/sys.h"
 #include "format/human.h"
 #include "profiler/internal.h"
@@ -273,7 +274,7 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	struct lsc_system s;
 	struct lsc__thp_hold hold = {0};
 	struct geometry g;
-	lsc_span span = 0, pspan = 0;
+	struct lsc__phase span, pspan;
 	char why[256] = "", how[160] = "";
 	int rc, refused = 0;
 
@@ -288,7 +289,10 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	}
 	uint64_t t0 = lsc__now_ns();
 	a->bytes = bytes;
-	lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, bytes, &span);
+	/* The backend to come, known before the phase opens: its ranges mark it. */
+	if (!ops)
+		ops = lsc__pin_find(o->pin ? o->pin : "none");
+	lsc__phase_begin(p, ops, LSC_PHASE_ALLOCATE, NULL, bytes, &span);
 
 	a->wanted = policy_from_env(p, o->thp, &a->thp_from_env);
 	a->applied = a->wanted;
@@ -310,8 +314,6 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 
 	/* Memory the pin backend maps itself: only for one piece, and only
 	 * reached by process-off (or when the backend cannot register). */
-	if (!ops)
-		ops = lsc__pin_find(o->pin ? o->pin : "none");
 	int by_pin = ops && ops->abi == LSC__PIN_ABI && (ops->caps & LSC__PIN_CAP_ALLOC) &&
 		     ops->alloc && ops->free && g.n == 1 &&
 		     (a->applied == LSC_THP_PROCESS_OFF || !(ops->caps & LSC__PIN_CAP_REGISTER));
@@ -409,11 +411,11 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		lsc_note(p, "prefault", note);
 	} else {
 		uint64_t t1 = lsc__now_ns();
-		lsc_span_begin(p, LSC_PHASE_CUSTOM, "prefault", a->mapped_bytes, &pspan);
-		lsc_span both[2] = {span, pspan};
+		lsc__phase_begin(p, ops, LSC_PHASE_CUSTOM, "prefault", a->mapped_bytes, &pspan);
+		lsc_span both[2] = {span.span, pspan.span};
 		rc = lsc__prefault(p, both, 2, a->base, a->mapped_bytes, o->prefault_threads,
 				   o->numa_node, &pr);
-		lsc_span_end(p, pspan, NULL);
+		lsc__phase_end(p, &pspan);
 		a->prefault_ns = lsc__now_ns() - t1;
 	}
 	a->prefault_threads = pr.threads;
@@ -431,7 +433,7 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 			 (long long)hold.saved, saved_meaning(hold.saved), ename(rc));
 		goto fail;
 	}
-	lsc_span_end(p, span, NULL);
+	lsc__phase_end(p, &span);
 	return 0;
 
 fail:
@@ -439,7 +441,7 @@ fail:
 fail_quiet:
 	restore(&hold);
 	lsc__arena_release(a);
-	lsc_span_end(p, span, NULL);
+	lsc__phase_end(p, &span);
 	return rc;
 }
 

@@ -82,14 +82,19 @@ int lsc__device_copy(struct lsc__load *L, uint64_t seq)
 	const struct lsc__chunk *c = &L->chunks[seq];
 	uint64_t off = L->lx[c->ext].arena_off + c->off_in_ext;
 	unsigned slot = (unsigned)(seq % L->dev_slots);
-	uint64_t t0 = lsc__now_ns();
+	const char *what = "waiting for a device copy";
+	struct lsc__busy busy;
 	int ret = 0;
+	lsc__busy_begin(L->pin, LSC_PHASE_COPY, LSC__DEVICE_COPY, &busy);
 	/* The slot's previous copy must be done before it takes another. */
-	if (seq >= L->dev_slots && (ret = A->dev_ops->dev_wait(A->dev, slot)) < 0)
-		return dev_error(L, "waiting for a device copy", c, ret);
-	ret = A->dev_ops->dev_copy(A->dev, off, (unsigned char *)A->a.base + off, c->len, slot);
-	L->dev_ns += lsc__now_ns() - t0;
-	return ret < 0 ? dev_error(L, "queueing a device copy", c, ret) : 0;
+	if (seq >= L->dev_slots)
+		ret = A->dev_ops->dev_wait(A->dev, slot);
+	if (ret == 0) {
+		what = "queueing a device copy";
+		ret = A->dev_ops->dev_copy(A->dev, off, (unsigned char *)A->a.base + off, c->len, slot);
+	}
+	lsc__busy_end(&busy, &L->dev_ns);
+	return ret < 0 ? dev_error(L, what, c, ret) : 0;
 }
 
 int lsc__device_finish(struct lsc__load *L)
@@ -97,12 +102,11 @@ int lsc__device_finish(struct lsc__load *L)
 	struct lsc_arena *A = L->out;
 	if (!A->dev)
 		return 0;
-	uint64_t t0 = lsc__now_ns();
-	for (unsigned s = 0; s < L->dev_slots && s < L->n_chunks; s++) {
-		int ret = A->dev_ops->dev_wait(A->dev, s);
-		if (ret < 0)
-			return dev_error(L, "waiting for the last device copies", NULL, ret);
-	}
-	L->dev_ns += lsc__now_ns() - t0;
-	return 0;
+	struct lsc__busy busy;
+	int ret = 0;
+	lsc__busy_begin(L->pin, LSC_PHASE_COPY, LSC__DEVICE_COPY, &busy);
+	for (unsigned s = 0; ret == 0 && s < L->dev_slots && s < L->n_chunks; s++)
+		ret = A->dev_ops->dev_wait(A->dev, s);
+	lsc__busy_end(&busy, &L->dev_ns);
+	return ret < 0 ? dev_error(L, "waiting for the last device copies", NULL, ret) : 0;
 }

@@ -44,10 +44,16 @@
 #define DEF_FIXED 1
 
 const struct lsc__reader_ops *lsc__reader_forced;
+static const struct lsc__pin_ops *pin_forced;
 
 void lsc__reader_override(const struct lsc__reader_ops *ops)
 {
 	lsc__reader_forced = ops;
+}
+
+void lsc__pin_override(const struct lsc__pin_ops *ops)
+{
+	pin_forced = ops;
 }
 
 static int env_flag(const char *name, int def)
@@ -369,13 +375,15 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 	for (size_t i = 0; i < n_ext; i++)
 		L.verify |= ext[i].has_xxh3;
 
+	/* NULL for a name this build lacks: the pin phase says so. */
+	L.pin = pin_forced ? pin_forced : lsc__pin_find(L.o.pin && *L.o.pin ? L.o.pin : "none");
 	if (arena_bytes) {
-		if ((ret = lsc__arena_alloc(p, &L.o, arena_bytes, &A->a)) < 0) {
+		if ((ret = lsc__arena_alloc_ops(p, &L.o, L.pin, arena_bytes, &A->a)) < 0) {
 			lsc__load_error(p, "allocate", NULL, 0, ret, "arena of %.2f GiB (%" PRIu64 " bytes)",
 					arena_bytes / (1024.0 * 1024 * 1024), arena_bytes);
 			goto fail;
 		}
-		if ((ret = lsc__arena_pin(p, &L.o, &A->a)) < 0) {
+		if ((ret = lsc__arena_pin_ops(p, &L.o, L.pin, &A->a)) < 0) {
 			lsc__load_error(p, "pin", NULL, 0, ret, "arena of %" PRIu64 " bytes with %s",
 					arena_bytes, L.o.pin ? L.o.pin : "none");
 			goto fail;

@@ -18,12 +18,15 @@
 #include <loadscope/loader.h>
 
 #include "loader/arena.h"
+#include "loader/phase.h"
 #include "loader/reader.h"
 
 /* Registered buffers are limited to 1 GiB each by the kernel. */
 #define LSC__REG_MAX (1ull << 30)
 /* O_DIRECT alignment we honour (offset, length and buffer). */
 #define LSC__DIO_ALIGN 4096ull
+/* The name of the device copies' phase (a kind of copy). */
+#define LSC__DEVICE_COPY "device copy"
 
 struct lsc__lfile {
 	const char *path;      /* the caller's string */
@@ -84,6 +87,9 @@ struct lsc__load {
 	uint64_t n_chunks;
 	uint64_t total_bytes;
 	struct lsc_arena *out;
+	/* The pin backend the options ask for (or a test's), known before the
+	 * allocate phase; its ranges mark every phase (phase.h). */
+	const struct lsc__pin_ops *pin;
 
 	/* pipeline choices */
 	const struct lsc__reader_ops *rd;
@@ -162,6 +168,9 @@ int lsc__device_copy(struct lsc__load *L, uint64_t seq);
 int lsc__device_finish(struct lsc__load *L);
 /* Tests: the device table used instead of the arena's pin backend. */
 void lsc__device_override(const struct lsc__pin_ops *ops);
+/* Tests: the pin table a load uses instead of the one o.pin names (for the
+ * arena, its pinning and the ranges of every phase); NULL restores. */
+void lsc__pin_override(const struct lsc__pin_ops *ops);
 
 /* ---- the pipeline (pipeline.c) ------------------------------------------- */
 

@@ -23,6 +23,7 @@
 #include "loader/arena.h"
 #include "loader/kfd_counter.h"
 #include "loader/arena_int.h"
+#include "loader/phase.h"
 #include "format/human.h"
 #include "profiler/internal.h"
 
@@ -168,7 +169,7 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	const struct lsc__pin_ops *chain[3];
 	char why[256];
 	unsigned n = 0;
-	lsc_span span = 0;
+	struct lsc__phase span;
 	int rc = 0;
 
 	if (!a || !a->base)
@@ -185,19 +186,19 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	uint64_t t0 = lsc__now_ns();
 	struct lsc__kfd_mark k;
 	lsc__kfd_mark(&k);
-	lsc_span_begin(p, LSC_PHASE_PIN, NULL, a->mapped_bytes, &span);
 	const char *name = o->pin && *o->pin ? o->pin : "none";
-	if (!wanted) {
+	if (!wanted)
 		wanted = lsc__pin_find(name);
-		if (!wanted) {
-			snprintf(why, sizeof why, "%s: not a pin backend of this build", name);
-			rc = -ENOSYS;
-			if (o->flags & LSC_LOAD_PIN_STRICT) {
-				lsc__fallback_line(p, "pin", name, "nothing (LSC_LOAD_PIN_STRICT)", why);
-				goto out;
-			}
-			lsc__fallback_line(p, "pin", name, "mlock", why);
+	/* The wanted backend's ranges mark the phase, whichever one pins. */
+	lsc__phase_begin(p, wanted, LSC_PHASE_PIN, NULL, a->mapped_bytes, &span);
+	if (!wanted) {
+		snprintf(why, sizeof why, "%s: not a pin backend of this build", name);
+		rc = -ENOSYS;
+		if (o->flags & LSC_LOAD_PIN_STRICT) {
+			lsc__fallback_line(p, "pin", name, "nothing (LSC_LOAD_PIN_STRICT)", why);
+			goto out;
 		}
+		lsc__fallback_line(p, "pin", name, "mlock", why);
 	}
 	if (wanted)
 		chain[n++] = wanted;
@@ -256,7 +257,7 @@ out:
 		pin_line(p, a);
 	if (a->kfd_seen)
 		lsc__kfd_note(p, a, a->pin ? a->pin->name : name);
-	lsc_span_end(p, span, NULL);
+	lsc__phase_end(p, &span);
 	return rc;
 }
 

@@ -188,10 +188,11 @@ static int finish(struct run *R, const struct lsc__rd_done *d)
 		return LSC_E_SHORT;
 	}
 	if (c->staged) {
-		uint64_t t0 = lsc__now_ns();
+		struct lsc__busy busy;
+		lsc__busy_begin(L->pin, LSC_PHASE_COPY, NULL, &busy);
 		memcpy((unsigned char *)L->out->a.base + x->arena_off + c->off_in_ext,
 		       (unsigned char *)lsc__staging_buf(&L->stg, b) + lead, c->len);
-		L->copy_ns += lsc__now_ns() - t0;
+		lsc__busy_end(&busy, &L->copy_ns);
 		R->free_bufs[R->n_free++] = b;
 	}
 	c->done = 1;
@@ -279,8 +280,8 @@ int lsc__pipeline_run(struct lsc__load *L)
 	for (unsigned i = 0; i < L->stg.count; i++)
 		R.free_bufs[R.n_free++] = L->stg.count - 1 - i;
 
-	lsc_span span = 0;
-	lsc_span_begin(L->p, LSC_PHASE_READ, NULL, L->total_bytes, &span);
+	struct lsc__phase span;
+	lsc__phase_begin(L->p, L->pin, LSC_PHASE_READ, NULL, L->total_bytes, &span);
 	uint64_t t0 = lsc__now_ns();
 	if ((ret = setup_reader(&R, fds, iov, n_iov)) < 0)
 		goto end_span;
@@ -302,7 +303,7 @@ int lsc__pipeline_run(struct lsc__load *L)
 		if (L->bytes_done == before)
 			continue; /* resubmitted after an O_DIRECT fallback */
 		completed++;
-		lsc_span_progress(L->p, span, L->bytes_done);
+		lsc_span_progress(L->p, span.span, L->bytes_done);
 		if ((ret = lsc__device_copy(L, d.tag & TAG_SEQ_MASK)) < 0)
 			goto end_span;
 		/* Refill before hashing, so the kernel reads while we hash. */
@@ -316,7 +317,7 @@ end_span:
 	if (R.r)
 		R.rd->teardown(R.r); /* waits for reads still in flight */
 	L->read_ns = lsc__now_ns() - t0;
-	lsc_span_end(L->p, span, NULL);
+	lsc__phase_end(L->p, &span);
 	/* Copy and hash ran inside the read span, between completions: their
 	 * busy time is reported as overlapped phases, not as covered time. */
 	if (ret == 0 && L->n_staged)
@@ -324,7 +325,7 @@ end_span:
 	if (ret == 0 && v)
 		lsc_phase_record(L->p, LSC_PHASE_VERIFY, NULL, L->bytes_done, L->verify_ns);
 	if (ret == 0 && L->out->dev)
-		lsc_phase_record(L->p, LSC_PHASE_COPY, "device copy", L->bytes_done, L->dev_ns);
+		lsc_phase_record(L->p, LSC_PHASE_COPY, LSC__DEVICE_COPY, L->bytes_done, L->dev_ns);
 out:
 	lsc__verify_destroy(v);
 	free(fds);

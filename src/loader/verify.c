@@ -64,7 +64,8 @@ int lsc__verify_advance(struct lsc__load *L, struct lsc__verify *v, uint64_t *ne
 	uint64_t n = *next_chunk;
 	if (n >= L->n_chunks || !L->chunks[n].done)
 		return 0;
-	uint64_t t0 = lsc__now_ns();
+	struct lsc__busy busy;
+	lsc__busy_begin(L->pin, LSC_PHASE_VERIFY, NULL, &busy);
 	const unsigned char *base = L->out->a.base;
 	int ret = 0;
 	while (n < L->n_chunks && L->chunks[n].done) {
@@ -81,6 +82,6 @@ int lsc__verify_advance(struct lsc__load *L, struct lsc__verify *v, uint64_t *ne
 		}
 	}
 	*next_chunk = n;
-	L->verify_ns += lsc__now_ns() - t0;
+	lsc__busy_end(&busy, &L->verify_ns);
 	return ret;
 }
