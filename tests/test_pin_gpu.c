@@ -352,10 +352,12 @@ Test(pin_gpu, alloc_uses_its_own_symbol_and_flags)
 	cr_assert_eq(fake_ops.alloc(8192, LSC__PIN_PORTABLE, &out, why, sizeof(why)), 0);
 	cr_assert_eq(out, &host_obj);
 	void *dev = NULL;
-	cr_assert_eq(fake_ops.device_pointer(out, &dev), 0);
+	cr_assert_eq(fake_ops.device_pointer(out, &dev, why, sizeof(why)), 0);
 	cr_assert_eq(dev, buffer_obj);
-	cr_assert_eq(fake_ops.device_pointer(&dev, &dev), -EINVAL);
+	cr_assert_eq(fake_ops.device_pointer(&dev, &dev, why, sizeof(why)), -EINVAL);
 	cr_assert_null(dev);
+	cr_assert_str_eq(why, "fake: fakeHostGetDevicePointer: unknown error (fakeError?)",
+			 "why: '%s'", why);
 	fake_ops.free(out, 8192);
 }
 

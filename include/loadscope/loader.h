@@ -122,6 +122,21 @@ LSC_API uint64_t lsc_arena_size(const lsc_arena *a);
  * (NULL otherwise). */
 LSC_API void *lsc_arena_device_data(const lsc_arena *a);
 
+/*
+ * lsc_arena_device_ptr - the device's address of the arena itself: where a
+ * GPU kernel reads the pinned host bytes in place (mapped pinned memory,
+ * cudaHostGetDevicePointer / hipHostGetDevicePointer), not a copy (that is
+ * lsc_arena_device_data). Equal to lsc_arena_data() under unified
+ * addressing.
+ * Return: the address, valid for the whole arena; NULL for NULL, for an
+ * arena that a GPU backend did not pin (none, mlock, a fallback), or when
+ * the runtime gave none or no single range for the arena (the `pin` note,
+ * or the `arena` line for memory the backend allocated, says why).
+ * Owned by the arena: valid until lsc_arena_destroy, on the device(s) the
+ * runtime mapped it for. Thread-safe (reads the arena only).
+ */
+LSC_API void *lsc_arena_device_ptr(const lsc_arena *a);
+
 /* lsc_arena_stats - what the load did. Return 0 or -EINVAL. */
 LSC_API int lsc_arena_stats(const lsc_arena *a, struct lsc_load_stats *out);
 

@@ -134,6 +134,8 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 		lsc__rec_say(&r, " in %u pieces of %s", a->n_pieces,
 			     lsc__fmt_bytes(b2, (double)a->piece_bytes));
 	lsc__rec_say(&r, " (requested %s by %s): %s%s", requested, source, a->thp_reason, how);
+	if (a->allocated_by_pin)
+		lsc__arena_device_say(&r, a);
 	lsc__rec_str(&r, "policy", lsc_thp_policy_name(a->applied));
 	lsc__rec_str(&r, "requested", requested);
 	lsc__rec_str(&r, "source", source);
@@ -249,6 +251,7 @@ static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
 		a->pinned_bytes = (ops->caps & LSC__PIN_CAP_LOCKS) ? a->mapped_bytes : 0;
 		a->pin_segments = 1;
 		a->pin_segment_bytes = a->mapped_bytes;
+		lsc__arena_device_map(a);
 		return 1;
 	}
 	if (rc == 0)

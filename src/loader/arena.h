@@ -47,6 +47,11 @@ struct lsc__arena {
 	int prefault_touched;       /* MADV_POPULATE_WRITE refused: pages were touched */
 	int numa_bound;             /* memory and prefault threads bound to o->numa_node */
 	int thp_from_env;           /* `wanted` came from LOADSCOPE_ARENA_THP */
+	/* The device's address of the arena (mapped pinning, pin_map.c), or
+	 * NULL with the reason in device_ptr_why when the backend has one and
+	 * it failed. */
+	void *device_ptr;
+	char device_ptr_why[192];
 };
 
 /* Allocate and prefault: the `allocate` phase (a span on @p). On failure

@@ -103,6 +103,20 @@ int lsc__pin_segments(lsc_profiler *p, const struct lsc__pin_ops *ops, void *bas
 void lsc__unpin_segments(const struct lsc__pin_ops *ops, void *base, uint64_t bytes,
 			 uint64_t seg);
 
+/* ---- pin_map.c ------------------------------------------------------------- */
+
+struct lsc__arena;
+struct lsc__rec;
+
+/* Ask the backend that pinned @a (a->pin) for the arena's device address,
+ * segment by segment, into a->device_ptr, or the reason into
+ * a->device_ptr_why. Nothing for a backend without device_pointer. */
+void lsc__arena_device_map(struct lsc__arena *a);
+/* The device address in words and fields (device_ptr, device_ptr_is_host,
+ * or device_ptr=n/a and device_ptr_reason), for the line that reports the
+ * pin; nothing for a backend without device_pointer. */
+void lsc__arena_device_say(struct lsc__rec *r, const struct lsc__arena *a);
+
 /* ---- lines ----------------------------------------------------------------- */
 
 /* One `fallback` line: what was wanted, what was taken, why. */

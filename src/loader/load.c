@@ -446,6 +446,11 @@ LSC_API void *lsc_arena_device_data(const lsc_arena *a)
 	return a->dev_ops->dev_base(a->dev);
 }
 
+LSC_API void *lsc_arena_device_ptr(const lsc_arena *a)
+{
+	return a ? a->a.device_ptr : NULL;
+}
+
 LSC_API int lsc_arena_stats(const lsc_arena *a, struct lsc_load_stats *out)
 {
 	if (!a || !out)

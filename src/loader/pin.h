@@ -55,8 +55,9 @@ struct lsc__pin_ops {
 	int (*alloc)(size_t len, unsigned flags, void **out, char *why, size_t why_len);
 	void (*free)(void *addr, size_t len);
 
-	/* Optional: the device address of pinned host memory (mapped). */
-	int (*device_pointer)(void *host, void **dev);
+	/* Optional: the device address of pinned host memory (pinned with
+	 * LSC__PIN_MAPPED); on failure *dev is NULL. */
+	int (*device_pointer)(void *host, void **dev, char *why, size_t why_len);
 
 	/* Optional (CAP_DEVICE): copies to device memory, double-buffered by
 	 * slot: dev_copy queues an async copy of a staging buffer and returns at

@@ -234,14 +234,18 @@ void lsc__gpu_free(const struct lsc__gpu_rt *rt, void *addr, size_t len)
 		(void)rt->state->fn.FreeHost(addr);
 }
 
-int lsc__gpu_device_pointer(const struct lsc__gpu_rt *rt, void *host, void **dev)
+int lsc__gpu_device_pointer(const struct lsc__gpu_rt *rt, void *host, void **dev, char *why,
+			    size_t why_len)
 {
 	*dev = NULL;
-	int r = ready(rt, NULL, 0);
+	int r = ready(rt, why, why_len);
 	if (r)
 		return r;
 	int e = rt->state->fn.HostGetDevicePointer(dev, host, 0);
-	return e == rt->ok ? 0 : fail(rt, e, NULL, NULL, 0);
+	if (e == rt->ok)
+		return 0;
+	*dev = NULL;
+	return fail_in(rt, e, "HostGetDevicePointer", why, why_len);
 }
 
 /* Device side: one device buffer, one stream, one event per slot. */

@@ -123,7 +123,8 @@ int lsc__gpu_unpin(const struct lsc__gpu_rt *rt, void *addr, size_t len);
 int lsc__gpu_alloc(const struct lsc__gpu_rt *rt, size_t len, unsigned flags, void **out,
 		   char *why, size_t why_len);
 void lsc__gpu_free(const struct lsc__gpu_rt *rt, void *addr, size_t len);
-int lsc__gpu_device_pointer(const struct lsc__gpu_rt *rt, void *host, void **dev);
+int lsc__gpu_device_pointer(const struct lsc__gpu_rt *rt, void *host, void **dev, char *why,
+			    size_t why_len);
 int lsc__gpu_dev_open(const struct lsc__gpu_rt *rt, int device, size_t bytes, unsigned slots,
 		      struct lsc__dev **out, char *why, size_t why_len);
 /* A device handle knows its runtime: these go into the table as they are. */
@@ -162,9 +163,9 @@ const char *lsc__gpu_dev_why(struct lsc__dev *d);
 	{                                                                                      \
 		lsc__gpu_free(&(rt), addr, len);                                               \
 	}                                                                                      \
-	static int gpu_device_pointer(void *host, void **dev)                                  \
+	static int gpu_device_pointer(void *host, void **dev, char *why, size_t why_len)       \
 	{                                                                                      \
-		return lsc__gpu_device_pointer(&(rt), host, dev);                              \
+		return lsc__gpu_device_pointer(&(rt), host, dev, why, why_len);                \
 	}                                                                                      \
 	static int gpu_dev_open(int device, size_t bytes, unsigned slots, struct lsc__dev **out, \
 				char *why, size_t why_len)                                     \

@@ -149,6 +149,7 @@ static void pin_line(lsc_profiler *p, const struct lsc__arena *a)
 		lsc__rec_say(&r, "pin: %s left pageable (%s)",
 			     lsc__fmt_bytes(b1, (double)a->mapped_bytes), a->pin->name);
 	lsc__rec_say(&r, ", %u retries, %u failures", a->pin_retries, a->pin_failures);
+	lsc__arena_device_say(&r, a);
 	lsc__rec_str(&r, "topic", "pin");
 	lsc__rec_str(&r, "backend", a->pin->name);
 	lsc__rec_u64(&r, "bytes", a->mapped_bytes);
@@ -253,8 +254,10 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 out:
 	a->pin_ns = lsc__now_ns() - t0;
 	lsc__kfd_add(&k, &a->kfd_seen, &a->kfd_calls, &a->kfd_eagain, &a->kfd_ns);
-	if (rc == 0)
+	if (rc == 0) {
+		lsc__arena_device_map(a);
 		pin_line(p, a);
+	}
 	if (a->kfd_seen)
 		lsc__kfd_note(p, a, a->pin ? a->pin->name : name);
 	lsc__phase_end(p, &span);

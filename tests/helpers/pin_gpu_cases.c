@@ -152,8 +152,10 @@ void lsct_gpu_dev_open_without_device_fails_cleanly(const struct lsct_gpu *g)
 	cr_assert(names_backend(g, why), "why: '%s'", why);
 
 	void *dev = (void *)1;
-	cr_assert_lt(lsct_gpu_ops(g)->device_pointer(why, &dev), 0);
+	char dp_why[512] = "";
+	cr_assert_lt(lsct_gpu_ops(g)->device_pointer(why, &dev, dp_why, sizeof(dp_why)), 0);
 	cr_assert_null(dev);
+	cr_assert(names_backend(g, dp_why), "why: '%s'", dp_why);
 	lsct_gpu_ops(g)->dev_close(NULL);
 	lsct_gpu_assert_no_leaks();
 }
@@ -188,7 +190,7 @@ void lsct_gpu_register_map_copy_on_device(const struct lsct_gpu *g)
 	int r = o->pin(p, len, LSC__PIN_PORTABLE | LSC__PIN_MAPPED, &retries, why, sizeof(why));
 	cr_assert_eq(r, 0, "pin: %d: %s", r, why);
 	void *dp = NULL;
-	cr_assert_eq(o->device_pointer(p, &dp), 0);
+	cr_assert_eq(o->device_pointer(p, &dp, why, sizeof(why)), 0, "%s", why);
 	cr_assert_not_null(dp);
 
 	struct lsc__dev *d = NULL;
