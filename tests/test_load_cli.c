@@ -3,7 +3,8 @@
  * test file and prints its XXH3-64; loads it with the lines on stdout
  * (start, loaded, complement, ready) in human and JSON form; --expect with
  * the right hash exits 0 and with a wrong one exits 1 with an error line;
- * a missing file exits 1 with a line naming it; no file is a usage error.
+ * a missing file exits 1 with a line naming it; no file is a usage error;
+ * --pin-readonly with a backend that has no read-only flag is a note.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -133,4 +134,19 @@ Test(load_cli, bad_input_and_usage)
 	cr_assert_eq(run("--thp sometimes x"), 2);
 	cr_assert_eq(run("--help"), 0);
 	cr_assert(strstr(out, "stdout"), "--help should say where lines go");
+	cr_assert(strstr(out, "--pin-readonly"), "--help should list --pin-readonly");
+}
+
+Test(load_cli, pin_readonly_without_the_flag_is_a_note)
+{
+	make();
+	char args[700];
+	snprintf(args, sizeof(args), "--pin mlock --pin-readonly '%s'", path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	/* mlock, or none under a low memlock limit: neither has the flag. */
+	cr_assert(strstr(out, "has no read-only flag: ignored") && strstr(out, "readonly=ignored"),
+		  "%s", out);
+	snprintf(args, sizeof(args), "--pin mlock '%s'", path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	cr_assert_null(strstr(out, "readonly="), "%s", out);
 }

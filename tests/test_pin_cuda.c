@@ -59,3 +59,9 @@ Test(pin_cuda, probe_without_device_names_the_runtime_error)
 		cr_assert(strstr(why, DRIVER_LIB), "why does not say the driver is missing: '%s'", why);
 	}
 }
+
+Test(pin_cuda, claims_read_only_registration)
+{
+	/* cudaHostRegisterReadOnly is in every toolkit this backend builds with. */
+	cr_assert(lsct_gpu_ops(&cuda)->caps & LSC__PIN_CAP_READONLY);
+}

@@ -5,7 +5,9 @@
  * allocation failure and their count, the flags handed to the runtime, the
  * reason lines of failed calls, putting the engine's current device back
  * and releasing everything when dev_open fails half-way, the copy's bounds
- * and its error in dev_why, and the probe taken once and replayed.
+ * and its error in dev_why, the probe taken once and replayed, the device
+ * pointer's reason, and a load's read-only option reaching the runtime's
+ * register call as the runtime's flag.
  *
  * The fake is a table of entry points (struct lsc__gpu_rt's test seam, no
  * dlopen) over counters; each test runs in a fresh worker, so it starts
@@ -19,6 +21,8 @@
 
 #include <loadscope/common.h>
 
+#include "helpers/load_helpers.h"
+#include "loader/load_internal.h"
 #include "loader/pin_gpu.h"
 
 enum { OK, E_NODEV = 100, E_NORT, E_OOM, E_OTHER, E_INVALID };
@@ -29,7 +33,7 @@ static struct {
 	unsigned count_calls;
 	/* Answers of the next calls, then OK. */
 	int register_errs[MAX_QUEUED], alloc_errs[MAX_QUEUED];
-	unsigned register_calls, alloc_calls, register_flags, alloc_flags;
+	unsigned register_calls, alloc_calls, register_flags, alloc_flags, unregistered;
 	int event_fail_at; /* the 1-based EventCreateWithFlags call that fails */
 	int memcpy_err, sync_err;
 	unsigned event_calls, event_flags, stream_flags;
@@ -84,7 +88,8 @@ static int HostRegister(void *p, size_t len, unsigned flags)
 
 static int HostUnregister(void *p)
 {
-	return p == &host_obj ? OK : E_INVALID;
+	fake.unregistered++;
+	return p ? OK : E_INVALID;
 }
 
 static int HostAlloc(void **out, size_t len, unsigned flags)
@@ -247,7 +252,7 @@ static const struct lsc__gpu_rt rt = {
 	.state = &state,
 };
 
-LSC__GPU_PIN_OPS(fake_ops, rt);
+LSC__GPU_PIN_OPS(fake_ops, rt, LSC__PIN_CAP_READONLY);
 
 #define ALL (LSC__PIN_PORTABLE | LSC__PIN_MAPPED | LSC__PIN_READONLY)
 
@@ -256,7 +261,7 @@ Test(pin_gpu, table_from_the_macro)
 	cr_assert_eq(fake_ops.abi, LSC__PIN_ABI);
 	cr_assert_str_eq(fake_ops.name, "fake");
 	cr_assert_eq(fake_ops.caps, LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_DEVICE |
-					    LSC__PIN_CAP_LOCKS);
+					    LSC__PIN_CAP_LOCKS | LSC__PIN_CAP_READONLY);
 	fake_ops.range_push("pin");
 	fake_ops.range_pop();
 	cr_assert_eq(fake.pushed, 1);
@@ -420,4 +425,46 @@ Test(pin_gpu, dev_open_rejects_bad_slots)
 		     -EINVAL);
 	cr_assert_eq(fake_ops.dev_open(-1, 4096, 2, &d, why, sizeof(why)), -EINVAL);
 	cr_assert_eq(fake.live_buffers, 0);
+}
+
+/* A whole load over the fake runtime: 2 MiB pinned in 1 MiB segments. */
+static void load_with(unsigned flags)
+{
+	struct lsct_capture cap = {0};
+	lsc__pin_override(&fake_ops);
+	char *path = strdup(lsct_make_file("g.bin", 2u << 20, 91));
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.reader = "pread";
+	o.thp = LSC_THP_4K;
+	o.pin_segment_bytes = 1u << 20;
+	o.flags |= flags;
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_profiler *p = lsct_profiler(&cap);
+	lsc_arena *a = NULL;
+	int ret = lsc_load(p, &o, &e, 1, 0, &a);
+	if (ret)
+		lsct_dump(&cap);
+	cr_assert_eq(ret, 0);
+	cr_assert_eq(fake.register_calls, 2, "one registration per segment");
+	lsc_arena_destroy(a);
+	cr_assert_eq(fake.unregistered, 2);
+	lsc_profiler_destroy(p);
+	lsct_capture_free(&cap);
+	lsc__pin_override(NULL);
+	free(path);
+}
+
+Test(pin_gpu, a_loads_read_only_option_is_the_runtimes_flag)
+{
+	load_with(LSC_LOAD_PIN_READONLY);
+	cr_assert_eq(fake.register_flags, 0x10 | 0x20 | 0x40,
+		     "Portable | Mapped | ReadOnly in the runtime's values, got %#x",
+		     fake.register_flags);
+}
+
+Test(pin_gpu, a_load_without_it_registers_portable_mapped)
+{
+	load_with(0);
+	cr_assert_eq(fake.register_flags, 0x10 | 0x20, "got %#x", fake.register_flags);
 }

@@ -40,6 +40,8 @@ static void usage(FILE *f)
 		"\n"
 		"  --thp auto|thp|4k|hugetlb|process-off   page-size policy (default auto)\n"
 		"  --pin none|mlock|cuda|hip    pin backend, with its fallback chain (default none)\n"
+		"  --pin-readonly               register the arena read-only for the device (cuda;\n"
+		"                               hip with ROCm 6 headers); elsewhere ignored, with a note\n"
 		"  --chunk-gib N                allocate the arena in pieces of N GiB\n"
 		"  --staging KxC                read through K staging buffers of C MiB\n"
 		"  --qd Q                       reads in flight (io_uring queue depth)\n"
@@ -135,12 +137,13 @@ static int parse_u64(const char *s, uint64_t *out)
 
 enum {
 	OPT_THP = 256, OPT_PIN, OPT_CHUNK, OPT_STAGING, OPT_QD, OPT_DIRECT, OPT_THREADS,
-	OPT_READER, OPT_EXPECT, OPT_FORMAT, OPT_MAKE, OPT_GIB, OPT_NOVERIFY,
+	OPT_READER, OPT_EXPECT, OPT_FORMAT, OPT_MAKE, OPT_GIB, OPT_NOVERIFY, OPT_PIN_READONLY,
 };
 
 static const struct option longopts[] = {
 	{"thp", required_argument, NULL, OPT_THP},
 	{"pin", required_argument, NULL, OPT_PIN},
+	{"pin-readonly", no_argument, NULL, OPT_PIN_READONLY},
 	{"chunk-gib", required_argument, NULL, OPT_CHUNK},
 	{"staging", required_argument, NULL, OPT_STAGING},
 	{"qd", required_argument, NULL, OPT_QD},
@@ -184,6 +187,9 @@ int lsc_cmd_load(int argc, char **argv)
 			    strcmp(optarg, "hip"))
 				return bad("--pin", optarg, "none, mlock, cuda or hip");
 			o.pin = optarg;
+			break;
+		case OPT_PIN_READONLY:
+			o.flags |= LSC_LOAD_PIN_READONLY;
 			break;
 		case OPT_CHUNK:
 			if (parse_u64(optarg, &v) < 0 || !v || v > 1024)

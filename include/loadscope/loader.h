@@ -57,6 +57,13 @@ struct lsc_extent {
 #define LSC_LOAD_NO_VERIFY (1u << 1)       /* skip hashing (unless an extent has an expected hash) */
 #define LSC_LOAD_HUGETLB_STRICT (1u << 2)  /* hugetlb pool short: fail instead of falling back */
 #define LSC_LOAD_PIN_STRICT (1u << 3)      /* wanted pin backend failed: fail instead of falling back */
+/* Register the arena read-only for the device (cudaHostRegisterReadOnly;
+ * hipHostRegisterReadOnly where the build's HIP headers have it): the GPU
+ * only reads the weights. A backend without the flag (mlock, none, HIP 5,
+ * memory the runtime allocated itself) ignores it with a `pin` note; a
+ * device that refuses it fails the registration, and the chain falls back
+ * with the runtime's reason. */
+#define LSC_LOAD_PIN_READONLY (1u << 4)
 
 /* Options for lsc_load(). Fill with lsc_load_options_init() first; fields
  * are only ever added at the end. Environment overrides, read once per

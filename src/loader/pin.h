@@ -29,6 +29,8 @@
                                          * policy reaches such memory) */
 #define LSC__PIN_CAP_DEVICE (1u << 2)   /* has device memory and async copies */
 #define LSC__PIN_CAP_LOCKS (1u << 3)    /* really page-locks (not the "none" table) */
+#define LSC__PIN_CAP_READONLY (1u << 4) /* pin honours LSC__PIN_READONLY (alloc never
+                                         * does: no runtime has the flag there) */
 
 /* Flags for pin/alloc. */
 #define LSC__PIN_PORTABLE (1u << 0)

@@ -132,4 +132,4 @@ static const struct lsc__gpu_rt cuda = {
 	.state = &state,
 };
 
-LSC__GPU_PIN_OPS(lsc__pin_cuda, cuda);
+LSC__GPU_PIN_OPS(lsc__pin_cuda, cuda, LSC__PIN_CAP_READONLY);

@@ -137,11 +137,14 @@ const char *lsc__gpu_dev_why(struct lsc__dev *d);
 
 /*
  * LSC__GPU_PIN_OPS - define the pin ops table @ops over the runtime table
- * @rt (a static const struct lsc__gpu_rt defined above it). The hooks that
- * take no device handle have no way to carry @rt, so each backend gets its
- * own one-line hooks that pass it on; this macro writes them once.
+ * @rt (a static const struct lsc__gpu_rt defined above it), with the
+ * capabilities every GPU backend has plus @more_caps: LSC__PIN_CAP_READONLY
+ * where rt.register_flags.readonly is not 0 (a member of @rt is no constant
+ * expression, so the backend says it twice). The hooks that take no device
+ * handle have no way to carry @rt, so each backend gets its own one-line
+ * hooks that pass it on; this macro writes them once.
  */
-#define LSC__GPU_PIN_OPS(ops, rt)                                                              \
+#define LSC__GPU_PIN_OPS(ops, rt, more_caps)                                                   \
 	static int gpu_probe(char *why, size_t why_len)                                        \
 	{                                                                                      \
 		return lsc__gpu_probe(&(rt), why, why_len);                                    \
@@ -184,7 +187,7 @@ const char *lsc__gpu_dev_why(struct lsc__dev *d);
 		.abi = LSC__PIN_ABI,                                                           \
 		.name = (rt).name,                                                             \
 		.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_DEVICE |     \
-			LSC__PIN_CAP_LOCKS,                                                    \
+			LSC__PIN_CAP_LOCKS | (more_caps),                                      \
 		.probe = gpu_probe,                                                            \
 		.pin = gpu_pin,                                                                \
 		.unpin = gpu_unpin,                                                            \

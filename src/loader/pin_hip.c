@@ -31,7 +31,11 @@
  * survives, also under ASan; hipHostRegister and hipHostMalloc then return
  * hipErrorInvalidDevice. So initialising it without a device is safe here
  * and is not guarded; the reason line adds whether /dev/kfd exists.
- * HIP 5.2 has no read-only registration flag: LSC__PIN_READONLY is ignored.
+ *
+ * Read-only registration (LSC__PIN_READONLY) needs hipHostRegisterReadOnly,
+ * which ROCm 6's headers define and HIP 5.2's lack: built against headers
+ * without it, the backend does not claim the flag and the loader ignores it
+ * with a note, rather than hand a runtime a bit it may not know.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -45,6 +49,14 @@
 
 #include "loader/gpu_dl.h"
 #include "loader/pin_gpu.h"
+
+#ifdef hipHostRegisterReadOnly
+#define REGISTER_READONLY hipHostRegisterReadOnly
+#define CAPS LSC__PIN_CAP_READONLY
+#else
+#define REGISTER_READONLY 0
+#define CAPS 0
+#endif
 
 /* The core calls the runtime through plain C types. */
 _Static_assert(sizeof(hipError_t) == sizeof(int), "hipError_t is passed as an int");
@@ -161,7 +173,7 @@ static const struct lsc__gpu_rt hip = {
 	.unknown = "hipError?",
 	.map_err = map_err,
 	.describe = describe,
-	.register_flags = {hipHostRegisterPortable, hipHostRegisterMapped, 0},
+	.register_flags = {hipHostRegisterPortable, hipHostRegisterMapped, REGISTER_READONLY},
 	.alloc_flags = {hipHostMallocPortable, hipHostMallocMapped, 0},
 	.stream_flags = hipStreamNonBlocking,
 	.event_flags = hipEventDisableTiming,
@@ -172,4 +184,4 @@ static const struct lsc__gpu_rt hip = {
 	.state = &state,
 };
 
-LSC__GPU_PIN_OPS(lsc__pin_hip, hip);
+LSC__GPU_PIN_OPS(lsc__pin_hip, hip, CAPS);

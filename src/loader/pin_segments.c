@@ -129,8 +129,41 @@ int lsc__pin_segments(lsc_profiler *p, const struct lsc__pin_ops *ops, void *bas
 	return 0;
 }
 
+/* LSC_LOAD_PIN_READONLY asked for: whether the backend that pinned the
+ * arena honoured it (memory a backend allocated never has the flag). */
+static int readonly_applied(const struct lsc_load_options *o, const struct lsc__arena *a)
+{
+	return (o->flags & LSC_LOAD_PIN_READONLY) && !a->allocated_by_pin &&
+	       (a->pin->caps & LSC__PIN_CAP_READONLY);
+}
+
+/* Asked for and not honoured: one note, so that nobody believes the device
+ * sees the arena read-only when it does not. */
+static void readonly_note(lsc_profiler *p, const struct lsc_load_options *o,
+			  const struct lsc__arena *a)
+{
+	struct lsc__rec r;
+
+	if (!(o->flags & LSC_LOAD_PIN_READONLY) || readonly_applied(o, a) ||
+	    !lsc_profiler_enabled(p))
+		return;
+	lsc__rec_init(&r, "note");
+	if (a->allocated_by_pin)
+		lsc__rec_say(&r, "pin: read-only registration asked for, but %s allocated the arena "
+				 "itself (no read-only flag there): ignored",
+			     a->pin->name);
+	else
+		lsc__rec_say(&r, "pin: read-only registration asked for, but %s has no read-only "
+				 "flag: ignored",
+			     a->pin->name);
+	lsc__rec_str(&r, "topic", "pin");
+	lsc__rec_str(&r, "backend", a->pin->name);
+	lsc__rec_str(&r, "readonly", "ignored");
+	lsc__emit(p, &r);
+}
+
 /* The pin summary: backend, segments, and the cost per GiB. */
-static void pin_line(lsc_profiler *p, const struct lsc__arena *a)
+static void pin_line(lsc_profiler *p, const struct lsc_load_options *o, const struct lsc__arena *a)
 {
 	struct lsc__rec r;
 
@@ -149,6 +182,8 @@ static void pin_line(lsc_profiler *p, const struct lsc__arena *a)
 		lsc__rec_say(&r, "pin: %s left pageable (%s)",
 			     lsc__fmt_bytes(b1, (double)a->mapped_bytes), a->pin->name);
 	lsc__rec_say(&r, ", %u retries, %u failures", a->pin_retries, a->pin_failures);
+	if (readonly_applied(o, a))
+		lsc__rec_say(&r, ", read-only for the device");
 	lsc__arena_device_say(&r, a);
 	lsc__rec_str(&r, "topic", "pin");
 	lsc__rec_str(&r, "backend", a->pin->name);
@@ -160,6 +195,8 @@ static void pin_line(lsc_profiler *p, const struct lsc__arena *a)
 	lsc__rec_f64(&r, "s_per_gib", per_gib, 6);
 	lsc__rec_u64(&r, "retries", a->pin_retries);
 	lsc__rec_u64(&r, "failures", a->pin_failures);
+	if (readonly_applied(o, a))
+		lsc__rec_str(&r, "readonly", "1");
 	lsc__emit(p, &r);
 }
 
@@ -179,8 +216,10 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		lsc_load_options_init(&def);
 		o = &def;
 	}
-	if (a->allocated_by_pin)
+	if (a->allocated_by_pin) {
+		readonly_note(p, o, a);
 		return 0; /* the backend's allocation already pinned it */
+	}
 	if (a->pin)
 		return -EALREADY;
 
@@ -212,6 +251,8 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	uint64_t page = 4096;
 	seg = (seg + page - 1) / page * page;
 	unsigned flags = LSC__PIN_PORTABLE | LSC__PIN_MAPPED;
+	if (o->flags & LSC_LOAD_PIN_READONLY)
+		flags |= LSC__PIN_READONLY;
 	a->pin_retries = a->pin_failures = 0;
 	for (unsigned i = 0; i < n; i++) {
 		const struct lsc__pin_ops *ops = chain[i];
@@ -256,7 +297,8 @@ out:
 	lsc__kfd_add(&k, &a->kfd_seen, &a->kfd_calls, &a->kfd_eagain, &a->kfd_ns);
 	if (rc == 0) {
 		lsc__arena_device_map(a);
-		pin_line(p, a);
+		pin_line(p, o, a);
+		readonly_note(p, o, a);
 	}
 	if (a->kfd_seen)
 		lsc__kfd_note(p, a, a->pin ? a->pin->name : name);
