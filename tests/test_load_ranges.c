@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers/load_helpers.h"
-#include "loader/load_internal.h"
+#include "helpers/pin_fakes.h"
 
 #define MAX_EVENTS 4096
 #define MAX_DEPTH 16
@@ -79,12 +78,6 @@ static int fake_pin(void *addr, size_t len, unsigned flags, unsigned *retries, c
 	return 0;
 }
 
-static int fake_unpin(void *addr, size_t len)
-{
-	(void)addr, (void)len;
-	return 0;
-}
-
 struct lsc__dev {
 	unsigned char *mem;
 	size_t bytes;
@@ -132,7 +125,7 @@ static const struct lsc__pin_ops ranged = {
 	.name = "ranged",
 	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_DEVICE | LSC__PIN_CAP_LOCKS,
 	.pin = fake_pin,
-	.unpin = fake_unpin,
+	.unpin = lsct_unpin_nothing,
 	.dev_open = fake_open,
 	.dev_copy = fake_copy,
 	.dev_wait = fake_wait,
@@ -151,27 +144,22 @@ static void setup(void)
 
 static void teardown(void)
 {
-	lsc__pin_override(NULL);
 	lsct_capture_free(&cap);
 }
 
 TestSuite(load_ranges, .init = setup, .fini = teardown);
 
-/* Load a fresh file through staging, with verify and a device copy. */
-static int load(unsigned flags, lsc_arena **a)
+/* Load a fresh file over @ops through staging, with verify and a device copy. */
+static int load(const struct lsc__pin_ops *ops, unsigned flags, lsc_arena **a)
 {
 	char *path = strdup(lsct_make_file("r.bin", (3u << 20) + 4097, 61));
 	struct lsc_load_options o;
-	lsc_load_options_init(&o);
-	o.reader = "pread";
+	lsct_pinned_options(&o, 0);
 	o.device = 0;
 	o.staging_count = 2;
 	o.staging_bytes = 256u << 10;
 	o.flags |= flags;
-	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
-	lsc_profiler *p = lsct_profiler(&cap);
-	int ret = lsc_load(p, &o, &e, 1, 0, a);
-	lsc_profiler_destroy(p);
+	int ret = lsct_load_over(&cap, ops, &o, path, a);
 	free(path);
 	return ret;
 }
@@ -195,9 +183,8 @@ static void assert_balanced(void)
 
 Test(load_ranges, every_phase_of_the_log_is_a_range_closed_in_order)
 {
-	lsc__pin_override(&ranged);
 	lsc_arena *a = NULL;
-	cr_assert_eq(load(0, &a), 0);
+	cr_assert_eq(load(&ranged, 0, &a), 0);
 	cr_assert_not_null(lsc_arena_device_data(a), "the device copy ran");
 	lsc_arena_destroy(a);
 	assert_balanced();
@@ -268,10 +255,9 @@ Test(load_ranges, every_phase_of_the_log_is_a_range_closed_in_order)
 
 Test(load_ranges, a_failed_pin_leaves_no_range_open)
 {
-	lsc__pin_override(&ranged);
 	R.fail_pin = 1;
 	lsc_arena *a = NULL;
-	cr_assert_eq(load(LSC_LOAD_PIN_STRICT, &a), -EIO);
+	cr_assert_eq(load(&ranged, LSC_LOAD_PIN_STRICT, &a), -EIO);
 	assert_balanced();
 	cr_assert_eq(R.n_closed, 3, "allocate, prefault, pin; got %u", R.n_closed);
 	cr_assert_str_eq(R.closed[2], "pin");
@@ -279,10 +265,9 @@ Test(load_ranges, a_failed_pin_leaves_no_range_open)
 
 Test(load_ranges, a_failed_device_copy_leaves_no_range_open)
 {
-	lsc__pin_override(&ranged);
 	R.fail_copy_at = 3;
 	lsc_arena *a = NULL;
-	cr_assert_eq(load(0, &a), LSC_E_GPU);
+	cr_assert_eq(load(&ranged, 0, &a), LSC_E_GPU);
 	assert_balanced();
 	cr_assert_str_eq(R.closed[R.n_closed - 1], "read");
 }
@@ -291,9 +276,8 @@ Test(load_ranges, a_table_without_ranges_pushes_none)
 {
 	struct lsc__pin_ops plain = ranged;
 	plain.range_pop = NULL; /* half a pair is no pair */
-	lsc__pin_override(&plain);
 	lsc_arena *a = NULL;
-	cr_assert_eq(load(0, &a), 0);
+	cr_assert_eq(load(&plain, 0, &a), 0);
 	lsc_arena_destroy(a);
 	cr_assert_eq(R.pushes, 0);
 }

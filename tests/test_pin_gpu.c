@@ -17,12 +17,12 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <loadscope/common.h>
 
-#include "helpers/load_helpers.h"
-#include "loader/load_internal.h"
+#include "helpers/pin_fakes.h"
 #include "loader/pin_gpu.h"
 
 enum { OK, E_NODEV = 100, E_NORT, E_OOM, E_OTHER, E_INVALID };
@@ -431,27 +431,16 @@ Test(pin_gpu, dev_open_rejects_bad_slots)
 static void load_with(unsigned flags)
 {
 	struct lsct_capture cap = {0};
-	lsc__pin_override(&fake_ops);
 	char *path = strdup(lsct_make_file("g.bin", 2u << 20, 91));
 	struct lsc_load_options o;
-	lsc_load_options_init(&o);
-	o.reader = "pread";
-	o.thp = LSC_THP_4K;
-	o.pin_segment_bytes = 1u << 20;
+	lsct_pinned_options(&o, 1u << 20);
 	o.flags |= flags;
-	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
-	lsc_profiler *p = lsct_profiler(&cap);
 	lsc_arena *a = NULL;
-	int ret = lsc_load(p, &o, &e, 1, 0, &a);
-	if (ret)
-		lsct_dump(&cap);
-	cr_assert_eq(ret, 0);
+	cr_assert_eq(lsct_load_over(&cap, &fake_ops, &o, path, &a), 0);
 	cr_assert_eq(fake.register_calls, 2, "one registration per segment");
 	lsc_arena_destroy(a);
 	cr_assert_eq(fake.unregistered, 2);
-	lsc_profiler_destroy(p);
 	lsct_capture_free(&cap);
-	lsc__pin_override(NULL);
 	free(path);
 }
 

@@ -9,13 +9,10 @@
  * tested against the GPU core's fake runtime (tests/test_pin_gpu.c).
  */
 #include <criterion/criterion.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
-#include "helpers/load_helpers.h"
-#include "loader/load_internal.h"
+#include "helpers/pin_fakes.h"
 
 static struct {
 	unsigned pins, with_readonly, without_mapped;
@@ -34,41 +31,19 @@ static int ro_pin(void *addr, size_t len, unsigned flags, unsigned *retries, cha
 	return 0;
 }
 
-static int ro_unpin(void *addr, size_t len)
-{
-	(void)addr, (void)len;
-	return 0;
-}
-
-static int ro_alloc(size_t len, unsigned flags, void **out, char *why, size_t why_len)
-{
-	(void)flags, (void)why, (void)why_len;
-	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return -ENOMEM;
-	*out = m;
-	return 0;
-}
-
-static void ro_free(void *addr, size_t len)
-{
-	munmap(addr, len);
-}
-
 static const struct lsc__pin_ops readonly = {
 	.abi = LSC__PIN_ABI,
 	.name = "ro",
 	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_LOCKS |
 		LSC__PIN_CAP_READONLY,
 	.pin = ro_pin,
-	.unpin = ro_unpin,
-	.alloc = ro_alloc,
-	.free = ro_free,
+	.unpin = lsct_unpin_nothing,
+	.alloc = lsct_alloc_anon,
+	.free = lsct_free_anon,
 };
 
 static void teardown(void)
 {
-	lsc__pin_override(NULL);
 	lsct_capture_free(&cap);
 }
 
@@ -78,36 +53,21 @@ TestSuite(pin_readonly, .fini = teardown);
 static void load(const struct lsc__pin_ops *ops, const char *pin, enum lsc_thp_policy thp,
 		 unsigned flags)
 {
-	lsc__pin_override(ops);
 	char *path = strdup(lsct_make_file("ro.bin", 3u << 20, 81));
 	struct lsc_load_options o;
-	lsc_load_options_init(&o);
-	o.reader = "pread";
+	lsct_pinned_options(&o, 1u << 20);
 	o.pin = pin;
 	o.thp = thp;
-	o.pin_segment_bytes = 1u << 20;
 	o.flags |= flags;
-	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
-	lsc_profiler *p = lsct_profiler(&cap);
 	lsc_arena *a = NULL;
-	int ret = lsc_load(p, &o, &e, 1, 0, &a);
-	lsc_profiler_destroy(p);
+	cr_assert_eq(lsct_load_over(&cap, ops, &o, path, &a), 0);
 	free(path);
-	if (ret)
-		lsct_dump(&cap);
-	cr_assert_eq(ret, 0);
 	lsc_arena_destroy(a);
 }
 
-/* The @k-th `pin` note (segment notes aside) into @pl; 0 when absent. */
 static int pin_note(unsigned k, char *buf, size_t len, struct lsc__parsed *pl)
 {
-	for (unsigned i = 0; lsct_find(&cap, "note", i, buf, len, pl); i++) {
-		const char *topic = lsc__parsed_get(pl, "topic");
-		if (topic && !strcmp(topic, "pin") && !lsc__parsed_get(pl, "segment") && !k--)
-			return 1;
-	}
-	return 0;
+	return lsct_pin_note(&cap, k, buf, len, pl);
 }
 
 Test(pin_readonly, the_option_reaches_every_pin_call)
