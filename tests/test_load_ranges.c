@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +20,16 @@
 
 #define MAX_EVENTS 4096
 #define MAX_DEPTH 16
+#define NAME_MAX_LEN 32
 
 /* What the hooks saw; the hooks may run on any thread, so they only record
  * and the test asserts afterwards. */
 static struct {
 	pthread_mutex_t lock;
-	unsigned pushes, pops, bad_pops, too_deep, foreign;
+	unsigned pushes, pops, bad_pops, too_deep, too_many, foreign;
+	/* The caller's string need not outlive the range: each push's name is
+	 * copied here, and the rest points into it. */
+	char names[MAX_EVENTS][NAME_MAX_LEN];
 	unsigned n_closed;
 	const char *closed[MAX_EVENTS];   /* names in the order they were popped */
 	unsigned n_nested;
@@ -38,13 +43,18 @@ static _Thread_local unsigned depth;
 
 static void range_push(const char *name)
 {
-	char *copy = strdup(name); /* the caller's string need not outlive the range */
 	pthread_mutex_lock(&R.lock);
 	R.pushes++;
 	R.foreign += !pthread_equal(pthread_self(), test_thread);
+	const char *copy = "(too many ranges)";
 	if (R.n_nested < MAX_EVENTS) {
+		char *n = R.names[R.n_nested];
+		snprintf(n, NAME_MAX_LEN, "%s", name);
+		copy = n;
 		R.nested[R.n_nested][0] = copy;
 		R.nested[R.n_nested++][1] = depth ? stack[depth - 1] : NULL;
+	} else {
+		R.too_many++;
 	}
 	pthread_mutex_unlock(&R.lock);
 	if (depth == MAX_DEPTH) {
@@ -178,6 +188,7 @@ static void assert_balanced(void)
 	cr_assert_eq(R.pushes, R.pops, "%u ranges pushed, %u popped", R.pushes, R.pops);
 	cr_assert_eq(depth, 0);
 	cr_assert_eq(R.too_deep, 0);
+	cr_assert_eq(R.too_many, 0);
 	cr_assert_eq(R.foreign, 0, "the loader opens its phases on the calling thread");
 }
 
@@ -191,13 +202,15 @@ Test(load_ranges, every_phase_of_the_log_is_a_range_closed_in_order)
 
 	/* The phase lines: spans in the order they closed, then the
 	 * overlapped ones. */
+	char names[16][NAME_MAX_LEN];
 	const char *spans[16], *all[16];
 	unsigned n_spans = 0, n_all = 0;
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	for (unsigned k = 0; lsct_find(&cap, "phase", k, buf, sizeof(buf), &pl); k++) {
 		cr_assert_lt(n_all, 16);
-		const char *name = strdup(lsc__parsed_get(&pl, "name"));
+		char *name = names[n_all];
+		snprintf(name, NAME_MAX_LEN, "%s", lsc__parsed_get(&pl, "name"));
 		all[n_all++] = name;
 		if (!lsc__parsed_get(&pl, "overlapped"))
 			spans[n_spans++] = name;
