@@ -90,6 +90,93 @@ Test(triage_rules, thp_suspected_without_counters_is_a_warning)
 	      "thp-direct-compaction");
 }
 
+/* ---- host-refault ---- */
+/* A huge-page arena whose allocate crawls; %s: page_reporting, compaction
+ * counters, allocate seconds, ready seconds. */
+static const char *const REFAULT_THP =
+	"[loadscope/1] start e | run=0000000c\n"
+	"[loadscope/1] system k | run=0000000c thp_enabled=madvise thp_defrag=madvise %s\n"
+	"[loadscope/1] arena a | run=0000000c policy=thp requested=thp source=option\n"
+	"[loadscope/1] phase allocate | run=0000000c depth=0 kind=allocate bytes=42949672960 wall_s=%s "
+	"vm_thp_fault_alloc=20480 %s\n"
+	"[loadscope/1] phase read | run=0000000c depth=0 kind=read bytes=42949672960 wall_s=8 majflt=0\n"
+	"[loadscope/1] ready | run=0000000c wall_s=%s\n";
+
+static char *refault_thp(char *buf, size_t cap, const char *pr, const char *alloc_s, const char *vm,
+			 const char *ready_s)
+{
+	snprintf(buf, cap, REFAULT_THP, pr, alloc_s, vm, ready_s);
+	return buf;
+}
+
+Test(triage_rules, host_refault_huge_pages)
+{
+	char log[2048];
+	/* 40 GiB populated at 0.5 GiB/s, read at 5 GiB/s, no compaction: most of a 90 s start */
+	refault_thp(log, sizeof(log), "page_reporting=1 page_reporting_order=9", "80", "", "90");
+	FIRES(log, "host-refault", LSC_TRIAGE_FAIL);
+	QUIET(log, "thp-direct-compaction");
+	QUIET(log, "alloc-dominates"); /* the specific cause explains the same time */
+	/* the same rate on a short start: a warning */
+	FIRES("[loadscope/1] system k | run=0000000d page_reporting=1\n"
+	      "[loadscope/1] arena a | run=0000000d policy=thp requested=thp source=option\n"
+	      "[loadscope/1] phase allocate | run=0000000d kind=allocate bytes=2147483648 wall_s=4.2 vm_thp_fault_alloc=1024\n"
+	      "[loadscope/1] phase read | run=0000000d kind=read bytes=2147483648 wall_s=0.37\n"
+	      "[loadscope/1] ready | run=0000000d wall_s=4.6\n",
+	      "host-refault", LSC_TRIAGE_WARN);
+	/* near miss: no page reporting, the allocate crawls in failing compaction */
+	refault_thp(log, sizeof(log), "page_reporting=0", "400",
+		    "vm_compact_stall=40000 vm_compact_fail=39990 vm_thp_fault_fallback=12000", "410");
+	QUIET(log, "host-refault");
+	FIRES(log, "thp-direct-compaction", LSC_TRIAGE_FAIL);
+	/* near miss: page reporting on, but compaction moved: not this mechanism */
+	refault_thp(log, sizeof(log), "page_reporting=1", "80", "vm_compact_stall=900 vm_compact_fail=880", "90");
+	QUIET(log, "host-refault");
+	/* near miss: page reporting on, a fast start (memory freed a moment before) */
+	refault_thp(log, sizeof(log), "page_reporting=1", "2.1", "", "10.5");
+	QUIET(log, "host-refault");
+	FIRES(log, "healthy", LSC_TRIAGE_INFO);
+}
+
+Test(triage_rules, host_refault_small_pages_json)
+{
+	const char *fmt =
+		"{\"loadscope\":1,\"event\":\"start\",\"run\":\"0000000e\"}\n"
+		"{\"loadscope\":1,\"event\":\"system\",\"run\":\"0000000e\",\"thp_defrag\":\"madvise\"%s}\n"
+		"{\"loadscope\":1,\"event\":\"arena\",\"run\":\"0000000e\",\"policy\":\"4k\",\"requested\":\"4k\"}\n"
+		"{\"loadscope\":1,\"event\":\"phase\",\"run\":\"0000000e\",\"kind\":\"allocate\",\"depth\":0,"
+		"\"bytes\":2147483648,\"wall_s\":1.03,\"vm_pgfault\":537500}\n"
+		"{\"loadscope\":1,\"event\":\"phase\",\"run\":\"0000000e\",\"kind\":\"read\",\"depth\":0,"
+		"\"bytes\":2147483648,\"wall_s\":%s,\"majflt\":0}\n"
+		"{\"loadscope\":1,\"event\":\"ready\",\"run\":\"0000000e\",\"wall_s\":5.7}\n";
+	char log[2048];
+	snprintf(log, sizeof(log), fmt, ",\"page_reporting\":1,\"page_reporting_order\":9", "4.52");
+	FIRES(log, "host-refault", LSC_TRIAGE_WARN);
+	/* near miss: the read into the populated arena runs at page-cache speed */
+	snprintf(log, sizeof(log), fmt, ",\"page_reporting\":1", "0.34");
+	QUIET(log, "host-refault");
+	/* the shape fits but the system line predates page_reporting: not evaluated, named */
+	snprintf(log, sizeof(log), fmt, "", "4.52");
+	struct lsc_triage *t = run(log);
+	cr_assert_eq(sev_of(t, "host-refault"), -1);
+	cr_assert_eq(t->sums[0].nnoteval, 1);
+	cr_assert_str_eq(t->sums[0].noteval[0].id, "host-refault");
+	cr_assert(strstr(t->sums[0].noteval[0].text, "page_reporting"));
+	lsc_triage_free(t);
+}
+
+Test(triage_rules, host_refault_from_the_probe_is_a_risk)
+{
+	FIRES("[loadscope/1] system k | run=0000000f thp_enabled=madvise thp_defrag=madvise page_reporting=1 "
+	      "page_reporting_order=9\n"
+	      "[loadscope/1] warn probe: this VM gives idle free memory back | run=0000000f id=host-refault "
+	      "arena_bytes=2147483648 page_reporting=1 page_reporting_order=9\n",
+	      "host-refault", LSC_TRIAGE_WARN);
+	QUIET("[loadscope/1] system k | run=00000010 thp_enabled=madvise thp_defrag=madvise page_reporting=0\n"
+	      "[loadscope/1] ok probe: nothing in the way | run=00000010 arena_bytes=2147483648\n",
+	      "host-refault");
+}
+
 /* ---- kfd-userptr-eagain ---- */
 static void strace_log(char *out, size_t cap, int eagain, double each)
 {

@@ -163,6 +163,10 @@ struct tr_start {
 	int from_device;        /* something says the read came from a device */
 	int ev_exit;            /* the process exited (ended without ready) */
 	int ev_thp_risk;        /* loadscope probe: an MADV_HUGEPAGE arena may stall in compaction */
+	int ev_refault_risk;    /* loadscope probe: the host takes idle free memory back (host-refault) */
+	/* loadscope's system line: 1 when a virtio-balloon device reports free
+	 * pages to the host, 0 when nothing does; NAN when the line lacks it */
+	struct tr_num page_reporting, page_reporting_order;
 
 	int ev_verify_fail, ev_mlock_fail, ev_uring, ev_direct, ev_swap_text;
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
@@ -234,6 +238,7 @@ extern const size_t tr_nrules;
 
 #define TR_RULE(name) extern const struct tr_rule tr_rule_##name;
 TR_RULE(thp_compaction)
+TR_RULE(host_refault)
 TR_RULE(kfd_eagain)
 TR_RULE(hugetlb)
 TR_RULE(alloc_dominates)

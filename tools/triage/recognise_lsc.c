@@ -153,6 +153,8 @@ static void on_system(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	double ht = num(p, "hugetlb_total");
 	if (!isnan(ht) && !tr_has(&s->huge_pool))
 		tr_setnum(&s->huge_pool, ht, ev);
+	setif(&s->page_reporting, num(p, "page_reporting"), ev);
+	setif(&s->page_reporting_order, num(p, "page_reporting_order"), ev);
 }
 
 static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
@@ -373,6 +375,13 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		const char *id = str(&p, "id");
 		if (id && strstr(id, "thp") && (strstr(id, "stall") || strstr(id, "compact")))
 			s->ev_thp_risk = e;
+		if (id && !strcmp(id, "host-refault")) {
+			s->ev_refault_risk = e;
+			if (!tr_has(&s->page_reporting)) { /* the system line was cut off the paste */
+				setif(&s->page_reporting, num(&p, "page_reporting"), e);
+				setif(&s->page_reporting_order, num(&p, "page_reporting_order"), e);
+			}
+		}
 	} else if (!strcmp(ev, "error")) {
 		/* the load stopped with an error: the start ended (not truncated) */
 		const char *what = str(&p, "what");

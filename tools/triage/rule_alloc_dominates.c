@@ -1,7 +1,7 @@
 /*
  * alloc-dominates: allocation or pinning took far longer than reading and
- * copying, and no more specific rule (THP compaction, KFD EAGAIN) explained
- * it. Seed 000's third proposal exists because a complement line that only
+ * copying, and no more specific rule (THP compaction, a host refault, KFD
+ * EAGAIN) explained it. Seed 000's third proposal exists because a complement line that only
  * gives a total cannot tell a slow allocation from a slow read: with a total
  * and no split, this rule says what is missing.
  */

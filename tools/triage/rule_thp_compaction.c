@@ -81,9 +81,16 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 			     slow_fill ? " far below this machine's normal rate" : "");
 	} else if ((requested || always) && sync != 0 && (slow_fill || slow_wall) && !have_vm) {
 		tr_f_init(f, "thp-direct-compaction", LSC_TRIAGE_WARN, s);
-		tr_f_summary(f, "transparent huge pages requested%s%s and the start is slow: likely synchronous "
-			     "compaction (no vmstat counters to confirm)",
-			     s->thp_defrag[0] ? " with defrag=" : "", s->thp_defrag);
+		if (tr_has(&s->page_reporting) && s->page_reporting.v == 1)
+			/* free page reporting makes the same shape without compaction (host-refault) */
+			tr_f_summary(f, "transparent huge pages requested%s%s and the start is slow: synchronous "
+				     "compaction, or the host refaulting memory this VM gave back (no vmstat counters "
+				     "to tell them apart)",
+				     s->thp_defrag[0] ? " with defrag=" : "", s->thp_defrag);
+		else
+			tr_f_summary(f, "transparent huge pages requested%s%s and the start is slow: likely synchronous "
+				     "compaction (no vmstat counters to confirm)",
+				     s->thp_defrag[0] ? " with defrag=" : "", s->thp_defrag);
 		tr_f_miss(f, "vmstat deltas over the fill (compact_stall, compact_fail, thp_fault_fallback, "
 			     "allocstall): run under loadscope, or diff /proc/vmstat before and after");
 	} else {

@@ -3,7 +3,8 @@
  * fails internally (returns < 0) becomes a `rule-error` finding and the rest
  * still run (flutter doctor's "crash" result, triage.md). alloc-dominates is
  * the generic allocation finding: it stays quiet when a more specific cause
- * (THP compaction, KFD EAGAIN) explained the same time. `healthy` is given to
+ * (THP compaction, a host refault, KFD EAGAIN) explained the same time, so
+ * those rules run before it. `healthy` is given to
  * a start that shows no warning and no failure.
  */
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include "internal.h"
 
 const struct tr_rule *const tr_rules[] = {
-	&tr_rule_thp_compaction, &tr_rule_kfd_eagain, &tr_rule_hugetlb, &tr_rule_alloc_dominates,
+	&tr_rule_thp_compaction, &tr_rule_host_refault, &tr_rule_kfd_eagain, &tr_rule_hugetlb, &tr_rule_alloc_dominates,
 	&tr_rule_rate_wall, &tr_rule_truncated, &tr_rule_disk_read, &tr_rule_swap,
 	&tr_rule_memlock, &tr_rule_io_uring, &tr_rule_direct_io, &tr_rule_verify,
 };

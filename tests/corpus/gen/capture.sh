@@ -57,4 +57,19 @@ run "$W" --thp 4k --expect 0123456789abcdef > "$OUT/loadscope-verify-mismatch.lo
 # the probe, for a 40 GiB arena (warns on this 24 GiB machine) and a 1 GiB one (nothing to say)
 { echo "\$ loadscope probe --arena-gib 40"; "$L" probe --arena-gib 40 2>&1 | anon; } > "$OUT/loadscope-probe-40g.log"
 { echo "\$ loadscope probe --arena-gib 1"; "$L" probe --arena-gib 1 2>&1 | anon; } > "$OUT/loadscope-probe-1g.log"
+# free page reporting (a VM whose balloon reports free pages): a 2 GiB file, 5 s idle before
+# each start so the host has taken the memory back; then a start right after another (near miss)
+W2="$SCRATCH/2g/weights.bin"
+mkdir -p "$SCRATCH/2g"
+"$L" load --make-test-file "$W2" --gib 2 > /dev/null
+anon2() { sed -e "s#$W2#/models/weights.bin#g"; }
+for thp in thp 4k; do
+	{ echo "\$ sleep 5; loadscope load /models/weights.bin --pin mlock --thp $thp"; sleep 5
+	  "$L" load "$W2" --pin mlock --thp $thp 2>&1 | anon2 || true; } > "$OUT/loadscope-host-refault-$thp.log"
+done
+"$L" load "$W2" --pin mlock --thp thp > /dev/null 2>&1 || true
+{ echo "\$ loadscope load /models/weights.bin --pin mlock --thp thp   # right after another load"
+  "$L" load "$W2" --pin mlock --thp thp 2>&1 | anon2 || true; } > "$OUT/loadscope-host-refault-fast.log"
+{ echo "\$ loadscope probe --arena-gib 2"; "$L" probe --arena-gib 2 2>&1 | anon || true; } \
+	> "$OUT/loadscope-probe-host-refault.log"
 echo "captured into $OUT"
