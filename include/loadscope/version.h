@@ -7,7 +7,7 @@
 #define LOADSCOPE_VERSION_H
 
 #define LSC_VERSION_MAJOR 0
-#define LSC_VERSION_MINOR 1
+#define LSC_VERSION_MINOR 2
 #define LSC_VERSION_PATCH 0
 
 #define LSC__STR2(x) #x
