@@ -242,12 +242,17 @@ Test(arena_faults, sizes_near_2_to_the_64_are_refused)
 {
 	static const struct {
 		uint64_t bytes, chunk;
-	} cases[] = {{ARENA, UINT64_MAX}, {ARENA, UINT64_MAX - 100}, {UINT64_MAX - 100, 0}};
+		enum lsc_thp_policy pol;
+	} cases[] = {{ARENA, UINT64_MAX, LSC_THP_THP},
+		     {ARENA, UINT64_MAX - 100, LSC_THP_THP},
+		     {UINT64_MAX - 100, 0, LSC_THP_THP},
+		     /* 4 KiB units, but the reservation is 2 MiB-aligned */
+		     {UINT64_MAX - MIB, 0, LSC_THP_4K}};
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct lsc_load_options o;
 		struct lsc__arena a;
 		lsc_profiler *p = atk_profiler(&cap);
-		opts(&o, LSC_THP_THP);
+		opts(&o, cases[i].pol);
 		o.chunk_bytes = cases[i].chunk;
 		atk_sys_fail(ATK_MMAP, 0, 0); /* records the mappings */
 		int rc = lsc__arena_alloc(p, &o, cases[i].bytes, &a);

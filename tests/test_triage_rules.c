@@ -117,6 +117,12 @@ Test(triage_rules, host_refault_huge_pages)
 	FIRES(log, "host-refault", LSC_TRIAGE_FAIL);
 	QUIET(log, "thp-direct-compaction");
 	QUIET(log, "alloc-dominates"); /* the specific cause explains the same time */
+	/* an order no kernel has, from a pasted log: no block size, no shift past
+	 * 63 (UBSan fails the sanitizer build on one) */
+	refault_thp(log, sizeof(log), "page_reporting=1 page_reporting_order=70", "80", "", "90");
+	FIRES(log, "host-refault", LSC_TRIAGE_FAIL);
+	refault_thp(log, sizeof(log), "page_reporting=1 page_reporting_order=-3", "80", "", "90");
+	FIRES(log, "host-refault", LSC_TRIAGE_FAIL);
 	/* the same rate on a short start: a warning */
 	FIRES("[loadscope/1] system k | run=0000000d page_reporting=1\n"
 	      "[loadscope/1] arena a | run=0000000d policy=thp requested=thp source=option\n"

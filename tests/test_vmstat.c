@@ -278,3 +278,32 @@ Test(vmstat, prefix_read_follows_a_file_that_moves)
 	unlink(path);
 	rmdir(root);
 }
+
+/* The span path reads the descriptor it opened at creation: with the file
+ * gone from the tree afterwards, spans still get their counters (a path
+ * opened per read would find nothing and leave them n/a). */
+Test(vmstat, spans_read_the_kept_descriptor)
+{
+	char root[] = "/tmp/lsc-vmstat-XXXXXX", path[64];
+	size_t at;
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/vmstat", root);
+	write_vmstat(path, 0, 10, 1, &at);
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.stream = fopen("/dev/null", "w");
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.proc_root = root;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	unlink(path);
+	rmdir(root);
+	lsc_span s;
+	struct lsc_span_result r;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s), 0);
+	cr_assert_eq(lsc_span_end(p, s, &r), 0);
+	cr_assert(r.vm_valid & BIT(LSC_VM_PGFAULT), "no counters: the span opened the path");
+	lsc_profiler_destroy(p);
+	fclose(o.stream);
+}

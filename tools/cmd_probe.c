@@ -148,14 +148,19 @@ static void warn_host_refault(lsc_profiler *p, const struct lsc_system *s,
 	char b[LSC__HBUF];
 	struct lsc__rec r;
 
+	char order[48] = "";
 	warn_init(&r, "host-refault", arena);
+	if (s->page_reporting_order != LSC_NA)
+		snprintf(order, sizeof order, ", blocks of order %lld and up",
+			 (long long)s->page_reporting_order);
 	lsc__rec_say(&r, "probe: this VM gives idle free memory back to its host (free page "
-		     "reporting, blocks of order %lld and up): the first touch of a %s arena faults "
-		     "every page in again in the host, whatever the page size; huge pages pay it in "
-		     "allocate, 4 KiB pages in the first write (the read phase); expect both at the "
-		     "host's refault rate (0.4-0.7 GiB/s on the build VM); remedy: turn free page "
-		     "reporting off in the VM's balloon device for inference hosts",
-		     (long long)s->page_reporting_order, lsc__fmt_bytes(b, (double)arena));
+		     "reporting%s): the first touch of a %s arena faults every page in again in "
+		     "the host, whatever the page size; huge pages pay it in allocate, 4 KiB pages "
+		     "at their first access (in a load, the read phase's writes into the arena); "
+		     "expect both at the host's refault rate (0.4-0.7 GiB/s on the build VM); "
+		     "remedy: turn free page reporting off in the VM's balloon device for inference "
+		     "hosts",
+		     order, lsc__fmt_bytes(b, (double)arena));
 	rec_num(&r, "page_reporting", s->page_reporting);
 	rec_num(&r, "page_reporting_order", s->page_reporting_order);
 	rec_num(&r, "free_huge_blocks_bytes", a->huge_free_bytes);

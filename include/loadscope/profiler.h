@@ -90,7 +90,7 @@ LSC_API const char *lsc_vm_name(enum lsc_vm_counter c);
 /* Where lines go: called once per line with the complete line (newline
  * included, NUL-terminated at line[len]). Called from the thread that
  * produced the line, or from the watchdog thread; calls never overlap (the
- * profiler serialises them). Must not call back into the profiler, and must
+ * profiler serialises them). Must not call back into any profiler, and must
  * not call fork(): the profiler holds its locks across a fork so that a child
  * can go on using it (posix_spawn, popen and system are fine). */
 typedef void (*lsc_sink_fn)(void *user, const char *line, size_t len);

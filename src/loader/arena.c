@@ -92,14 +92,16 @@ static int geometry(enum lsc_thp_policy pol, const struct lsc_system *s, uint64_
 
 	g->unit = pol == LSC_THP_THP ? hpage : pol == LSC_THP_HUGETLB ? tlb : page;
 	g->align = pol == LSC_THP_HUGETLB ? tlb : hpage;
-	/* Rounding up a size within a unit of 2^64 would wrap it to 0. */
-	if (bytes > UINT64_MAX - g->unit || chunk > UINT64_MAX - g->unit)
+	/* Rounding up a size within a unit of 2^64 would wrap it to 0, and the
+	 * reservation adds an alignment's worth on top. */
+	uint64_t room = g->unit > g->align ? g->unit : g->align;
+	if (bytes > UINT64_MAX - 2 * room || chunk > UINT64_MAX - room)
 		return -EINVAL;
 	g->mapped = round_up(bytes, g->unit);
 	g->piece = chunk ? round_up(chunk, g->unit) : g->mapped;
 	if (g->piece > g->mapped)
 		g->piece = g->mapped;
-	uint64_t n = (g->mapped + g->piece - 1) / g->piece;
+	uint64_t n = g->mapped / g->piece + (g->mapped % g->piece != 0);
 	if (n > 0xffffffffull)
 		return -EINVAL;
 	g->n = (unsigned)n;

@@ -286,8 +286,8 @@ static void read_numa(const char *sys_root, struct lsc_system *s)
  * block of page_reporting_order and up that stays free for about two
  * seconds, and the host drops its backing; the first touch of such memory
  * faults it in again in the host. On the build VM (docs/benchmarks.md) a
- * huge-page fault into a block freed 3 s before ran at 0.66 GiB/s, into one
- * freed a moment before at 17.4 GiB/s; 4 KiB pages populated quickly and
+ * huge-page fault into a block freed 3 s before ran at 0.60 GiB/s, into one
+ * freed a moment before at 15.2 GiB/s; 4 KiB pages populated quickly and
  * paid the same price at their first access instead. */
 #define VIRTIO_ID_BALLOON 5
 #define VIRTIO_BALLOON_F_REPORTING 5

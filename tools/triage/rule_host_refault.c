@@ -38,10 +38,13 @@ static void system_math(struct tr_finding *f, const struct tr_start *s)
 {
 	int ev = s->page_reporting.ev;
 	unsigned long line = ev >= 0 && (unsigned)ev < s->nev ? s->ev[ev].line : 0;
-	if (tr_has(&s->page_reporting_order))
+	/* The order comes from the pasted log: only a plausible one is turned
+	 * into a block size (a shift by it would be undefined past 63). */
+	double order = tr_has(&s->page_reporting_order) ? s->page_reporting_order.v : NAN;
+	if (order >= 0 && order <= 30)
 		tr_f_math(f, "line %lu: page_reporting=1 page_reporting_order=%.0f: free blocks of %.0f KiB and up "
 			     "go back to the host after about 2 s idle, and their next touch faults in the host",
-			  line, s->page_reporting_order.v, 4.0 * (double)(1ull << (unsigned)s->page_reporting_order.v));
+			  line, order, ldexp(4.0, (int)order));
 	else
 		tr_f_math(f, "line %lu: page_reporting=1: idle free blocks go back to the host and their next "
 			     "touch faults in the host", line);
