@@ -1,5 +1,5 @@
 /*
- * Description: the arena assessment (lsc__assess, src/profiler/assess.c),
+ * Description: the arena assessment (lsc__assess, src/host/assess.c),
  * the one judgement `loadscope probe` and the loader's `auto` policy share:
  * the THP decision table (enabled x defrag x mTHP sizes x the process's
  * prctl x free huge blocks), memlock, hugetlb and MemAvailable shortfalls at
@@ -12,7 +12,7 @@
 
 #include <loadscope/profiler.h>
 
-#include "profiler/assess.h"
+#include "host/assess.h"
 
 #define FX LSC_TEST_FIXTURES
 #define MIB (1024LL * 1024)

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "format/line.h"
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 #define FX LSC_TEST_FIXTURES
 

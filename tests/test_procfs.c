@@ -1,5 +1,5 @@
 /*
- * Description: the small /proc and /sys readers (src/profiler/procfs.c and
+ * Description: the small /proc and /sys readers (src/host/procfs.c and
  * status.c): reading a file into a fixed buffer (cut files, short reads,
  * signals), the exact number parser, the bracketed sysfs choice, the
  * "Key:  123 kB" lines, buddyinfo, and /proc/self/status, on the fixture
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 #define FX LSC_TEST_FIXTURES
 #define HOST FX "/host-6.18-madvise"

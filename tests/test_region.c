@@ -1,6 +1,6 @@
 /*
  * Description: the page backing of an address range from /proc/self/smaps
- * (lsc_region_read, src/profiler/region.c): exact sums over the mappings
+ * (lsc_region_read, src/host/region.c): exact sums over the mappings
  * that overlap a range in the fixture smaps files (real lines of this
  * machine, a 6.8-style file with THP and hugetlb mappings, a 4.4 file
  * without THPeligible, garbage), range edges, and real mappings made here
@@ -16,7 +16,7 @@
 
 #include <loadscope/profiler.h>
 
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 #define FX LSC_TEST_FIXTURES
 #define KIB 1024ULL

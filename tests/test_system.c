@@ -1,5 +1,5 @@
 /*
- * Description: the system snapshot (lsc_system_read, src/profiler/system.c)
+ * Description: the system snapshot (lsc_system_read, src/host/system.c)
  * on the fixture trees of four kernels and a garbage tree, with exact values
  * from the copied files; the process-level fields (prctl THP bits, memlock
  * limit) from the real process after changing them; mTHP sizes sorted and

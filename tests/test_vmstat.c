@@ -1,6 +1,6 @@
 /*
  * Description: /proc/vmstat, the counters every span reports as deltas
- * (src/profiler/vmstat.c): exact values from the fixture trees of three
+ * (src/host/vmstat.c): exact values from the fixture trees of three
  * kernels, the allocstall sum across zones (and the single pre-4.8 line),
  * absent counters left n/a, garbage lines left n/a without losing the good
  * ones, the real file moving when this process faults, and the span path's
@@ -16,7 +16,7 @@
 
 #include <loadscope/profiler.h>
 
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 #define FX LSC_TEST_FIXTURES
 #define BIT(c) (1u << (c))

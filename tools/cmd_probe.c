@@ -24,9 +24,9 @@
 #include <loadscope/loadscope.h>
 
 #include "format/human.h"
-#include "profiler/assess.h"
+#include "host/assess.h"
 #include "profiler/internal.h"
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 #include "tool.h"
 
 const char lsc_cmd_probe_help[] = "print the memory settings and warn about what would slow a large pinned arena";

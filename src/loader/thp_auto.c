@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "loader/arena_int.h"
-#include "profiler/assess.h"
+#include "host/assess.h"
 
 int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_decision *d)
 {

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 #include "profiler/profiler_impl.h"
 
 #define PROCFD_BUF 16384

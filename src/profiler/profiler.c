@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 #include "profiler/profiler_impl.h"
 
 uint64_t lsc__now_ns(void)
@@ -290,4 +290,12 @@ LSC_API int lsc_note(lsc_profiler *p, const char *topic, const char *text)
 LSC_API int lsc_profiler_system(const lsc_profiler *p, struct lsc_system *out)
 {
 	return lsc_system_read(lsc__proc_root(p), lsc__sys_root(p), out);
+}
+
+/* The host readers take roots, not a profiler: this is where a profiler's
+ * roots meet them (src/host/region.c). */
+LSC_API int lsc_region_read(const lsc_profiler *p, const void *addr, size_t len,
+			    struct lsc_region_info *out)
+{
+	return lsc__region_read_root(lsc__proc_root(p), addr, len, out);
 }

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "format/human.h"
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 #include "profiler/profiler_impl.h"
 
 static const char *const phase_names[LSC_PHASE_KIND_COUNT] = {

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "helpers/test_env.h"
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 extern char **environ;
 

@@ -25,7 +25,7 @@
 
 #include <loadscope/profiler.h>
 
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 /* 6.18 added "THP only where advised" to PR_SET_THP_DISABLE; older headers
  * lack the bit that PR_GET_THP_DISABLE reports for it. */

@@ -13,8 +13,8 @@
  * avoids: memory idle for a few seconds goes back to the host, and its
  * first touch faults it in again there (system.c, docs/benchmarks.md).
  */
-#ifndef LSC_PROFILER_ASSESS_H
-#define LSC_PROFILER_ASSESS_H
+#ifndef LSC_HOST_ASSESS_H
+#define LSC_HOST_ASSESS_H
 
 #include <stdint.h>
 

@@ -14,7 +14,7 @@
 
 #include <loadscope/profiler.h>
 
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 /* vmstat is ~4-6 KiB on 6.x kernels (more with many zones and NUMA). */
 #define VMSTAT_BUF 16384

@@ -19,8 +19,7 @@
 
 #include <loadscope/profiler.h>
 
-#include "profiler/internal.h"
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 /* Large enough for any header line (a path is at most PATH_MAX). */
 #define SMAPS_BUF 16384
@@ -221,10 +220,4 @@ int lsc__region_read_root(const char *proc_root, const void *addr, size_t len,
 		return r.err;
 	}
 	return 0;
-}
-
-LSC_API int lsc_region_read(const lsc_profiler *p, const void *addr, size_t len,
-			    struct lsc_region_info *out)
-{
-	return lsc__region_read_root(lsc__proc_root(p), addr, len, out);
 }

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "format/human.h"
-#include "profiler/assess.h"
+#include "host/assess.h"
 
 #ifndef PR_THP_DISABLE_EXCEPT_ADVISED
 #define PR_THP_DISABLE_EXCEPT_ADVISED (1 << 1)

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 /* status is ~1.5 KiB; the Vm* and THP_enabled lines come before the long
  * Cpus_allowed/Mems_allowed lines, so 8 KiB holds them even with many

@@ -1,6 +1,7 @@
 /*
- * Small readers for /proc and /sys, shared by the vmstat, status, snapshot
- * and region code. Every path is taken relative to a root ("/proc", "/sys",
+ * The host readers: small readers for /proc and /sys (procfs.c) and the
+ * vmstat, status, snapshot and region code over them, used by the profiler,
+ * the loader and the probe alike. They take roots, never a profiler. Every path is taken relative to a root ("/proc", "/sys",
  * or a fixture tree under tests/fixtures/), so the same parsers run on the
  * real machine and on copies of other kernels' files.
  *
@@ -9,8 +10,8 @@
  * every start. Parsers are exact: a value with trailing junk, an overflow or
  * a missing unit is an error (the caller reports it as n/a), never a guess.
  */
-#ifndef LSC_PROFILER_PROCFS_H
-#define LSC_PROFILER_PROCFS_H
+#ifndef LSC_HOST_PROCFS_H
+#define LSC_HOST_PROCFS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profiler/procfs.h"
+#include "host/procfs.h"
 
 int lsc__path(char *out, size_t cap, const char *root, const char *rel)
 {
