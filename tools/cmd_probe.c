@@ -106,22 +106,11 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 	return 0;
 }
 
-/* A number field, or "n/a" where the snapshot had none. */
-static void rec_num(struct lsc__rec *r, const char *key, int64_t v)
-{
-	if (v == LSC_NA)
-		lsc__rec_str(r, key, "n/a");
-	else if (v == LSC_UNLIMITED)
-		lsc__rec_str(r, key, "unlimited");
-	else
-		lsc__rec_i64(r, key, v);
-}
-
 static void warn_init(struct lsc__rec *r, const char *id, uint64_t arena)
 {
-	lsc__rec_init(r, "warn");
-	lsc__rec_str(r, "id", id);
-	lsc__rec_u64(r, "arena_bytes", arena);
+	lsc__rec_init(r, LSC__EV(WARN));
+	lsc__rec_str(r, LSC__KEY(ID), id);
+	lsc__rec_u64(r, LSC__KEY(ARENA_BYTES), arena);
 }
 
 static void warn_thp(lsc_profiler *p, const struct lsc_system *s, const struct lsc__assessment *a,
@@ -130,14 +119,14 @@ static void warn_thp(lsc_profiler *p, const struct lsc_system *s, const struct l
 	char b[LSC__HBUF];
 	struct lsc__rec r;
 
-	warn_init(&r, "thp-stall-risk", arena);
+	warn_init(&r, LSC__ID(THP_STALL_RISK), arena);
 	lsc__rec_say(&r, "probe: an MADV_HUGEPAGE arena of %s can stall in direct compaction: %s; "
 		     "remedy: use the loader's auto or 4k policy, or run under PR_SET_THP_DISABLE",
 		     lsc__fmt_bytes(b, (double)arena), a->thp_reason);
-	lsc__rec_str(&r, "thp_enabled", s->thp_enabled[0] ? s->thp_enabled : "n/a");
-	lsc__rec_str(&r, "thp_defrag", s->thp_defrag);
-	rec_num(&r, "free_huge_blocks_bytes", a->huge_free_bytes);
-	rec_num(&r, "thp_pmd_bytes", s->hpage_pmd_size);
+	lsc__rec_str(&r, LSC__KEY(THP_ENABLED), s->thp_enabled[0] ? s->thp_enabled : "n/a");
+	lsc__rec_str(&r, LSC__KEY(THP_DEFRAG), s->thp_defrag);
+	lsc__rec_num(&r, "free_huge_blocks_bytes", a->huge_free_bytes);
+	lsc__rec_num(&r, "thp_pmd_bytes", s->hpage_pmd_size);
 	lsc__emit(p, &r);
 }
 
@@ -149,7 +138,7 @@ static void warn_host_refault(lsc_profiler *p, const struct lsc_system *s,
 	struct lsc__rec r;
 
 	char order[48] = "";
-	warn_init(&r, "host-refault", arena);
+	warn_init(&r, LSC__ID(HOST_REFAULT), arena);
 	if (s->page_reporting_order != LSC_NA)
 		snprintf(order, sizeof order, ", blocks of order %lld and up",
 			 (long long)s->page_reporting_order);
@@ -161,9 +150,9 @@ static void warn_host_refault(lsc_profiler *p, const struct lsc_system *s,
 		     "remedy: turn free page reporting off in the VM's balloon device for inference "
 		     "hosts",
 		     order, lsc__fmt_bytes(b, (double)arena));
-	rec_num(&r, "page_reporting", s->page_reporting);
-	rec_num(&r, "page_reporting_order", s->page_reporting_order);
-	rec_num(&r, "free_huge_blocks_bytes", a->huge_free_bytes);
+	lsc__rec_num(&r, LSC__KEY(PAGE_REPORTING), s->page_reporting);
+	lsc__rec_num(&r, LSC__KEY(PAGE_REPORTING_ORDER), s->page_reporting_order);
+	lsc__rec_num(&r, "free_huge_blocks_bytes", a->huge_free_bytes);
 	lsc__emit(p, &r);
 }
 
@@ -172,13 +161,13 @@ static void warn_memlock(lsc_profiler *p, const struct lsc_system *s, uint64_t a
 	char b1[LSC__HBUF], b2[LSC__HBUF];
 	struct lsc__rec r;
 
-	warn_init(&r, "memlock-short", arena);
+	warn_init(&r, LSC__ID(MEMLOCK_SHORT), arena);
 	lsc__rec_say(&r, "probe: RLIMIT_MEMLOCK is %s, below the %s arena: pinning it with mlock "
 		     "fails; remedy: raise the limit (ulimit -l unlimited; LimitMEMLOCK=infinity "
 		     "in a systemd unit; docker run --ulimit memlock=-1)",
 		     lsc__fmt_bytes(b1, (double)s->memlock_cur), lsc__fmt_bytes(b2, (double)arena));
-	rec_num(&r, "memlock_bytes", s->memlock_cur);
-	rec_num(&r, "memlock_max_bytes", s->memlock_max);
+	lsc__rec_num(&r, LSC__KEY(MEMLOCK_BYTES), s->memlock_cur);
+	lsc__rec_num(&r, "memlock_max_bytes", s->memlock_max);
 	lsc__emit(p, &r);
 }
 
@@ -188,7 +177,7 @@ static void warn_hugetlb(lsc_profiler *p, const struct lsc_system *s,
 	char b[LSC__HBUF];
 	struct lsc__rec r;
 
-	warn_init(&r, "hugetlb-short", arena);
+	warn_init(&r, LSC__ID(HUGETLB_SHORT), arena);
 	lsc__rec_say(&r, "probe: a hugetlb arena of %s needs %lld pages of %lld KiB but the pool "
 		     "has %lld available (free and not reserved, of %lld); remedy: reserve more (vm.nr_hugepages) or use THP "
 		     "or 4 KiB pages: in a field report a hugetlb arena measured no gain and took "
@@ -196,10 +185,10 @@ static void warn_hugetlb(lsc_profiler *p, const struct lsc_system *s,
 		     lsc__fmt_bytes(b, (double)arena), (long long)a->hugetlb_needed,
 		     (long long)s->hugetlb_page_kib, (long long)a->hugetlb_free,
 		     (long long)s->hugetlb_total);
-	rec_num(&r, "hugetlb_needed", a->hugetlb_needed);
-	rec_num(&r, "hugetlb_free", a->hugetlb_free);
-	rec_num(&r, "hugetlb_total", s->hugetlb_total);
-	rec_num(&r, "hugetlb_page_kib", s->hugetlb_page_kib);
+	lsc__rec_num(&r, "hugetlb_needed", a->hugetlb_needed);
+	lsc__rec_num(&r, LSC__KEY(HUGETLB_FREE), a->hugetlb_free);
+	lsc__rec_num(&r, LSC__KEY(HUGETLB_TOTAL), s->hugetlb_total);
+	lsc__rec_num(&r, "hugetlb_page_kib", s->hugetlb_page_kib);
 	lsc__emit(p, &r);
 }
 
@@ -208,12 +197,12 @@ static void warn_mem(lsc_profiler *p, const struct lsc_system *s, uint64_t arena
 	char b1[LSC__HBUF], b2[LSC__HBUF];
 	struct lsc__rec r;
 
-	warn_init(&r, "mem-short", arena);
+	warn_init(&r, LSC__ID(MEM_SHORT), arena);
 	lsc__rec_say(&r, "probe: the %s arena is larger than MemAvailable (%s): pinning it "
 		     "reclaims the page cache, swaps or fails; remedy: a smaller arena, or free "
 		     "memory before the start",
 		     lsc__fmt_bytes(b1, (double)arena), lsc__fmt_bytes(b2, (double)s->mem_available));
-	rec_num(&r, "mem_available_bytes", s->mem_available);
+	lsc__rec_num(&r, "mem_available_bytes", s->mem_available);
 	lsc__emit(p, &r);
 }
 
@@ -229,10 +218,10 @@ static void note_memlock_lifted(lsc_profiler *p, const struct lsc_system *s, uin
 		 "RLIMIT_MEMLOCK is %s, below the %s arena, but this process has CAP_IPC_LOCK, "
 		 "which lifts it; without that capability mlock pinning would fail",
 		 lsc__fmt_bytes(b1, (double)s->memlock_cur), lsc__fmt_bytes(b2, (double)arena));
-	lsc__rec_init(&r, "note");
+	lsc__rec_init(&r, LSC__EV(NOTE));
 	lsc__rec_say(&r, "probe: %s", text);
-	lsc__rec_str(&r, "topic", "probe");
-	lsc__rec_str(&r, "text", text);
+	lsc__rec_str(&r, LSC__KEY(TOPIC), "probe");
+	lsc__rec_str(&r, LSC__KEY(TEXT), text);
 	lsc__emit(p, &r);
 }
 
@@ -241,10 +230,10 @@ static void say_ok(lsc_profiler *p, const struct lsc__assessment *a, uint64_t ar
 	char b[LSC__HBUF];
 	struct lsc__rec r;
 
-	lsc__rec_init(&r, "ok");
+	lsc__rec_init(&r, LSC__EV(OK));
 	lsc__rec_say(&r, "probe: nothing in the way of a %s pinned arena: %s",
 		     lsc__fmt_bytes(b, (double)arena), a->thp_reason);
-	lsc__rec_u64(&r, "arena_bytes", arena);
+	lsc__rec_u64(&r, LSC__KEY(ARENA_BYTES), arena);
 	lsc__rec_str(&r, "thp", a->thp_reason);
 	lsc__emit(p, &r);
 }
@@ -266,11 +255,11 @@ static void say_arena(lsc_profiler *p, const struct probe_args *a, uint64_t aren
 
 	snprintf(text, sizeof(text), "judging an arena of %s (%s)", lsc__fmt_bytes(b, (double)arena),
 		 a->arena_gib > 0 ? "--arena-gib" : "80% of MemAvailable; --arena-gib N to choose");
-	lsc__rec_init(&r, "note");
+	lsc__rec_init(&r, LSC__EV(NOTE));
 	lsc__rec_say(&r, "probe: %s", text);
-	lsc__rec_str(&r, "topic", "probe");
-	lsc__rec_str(&r, "text", text);
-	lsc__rec_u64(&r, "arena_bytes", arena);
+	lsc__rec_str(&r, LSC__KEY(TOPIC), "probe");
+	lsc__rec_str(&r, LSC__KEY(TEXT), text);
+	lsc__rec_u64(&r, LSC__KEY(ARENA_BYTES), arena);
 	lsc__emit(p, &r);
 }
 
@@ -283,7 +272,7 @@ static int probe(lsc_profiler *p, const struct probe_args *args)
 	int warnings = 0;
 
 	lsc_profiler_system(p, &s);
-	lsc__rec_init(&r, "system");
+	lsc__rec_init(&r, LSC__EV(SYSTEM));
 	lsc__system_rec(&r, &s);
 	lsc__emit(p, &r);
 

@@ -14,6 +14,7 @@
 
 #include <loadscope/profiler.h>
 
+#include "format/vocab.h"
 #include "host/procfs.h"
 
 /* vmstat is ~4-6 KiB on 6.x kernels (more with many zones and NUMA). */
@@ -21,25 +22,13 @@
 
 #define VM_NAME(s) {s, sizeof(s) - 1}
 
+/* The counters' names, from the one list in format/vocab.h (the line keys
+ * are made from the same names). */
+#define VM_ROW(sym, name) [LSC_VM_##sym] = VM_NAME(name),
 static const struct {
 	const char *s;
 	size_t len;
-} vm_names[LSC_VM_COUNT] = {
-	[LSC_VM_COMPACT_STALL] = VM_NAME("compact_stall"),
-	[LSC_VM_COMPACT_FAIL] = VM_NAME("compact_fail"),
-	[LSC_VM_COMPACT_SUCCESS] = VM_NAME("compact_success"),
-	[LSC_VM_THP_FAULT_ALLOC] = VM_NAME("thp_fault_alloc"),
-	[LSC_VM_THP_FAULT_FALLBACK] = VM_NAME("thp_fault_fallback"),
-	[LSC_VM_THP_FAULT_FALLBACK_CHARGE] = VM_NAME("thp_fault_fallback_charge"),
-	[LSC_VM_ALLOCSTALL] = VM_NAME("allocstall"),
-	[LSC_VM_PGSCAN_DIRECT] = VM_NAME("pgscan_direct"),
-	[LSC_VM_PGSTEAL_DIRECT] = VM_NAME("pgsteal_direct"),
-	[LSC_VM_PGFAULT] = VM_NAME("pgfault"),
-	[LSC_VM_PGMAJFAULT] = VM_NAME("pgmajfault"),
-	[LSC_VM_PSWPIN] = VM_NAME("pswpin"),
-	[LSC_VM_PSWPOUT] = VM_NAME("pswpout"),
-	[LSC_VM_NR_FREE_PAGES] = VM_NAME("nr_free_pages"),
-};
+} vm_names[LSC_VM_COUNT] = {LSC__VM_LIST(VM_ROW)};
 
 LSC_API const char *lsc_vm_name(enum lsc_vm_counter c)
 {
@@ -57,12 +46,8 @@ static int is_allocstall(const char *name, size_t n)
  * ~180 lines (nr_*, numa_*, pgalloc_*, ...) are rejected on their length
  * without a comparison. */
 #define LEN_BIT(s) (1u << (sizeof(s) - 1))
-static const uint32_t name_lengths =
-	LEN_BIT("compact_stall") | LEN_BIT("compact_fail") | LEN_BIT("compact_success") |
-	LEN_BIT("thp_fault_alloc") | LEN_BIT("thp_fault_fallback") |
-	LEN_BIT("thp_fault_fallback_charge") | LEN_BIT("pgscan_direct") |
-	LEN_BIT("pgsteal_direct") | LEN_BIT("pgfault") | LEN_BIT("pgmajfault") | LEN_BIT("pswpin") |
-	LEN_BIT("pswpout") | LEN_BIT("nr_free_pages");
+#define LEN_ROW(sym, name) | (LSC_VM_##sym == LSC_VM_ALLOCSTALL ? 0u : LEN_BIT(name))
+static const uint32_t name_lengths = 0u LSC__VM_LIST(LEN_ROW);
 
 static int counter_of(const char *name, size_t n)
 {

@@ -99,7 +99,7 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 	const struct lsc__arena *a = &L->out->a;
 	const struct lsc_load_stats *st = &L->out->st;
 	struct lsc__rec r;
-	lsc__rec_init(&r, "complement");
+	lsc__rec_init(&r, LSC__EV(COMPLEMENT));
 	uint64_t resident = st->arena_bytes;
 	lsc__rec_say(&r,
 		     "ready: resident %.2f GiB, pinned %.2f GiB in %.3f s "
@@ -126,33 +126,28 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 	if (!moved)
 		lsc__rec_say(&r, vm0->valid ? ": nothing moved" : ": n/a");
 
-	lsc__rec_u64(&r, "resident_bytes", resident);
-	lsc__rec_u64(&r, "pinned_bytes", a->pinned_bytes);
-	lsc__rec_f64(&r, "total_s", sec(st->wall_ns), 3);
-	lsc__rec_f64(&r, "alloc_s", sec(a->alloc_ns + a->prefault_ns), 3); /* the allocate phase, prefault included */
+	lsc__rec_u64(&r, LSC__KEY(RESIDENT_BYTES), resident);
+	lsc__rec_u64(&r, LSC__KEY(PINNED_BYTES), a->pinned_bytes);
+	lsc__rec_f64(&r, LSC__KEY(TOTAL_S), sec(st->wall_ns), 3);
+	lsc__rec_f64(&r, LSC__KEY(ALLOC_S), sec(a->alloc_ns + a->prefault_ns), 3); /* the allocate phase, prefault included */
 	lsc__rec_f64(&r, "prefault_s", sec(a->prefault_ns), 3);
 	lsc__rec_f64(&r, "pin_s", sec(a->pin_ns), 3);
-	lsc__rec_f64(&r, "copy_s", sec(st->read_ns), 3);
-	lsc__rec_f64(&r, "read_s", sec(st->read_ns), 3);
+	lsc__rec_f64(&r, LSC__KEY(COPY_S), sec(st->read_ns), 3);
+	lsc__rec_f64(&r, LSC__KEY(READ_S), sec(st->read_ns), 3);
 	lsc__rec_u64(&r, "huge_bytes", st->huge_bytes);
 	lsc__rec_str(&r, "thp_policy", lsc_thp_policy_name(a->applied));
-	lsc__rec_str(&r, "thp_reason", a->thp_reason[0] ? a->thp_reason : "n/a");
-	lsc__rec_str(&r, "pin", a->pin ? a->pin->name : "none");
+	lsc__rec_str(&r, LSC__KEY(THP_REASON), a->thp_reason[0] ? a->thp_reason : "n/a");
+	lsc__rec_str(&r, LSC__KEY(PIN), a->pin ? a->pin->name : "none");
 	lsc__rec_u64(&r, "pin_retries", a->pin_retries);
 	lsc__rec_u64(&r, "pin_segments", a->pin_segments);
 	lsc__rec_u64(&r, "pin_failures", a->pin_failures);
-	static const char *const vkey[LSC_VM_COUNT] = {
-		"vm_compact_stall", "vm_compact_fail", "vm_compact_success", "vm_thp_fault_alloc",
-		"vm_thp_fault_fallback", "vm_thp_fault_fallback_charge", "vm_allocstall",
-		"vm_pgscan_direct", "vm_pgsteal_direct", "vm_pgfault", "vm_pgmajfault",
-		"vm_pswpin", "vm_pswpout", "vm_nr_free_pages"};
 	for (int c = 0; c < LSC_VM_COUNT; c++) {
 		uint32_t bit = 1u << c;
 		if ((vm0->valid & bit) && (vm1->valid & bit) && vm1->v[c] != vm0->v[c])
-			lsc__rec_i64(&r, vkey[c], vm1->v[c] - vm0->v[c]);
+			lsc__rec_i64(&r, lsc__vm_keys[c], vm1->v[c] - vm0->v[c]);
 	}
 	if (!vm0->valid || !vm1->valid)
-		lsc__rec_str(&r, "vm", "n/a");
+		lsc__rec_str(&r, LSC__KEY(VM), "n/a");
 	lsc__emit(L->p, &r);
 }
 
@@ -170,7 +165,7 @@ static void loaded(const struct lsc__load *L)
 		snprintf(staging, sizeof(staging), "%ux%" PRIu64 "KiB", L->K, L->C >> 10);
 
 	struct lsc__rec r;
-	lsc__rec_init(&r, "loaded");
+	lsc__rec_init(&r, LSC__EV(LOADED));
 	lsc__rec_say(&r, "%.2f GiB in %.3f s (%.2f GiB/s over the wall time); ",
 		     st->bytes / GIB, sec(st->wall_ns), rate(st->bytes, st->wall_ns));
 	lsc__rec_say(&r, "allocate %.3f s (%.2f GiB/s), ", sec(alloc_ns),
@@ -198,14 +193,14 @@ static void loaded(const struct lsc__load *L)
 		     L->fixed_files ? ", registered files" : "",
 		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
 
-	lsc__rec_u64(&r, "bytes", st->bytes);
-	lsc__rec_f64(&r, "wall_s", sec(st->wall_ns), 3);
-	lsc__rec_f64(&r, "gibps", rate(st->bytes, st->wall_ns), 2);
-	lsc__rec_f64(&r, "alloc_s", sec(alloc_ns), 3);
+	lsc__rec_u64(&r, LSC__KEY(BYTES), st->bytes);
+	lsc__rec_f64(&r, LSC__KEY(WALL_S), sec(st->wall_ns), 3);
+	lsc__rec_f64(&r, LSC__KEY(GIBPS), rate(st->bytes, st->wall_ns), 2);
+	lsc__rec_f64(&r, LSC__KEY(ALLOC_S), sec(alloc_ns), 3);
 	lsc__rec_f64(&r, "pin_s", sec(a->pin_ns), 3);
-	lsc__rec_f64(&r, "read_s", sec(st->read_ns), 3);
-	lsc__rec_f64(&r, "read_gibps", rate(st->bytes, st->read_ns), 2);
-	lsc__rec_f64(&r, "copy_s", sec(st->copy_ns), 3);
+	lsc__rec_f64(&r, LSC__KEY(READ_S), sec(st->read_ns), 3);
+	lsc__rec_f64(&r, LSC__KEY(READ_GIBPS), rate(st->bytes, st->read_ns), 2);
+	lsc__rec_f64(&r, LSC__KEY(COPY_S), sec(st->copy_ns), 3);
 	if (L->verify)
 		lsc__rec_f64(&r, "verify_s", sec(st->verify_ns), 3);
 	else
@@ -214,7 +209,7 @@ static void loaded(const struct lsc__load *L)
 	lsc__rec_i64(&r, "fixed", L->fixed_bufs);
 	lsc__rec_i64(&r, "fixed_files", L->fixed_files);
 	lsc__rec_i64(&r, "async", L->async_applied);
-	lsc__rec_i64(&r, "direct", st->direct_applied);
+	lsc__rec_i64(&r, LSC__KEY(DIRECT), st->direct_applied);
 	lsc__rec_str(&r, "staging", staging);
 	lsc__rec_u64(&r, "qd", L->Q);
 	lsc__rec_u64(&r, "files", L->n_files);

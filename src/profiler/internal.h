@@ -1,7 +1,8 @@
 /*
  * What the rest of the library (the loader, the tools) may use of the
- * profiler beyond its public API: emitting a record in the grammar with the
- * run's common fields, and the system line.
+ * profiler beyond its public API: emitting a record in the grammar (and its
+ * vocabulary, format/vocab.h) with the run's common fields, and the system
+ * line.
  */
 #ifndef LSC_PROFILER_INTERNAL_H
 #define LSC_PROFILER_INTERNAL_H
@@ -9,6 +10,7 @@
 #include <loadscope/profiler.h>
 
 #include "format/line.h"
+#include "format/vocab.h"
 
 /*
  * lsc__emit - add the common fields (run, t_s) to @r, render it in the

@@ -246,9 +246,9 @@ void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what)
 	if (seen)
 		return;
 	struct lsc__rec r;
-	lsc__rec_init(&r, "usage");
+	lsc__rec_init(&r, LSC__EV(USAGE));
 	lsc__rec_say(&r, "API misuse: %s (reported once; the call was ignored)", what);
-	lsc__rec_str(&r, "what", what);
+	lsc__rec_str(&r, LSC__KEY(WHAT), what);
 	lsc__emit(p, &r);
 }
 
@@ -280,10 +280,10 @@ LSC_API int lsc_note(lsc_profiler *p, const char *topic, const char *text)
 	if (!topic || !text)
 		return -EINVAL;
 	struct lsc__rec r;
-	lsc__rec_init(&r, "note");
+	lsc__rec_init(&r, LSC__EV(NOTE));
 	lsc__rec_say(&r, "%s: %s", topic, text);
-	lsc__rec_str(&r, "topic", topic);
-	lsc__rec_str(&r, "text", text);
+	lsc__rec_str(&r, LSC__KEY(TOPIC), topic);
+	lsc__rec_str(&r, LSC__KEY(TEXT), text);
 	return lsc__emit(p, &r);
 }
 

@@ -29,14 +29,6 @@ static const char *const phase_names[LSC_PHASE_KIND_COUNT] = {
 	"custom", "allocate", "pin", "read", "copy", "verify",
 };
 
-/* Field keys for the vmstat deltas, in enum lsc_vm_counter order. */
-static const char *const vm_keys[LSC_VM_COUNT] = {
-	"vm_compact_stall", "vm_compact_fail", "vm_compact_success", "vm_thp_fault_alloc",
-	"vm_thp_fault_fallback", "vm_thp_fault_fallback_charge", "vm_allocstall",
-	"vm_pgscan_direct", "vm_pgsteal_direct", "vm_pgfault", "vm_pgmajfault",
-	"vm_pswpin", "vm_pswpout", "vm_nr_free_pages",
-};
-
 LSC_API const char *lsc_phase_name(enum lsc_phase_kind kind)
 {
 	return (unsigned)kind < LSC_PHASE_KIND_COUNT ? phase_names[kind] : "?";
@@ -76,18 +68,18 @@ LSC_API int lsc_start_begin(lsc_profiler *p, const char *name)
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
 	struct lsc__rec r;
-	lsc__rec_init(&r, "start");
+	lsc__rec_init(&r, LSC__EV(START));
 	lsc__rec_say(&r, "%s: run %s, pid %d, loadscope %s, %s", name ? name : "start", p->run,
 		     (int)getpid(), lsc_version_string(), when);
 	lsc__rec_i64(&r, "pid", getpid());
-	lsc__rec_str(&r, "name", name ? name : "");
+	lsc__rec_str(&r, LSC__KEY(NAME), name ? name : "");
 	lsc__rec_str(&r, "lib", lsc_version_string());
 	lsc__rec_str(&r, "time", when);
 	lsc__emit(p, &r);
 
 	struct lsc_system sys;
 	lsc_profiler_system(p, &sys);
-	lsc__rec_init(&r, "system");
+	lsc__rec_init(&r, LSC__EV(SYSTEM));
 	lsc__system_rec(&r, &sys);
 	lsc__emit(p, &r);
 
@@ -131,13 +123,13 @@ LSC_API int lsc_start_end(lsc_profiler *p)
 	uint64_t un = wall - covered;
 	char w[LSC__HBUF], u[LSC__HBUF];
 	struct lsc__rec r;
-	lsc__rec_init(&r, "ready");
+	lsc__rec_init(&r, LSC__EV(READY));
 	lsc__rec_say(&r, "in %s: %u phases, %s (%.1f%%) unattributed", lsc__fmt_secs(w, secs(wall)),
 		     phases, lsc__fmt_secs(u, secs(un)), wall ? 100.0 * (double)un / (double)wall : 0.0);
-	lsc__rec_f64(&r, "wall_s", secs(wall), 6);
+	lsc__rec_f64(&r, LSC__KEY(WALL_S), secs(wall), 6);
 	lsc__rec_u64(&r, "phases", phases);
-	lsc__rec_f64(&r, "covered_s", secs(covered), 6);
-	lsc__rec_f64(&r, "unattributed_s", secs(un), 6);
+	lsc__rec_f64(&r, LSC__KEY(COVERED_S), secs(covered), 6);
+	lsc__rec_f64(&r, LSC__KEY(UNATTRIBUTED_S), secs(un), 6);
 	lsc__emit(p, &r);
 	if (p->trace)
 		lsc__trace_write(p);
@@ -264,7 +256,7 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 	double us_pp = pages > 0 ? wall * 1e6 / pages : NAN;
 
 	struct lsc__rec r;
-	lsc__rec_init(&r, "phase");
+	lsc__rec_init(&r, LSC__EV(PHASE));
 	if (res->bytes)
 		lsc__rec_say(&r, "%s: %s in %s (%.2f GiB/s)", sp->name, lsc__fmt_bytes(b1, (double)res->bytes),
 			     lsc__fmt_secs(b2, wall), gibps);
@@ -287,23 +279,23 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 
 	lsc__rec_u64(&r, "span", sp->id);
 	lsc__rec_u64(&r, "parent", sp->parent);
-	lsc__rec_u64(&r, "depth", sp->depth);
-	lsc__rec_str(&r, "kind", lsc_phase_name(sp->kind));
-	lsc__rec_str(&r, "name", sp->name);
-	lsc__rec_u64(&r, "bytes", res->bytes);
-	lsc__rec_f64(&r, "wall_s", wall, 6);
-	lsc__rec_f64(&r, "gibps", gibps, 3);
+	lsc__rec_u64(&r, LSC__KEY(DEPTH), sp->depth);
+	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(sp->kind));
+	lsc__rec_str(&r, LSC__KEY(NAME), sp->name);
+	lsc__rec_u64(&r, LSC__KEY(BYTES), res->bytes);
+	lsc__rec_f64(&r, LSC__KEY(WALL_S), wall, 6);
+	lsc__rec_f64(&r, LSC__KEY(GIBPS), gibps, 3);
 	lsc__rec_f64(&r, "user_s", secs(res->user_ns), 3);
 	lsc__rec_f64(&r, "sys_s", secs(res->sys_ns), 3);
 	lsc__rec_i64(&r, "minflt", res->minflt);
-	lsc__rec_i64(&r, "majflt", res->majflt);
-	lsc__rec_f64(&r, "faults_per_s", fps, 0);
+	lsc__rec_i64(&r, LSC__KEY(MAJFLT), res->majflt);
+	lsc__rec_f64(&r, LSC__KEY(FAULTS_PER_S), fps, 0);
 	lsc__rec_f64(&r, "us_per_page", us_pp, 3);
 	if (!res->vm_valid)
-		lsc__rec_str(&r, "vm", "n/a");
+		lsc__rec_str(&r, LSC__KEY(VM), "n/a");
 	for (unsigned c = 0; c < LSC_VM_COUNT; c++)
 		if (((res->vm_valid >> c) & 1u) && res->vm[c] != 0)
-			lsc__rec_i64(&r, vm_keys[c], res->vm[c]);
+			lsc__rec_i64(&r, lsc__vm_keys[c], res->vm[c]);
 	lsc__rec_i64(&r, "rss_kib", res->rss_kib);
 	lsc__rec_i64(&r, "lck_kib", res->lck_kib);
 	lsc__rec_i64(&r, "pin_kib", res->pin_kib);
@@ -402,18 +394,18 @@ LSC_API int lsc_phase_record(lsc_profiler *p, enum lsc_phase_kind kind, const ch
 	double gibps = wall > 0 && bytes ? (double)bytes / 1073741824.0 / wall : NAN;
 	char b1[LSC__HBUF], b2[LSC__HBUF];
 	struct lsc__rec r;
-	lsc__rec_init(&r, "phase");
+	lsc__rec_init(&r, LSC__EV(PHASE));
 	if (bytes)
 		lsc__rec_say(&r, "%s: %s in %s busy (%.2f GiB/s), overlapped with other phases", n,
 			     lsc__fmt_bytes(b1, (double)bytes), lsc__fmt_secs(b2, wall), gibps);
 	else
 		lsc__rec_say(&r, "%s: %s busy, overlapped with other phases", n, lsc__fmt_secs(b2, wall));
-	lsc__rec_str(&r, "kind", lsc_phase_name(kind));
-	lsc__rec_str(&r, "name", n);
-	lsc__rec_u64(&r, "bytes", bytes);
-	lsc__rec_f64(&r, "wall_s", wall, 6);
-	lsc__rec_f64(&r, "gibps", gibps, 3);
-	lsc__rec_u64(&r, "overlapped", 1);
+	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(kind));
+	lsc__rec_str(&r, LSC__KEY(NAME), n);
+	lsc__rec_u64(&r, LSC__KEY(BYTES), bytes);
+	lsc__rec_f64(&r, LSC__KEY(WALL_S), wall, 6);
+	lsc__rec_f64(&r, LSC__KEY(GIBPS), gibps, 3);
+	lsc__rec_u64(&r, LSC__KEY(OVERLAPPED), 1);
 	pthread_mutex_lock(&p->lock);
 	p->phases++;
 	pthread_mutex_unlock(&p->lock);
@@ -438,11 +430,11 @@ LSC_API int lsc_region_note(lsc_profiler *p, const char *what, const void *addr,
 		return ret;
 	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF], b4[LSC__HBUF], b5[LSC__HBUF];
 	struct lsc__rec r;
-	lsc__rec_init(&r, "region");
+	lsc__rec_init(&r, LSC__EV(REGION));
 	const char *w = what ? what : "region";
 	if (ret < 0) {
 		lsc__rec_say(&r, "%s: page backing n/a (%s)", w, lsc_strerror(ret));
-		lsc__rec_str(&r, "what", w);
+		lsc__rec_str(&r, LSC__KEY(WHAT), w);
 		lsc__rec_str(&r, "smaps", "n/a");
 		lsc__emit(p, &r);
 		return ret;
@@ -453,11 +445,11 @@ LSC_API int lsc_region_note(lsc_profiler *p, const char *what, const void *addr,
 		     lsc__fmt_bytes(b5, (double)out->locked_bytes),
 		     out->thp_eligible < 0 ? "n/a" : out->thp_eligible ? "1" : "0", out->mappings,
 		     out->mappings == 1 ? "" : "s");
-	lsc__rec_str(&r, "what", w);
-	lsc__rec_u64(&r, "bytes", out->bytes);
+	lsc__rec_str(&r, LSC__KEY(WHAT), w);
+	lsc__rec_u64(&r, LSC__KEY(BYTES), out->bytes);
 	lsc__rec_u64(&r, "rss_bytes", out->rss_bytes);
 	lsc__rec_u64(&r, "anon_huge_bytes", out->anon_huge_bytes);
-	lsc__rec_u64(&r, "hugetlb_bytes", out->hugetlb_bytes);
+	lsc__rec_u64(&r, LSC__KEY(HUGETLB_BYTES), out->hugetlb_bytes);
 	lsc__rec_u64(&r, "locked_bytes", out->locked_bytes);
 	lsc__rec_i64(&r, "thp_eligible", out->thp_eligible);
 	lsc__rec_u64(&r, "mappings", out->mappings);

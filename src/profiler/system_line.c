@@ -15,22 +15,12 @@ static const char *txt(const char *s)
 	return s && *s ? s : "n/a";
 }
 
-static void num(struct lsc__rec *r, const char *key, int64_t v)
-{
-	if (v == LSC_NA)
-		lsc__rec_str(r, key, "n/a");
-	else if (v == LSC_UNLIMITED)
-		lsc__rec_str(r, key, "unlimited");
-	else
-		lsc__rec_i64(r, key, v);
-}
-
 static const char *bytes_or_na(char b[LSC__HBUF], int64_t v)
 {
 	if (v == LSC_NA)
-		return "n/a";
+		return LSC__WORD_NA;
 	if (v == LSC_UNLIMITED)
-		return "unlimited";
+		return LSC__WORD_UNLIMITED;
 	return lsc__fmt_bytes(b, (double)v);
 }
 
@@ -69,26 +59,26 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 		lsc__rec_say(r, "; free blocks go back to the host (free page reporting)");
 
 	lsc__rec_str(r, "kernel", txt(s->kernel));
-	lsc__rec_str(r, "thp_enabled", txt(s->thp_enabled));
-	lsc__rec_str(r, "thp_defrag", txt(s->thp_defrag));
+	lsc__rec_str(r, LSC__KEY(THP_ENABLED), txt(s->thp_enabled));
+	lsc__rec_str(r, LSC__KEY(THP_DEFRAG), txt(s->thp_defrag));
 	lsc__rec_str(r, "thp_shmem", txt(s->thp_shmem_enabled));
-	num(r, "thp_khugepaged_defrag", s->khugepaged_defrag);
-	num(r, "thp_max_ptes_none", s->khugepaged_max_ptes_none);
-	num(r, "thp_pmd_bytes", s->hpage_pmd_size);
+	lsc__rec_num(r, "thp_khugepaged_defrag", s->khugepaged_defrag);
+	lsc__rec_num(r, "thp_max_ptes_none", s->khugepaged_max_ptes_none);
+	lsc__rec_num(r, "thp_pmd_bytes", s->hpage_pmd_size);
 	lsc__rec_str(r, "mthp", ml ? mthp : "n/a");
-	lsc__rec_str(r, "thp_prctl", lsc_thp_disable_name(s->prctl_thp_disable));
-	lsc__rec_str(r, "thp_process", txt(s->proc_thp_enabled));
-	num(r, "hugetlb_total", s->hugetlb_total);
-	num(r, "hugetlb_free", s->hugetlb_free);
-	num(r, "hugetlb_page_kib", s->hugetlb_page_kib);
-	num(r, "memlock_bytes", s->memlock_cur);
-	num(r, "cap_ipc_lock", s->cap_ipc_lock);
-	num(r, "mem_total_bytes", s->mem_total);
-	num(r, "mem_available_bytes", s->mem_available);
-	num(r, "free_huge_blocks_bytes", s->free_huge_blocks_bytes);
-	num(r, "numa_nodes", s->numa_nodes);
-	num(r, "swap_total_bytes", s->swap_total);
-	num(r, "swap_free_bytes", s->swap_free);
-	num(r, "page_reporting", s->page_reporting);
-	num(r, "page_reporting_order", s->page_reporting_order);
+	lsc__rec_str(r, LSC__KEY(THP_PRCTL), lsc_thp_disable_name(s->prctl_thp_disable));
+	lsc__rec_str(r, LSC__KEY(THP_PROCESS), txt(s->proc_thp_enabled));
+	lsc__rec_num(r, LSC__KEY(HUGETLB_TOTAL), s->hugetlb_total);
+	lsc__rec_num(r, LSC__KEY(HUGETLB_FREE), s->hugetlb_free);
+	lsc__rec_num(r, "hugetlb_page_kib", s->hugetlb_page_kib);
+	lsc__rec_num(r, LSC__KEY(MEMLOCK_BYTES), s->memlock_cur);
+	lsc__rec_num(r, LSC__KEY(CAP_IPC_LOCK), s->cap_ipc_lock);
+	lsc__rec_num(r, LSC__KEY(MEM_TOTAL_BYTES), s->mem_total);
+	lsc__rec_num(r, "mem_available_bytes", s->mem_available);
+	lsc__rec_num(r, "free_huge_blocks_bytes", s->free_huge_blocks_bytes);
+	lsc__rec_num(r, "numa_nodes", s->numa_nodes);
+	lsc__rec_num(r, "swap_total_bytes", s->swap_total);
+	lsc__rec_num(r, "swap_free_bytes", s->swap_free);
+	lsc__rec_num(r, LSC__KEY(PAGE_REPORTING), s->page_reporting);
+	lsc__rec_num(r, LSC__KEY(PAGE_REPORTING_ORDER), s->page_reporting_order);
 }

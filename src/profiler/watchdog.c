@@ -73,7 +73,7 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 
 	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF];
 	struct lsc__rec r;
-	lsc__rec_init(&r, "still");
+	lsc__rec_init(&r, LSC__EV(STILL));
 	lsc__rec_say(&r, "in %s after %s", d->name, lsc__fmt_secs(b1, el));
 	if (d->bytes)
 		lsc__rec_say(&r, ": %s of %s done (%.0f%%), %.2f GiB/s now", lsc__fmt_bytes(b1, (double)d->done),
@@ -85,18 +85,18 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 			     stall, fail, fallback, reclaim);
 	if (h)
 		lsc__rec_say(&r, "; hint: %s", h);
-	lsc__rec_str(&r, "kind", lsc_phase_name(d->kind));
-	lsc__rec_str(&r, "name", d->name);
+	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(d->kind));
+	lsc__rec_str(&r, LSC__KEY(NAME), d->name);
 	lsc__rec_u64(&r, "span", d->id);
-	lsc__rec_f64(&r, "elapsed_s", el, 3);
-	lsc__rec_u64(&r, "done_bytes", d->done);
+	lsc__rec_f64(&r, LSC__KEY(ELAPSED_S), el, 3);
+	lsc__rec_u64(&r, LSC__KEY(DONE_BYTES), d->done);
 	lsc__rec_u64(&r, "total_bytes", d->bytes);
-	lsc__rec_f64(&r, "gibps", d->bytes ? rate : NAN, 3);
-	lsc__rec_f64(&r, "faults_per_s", faults, 0);
-	lsc__rec_f64(&r, "compact_stall_per_s", stall, 1);
-	lsc__rec_f64(&r, "compact_fail_per_s", fail, 1);
-	lsc__rec_f64(&r, "thp_fault_fallback_per_s", fallback, 1);
-	lsc__rec_f64(&r, "allocstall_per_s", reclaim, 1);
+	lsc__rec_f64(&r, LSC__KEY(GIBPS), d->bytes ? rate : NAN, 3);
+	lsc__rec_f64(&r, LSC__KEY(FAULTS_PER_S), faults, 0);
+	lsc__rec_f64(&r, lsc__vm_rate_keys[LSC_VM_COMPACT_STALL], stall, 1);
+	lsc__rec_f64(&r, lsc__vm_rate_keys[LSC_VM_COMPACT_FAIL], fail, 1);
+	lsc__rec_f64(&r, lsc__vm_rate_keys[LSC_VM_THP_FAULT_FALLBACK], fallback, 1);
+	lsc__rec_f64(&r, lsc__vm_rate_keys[LSC_VM_ALLOCSTALL], reclaim, 1);
 	if (h)
 		lsc__rec_str(&r, "hint", h);
 	lsc__emit(p, &r);

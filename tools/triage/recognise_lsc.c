@@ -2,14 +2,16 @@
  * This project's own lines, human and JSON, every format version: parsed by
  * the library's own parser (lsc__line_parse in src/format/line.c), never by
  * a second copy of the grammar. This file only maps events and documented
- * field names (docs/log-format.md) onto a start's facts, and tolerates any
- * field being absent or `n/a`: lines are pasted cut short, and the loader's
+ * field names (docs/log-format.md), as src/format/vocab.h declares them for
+ * the writers too, onto a start's facts, and tolerates any field being
+ * absent or `n/a`: lines are pasted cut short, and the loader's
  * `complement` and `loaded` fields are still growing.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "format/line.h"
+#include "format/vocab.h"
 #include "internal.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
@@ -76,10 +78,10 @@ static void vm_fields(struct tr_start *s, const struct lsc__parsed *p, int ev, c
 		const char *key = p->kv[i].key;
 		size_t kl = strlen(key);
 		if (!suffix) {
-			if (strncmp(key, "vm_", 3))
+			if (strncmp(key, LSC__VM_KEY_PREFIX, sizeof(LSC__VM_KEY_PREFIX) - 1))
 				continue;
-			key += 3;
-			kl -= 3;
+			key += sizeof(LSC__VM_KEY_PREFIX) - 1;
+			kl -= sizeof(LSC__VM_KEY_PREFIX) - 1;
 		} else {
 			if (kl <= sl || strcmp(key + kl - sl, suffix))
 				continue;
@@ -127,14 +129,14 @@ static void hugetlb_from_text(struct tr_start *s, const char *r, int ev)
 static void on_system(struct tr_start *s, const struct lsc__parsed *p, int ev)
 {
 	const char *v;
-	if ((v = str(p, "thp_defrag"))) {
+	if ((v = str(p, LSC__KEY(THP_DEFRAG)))) {
 		snprintf(s->thp_defrag, sizeof(s->thp_defrag), "%s", v);
 		s->ev_defrag = ev;
 	}
-	if ((v = str(p, "thp_enabled")))
+	if ((v = str(p, LSC__KEY(THP_ENABLED))))
 		snprintf(s->thp_enabled, sizeof(s->thp_enabled), "%s", v);
-	const char *pr = str(p, "thp_prctl");
-	const char *proc = str(p, "thp_process");
+	const char *pr = str(p, LSC__KEY(THP_PRCTL));
+	const char *proc = str(p, LSC__KEY(THP_PROCESS));
 	/* thp_prctl: allowed, disabled, disabled-except-advised. The last still
 	 * gives MADV_HUGEPAGE regions huge pages (and their compaction), so only
 	 * a plain "disabled" (or THP_enabled: 0 without the exception) is off. */
@@ -143,43 +145,43 @@ static void on_system(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		snprintf(s->thp_process, sizeof(s->thp_process), "disabled");
 		s->ev_thp_process = ev;
 	}
-	if ((v = str(p, "memlock_bytes")))
-		tr_setnum(&s->memlock_bytes, !strcmp(v, "unlimited") ? INFINITY : num(p, "memlock_bytes"), ev);
-	if ((v = str(p, "cap_ipc_lock")) && !strcmp(v, "1"))
+	if ((v = str(p, LSC__KEY(MEMLOCK_BYTES))))
+		tr_setnum(&s->memlock_bytes, !strcmp(v, "unlimited") ? INFINITY : num(p, LSC__KEY(MEMLOCK_BYTES)), ev);
+	if ((v = str(p, LSC__KEY(CAP_IPC_LOCK))) && !strcmp(v, "1"))
 		tr_setnum(&s->memlock_bytes, INFINITY, ev); /* CAP_IPC_LOCK lifts RLIMIT_MEMLOCK */
-	double mt = num(p, "mem_total_bytes");
+	double mt = num(p, LSC__KEY(MEM_TOTAL_BYTES));
 	if (!isnan(mt))
 		tr_setnum(&s->mem_total_gib, mt / GIB, ev);
-	double ht = num(p, "hugetlb_total");
+	double ht = num(p, LSC__KEY(HUGETLB_TOTAL));
 	if (!isnan(ht) && !tr_has(&s->huge_pool))
 		tr_setnum(&s->huge_pool, ht, ev);
-	setif(&s->page_reporting, num(p, "page_reporting"), ev);
-	setif(&s->page_reporting_order, num(p, "page_reporting_order"), ev);
+	setif(&s->page_reporting, num(p, LSC__KEY(PAGE_REPORTING)), ev);
+	setif(&s->page_reporting_order, num(p, LSC__KEY(PAGE_REPORTING_ORDER)), ev);
 }
 
 static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 {
-	int k = kind_of(str(p, "kind"));
-	double wall = num(p, "wall_s"), bytes = num(p, "bytes");
+	int k = kind_of(str(p, LSC__KEY(KIND)));
+	double wall = num(p, LSC__KEY(WALL_S)), bytes = num(p, LSC__KEY(BYTES));
 	if (k >= 0 && !isnan(wall)) {
 		tr_setnum(&s->ph_s[k], (tr_has(&s->ph_s[k]) ? s->ph_s[k].v : 0) + wall, ev);
 		if (!isnan(bytes))
 			s->ph_gib[k] += bytes / GIB;
 	}
 	if (k == TR_K_ALLOC || k == TR_K_PIN) {
-		double g = num(p, "gibps");
+		double g = num(p, LSC__KEY(GIBPS));
 		if (isnan(g) && !isnan(bytes) && wall > 0)
 			g = bytes / GIB / wall;
 		if (!isnan(g) && (!tr_has(&s->fill_rate) || g < s->fill_rate.v) && !isnan(bytes) && bytes > (1 << 30))
 			tr_setnum(&s->fill_rate, g, ev);
-		setif(&s->faults_per_s, num(p, "faults_per_s"), ev);
+		setif(&s->faults_per_s, num(p, LSC__KEY(FAULTS_PER_S)), ev);
 		if (!isnan(wall) && !tr_has(&s->vm_window_s))
 			tr_setnum(&s->vm_window_s, wall, ev);
 	}
-	const char *nm = str(p, "name");
+	const char *nm = str(p, LSC__KEY(NAME));
 	if (nm && (strstr(nm, "hip") || strstr(nm, "HIP")))
 		s->hip = 1;
-	double majflt = num(p, "majflt");
+	double majflt = num(p, LSC__KEY(MAJFLT));
 	if (k == TR_K_READ && !isnan(majflt) && !isnan(bytes) && majflt * 4096.0 >= 0.1 * bytes)
 		s->from_device = 1; /* the bytes came in by major faults: from the device */
 	if (k == TR_K_READ) {
@@ -189,12 +191,12 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		if (tr_has(&s->read_gib) && s->read_s.v > 0)
 			tr_setnum(&s->read_rate, s->read_gib.v / s->read_s.v, ev);
 	}
-	if (k == TR_K_VERIFY && (failed_word(str(p, "result")) || failed_word(str(p, "error")) ||
-				 (str(p, "ok") && !strcmp(str(p, "ok"), "0")) || failed_word(p->human)))
+	if (k == TR_K_VERIFY && (failed_word(str(p, LSC__KEY(RESULT))) || failed_word(str(p, LSC__KEY(ERROR))) ||
+				 (str(p, LSC__KEY(OK)) && !strcmp(str(p, LSC__KEY(OK)), "0")) || failed_word(p->human)))
 		s->ev_verify_fail = ev;
 	/* Only top-level phases add up: a nested span's deltas (prefault inside
 	 * allocate) are already in its parent's. Overlapped phases carry none. */
-	const char *depth = str(p, "depth"), *vm = str(p, "vm"), *ov = str(p, "overlapped");
+	const char *depth = str(p, LSC__KEY(DEPTH)), *vm = str(p, LSC__KEY(VM)), *ov = str(p, LSC__KEY(OVERLAPPED));
 	if ((!depth || !strcmp(depth, "0")) && !(ov && !strcmp(ov, "1")))
 		vm_fields(s, p, ev, NULL, !(vm && !strcmp(vm, "n/a")));
 	if (s->stage < 2)
@@ -204,17 +206,17 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 static void on_still(struct tr_start *s, const struct lsc__parsed *p, int ev)
 {
 	s->still_n++;
-	double e = num(p, "elapsed_s");
+	double e = num(p, LSC__KEY(ELAPSED_S));
 	if (!isnan(e) && (!tr_has(&s->still_max_s) || e > s->still_max_s.v))
 		tr_setnum(&s->still_max_s, e, ev);
-	double g = num(p, "gibps");
-	double done = num(p, "done_bytes");
+	double g = num(p, LSC__KEY(GIBPS));
+	double done = num(p, LSC__KEY(DONE_BYTES));
 	if (!isnan(g) && !isnan(done) && done > (1 << 30) && (!tr_has(&s->fill_rate) || g < s->fill_rate.v))
 		tr_setnum(&s->fill_rate, g, ev);
-	setif(&s->faults_per_s, num(p, "faults_per_s"), ev);
+	setif(&s->faults_per_s, num(p, LSC__KEY(FAULTS_PER_S)), ev);
 	/* rates per second: only when no phase gave counts */
 	if (!tr_has(&s->vm[TR_VM_COMPACT_STALL])) {
-		vm_fields(s, p, ev, "_per_s", 0);
+		vm_fields(s, p, ev, LSC__VM_RATE_SUFFIX, 0);
 		tr_setnum(&s->vm_window_s, 1.0, ev);
 	}
 	if (s->stage < 2)
@@ -223,7 +225,7 @@ static void on_still(struct tr_start *s, const struct lsc__parsed *p, int ev)
 
 static void on_fallback(struct tr_start *s, const struct lsc__parsed *p, int ev)
 {
-	const char *what = str(p, "what"), *wanted = str(p, "wanted"), *reason = str(p, "reason");
+	const char *what = str(p, LSC__KEY(WHAT)), *wanted = str(p, LSC__KEY(WANTED)), *reason = str(p, LSC__KEY(REASON));
 	if (!what)
 		return;
 	if (!strcmp(what, "reader") && wanted && strstr(wanted, "uring"))
@@ -235,8 +237,8 @@ static void on_fallback(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		  strstr(reason, "RLIMIT")))
 		s->ev_mlock_fail = ev;
 	else if (!strcmp(what, "arena") && wanted && strstr(wanted, "hugetlb")) {
-		setif(&s->huge_needed, num2(p, "pages_needed", "needed_pages"), ev);
-		setif(&s->huge_pool, num2(p, "hugetlb_free", "nr_hugepages"), ev);
+		setif(&s->huge_needed, num2(p, LSC__KEY(PAGES_NEEDED), LSC__KEY(NEEDED_PAGES)), ev);
+		setif(&s->huge_pool, num2(p, LSC__KEY(HUGETLB_FREE), LSC__KEY(NR_HUGEPAGES)), ev);
 		hugetlb_from_text(s, reason, ev);
 		s->hugetlb_asked = 1; /* loadscope only tries hugetlb when asked or when auto chose it */
 	}
@@ -244,8 +246,8 @@ static void on_fallback(struct tr_start *s, const struct lsc__parsed *p, int ev)
 
 static void on_arena(struct tr_start *s, const struct lsc__parsed *p, int ev)
 {
-	const char *pol = str(p, "policy"), *req = str(p, "requested");
-	const char *took = str(p, "took");
+	const char *pol = str(p, LSC__KEY(POLICY)), *req = str(p, LSC__KEY(REQUESTED));
+	const char *took = str(p, LSC__KEY(TOOK));
 	const char *v = pol ? pol : req;
 	if (v && (strstr(v, "thp") || strstr(v, "madvise"))) {
 		s->thp_req = 1;
@@ -259,13 +261,13 @@ static void on_arena(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		s->thp_req = 0;
 		s->ev_thp = ev;
 	}
-	setif(&s->huge_needed, num2(p, "pages_needed", "needed_pages"), ev);
-	setif(&s->huge_pool, num2(p, "hugetlb_free", "nr_hugepages"), ev);
-	hugetlb_from_text(s, str(p, "reason"), ev);
-	const char *src = str(p, "source");
+	setif(&s->huge_needed, num2(p, LSC__KEY(PAGES_NEEDED), LSC__KEY(NEEDED_PAGES)), ev);
+	setif(&s->huge_pool, num2(p, LSC__KEY(HUGETLB_FREE), LSC__KEY(NR_HUGEPAGES)), ev);
+	hugetlb_from_text(s, str(p, LSC__KEY(REASON)), ev);
+	const char *src = str(p, LSC__KEY(SOURCE));
 	if (req && strstr(req, "hugetlb") && src && strcmp(src, "auto") && strcmp(src, "default"))
 		s->hugetlb_asked = 1; /* an explicit request that was not met */
-	double b = num2(p, "bytes", "arena_bytes");
+	double b = num2(p, LSC__KEY(BYTES), LSC__KEY(ARENA_BYTES));
 	if (!isnan(b))
 		tr_setnum(&s->arena_gib, b / GIB, ev);
 	if (s->stage < 2)
@@ -274,41 +276,41 @@ static void on_arena(struct tr_start *s, const struct lsc__parsed *p, int ev)
 
 static void on_complement(struct tr_start *s, const struct lsc__parsed *p, int ev)
 {
-	setif(&s->comp_total_s, num2(p, "wall_s", "total_s"), ev);
-	setif(&s->comp_alloc_s, num2(p, "alloc_s", "allocate_s"), ev);
-	setif(&s->comp_copy_s, num(p, "copy_s"), ev);
-	double b = num2(p, "bytes", "resident_bytes");
+	setif(&s->comp_total_s, num2(p, LSC__KEY(WALL_S), LSC__KEY(TOTAL_S)), ev);
+	setif(&s->comp_alloc_s, num2(p, LSC__KEY(ALLOC_S), LSC__KEY(ALLOCATE_S)), ev);
+	setif(&s->comp_copy_s, num(p, LSC__KEY(COPY_S)), ev);
+	double b = num2(p, LSC__KEY(BYTES), LSC__KEY(RESIDENT_BYTES));
 	if (isnan(b))
-		b = num(p, "pinned_bytes");
+		b = num(p, LSC__KEY(PINNED_BYTES));
 	if (!isnan(b))
 		tr_setnum(&s->comp_gib, b / GIB, ev);
-	const char *pin = str(p, "pin");
+	const char *pin = str(p, LSC__KEY(PIN));
 	if (pin && !strcmp(pin, "hip"))
 		s->hip = 1;
-	hugetlb_from_text(s, str(p, "thp_reason"), ev);
+	hugetlb_from_text(s, str(p, LSC__KEY(THP_REASON)), ev);
 	if (s->stage < 3)
 		s->stage = 3;
 }
 
 static void on_loaded(struct tr_start *s, const struct lsc__parsed *p, int ev)
 {
-	double b = num(p, "bytes");
+	double b = num(p, LSC__KEY(BYTES));
 	if (!isnan(b))
 		tr_setnum(&s->loaded_gib, b / GIB, ev);
-	setif(&s->loaded_s, num(p, "wall_s"), ev);
-	double g = num(p, "gibps");
+	setif(&s->loaded_s, num(p, LSC__KEY(WALL_S)), ev);
+	double g = num(p, LSC__KEY(GIBPS));
 	if (isnan(g) && !isnan(b) && tr_has(&s->loaded_s) && s->loaded_s.v > 0)
 		g = b / GIB / s->loaded_s.v;
 	setif(&s->loaded_rate, g, ev);
-	const char *vr = str(p, "verify");
+	const char *vr = str(p, LSC__KEY(VERIFY));
 	if (failed_word(vr))
 		s->ev_verify_fail = ev;
-	const char *dio = str(p, "direct");
+	const char *dio = str(p, LSC__KEY(DIRECT));
 	if (dio && !strcmp(dio, "1"))
 		s->from_device = 1; /* O_DIRECT reads come from the device */
 	if (!tr_has(&s->read_s)) {
-		setif(&s->read_s, num(p, "read_s"), ev);
-		double rg = num(p, "read_gibps");
+		setif(&s->read_s, num(p, LSC__KEY(READ_S)), ev);
+		double rg = num(p, LSC__KEY(READ_GIBPS));
 		if (!isnan(rg))
 			tr_setnum(&s->read_rate, rg, ev);
 	}
@@ -327,12 +329,12 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 	int r = lsc__line_parse(t->scratch, l->len, &p);
 	if (r <= 0 || !p.event)
 		return 0;
-	const char *run = str(&p, "run");
-	const char *ev = p.event;
+	const char *run = str(&p, LSC__KEY(RUN));
+	int ev = lsc__event_of(p.event);
 	struct tr_start *s;
 	if (run)
-		s = tr_by_run(t, l, run, !strcmp(ev, "start"));
-	else if (!strcmp(ev, "start"))
+		s = tr_by_run(t, l, run, ev == LSC__EV_START);
+	else if (ev == LSC__EV_START)
 		s = tr_begin(t, l, "loadscope");
 	else
 		s = tr_current(t, l);
@@ -340,51 +342,51 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	int e = tr_evid(s, l);
 	tr_touch(s, l);
-	if (!strcmp(ev, "start")) {
+	if (ev == LSC__EV_START) {
 		if (s->stage < 1)
 			s->stage = 1;
 		s->ev_begin = e;
-	} else if (!strcmp(ev, "system")) {
+	} else if (ev == LSC__EV_SYSTEM) {
 		on_system(s, &p, e);
-	} else if (!strcmp(ev, "phase")) {
+	} else if (ev == LSC__EV_PHASE) {
 		on_phase(s, &p, e);
-	} else if (!strcmp(ev, "still")) {
+	} else if (ev == LSC__EV_STILL) {
 		on_still(s, &p, e);
-	} else if (!strcmp(ev, "ready")) {
-		setif(&s->ready_s, num(&p, "wall_s"), e);
-		setif(&s->unattributed_s, num(&p, "unattributed_s"), e);
-		setif(&s->covered_s, num(&p, "covered_s"), e);
+	} else if (ev == LSC__EV_READY) {
+		setif(&s->ready_s, num(&p, LSC__KEY(WALL_S)), e);
+		setif(&s->unattributed_s, num(&p, LSC__KEY(UNATTRIBUTED_S)), e);
+		setif(&s->covered_s, num(&p, LSC__KEY(COVERED_S)), e);
 		s->stage = 4;
 		s->ev_end = e;
-	} else if (!strcmp(ev, "fallback")) {
+	} else if (ev == LSC__EV_FALLBACK) {
 		on_fallback(s, &p, e);
-	} else if (!strcmp(ev, "arena")) {
+	} else if (ev == LSC__EV_ARENA) {
 		on_arena(s, &p, e);
-	} else if (!strcmp(ev, "complement")) {
+	} else if (ev == LSC__EV_COMPLEMENT) {
 		on_complement(s, &p, e);
-	} else if (!strcmp(ev, "loaded")) {
+	} else if (ev == LSC__EV_LOADED) {
 		on_loaded(s, &p, e);
-	} else if (!strcmp(ev, "region")) {
-		double hb = num(&p, "hugetlb_bytes");
+	} else if (ev == LSC__EV_REGION) {
+		double hb = num(&p, LSC__KEY(HUGETLB_BYTES));
 		if (!isnan(hb) && hb > 0) {
 			s->hugetlb_used = 1;
 			s->ev_hugetlb_used = e;
 		}
-	} else if (!strcmp(ev, "warn")) {
+	} else if (ev == LSC__EV_WARN) {
 		/* loadscope probe's predictions, by their id */
-		const char *id = str(&p, "id");
-		if (id && strstr(id, "thp") && (strstr(id, "stall") || strstr(id, "compact")))
+		int id = lsc__probe_id_of(str(&p, LSC__KEY(ID)));
+		if (id == LSC__ID_THP_STALL_RISK)
 			s->ev_thp_risk = e;
-		if (id && !strcmp(id, "host-refault")) {
+		if (id == LSC__ID_HOST_REFAULT) {
 			s->ev_refault_risk = e;
 			if (!tr_has(&s->page_reporting)) { /* the system line was cut off the paste */
-				setif(&s->page_reporting, num(&p, "page_reporting"), e);
-				setif(&s->page_reporting_order, num(&p, "page_reporting_order"), e);
+				setif(&s->page_reporting, num(&p, LSC__KEY(PAGE_REPORTING)), e);
+				setif(&s->page_reporting_order, num(&p, LSC__KEY(PAGE_REPORTING_ORDER)), e);
 			}
 		}
-	} else if (!strcmp(ev, "error")) {
+	} else if (ev == LSC__EV_ERROR) {
 		/* the load stopped with an error: the start ended (not truncated) */
-		const char *what = str(&p, "what");
+		const char *what = str(&p, LSC__KEY(WHAT));
 		if (what && strstr(what, "verify"))
 			s->ev_verify_fail = e;
 		s->ev_exit = e;
@@ -392,8 +394,8 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 			s->stage = 4;
 			s->ev_end = e;
 		}
-	} else if (!strcmp(ev, "note")) {
-		const char *topic = str(&p, "topic"), *text = str(&p, "text");
+	} else if (ev == LSC__EV_NOTE) {
+		const char *topic = str(&p, LSC__KEY(TOPIC)), *text = str(&p, LSC__KEY(TEXT));
 		if (topic && strstr(topic, "verify") && (failed_word(text) || failed_word(p.human)))
 			s->ev_verify_fail = e;
 	}
