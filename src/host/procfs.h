@@ -1,9 +1,10 @@
 /*
  * The host readers: small readers for /proc and /sys (procfs.c) and the
  * vmstat, status, snapshot and region code over them, used by the profiler,
- * the loader and the probe alike. They take roots, never a profiler. Every path is taken relative to a root ("/proc", "/sys",
- * or a fixture tree under tests/fixtures/), so the same parsers run on the
- * real machine and on copies of other kernels' files.
+ * the loader and the probe alike. They take roots, never a profiler. Every
+ * path is taken relative to a root ("/proc", "/sys", or a fixture tree under
+ * tests/fixtures/), so the same parsers run on the real machine and on
+ * copies of other kernels' files.
  *
  * Nothing here allocates or uses stdio: the span path reads vmstat and
  * /proc/self/status twice per span, and an engine leaves the profiler on in
