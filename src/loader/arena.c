@@ -13,6 +13,12 @@
  * only be reached by process-off, so that path is taken for process-off
  * with an unchunked arena, or for a backend that cannot register at all.
  * Whatever fails, nothing stays mapped and one line says why.
+ *
+ * lsc__arena_alloc is that order and nothing else: each step is a function
+ * over one struct alloc (choose_policy, decide, decide_by_pin,
+ * hold_process_off, alloc_by_pin, map_own, the arena line, prefault_arena,
+ * release_hold), and decide() is the one place a policy's geometry is
+ * planned and given to the arena.
  */
 #include <errno.h>
 #include <stdio.h>
