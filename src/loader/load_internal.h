@@ -5,8 +5,8 @@
  *
  * load.c orchestrates (validate -> open -> allocate -> pin -> pipeline ->
  * summary); pipeline.c runs the read/copy/verify loop over a reader ops
- * table (reader.h); staging.c, verify.c, direct.c and summary.c each do one
- * job. None of this is public: the embedder sees only loader.h.
+ * table (reader.h); staging.c, verify.c, direct.c, summary.c and lines.c
+ * each do one job. None of this is public: the embedder sees only loader.h.
  */
 #ifndef LSC_LOADER_LOAD_INTERNAL_H
 #define LSC_LOADER_LOAD_INTERNAL_H
