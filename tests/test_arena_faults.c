@@ -63,7 +63,7 @@ static void fail_each(enum atk_op op, const char *name, enum lsc_thp_policy pol,
 		atk_sys_restore();
 		cr_expect_eq(rc, -err, "%s call %u/%u failing: rc %d\n%s", name, nth, n, rc, cap.buf);
 		cr_expect_null(a.base);
-		cr_expect_eq(atk_count(&cap, "arena", "error="), 1,
+		cr_expect_eq(atk_count(&cap, "arena", "err="), 1,
 			     "%s call %u/%u: one failure line\n%s", name, nth, n, cap.buf);
 		cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "%s", cap.buf);
 		cr_expect_eq(atk_sys_leaked(), 0, "%s call %u/%u: a mapping leaked", name, nth, n);
@@ -230,7 +230,7 @@ Test(arena_faults, larger_than_memory)
 	int rc = lsc__arena_alloc(p, &o, huge, &a);
 	atk_sys_restore();
 	cr_expect_eq(rc, -ENOMEM, "rc %d\n%s", rc, cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "error=ENOMEM"), 1, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "err=ENOMEM"), 1, "%s", cap.buf);
 	cr_expect_eq(atk_count(&cap, "arena", "MemAvailable"), 1, "%s", cap.buf);
 	cr_expect_eq(atk_sys_leaked(), 0);
 	lsc_profiler_destroy(p);

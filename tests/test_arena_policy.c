@@ -459,8 +459,27 @@ static int ta_unpin(void *addr, size_t len)
 	return 0;
 }
 
+/* The arena's entries with @ops as the pin backend to come, through the
+ * load's own seam. */
+static int alloc_with(lsc_profiler *p, const struct lsc_load_options *o,
+		      const struct lsc__pin_ops *ops, uint64_t bytes, struct lsc__arena *a)
+{
+	lsc__pin_override(ops);
+	int rc = lsc__arena_alloc(p, o, bytes, a);
+	lsc__pin_override(NULL);
+	return rc;
+}
+
+static int pin_with(lsc_profiler *p, const struct lsc_load_options *o,
+		    const struct lsc__pin_ops *ops, struct lsc__arena *a)
+{
+	lsc__pin_override(ops);
+	int rc = lsc__arena_pin(p, o, a);
+	lsc__pin_override(NULL);
+	return rc;
+}
+
 static const struct lsc__pin_ops talloc_both = {
-	.abi = LSC__PIN_ABI,
 	.name = "talloc",
 	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_LOCKS,
 	.pin = ta_pin,
@@ -470,7 +489,6 @@ static const struct lsc__pin_ops talloc_both = {
 };
 
 static const struct lsc__pin_ops talloc_only = {
-	.abi = LSC__PIN_ABI,
 	.name = "talloc",
 	.caps = LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_LOCKS,
 	.pin = ta_pin,
@@ -488,7 +506,7 @@ Test(arena_policy, process_off_reaches_backend_allocation)
 
 	memset(&ta, 0, sizeof ta);
 	opts(&o, LSC_THP_PROCESS_OFF);
-	cr_assert_eq(lsc__arena_alloc_ops(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
+	cr_assert_eq(alloc_with(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_eq(ta.allocs, 1);
 	cr_expect_eq(ta.thp_disable_inside & 1, 1, "THP was not disabled inside the backend's alloc");
 	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
@@ -518,10 +536,10 @@ Test(arena_policy, other_policies_register_own_mapping)
 
 	memset(&ta, 0, sizeof ta);
 	opts(&o, LSC_THP_4K);
-	cr_assert_eq(lsc__arena_alloc_ops(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
+	cr_assert_eq(alloc_with(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_eq(ta.allocs, 0, "4k cannot reach the backend's own mapping: register instead");
 	cr_expect_not(a.allocated_by_pin);
-	cr_expect_eq(lsc__arena_pin_ops(p, &o, &talloc_both, &a), 0);
+	cr_expect_eq(pin_with(p, &o, &talloc_both, &a), 0);
 	cr_expect_eq(ta.pins, 1);
 	lsc__arena_release(&a);
 	cr_expect_eq(ta.frees, 0);
@@ -536,7 +554,7 @@ Test(arena_policy, alloc_only_backend_gets_process_off_for_4k)
 
 	memset(&ta, 0, sizeof ta);
 	opts(&o, LSC_THP_4K);
-	cr_assert_eq(lsc__arena_alloc_ops(p, &o, &talloc_only, ARENA, &a), 0, "%s", cap.buf);
+	cr_assert_eq(alloc_with(p, &o, &talloc_only, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_eq(ta.allocs, 1);
 	cr_expect_eq(ta.thp_disable_inside & 1, 1);
 	cr_expect_eq(a.applied, LSC_THP_PROCESS_OFF);
@@ -557,20 +575,20 @@ Test(arena_policy, backend_allocation_failure_falls_back)
 	memset(&ta, 0, sizeof ta);
 	ta.fail = 1;
 	opts(&o, LSC_THP_PROCESS_OFF);
-	cr_assert_eq(lsc__arena_alloc_ops(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
+	cr_assert_eq(alloc_with(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_not(a.allocated_by_pin);
 	cr_expect_eq(a.applied, LSC_THP_PROCESS_OFF);
 	cr_expect_eq(atk_count(&cap, "fallback", "talloc: out of pinnable memory"), 1, "%s", cap.buf);
 	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
-	cr_expect_eq(lsc__arena_pin_ops(p, &o, &talloc_both, &a), 0);
+	cr_expect_eq(pin_with(p, &o, &talloc_both, &a), 0);
 	cr_expect_eq(ta.pins, 1, "the chain registers the own mapping with the same backend");
 	lsc__arena_release(&a);
 
 	o.flags |= LSC_LOAD_PIN_STRICT;
 	cap.len = 0;
 	cap.buf[0] = 0;
-	cr_expect_eq(lsc__arena_alloc_ops(p, &o, &talloc_both, ARENA, &a), -ENOMEM, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "error=ENOMEM"), 1, "%s", cap.buf);
+	cr_expect_eq(alloc_with(p, &o, &talloc_both, ARENA, &a), -ENOMEM, "%s", cap.buf);
+	cr_expect_eq(atk_count(&cap, "arena", "err=ENOMEM"), 1, "%s", cap.buf);
 	cr_expect_eq(atk_count(&cap, "arena", "talloc: out of pinnable memory"), 1, "%s", cap.buf);
 	cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "one line: %s", cap.buf);
 	cr_expect_null(a.base);

@@ -88,7 +88,7 @@ static int kfd_unpin(void *addr, size_t len)
 }
 
 static const struct lsc__pin_ops kfd_ops = {
-	.abi = LSC__PIN_ABI, .name = "kfd-test", .caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_LOCKS,
+	.name = "kfd-test", .caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_LOCKS,
 	.pin = kfd_pin, .unpin = kfd_unpin,
 };
 
@@ -117,9 +117,12 @@ static void arena_child(void)
 	o.thp = LSC_THP_4K;
 	o.pin_segment_bytes = 1 << 20;
 	struct lsc__arena a = {0};
-	if (lsc_profiler_create(&po, &p) || lsc__arena_alloc(p, &o, 3 << 20, &a) ||
-	    lsc__arena_pin_ops(p, &o, &kfd_ops, &a))
+	if (lsc_profiler_create(&po, &p) || lsc__arena_alloc(p, &o, 3 << 20, &a))
 		_exit(5);
+	lsc__pin_override(&kfd_ops);
+	if (lsc__arena_pin(p, &o, &a))
+		_exit(5);
+	lsc__pin_override(NULL);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 	fflush(stdout);

@@ -86,7 +86,7 @@ static const char *fake_why(struct lsc__dev *d)
 }
 
 static const struct lsc__pin_ops fake = {
-	.abi = LSC__PIN_ABI, .name = "fake", .caps = LSC__PIN_CAP_DEVICE,
+	.name = "fake", .caps = LSC__PIN_CAP_DEVICE,
 	.dev_open = fake_open, .dev_copy = fake_copy, .dev_wait = fake_wait, .dev_close = fake_close,
 	.dev_base = fake_base, .dev_why = fake_why,
 };

@@ -131,7 +131,6 @@ static void fake_close(struct lsc__dev *d)
 }
 
 static const struct lsc__pin_ops ranged = {
-	.abi = LSC__PIN_ABI,
 	.name = "ranged",
 	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_DEVICE | LSC__PIN_CAP_LOCKS,
 	.pin = fake_pin,

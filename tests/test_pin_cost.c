@@ -1,12 +1,12 @@
 /*
- * Description: pin cost accounting (src/loader/pin_cost.c): cost per GiB
+ * Description: pin cost accounting (tools/pin_cost.c): cost per GiB
  * over all calls, and a call flagged slow when it costs more than 4x the
  * median per-GiB cost of the calls before it. Pure arithmetic on figures
  * the test chooses; no clock is read.
  */
 #include <criterion/criterion.h>
 
-#include "loader/pin_cost.h"
+#include "pin_cost.h"
 
 #define GIB (1ull << 30)
 #define MS 1000000ull

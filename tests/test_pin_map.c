@@ -53,7 +53,6 @@ static int device_pointer(void *host, void **dev, char *why, size_t why_len)
 }
 
 static const struct lsc__pin_ops mapper = {
-	.abi = LSC__PIN_ABI,
 	.name = "mapper",
 	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_LOCKS,
 	.pin = lsct_pin_nothing,

@@ -32,7 +32,6 @@ static int ro_pin(void *addr, size_t len, unsigned flags, unsigned *retries, cha
 }
 
 static const struct lsc__pin_ops readonly = {
-	.abi = LSC__PIN_ABI,
 	.name = "ro",
 	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_LOCKS |
 		LSC__PIN_CAP_READONLY,

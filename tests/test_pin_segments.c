@@ -74,7 +74,6 @@ static int t_unpin(void *addr, size_t len)
 }
 
 static const struct lsc__pin_ops test_ops = {
-	.abi = LSC__PIN_ABI,
 	.name = "test",
 	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_LOCKS,
 	.probe = t_probe,
@@ -110,6 +109,16 @@ static void skip_without_mlock(void)
 
 /* An arena smaller than one segment is pinned as one segment of its own
  * size, and the note says so (not "1 segments of 1.00 GiB"). */
+/* lsc__arena_pin with @ops as the pin backend, through the load's own seam. */
+static int pin_with(lsc_profiler *p, const struct lsc_load_options *o,
+		    const struct lsc__pin_ops *ops, struct lsc__arena *a)
+{
+	lsc__pin_override(ops);
+	int rc = lsc__arena_pin(p, o, a);
+	lsc__pin_override(NULL);
+	return rc;
+}
+
 Test(pin_segments, one_segment_is_the_arena)
 {
 	struct lsc__arena a;
@@ -180,7 +189,7 @@ Test(pin_segments, rollback_then_mlock)
 	skip_without_mlock();
 	lsc_profiler *p = arena_4k(&a, &o);
 	reset(3, EIO);
-	cr_assert_eq(lsc__arena_pin_ops(p, &o, &test_ops, &a), 0, "%s", cap.buf);
+	cr_assert_eq(pin_with(p, &o, &test_ops, &a), 0, "%s", cap.buf);
 	cr_expect_eq(tp.pins, 3);
 	cr_expect_eq(tp.unpins, 2, "rollback unpinned %u segments", tp.unpins);
 	for (unsigned i = 0; i < 2; i++) {
@@ -206,7 +215,7 @@ Test(pin_segments, rollback_strict_fails)
 	lsc_profiler *p = arena_4k(&a, &o);
 	o.flags |= LSC_LOAD_PIN_STRICT;
 	reset(3, EIO);
-	cr_expect_eq(lsc__arena_pin_ops(p, &o, &test_ops, &a), -EIO, "%s", cap.buf);
+	cr_expect_eq(pin_with(p, &o, &test_ops, &a), -EIO, "%s", cap.buf);
 	cr_expect_eq(tp.unpins, 2);
 	cr_expect_null(a.pin);
 	cr_expect_eq(a.pinned_bytes, 0);
@@ -226,7 +235,7 @@ Test(pin_segments, eagain_is_retried_and_counted)
 	lsc_profiler *p = arena_4k(&a, &o);
 	reset(2, EAGAIN);
 	tp.report_retries = 1; /* the backend saw one retry inside each call */
-	cr_assert_eq(lsc__arena_pin_ops(p, &o, &test_ops, &a), 0, "%s", cap.buf);
+	cr_assert_eq(pin_with(p, &o, &test_ops, &a), 0, "%s", cap.buf);
 	cr_expect_eq(a.pin, &test_ops);
 	cr_expect_eq(a.pin_segments, 8);
 	cr_expect_eq(tp.pins, 9, "8 segments and one retry");

@@ -6,6 +6,7 @@
  * streamer. Facts are checked through what the triage keeps after a start
  * closes: its phase-table summary, its --table row and its findings.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -195,4 +196,27 @@ Test(triage_recognise, vmstat_deltas_and_thp_settings)
 	cr_assert_str_eq(cfg(t, 0, "defrag"), "madvise");
 	cr_assert_eq(sev_of(t, "thp-direct-compaction"), LSC_TRIAGE_FAIL);
 	lsc_triage_free(t);
+}
+
+/* An error's name has one key, `err`; `arena` and `note` lines written
+ * before the key change said `error` (docs/log-format.md, "Changes"). A
+ * verify phase that failed reads the same under either key, and not at
+ * all under neither. */
+Test(triage_recognise, old_error_key_reads_as_err)
+{
+	static const char *const field[] = {" error=\"hash mismatch\"", " err=\"hash mismatch\"", ""};
+	static const int want[] = {LSC_TRIAGE_FAIL, LSC_TRIAGE_FAIL, -1};
+	char log[512];
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(log, sizeof log,
+			 "[loadscope/1] start s | run=aa000002 t_s=0 pid=1 name=e\n"
+			 "[loadscope/1] phase verify | run=aa000002 kind=verify bytes=1073741824 "
+			 "wall_s=2.0%s\n"
+			 "[loadscope/1] ready in 3 s | run=aa000002 wall_s=3.0\n",
+			 field[i]);
+		struct lsc_triage *t = run(log);
+		cr_expect_eq(sev_of(t, "verify-failed"), want[i], "with \"%s\"", field[i]);
+		lsc_triage_free(t);
+	}
 }

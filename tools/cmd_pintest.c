@@ -36,7 +36,7 @@
 
 #include "loader/kfd_counter.h"
 #include "loader/pin.h"
-#include "loader/pin_cost.h"
+#include "pin_cost.h"
 #include "tool.h"
 
 const char lsc_cmd_pintest_help[] =

@@ -85,7 +85,7 @@
 	X(REQUESTED, "requested")                                                           \
 	X(SOURCE, "source")                                                                 \
 	X(ARENA_BYTES, "arena_bytes")                                                       \
-	X(ERROR, "error")                                                                   \
+	X(ERR, "err")                                                                       \
 	/* complement, loaded */                                                            \
 	X(TOTAL_S, "total_s")                                                               \
 	X(ALLOC_S, "alloc_s")                                                               \
@@ -100,6 +100,7 @@
 	/* warn */                                                                          \
 	X(ID, "id")                                                                         \
 	/* read only: names that other versions' lines used, which no writer uses now */    \
+	X(ERROR, "error") /* arena and note lines before 0.3 */                            \
 	X(RESULT, "result")                                                                 \
 	X(OK, "ok")                                                                         \
 	X(VERIFY, "verify")                                                                 \

@@ -13,6 +13,12 @@
  * only be reached by process-off, so that path is taken for process-off
  * with an unchunked arena, or for a backend that cannot register at all.
  * Whatever fails, nothing stays mapped and one line says why.
+ *
+ * lsc__arena_alloc is that order and nothing else: each step is a function
+ * over one struct alloc (choose_policy, decide, decide_by_pin,
+ * hold_process_off, alloc_by_pin, map_own, the arena line, prefault_arena,
+ * release_hold), and decide() is the one place a policy's geometry is
+ * planned and given to the arena.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,36 +29,15 @@
 #include "loader/arena.h"
 #include "loader/kfd_counter.h"
 #include "loader/arena_int.h"
+#include "loader/lines.h"
 #include "loader/phase.h"
 #include "loader/sys.h"
 #include "format/human.h"
 #include "profiler/internal.h"
 
-static const char *ename(int err)
-{
-	const char *n = strerrorname_np(err < 0 ? -err : err);
-	return n ? n : "error";
-}
-
 static uint64_t round_up(uint64_t v, uint64_t unit)
 {
 	return (v + unit - 1) / unit * unit;
-}
-
-void lsc__fallback_line(lsc_profiler *p, const char *what, const char *wanted, const char *took,
-			const char *reason)
-{
-	struct lsc__rec r;
-
-	if (!lsc_profiler_enabled(p))
-		return;
-	lsc__rec_init(&r, "fallback");
-	lsc__rec_say(&r, "%s: wanted %s, took %s: %s", what, wanted, took, reason);
-	lsc__rec_str(&r, "what", what);
-	lsc__rec_str(&r, "wanted", wanted);
-	lsc__rec_str(&r, "took", took);
-	lsc__rec_str(&r, "reason", reason);
-	lsc__emit(p, &r);
 }
 
 /* LOADSCOPE_ARENA_THP, read once per allocation; a bad value keeps the
@@ -72,7 +57,7 @@ static enum lsc_thp_policy policy_from_env(lsc_profiler *p, enum lsc_thp_policy 
 	}
 	snprintf(reason, sizeof reason,
 		 "LOADSCOPE_ARENA_THP=%.64s is not a policy (auto, 4k, thp, hugetlb, process-off)", v);
-	lsc__fallback_line(p, "arena", v, lsc_thp_policy_name(opt), reason);
+	lsc__load_fallback(p, "arena", v, lsc_thp_policy_name(opt), reason);
 	return opt;
 }
 
@@ -177,7 +162,7 @@ static void fail_line(lsc_profiler *p, const struct lsc__arena *a, const struct 
 		lsc__rec_say(&r, " (MemAvailable %s)", lsc__fmt_bytes(b1, (double)s->mem_available));
 	lsc__rec_str(&r, "policy", lsc_thp_policy_name(a->applied));
 	lsc__rec_str(&r, "requested", lsc_thp_policy_name(a->wanted));
-	lsc__rec_str(&r, "error", ename(rc));
+	lsc__rec_str(&r, "err", lsc__errname(rc));
 	lsc__rec_str(&r, "reason", why);
 	lsc__rec_u64(&r, "arena_bytes", a->bytes);
 	if (s->mem_available != LSC_NA)
@@ -223,16 +208,118 @@ static int restore(struct lsc__thp_hold *h)
 	return rc;
 }
 
-/* The pin backend's own allocation (CAP_ALLOC), under the process-off hold
- * when asked. Return 1 when it allocated, 0 to go on with our own mapping,
- * or a negative error for a failure that must not fall back. */
-static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
-			 const struct lsc__pin_ops *ops, struct lsc__arena *a, char *why,
-			 size_t why_len)
+/* One allocation as its steps make it: what each step reads and leaves for
+ * the next. */
+struct alloc {
+	lsc_profiler *p;
+	const struct lsc_load_options *o;
+	const struct lsc__pin_ops *ops; /* the pin backend to come; may be NULL */
+	struct lsc__arena *a;
+	struct lsc_system s;            /* the snapshot the decisions read */
+	struct geometry g;              /* of a->applied, as decide() planned it */
+	struct lsc__thp_hold hold;
+	struct lsc__phase span;         /* the allocate phase */
+	const char *source;             /* who asked for a->wanted */
+	int by_pin;                     /* the backend allocates the arena itself */
+	int said;                       /* the failure has had its line already */
+	char why[256], how[160];
+};
+
+/* The policy asked for (LOADSCOPE_ARENA_THP over the option) and, for
+ * `auto`, the judgement of the system snapshot. */
+static void choose_policy(struct alloc *st)
 {
+	struct lsc__arena *a = st->a;
+
+	a->wanted = policy_from_env(st->p, st->o->thp, &a->thp_from_env);
+	a->applied = a->wanted;
+	st->source = a->thp_from_env ? "LOADSCOPE_ARENA_THP" : "option";
+	lsc_system_read(lsc__proc_root(st->p), lsc__sys_root(st->p), &st->s);
+	if (a->applied == LSC_THP_AUTO) {
+		struct lsc__thp_decision d;
+		lsc__thp_auto(&st->s, a->bytes, &d);
+		a->applied = d.policy;
+		snprintf(a->thp_reason, sizeof a->thp_reason, "%s", d.reason);
+	} else {
+		snprintf(a->thp_reason, sizeof a->thp_reason, "asked for");
+	}
+}
+
+/* Apply @pol: its geometry, planned once, into st->g and the arena. Every
+ * decision of a policy goes through here. */
+static int decide(struct alloc *st, enum lsc_thp_policy pol)
+{
+	struct lsc__arena *a = st->a;
+
+	a->applied = pol;
+	int rc = plan(pol, &st->s, a->bytes, st->o->chunk_bytes, &st->g, st->why, sizeof st->why);
+	if (rc < 0)
+		return rc;
+	a->mapped_bytes = st->g.mapped;
+	a->piece_bytes = st->g.piece;
+	a->n_pieces = st->g.n;
+	return 0;
+}
+
+/* Whether the pin backend maps this memory itself: only for one piece, and
+ * only reached by process-off (or when the backend cannot register). 4k
+ * becomes process-off there, the only way to keep THP off memory someone
+ * else maps; thp and hugetlb cannot reach it, and the reason says so. */
+static int decide_by_pin(struct alloc *st)
+{
+	struct lsc__arena *a = st->a;
+	const struct lsc__pin_ops *ops = st->ops;
+	char *r = a->thp_reason;
+	size_t used = strlen(r);
+
+	st->by_pin = ops && (ops->caps & LSC__PIN_CAP_ALLOC) && ops->alloc && ops->free &&
+		     st->g.n == 1 &&
+		     (a->applied == LSC_THP_PROCESS_OFF || !(ops->caps & LSC__PIN_CAP_REGISTER));
+	if (!st->by_pin || a->applied == LSC_THP_PROCESS_OFF)
+		return 0;
+	if (a->applied != LSC_THP_4K) {
+		snprintf(r + used, sizeof a->thp_reason - used,
+			 "; not applied: the %s backend maps this memory itself", ops->name);
+		return 0;
+	}
+	snprintf(r + used, sizeof a->thp_reason - used,
+		 "; process-off, the only policy that reaches memory %s maps itself", ops->name);
+	return decide(st, LSC_THP_PROCESS_OFF);
+}
+
+/* process-off: PR_SET_THP_DISABLE from here until the faults are done. */
+static int hold_process_off(struct alloc *st)
+{
+	if (st->a->applied != LSC_THP_PROCESS_OFF)
+		return 0;
+	int rc = lsc__thp_hold(&st->hold);
+	if (rc < 0) {
+		snprintf(st->why, sizeof st->why, "prctl(PR_SET_THP_DISABLE): %s", lsc__errname(rc));
+		return rc;
+	}
+	snprintf(st->how, sizeof st->how, "; PR_SET_THP_DISABLE held around allocation and prefault, "
+					  "then restored to %lld (%s)",
+		 (long long)st->hold.saved, saved_meaning(st->hold.saved));
+	/* The snapshot's bits are what we restore to. */
+	st->s.prctl_thp_disable = st->hold.saved;
+	return 0;
+}
+
+/* The pin backend's own allocation (CAP_ALLOC), under the process-off hold
+ * when asked. A failure falls back to our own mapping with a line, or,
+ * under LSC_LOAD_PIN_STRICT, is the allocation's failure (its line carries
+ * st->why). Return 0 or that negative error. */
+static int alloc_by_pin(struct alloc *st)
+{
+	struct lsc__arena *a = st->a;
+	const struct lsc__pin_ops *ops = st->ops;
+	char *why = st->why;
+	size_t why_len = sizeof st->why;
 	void *base = NULL;
 	char wanted[48];
 
+	if (!st->by_pin)
+		return 0;
 	snprintf(wanted, sizeof wanted, "%s allocation", ops->name);
 	why[0] = '\0';
 	int rc = ops->probe ? ops->probe(why, why_len) : 0;
@@ -245,7 +332,7 @@ static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
 				why_len);
 	lsc__kfd_add(&k, &a->kfd_seen, &a->kfd_calls, &a->kfd_eagain, &a->kfd_ns);
 	if (a->kfd_seen)
-		lsc__kfd_note(p, a, ops->name);
+		lsc__kfd_note(st->p, a, ops->name);
 	if (rc == 0 && base) {
 		a->base = base;
 		a->allocated_by_pin = 1;
@@ -254,34 +341,140 @@ static int try_pin_alloc(lsc_profiler *p, const struct lsc_load_options *o,
 		a->pin_segments = 1;
 		a->pin_segment_bytes = a->mapped_bytes;
 		lsc__arena_device_map(a);
-		return 1;
+		return 0;
 	}
 	if (rc == 0)
 		rc = -ENOMEM;
 	if (!*why)
-		snprintf(why, why_len, "%s: %s", ops->name, ename(rc));
-	if (o->flags & LSC_LOAD_PIN_STRICT)
-		return rc; /* the caller's failure line carries @why */
-	lsc__fallback_line(p, "pin", wanted, "own mapping, then the pin chain", why);
+		snprintf(why, why_len, "%s: %s", ops->name, lsc__errname(rc));
+	if (st->o->flags & LSC_LOAD_PIN_STRICT)
+		return rc;
+	lsc__load_fallback(st->p, "pin", wanted, "own mapping, then the pin chain", why);
 	return 0;
+}
+
+static int map_pieces(struct alloc *st, int *refused)
+{
+	const struct geometry *g = &st->g;
+
+	return lsc__policy_map(st->a->applied, g->mapped, g->piece, g->n, g->align, &st->a->base,
+			       refused, st->why, sizeof st->why);
+}
+
+/* hugetlb could not be had. Under LSC_LOAD_HUGETLB_STRICT that is the
+ * failure, said by its fallback line; otherwise `auto` decides again and the
+ * arena is mapped that way. */
+static int hugetlb_fallback(struct alloc *st, int *refused)
+{
+	struct lsc__arena *a = st->a;
+	char reason[256], took[32];
+
+	hugetlb_reason(st->p, &st->g, reason, sizeof reason);
+	if (st->o->flags & LSC_LOAD_HUGETLB_STRICT) {
+		lsc__load_fallback(st->p, "arena", "hugetlb", "nothing (LSC_LOAD_HUGETLB_STRICT)",
+				   reason);
+		snprintf(st->why, sizeof st->why, "%s", reason);
+		st->said = 1;
+		return -ENOMEM;
+	}
+	struct lsc__thp_decision d;
+	lsc__thp_auto(&st->s, a->bytes, &d);
+	snprintf(took, sizeof took, "auto (%s)", lsc_thp_policy_name(d.policy));
+	lsc__load_fallback(st->p, "arena", "hugetlb", took, reason);
+	snprintf(a->thp_reason, sizeof a->thp_reason, "%.100s; auto: %.140s", reason, d.reason);
+	int rc = decide(st, d.policy);
+	return rc < 0 ? rc : map_pieces(st, refused);
+}
+
+/* No THP in this kernel (both advices refused): 4 KiB pages whatever was
+ * asked. The pieces stay as mapped, so this is no new plan, only the name
+ * of what the arena got. */
+static void refused_fallback(struct alloc *st)
+{
+	struct lsc__arena *a = st->a;
+	char reason[300];
+
+	snprintf(reason, sizeof reason, "%s (a kernel without THP)", st->why);
+	lsc__load_fallback(st->p, "arena", lsc_thp_policy_name(a->applied), "4k", reason);
+	a->applied = LSC_THP_4K;
+	snprintf(a->thp_reason, sizeof a->thp_reason, "%.250s", reason);
+}
+
+/* Our own mapping, when the backend did not allocate: the pieces, advised,
+ * with the fallbacks from hugetlb and from refused advice. */
+static int map_own(struct alloc *st)
+{
+	int refused = 0;
+
+	if (st->a->base)
+		return 0;
+	int rc = map_pieces(st, &refused);
+	if (rc < 0 && st->a->applied == LSC_THP_HUGETLB)
+		rc = hugetlb_fallback(st, &refused);
+	if (rc < 0)
+		return rc;
+	if (refused)
+		refused_fallback(st);
+	return 0;
+}
+
+/* The faults, inside the hold and timed on their own: the last step, after
+ * the arena line has said what was decided and before any page is touched.
+ * A check that the faults can be had (an arena larger than the memory
+ * available) belongs at the top of this function.
+ *
+ * Memory a GPU runtime allocated is pinned, so resident already: faulting
+ * it again is wasted work, and a driver's mapping (VM_IO) refuses
+ * MADV_POPULATE_WRITE, which would read as an old kernel. */
+static int prefault_arena(struct alloc *st)
+{
+	struct lsc__arena *a = st->a;
+	struct lsc__prefault_result pr = {0};
+	struct lsc__phase pspan;
+	int rc = 0;
+
+	if (a->allocated_by_pin) {
+		char note[160];
+		snprintf(note, sizeof note,
+			 "skipped: the %s backend allocated this memory pinned, so it is resident",
+			 a->pin->name);
+		lsc_note(st->p, "prefault", note);
+	} else {
+		uint64_t t1 = lsc__now_ns();
+		lsc__phase_begin(st->p, st->ops, LSC_PHASE_CUSTOM, "prefault", a->mapped_bytes, &pspan);
+		lsc_span both[2] = {st->span.span, pspan.span};
+		rc = lsc__prefault(st->p, both, 2, a->base, a->mapped_bytes, st->o->prefault_threads,
+				   st->o->numa_node, &pr);
+		lsc__phase_end(st->p, &pspan);
+		a->prefault_ns = lsc__now_ns() - t1;
+	}
+	a->prefault_threads = pr.threads;
+	a->prefault_touched = pr.touched;
+	a->numa_bound = pr.numa_bound;
+	if (rc < 0) {
+		char b1[LSC__HBUF];
+		snprintf(st->why, sizeof st->why, "prefault of %s: %s",
+			 lsc__fmt_bytes(b1, (double)a->mapped_bytes), lsc__errname(rc));
+	}
+	return rc;
+}
+
+/* The end of the process-off hold (nothing when none was taken). */
+static int release_hold(struct alloc *st)
+{
+	int rc = restore(&st->hold);
+	if (rc < 0)
+		snprintf(st->why, sizeof st->why, "prctl(PR_SET_THP_DISABLE) restoring %lld (%s): %s",
+			 (long long)st->hold.saved, saved_meaning(st->hold.saved), lsc__errname(rc));
+	return rc;
 }
 
 int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t bytes,
 		     struct lsc__arena *a)
 {
-	return lsc__arena_alloc_ops(p, o, NULL, bytes, a);
-}
-
-int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
-			 const struct lsc__pin_ops *ops, uint64_t bytes, struct lsc__arena *a)
-{
 	struct lsc_load_options def;
-	struct lsc_system s;
-	struct lsc__thp_hold hold = {0};
-	struct geometry g;
-	struct lsc__phase span, pspan;
-	char why[256] = "", how[160] = "";
-	int rc, refused = 0;
+	struct alloc st = {.p = p, .a = a};
+	int rc;
 
 	if (!a)
 		return -EINVAL;
@@ -292,161 +485,31 @@ int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		lsc_load_options_init(&def);
 		o = &def;
 	}
+	st.o = o;
 	uint64_t t0 = lsc__now_ns();
 	a->bytes = bytes;
 	/* The backend to come, known before the phase opens: its ranges mark it. */
-	if (!ops)
-		ops = lsc__pin_find(o->pin ? o->pin : "none");
-	lsc__phase_begin(p, ops, LSC_PHASE_ALLOCATE, NULL, bytes, &span);
+	st.ops = lsc__pin_wanted(o);
+	lsc__phase_begin(p, st.ops, LSC_PHASE_ALLOCATE, NULL, bytes, &st.span);
 
-	a->wanted = policy_from_env(p, o->thp, &a->thp_from_env);
-	a->applied = a->wanted;
-	const char *source = a->thp_from_env ? "LOADSCOPE_ARENA_THP" : "option";
-	lsc_system_read(lsc__proc_root(p), lsc__sys_root(p), &s);
-
-	if (a->applied == LSC_THP_AUTO) {
-		struct lsc__thp_decision d;
-		lsc__thp_auto(&s, bytes, &d);
-		a->applied = d.policy;
-		snprintf(a->thp_reason, sizeof a->thp_reason, "%s", d.reason);
-	} else {
-		snprintf(a->thp_reason, sizeof a->thp_reason, "asked for");
-	}
-
-	rc = plan(a->applied, &s, bytes, o->chunk_bytes, &g, why, sizeof why);
-	if (rc < 0)
+	choose_policy(&st);
+	if ((rc = decide(&st, a->applied)) < 0 || (rc = decide_by_pin(&st)) < 0 ||
+	    (rc = hold_process_off(&st)) < 0 || (rc = alloc_by_pin(&st)) < 0 ||
+	    (rc = map_own(&st)) < 0)
 		goto fail;
-
-	/* Memory the pin backend maps itself: only for one piece, and only
-	 * reached by process-off (or when the backend cannot register). */
-	int by_pin = ops && ops->abi == LSC__PIN_ABI && (ops->caps & LSC__PIN_CAP_ALLOC) &&
-		     ops->alloc && ops->free && g.n == 1 &&
-		     (a->applied == LSC_THP_PROCESS_OFF || !(ops->caps & LSC__PIN_CAP_REGISTER));
-	if (by_pin && a->applied != LSC_THP_PROCESS_OFF && a->applied != LSC_THP_4K) {
-		/* thp or hugetlb cannot reach the runtime's own mapping. */
-		snprintf(a->thp_reason + strlen(a->thp_reason),
-			 sizeof a->thp_reason - strlen(a->thp_reason),
-			 "; not applied: the %s backend maps this memory itself", ops->name);
-	}
-	if (by_pin && a->applied == LSC_THP_4K) {
-		/* The only way to keep THP off memory someone else maps. */
-		a->applied = LSC_THP_PROCESS_OFF;
-		snprintf(a->thp_reason + strlen(a->thp_reason),
-			 sizeof a->thp_reason - strlen(a->thp_reason),
-			 "; process-off, the only policy that reaches memory %s maps itself", ops->name);
-		rc = plan(a->applied, &s, bytes, o->chunk_bytes, &g, why, sizeof why);
-		if (rc < 0)
-			goto fail;
-	}
-
-	if (a->applied == LSC_THP_PROCESS_OFF) {
-		rc = lsc__thp_hold(&hold);
-		if (rc < 0) {
-			snprintf(why, sizeof why, "prctl(PR_SET_THP_DISABLE): %s", ename(rc));
-			goto fail;
-		}
-		snprintf(how, sizeof how, "; PR_SET_THP_DISABLE held around allocation and prefault, "
-					  "then restored to %lld (%s)",
-			 (long long)hold.saved, saved_meaning(hold.saved));
-		/* The snapshot's bits are what we restore to. */
-		s.prctl_thp_disable = hold.saved;
-	}
-
-	a->mapped_bytes = g.mapped;
-	a->piece_bytes = g.piece;
-	a->n_pieces = g.n;
-	if (by_pin) {
-		rc = try_pin_alloc(p, o, ops, a, why, sizeof why);
-		if (rc < 0)
-			goto fail; /* LSC_LOAD_PIN_STRICT: no own mapping instead */
-	}
-	if (!a->base) {
-		rc = lsc__policy_map(a->applied, g.mapped, g.piece, g.n, g.align, &a->base,
-				     &refused, why, sizeof why);
-		if (rc < 0 && a->applied == LSC_THP_HUGETLB) {
-			char reason[256];
-			hugetlb_reason(p, &g, reason, sizeof reason);
-			if (o->flags & LSC_LOAD_HUGETLB_STRICT) {
-				lsc__fallback_line(p, "arena", "hugetlb",
-						   "nothing (LSC_LOAD_HUGETLB_STRICT)", reason);
-				snprintf(why, sizeof why, "%s", reason);
-				rc = -ENOMEM;
-				goto fail_quiet;
-			}
-			struct lsc__thp_decision d;
-			lsc__thp_auto(&s, bytes, &d);
-			char took[32];
-			snprintf(took, sizeof took, "auto (%s)", lsc_thp_policy_name(d.policy));
-			lsc__fallback_line(p, "arena", "hugetlb", took, reason);
-			a->applied = d.policy;
-			snprintf(a->thp_reason, sizeof a->thp_reason, "%.100s; auto: %.140s", reason, d.reason);
-			rc = plan(a->applied, &s, bytes, o->chunk_bytes, &g, why, sizeof why);
-			if (rc < 0)
-				goto fail;
-			a->mapped_bytes = g.mapped;
-			a->piece_bytes = g.piece;
-			a->n_pieces = g.n;
-			rc = lsc__policy_map(a->applied, g.mapped, g.piece, g.n, g.align, &a->base,
-					     &refused, why, sizeof why);
-		}
-		if (rc < 0)
-			goto fail;
-		if (refused) {
-			/* No THP in this kernel: 4 KiB pages whatever was asked. */
-			char reason[300];
-			snprintf(reason, sizeof reason, "%s (a kernel without THP)", why);
-			lsc__fallback_line(p, "arena", lsc_thp_policy_name(a->applied), "4k", reason);
-			a->applied = LSC_THP_4K;
-			snprintf(a->thp_reason, sizeof a->thp_reason, "%.250s", reason);
-		}
-	}
 	a->alloc_ns = lsc__now_ns() - t0;
-	arena_line(p, a, &s, lsc_thp_policy_name(a->wanted), source, how);
-
-	/* The faults: inside the hold, timed on their own. Memory a GPU
-	 * runtime allocated is pinned, so resident already: faulting it again
-	 * is wasted work, and a driver's mapping (VM_IO) refuses
-	 * MADV_POPULATE_WRITE, which would read as an old kernel. */
-	struct lsc__prefault_result pr = {0};
-	if (a->allocated_by_pin) {
-		char note[160];
-		snprintf(note, sizeof note,
-			 "skipped: the %s backend allocated this memory pinned, so it is resident",
-			 a->pin->name);
-		lsc_note(p, "prefault", note);
-	} else {
-		uint64_t t1 = lsc__now_ns();
-		lsc__phase_begin(p, ops, LSC_PHASE_CUSTOM, "prefault", a->mapped_bytes, &pspan);
-		lsc_span both[2] = {span.span, pspan.span};
-		rc = lsc__prefault(p, both, 2, a->base, a->mapped_bytes, o->prefault_threads,
-				   o->numa_node, &pr);
-		lsc__phase_end(p, &pspan);
-		a->prefault_ns = lsc__now_ns() - t1;
-	}
-	a->prefault_threads = pr.threads;
-	a->prefault_touched = pr.touched;
-	a->numa_bound = pr.numa_bound;
-	if (rc < 0) {
-		char b1[LSC__HBUF];
-		snprintf(why, sizeof why, "prefault of %s: %s",
-			 lsc__fmt_bytes(b1, (double)a->mapped_bytes), ename(rc));
+	arena_line(p, a, &st.s, lsc_thp_policy_name(a->wanted), st.source, st.how);
+	if ((rc = prefault_arena(&st)) < 0 || (rc = release_hold(&st)) < 0)
 		goto fail;
-	}
-	rc = restore(&hold);
-	if (rc < 0) {
-		snprintf(why, sizeof why, "prctl(PR_SET_THP_DISABLE) restoring %lld (%s): %s",
-			 (long long)hold.saved, saved_meaning(hold.saved), ename(rc));
-		goto fail;
-	}
-	lsc__phase_end(p, &span);
+	lsc__phase_end(p, &st.span);
 	return 0;
 
 fail:
-	fail_line(p, a, &s, rc, why);
-fail_quiet:
-	restore(&hold);
+	if (!st.said)
+		fail_line(p, a, &st.s, rc, st.why);
+	restore(&st.hold);
 	lsc__arena_release(a);
-	lsc__phase_end(p, &span);
+	lsc__phase_end(p, &st.span);
 	return rc;
 }
 

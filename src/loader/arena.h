@@ -59,24 +59,18 @@ struct lsc__arena {
 int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t bytes,
 		     struct lsc__arena *a);
 
-/* Pin: the `pin` phase, along the fallback chain starting at @o->pin. */
+/* Pin: the `pin` phase, along the fallback chain starting at
+ * lsc__pin_wanted(@o). */
 int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a);
 
-/* lsc__arena_alloc with @pin as the pin backend to come (instead of the
- * table named by @o->pin): a backend with LSC__PIN_CAP_ALLOC may allocate
- * the arena itself (see above). @pin NULL: as lsc__arena_alloc. */
-int lsc__arena_alloc_ops(lsc_profiler *p, const struct lsc_load_options *o,
-			 const struct lsc__pin_ops *pin, uint64_t bytes, struct lsc__arena *a);
-
-/* lsc__arena_pin with the chain starting at @wanted instead of the table
- * named by @o->pin (tests drive rollback and the chain with their own
- * table). @wanted NULL: as lsc__arena_pin. */
-int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
-		       const struct lsc__pin_ops *wanted, struct lsc__arena *a);
-
-/* The note with the KFD counts (kfd_seen set): the preload's evidence for
- * seed 000's silent EAGAIN retries. */
-void lsc__kfd_note(lsc_profiler *p, const struct lsc__arena *a, const char *backend);
+/* The pin table a load with @o uses, for the allocate and pin phases alike:
+ * the one lsc__pin_override() set (tests), or else the
+ * compiled table @o->pin names ("none" when unset); NULL when this build has
+ * no table of that name. Defined in load.c, beside the override. */
+const struct lsc__pin_ops *lsc__pin_wanted(const struct lsc_load_options *o);
+/* Tests: the pin table a load uses instead of the one o.pin names (for the
+ * arena, its pinning and the ranges of every phase); NULL restores. */
+void lsc__pin_override(const struct lsc__pin_ops *ops);
 
 /* Unpin and unmap; safe on a zeroed or half-built arena. */
 void lsc__arena_release(struct lsc__arena *a);

@@ -117,10 +117,4 @@ void lsc__arena_device_map(struct lsc__arena *a);
  * pin; nothing for a backend without device_pointer. */
 void lsc__arena_device_say(struct lsc__rec *r, const struct lsc__arena *a);
 
-/* ---- lines ----------------------------------------------------------------- */
-
-/* One `fallback` line: what was wanted, what was taken, why. */
-void lsc__fallback_line(lsc_profiler *p, const char *what, const char *wanted, const char *took,
-			const char *reason);
-
 #endif

@@ -29,6 +29,7 @@
 #include <sys/prctl.h>
 
 #include "loader/arena_int.h"
+#include "loader/lines.h"
 #include "loader/sys.h"
 
 #ifndef PR_THP_DISABLE_EXCEPT_ADVISED
@@ -37,12 +38,6 @@
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26
 #endif
-
-static const char *ename(int err)
-{
-	const char *n = strerrorname_np(err);
-	return n ? n : "error";
-}
 
 static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned holders;
@@ -112,7 +107,7 @@ static int advise_piece(enum lsc_thp_policy policy, void *at, size_t len, char *
 		return 0;
 	int err = errno;
 	snprintf(why, why_len, "madvise(%s) on %zu bytes: %s",
-		 advice == MADV_HUGEPAGE ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", len, ename(err));
+		 advice == MADV_HUGEPAGE ? "MADV_HUGEPAGE" : "MADV_NOHUGEPAGE", len, lsc__errname(-err));
 	return -err;
 }
 
@@ -179,20 +174,20 @@ int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
 	char *r = sys->mmap(NULL, rlen, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (r == MAP_FAILED) {
 		int err = errno;
-		snprintf(why, why_len, "mmap reservation of %zu bytes: %s", rlen, ename(err));
+		snprintf(why, why_len, "mmap reservation of %zu bytes: %s", rlen, lsc__errname(-err));
 		return -err;
 	}
 	char *a = (char *)(((uintptr_t)r + align - 1) & ~(uintptr_t)(align - 1));
 	size_t head = (size_t)(a - r), tail = rlen - head - (size_t)mapped;
 	if (head && sys->munmap(r, head) < 0) {
 		int err = errno;
-		snprintf(why, why_len, "munmap while trimming the reservation: %s", ename(err));
+		snprintf(why, why_len, "munmap while trimming the reservation: %s", lsc__errname(-err));
 		lsc__sys_default.munmap(r, rlen);
 		return -err;
 	}
 	if (tail && sys->munmap(a + mapped, tail) < 0) {
 		int err = errno;
-		snprintf(why, why_len, "munmap while trimming the reservation: %s", ename(err));
+		snprintf(why, why_len, "munmap while trimming the reservation: %s", lsc__errname(-err));
 		/* Only what is still ours: the head is gone and may be someone
 		 * else's mapping by now. */
 		lsc__sys_default.munmap(a, rlen - head);
@@ -212,7 +207,7 @@ int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
 			rc = -errno;
 			snprintf(why, why_len, "mmap%s of piece %u/%u (%zu bytes at +%llu): %s",
 				 policy == LSC_THP_HUGETLB ? "(MAP_HUGETLB)" : "", i + 1, n_pieces,
-				 len, (unsigned long long)off, ename(-rc));
+				 len, (unsigned long long)off, lsc__errname(rc));
 		} else if (got != at) {
 			/* Cannot happen with MAP_FIXED; never touch memory we were not given. */
 			sys->munmap(got, len);

@@ -13,7 +13,7 @@
  *
  * Defaults for the read path (K staging buffers of C bytes, queue depth Q,
  * reads into the arena or through staging, IOSQE_ASYNC) were chosen by
- * measurement on the build machine: docs/benchmarks.md, "Loader". Two
+ * measurement on the build machine: docs/benchmarks.md, "Loader". Three
  * environment variables override the path for benchmarks, read once per
  * load: LOADSCOPE_READ_PATH=arena|staging, LOADSCOPE_READ_ASYNC=0|1 and
  * LOADSCOPE_READ_FIXED=0|1 (register buffers with io_uring).
@@ -54,6 +54,13 @@ void lsc__reader_override(const struct lsc__reader_ops *ops)
 void lsc__pin_override(const struct lsc__pin_ops *ops)
 {
 	pin_forced = ops;
+}
+
+const struct lsc__pin_ops *lsc__pin_wanted(const struct lsc_load_options *o)
+{
+	if (pin_forced)
+		return pin_forced;
+	return lsc__pin_find(o && o->pin && *o->pin ? o->pin : "none");
 }
 
 static int env_flag(const char *name, int def)
@@ -376,14 +383,14 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 		L.verify |= ext[i].has_xxh3;
 
 	/* NULL for a name this build lacks: the pin phase says so. */
-	L.pin = pin_forced ? pin_forced : lsc__pin_find(L.o.pin && *L.o.pin ? L.o.pin : "none");
+	L.pin = lsc__pin_wanted(&L.o);
 	if (arena_bytes) {
-		if ((ret = lsc__arena_alloc_ops(p, &L.o, L.pin, arena_bytes, &A->a)) < 0) {
+		if ((ret = lsc__arena_alloc(p, &L.o, arena_bytes, &A->a)) < 0) {
 			lsc__load_error(p, "allocate", NULL, 0, ret, "arena of %.2f GiB (%" PRIu64 " bytes)",
 					arena_bytes / (1024.0 * 1024 * 1024), arena_bytes);
 			goto fail;
 		}
-		if ((ret = lsc__arena_pin_ops(p, &L.o, L.pin, &A->a)) < 0) {
+		if ((ret = lsc__arena_pin(p, &L.o, &A->a)) < 0) {
 			lsc__load_error(p, "pin", NULL, 0, ret, "arena of %" PRIu64 " bytes with %s",
 					arena_bytes, L.o.pin ? L.o.pin : "none");
 			goto fail;

@@ -1,12 +1,12 @@
 /*
  * What the pieces of one lsc_load() share: the opened files, the manifest
  * cut into chunks, the staging buffers, the running hash, the per-phase
- * clocks, and the lines the loader prints (errors, fallbacks, summaries).
+ * clocks, and the two summary lines that close it.
  *
  * load.c orchestrates (validate -> open -> allocate -> pin -> pipeline ->
  * summary); pipeline.c runs the read/copy/verify loop over a reader ops
- * table (reader.h); staging.c, verify.c, direct.c and summary.c each do one
- * job. None of this is public: the embedder sees only loader.h.
+ * table (reader.h); staging.c, verify.c, direct.c, summary.c and lines.c
+ * each do one job. None of this is public: the embedder sees only loader.h.
  */
 #ifndef LSC_LOADER_LOAD_INTERNAL_H
 #define LSC_LOADER_LOAD_INTERNAL_H
@@ -18,6 +18,7 @@
 #include <loadscope/loader.h>
 
 #include "loader/arena.h"
+#include "loader/lines.h"
 #include "loader/phase.h"
 #include "loader/reader.h"
 
@@ -114,21 +115,12 @@ struct lsc__load {
 	int fixed_bufs, fixed_files, async_applied; /* what the reader really does */
 };
 
-/* ---- lines (summary.c) --------------------------------------------------- */
+/* ---- the summaries (summary.c; the other lines: lines.h) ---------------- */
 
-/* One clear line for a failure: what failed, on which file at which offset,
- * and why (err named). @path may be NULL. */
-void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64_t offset,
-		     int err, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* A path wanted and not taken. */
-void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, const char *took,
-			const char *reason);
 /* The two summary lines that close a load. */
 struct lsc_vmstat;
 void lsc__load_summary(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 		       const struct lsc_vmstat *vm1);
-/* The name of a negative errno ("EIO") or LSC_E_* ("LSC_E_HASH"). */
-const char *lsc__errname(int err);
 
 /* ---- staging buffers (staging.c) ----------------------------------------- */
 
@@ -168,9 +160,6 @@ int lsc__device_copy(struct lsc__load *L, uint64_t seq);
 int lsc__device_finish(struct lsc__load *L);
 /* Tests: the device table used instead of the arena's pin backend. */
 void lsc__device_override(const struct lsc__pin_ops *ops);
-/* Tests: the pin table a load uses instead of the one o.pin names (for the
- * arena, its pinning and the ranges of every phase); NULL restores. */
-void lsc__pin_override(const struct lsc__pin_ops *ops);
 
 /* ---- the pipeline (pipeline.c) ------------------------------------------- */
 

@@ -10,7 +10,7 @@
  * would leave the runtime's stack unbalanced. */
 static const struct lsc__pin_ops *with_ranges(const struct lsc__pin_ops *ops)
 {
-	return ops && ops->abi == LSC__PIN_ABI && ops->range_push && ops->range_pop ? ops : NULL;
+	return ops && ops->range_push && ops->range_pop ? ops : NULL;
 }
 
 static const struct lsc__pin_ops *push(const struct lsc__pin_ops *ranges, enum lsc_phase_kind kind,

@@ -20,8 +20,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LSC__PIN_ABI 1
-
 /* Capabilities. */
 #define LSC__PIN_CAP_REGISTER (1u << 0) /* pins memory the loader allocated */
 #define LSC__PIN_CAP_ALLOC (1u << 1)    /* allocates pinned memory itself (maps and
@@ -40,7 +38,6 @@
 struct lsc__dev; /* a backend's device-side state for copies */
 
 struct lsc__pin_ops {
-	unsigned abi;     /* LSC__PIN_ABI */
 	const char *name; /* "none", "mlock", "cuda", "hip" */
 	unsigned caps;
 
@@ -61,10 +58,12 @@ struct lsc__pin_ops {
 	 * LSC__PIN_MAPPED); on failure *dev is NULL. */
 	int (*device_pointer)(void *host, void **dev, char *why, size_t why_len);
 
-	/* Optional (CAP_DEVICE): copies to device memory, double-buffered by
-	 * slot: dev_copy queues an async copy of a staging buffer and returns at
-	 * once; dev_wait(slot) returns when that slot's copy is done, and only
-	 * then may the loader reuse the staging buffer. */
+	/* Optional (CAP_DEVICE): copies to device memory, rotating over a few
+	 * slots (device.c): dev_copy queues an async copy of a range of the
+	 * arena (page-locked by this same backend) to @dev_off of the device
+	 * buffer dev_open made, and returns at once; dev_wait(slot) returns
+	 * when that slot's copy is done, and only then does the loader queue
+	 * another copy on that slot. */
 	int (*dev_open)(int device, size_t bytes, unsigned slots, struct lsc__dev **out,
 			char *why, size_t why_len);
 	int (*dev_copy)(struct lsc__dev *d, size_t dev_off, const void *host, size_t len,
@@ -79,8 +78,7 @@ struct lsc__pin_ops {
 	/* Optional (CAP_DEVICE): the device address of the buffer dev_open
 	 * made (lsc_arena_device_data), and the last runtime error of dev_copy
 	 * or dev_wait in words ("cuda: cudaMemcpyAsync: ..."), since those two
-	 * have no @why; "" when none. Added after ABI 1 was published: tables
-	 * that predate them leave them NULL. */
+	 * have no @why; "" when none. Either may be NULL. */
 	void *(*dev_base)(struct lsc__dev *d);
 	const char *(*dev_why)(struct lsc__dev *d);
 };

@@ -184,7 +184,6 @@ const char *lsc__gpu_dev_why(struct lsc__dev *d);
 		(rt).range_pop();                                                              \
 	}                                                                                      \
 	const struct lsc__pin_ops ops = {                                                      \
-		.abi = LSC__PIN_ABI,                                                           \
 		.name = (rt).name,                                                             \
 		.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_ALLOC | LSC__PIN_CAP_DEVICE |     \
 			LSC__PIN_CAP_LOCKS | (more_caps),                                      \

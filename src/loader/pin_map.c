@@ -13,8 +13,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "loader/arena.h"
 #include "loader/arena_int.h"
-#include "loader/load_internal.h"
+#include "loader/lines.h"
 #include "format/line.h"
 
 void lsc__arena_device_map(struct lsc__arena *a)

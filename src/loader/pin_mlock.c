@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "loader/lines.h"
 #include "loader/pin.h"
 #include "loader/sys.h"
 
@@ -33,7 +34,7 @@ static int mlock_pin(void *addr, size_t len, unsigned flags, unsigned *retries, 
 	if ((err == ENOMEM || err == EPERM) && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
 	    rl.rlim_cur != RLIM_INFINITY)
 		snprintf(why, why_len, "mlock: %s (RLIMIT_MEMLOCK %llu bytes; raise it with ulimit -l)",
-			 strerrorname_np(err) ? strerrorname_np(err) : "error",
+			 lsc__errname(-err),
 			 (unsigned long long)rl.rlim_cur);
 	else
 		snprintf(why, why_len, "mlock: %s", strerrordesc_np(err) ? strerrordesc_np(err) : "error");
@@ -46,7 +47,6 @@ static int mlock_unpin(void *addr, size_t len)
 }
 
 const struct lsc__pin_ops lsc__pin_mlock = {
-	.abi = LSC__PIN_ABI,
 	.name = "mlock",
 	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_LOCKS,
 	.probe = mlock_probe,

@@ -27,7 +27,6 @@ static int none_unpin(void *addr, size_t len)
 }
 
 const struct lsc__pin_ops lsc__pin_none = {
-	.abi = LSC__PIN_ABI,
 	.name = "none",
 	.caps = LSC__PIN_CAP_REGISTER,
 	.probe = none_probe,

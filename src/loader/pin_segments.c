@@ -19,10 +19,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "loader/arena.h"
 #include "loader/kfd_counter.h"
 #include "loader/arena_int.h"
+#include "loader/lines.h"
 #include "loader/phase.h"
 #include "format/human.h"
 #include "profiler/internal.h"
@@ -32,12 +34,6 @@
 static double gib(uint64_t b)
 {
 	return (double)b / (double)(1ull << 30);
-}
-
-static const char *ename(int err)
-{
-	const char *n = strerrorname_np(err < 0 ? -err : err);
-	return n ? n : "error";
 }
 
 static void segment_line(lsc_profiler *p, const struct lsc__pin_ops *ops, unsigned i, unsigned n,
@@ -62,7 +58,7 @@ static void segment_line(lsc_profiler *p, const struct lsc__pin_ops *ops, unsign
 	lsc__rec_u64(&r, "retries", retries);
 	lsc__rec_u64(&r, "failures", failures);
 	if (rc < 0) {
-		lsc__rec_str(&r, "error", ename(rc));
+		lsc__rec_str(&r, "err", lsc__errname(rc));
 		lsc__rec_str(&r, "reason", why);
 	}
 	lsc__emit(p, &r);
@@ -113,7 +109,7 @@ int lsc__pin_segments(lsc_profiler *p, const struct lsc__pin_ops *ops, void *bas
 		t->retries += seg_retries;
 		t->failures += seg_failures;
 		if (!why[0] && rc < 0)
-			snprintf(why, why_len, "%s: %s", ops->name, ename(rc));
+			snprintf(why, why_len, "%s: %s", ops->name, lsc__errname(rc));
 		if (seg_retries || seg_failures)
 			segment_line(p, ops, i, n, off, len, seg_retries, seg_failures, rc, why);
 		if (rc < 0) {
@@ -200,8 +196,7 @@ static void pin_line(lsc_profiler *p, const struct lsc_load_options *o, const st
 	lsc__emit(p, &r);
 }
 
-int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
-		       const struct lsc__pin_ops *wanted, struct lsc__arena *a)
+int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a)
 {
 	struct lsc_load_options def;
 	const struct lsc__pin_ops *chain[3];
@@ -227,18 +222,17 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 	struct lsc__kfd_mark k;
 	lsc__kfd_mark(&k);
 	const char *name = o->pin && *o->pin ? o->pin : "none";
-	if (!wanted)
-		wanted = lsc__pin_find(name);
+	const struct lsc__pin_ops *wanted = lsc__pin_wanted(o);
 	/* The wanted backend's ranges mark the phase, whichever one pins. */
 	lsc__phase_begin(p, wanted, LSC_PHASE_PIN, NULL, a->mapped_bytes, &span);
 	if (!wanted) {
 		snprintf(why, sizeof why, "%s: not a pin backend of this build", name);
 		rc = -ENOSYS;
 		if (o->flags & LSC_LOAD_PIN_STRICT) {
-			lsc__fallback_line(p, "pin", name, "nothing (LSC_LOAD_PIN_STRICT)", why);
+			lsc__load_fallback(p, "pin", name, "nothing (LSC_LOAD_PIN_STRICT)", why);
 			goto out;
 		}
-		lsc__fallback_line(p, "pin", name, "mlock", why);
+		lsc__load_fallback(p, "pin", name, "mlock", why);
 	}
 	if (wanted)
 		chain[n++] = wanted;
@@ -248,7 +242,7 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		chain[n++] = &lsc__pin_none;
 
 	uint64_t seg = o->pin_segment_bytes ? o->pin_segment_bytes : 1ull << 30;
-	uint64_t page = 4096;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	seg = (seg + page - 1) / page * page;
 	unsigned flags = LSC__PIN_PORTABLE | LSC__PIN_MAPPED;
 	if (o->flags & LSC_LOAD_PIN_READONLY)
@@ -259,9 +253,9 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 		struct lsc__pin_tally t = {0};
 		why[0] = '\0';
 		rc = 0;
-		if (ops->abi != LSC__PIN_ABI || !ops->pin || !ops->unpin) {
-			snprintf(why, sizeof why, "%s: table with ABI %u, %s", ops->name ? ops->name : "?",
-				 ops->abi, "unusable (expected the current ABI with pin and unpin)");
+		if (!ops->pin || !ops->unpin) {
+			snprintf(why, sizeof why, "%s: table without pin and unpin: unusable",
+				 ops->name ? ops->name : "?");
 			rc = -EINVAL;
 		}
 		if (rc == 0 && ops->probe)
@@ -284,13 +278,13 @@ int lsc__arena_pin_ops(lsc_profiler *p, const struct lsc_load_options *o,
 			break;
 		}
 		if (!why[0])
-			snprintf(why, sizeof why, "%s: %s", ops->name, ename(rc));
+			snprintf(why, sizeof why, "%s: %s", ops->name, lsc__errname(rc));
 		if ((o->flags & LSC_LOAD_PIN_STRICT) || i + 1 == n) {
-			lsc__fallback_line(p, "pin", ops->name,
+			lsc__load_fallback(p, "pin", ops->name,
 					   i + 1 == n ? "nothing" : "nothing (LSC_LOAD_PIN_STRICT)", why);
 			break;
 		}
-		lsc__fallback_line(p, "pin", ops->name, chain[i + 1]->name, why);
+		lsc__load_fallback(p, "pin", ops->name, chain[i + 1]->name, why);
 	}
 out:
 	a->pin_ns = lsc__now_ns() - t0;
@@ -304,28 +298,4 @@ out:
 		lsc__kfd_note(p, a, a->pin ? a->pin->name : name);
 	lsc__phase_end(p, &span);
 	return rc;
-}
-
-int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a)
-{
-	return lsc__arena_pin_ops(p, o, NULL, a);
-}
-
-void lsc__kfd_note(lsc_profiler *p, const struct lsc__arena *a, const char *backend)
-{
-	struct lsc__rec r;
-
-	if (!lsc_profiler_enabled(p))
-		return;
-	lsc__rec_init(&r, "note");
-	lsc__rec_say(&r, "kfd: %llu ALLOC_MEMORY_OF_GPU ioctls during the %s allocation and pinning, "
-			 "%llu returned EAGAIN (retried by ROCm), %.3f s inside them (process-wide)",
-		     (unsigned long long)a->kfd_calls, backend, (unsigned long long)a->kfd_eagain,
-		     (double)a->kfd_ns / 1e9);
-	lsc__rec_str(&r, "topic", "kfd");
-	lsc__rec_str(&r, "backend", backend);
-	lsc__rec_u64(&r, "kfd_calls", a->kfd_calls);
-	lsc__rec_u64(&r, "kfd_eagain", a->kfd_eagain);
-	lsc__rec_f64(&r, "kfd_s", (double)a->kfd_ns / 1e9, 3);
-	lsc__emit(p, &r);
 }

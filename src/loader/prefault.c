@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "loader/arena_int.h"
+#include "loader/lines.h"
 #include "loader/sys.h"
 
 #ifndef MADV_POPULATE_WRITE
@@ -58,12 +59,6 @@ struct slice {
 	int started;
 	struct progress *pg;
 };
-
-static const char *ename(int err)
-{
-	const char *n = strerrorname_np(err);
-	return n ? n : "error";
-}
 
 /* The arena is fresh (all zero), so writing a zero changes no content and
  * costs one fault per page, where read-then-write would cost two. */
@@ -146,7 +141,7 @@ static int bind_node(void *base, uint64_t bytes, int node, char *why, size_t why
 	if (mbind(base, (unsigned long)bytes, MPOL_BIND, mask, (unsigned long)(8 * sizeof mask + 1),
 		  0) != 0) {
 		int err = errno;
-		snprintf(why, why_len, "mbind(MPOL_BIND, node %d): %s", node, ename(err));
+		snprintf(why, why_len, "mbind(MPOL_BIND, node %d): %s", node, lsc__errname(-err));
 		return -err;
 	}
 	return 0;
@@ -169,7 +164,7 @@ int lsc__prefault(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void
 		} else {
 			char wanted[32];
 			snprintf(wanted, sizeof wanted, "node %d", numa_node);
-			lsc__fallback_line(p, "numa", wanted, "no binding", r->numa_why);
+			lsc__load_fallback(p, "numa", wanted, "no binding", r->numa_why);
 		}
 	}
 
@@ -212,7 +207,7 @@ int lsc__prefault(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void
 	for (unsigned i = 0; i < used; i++)
 		r->touched |= sl[i].touched;
 	if (r->touched)
-		lsc__fallback_line(p, "prefault", "MADV_POPULATE_WRITE", "touching one byte per page",
+		lsc__load_fallback(p, "prefault", "MADV_POPULATE_WRITE", "touching one byte per page",
 				   "the kernel refused MADV_POPULATE_WRITE (EINVAL; it needs Linux 5.14)");
 	return rc;
 }

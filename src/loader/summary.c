@@ -1,7 +1,6 @@
 /*
- * The loader's lines: one `error` line per failure (what, file, offset,
- * cause), one `fallback` line per path wanted and not taken, and the two
- * summaries that close a load (docs/log-format.md, "Loader"):
+ * The two summaries that close a load (docs/log-format.md, "Loader"; the
+ * loader's other lines are lines.c's):
  *
  * - `complement ready`: resident and pinned bytes and the total time with
  *   allocation, pinning and copy separated (seed 000 asked for exactly
@@ -12,76 +11,13 @@
  *   time and rate (seed 001: a rate over the copy alone said 2.86 GiB/s for
  *   a start that took 432 s).
  */
-#include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
-#include "loader/arena_int.h"
 #include "loader/load_internal.h"
 #include "profiler/internal.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
-
-const char *lsc__errname(int err)
-{
-	if (err > 0)
-		err = -err;
-	switch (err) {
-	case LSC_E_NODEVICE: return "LSC_E_NODEVICE";
-	case LSC_E_NORUNTIME: return "LSC_E_NORUNTIME";
-	case LSC_E_GPU: return "LSC_E_GPU";
-	case LSC_E_HASH: return "LSC_E_HASH";
-	case LSC_E_CHANGED: return "LSC_E_CHANGED";
-	case LSC_E_SHORT: return "LSC_E_SHORT";
-	default: break;
-	}
-	const char *n = err < 0 && err > -4096 ? strerrorname_np(-err) : NULL;
-	return n ? n : "error";
-}
-
-static const char *errtext(int err)
-{
-	if (err <= LSC_E_BASE)
-		return lsc_strerror(err);
-	const char *d = err < 0 ? strerrordesc_np(-err) : NULL;
-	return d ? d : "unknown error";
-}
-
-void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64_t offset,
-		     int err, const char *fmt, ...)
-{
-	if (!lsc_profiler_enabled(p))
-		return;
-	char cause[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cause, sizeof(cause), fmt, ap);
-	va_end(ap);
-	struct lsc__rec r;
-	lsc__rec_init(&r, "error");
-	if (path)
-		lsc__rec_say(&r, "%s failed: %s at offset %" PRIu64 ": %s: %s (%s)", what, path, offset,
-			     cause, lsc__errname(err), errtext(err));
-	else
-		lsc__rec_say(&r, "%s failed: %s: %s (%s)", what, cause, lsc__errname(err), errtext(err));
-	lsc__rec_str(&r, "what", what);
-	if (path) {
-		lsc__rec_str(&r, "path", path);
-		lsc__rec_u64(&r, "offset", offset);
-	}
-	lsc__rec_str(&r, "err", lsc__errname(err));
-	lsc__rec_i64(&r, "code", err);
-	lsc__rec_str(&r, "cause", cause);
-	lsc__emit(p, &r);
-}
-
-void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, const char *took,
-			const char *reason)
-{
-	lsc__fallback_line(p, what, wanted, took, reason); /* one format with the arena's */
-}
 
 static double sec(uint64_t ns)
 {

@@ -18,6 +18,7 @@
 
 #include "loader/arena_int.h"
 #include "host/assess.h"
+#include "loader/lines.h"
 
 int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_decision *d)
 {
@@ -33,7 +34,7 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_de
 	int rc = lsc__assess(s, bytes, &as);
 	if (rc < 0) {
 		snprintf(d->reason, sizeof d->reason, "could not judge the system (%s): 4 KiB pages",
-			 strerrorname_np(-rc) ? strerrorname_np(-rc) : "error");
+			 lsc__errname(rc));
 		return rc;
 	}
 	if (!as.thp_possible) {

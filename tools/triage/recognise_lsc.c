@@ -63,6 +63,15 @@ static int failed_word(const char *v)
 		     strstr(v, "timeout") || strstr(v, "error"));
 }
 
+/* An error's name: `err`, its one key on every line, or `error`, its key on
+ * `arena` and `note` lines written before the key change (docs/log-format.md,
+ * "Changes"): old logs still read the same. */
+static const char *err_of(const struct lsc__parsed *p)
+{
+	const char *e = str(p, LSC__KEY(ERR));
+	return e ? e : str(p, LSC__KEY(ERROR));
+}
+
 /* vmstat fields: "vm_<counter>" deltas in phases, "<counter>_per_s" rates in
  * still lines. One pass over the line's fields (a phase line has dozens).
  * A phase line lists only the counters that moved (docs/log-format.md), so
@@ -191,7 +200,7 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		if (tr_has(&s->read_gib) && s->read_s.v > 0)
 			tr_setnum(&s->read_rate, s->read_gib.v / s->read_s.v, ev);
 	}
-	if (k == TR_K_VERIFY && (failed_word(str(p, LSC__KEY(RESULT))) || failed_word(str(p, LSC__KEY(ERROR))) ||
+	if (k == TR_K_VERIFY && (failed_word(str(p, LSC__KEY(RESULT))) || failed_word(err_of(p)) ||
 				 (str(p, LSC__KEY(OK)) && !strcmp(str(p, LSC__KEY(OK)), "0")) || failed_word(p->human)))
 		s->ev_verify_fail = ev;
 	/* Only top-level phases add up: a nested span's deltas (prefault inside

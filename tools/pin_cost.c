@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "loader/pin_cost.h"
+#include "pin_cost.h"
 
 #define GIB 1073741824.0
 

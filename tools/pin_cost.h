@@ -6,13 +6,14 @@
  * (the kernel walks and pins every page). A segment that costs several
  * times the median of the segments before it hit something else: compaction
  * or reclaim under it, or the runtime retrying (seed 000: one hipHostMalloc
- * retried its KFD ioctl thousands of times). The arena feeds every segment's
- * bytes and wall time in; the `pin` phase line reports the totals, the
- * worst ratio and the calls flagged slow. Pure arithmetic: no clock, no
- * allocation, no GPU.
+ * retried its KFD ioctl thousands of times). `loadscope pintest`
+ * (cmd_pintest.c), its only user, feeds each pinned piece's bytes and wall
+ * time in and reports the calls flagged slow and the worst ratio in its
+ * notes; the loader's `pin` line does not use it. Pure arithmetic: no
+ * clock, no allocation, no GPU.
  */
-#ifndef LSC_LOADER_PIN_COST_H
-#define LSC_LOADER_PIN_COST_H
+#ifndef LSC_TOOLS_PIN_COST_H
+#define LSC_TOOLS_PIN_COST_H
 
 #include <stdint.h>
 

@@ -1,0 +1,104 @@
+/*
+ * The loader's shared lines (lines.h): `error`, `fallback`, the KFD note,
+ * and the error names they print. Every step of a load prints through
+ * these, so a reader fallback and an arena fallback read the same, and an
+ * error has one name whichever file met it (a GPU runtime's LSC_E_GPU
+ * included, which strerrorname_np() does not know).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "loader/arena.h"
+#include "loader/lines.h"
+#include "profiler/internal.h"
+
+const char *lsc__errname(int err)
+{
+	if (err > 0)
+		err = -err;
+	switch (err) {
+	case LSC_E_NODEVICE: return "LSC_E_NODEVICE";
+	case LSC_E_NORUNTIME: return "LSC_E_NORUNTIME";
+	case LSC_E_GPU: return "LSC_E_GPU";
+	case LSC_E_HASH: return "LSC_E_HASH";
+	case LSC_E_CHANGED: return "LSC_E_CHANGED";
+	case LSC_E_SHORT: return "LSC_E_SHORT";
+	default: break;
+	}
+	const char *n = err < 0 && err > -4096 ? strerrorname_np(-err) : NULL;
+	return n ? n : "error";
+}
+
+static const char *errtext(int err)
+{
+	if (err <= LSC_E_BASE)
+		return lsc_strerror(err);
+	const char *d = err < 0 ? strerrordesc_np(-err) : NULL;
+	return d ? d : "unknown error";
+}
+
+void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64_t offset,
+		     int err, const char *fmt, ...)
+{
+	if (!lsc_profiler_enabled(p))
+		return;
+	char cause[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cause, sizeof(cause), fmt, ap);
+	va_end(ap);
+	struct lsc__rec r;
+	lsc__rec_init(&r, "error");
+	if (path)
+		lsc__rec_say(&r, "%s failed: %s at offset %" PRIu64 ": %s: %s (%s)", what, path, offset,
+			     cause, lsc__errname(err), errtext(err));
+	else
+		lsc__rec_say(&r, "%s failed: %s: %s (%s)", what, cause, lsc__errname(err), errtext(err));
+	lsc__rec_str(&r, "what", what);
+	if (path) {
+		lsc__rec_str(&r, "path", path);
+		lsc__rec_u64(&r, "offset", offset);
+	}
+	lsc__rec_str(&r, "err", lsc__errname(err));
+	lsc__rec_i64(&r, "code", err);
+	lsc__rec_str(&r, "cause", cause);
+	lsc__emit(p, &r);
+}
+
+void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, const char *took,
+			const char *reason)
+{
+	struct lsc__rec r;
+
+	if (!lsc_profiler_enabled(p))
+		return;
+	lsc__rec_init(&r, "fallback");
+	lsc__rec_say(&r, "%s: wanted %s, took %s: %s", what, wanted, took, reason);
+	lsc__rec_str(&r, "what", what);
+	lsc__rec_str(&r, "wanted", wanted);
+	lsc__rec_str(&r, "took", took);
+	lsc__rec_str(&r, "reason", reason);
+	lsc__emit(p, &r);
+}
+
+void lsc__kfd_note(lsc_profiler *p, const struct lsc__arena *a, const char *backend)
+{
+	struct lsc__rec r;
+
+	if (!lsc_profiler_enabled(p))
+		return;
+	lsc__rec_init(&r, "note");
+	lsc__rec_say(&r, "kfd: %llu ALLOC_MEMORY_OF_GPU ioctls during the %s allocation and pinning, "
+			 "%llu returned EAGAIN (retried by ROCm), %.3f s inside them (process-wide)",
+		     (unsigned long long)a->kfd_calls, backend, (unsigned long long)a->kfd_eagain,
+		     (double)a->kfd_ns / 1e9);
+	lsc__rec_str(&r, "topic", "kfd");
+	lsc__rec_str(&r, "backend", backend);
+	lsc__rec_u64(&r, "kfd_calls", a->kfd_calls);
+	lsc__rec_u64(&r, "kfd_eagain", a->kfd_eagain);
+	lsc__rec_f64(&r, "kfd_s", (double)a->kfd_ns / 1e9, 3);
+	lsc__emit(p, &r);
+}

@@ -1,0 +1,40 @@
+/*
+ * The loader's lines that more than one of its steps prints: the `error`
+ * line of a failure, the `fallback` line of a path wanted and not taken,
+ * the `note` with the KFD counts, and the name of an error as those lines
+ * give it (docs/log-format.md). One home, so that each line has one format
+ * and every step prints it the same way; a line that only one step prints
+ * stays beside that step (the `arena` line in arena.c, the pin notes in
+ * pin_segments.c), and the two summaries that close a load are summary.c's.
+ *
+ * This header needs nothing of the loader's state, so that any step can
+ * print a line without including the others.
+ */
+#ifndef LSC_LOADER_LINES_H
+#define LSC_LOADER_LINES_H
+
+#include <stdint.h>
+
+#include <loadscope/profiler.h>
+
+struct lsc__arena;
+
+/* The name of an error as the lines give it: "EIO" for -EIO, "LSC_E_GPU"
+ * for LSC_E_GPU, "error" for a value that is neither. @err is negative, as
+ * the library returns it; a positive errno is read as its negative. */
+const char *lsc__errname(int err);
+
+/* One clear line for a failure: what failed, on which file at which offset,
+ * and why (err named). @path may be NULL. */
+void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64_t offset,
+		     int err, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* One `fallback` line: what was wanted, what was taken, why. */
+void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, const char *took,
+			const char *reason);
+
+/* The note with the KFD counts (a->kfd_seen set): the preload's evidence
+ * for seed 000's silent EAGAIN retries. */
+void lsc__kfd_note(lsc_profiler *p, const struct lsc__arena *a, const char *backend);
+
+#endif
