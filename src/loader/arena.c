@@ -113,7 +113,7 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 
 	if (!lsc_profiler_enabled(p))
 		return;
-	lsc__rec_init(&r, "arena");
+	lsc__rec_init(&r, LSC__EV(ARENA));
 	char b1[LSC__HBUF], b2[LSC__HBUF];
 	lsc__rec_say(&r, "%s as %s", lsc__fmt_bytes(b1, (double)a->bytes),
 		     lsc_thp_policy_name(a->applied));
@@ -123,19 +123,19 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 	lsc__rec_say(&r, " (requested %s by %s): %s%s", requested, source, a->thp_reason, how);
 	if (a->allocated_by_pin)
 		lsc__arena_device_say(&r, a);
-	lsc__rec_str(&r, "policy", lsc_thp_policy_name(a->applied));
-	lsc__rec_str(&r, "requested", requested);
-	lsc__rec_str(&r, "source", source);
-	lsc__rec_str(&r, "reason", a->thp_reason);
-	lsc__rec_str(&r, "thp_enabled", *s->thp_enabled ? s->thp_enabled : "n/a");
-	lsc__rec_str(&r, "thp_defrag", *s->thp_defrag ? s->thp_defrag : "n/a");
+	lsc__rec_str(&r, LSC__KEY(POLICY), lsc_thp_policy_name(a->applied));
+	lsc__rec_str(&r, LSC__KEY(REQUESTED), requested);
+	lsc__rec_str(&r, LSC__KEY(SOURCE), source);
+	lsc__rec_str(&r, LSC__KEY(REASON), a->thp_reason);
+	lsc__rec_str(&r, LSC__KEY(THP_ENABLED), *s->thp_enabled ? s->thp_enabled : "n/a");
+	lsc__rec_str(&r, LSC__KEY(THP_DEFRAG), *s->thp_defrag ? s->thp_defrag : "n/a");
 	if (s->free_huge_blocks_bytes == LSC_NA)
 		lsc__rec_str(&r, "free_huge_blocks_bytes", "n/a");
 	else
 		lsc__rec_i64(&r, "free_huge_blocks_bytes", s->free_huge_blocks_bytes);
 	if (s->mem_available != LSC_NA)
 		lsc__rec_i64(&r, "mem_available_bytes", s->mem_available);
-	lsc__rec_u64(&r, "arena_bytes", a->bytes);
+	lsc__rec_u64(&r, LSC__KEY(ARENA_BYTES), a->bytes);
 	lsc__rec_u64(&r, "mapped_bytes", a->mapped_bytes);
 	lsc__rec_u64(&r, "pieces", a->n_pieces);
 	lsc__rec_u64(&r, "piece_bytes", a->piece_bytes);
@@ -154,17 +154,17 @@ static void fail_line(lsc_profiler *p, const struct lsc__arena *a, const struct 
 
 	if (!lsc_profiler_enabled(p))
 		return;
-	lsc__rec_init(&r, "arena");
+	lsc__rec_init(&r, LSC__EV(ARENA));
 	char b1[LSC__HBUF];
 	lsc__rec_say(&r, "allocating %s as %s failed: %s", lsc__fmt_bytes(b1, (double)a->bytes),
 		     lsc_thp_policy_name(a->applied), why);
 	if (s->mem_available != LSC_NA)
 		lsc__rec_say(&r, " (MemAvailable %s)", lsc__fmt_bytes(b1, (double)s->mem_available));
-	lsc__rec_str(&r, "policy", lsc_thp_policy_name(a->applied));
-	lsc__rec_str(&r, "requested", lsc_thp_policy_name(a->wanted));
-	lsc__rec_str(&r, "err", lsc__errname(rc));
-	lsc__rec_str(&r, "reason", why);
-	lsc__rec_u64(&r, "arena_bytes", a->bytes);
+	lsc__rec_str(&r, LSC__KEY(POLICY), lsc_thp_policy_name(a->applied));
+	lsc__rec_str(&r, LSC__KEY(REQUESTED), lsc_thp_policy_name(a->wanted));
+	lsc__rec_str(&r, LSC__KEY(ERR), lsc__errname(rc));
+	lsc__rec_str(&r, LSC__KEY(REASON), why);
+	lsc__rec_u64(&r, LSC__KEY(ARENA_BYTES), a->bytes);
 	if (s->mem_available != LSC_NA)
 		lsc__rec_i64(&r, "mem_available_bytes", s->mem_available);
 	lsc__emit(p, &r);

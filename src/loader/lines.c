@@ -51,18 +51,18 @@ void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64
 	vsnprintf(cause, sizeof(cause), fmt, ap);
 	va_end(ap);
 	struct lsc__rec r;
-	lsc__rec_init(&r, "error");
+	lsc__rec_init(&r, LSC__EV(ERROR));
 	if (path)
 		lsc__rec_say(&r, "%s failed: %s at offset %" PRIu64 ": %s: %s (%s)", what, path, offset,
 			     cause, lsc__errname(err), errtext(err));
 	else
 		lsc__rec_say(&r, "%s failed: %s: %s (%s)", what, cause, lsc__errname(err), errtext(err));
-	lsc__rec_str(&r, "what", what);
+	lsc__rec_str(&r, LSC__KEY(WHAT), what);
 	if (path) {
 		lsc__rec_str(&r, "path", path);
 		lsc__rec_u64(&r, "offset", offset);
 	}
-	lsc__rec_str(&r, "err", lsc__errname(err));
+	lsc__rec_str(&r, LSC__KEY(ERR), lsc__errname(err));
 	lsc__rec_i64(&r, "code", err);
 	lsc__rec_str(&r, "cause", cause);
 	lsc__emit(p, &r);
@@ -75,12 +75,12 @@ void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, c
 
 	if (!lsc_profiler_enabled(p))
 		return;
-	lsc__rec_init(&r, "fallback");
+	lsc__rec_init(&r, LSC__EV(FALLBACK));
 	lsc__rec_say(&r, "%s: wanted %s, took %s: %s", what, wanted, took, reason);
-	lsc__rec_str(&r, "what", what);
-	lsc__rec_str(&r, "wanted", wanted);
-	lsc__rec_str(&r, "took", took);
-	lsc__rec_str(&r, "reason", reason);
+	lsc__rec_str(&r, LSC__KEY(WHAT), what);
+	lsc__rec_str(&r, LSC__KEY(WANTED), wanted);
+	lsc__rec_str(&r, LSC__KEY(TOOK), took);
+	lsc__rec_str(&r, LSC__KEY(REASON), reason);
 	lsc__emit(p, &r);
 }
 
@@ -90,12 +90,12 @@ void lsc__kfd_note(lsc_profiler *p, const struct lsc__arena *a, const char *back
 
 	if (!lsc_profiler_enabled(p))
 		return;
-	lsc__rec_init(&r, "note");
+	lsc__rec_init(&r, LSC__EV(NOTE));
 	lsc__rec_say(&r, "kfd: %llu ALLOC_MEMORY_OF_GPU ioctls during the %s allocation and pinning, "
 			 "%llu returned EAGAIN (retried by ROCm), %.3f s inside them (process-wide)",
 		     (unsigned long long)a->kfd_calls, backend, (unsigned long long)a->kfd_eagain,
 		     (double)a->kfd_ns / 1e9);
-	lsc__rec_str(&r, "topic", "kfd");
+	lsc__rec_str(&r, LSC__KEY(TOPIC), "kfd");
 	lsc__rec_str(&r, "backend", backend);
 	lsc__rec_u64(&r, "kfd_calls", a->kfd_calls);
 	lsc__rec_u64(&r, "kfd_eagain", a->kfd_eagain);

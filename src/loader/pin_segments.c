@@ -44,22 +44,22 @@ static void segment_line(lsc_profiler *p, const struct lsc__pin_ops *ops, unsign
 
 	if (!lsc_profiler_enabled(p))
 		return;
-	lsc__rec_init(&r, "note");
+	lsc__rec_init(&r, LSC__EV(NOTE));
 	char b1[LSC__HBUF], b2[LSC__HBUF];
 	lsc__rec_say(&r, "pin: segment %u/%u (%s at +%s) with %s: %u retries, %u failures%s%s",
 		     i + 1, n, lsc__fmt_bytes(b1, (double)len), lsc__fmt_bytes(b2, (double)off), ops->name, retries, failures, rc < 0 ? ": " : "",
 		     rc < 0 ? why : "");
-	lsc__rec_str(&r, "topic", "pin");
+	lsc__rec_str(&r, LSC__KEY(TOPIC), "pin");
 	lsc__rec_str(&r, "backend", ops->name);
 	lsc__rec_u64(&r, "segment", i + 1);
 	lsc__rec_u64(&r, "segments", n);
 	lsc__rec_u64(&r, "offset_bytes", off);
-	lsc__rec_u64(&r, "bytes", len);
+	lsc__rec_u64(&r, LSC__KEY(BYTES), len);
 	lsc__rec_u64(&r, "retries", retries);
 	lsc__rec_u64(&r, "failures", failures);
 	if (rc < 0) {
-		lsc__rec_str(&r, "err", lsc__errname(rc));
-		lsc__rec_str(&r, "reason", why);
+		lsc__rec_str(&r, LSC__KEY(ERR), lsc__errname(rc));
+		lsc__rec_str(&r, LSC__KEY(REASON), why);
 	}
 	lsc__emit(p, &r);
 }
@@ -143,7 +143,7 @@ static void readonly_note(lsc_profiler *p, const struct lsc_load_options *o,
 	if (!(o->flags & LSC_LOAD_PIN_READONLY) || readonly_applied(o, a) ||
 	    !lsc_profiler_enabled(p))
 		return;
-	lsc__rec_init(&r, "note");
+	lsc__rec_init(&r, LSC__EV(NOTE));
 	if (a->allocated_by_pin)
 		lsc__rec_say(&r, "pin: read-only registration asked for, but %s allocated the arena "
 				 "itself (no read-only flag there): ignored",
@@ -152,7 +152,7 @@ static void readonly_note(lsc_profiler *p, const struct lsc_load_options *o,
 		lsc__rec_say(&r, "pin: read-only registration asked for, but %s has no read-only "
 				 "flag: ignored",
 			     a->pin->name);
-	lsc__rec_str(&r, "topic", "pin");
+	lsc__rec_str(&r, LSC__KEY(TOPIC), "pin");
 	lsc__rec_str(&r, "backend", a->pin->name);
 	lsc__rec_str(&r, "readonly", "ignored");
 	lsc__emit(p, &r);
@@ -167,7 +167,7 @@ static void pin_line(lsc_profiler *p, const struct lsc_load_options *o, const st
 		return;
 	double s = (double)a->pin_ns / 1e9;
 	double per_gib = a->mapped_bytes ? s / gib(a->mapped_bytes) : 0;
-	lsc__rec_init(&r, "note");
+	lsc__rec_init(&r, LSC__EV(NOTE));
 	char b1[LSC__HBUF], b2[LSC__HBUF];
 	if (a->pin->caps & LSC__PIN_CAP_LOCKS)
 		lsc__rec_say(&r, "pin: %s with %s in %u segments of %s: %.3f s (%.3f s/GiB)",
@@ -181,10 +181,10 @@ static void pin_line(lsc_profiler *p, const struct lsc_load_options *o, const st
 	if (readonly_applied(o, a))
 		lsc__rec_say(&r, ", read-only for the device");
 	lsc__arena_device_say(&r, a);
-	lsc__rec_str(&r, "topic", "pin");
+	lsc__rec_str(&r, LSC__KEY(TOPIC), "pin");
 	lsc__rec_str(&r, "backend", a->pin->name);
-	lsc__rec_u64(&r, "bytes", a->mapped_bytes);
-	lsc__rec_u64(&r, "pinned_bytes", a->pinned_bytes);
+	lsc__rec_u64(&r, LSC__KEY(BYTES), a->mapped_bytes);
+	lsc__rec_u64(&r, LSC__KEY(PINNED_BYTES), a->pinned_bytes);
 	lsc__rec_u64(&r, "segments", a->pin_segments);
 	lsc__rec_u64(&r, "segment_bytes", a->pin_segment_bytes);
 	lsc__rec_f64(&r, "pin_s", s, 6);
