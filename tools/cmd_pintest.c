@@ -435,7 +435,7 @@ int lsc_cmd_pintest(int argc, char **argv)
 		return 1;
 	}
 	char why[512] = "";
-	if (ops->probe(why, sizeof(why)) < 0) {
+	if (ops->probe && ops->probe(why, sizeof(why)) < 0) {
 		printf("pintest: %s\n", why[0] ? why : "backend unusable here");
 		return 1;
 	}

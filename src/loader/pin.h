@@ -41,7 +41,8 @@ struct lsc__pin_ops {
 	const char *name; /* "none", "mlock", "cuda", "hip" */
 	unsigned caps;
 
-	/* Usable here? Called once per load before anything else. */
+	/* Usable here? Called once per load before anything else; NULL for a
+	 * backend that needs nothing from the machine (none, mlock). */
 	int (*probe)(char *why, size_t why_len);
 
 	/* Page-lock [addr, addr + len). *retries counts retries the backend made

@@ -14,13 +14,6 @@
 #include "loader/pin.h"
 #include "loader/sys.h"
 
-static int mlock_probe(char *why, size_t why_len)
-{
-	(void)why;
-	(void)why_len;
-	return 0;
-}
-
 static int mlock_pin(void *addr, size_t len, unsigned flags, unsigned *retries, char *why,
 		     size_t why_len)
 {
@@ -49,7 +42,6 @@ static int mlock_unpin(void *addr, size_t len)
 const struct lsc__pin_ops lsc__pin_mlock = {
 	.name = "mlock",
 	.caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_LOCKS,
-	.probe = mlock_probe,
 	.pin = mlock_pin,
 	.unpin = mlock_unpin,
 };

@@ -4,13 +4,6 @@
  */
 #include "loader/pin.h"
 
-static int none_probe(char *why, size_t why_len)
-{
-	(void)why;
-	(void)why_len;
-	return 0;
-}
-
 static int none_pin(void *addr, size_t len, unsigned flags, unsigned *retries, char *why,
 		    size_t why_len)
 {
@@ -29,7 +22,6 @@ static int none_unpin(void *addr, size_t len)
 const struct lsc__pin_ops lsc__pin_none = {
 	.name = "none",
 	.caps = LSC__PIN_CAP_REGISTER,
-	.probe = none_probe,
 	.pin = none_pin,
 	.unpin = none_unpin,
 };
