@@ -12,14 +12,16 @@
 #include <string.h>
 #include <sys/prctl.h>
 
-#include "helpers/arena_testkit.h"
+#include "helpers/capture.h"
+#include "helpers/process.h"
+#include "helpers/sys_shim.h"
 #include "loader/arena.h"
 
 #define MIB (1ull << 20)
 #define ARENA (64 * MIB)
 #define PIECE (16 * MIB)
 
-static struct atk_cap cap;
+static struct lsct_capture cap;
 
 static void opts(struct lsc_load_options *o, enum lsc_thp_policy pol)
 {
@@ -30,22 +32,22 @@ static void opts(struct lsc_load_options *o, enum lsc_thp_policy pol)
 }
 
 /* Count the calls of @op a good allocation makes. */
-static unsigned calls_of(enum atk_op op, enum lsc_thp_policy pol)
+static unsigned calls_of(enum lsct_sys_op op, enum lsc_thp_policy pol)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
 
 	opts(&o, pol);
-	atk_sys_fail(op, 0, 0);
+	lsct_sys_fail(op, 0, 0);
 	cr_assert_eq(lsc__arena_alloc(NULL, &o, ARENA, &a), 0);
-	unsigned n = atk_sys_calls(op);
-	atk_sys_restore();
+	unsigned n = lsct_sys_calls(op);
+	lsct_sys_restore();
 	lsc__arena_release(&a);
 	return n;
 }
 
 /* Fail the Nth call of @op for every N a good allocation reaches. */
-static void fail_each(enum atk_op op, const char *name, enum lsc_thp_policy pol, int err,
+static void fail_each(enum lsct_sys_op op, const char *name, enum lsc_thp_policy pol, int err,
 		      unsigned expect_calls)
 {
 	unsigned n = calls_of(op, pol);
@@ -56,17 +58,17 @@ static void fail_each(enum atk_op op, const char *name, enum lsc_thp_policy pol,
 	for (unsigned nth = 1; nth <= n; nth++) {
 		struct lsc_load_options o;
 		struct lsc__arena a;
-		lsc_profiler *p = atk_profiler(&cap);
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
 		opts(&o, pol);
-		atk_sys_fail(op, nth, err);
+		lsct_sys_fail(op, nth, err);
 		int rc = lsc__arena_alloc(p, &o, ARENA, &a);
-		atk_sys_restore();
+		lsct_sys_restore();
 		cr_expect_eq(rc, -err, "%s call %u/%u failing: rc %d\n%s", name, nth, n, rc, cap.buf);
 		cr_expect_null(a.base);
-		cr_expect_eq(atk_count(&cap, "arena", "err="), 1,
+		cr_expect_eq(lsct_count_with(&cap, "arena", "err="), 1,
 			     "%s call %u/%u: one failure line\n%s", name, nth, n, cap.buf);
-		cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "%s", cap.buf);
-		cr_expect_eq(atk_sys_leaked(), 0, "%s call %u/%u: a mapping leaked", name, nth, n);
+		cr_expect_eq(lsct_count_with(&cap, "fallback", NULL), 0, "%s", cap.buf);
+		cr_expect_eq(lsct_sys_leaked(), 0, "%s call %u/%u: a mapping leaked", name, nth, n);
 		cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), thp_before,
 			     "%s call %u/%u: the THP switch was not restored", name, nth, n);
 		lsc__arena_release(&a);
@@ -77,19 +79,19 @@ static void fail_each(enum atk_op op, const char *name, enum lsc_thp_policy pol,
 Test(arena_faults, mmap_nth)
 {
 	/* the reservation, then four pieces */
-	fail_each(ATK_MMAP, "mmap", LSC_THP_4K, ENOMEM, 5);
+	fail_each(LSCT_SYS_MMAP, "mmap", LSC_THP_4K, ENOMEM, 5);
 }
 
 Test(arena_faults, munmap_nth_while_trimming)
 {
 	/* thp over-reserves and trims the head and/or tail: each trim failing */
-	fail_each(ATK_MUNMAP, "munmap", LSC_THP_THP, EINVAL, 0);
+	fail_each(LSCT_SYS_MUNMAP, "munmap", LSC_THP_THP, EINVAL, 0);
 }
 
 Test(arena_faults, madvise_nth)
 {
 	/* four pieces advised, then one populate */
-	fail_each(ATK_MADVISE, "madvise", LSC_THP_THP, ENOMEM, 5);
+	fail_each(LSCT_SYS_MADVISE, "madvise", LSC_THP_THP, ENOMEM, 5);
 }
 
 Test(arena_faults, prctl_get_and_set)
@@ -98,17 +100,17 @@ Test(arena_faults, prctl_get_and_set)
 	struct lsc__arena a;
 	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
 
-	cr_assert_eq(calls_of(ATK_PRCTL, LSC_THP_PROCESS_OFF), 3, "get, set, restore");
+	cr_assert_eq(calls_of(LSCT_SYS_PRCTL, LSC_THP_PROCESS_OFF), 3, "get, set, restore");
 	for (unsigned nth = 1; nth <= 2; nth++) {
-		lsc_profiler *p = atk_profiler(&cap);
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
 		opts(&o, LSC_THP_PROCESS_OFF);
-		atk_sys_fail(ATK_PRCTL, nth, EPERM);
+		lsct_sys_fail(LSCT_SYS_PRCTL, nth, EPERM);
 		int rc = lsc__arena_alloc(p, &o, ARENA, &a);
-		atk_sys_restore();
+		lsct_sys_restore();
 		cr_expect_eq(rc, -EPERM, "prctl call %u: rc %d\n%s", nth, rc, cap.buf);
-		cr_expect_eq(atk_count(&cap, "arena", "PR_SET_THP_DISABLE"), 1, "%s", cap.buf);
+		cr_expect_eq(lsct_count_with(&cap, "arena", "PR_SET_THP_DISABLE"), 1, "%s", cap.buf);
 		cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
-		cr_expect_eq(atk_sys_leaked(), 0, "prctl call %u: a mapping leaked", nth);
+		cr_expect_eq(lsct_sys_leaked(), 0, "prctl call %u: a mapping leaked", nth);
 		lsc_profiler_destroy(p);
 	}
 }
@@ -118,13 +120,13 @@ Test(arena_faults, prctl_restore_is_retried)
 	struct lsc_load_options o;
 	struct lsc__arena a;
 	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	opts(&o, LSC_THP_PROCESS_OFF);
-	atk_sys_fail(ATK_PRCTL, 3, EINTR);
+	lsct_sys_fail(LSCT_SYS_PRCTL, 3, EINTR);
 	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
-	unsigned calls = atk_sys_calls(ATK_PRCTL);
-	atk_sys_restore();
+	unsigned calls = lsct_sys_calls(LSCT_SYS_PRCTL);
+	lsct_sys_restore();
 	cr_expect_eq(rc, 0, "%s", cap.buf);
 	cr_expect_eq(calls, 4, "the restore was not tried again");
 	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
@@ -137,16 +139,16 @@ Test(arena_faults, prefault_enomem_restores_prctl)
 	struct lsc_load_options o;
 	struct lsc__arena a;
 	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	opts(&o, LSC_THP_PROCESS_OFF);
-	atk_sys_fail(ATK_MADVISE, 1, ENOMEM); /* process-off advises nothing: 1 = the populate */
+	lsct_sys_fail(LSCT_SYS_MADVISE, 1, ENOMEM); /* process-off advises nothing: 1 = the populate */
 	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
-	atk_sys_restore();
+	lsct_sys_restore();
 	cr_expect_eq(rc, -ENOMEM, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "prefault of 64.0 MiB: ENOMEM"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "prefault of 64.0 MiB: ENOMEM"), 1, "%s", cap.buf);
 	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
-	cr_expect_eq(atk_sys_leaked(), 0);
+	cr_expect_eq(lsct_sys_leaked(), 0);
 	lsc_profiler_destroy(p);
 }
 
@@ -154,16 +156,16 @@ Test(arena_faults, advice_einval_is_a_fallback)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	opts(&o, LSC_THP_THP);
-	atk_sys_fail(ATK_MADVISE, 1, EINVAL);
+	lsct_sys_fail(LSCT_SYS_MADVISE, 1, EINVAL);
 	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
-	atk_sys_restore();
+	lsct_sys_restore();
 	cr_expect_eq(rc, 0, "%s", cap.buf);
 	cr_expect_eq(a.applied, LSC_THP_4K);
-	cr_expect_eq(atk_count(&cap, "fallback", "MADV_HUGEPAGE"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", "took=4k"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "MADV_HUGEPAGE"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "took=4k"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }
@@ -172,17 +174,17 @@ Test(arena_faults, mlock_fails_strict)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	struct atk_vma v;
-	lsc_profiler *p = atk_profiler(&cap);
+	struct lsct_vma v;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	opts(&o, LSC_THP_4K);
 	o.pin = "mlock";
 	o.pin_segment_bytes = 8 * MIB;
 	o.flags |= LSC_LOAD_PIN_STRICT;
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0);
-	atk_sys_fail(ATK_MLOCK, 4, EAGAIN); /* retried: the 5th call is fine */
+	lsct_sys_fail(LSCT_SYS_MLOCK, 4, EAGAIN); /* retried: the 5th call is fine */
 	int rc = lsc__arena_pin(p, &o, &a);
-	atk_sys_restore();
+	lsct_sys_restore();
 	if (rc == -EPERM || rc == -ENOMEM)
 		cr_skip_test("mlock is not allowed here (%d): %s", rc, cap.buf);
 	cr_expect_eq(rc, 0, "%s", cap.buf);
@@ -190,14 +192,14 @@ Test(arena_faults, mlock_fails_strict)
 	lsc__arena_release(&a);
 
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0);
-	atk_sys_fail(ATK_MLOCK, 4, EFAULT);
+	lsct_sys_fail(LSCT_SYS_MLOCK, 4, EFAULT);
 	rc = lsc__arena_pin(p, &o, &a);
-	atk_sys_restore();
+	lsct_sys_restore();
 	cr_expect_eq(rc, -EFAULT, "%s", cap.buf);
-	atk_vma_read(a.base, ARENA, &v);
+	lsct_vma_read(a.base, ARENA, &v);
 	cr_expect_eq(v.locked_bytes, 0, "rollback left %llu bytes locked",
 		     (unsigned long long)v.locked_bytes);
-	cr_expect_eq(atk_count(&cap, "fallback", "wanted=mlock"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "wanted=mlock"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }
@@ -223,16 +225,16 @@ Test(arena_faults, larger_than_memory)
 		cr_skip_test("MemTotal unreadable");
 	uint64_t huge = (uint64_t)s.mem_total * 4 +
 			(s.swap_total > 0 ? (uint64_t)s.swap_total * 4 : 0);
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 	lsc_load_options_init(&o);
 	o.thp = LSC_THP_4K;
-	atk_sys_fail(ATK_MMAP, 0, 0); /* records the mappings */
+	lsct_sys_fail(LSCT_SYS_MMAP, 0, 0); /* records the mappings */
 	int rc = lsc__arena_alloc(p, &o, huge, &a);
-	atk_sys_restore();
+	lsct_sys_restore();
 	cr_expect_eq(rc, -ENOMEM, "rc %d\n%s", rc, cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "err=ENOMEM"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "MemAvailable"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_sys_leaked(), 0);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "err=ENOMEM"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "MemAvailable"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_sys_leaked(), 0);
 	lsc_profiler_destroy(p);
 }
 
@@ -251,15 +253,15 @@ Test(arena_faults, sizes_near_2_to_the_64_are_refused)
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct lsc_load_options o;
 		struct lsc__arena a;
-		lsc_profiler *p = atk_profiler(&cap);
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
 		opts(&o, cases[i].pol);
 		o.chunk_bytes = cases[i].chunk;
-		atk_sys_fail(ATK_MMAP, 0, 0); /* records the mappings */
+		lsct_sys_fail(LSCT_SYS_MMAP, 0, 0); /* records the mappings */
 		int rc = lsc__arena_alloc(p, &o, cases[i].bytes, &a);
-		atk_sys_restore();
+		lsct_sys_restore();
 		cr_expect_eq(rc, -EINVAL, "case %u: rc %d\n%s", i, rc, cap.buf);
-		cr_expect_eq(atk_count(&cap, "arena", "2^64"), 1, "case %u:\n%s", i, cap.buf);
-		cr_expect_eq(atk_sys_leaked(), 0);
+		cr_expect_eq(lsct_count_with(&cap, "arena", "2^64"), 1, "case %u:\n%s", i, cap.buf);
+		cr_expect_eq(lsct_sys_leaked(), 0);
 		lsc_profiler_destroy(p);
 	}
 }

@@ -17,7 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "helpers/arena_testkit.h"
+#include "helpers/capture.h"
+#include "helpers/process.h"
+#include "helpers/sys_shim.h"
 #include "loader/arena.h"
 
 #ifndef PR_THP_DISABLE_EXCEPT_ADVISED
@@ -27,7 +29,7 @@
 #define MIB (1ull << 20)
 #define ARENA (64 * MIB)
 
-static struct atk_cap cap;
+static struct lsct_capture cap;
 
 static void opts(struct lsc_load_options *o, enum lsc_thp_policy pol)
 {
@@ -47,22 +49,22 @@ Test(arena_policy, four_k_has_no_huge_pages)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	struct atk_vma v;
-	lsc_profiler *p = atk_profiler(&cap);
+	struct lsct_vma v;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	opts(&o, LSC_THP_4K);
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_eq(a.applied, LSC_THP_4K);
 	cr_expect_eq(a.mapped_bytes, ARENA);
-	cr_assert_eq(atk_vma_read(a.base, ARENA, &v), 0);
+	cr_assert_eq(lsct_vma_read(a.base, ARENA, &v), 0);
 	cr_expect(v.all_nh, "VmFlags of the arena lack nh (MADV_NOHUGEPAGE not applied)");
 	cr_expect_eq(v.anon_huge_bytes, 0, "AnonHugePages %llu on a 4k arena",
 		     (unsigned long long)v.anon_huge_bytes);
 	cr_expect_geq(v.rss_bytes, ARENA, "prefault left Rss at %llu", (unsigned long long)v.rss_bytes);
-	cr_expect_eq(atk_count(&cap, "arena", "policy=4k"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "requested=4k"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "phase", "kind=allocate"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "phase", "name=prefault"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "policy=4k"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "requested=4k"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "phase", "kind=allocate"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "phase", "name=prefault"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	cr_expect_null(a.base);
 	lsc_profiler_destroy(p);
@@ -72,18 +74,18 @@ Test(arena_policy, thp_is_advised_and_aligned)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	struct atk_vma v;
-	lsc_profiler *p = atk_profiler(&cap);
+	struct lsct_vma v;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	opts(&o, LSC_THP_THP);
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA - 4096, &a), 0, "%s", cap.buf);
 	cr_expect_eq(a.applied, LSC_THP_THP);
 	cr_expect_eq(a.mapped_bytes, ARENA, "thp rounds up to 2 MiB");
 	cr_expect_eq((uintptr_t)a.base % (2 * MIB), 0, "arena at %p is not 2 MiB aligned", a.base);
-	cr_assert_eq(atk_vma_read(a.base, a.mapped_bytes, &v), 0);
+	cr_assert_eq(lsct_vma_read(a.base, a.mapped_bytes, &v), 0);
 	cr_expect(v.all_hg, "VmFlags of the arena lack hg (MADV_HUGEPAGE not applied)");
 	cr_expect_leq(v.anon_huge_bytes, a.mapped_bytes);
-	cr_expect_eq(atk_count(&cap, "arena", "policy=thp"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "policy=thp"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }
@@ -99,24 +101,24 @@ Test(arena_policy, hugetlb_empty_pool_falls_back)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	if (!hugetlb_pool_empty())
 		cr_skip_test("a hugetlb pool exists here (vm.nr_hugepages > 0): this test needs it empty");
 	opts(&o, LSC_THP_HUGETLB);
-	atk_sys_fail(ATK_MMAP, 0, 0); /* records the mappings */
+	lsct_sys_fail(LSCT_SYS_MMAP, 0, 0); /* records the mappings */
 	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
-	atk_sys_restore();
+	lsct_sys_restore();
 	cr_assert_eq(rc, 0, "%s", cap.buf);
 	cr_expect_neq(a.applied, LSC_THP_HUGETLB);
 	cr_expect_eq(a.wanted, LSC_THP_HUGETLB);
-	cr_expect_eq(atk_count(&cap, "fallback",
+	cr_expect_eq(lsct_count_with(&cap, "fallback",
 			       "hugetlb unavailable (needed 32 2 MiB pages, pool has 0 free of 0, 0 of them reserved)"),
 		     1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", "wanted=hugetlb"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "requested=hugetlb"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "wanted=hugetlb"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "requested=hugetlb"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
-	cr_expect_eq(atk_sys_leaked(), 0, "a mapping was left");
+	cr_expect_eq(lsct_sys_leaked(), 0, "a mapping was left");
 	lsc_profiler_destroy(p);
 }
 
@@ -125,30 +127,30 @@ Test(arena_policy, lines_parse_back)
 	struct lsc_load_options o;
 	struct lsc__arena a;
 	char v[512];
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	if (!hugetlb_pool_empty())
 		cr_skip_test("a hugetlb pool exists here (vm.nr_hugepages > 0): this test needs it empty");
 	opts(&o, LSC_THP_HUGETLB);
 	o.chunk_bytes = 16 * MIB;
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
-	cr_assert(atk_field(&cap, "fallback", "what", v, sizeof v), "%s", cap.buf);
+	cr_assert(lsct_field(&cap, "fallback", "what", v, sizeof v), "%s", cap.buf);
 	cr_expect_str_eq(v, "arena");
-	cr_assert(atk_field(&cap, "fallback", "wanted", v, sizeof v));
+	cr_assert(lsct_field(&cap, "fallback", "wanted", v, sizeof v));
 	cr_expect_str_eq(v, "hugetlb");
-	cr_assert(atk_field(&cap, "fallback", "took", v, sizeof v));
+	cr_assert(lsct_field(&cap, "fallback", "took", v, sizeof v));
 	cr_expect(strncmp(v, "auto (", 6) == 0, "took=%s", v);
-	cr_assert(atk_field(&cap, "fallback", "reason", v, sizeof v));
+	cr_assert(lsct_field(&cap, "fallback", "reason", v, sizeof v));
 	cr_expect_str_eq(v, "hugetlb unavailable (needed 32 2 MiB pages, pool has 0 free of 0, 0 of them reserved)");
-	cr_assert(atk_field(&cap, "arena", "policy", v, sizeof v));
+	cr_assert(lsct_field(&cap, "arena", "policy", v, sizeof v));
 	cr_expect_str_eq(v, lsc_thp_policy_name(a.applied));
-	cr_assert(atk_field(&cap, "arena", "requested", v, sizeof v));
+	cr_assert(lsct_field(&cap, "arena", "requested", v, sizeof v));
 	cr_expect_str_eq(v, "hugetlb");
-	cr_assert(atk_field(&cap, "arena", "reason", v, sizeof v));
+	cr_assert(lsct_field(&cap, "arena", "reason", v, sizeof v));
 	cr_expect_str_eq(v, a.thp_reason);
-	cr_assert(atk_field(&cap, "arena", "pieces", v, sizeof v));
+	cr_assert(lsct_field(&cap, "arena", "pieces", v, sizeof v));
 	cr_expect_str_eq(v, "4");
-	cr_assert(atk_field(&cap, "arena", "arena_bytes", v, sizeof v));
+	cr_assert(lsct_field(&cap, "arena", "arena_bytes", v, sizeof v));
 	cr_expect_str_eq(v, "67108864");
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
@@ -158,22 +160,22 @@ Test(arena_policy, hugetlb_strict_fails)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	if (!hugetlb_pool_empty())
 		cr_skip_test("a hugetlb pool exists here (vm.nr_hugepages > 0): this test needs it empty");
 	opts(&o, LSC_THP_HUGETLB);
 	o.flags |= LSC_LOAD_HUGETLB_STRICT;
-	atk_sys_fail(ATK_MMAP, 0, 0);
+	lsct_sys_fail(LSCT_SYS_MMAP, 0, 0);
 	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
-	atk_sys_restore();
+	lsct_sys_restore();
 	cr_expect_eq(rc, -ENOMEM, "%s", cap.buf);
 	cr_expect_null(a.base);
-	cr_expect_eq(atk_count(&cap, "fallback", "LSC_LOAD_HUGETLB_STRICT"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", "pool has 0 free of 0, 0 of them reserved"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", NULL), 0, "a failed strict hugetlb prints one line: %s",
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "LSC_LOAD_HUGETLB_STRICT"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "pool has 0 free of 0, 0 of them reserved"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", NULL), 0, "a failed strict hugetlb prints one line: %s",
 		     cap.buf);
-	cr_expect_eq(atk_sys_leaked(), 0, "a mapping was left");
+	cr_expect_eq(lsct_sys_leaked(), 0, "a mapping was left");
 	lsc_profiler_destroy(p);
 }
 
@@ -184,17 +186,17 @@ static int process_off_child(unsigned long on, unsigned long mode)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	struct atk_cap c;
+	struct lsct_capture c;
 
 	if (prctl(PR_SET_THP_DISABLE, on, mode, 0, 0) != 0)
 		return errno == EINVAL ? 77 : 1;
 	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
-	lsc_profiler *p = atk_profiler(&c);
+	lsc_profiler *p = lsct_profiler_fresh(&c);
 	opts(&o, LSC_THP_PROCESS_OFF);
 	o.prefault_threads = 1;
-	atk_sys_fail(ATK_PRCTL, 0, 0);
+	lsct_sys_fail(LSCT_SYS_PRCTL, 0, 0);
 	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
-	atk_sys_restore();
+	lsct_sys_restore();
 	int after = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
 	int ok = rc == 0 && before == after && a.applied == LSC_THP_PROCESS_OFF;
 	/* SET 1 comes before the populate (advice 23), the restore after it. */
@@ -202,14 +204,14 @@ static int process_off_child(unsigned long on, unsigned long mode)
 	snprintf(set1, sizeof set1, "prctl:%d:1:0 ", PR_SET_THP_DISABLE);
 	snprintf(restore, sizeof restore, "prctl:%d:%lu:%lu ", PR_SET_THP_DISABLE, on,
 		 on ? mode : 0ul);
-	const char *s1 = strstr(atk_trace, set1), *pop = strstr(atk_trace, "madvise:23 ");
+	const char *s1 = strstr(lsct_sys_trace, set1), *pop = strstr(lsct_sys_trace, "madvise:23 ");
 	const char *rs = pop ? strstr(pop, restore) : NULL;
 	ok = ok && s1 && pop && s1 < pop && rs;
-	ok = ok && atk_count(&c, "arena", "policy=process-off") == 1 &&
-	     atk_count(&c, "arena", "PR_SET_THP_DISABLE held") == 1;
+	ok = ok && lsct_count_with(&c, "arena", "policy=process-off") == 1 &&
+	     lsct_count_with(&c, "arena", "PR_SET_THP_DISABLE held") == 1;
 	if (!ok)
 		fprintf(stderr, "rc=%d before=%d after=%d applied=%d trace=%s\nlines:\n%s", rc, before,
-			after, a.applied, atk_trace, c.buf);
+			after, a.applied, lsct_sys_trace, c.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 	return ok ? 0 : 1;
@@ -300,29 +302,29 @@ static void chunked(enum lsc_thp_policy pol, int hg)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	struct atk_vma v;
-	lsc_profiler *p = atk_profiler(&cap);
+	struct lsct_vma v;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	opts(&o, pol);
 	o.chunk_bytes = 16 * MIB;
-	atk_sys_fail(ATK_MMAP, 0, 0);
+	lsct_sys_fail(LSCT_SYS_MMAP, 0, 0);
 	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
-	unsigned mmaps = atk_sys_calls(ATK_MMAP);
-	atk_sys_restore();
+	unsigned mmaps = lsct_sys_calls(LSCT_SYS_MMAP);
+	lsct_sys_restore();
 	cr_assert_eq(rc, 0, "%s", cap.buf);
 	cr_expect_eq(a.n_pieces, 4);
 	cr_expect_eq(a.piece_bytes, 16 * MIB);
 	cr_expect_eq(mmaps, 5, "one reservation and 4 pieces, got %u mmap calls", mmaps);
-	cr_assert_eq(atk_vma_read(a.base, ARENA, &v), 0);
+	cr_assert_eq(lsct_vma_read(a.base, ARENA, &v), 0);
 	cr_expect(v.contiguous, "the pieces leave a hole in the arena");
 	for (unsigned i = 0; i < 4; i++) {
-		struct atk_vma pv;
-		atk_vma_read((char *)a.base + i * 16 * MIB, 16 * MIB, &pv);
+		struct lsct_vma pv;
+		lsct_vma_read((char *)a.base + i * 16 * MIB, 16 * MIB, &pv);
 		cr_expect(pv.contiguous && pv.bytes >= 16 * MIB, "piece %u is not mapped", i);
 		cr_expect(hg ? pv.all_hg : pv.all_nh, "piece %u lacks its advice", i);
 		cr_expect_geq(pv.rss_bytes, 16 * MIB, "piece %u not prefaulted", i);
 	}
-	cr_expect_eq(atk_count(&cap, "arena", "pieces=4"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "pieces=4"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }
@@ -341,17 +343,17 @@ Test(arena_policy, env_overrides_the_option)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	struct atk_vma v;
-	lsc_profiler *p = atk_profiler(&cap);
+	struct lsct_vma v;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	setenv("LOADSCOPE_ARENA_THP", "4k", 1);
 	opts(&o, LSC_THP_THP);
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_eq(a.applied, LSC_THP_4K);
 	cr_expect(a.thp_from_env);
-	atk_vma_read(a.base, ARENA, &v);
+	lsct_vma_read(a.base, ARENA, &v);
 	cr_expect(v.all_nh);
-	cr_expect_eq(atk_count(&cap, "arena", "source=LOADSCOPE_ARENA_THP"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "source=LOADSCOPE_ARENA_THP"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }
@@ -360,16 +362,16 @@ Test(arena_policy, bad_env_keeps_the_option)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	setenv("LOADSCOPE_ARENA_THP", "hugest", 1);
 	opts(&o, LSC_THP_THP);
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_eq(a.applied, LSC_THP_THP);
 	cr_expect_not(a.thp_from_env);
-	cr_expect_eq(atk_count(&cap, "fallback", "LOADSCOPE_ARENA_THP=hugest is not a policy"), 1,
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "LOADSCOPE_ARENA_THP=hugest is not a policy"), 1,
 		     "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", NULL), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", NULL), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }
@@ -501,7 +503,7 @@ Test(arena_policy, process_off_reaches_backend_allocation)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
 
 	memset(&ta, 0, sizeof ta);
@@ -514,11 +516,11 @@ Test(arena_policy, process_off_reaches_backend_allocation)
 	cr_expect_eq(a.pin, &talloc_both);
 	cr_expect_eq(a.pinned_bytes, ARENA);
 	cr_expect_eq(a.applied, LSC_THP_PROCESS_OFF);
-	cr_expect_eq(atk_count(&cap, "arena", "allocated_by=talloc"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "allocated_by=talloc"), 1, "%s", cap.buf);
 	/* Pinned memory from a runtime is resident: not faulted again (the
 	 * stand-in here is not, so its pages are still absent). */
-	cr_expect_eq(atk_count(&cap, "note", "prefault: skipped"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "phase", "name=prefault"), 0, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", "prefault: skipped"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "phase", "name=prefault"), 0, "%s", cap.buf);
 	unsigned char vec[4];
 	cr_assert_eq(mincore(a.base, 4 * 4096, vec), 0);
 	cr_expect_eq(vec[0] & 1, 0, "the backend's memory was touched");
@@ -532,7 +534,7 @@ Test(arena_policy, other_policies_register_own_mapping)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	memset(&ta, 0, sizeof ta);
 	opts(&o, LSC_THP_4K);
@@ -550,7 +552,7 @@ Test(arena_policy, alloc_only_backend_gets_process_off_for_4k)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	memset(&ta, 0, sizeof ta);
 	opts(&o, LSC_THP_4K);
@@ -558,8 +560,8 @@ Test(arena_policy, alloc_only_backend_gets_process_off_for_4k)
 	cr_expect_eq(ta.allocs, 1);
 	cr_expect_eq(ta.thp_disable_inside & 1, 1);
 	cr_expect_eq(a.applied, LSC_THP_PROCESS_OFF);
-	cr_expect_eq(atk_count(&cap, "arena", "requested=4k"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "policy=process-off"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "requested=4k"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "policy=process-off"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	cr_expect_eq(ta.frees, 1);
 	lsc_profiler_destroy(p);
@@ -569,7 +571,7 @@ Test(arena_policy, backend_allocation_failure_falls_back)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 	int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
 
 	memset(&ta, 0, sizeof ta);
@@ -578,7 +580,7 @@ Test(arena_policy, backend_allocation_failure_falls_back)
 	cr_assert_eq(alloc_with(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_not(a.allocated_by_pin);
 	cr_expect_eq(a.applied, LSC_THP_PROCESS_OFF);
-	cr_expect_eq(atk_count(&cap, "fallback", "talloc: out of pinnable memory"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "talloc: out of pinnable memory"), 1, "%s", cap.buf);
 	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
 	cr_expect_eq(pin_with(p, &o, &talloc_both, &a), 0);
 	cr_expect_eq(ta.pins, 1, "the chain registers the own mapping with the same backend");
@@ -588,9 +590,9 @@ Test(arena_policy, backend_allocation_failure_falls_back)
 	cap.len = 0;
 	cap.buf[0] = 0;
 	cr_expect_eq(alloc_with(p, &o, &talloc_both, ARENA, &a), -ENOMEM, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "err=ENOMEM"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "arena", "talloc: out of pinnable memory"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "one line: %s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "err=ENOMEM"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "talloc: out of pinnable memory"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", NULL), 0, "one line: %s", cap.buf);
 	cr_expect_null(a.base);
 	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
 	lsc_profiler_destroy(p);

@@ -11,6 +11,7 @@
  * fuzz/crashes/ is empty.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -99,7 +99,7 @@ static void setup(void)
 static void teardown(void)
 {
 	lsc__device_override(NULL);
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 TestSuite(load_device, .init = setup, .fini = teardown);
@@ -162,7 +162,7 @@ Test(load_device, no_device_is_a_host_only_load)
 		cr_assert(strstr(lsc__parsed_get(&pl, "reason"), k ? "fake: no device" : "no device memory"),
 			  "%s", lsc__parsed_get(&pl, "reason"));
 		lsc_arena_destroy(a);
-		lsct_capture_free(&cap);
+		lsct_capture_reset(&cap);
 	}
 	free(path);
 }

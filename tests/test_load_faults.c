@@ -14,117 +14,25 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "helpers/load_helpers.h"
+#include "helpers/sys_shim.h"
 #include "loader/reader.h"
-#include "loader/sys.h"
 
 static struct lsct_capture cap;
 
-/* The shim: fail the Nth call of one hook. */
-enum mode { M_ERR, M_SHORT, M_ZERO };
-static struct {
-	int n_pread, n_open, n_fstat, n_mmap;
-	int fail_pread, fail_open, fail_fstat, fail_mmap; /* 1-based call to fail; 0 never */
-	size_t fail_mmap_len; /* fail the mmap of this length (0: by count) */
-	int err;
-	enum mode mode;
-	long long maps; /* bytes mapped through the shim and not unmapped */
-	int refuse_direct_reads; /* pread on an O_DIRECT descriptor: EINVAL */
-	int strict_alignment;    /* ... only when misaligned, even past end of file */
-} F;
-
-static ssize_t f_pread(int fd, void *buf, size_t len, off_t off)
-{
-	if (F.refuse_direct_reads && (fcntl(fd, F_GETFL) & O_DIRECT)) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (F.strict_alignment && (fcntl(fd, F_GETFL) & O_DIRECT) && ((off | (off_t)len) & 4095)) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (++F.n_pread == F.fail_pread) {
-		if (F.mode == M_ZERO)
-			return 0;
-		if (F.mode == M_SHORT)
-			return pread(fd, buf, len > 1000 ? 1000 : len, off);
-		errno = F.err;
-		return -1;
-	}
-	return pread(fd, buf, len, off);
-}
-
-static int f_open(const char *path, int flags, int mode)
-{
-	if (++F.n_open == F.fail_open || ((flags & O_DIRECT) && F.err == EINVAL && F.fail_open < 0)) {
-		errno = F.err;
-		return -1;
-	}
-	return open(path, flags, mode);
-}
-
-static int f_fstat(int fd, struct stat *st)
-{
-	int ret = fstat(fd, st);
-	if (++F.n_fstat == F.fail_fstat) {
-		if (F.mode == M_SHORT) { /* the file "changed": a later mtime */
-			st->st_mtim.tv_sec += 1;
-			return ret;
-		}
-		errno = F.err;
-		return -1;
-	}
-	return ret;
-}
-
-static void *f_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	if (++F.n_mmap == F.fail_mmap || (F.fail_mmap_len && len == F.fail_mmap_len)) {
-		errno = F.err;
-		return MAP_FAILED;
-	}
-	void *m = mmap(addr, len, prot, flags, fd, off);
-	if (m != MAP_FAILED && !(flags & MAP_FIXED)) /* MAP_FIXED maps inside a reservation */
-		F.maps += (long long)len;
-	return m;
-}
-
-static int f_munmap(void *addr, size_t len)
-{
-	F.maps -= (long long)len;
-	return munmap(addr, len);
-}
-
-static int f_mlock(const void *addr, size_t len)
-{
-	(void)addr;
-	(void)len;
-	errno = EPERM;
-	return -1;
-}
-
-static struct lsc__sys shim;
-
+/* Every test runs over the kit's shim; a test installs its own plan. */
 static void setup(void)
 {
-	memset(&F, 0, sizeof(F));
-	shim = lsc__sys_default;
-	shim.pread = f_pread;
-	shim.open = f_open;
-	shim.fstat = f_fstat;
-	shim.mmap = f_mmap;
-	shim.munmap = f_munmap;
-	lsc__sys_set(&shim);
+	lsct_sys_install(NULL);
 }
 
 static void teardown(void)
 {
-	lsc__sys_set(NULL);
+	lsct_sys_restore();
 	lsc__reader_override(NULL);
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 TestSuite(load_faults, .init = setup, .fini = teardown);
@@ -160,7 +68,7 @@ static struct lsc__parsed *expect_fail(const char *path, struct lsc_load_options
 		     lsc_strerror(want));
 	cr_assert_null(a);
 	cr_assert_eq(lsct_open_fds(), fds, "a file was left open");
-	cr_assert_eq(F.maps, 0, "%lld bytes left mapped", F.maps);
+	cr_assert_eq(lsct_sys_mapped(), 0, "%lld bytes left mapped", lsct_sys_mapped());
 	cr_assert_eq(lsct_count(&cap, "error"), 1);
 	cr_assert_eq(lsct_count(&cap, "loaded"), 0);
 	lsct_find(&cap, "error", 0, buf, LSC__LINE_MAX + 1, pl);
@@ -183,15 +91,14 @@ static void expect_ok(const char *path, struct lsc_load_options *o)
 	cr_assert_eq(h, lsct_file_hash(path, 0, (4u << 20) + 100));
 	lsc_arena_destroy(a);
 	lsc_profiler_destroy(p);
-	cr_assert_eq(F.maps, 0);
+	cr_assert_eq(lsct_sys_mapped(), 0);
 }
 
 Test(load_faults, eio_at_the_third_pread)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
-	F.fail_pread = 3;
-	F.err = EIO;
+	lsct_sys_fail(LSCT_SYS_PREAD, 3, EIO);
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	expect_fail(f, &o, -EIO, "read", buf, &pl);
@@ -205,8 +112,7 @@ Test(load_faults, file_ends_early)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
-	F.fail_pread = 2;
-	F.mode = M_ZERO;
+	lsct_sys_install(&(struct lsct_sys_plan){.op = LSCT_SYS_PREAD, .nth = 2, .how = LSCT_SYS_ZERO});
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	expect_fail(f, &o, LSC_E_SHORT, "read", buf, &pl);
@@ -219,14 +125,10 @@ Test(load_faults, short_read_and_eintr_are_retried)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
-	F.fail_pread = 2;
-	F.mode = M_SHORT;
+	lsct_sys_install(&(struct lsct_sys_plan){.op = LSCT_SYS_PREAD, .nth = 2, .how = LSCT_SYS_SHORT});
 	expect_ok(f, &o);
-	lsct_capture_free(&cap);
-	F.n_pread = 0;
-	F.fail_pread = 3;
-	F.mode = M_ERR;
-	F.err = EINTR;
+	lsct_capture_reset(&cap);
+	lsct_sys_fail(LSCT_SYS_PREAD, 3, EINTR);
 	expect_ok(f, &o);
 	free(f);
 }
@@ -235,8 +137,7 @@ Test(load_faults, open_fails)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
-	F.fail_open = 1;
-	F.err = EMFILE;
+	lsct_sys_fail(LSCT_SYS_OPEN, 1, EMFILE);
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	expect_fail(f, &o, -EMFILE, "open", buf, &pl);
@@ -248,8 +149,7 @@ Test(load_faults, fstat_fails)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
-	F.fail_fstat = 1;
-	F.err = EACCES;
+	lsct_sys_fail(LSCT_SYS_FSTAT, 1, EACCES);
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	expect_fail(f, &o, -EACCES, "open", buf, &pl);
@@ -260,8 +160,8 @@ Test(load_faults, file_changed_during_the_load)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
-	F.fail_fstat = 2; /* the check at the end sees a new mtime */
-	F.mode = M_SHORT;
+	/* the check at the end sees a new mtime */
+	lsct_sys_install(&(struct lsct_sys_plan){.op = LSCT_SYS_FSTAT, .nth = 2, .how = LSCT_SYS_SHORT});
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	expect_fail(f, &o, LSC_E_CHANGED, "read", buf, &pl);
@@ -274,8 +174,7 @@ Test(load_faults, arena_mmap_enomem)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
-	F.fail_mmap = 1;
-	F.err = ENOMEM;
+	lsct_sys_fail(LSCT_SYS_MMAP, 1, ENOMEM);
 	struct lsc_extent e = {.path = f, .length = UINT64_MAX};
 	lsc_profiler *p = lsct_profiler(&cap);
 	lsc_arena *a = NULL;
@@ -284,7 +183,7 @@ Test(load_faults, arena_mmap_enomem)
 	cr_assert_eq(ret, -ENOMEM, "%s", lsc_strerror(ret));
 	cr_assert_null(a);
 	cr_assert_eq(lsct_open_fds(), fds);
-	cr_assert_eq(F.maps, 0);
+	cr_assert_eq(lsct_sys_mapped(), 0);
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	int found = 0;
@@ -300,8 +199,8 @@ Test(load_faults, staging_mmap_fails)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
-	F.fail_mmap_len = 2u << 20; /* the staging buffers: 2 x 1 MiB */
-	F.err = ENOMEM;
+	/* the staging buffers: 2 x 1 MiB */
+	lsct_sys_install(&(struct lsct_sys_plan){.mmap_len = 2u << 20, .err = ENOMEM});
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	expect_fail(f, &o, -ENOMEM, "staging", buf, &pl);
@@ -312,7 +211,7 @@ Test(load_faults, staging_not_lockable_is_a_fallback)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
-	shim.mlock = f_mlock;
+	lsct_sys_install(&(struct lsct_sys_plan){.op = LSCT_SYS_MLOCK, .nth = 1, .every = 1, .err = EPERM});
 	expect_ok(f, &o);
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
@@ -329,8 +228,7 @@ Test(load_faults, direct_refused_falls_back_to_buffered)
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
 	o.flags |= LSC_LOAD_DIRECT;
-	F.fail_open = -1; /* every O_DIRECT open */
-	F.err = EINVAL;
+	lsct_sys_install(&(struct lsct_sys_plan){.direct = LSCT_DIRECT_NO_OPEN});
 	expect_ok(f, &o);
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
@@ -410,7 +308,7 @@ Test(load_faults, direct_refused_at_read_time_with_reads_queued)
 	o.flags |= LSC_LOAD_DIRECT;
 	o.staging_count = 4;
 	o.queue_depth = 4;
-	F.refuse_direct_reads = 1;
+	lsct_sys_install(&(struct lsct_sys_plan){.direct = LSCT_DIRECT_NO_READ});
 	int fds = lsct_open_fds();
 	expect_ok(path, &o);
 	cr_assert_eq(lsct_open_fds(), fds, "a file was left open");
@@ -461,7 +359,7 @@ Test(load_faults, direct_tail_is_one_aligned_read)
 	close(probe);
 	struct lsc_load_options o = pread_opts();
 	o.flags |= LSC_LOAD_DIRECT;
-	F.strict_alignment = 1;
+	lsct_sys_install(&(struct lsct_sys_plan){.direct = LSCT_DIRECT_ALIGNED});
 	expect_ok(path, &o);
 	cr_assert(!lsct_has_fallback(&cap, "direct"), "O_DIRECT was turned off");
 	free(path);

@@ -18,7 +18,7 @@ static struct lsct_capture cap;
 
 static void teardown(void)
 {
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 TestSuite(load_manifest, .fini = teardown);
@@ -64,7 +64,7 @@ Test(load_manifest, many_extents_from_two_files)
 		cr_assert_str_eq(lsc__parsed_get(&pl, "extents"), "5");
 		lsc_arena_destroy(a);
 		lsc_profiler_destroy(p);
-		lsct_capture_free(&cap);
+		lsct_capture_reset(&cap);
 	}
 	free(b1);
 	free(b2);
@@ -96,7 +96,7 @@ static void fails(const struct lsc_extent *e, size_t n, uint64_t arena, int want
 	if (offset)
 		cr_assert_str_eq(lsc__parsed_get(&pl, "offset"), offset);
 	lsc_profiler_destroy(p);
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 Test(load_manifest, bad_manifests)
@@ -163,5 +163,5 @@ Test(load_manifest, overlap_hidden_behind_an_empty_extent)
 	cr_assert_null(a);
 	cr_assert_eq(lsct_count(&c, "error"), 1);
 	lsc_profiler_destroy(p);
-	lsct_capture_free(&c);
+	lsct_capture_reset(&c);
 }

@@ -20,7 +20,7 @@ static struct lsct_capture cap;
 static void teardown(void)
 {
 	lsc__sys_set(NULL);
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 	unsetenv("LOADSCOPE_READ_PATH");
 }
 

@@ -153,7 +153,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 TestSuite(load_ranges, .init = setup, .fini = teardown);

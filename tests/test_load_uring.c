@@ -37,7 +37,7 @@ static void need_uring(void)
 
 static void teardown(void)
 {
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 	unsetenv("LOADSCOPE_READ_PATH");
 	unsetenv("LOADSCOPE_READ_ASYNC");
 	lsc__sys_set(NULL);
@@ -303,7 +303,7 @@ Test(load_uring, direct_into_the_arena_with_a_staged_tail)
 			cr_assert(lsct_count(&cap, "fallback") >= 1);
 		lsc_arena_destroy(a);
 		lsc_profiler_destroy(p);
-		lsct_capture_free(&cap);
+		lsct_capture_reset(&cap);
 	}
 	free(want);
 	free(path);

@@ -20,7 +20,7 @@ static struct lsct_capture cap;
 
 static void teardown(void)
 {
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 TestSuite(load_verify, .fini = teardown);
@@ -61,7 +61,7 @@ Test(load_verify, expected_hashes_match_over_many_extents)
 		cr_assert_eq(lsc_arena_extent_hash(a, 4, &(uint64_t){0}), -EINVAL);
 		lsc_arena_destroy(a);
 		lsc_profiler_destroy(p);
-		lsct_capture_free(&cap);
+		lsct_capture_reset(&cap);
 	}
 	free(path);
 }
@@ -100,7 +100,7 @@ Test(load_verify, mismatch_fails_with_one_line)
 		cr_assert(strstr(pl.human, want), "expected hash missing: %s", pl.human);
 		cr_assert(strstr(pl.human, "extent 1"), "%s", pl.human);
 		lsc_profiler_destroy(p);
-		lsct_capture_free(&cap);
+		lsct_capture_reset(&cap);
 	}
 	free(path);
 }

@@ -11,14 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helpers/arena_testkit.h"
+#include "helpers/capture.h"
+#include "helpers/process.h"
+#include "helpers/sys_shim.h"
 #include "loader/arena.h"
 #include "loader/lines.h"
 
 #define MIB (1ull << 20)
 #define ARENA (8 * MIB)
 
-static struct atk_cap cap;
+static struct lsct_capture cap;
 
 static void setup(void)
 {
@@ -82,14 +84,14 @@ Test(loader_lines, gpu_error_is_named_in_the_arena_lines)
 	struct lsc_load_options o;
 	struct lsc__arena a;
 	char v[128];
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	lsc_load_options_init(&o);
 	o.thp = LSC_THP_4K; /* process-off for memory the backend maps */
 	lsc__pin_override(&galloc);
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_not(a.allocated_by_pin);
-	cr_assert(atk_field(&cap, "fallback", "reason", v, sizeof v), "%s", cap.buf);
+	cr_assert(lsct_field(&cap, "fallback", "reason", v, sizeof v), "%s", cap.buf);
 	cr_expect_str_eq(v, "galloc: LSC_E_GPU");
 	lsc__arena_release(&a);
 
@@ -97,11 +99,11 @@ Test(loader_lines, gpu_error_is_named_in_the_arena_lines)
 	cap.len = 0;
 	cap.buf[0] = 0;
 	cr_expect_eq(lsc__arena_alloc(p, &o, ARENA, &a), LSC_E_GPU, "%s", cap.buf);
-	cr_assert(atk_field(&cap, "arena", "err", v, sizeof v), "%s", cap.buf);
+	cr_assert(lsct_field(&cap, "arena", "err", v, sizeof v), "%s", cap.buf);
 	cr_expect_str_eq(v, "LSC_E_GPU");
-	cr_assert(atk_field(&cap, "arena", "reason", v, sizeof v), "%s", cap.buf);
+	cr_assert(lsct_field(&cap, "arena", "reason", v, sizeof v), "%s", cap.buf);
 	cr_expect_str_eq(v, "galloc: LSC_E_GPU");
-	cr_expect_eq(atk_count(&cap, "arena", "error="), 0, "the old key: %s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "error="), 0, "the old key: %s", cap.buf);
 	lsc__pin_override(NULL);
 	lsc_profiler_destroy(p);
 }
@@ -126,7 +128,7 @@ Test(loader_lines, segment_note_says_err)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	lsc_load_options_init(&o);
 	o.thp = LSC_THP_4K;
@@ -134,9 +136,9 @@ Test(loader_lines, segment_note_says_err)
 	lsc__pin_override(&eio_ops);
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
 	cr_expect_eq(lsc__arena_pin(p, &o, &a), -EIO, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "note", "segment 1/1"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "note", "err=EIO reason=\"eio: EIO\""), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "note", "error="), 0, "the old key: %s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", "segment 1/1"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", "err=EIO reason=\"eio: EIO\""), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", "error="), 0, "the old key: %s", cap.buf);
 	lsc__pin_override(NULL);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);

@@ -439,7 +439,7 @@ static void load_with(unsigned flags)
 	cr_assert_eq(fake.register_calls, 2, "one registration per segment");
 	lsc_arena_destroy(a);
 	cr_assert_eq(fake.unregistered, 2);
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 	free(path);
 }
 

@@ -64,7 +64,7 @@ static const struct lsc__pin_ops mapper = {
 
 static void teardown(void)
 {
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 TestSuite(pin_map, .fini = teardown);
@@ -112,7 +112,7 @@ static void expect_address(enum lsc_thp_policy thp, uintptr_t shift, const char 
 	if (thp == LSC_THP_PROCESS_OFF)
 		cr_assert_str_eq(lsc__parsed_get(&pl, "allocated_by"), "mapper", "%s", pl.human);
 	lsc_arena_destroy(a);
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 /* The backend answers as @mode says: no address, and the line says why. */
@@ -128,7 +128,7 @@ static void expect_reason(int mode, const char *reason)
 	cr_assert(why && strstr(why, reason), "%s", pl.human);
 	cr_assert(strstr(pl.human, "no device pointer: "), "%s", pl.human);
 	lsc_arena_destroy(a);
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 Test(pin_map, unified_addressing_is_the_host_address)

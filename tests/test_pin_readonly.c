@@ -43,7 +43,7 @@ static const struct lsc__pin_ops readonly = {
 
 static void teardown(void)
 {
-	lsct_capture_free(&cap);
+	lsct_capture_reset(&cap);
 }
 
 TestSuite(pin_readonly, .fini = teardown);

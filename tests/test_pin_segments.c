@@ -16,7 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "helpers/arena_testkit.h"
+#include "helpers/capture.h"
+#include "helpers/process.h"
 #include "helpers/test_env.h"
 #include "loader/arena.h"
 #include "loader/arena_int.h"
@@ -25,7 +26,7 @@
 #define ARENA (64 * MIB)
 #define SEG (8 * MIB)
 
-static struct atk_cap cap;
+static struct lsct_capture cap;
 
 /* ---- a test pin table ------------------------------------------------------ */
 
@@ -90,7 +91,7 @@ static void reset(unsigned fail_at, int err)
 
 static lsc_profiler *arena_4k(struct lsc__arena *a, struct lsc_load_options *o)
 {
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 	lsc_load_options_init(o);
 	o->thp = LSC_THP_4K;
 	o->pin_segment_bytes = SEG;
@@ -133,7 +134,7 @@ Test(pin_segments, one_segment_is_the_arena)
 	cr_expect_eq(a.pin_segment_bytes, ARENA);
 	char want[48];
 	snprintf(want, sizeof want, "segment_bytes=%llu", (unsigned long long)ARENA);
-	cr_expect_eq(atk_count(&cap, "note", want), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", want), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }
@@ -142,7 +143,7 @@ Test(pin_segments, mlock_in_segments)
 {
 	struct lsc__arena a;
 	struct lsc_load_options o;
-	struct atk_vma v;
+	struct lsct_vma v;
 
 	skip_without_mlock();
 	lsc_profiler *p = arena_4k(&a, &o);
@@ -153,15 +154,15 @@ Test(pin_segments, mlock_in_segments)
 	cr_expect_eq(a.pin_segment_bytes, SEG);
 	cr_expect_eq(a.pinned_bytes, ARENA);
 	cr_expect_eq(a.pin_failures, 0);
-	atk_vma_read(a.base, ARENA, &v);
+	lsct_vma_read(a.base, ARENA, &v);
 	cr_expect_eq(v.locked_bytes, ARENA, "smaps Locked %llu", (unsigned long long)v.locked_bytes);
-	cr_expect_eq(atk_count(&cap, "phase", "kind=pin"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "note", "segments=8"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "note", "s_per_gib="), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "phase", "kind=pin"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", "segments=8"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", "s_per_gib="), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", NULL), 0, "%s", cap.buf);
 	void *base = a.base;
 	lsc__arena_release(&a);
-	atk_vma_read(base, ARENA, &v);
+	lsct_vma_read(base, ARENA, &v);
 	cr_expect_eq(v.mappings, 0, "the arena is still mapped after release");
 	lsc_profiler_destroy(p);
 }
@@ -198,9 +199,9 @@ Test(pin_segments, rollback_then_mlock)
 	}
 	cr_expect_eq(a.pin, &lsc__pin_mlock, "the chain goes on to mlock");
 	cr_expect_eq(a.pin_failures, 1);
-	cr_expect_eq(atk_count(&cap, "fallback", "wanted=test took=mlock"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", "test: refused segment at call 3"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "note", "segment 3/8"), 1, "the failed segment is named: %s",
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "wanted=test took=mlock"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "test: refused segment at call 3"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", "segment 3/8"), 1, "the failed segment is named: %s",
 		     cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
@@ -210,7 +211,7 @@ Test(pin_segments, rollback_strict_fails)
 {
 	struct lsc__arena a;
 	struct lsc_load_options o;
-	struct atk_vma v;
+	struct lsct_vma v;
 
 	lsc_profiler *p = arena_4k(&a, &o);
 	o.flags |= LSC_LOAD_PIN_STRICT;
@@ -219,9 +220,9 @@ Test(pin_segments, rollback_strict_fails)
 	cr_expect_eq(tp.unpins, 2);
 	cr_expect_null(a.pin);
 	cr_expect_eq(a.pinned_bytes, 0);
-	atk_vma_read(a.base, ARENA, &v);
+	lsct_vma_read(a.base, ARENA, &v);
 	cr_expect_eq(v.locked_bytes, 0);
-	cr_expect_eq(atk_count(&cap, "fallback", "LSC_LOAD_PIN_STRICT"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "LSC_LOAD_PIN_STRICT"), 1, "%s", cap.buf);
 	lsc__arena_release(&a); /* nothing pinned: must not unpin */
 	cr_expect_eq(tp.unpins, 2);
 	lsc_profiler_destroy(p);
@@ -242,8 +243,8 @@ Test(pin_segments, eagain_is_retried_and_counted)
 	cr_expect_eq(tp.unpins, 0);
 	cr_expect_eq(a.pin_failures, 1);
 	cr_expect_eq(a.pin_retries, 9 + 1, "9 backend retries + 1 of ours, got %u", a.pin_retries);
-	cr_expect_eq(atk_count(&cap, "note", "segment 2/8"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", "segment 2/8"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", NULL), 0, "%s", cap.buf);
 	lsc__arena_release(&a);
 	cr_expect_eq(tp.unpins, 8, "release unpins every segment");
 	lsc_profiler_destroy(p);
@@ -259,7 +260,7 @@ Test(pin_segments, unknown_backend_falls_back)
 	o.pin = "nosuch";
 	cr_assert_eq(lsc__arena_pin(p, &o, &a), 0, "%s", cap.buf);
 	cr_expect_eq(a.pin, &lsc__pin_mlock);
-	cr_expect_eq(atk_count(&cap, "fallback", "not a pin backend of this build"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "not a pin backend of this build"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 
@@ -277,12 +278,12 @@ static int memlock_child(int strict)
 {
 	struct lsc__arena a;
 	struct lsc_load_options o;
-	struct atk_cap c;
+	struct lsct_capture c;
 	struct rlimit rl = {1 << 20, 1 << 20};
 
-	if (atk_drop_ipc_lock() < 0 || setrlimit(RLIMIT_MEMLOCK, &rl) < 0)
+	if (lsct_drop_ipc_lock() < 0 || setrlimit(RLIMIT_MEMLOCK, &rl) < 0)
 		return 3;
-	lsc_profiler *p = atk_profiler(&c);
+	lsc_profiler *p = lsct_profiler_fresh(&c);
 	lsc_load_options_init(&o);
 	o.thp = LSC_THP_4K;
 	o.pin = "mlock";
@@ -292,15 +293,15 @@ static int memlock_child(int strict)
 	if (lsc__arena_alloc(p, &o, ARENA, &a) < 0)
 		return 4;
 	int rc = lsc__arena_pin(p, &o, &a);
-	struct atk_vma v;
-	atk_vma_read(a.base, ARENA, &v);
-	int ok = v.locked_bytes == 0 && atk_count(&c, "fallback", "RLIMIT_MEMLOCK 1048576") == 1 &&
-		 atk_count(&c, "fallback", "wanted=mlock") == 1;
+	struct lsct_vma v;
+	lsct_vma_read(a.base, ARENA, &v);
+	int ok = v.locked_bytes == 0 && lsct_count_with(&c, "fallback", "RLIMIT_MEMLOCK 1048576") == 1 &&
+		 lsct_count_with(&c, "fallback", "wanted=mlock") == 1;
 	if (strict)
-		ok = ok && rc == -ENOMEM && !a.pin && atk_count(&c, "fallback", "LSC_LOAD_PIN_STRICT");
+		ok = ok && rc == -ENOMEM && !a.pin && lsct_count_with(&c, "fallback", "LSC_LOAD_PIN_STRICT");
 	else
 		ok = ok && rc == 0 && a.pin == &lsc__pin_none && a.pinned_bytes == 0 &&
-		     atk_count(&c, "fallback", "took=none") == 1;
+		     lsct_count_with(&c, "fallback", "took=none") == 1;
 	if (!ok)
 		fprintf(stderr, "rc=%d locked=%llu pin=%s\n%s", rc, (unsigned long long)v.locked_bytes,
 			a.pin ? a.pin->name : "-", c.buf);

@@ -13,7 +13,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "helpers/arena_testkit.h"
+#include "helpers/capture.h"
+#include "helpers/process.h"
+#include "helpers/sys_shim.h"
 #include "loader/arena_int.h"
 #include "loader/sys.h"
 #include "profiler/profiler_impl.h"
@@ -21,7 +23,7 @@
 #define MIB (1ull << 20)
 #define SIZE (64 * MIB)
 
-static struct atk_cap cap;
+static struct lsct_capture cap;
 
 static void *fresh(void)
 {
@@ -52,18 +54,18 @@ Test(prefault, populates_everything)
 {
 	struct lsc__prefault_result r;
 	void *m = fresh();
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	cr_assert_eq(resident_pages(m), 0);
-	int64_t rss0 = atk_rss_bytes();
+	int64_t rss0 = lsct_rss_bytes();
 	cr_assert_eq(lsc__prefault(p, NULL, 0, m, SIZE, 3, -1, &r), 0, "%s", cap.buf);
-	int64_t rss1 = atk_rss_bytes();
+	int64_t rss1 = lsct_rss_bytes();
 	cr_expect_eq(resident_pages(m), all_pages());
 	cr_expect_geq(rss1 - rss0, (int64_t)SIZE - (int64_t)MIB, "VmRSS grew by %lld only",
 		      (long long)(rss1 - rss0));
 	cr_expect_eq(r.threads, 3);
 	cr_expect_not(r.touched);
-	cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", NULL), 0, "%s", cap.buf);
 	munmap(m, SIZE);
 	lsc_profiler_destroy(p);
 }
@@ -95,16 +97,16 @@ Test(prefault, einval_falls_back_to_touching)
 {
 	struct lsc__prefault_result r;
 	void *m = fresh();
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
-	atk_sys_fail(ATK_MADVISE, 1, EINVAL);
+	lsct_sys_fail(LSCT_SYS_MADVISE, 1, EINVAL);
 	int rc = lsc__prefault(p, NULL, 0, m, SIZE, 1, -1, &r);
-	atk_sys_restore();
+	lsct_sys_restore();
 	cr_assert_eq(rc, 0, "%s", cap.buf);
 	cr_expect(r.touched);
 	cr_expect_eq(resident_pages(m), all_pages());
-	cr_expect_eq(atk_count(&cap, "fallback", "what=prefault"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", "MADV_POPULATE_WRITE"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "what=prefault"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "MADV_POPULATE_WRITE"), 1, "%s", cap.buf);
 	munmap(m, SIZE);
 	lsc_profiler_destroy(p);
 }
@@ -114,9 +116,9 @@ Test(prefault, enomem_is_an_error)
 	struct lsc__prefault_result r;
 	void *m = fresh();
 
-	atk_sys_fail(ATK_MADVISE, 1, ENOMEM);
+	lsct_sys_fail(LSCT_SYS_MADVISE, 1, ENOMEM);
 	int rc = lsc__prefault(NULL, NULL, 0, m, SIZE, 1, -1, &r);
-	atk_sys_restore();
+	lsct_sys_restore();
 	cr_expect_eq(rc, -ENOMEM);
 	munmap(m, SIZE);
 }
@@ -126,10 +128,10 @@ Test(prefault, eintr_is_retried)
 	struct lsc__prefault_result r;
 	void *m = fresh();
 
-	atk_sys_fail(ATK_MADVISE, 1, EINTR);
+	lsct_sys_fail(LSCT_SYS_MADVISE, 1, EINTR);
 	int rc = lsc__prefault(NULL, NULL, 0, m, SIZE, 1, -1, &r);
-	unsigned calls = atk_sys_calls(ATK_MADVISE);
-	atk_sys_restore();
+	unsigned calls = lsct_sys_calls(LSCT_SYS_MADVISE);
+	lsct_sys_restore();
 	cr_expect_eq(rc, 0);
 	cr_expect_eq(calls, 2);
 	cr_expect_eq(resident_pages(m), all_pages());
@@ -140,14 +142,14 @@ Test(prefault, numa_node_binding)
 {
 	struct lsc__prefault_result r;
 	void *m = fresh();
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	if (numa_available() < 0)
 		cr_skip_test("libnuma sees no NUMA here (numa_available() < 0)");
 	cr_assert_eq(lsc__prefault(p, NULL, 0, m, SIZE, 2, 0, &r), 0, "%s", cap.buf);
 	cr_expect(r.numa_bound, "node 0 not bound: %s", r.numa_why);
 	cr_expect_eq(resident_pages(m), all_pages());
-	cr_expect_eq(atk_count(&cap, "fallback", NULL), 0, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", NULL), 0, "%s", cap.buf);
 	munmap(m, SIZE);
 	lsc_profiler_destroy(p);
 }
@@ -156,13 +158,13 @@ Test(prefault, missing_numa_node_is_one_line)
 {
 	struct lsc__prefault_result r;
 	void *m = fresh();
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 
 	cr_assert_eq(lsc__prefault(p, NULL, 0, m, SIZE, 2, 4000, &r), 0, "%s", cap.buf);
 	cr_expect_not(r.numa_bound);
 	cr_expect_eq(resident_pages(m), all_pages());
-	cr_expect_eq(atk_count(&cap, "fallback", "what=numa"), 1, "%s", cap.buf);
-	cr_expect_eq(atk_count(&cap, "fallback", "node 4000"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "what=numa"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "node 4000"), 1, "%s", cap.buf);
 	munmap(m, SIZE);
 	lsc_profiler_destroy(p);
 }
@@ -193,7 +195,7 @@ Test(prefault, credits_progress_to_its_spans)
 	void *m = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	cr_assert_neq(m, MAP_FAILED);
-	prog_p = atk_profiler(&cap);
+	prog_p = lsct_profiler_fresh(&cap);
 	cr_assert_eq(lsc_span_begin(prog_p, LSC_PHASE_CUSTOM, "t", big, &prog_s), 0);
 	t.madvise = prog_madvise;
 	lsc__sys_set(&t);

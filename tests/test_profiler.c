@@ -20,8 +20,9 @@
 #include <loadscope/profiler.h>
 
 #include "helpers/capture.h"
+#include "helpers/trace_json.h"
 
-static struct capture cap;
+static struct lsct_capture cap;
 static char store[LSC__LINE_MAX + 1];
 
 static void setup(void)
@@ -33,7 +34,7 @@ TestSuite(profiler, .init = setup);
 
 Test(profiler, start_span_ready_lines)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	cr_assert_not_null(p);
 	cr_assert_eq(lsc_start_begin(p, "engine"), 0);
 	lsc_span s;
@@ -51,10 +52,10 @@ Test(profiler, start_span_ready_lines)
 	lsc_profiler_destroy(p);
 
 	cr_assert_eq(cap.calls_without_newline, 0);
-	cr_assert_eq(capture_count(&cap, "start"), 1);
-	cr_assert_eq(capture_count(&cap, "system"), 1);
-	cr_assert_eq(capture_count(&cap, "phase"), 1);
-	cr_assert_eq(capture_count(&cap, "ready"), 1);
+	cr_assert_eq(lsct_count(&cap, "start"), 1);
+	cr_assert_eq(lsct_count(&cap, "system"), 1);
+	cr_assert_eq(lsct_count(&cap, "phase"), 1);
+	cr_assert_eq(lsct_count(&cap, "ready"), 1);
 
 	/* The faults of the span are the process's own: at least one per page. */
 	cr_assert_geq(res.minflt, 16384, "minflt %lld", (long long)res.minflt);
@@ -62,7 +63,7 @@ Test(profiler, start_span_ready_lines)
 	cr_assert_eq(res.kind, LSC_PHASE_ALLOCATE);
 
 	struct lsc__parsed ph;
-	cr_assert(capture_find(&cap, "phase", 0, &ph, store));
+	cr_assert(lsct_find(&cap, "phase", 0, store, sizeof(store), &ph));
 	cr_assert_str_eq(lsc__parsed_get(&ph, "kind"), "allocate");
 	cr_assert_str_eq(lsc__parsed_get(&ph, "name"), "allocate");
 	cr_assert_str_eq(lsc__parsed_get(&ph, "bytes"), "67108864");
@@ -81,21 +82,21 @@ Test(profiler, start_span_ready_lines)
 
 Test(profiler, every_line_names_its_run)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	lsc_start_begin(p, NULL);
 	lsc_start_end(p);
 	lsc_profiler_destroy(p);
 	struct lsc__parsed a, b;
 	char s2[LSC__LINE_MAX + 1];
-	cr_assert(capture_find(&cap, "start", 0, &a, store));
-	cr_assert(capture_find(&cap, "ready", 0, &b, s2));
+	cr_assert(lsct_find(&cap, "start", 0, store, sizeof(store), &a));
+	cr_assert(lsct_find(&cap, "ready", 0, s2, sizeof(s2), &b));
 	cr_assert_eq(strlen(lsc__parsed_get(&a, "run")), 8);
 	cr_assert_str_eq(lsc__parsed_get(&a, "run"), lsc__parsed_get(&b, "run"));
 }
 
 Test(profiler, spans_nest_per_thread)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	lsc_start_begin(p, "nest");
 	lsc_span outer, inner;
 	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &outer);
@@ -107,8 +108,8 @@ Test(profiler, spans_nest_per_thread)
 
 	struct lsc__parsed a, b;
 	char s2[LSC__LINE_MAX + 1];
-	cr_assert(capture_find(&cap, "phase", 0, &a, store));
-	cr_assert(capture_find(&cap, "phase", 1, &b, s2));
+	cr_assert(lsct_find(&cap, "phase", 0, store, sizeof(store), &a));
+	cr_assert(lsct_find(&cap, "phase", 1, s2, sizeof(s2), &b));
 	cr_assert_str_eq(lsc__parsed_get(&a, "name"), "prefault");
 	cr_assert_str_eq(lsc__parsed_get(&a, "kind"), "custom");
 	cr_assert_str_eq(lsc__parsed_get(&a, "depth"), "1");
@@ -121,7 +122,7 @@ static double field(const char *event, const char *key)
 {
 	struct lsc__parsed p;
 	double d = -1;
-	cr_assert(capture_find(&cap, event, 0, &p, store), "no %s line", event);
+	cr_assert(lsct_find(&cap, event, 0, store, sizeof(store), &p), "no %s line", event);
 	cr_assert_eq(lsc__parsed_f64(&p, key, &d), 0, "no %s in %s", key, event);
 	return d;
 }
@@ -130,7 +131,7 @@ static double field(const char *event, const char *key)
  * across the start, covered + unattributed == wall. */
 Test(profiler, unattributed_time)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	lsc_start_begin(p, "empty");
 	lsc_start_end(p);
 	cr_assert_eq(field("ready", "covered_s"), 0.0);
@@ -138,7 +139,7 @@ Test(profiler, unattributed_time)
 	lsc_profiler_destroy(p);
 
 	memset(&cap, 0, sizeof(cap));
-	p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	lsc_start_begin(p, "covered");
 	lsc_span s;
 	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s);
@@ -155,13 +156,13 @@ Test(profiler, unattributed_time)
 
 Test(profiler, overlapped_phase_is_not_covered_time)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	lsc_start_begin(p, "overlap");
 	cr_assert_eq(lsc_phase_record(p, LSC_PHASE_COPY, NULL, 1 << 30, 500000000ull), 0);
 	lsc_start_end(p);
 	lsc_profiler_destroy(p);
 	struct lsc__parsed ph;
-	cr_assert(capture_find(&cap, "phase", 0, &ph, store));
+	cr_assert(lsct_find(&cap, "phase", 0, store, sizeof(store), &ph));
 	cr_assert_str_eq(lsc__parsed_get(&ph, "overlapped"), "1");
 	cr_assert_str_eq(lsc__parsed_get(&ph, "kind"), "copy");
 	cr_assert_str_eq(lsc__parsed_get(&ph, "gibps"), "2.000");
@@ -170,7 +171,7 @@ Test(profiler, overlapped_phase_is_not_covered_time)
 
 Test(profiler, callback_sink_one_call_per_complete_line)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_JSON, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_JSON, 0);
 	lsc_start_begin(p, "json");
 	lsc_note(p, "engine", "a note with \"quotes\"\nand a newline");
 	lsc_start_end(p);
@@ -178,7 +179,7 @@ Test(profiler, callback_sink_one_call_per_complete_line)
 	cr_assert_eq(cap.calls_without_newline, 0);
 	cr_assert_eq(cap.lines, 4);
 	struct lsc__parsed n;
-	cr_assert(capture_find(&cap, "note", 0, &n, store));
+	cr_assert(lsct_find(&cap, "note", 0, store, sizeof(store), &n));
 	cr_assert_eq(n.format, LSC_FORMAT_JSON);
 	cr_assert_str_eq(lsc__parsed_get(&n, "text"), "a note with \"quotes\"\nand a newline");
 	/* The sentence stays on one line. */
@@ -190,7 +191,7 @@ static lsc_profiler *env_profiler(const char *value)
 	setenv("LOADSCOPE", value, 1);
 	struct lsc_profiler_options o;
 	lsc_profiler_options_init(&o);
-	o.sink = capture_sink;
+	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.flags = LSC_PROFILER_NO_WATCHDOG;
 	lsc_profiler *p = NULL;
@@ -238,7 +239,7 @@ Test(profiler, env_bad_value_reported_once)
 	lsc_profiler *p = env_profiler("loud");
 	cr_assert_eq(lsc_profiler_enabled(p), 1);
 	lsc_profiler_destroy(p);
-	cr_assert_eq(capture_count(&cap, "usage"), 1);
+	cr_assert_eq(lsct_count(&cap, "usage"), 1);
 	cr_assert(strstr(cap.buf, "LOADSCOPE=loud") != NULL);
 }
 
@@ -246,7 +247,7 @@ Test(profiler, mode_off_option)
 {
 	struct lsc_profiler_options o;
 	lsc_profiler_options_init(&o);
-	o.sink = capture_sink;
+	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_OFF;
 	o.flags = LSC_PROFILER_IGNORE_ENV;
@@ -294,13 +295,13 @@ Test(profiler, env_trace_path_too_long_is_reported_and_ignored)
 	lsc_profiler *p = env_profiler("on");
 	unsetenv("LOADSCOPE_TRACE");
 	lsc_profiler_destroy(p);
-	cr_assert_eq(capture_count(&cap, "usage"), 1, "%s", cap.buf);
+	cr_assert_eq(lsct_count(&cap, "usage"), 1, "%s", cap.buf);
 	cr_assert(strstr(cap.buf, "LOADSCOPE_TRACE is longer than 511 bytes") != NULL, "%s", cap.buf);
 }
 
 Test(profiler, misuse_reported_once_and_ignored)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	lsc_start_begin(p, "misuse");
 	lsc_span a, b;
 	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &a);
@@ -317,8 +318,8 @@ Test(profiler, misuse_reported_once_and_ignored)
 	lsc_start_end(p);
 	cr_assert_eq(lsc_start_end(p), -EINVAL);
 	lsc_profiler_destroy(p);
-	cr_assert_eq(capture_count(&cap, "phase"), 2);
-	cr_assert_eq(capture_count(&cap, "usage"), 4, "%s", cap.buf);
+	cr_assert_eq(lsct_count(&cap, "phase"), 2);
+	cr_assert_eq(lsct_count(&cap, "usage"), 4, "%s", cap.buf);
 }
 
 struct foreign {
@@ -336,7 +337,7 @@ static void *end_elsewhere(void *arg)
 
 Test(profiler, span_ended_by_another_thread_is_refused)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	struct foreign f = {p, 0, 0};
 	lsc_span_begin(p, LSC_PHASE_PIN, NULL, 0, &f.s);
 	pthread_t t;
@@ -345,14 +346,14 @@ Test(profiler, span_ended_by_another_thread_is_refused)
 	cr_assert_eq(f.rc, -EINVAL);
 	cr_assert_eq(lsc_span_end(p, f.s, NULL), 0);
 	lsc_profiler_destroy(p);
-	cr_assert_eq(capture_count(&cap, "usage"), 1);
+	cr_assert_eq(lsct_count(&cap, "usage"), 1);
 }
 
 Test(profiler, unreadable_proc_gives_na_not_errors)
 {
 	struct lsc_profiler_options o;
 	lsc_profiler_options_init(&o);
-	o.sink = capture_sink;
+	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
 	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
@@ -370,16 +371,16 @@ Test(profiler, unreadable_proc_gives_na_not_errors)
 	cr_assert_eq(r.vm_valid, 0);
 	cr_assert_eq(r.rss_kib, -1);
 	struct lsc__parsed ph;
-	cr_assert(capture_find(&cap, "phase", 0, &ph, store));
+	cr_assert(lsct_find(&cap, "phase", 0, store, sizeof(store), &ph));
 	cr_assert_str_eq(lsc__parsed_get(&ph, "vm"), "n/a");
-	cr_assert(capture_find(&cap, "system", 0, &ph, store));
+	cr_assert(lsct_find(&cap, "system", 0, store, sizeof(store), &ph));
 	cr_assert_str_eq(lsc__parsed_get(&ph, "thp_defrag"), "n/a");
 	cr_assert_str_eq(lsc__parsed_get(&ph, "mem_available_bytes"), "n/a");
 }
 
 Test(profiler, too_many_open_spans)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	lsc_span s[65];
 	for (int i = 0; i < 64; i++)
 		cr_assert_eq(lsc_span_begin(p, LSC_PHASE_CUSTOM, "n", 0, &s[i]), 0);
@@ -394,7 +395,7 @@ Test(profiler, too_many_open_spans)
  * the handle and on the stack. */
 Test(profiler, no_heap_allocation_per_span)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
 	lsc_start_begin(p, "alloc");
 	lsc_span s;
 	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s);
@@ -429,18 +430,18 @@ static lsc_profiler *eager_watchdog(lsc_sink_fn sink, void *user)
 
 Test(profiler, watchdog_reports_a_long_span)
 {
-	lsc_profiler *p = eager_watchdog(capture_sink, &cap);
+	lsc_profiler *p = eager_watchdog(lsct_sink, &cap);
 	lsc_start_begin(p, "slow");
 	lsc_span s;
 	lsc_span_begin(p, LSC_PHASE_READ, NULL, 1000, &s);
 	lsc_span_progress(p, s, 250);
 	/* Wait for the line, however long the machine takes to schedule it. */
-	for (int i = 0; i < 600 && capture_count(&cap, "still") == 0; i++)
+	for (int i = 0; i < 600 && lsct_count(&cap, "still") == 0; i++)
 		usleep(50000);
 	lsc_span_end(p, s, NULL);
 	lsc_profiler_destroy(p);
 	struct lsc__parsed st;
-	cr_assert(capture_find(&cap, "still", 0, &st, store), "no still line in: %s", cap.buf);
+	cr_assert(lsct_find(&cap, "still", 0, store, sizeof(store), &st), "no still line in: %s", cap.buf);
 	cr_assert_str_eq(lsc__parsed_get(&st, "kind"), "read");
 	cr_assert_str_eq(lsc__parsed_get(&st, "done_bytes"), "250");
 	cr_assert_str_eq(lsc__parsed_get(&st, "total_bytes"), "1000");
@@ -458,7 +459,7 @@ Test(profiler, trace_file_is_valid_nested_json)
 	setenv("LOADSCOPE", "on", 1);
 	struct lsc_profiler_options o;
 	lsc_profiler_options_init(&o);
-	o.sink = capture_sink;
+	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.flags = LSC_PROFILER_NO_WATCHDOG;
 	lsc_profiler *p;
@@ -483,7 +484,7 @@ Test(profiler, trace_file_is_valid_nested_json)
 	unlink(path);
 	char why[160] = "";
 	unsigned nx = 0;
-	cr_assert_eq(json_check_trace(text, n, &nx, why, sizeof(why)), 0, "%s\n%s", why, text);
+	cr_assert_eq(lsct_trace_json_check(text, n, &nx, why, sizeof(why)), 0, "%s\n%s", why, text);
 	cr_assert_eq(nx, 3, "%s", text);
 	cr_assert(strstr(text, "\"ph\":\"C\"") != NULL);
 	cr_assert(strstr(text, "\"ph\":\"i\"") != NULL);
@@ -599,7 +600,7 @@ static void *spans_in_a_thread(void *arg)
 
 Test(profiler, spans_from_many_threads)
 {
-	lsc_profiler *p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 1);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 1);
 	lsc_start_begin(p, "threads");
 	pthread_t t[8];
 	struct worker w[8];
@@ -613,7 +614,7 @@ Test(profiler, spans_from_many_threads)
 	}
 	lsc_start_end(p);
 	lsc_profiler_destroy(p);
-	cr_assert_eq(capture_count(&cap, "usage"), 0);
+	cr_assert_eq(lsct_count(&cap, "usage"), 0);
 	cr_assert_eq(field("ready", "phases"), 8 * 100.0);
 	double wall = field("ready", "wall_s"), cov = field("ready", "covered_s");
 	cr_assert_leq(cov, wall);

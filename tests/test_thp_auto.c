@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "format/human.h"
-#include "helpers/arena_testkit.h"
+#include "helpers/capture.h"
 #include "loader/arena.h"
 #include "loader/arena_int.h"
 
@@ -145,7 +145,7 @@ static const char *shape(const char *s, char *out, size_t cap)
  * numbers the brief asks for. */
 Test(thp_auto, auto_allocation_prints_its_numbers)
 {
-	struct atk_cap cap;
+	struct lsct_capture cap;
 	struct lsc_load_options o;
 	struct lsc__arena a;
 	struct lsc_system s;
@@ -154,18 +154,18 @@ Test(thp_auto, auto_allocation_prints_its_numbers)
 	unsetenv("LOADSCOPE_ARENA_THP");
 	lsc_system_read(NULL, NULL, &s);
 	lsc__thp_auto(&s, 64 << 20, &d);
-	lsc_profiler *p = atk_profiler(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
 	lsc_load_options_init(&o);
 	cr_assert_eq(lsc__arena_alloc(p, &o, 64 << 20, &a), 0, "%s", cap.buf);
 	cr_expect_eq(a.wanted, LSC_THP_AUTO);
 	cr_expect_eq(a.applied, d.policy, "the allocation and the decision disagree: %s", a.thp_reason);
 	char s1[512], s2[512];
 	cr_expect_str_eq(shape(a.thp_reason, s1, sizeof s1), shape(d.reason, s2, sizeof s2));
-	cr_expect_eq(atk_count(&cap, "arena", NULL), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", NULL), 1, "%s", cap.buf);
 	const char *keys[] = {"policy=", "requested=auto", "reason=", "thp_enabled=", "thp_defrag=",
 			      "free_huge_blocks_bytes=", "arena_bytes=67108864"};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		cr_expect_eq(atk_count(&cap, "arena", keys[i]), 1, "no %s in: %s", keys[i], cap.buf);
+		cr_expect_eq(lsct_count_with(&cap, "arena", keys[i]), 1, "no %s in: %s", keys[i], cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }
@@ -228,7 +228,7 @@ Test(thp_auto, fixture_container_without_thp_files_is_4k)
 /* The allocation reads the snapshot through the profiler's roots. */
 Test(thp_auto, allocation_uses_the_profiler_roots)
 {
-	struct atk_cap cap;
+	struct lsct_capture cap;
 	struct lsc_profiler_options po;
 	struct lsc_load_options o;
 	struct lsc__arena a;
@@ -240,7 +240,7 @@ Test(thp_auto, allocation_uses_the_profiler_roots)
 	snprintf(sys, sizeof sys, "%s/old-kernel-no-mthp/sys", LSC_TEST_FIXTURES);
 	memset(&cap, 0, sizeof cap);
 	lsc_profiler_options_init(&po);
-	po.sink = atk_sink;
+	po.sink = lsct_sink;
 	po.sink_user = &cap;
 	po.mode = LSC_MODE_ON;
 	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
@@ -250,7 +250,7 @@ Test(thp_auto, allocation_uses_the_profiler_roots)
 	lsc_load_options_init(&o);
 	cr_assert_eq(lsc__arena_alloc(p, &o, 64 << 20, &a), 0, "%s", cap.buf);
 	cr_expect_eq(a.applied, LSC_THP_THP, "defrag=never in the fixture: %s", a.thp_reason);
-	cr_expect_eq(atk_count(&cap, "arena", "thp_defrag=never"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "thp_defrag=never"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }

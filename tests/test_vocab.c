@@ -108,7 +108,7 @@ static void write_vmstat(const char *path, int after)
 
 /* One start with one read span over @root, whose vmstat moves by the rows'
  * deltas while the span is open; the lines land in @cap. */
-static void span_lines(struct capture *cap, const char *root, enum lsc_format fmt)
+static void span_lines(struct lsct_capture *cap, const char *root, enum lsc_format fmt)
 {
 	char path[128];
 	snprintf(path, sizeof(path), "%s/vmstat", root);
@@ -116,7 +116,7 @@ static void span_lines(struct capture *cap, const char *root, enum lsc_format fm
 
 	struct lsc_profiler_options o;
 	lsc_profiler_options_init(&o);
-	o.sink = capture_sink;
+	o.sink = lsct_sink;
 	o.sink_user = cap;
 	o.format = fmt;
 	o.mode = LSC_MODE_ON;
@@ -139,7 +139,7 @@ static void vm_keys_round_trip(enum lsc_format fmt)
 {
 	char root[] = "/tmp/lsc-vocab-XXXXXX";
 	cr_assert_not_null(mkdtemp(root));
-	struct capture *cap = calloc(1, sizeof(*cap));
+	struct lsct_capture *cap = calloc(1, sizeof(*cap));
 	cr_assert_not_null(cap);
 	span_lines(cap, root, fmt);
 	rmdir(root);
@@ -147,7 +147,7 @@ static void vm_keys_round_trip(enum lsc_format fmt)
 	/* The writer: every key, in the phase line, with its delta. */
 	char store[LSC__LINE_MAX];
 	struct lsc__parsed ph;
-	cr_assert_eq(capture_find(cap, "phase", 0, &ph, store), 1, "no phase line in:\n%s", cap->buf);
+	cr_assert_eq(lsct_find(cap, "phase", 0, store, sizeof store, &ph), 1, "no phase line in:\n%s", cap->buf);
 	cr_assert_eq(N(vm_rows), LSC_VM_COUNT);
 	for (size_t i = 0; i < N(vm_rows); i++) {
 		int64_t v;

@@ -2,7 +2,6 @@
  * Loader test helpers: see load_helpers.h.
  */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,94 +89,6 @@ uint64_t lsct_file_hash(const char *path, uint64_t off, uint64_t len)
 	return h;
 }
 
-void lsct_sink(void *user, const char *line, size_t len)
-{
-	struct lsct_capture *cap = user;
-	if (cap->n < LSCT_LINES_MAX)
-		cap->lines[cap->n++] = strndup(line, len);
-}
-
-lsc_profiler *lsct_profiler(struct lsct_capture *cap)
-{
-	struct lsc_profiler_options o;
-	lsc_profiler_options_init(&o);
-	o.sink = lsct_sink;
-	o.sink_user = cap;
-	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
-	lsc_profiler *p = NULL;
-	if (lsc_profiler_create(&o, &p) != 0)
-		abort();
-	return p;
-}
-
-void lsct_capture_free(struct lsct_capture *cap)
-{
-	for (unsigned i = 0; i < cap->n; i++)
-		free(cap->lines[i]);
-	cap->n = 0;
-}
-
-int lsct_find(const struct lsct_capture *cap, const char *event, unsigned k, char *buf, size_t cap_len,
-	      struct lsc__parsed *out)
-{
-	for (unsigned i = 0; i < cap->n; i++) {
-		size_t len = strlen(cap->lines[i]);
-		if (len + 1 > cap_len)
-			continue;
-		memcpy(buf, cap->lines[i], len + 1);
-		if (lsc__line_parse(buf, len, out) == 1 && !strcmp(out->event, event) && k-- == 0)
-			return 1;
-	}
-	return 0;
-}
-
-unsigned lsct_count(const struct lsct_capture *cap, const char *event)
-{
-	char buf[LSC__LINE_MAX + 1];
-	struct lsc__parsed p;
-	unsigned n = 0;
-	while (lsct_find(cap, event, n, buf, sizeof(buf), &p))
-		n++;
-	return n;
-}
-
-int lsct_find_fallback(const struct lsct_capture *cap, const char *what, char *buf, size_t cap_len,
-		       struct lsc__parsed *out)
-{
-	for (unsigned k = 0; lsct_find(cap, "fallback", k, buf, cap_len, out); k++) {
-		const char *w = lsc__parsed_get(out, "what");
-		if (w && !strcmp(w, what))
-			return 1;
-	}
-	return 0;
-}
-
-int lsct_has_fallback(const struct lsct_capture *cap, const char *what)
-{
-	char buf[LSC__LINE_MAX + 1];
-	struct lsc__parsed p;
-	return lsct_find_fallback(cap, what, buf, sizeof(buf), &p);
-}
-
-void lsct_dump(const struct lsct_capture *cap)
-{
-	for (unsigned i = 0; i < cap->n; i++)
-		fputs(cap->lines[i], stderr);
-}
-
-int lsct_open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-	if (!d)
-		return -1;
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
-
 /* Load @path whole with @o and check bytes, hash, stats and both summary lines. */
 void lsct_load_check(struct lsct_capture *capp, const char *reader, const char *path,
 		     struct lsc_load_options *o, const char *staging)
@@ -246,6 +157,6 @@ void lsct_load_check(struct lsct_capture *capp, const char *reader, const char *
 	lsc_arena_destroy(a);
 	lsc_profiler_destroy(p);
 	free(want);
-	lsct_capture_free(capp);
+	lsct_capture_reset(capp);
 }
 

@@ -6,8 +6,8 @@
  * disabled for the process by whoever started it (PR_SET_THP_DISABLE is
  * inherited across fork and exec; the probe and auto-policy tests expect
  * this process to be allowed THP). A constructor, so it runs before
- * Criterion starts any test, in every test program (each links every
- * helper).
+ * Criterion starts any test, in every test program (each links it as
+ * objects, since nothing calls it by name).
  */
 #include <stdio.h>
 #include <stdlib.h>

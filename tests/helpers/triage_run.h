@@ -3,45 +3,19 @@
  * file, list the corpus logs, run the triage over a buffer in given chunk
  * sizes, and hold its findings as a sorted set of "id severity start" rows so
  * two runs (or a run and the .ids spec) compare with one call.
- *
- * Header-only (static functions) on purpose: every .c under tests/helpers is linked into
- * every test, and only the triage tests link the triage library.
  */
 #ifndef LSC_TESTS_TRIAGE_RUN_H
 #define LSC_TESTS_TRIAGE_RUN_H
 
-#include <dirent.h>
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#include "helpers/damage.h"
 #include "triage/triage.h"
 
-
 /* Triage one in-memory log in one piece; NULL when out of memory. */
-static inline struct lsc_triage *trun_text(const char *log)
-{
-	struct lsc_triage *t = lsc_triage_new(NULL);
-	if (!t)
-		return NULL;
-	lsc_triage_feed(t, log, strlen(log));
-	lsc_triage_finish(t);
-	return t;
-}
-
+struct lsc_triage *trun_text(const char *log);
 /* The severity of finding @id, or -1 when it did not fire. */
-static inline int trun_sev_of(struct lsc_triage *t, const char *id)
-{
-	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
-		struct lsc_triage_finding_info f;
-		lsc_triage_finding(t, i, &f);
-		if (!strcmp(f.id, id))
-			return (int)f.severity;
-	}
-	return -1;
-}
+int trun_sev_of(struct lsc_triage *t, const char *id);
 
 #define TR_ID_MAX 48
 
@@ -56,254 +30,42 @@ struct tset {
 	size_t n, cap;
 };
 
-static const char *const trun_sev_names[] = {"info", "warn", "fail"};
+/* "info", "warn", "fail" to enum lsc_triage_sev and back (-1, "?" otherwise). */
+int trun_sev_parse(const char *s);
+const char *trun_sev_name(int s);
 
-static inline int trun_sev_parse(const char *s)
-{
-	for (int i = 0; i < 3; i++)
-		if (strcmp(s, trun_sev_names[i]) == 0)
-			return i;
-	return -1;
-}
+void tset_free(struct tset *s);
+/* Append a row; 0 or -ENOMEM. */
+int tset_add(struct tset *s, const char *id, int sev, unsigned start);
+/* Sort by start, then id, then severity. */
+void tset_sort(struct tset *s);
+/* "id sev start" per row, "; "-separated, into @buf (truncated to @cap). */
+const char *tset_str(const struct tset *s, char *buf, size_t cap);
+int tset_equal(const struct tset *a, const struct tset *b);
 
-static inline const char *trun_sev_name(int s)
-{
-	return s >= 0 && s < 3 ? trun_sev_names[s] : "?";
-}
-
-static inline void tset_free(struct tset *s)
-{
-	free(s->r);
-	s->r = NULL;
-	s->n = s->cap = 0;
-}
-
-static inline int tset_add(struct tset *s, const char *id, int sev, unsigned start)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct trow *r = realloc(s->r, cap * sizeof *r);
-		if (!r)
-			return -ENOMEM;
-		s->r = r;
-		s->cap = cap;
-	}
-	struct trow *w = &s->r[s->n++];
-	snprintf(w->id, sizeof w->id, "%s", id);
-	w->sev = sev;
-	w->start = start;
-	return 0;
-}
-
-static inline int trow_cmp(const void *a, const void *b)
-{
-	const struct trow *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	int c = strcmp(x->id, y->id);
-	if (c)
-		return c;
-	return x->sev - y->sev;
-}
-
-static inline void tset_sort(struct tset *s)
-{
-	if (s->n)
-		qsort(s->r, s->n, sizeof *s->r, trow_cmp);
-}
-
-/* "id sev start" per row, one per line, into @buf (truncated to @cap). */
-static inline const char *tset_str(const struct tset *s, char *buf, size_t cap)
-{
-	size_t o = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < s->n && o + 1 < cap; i++) {
-		int w = snprintf(buf + o, cap - o, "%s%s %s %u", i ? "; " : "", s->r[i].id,
-				 trun_sev_name(s->r[i].sev), s->r[i].start);
-		if (w < 0)
-			break;
-		o += (size_t)w;
-	}
-	if (!s->n)
-		snprintf(buf, cap, "(none)");
-	return buf;
-}
-
-static inline int tset_equal(const struct tset *a, const struct tset *b)
-{
-	if (a->n != b->n)
-		return 0;
-	for (size_t i = 0; i < a->n; i++)
-		if (trow_cmp(&a->r[i], &b->r[i]))
-			return 0;
-	return 1;
-}
-
-/* Whole file into a malloc'ed, NUL-terminated buffer. */
-static inline char *trun_slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *p = malloc(cap + 1);
-	while (p) {
-		size_t r = fread(p + n, 1, cap - n, f);
-		n += r;
-		if (n < cap)
-			break;
-		cap *= 2;
-		char *q = realloc(p, cap + 1);
-		if (!q) {
-			free(p);
-			p = NULL;
-		} else {
-			p = q;
-		}
-	}
-	fclose(f);
-	if (p) {
-		p[n] = '\0';
-		*len = n;
-	}
-	return p;
-}
-
-static inline int trun_write(const char *path, const char *buf, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return -errno;
-	int rc = fwrite(buf, 1, len, f) == len ? 0 : -EIO;
-	if (fclose(f))
-		rc = -EIO;
-	return rc;
-}
-
-/* The .ids spec: "id severity start" per line, '#' comments, blank lines. */
-static inline int trun_read_ids(const char *path, struct tset *out)
-{
-	size_t len;
-	char *buf = trun_slurp(path, &len);
-	if (!buf)
-		return -ENOENT;
-	int rc = 0;
-	for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char id[TR_ID_MAX], sev[16];
-		unsigned start;
-		while (*l == ' ' || *l == '\t')
-			l++;
-		if (*l == '#' || *l == '\0')
-			continue;
-		if (sscanf(l, "%47s %15s %u", id, sev, &start) != 3 || trun_sev_parse(sev) < 0) {
-			rc = -EINVAL;
-			break;
-		}
-		tset_add(out, id, trun_sev_parse(sev), start);
-	}
-	free(buf);
-	tset_sort(out);
-	return rc;
-}
-
-static inline int trun_name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
+/* Whole file into a malloc'ed, NUL-terminated buffer; NULL when unreadable. */
+char *trun_slurp(const char *path, size_t *len);
+/* Write @len bytes to @path; 0 or a negative errno. */
+int trun_write(const char *path, const char *buf, size_t len);
+/* The .ids spec: "id severity start" per line, '#' comments, blank lines;
+ * appended to @out and sorted. 0, -ENOENT or -EINVAL. */
+int trun_read_ids(const char *path, struct tset *out);
 /* The sorted names of the files in @dir ending in @suffix; *n set. Free with trun_names_free. */
-static inline char **trun_list(const char *dir, const char *suffix, size_t *n)
-{
-	DIR *d = opendir(dir);
-	*n = 0;
-	if (!d)
-		return NULL;
-	size_t cap = 64, sl = strlen(suffix);
-	char **v = malloc(cap * sizeof *v);
-	struct dirent *e;
-	while (v && (e = readdir(d))) {
-		size_t l = strlen(e->d_name);
-		if (e->d_name[0] == '.' || l < sl || strcmp(e->d_name + l - sl, suffix))
-			continue;
-		if (*n == cap) {
-			cap *= 2;
-			char **w = realloc(v, cap * sizeof *v);
-			if (!w)
-				break;
-			v = w;
-		}
-		v[(*n)++] = strdup(e->d_name);
-	}
-	closedir(d);
-	if (v && *n)
-		qsort(v, *n, sizeof *v, trun_name_cmp);
-	return v;
-}
-
-static inline void trun_names_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
+char **trun_list(const char *dir, const char *suffix, size_t *n);
+void trun_names_free(char **v, size_t n);
 
 /*
  * Feed @buf to a new triage: in @chunk-byte pieces, or, when @chunk is 0, in
  * pseudo-random pieces of 1..4096 bytes drawn from @seed. Return the triage
  * (finished) or NULL.
  */
-static inline struct lsc_triage *trun_feed(const char *buf, size_t len, size_t chunk, uint64_t seed,
-					    const struct lsc_triage_opts *opts)
-{
-	struct lsc_triage *t = lsc_triage_new(opts);
-	if (!t)
-		return NULL;
-	size_t o = 0;
-	while (o < len) {
-		size_t n = chunk ? chunk : 1 + (size_t)(dmg_rand(&seed) % 4096);
-		if (n > len - o)
-			n = len - o;
-		lsc_triage_feed(t, buf + o, n);
-		o += n;
-	}
-	lsc_triage_finish(t);
-	return t;
-}
-
-static inline void trun_findings(struct lsc_triage *t, struct tset *out)
-{
-	size_t n = lsc_triage_nfindings(t);
-	for (size_t i = 0; i < n; i++) {
-		struct lsc_triage_finding_info fi;
-		if (lsc_triage_finding(t, i, &fi) == 0)
-			tset_add(out, fi.id, (int)fi.severity, fi.start);
-	}
-	tset_sort(out);
-}
-
+struct lsc_triage *trun_feed(const char *buf, size_t len, size_t chunk, uint64_t seed,
+			     const struct lsc_triage_opts *opts);
+/* The findings of @t into @out, sorted. */
+void trun_findings(struct lsc_triage *t, struct tset *out);
 /* Run the triage over @buf and collect its findings into @out. */
-static inline int trun_run(const char *buf, size_t len, size_t chunk, uint64_t seed, struct tset *out)
-{
-	struct lsc_triage *t = trun_feed(buf, len, chunk, seed, NULL);
-	if (!t)
-		return -ENOMEM;
-	trun_findings(t, out);
-	lsc_triage_free(t);
-	return 0;
-}
-
-/* Render @t in @fmt into a malloc'ed buffer (open_memstream). */
-static inline char *trun_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, size_t *len)
-{
-	char *p = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&p, &n);
-	if (!f)
-		return NULL;
-	lsc_triage_render(t, fmt, f);
-	fclose(f);
-	*len = n;
-	return p;
-}
+int trun_run(const char *buf, size_t len, size_t chunk, uint64_t seed, struct tset *out);
+/* Render @t in @fmt into a malloc'ed buffer (open_memstream); *len set. */
+char *trun_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, size_t *len);
 
 #endif
