@@ -112,7 +112,7 @@ int lsc_cli_next(struct lsc_cli *c)
 
 	snprintf(shorts, sizeof(shorts), "-:%s", c->shorts ? c->shorts : "");
 	if (!c->started) {
-		optind = 1;
+		optind = 0; /* glibc: 0 re-reads the optstring's leading "-" */
 		opterr = 0;
 		c->started = 1;
 		c->nops = 0;

@@ -15,8 +15,6 @@
  * Exit (docs/cli.md): 0 nothing to warn about, 1 warnings, 3 no arena size
  * (no --arena-gib and MemAvailable unreadable), 64 usage.
  */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

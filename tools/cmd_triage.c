@@ -8,8 +8,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "tool.h"
 #include "triage/triage.h"
