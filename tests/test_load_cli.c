@@ -3,7 +3,8 @@
  * test file and prints its XXH3-64; loads it with the lines on stdout
  * (start, loaded, complement, ready) in human and JSON form; --expect with
  * the right hash exits 0 and with a wrong one exits 1 with an error line;
- * a missing file exits 1 with a line naming it; no file is a usage error;
+ * a missing file exits 1 with a line naming it; no file is a usage error
+ * (64, docs/cli.md);
  * --pin-readonly with a backend that has no read-only flag is a note.
  */
 #include <criterion/criterion.h>
@@ -123,15 +124,15 @@ Test(load_cli, bad_input_and_usage)
 	cr_assert(line_of("error", buf, sizeof(buf), &pl), "%s", out);
 	cr_assert_str_eq(lsc__parsed_get(&pl, "path"), "/nonexistent/loadscope.bin");
 	cr_assert_str_eq(lsc__parsed_get(&pl, "err"), "ENOENT");
-	cr_assert_eq(run(""), 2);
-	cr_assert_eq(run("--qd 0 x"), 2);
-	cr_assert_eq(run("--staging 4 x"), 2);
-	cr_assert_eq(run("--expect 123 x"), 2);
+	cr_assert_eq(run(""), 64);
+	cr_assert_eq(run("--qd 0 x"), 64);
+	cr_assert_eq(run("--staging 4 x"), 64);
+	cr_assert_eq(run("--expect 123 x"), 64);
 	/* 16 characters that strtoull would take: a sign, a 0x, a space */
-	cr_assert_eq(run("--expect -123456789abcdef x"), 2);
-	cr_assert_eq(run("--expect 0x123456789abcde x"), 2);
-	cr_assert_eq(run("--expect ' 123456789abcdef' x"), 2);
-	cr_assert_eq(run("--thp sometimes x"), 2);
+	cr_assert_eq(run("--expect -123456789abcdef x"), 64);
+	cr_assert_eq(run("--expect 0x123456789abcde x"), 64);
+	cr_assert_eq(run("--expect ' 123456789abcdef' x"), 64);
+	cr_assert_eq(run("--thp sometimes x"), 64);
 	cr_assert_eq(run("--help"), 0);
 	cr_assert(strstr(out, "stdout"), "--help should say where lines go");
 	cr_assert(strstr(out, "--pin-readonly"), "--help should list --pin-readonly");

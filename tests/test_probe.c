@@ -3,7 +3,7 @@
  * fixture trees: the system line, one `warn` line per problem with its stable
  * id and numbers (a THP stall risk, memlock, hugetlb and MemAvailable
  * shortfalls), an `ok` line when nothing is wrong, both output formats, the
- * default arena size, and the exit codes (0, 1, 2 usage, 3 no size).
+ * default arena size, and the exit codes (0, 1, 3 no size, 64 usage).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -264,7 +264,7 @@ Test(probe, no_size_and_no_memavailable_exits_3)
 	cr_assert_eq(count(&r, "system"), 1, "the snapshot is printed first");
 }
 
-Test(probe, usage_errors_exit_2)
+Test(probe, usage_errors_exit_64)
 {
 	static const char *const bad[][4] = {
 		{"--format", "xml", NULL},
@@ -278,7 +278,7 @@ Test(probe, usage_errors_exit_2)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		run_probe(&r, (const char *const *)bad[i], 0, KEEP_CAPS);
-		cr_assert_eq(r.status, 2, "%s %s: exit %d", bad[i][0], bad[i][1] ? bad[i][1] : "",
+		cr_assert_eq(r.status, 64, "%s %s: exit %d", bad[i][0], bad[i][1] ? bad[i][1] : "",
 			     r.status);
 		cr_assert_eq(r.len, 0, "nothing on stdout for a usage error");
 	}

@@ -1,7 +1,8 @@
 /*
  * Description: `loadscope triage` as a user runs it (tools/cmd_triage.c):
  * files and stdin, --format text|json|md, --table, --redact, and the exit
- * status (0 healthy, 1 warnings, 2 failures, 3 unusable input, 4 usage).
+ * status (0 healthy, 1 warnings, 2 failures, 3 unusable input, 4 a file
+ * unreadable, 64 usage; docs/cli.md).
  * Runs the built program (LSC_TEST_TOOL) on small logs written to a
  * temporary directory.
  */
@@ -77,12 +78,23 @@ Test(triage_cli, exit_status)
 	cr_assert_eq(tool(args), 2, "%s", out);
 	snprintf(args, sizeof(args), "%s", file("u.log", "nothing to see\n"));
 	cr_assert_eq(tool(args), 3, "%s", out);
-	cr_assert_eq(tool("--format yaml /dev/null 2>/dev/null"), 4);
+	cr_assert_eq(tool("--format yaml /dev/null 2>/dev/null"), 64);
 	cr_assert_eq(tool("/nonexistent/file 2>/dev/null"), 4);
 	/* Nothing could be read: the error on stderr, no empty report. */
 	cr_assert_str_eq(out, "");
 	cr_assert_eq(tool("/tmp 2>&1"), 4);
 	cr_assert_str_eq(out, "loadscope triage: /tmp: Is a directory\n");
+}
+
+/* An option after the files is an option: `triage log --table` once read
+ * --table as a second file, failed on it and exited 4. */
+Test(triage_cli, options_after_files)
+{
+	char args[256];
+	snprintf(args, sizeof(args), "%s --table --format md 2>&1", file("w.log", WARN));
+	cr_assert_eq(tool(args), 1, "%s", out);
+	cr_assert(strstr(out, "| start | severity | finding |"), "%s", out);
+	cr_assert_null(strstr(out, "No such file"), "%s", out);
 }
 
 Test(triage_cli, stdin_and_several_files)

@@ -7,7 +7,7 @@
  * (and prints its XXH3-64 for `--expect`).
  *
  * Lines go to stdout so that they can be piped (into `loadscope triage`,
- * grep, a file); usage errors go to stderr.
+ * grep, a file); usage errors go to stderr, one line each (tools/cli.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +22,8 @@
 
 #include <loadscope/loadscope.h>
 
+#include "loader/pin.h"
+#include "loader/reader.h"
 #include "profiler/internal.h"
 #include "tool.h"
 
@@ -36,10 +38,15 @@ static void usage(FILE *f)
 		"Loads the files back to back into one arena (one extent per file, each at a\n"
 		"4 KiB-aligned offset) and prints the profiler's lines on stdout, so they can\n"
 		"be piped: start, system, allocate/pin/read phases, complement ready, loaded,\n"
-		"ready. Exit 0 loaded; 1 the load failed (the error line says why); 2 usage.\n"
+		"ready. Exit 0 loaded; 1 the load failed (the error line says why); 4 the test\n"
+		"file or stdout could not be written; 64 usage (docs/cli.md).\n"
 		"\n"
 		"  --thp auto|thp|4k|hugetlb|process-off   page-size policy (default auto)\n"
-		"  --pin none|mlock|cuda|hip    pin backend, with its fallback chain (default none)\n"
+		"  --pin BACKEND                pin backend, with its fallback chain (default none);\n"
+		"                               this build's: ");
+	for (const struct lsc__pin_ops *const *b = lsc__pin_backends; *b; b++)
+		fprintf(f, "%s%s", b == lsc__pin_backends ? "" : ", ", (*b)->name);
+	fprintf(f, "\n"
 		"  --pin-readonly               register the arena read-only for the device (cuda;\n"
 		"                               hip with ROCm 6 headers); elsewhere ignored, with a note\n"
 		"  --chunk-gib N                allocate the arena in pieces of N GiB\n"
@@ -52,7 +59,9 @@ static void usage(FILE *f)
 		"  --no-verify                  do not hash\n"
 		"  --format human|json          line format (default human; LOADSCOPE=json too)\n"
 		"  --make-test-file PATH        write pseudo-random bytes to PATH, print XXH3-64\n"
-		"  --gib N                      size of the test file in GiB (default 1)\n");
+		"  --gib N                      size of the test file in GiB (default 1, at most 1024)\n"
+		"  -h, --help                   this text\n"
+		"  -V, --version                version and backends\n");
 }
 
 /* xorshift64*: fast enough that the disk or page cache is the limit. */
@@ -68,10 +77,6 @@ static uint64_t xs_next(uint64_t *s)
 
 static int make_test_file(const char *path, double gib)
 {
-	if (!(gib >= 0) || gib > 1024) {
-		fprintf(stderr, "loadscope load: --gib %g: between 0 and 1024\n", gib);
-		return 2;
-	}
 	uint64_t total = (uint64_t)(gib * 1024.0 * 1024.0 * 1024.0);
 	const size_t bufsz = 16u << 20;
 	uint64_t *buf = malloc(bufsz);
@@ -84,7 +89,7 @@ static int make_test_file(const char *path, double gib)
 		XXH3_freeState(st);
 		if (fd >= 0)
 			close(fd);
-		return 1;
+		return LSC_EXIT_IO;
 	}
 	XXH3_64bits_reset(st);
 	uint64_t seed = 0x9E3779B97F4A7C15ull ^ total, done = 0;
@@ -104,7 +109,7 @@ static int make_test_file(const char *path, double gib)
 				close(fd);
 				free(buf);
 				XXH3_freeState(st);
-				return 1;
+				return LSC_EXIT_IO;
 			}
 			w += (size_t)r;
 		}
@@ -116,22 +121,11 @@ static int make_test_file(const char *path, double gib)
 	XXH3_freeState(st);
 	if (cerr) {
 		fprintf(stderr, "loadscope load: closing %s: %s\n", path, strerror(cerr));
-		return 1;
+		return LSC_EXIT_IO;
 	}
 	printf("made %s: %" PRIu64 " bytes (%.2f GiB) in %.3f s, xxh3=%016" PRIx64 "\n", path, total,
 	       total / (1024.0 * 1024 * 1024), (lsc__now_ns() - t0) / 1e9, h);
 	fflush(stdout);
-	return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-')
-		return -EINVAL;
-	*out = v;
 	return 0;
 }
 
@@ -156,13 +150,36 @@ static const struct option longopts[] = {
 	{"gib", required_argument, NULL, OPT_GIB},
 	{"no-verify", no_argument, NULL, OPT_NOVERIFY},
 	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
 
 static int bad(const char *opt, const char *val, const char *want)
 {
-	fprintf(stderr, "loadscope load: %s %s: %s\n", opt, val, want);
-	return 2;
+	return lsc_cli_usage("%s %s: %s", opt, val, want);
+}
+
+/* The pin registry decides which names exist: a backend added to the
+ * build needs no edit here. */
+static int bad_pin(const char *val)
+{
+	char have[128] = "";
+	size_t used = 0;
+
+	for (const struct lsc__pin_ops *const *b = lsc__pin_backends; *b; b++) {
+		int w = snprintf(have + used, sizeof(have) - used, "%s%s", used ? ", " : "", (*b)->name);
+		if (w < 0 || (size_t)w >= sizeof(have) - used)
+			break;
+		used += (size_t)w;
+	}
+	return lsc_cli_usage("--pin %s: not a pin backend of this build (it has %s)", val, have);
+}
+
+/* The reader names are the readers' own (auto: io_uring, else pread). */
+static int reader_known(const char *name)
+{
+	return !strcmp(name, "auto") || !strcmp(name, lsc__reader_uring.name) ||
+	       !strcmp(name, lsc__reader_pread.name);
 }
 
 int lsc_cmd_load(int argc, char **argv)
@@ -174,32 +191,34 @@ int lsc_cmd_load(int argc, char **argv)
 	double gib = 1.0;
 	uint64_t expect = 0, v;
 	int has_expect = 0, c;
+	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = lsc_cli_next(&cli)) != -1) {
 		switch (c) {
 		case OPT_THP:
 			if (lsc_thp_policy_parse(optarg, &o.thp) < 0)
 				return bad("--thp", optarg, "auto, thp, 4k, hugetlb or process-off");
 			break;
 		case OPT_PIN:
-			if (strcmp(optarg, "none") && strcmp(optarg, "mlock") && strcmp(optarg, "cuda") &&
-			    strcmp(optarg, "hip"))
-				return bad("--pin", optarg, "none, mlock, cuda or hip");
+			if (!lsc__pin_find(optarg))
+				return bad_pin(optarg);
 			o.pin = optarg;
 			break;
 		case OPT_PIN_READONLY:
 			o.flags |= LSC_LOAD_PIN_READONLY;
 			break;
 		case OPT_CHUNK:
-			if (parse_u64(optarg, &v) < 0 || !v || v > 1024)
-				return bad("--chunk-gib", optarg, "a whole number of GiB, 1 to 1024");
+			if (lsc_cli_uint("--chunk-gib", optarg, 1, 1024, &v) < 0)
+				return LSC_EXIT_USAGE;
 			o.chunk_bytes = v << 30;
 			break;
 		case OPT_STAGING: {
-			unsigned k, cm;
-			char tail;
-			if (sscanf(optarg, "%ux%u%c", &k, &cm, &tail) != 2 || !k || k > 4096 || !cm ||
+			/* Digits only on both sides: %u would take "-1" as 4294967295. */
+			size_t kl = strspn(optarg, "0123456789");
+			size_t cl = optarg[kl] == 'x' ? strspn(optarg + kl + 1, "0123456789") : 0;
+			unsigned long k = kl && kl < 6 ? strtoul(optarg, NULL, 10) : 0;
+			unsigned long cm = cl && cl < 6 ? strtoul(optarg + kl + 1, NULL, 10) : 0;
+			if (optarg[kl + 1 + cl] || optarg[kl] != 'x' || !k || k > 4096 || !cm ||
 			    cm > 1024)
 				return bad("--staging", optarg, "KxC: K buffers (1-4096) of C MiB (1-1024)");
 			o.staging_count = k;
@@ -207,20 +226,20 @@ int lsc_cmd_load(int argc, char **argv)
 			break;
 		}
 		case OPT_QD:
-			if (parse_u64(optarg, &v) < 0 || !v || v > 4096)
-				return bad("--qd", optarg, "1 to 4096");
+			if (lsc_cli_uint("--qd", optarg, 1, 4096, &v) < 0)
+				return LSC_EXIT_USAGE;
 			o.queue_depth = (unsigned)v;
 			break;
 		case OPT_DIRECT:
 			o.flags |= LSC_LOAD_DIRECT;
 			break;
 		case OPT_THREADS:
-			if (parse_u64(optarg, &v) < 0 || !v || v > 1024)
-				return bad("--threads", optarg, "1 to 1024");
+			if (lsc_cli_uint("--threads", optarg, 1, 1024, &v) < 0)
+				return LSC_EXIT_USAGE;
 			o.prefault_threads = (unsigned)v;
 			break;
 		case OPT_READER:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "io_uring") && strcmp(optarg, "pread"))
+			if (!reader_known(optarg))
 				return bad("--reader", optarg, "auto, io_uring or pread");
 			o.reader = optarg;
 			break;
@@ -247,48 +266,43 @@ int lsc_cmd_load(int argc, char **argv)
 		case OPT_MAKE:
 			make = optarg;
 			break;
-		case OPT_GIB: {
-			char *end;
-			gib = strtod(optarg, &end);
-			if (end == optarg || *end)
-				return bad("--gib", optarg, "a number of GiB");
+		case OPT_GIB:
+			if (lsc_cli_real("--gib", optarg, 0, 1024, 0, &gib) < 0)
+				return LSC_EXIT_USAGE;
 			break;
-		}
 		case OPT_NOVERIFY:
 			o.flags |= LSC_LOAD_NO_VERIFY;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return LSC_EXIT_OK;
+		case 'V':
+			lsc_cli_version(stdout);
+			return LSC_EXIT_OK;
 		default:
-			usage(stderr);
-			return 2;
+			return LSC_EXIT_USAGE;
 		}
 	}
-	int n_files = argc - optind;
+	int n_files = cli.nops;
 	if (make) {
 		int ret = make_test_file(make, gib);
 		if (ret || !n_files)
 			return ret;
 	}
-	if (!n_files) {
-		usage(stderr);
-		return 2;
-	}
-	if (has_expect && n_files != 1) {
-		fprintf(stderr, "loadscope load: --expect is the hash of one file; %d given\n", n_files);
-		return 2;
-	}
+	if (!n_files)
+		return lsc_cli_usage("no FILE to load");
+	if (has_expect && n_files != 1)
+		return lsc_cli_usage("--expect is the hash of one file; %d given", n_files);
 
 	struct lsc_extent *ext = calloc((size_t)n_files, sizeof(*ext));
 	if (!ext) {
 		fprintf(stderr, "loadscope load: out of memory\n");
-		return 1;
+		return LSC_EXIT_IO;
 	}
 	uint64_t at = 0;
 	for (int i = 0; i < n_files; i++) {
 		struct stat st;
-		ext[i].path = argv[optind + i];
+		ext[i].path = argv[1 + i];
 		ext[i].length = UINT64_MAX;
 		ext[i].arena_offset = at;
 		/* A file that cannot be statted here is reported by lsc_load. */
@@ -309,7 +323,7 @@ int lsc_cmd_load(int argc, char **argv)
 	if (ret < 0) {
 		fprintf(stderr, "loadscope load: profiler: %s\n", lsc_strerror(ret));
 		free(ext);
-		return 1;
+		return LSC_EXIT_IO;
 	}
 	lsc_start_begin(p, "loadscope load");
 	lsc_arena *arena = NULL;
@@ -326,5 +340,5 @@ int lsc_cmd_load(int argc, char **argv)
 	lsc_arena_destroy(arena);
 	lsc_profiler_destroy(p);
 	free(ext);
-	return ret == 0 ? 0 : 1;
+	return ret == 0 ? LSC_EXIT_OK : LSC_EXIT_PROBLEM;
 }

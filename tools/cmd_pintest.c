@@ -18,8 +18,8 @@
  * repeat so that a drifting machine hits every mode alike.
  *
  * The mlock backend needs no GPU, so the command and its table are tested
- * on the build machines. Exit: 0, 1 when the backend cannot run here (one
- * line says why) or a case failed, 2 usage.
+ * on the build machines. Exit (docs/cli.md): 0, 1 when the backend cannot
+ * run here (one line says why) or a case failed, 64 usage.
  */
 #include <errno.h>
 #include <math.h>
@@ -74,19 +74,28 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: loadscope pintest SIZE_GIB [--mode alloc-mp|alloc-m|alloc-d|register[,...]]\n"
-		"                         [--chunk-gib N] [--repeats R] [--backend cuda|hip|mlock]\n"
+		"                         [--chunk-gib N] [--repeats R] [--backend BACKEND]\n"
 		"                         [--thp default|4k|thp|process-off] [--h2d]\n"
-		"  SIZE_GIB     total size, may be fractional (0.0625 = 64 MiB)\n"
+		"  SIZE_GIB     total size, may be fractional (0.0625 = 64 MiB; at most 1048576)\n"
 		"  --mode       default alloc-mp; a comma list runs the modes interleaved\n"
-		"  --chunk-gib  0 = one allocation (default); N = ceil(SIZE/N) pieces of N GiB\n"
-		"  --repeats    default 1\n"
-		"  --backend    default cuda\n"
+		"  --chunk-gib  0 = one allocation (default); N = ceil(SIZE/N) pieces of N GiB,\n"
+		"               at most %d pieces\n"
+		"  --repeats    default 1, at most 1000\n"
+		"  --backend    a page-locking backend of this build:",
+		MAX_PIECES);
+	for (const struct lsc__pin_ops *const *b = lsc__pin_backends; *b; b++)
+		if ((*b)->caps & LSC__PIN_CAP_LOCKS)
+			fprintf(f, " %s", (*b)->name);
+	fprintf(f, "\n"
+		"               (default the first, GPU runtimes before mlock)\n"
 		"  --thp        register: madvise before the touch (4k, thp) or PR_SET_THP_DISABLE\n"
 		"               around the allocation (process-off, also for alloc modes)\n"
 		"  --h2d        after each allocation, copy it all to the device (GPU backends)\n"
+		"  -h, --help   this text;  -V, --version  version and backends\n"
 		"Prints a Markdown table: case, alloc s, GiB/s, memset s, notes (vmstat deltas\n"
 		"that moved over the allocation, retries, slow pieces, KFD counts when\n"
-		"libloadscope_kfdcount.so is preloaded).\n");
+		"libloadscope_kfdcount.so is preloaded). Exit 0; 1 the backend cannot run here\n"
+		"or a case failed; 4 stdout unwritable; 64 usage (docs/cli.md).\n");
 }
 
 static double now_s(void)
@@ -105,66 +114,141 @@ static int parse_modes(const char *s, struct opts *o)
 		unsigned m = 0;
 		while (m < 4 && strcmp(t, mode_names[m]))
 			m++;
-		if (m == 4 || o->n_modes == MAX_MODES)
-			return -1;
+		if (m == 4)
+			return lsc_cli_usage("--mode %s: %s%snot a mode (alloc-mp, alloc-m, alloc-d, "
+					     "register)", s, strcmp(s, t) ? t : "",
+					     strcmp(s, t) ? " is " : "");
+		if (o->n_modes == MAX_MODES)
+			return lsc_cli_usage("--mode %s: at most %d modes", s, MAX_MODES);
 		o->modes[o->n_modes++] = (enum mode)m;
 	}
-	return o->n_modes ? 0 : -1;
+	return o->n_modes ? 0 : lsc_cli_usage("--mode '%s': no mode given", s);
 }
 
+/* The allocation's geometry: the total and the piece, page-rounded, and
+ * how many pieces. Counted wide: a tiny chunk must not wrap. */
+static uint64_t geometry(const struct opts *o, size_t *total, size_t *chunk)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	*total = (size_t)ceil(o->gib * GIB);
+	*total = (*total + page - 1) / page * page;
+	*chunk = o->chunk_gib > 0 ? (size_t)ceil(o->chunk_gib * GIB) : *total;
+	*chunk = (*chunk + page - 1) / page * page;
+	if (*chunk > *total)
+		*chunk = *total;
+	return (*total + *chunk - 1) / *chunk;
+}
+
+/* The default backend: the first in the registry's fallback order that
+ * really page-locks (GPU runtimes, then mlock). */
+static const char *default_backend(void)
+{
+	for (const struct lsc__pin_ops *const *b = lsc__pin_backends; *b; b++)
+		if ((*b)->caps & LSC__PIN_CAP_LOCKS)
+			return (*b)->name;
+	return "mlock";
+}
+
+/* The registry decides the names; "none" locks nothing, so times nothing. */
+static int check_backend(const char *name)
+{
+	const struct lsc__pin_ops *ops = lsc__pin_find(name);
+	char have[128] = "";
+	size_t used = 0;
+
+	if (ops && (ops->caps & LSC__PIN_CAP_LOCKS))
+		return 0;
+	for (const struct lsc__pin_ops *const *b = lsc__pin_backends; *b; b++) {
+		if (!((*b)->caps & LSC__PIN_CAP_LOCKS))
+			continue;
+		int w = snprintf(have + used, sizeof(have) - used, "%s%s", used ? ", " : "", (*b)->name);
+		if (w < 0 || (size_t)w >= sizeof(have) - used)
+			break;
+		used += (size_t)w;
+	}
+	return lsc_cli_usage("--backend %s: %s (this build has %s)", name,
+			     ops ? "locks no memory" : "not a pin backend of this build", have);
+}
+
+enum { OPT_MODE = 256, OPT_CHUNK, OPT_REPEATS, OPT_BACKEND, OPT_THP, OPT_H2D };
+
+static const struct option longopts[] = {
+	{"mode", required_argument, NULL, OPT_MODE},
+	{"chunk-gib", required_argument, NULL, OPT_CHUNK},
+	{"repeats", required_argument, NULL, OPT_REPEATS},
+	{"backend", required_argument, NULL, OPT_BACKEND},
+	{"thp", required_argument, NULL, OPT_THP},
+	{"h2d", no_argument, NULL, OPT_H2D},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+
+/* 0 parsed, 1 --help or --version done, LSC_EXIT_USAGE (line printed). */
 static int parse(int argc, char **argv, struct opts *o)
 {
+	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
+	uint64_t v;
+	int c;
+
 	memset(o, 0, sizeof(*o));
 	o->repeats = 1;
-	o->backend = "cuda";
+	o->backend = default_backend();
 	o->modes[0] = M_ALLOC_MP;
 	o->n_modes = 1;
-	int have_size = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	while ((c = lsc_cli_next(&cli)) != -1) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			return 1;
-		} else if (!strcmp(a, "--h2d")) {
+		case 'V':
+			lsc_cli_version(stdout);
+			return 1;
+		case OPT_H2D:
 			o->h2d = 1;
-		} else if (!strcmp(a, "--mode") && v) {
-			if (parse_modes(v, o))
-				return -1;
-			i++;
-		} else if (!strcmp(a, "--chunk-gib") && v) {
-			o->chunk_gib = strtod(v, &end);
-			if (*end || o->chunk_gib < 0)
-				return -1;
-			i++;
-		} else if (!strcmp(a, "--repeats") && v) {
-			long r = strtol(v, &end, 10);
-			if (*end || r < 1 || r > 1000)
-				return -1;
-			o->repeats = (unsigned)r;
-			i++;
-		} else if (!strcmp(a, "--backend") && v) {
-			o->backend = v;
-			i++;
-		} else if (!strcmp(a, "--thp") && v) {
+			break;
+		case OPT_MODE:
+			if (parse_modes(optarg, o))
+				return LSC_EXIT_USAGE;
+			break;
+		case OPT_CHUNK:
+			if (lsc_cli_real("--chunk-gib", optarg, 0, 1 << 20, 0, &o->chunk_gib) < 0)
+				return LSC_EXIT_USAGE;
+			break;
+		case OPT_REPEATS:
+			if (lsc_cli_uint("--repeats", optarg, 1, 1000, &v) < 0)
+				return LSC_EXIT_USAGE;
+			o->repeats = (unsigned)v;
+			break;
+		case OPT_BACKEND:
+			if (check_backend(optarg))
+				return LSC_EXIT_USAGE;
+			o->backend = optarg;
+			break;
+		case OPT_THP: {
 			unsigned t = 0;
-			while (t < 4 && strcmp(v, thp_names[t]))
+			while (t < 4 && strcmp(optarg, thp_names[t]))
 				t++;
 			if (t == 4)
-				return -1;
+				return lsc_cli_usage("--thp %s: default, 4k, thp or process-off", optarg);
 			o->thp = (enum thp)t;
-			i++;
-		} else if (a[0] != '-' && !have_size) {
-			o->gib = strtod(a, &end);
-			if (*end || !(o->gib > 0) || o->gib > 1 << 20)
-				return -1;
-			have_size = 1;
-		} else {
-			return -1;
+			break;
+		}
+		default:
+			return LSC_EXIT_USAGE;
 		}
 	}
-	return have_size ? 0 : -1;
+	if (cli.nops != 1)
+		return lsc_cli_usage(cli.nops ? "%s: one SIZE_GIB only" : "no SIZE_GIB given",
+				     cli.nops ? argv[2] : "");
+	if (lsc_cli_real("SIZE_GIB", argv[1], 0, 1 << 20, 1, &o->gib) < 0)
+		return LSC_EXIT_USAGE;
+	size_t total, chunk;
+	uint64_t pieces = geometry(o, &total, &chunk);
+	if (pieces > MAX_PIECES)
+		return lsc_cli_usage("--chunk-gib %g: %llu pieces of SIZE_GIB %g, at most %d",
+				     o->chunk_gib, (unsigned long long)pieces, o->gib, MAX_PIECES);
+	return 0;
 }
 
 static unsigned pin_flags(enum mode m)
@@ -298,24 +382,12 @@ __attribute__((format(printf, 3, 4))) static void note(char *out, size_t len, co
 static int run_case(const struct opts *o, const struct lsc__pin_ops *ops, int is_mlock,
 		    enum mode m, unsigned rep)
 {
-	size_t total = (size_t)ceil(o->gib * GIB);
-	long page = sysconf(_SC_PAGESIZE);
-	total = (total + (size_t)page - 1) / (size_t)page * (size_t)page;
-	size_t chunk = o->chunk_gib > 0 ? (size_t)ceil(o->chunk_gib * GIB) : total;
-	chunk = (chunk + (size_t)page - 1) / (size_t)page * (size_t)page;
-	if (chunk > total)
-		chunk = total;
-	uint64_t pieces = (total + chunk - 1) / chunk; /* counted wide: a tiny chunk must not wrap */
-	if (pieces > MAX_PIECES) {
-		fprintf(stderr, "pintest: %llu pieces is too many (at most %d)\n",
-			(unsigned long long)pieces, MAX_PIECES);
-		return 2;
-	}
-	unsigned n = (unsigned)pieces;
+	size_t total, chunk;
+	unsigned n = (unsigned)geometry(o, &total, &chunk); /* at most MAX_PIECES: parse() */
 	struct piece *pcs = calloc(n, sizeof(*pcs));
 	if (!pcs) {
-		fprintf(stderr, "pintest: out of memory\n");
-		return 1;
+		fprintf(stderr, "loadscope pintest: out of memory\n");
+		return LSC_EXIT_IO;
 	}
 	struct lsc__pin_cost cost;
 	struct lsc_vmstat v0, v1;
@@ -417,23 +489,11 @@ int lsc_cmd_pintest(int argc, char **argv)
 {
 	struct opts o;
 	int pr = parse(argc, argv, &o);
-	if (pr > 0)
-		return 0;
-	if (pr < 0) {
-		usage(stderr);
-		return 2;
-	}
+	if (pr)
+		return pr > 1 ? pr : LSC_EXIT_OK;
 	int is_mlock = !strcmp(o.backend, "mlock");
-	if (strcmp(o.backend, "cuda") && strcmp(o.backend, "hip") && !is_mlock) {
-		fprintf(stderr, "pintest: unknown backend '%s' (cuda, hip, mlock)\n", o.backend);
-		return 2;
-	}
+	/* In the registry with CAP_LOCKS: parse() and default_backend(). */
 	const struct lsc__pin_ops *ops = lsc__pin_find(o.backend);
-	if (!ops) {
-		printf("pintest: %s: backend not compiled into this build (toolkit not found at build time)\n",
-		       o.backend);
-		return 1;
-	}
 	char why[512] = "";
 	if (ops->probe && ops->probe(why, sizeof(why)) < 0) {
 		printf("pintest: %s\n", why[0] ? why : "backend unusable here");
@@ -462,10 +522,10 @@ int lsc_cmd_pintest(int argc, char **argv)
 	for (unsigned rep = 0; rep < o.repeats; rep++)
 		for (unsigned k = 0; k < o.n_modes; k++) {
 			int r = run_case(&o, ops, is_mlock, o.modes[k], rep);
-			if (r == 2)
-				return 2;
+			if (r == LSC_EXIT_IO)
+				return r;
 			if (r)
-				rc = 1;
+				rc = LSC_EXIT_PROBLEM;
 		}
 	return rc;
 }

@@ -12,11 +12,9 @@
  * line, then one `warn` line per problem, with a stable id and the numbers,
  * or one `ok` line.
  *
- * Exit: 0 nothing to warn about, 1 warnings, 2 usage, 3 no arena size (no
- * --arena-gib and MemAvailable unreadable).
+ * Exit (docs/cli.md): 0 nothing to warn about, 1 warnings, 3 no arena size
+ * (no --arena-gib and MemAvailable unreadable), 64 usage.
  */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,59 +47,72 @@ static void usage(FILE *f)
 		"\n"
 		"Prints the memory settings that decide how a large pinned arena behaves,\n"
 		"then warns about what would hurt an arena of N GiB (default: 80%% of\n"
-		"MemAvailable). Exit 0: no warning; 1: warnings; 2: usage.\n");
+		"MemAvailable).\n"
+		"  --arena-gib N      the arena to judge, in GiB (above 0, at most 1048576)\n"
+		"  --format F         human (default) or json\n"
+		"  --proc-root DIR    read /proc from DIR (a copied tree)\n"
+		"  --sys-root DIR     read /sys from DIR\n"
+		"  -h, --help         this text\n"
+		"  -V, --version      version and backends\n"
+		"Exit 0: no warning; 1: warnings; 3: no arena size (no --arena-gib, MemAvailable\n"
+		"unreadable); 4: stdout unwritable; 64: usage (docs/cli.md).\n");
 }
 
-static int parse_gib(const char *s, double *out)
-{
-	char *end;
-	double v;
+enum { OPT_ARENA = 256, OPT_FORMAT, OPT_PROC, OPT_SYS };
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1024.0 * 1024)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
+static const struct option longopts[] = {
+	{"arena-gib", required_argument, NULL, OPT_ARENA},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"proc-root", required_argument, NULL, OPT_PROC},
+	{"sys-root", required_argument, NULL, OPT_SYS},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
 
-/* 0 parsed, 1 --help, -EINVAL usage error (message printed). */
+/* 0 parsed, 1 --help or --version done, -1 usage error (message printed). */
 static int parse_args(int argc, char **argv, struct probe_args *a)
 {
+	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
+	int c;
+
 	memset(a, 0, sizeof(*a));
 	a->format = LSC_FORMAT_HUMAN;
-	for (int i = 1; i < argc; i++) {
-		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(opt, "--help") || !strcmp(opt, "-h"))
-			return 1;
-		if (!val) {
-			fprintf(stderr, "loadscope probe: %s: unknown option or missing value\n", opt);
-			return -EINVAL;
-		}
-		i++;
-		if (!strcmp(opt, "--arena-gib")) {
-			if (parse_gib(val, &a->arena_gib) < 0) {
-				fprintf(stderr, "loadscope probe: --arena-gib %s: not a size in GiB\n", val);
-				return -EINVAL;
-			}
-		} else if (!strcmp(opt, "--format")) {
-			if (!strcmp(val, "human")) {
+	while ((c = lsc_cli_next(&cli)) != -1) {
+		switch (c) {
+		case OPT_ARENA:
+			if (lsc_cli_real("--arena-gib", optarg, 0, 1024.0 * 1024, 1, &a->arena_gib) < 0)
+				return -1;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "human")) {
 				a->format = LSC_FORMAT_HUMAN;
-			} else if (!strcmp(val, "json")) {
+			} else if (!strcmp(optarg, "json")) {
 				a->format = LSC_FORMAT_JSON;
 			} else {
-				fprintf(stderr, "loadscope probe: --format %s: human or json\n", val);
-				return -EINVAL;
+				lsc_cli_usage("--format %s: human or json", optarg);
+				return -1;
 			}
-		} else if (!strcmp(opt, "--proc-root")) {
-			a->proc_root = val;
-		} else if (!strcmp(opt, "--sys-root")) {
-			a->sys_root = val;
-		} else {
-			fprintf(stderr, "loadscope probe: %s: unknown option\n", opt);
-			return -EINVAL;
+			break;
+		case OPT_PROC:
+			a->proc_root = optarg;
+			break;
+		case OPT_SYS:
+			a->sys_root = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'V':
+			lsc_cli_version(stdout);
+			return 1;
+		default:
+			return -1;
 		}
+	}
+	if (cli.nops) {
+		lsc_cli_usage("%s: unexpected argument (probe takes options only)", argv[1]);
+		return -1;
 	}
 	return 0;
 }
@@ -280,7 +291,7 @@ static int probe(lsc_profiler *p, const struct probe_args *args)
 	if (!arena) {
 		fprintf(stderr, "loadscope probe: MemAvailable is n/a here; give the arena size "
 				"with --arena-gib N\n");
-		return 3;
+		return LSC_EXIT_NOTHING;
 	}
 	say_arena(p, args, arena);
 	lsc__assess(&s, arena, &a);
@@ -309,7 +320,7 @@ static int probe(lsc_profiler *p, const struct probe_args *args)
 	}
 	if (!warnings)
 		say_ok(p, &a, arena);
-	return warnings ? 1 : 0;
+	return warnings ? LSC_EXIT_PROBLEM : LSC_EXIT_OK;
 }
 
 int lsc_cmd_probe(int argc, char **argv)
@@ -320,10 +331,8 @@ int lsc_cmd_probe(int argc, char **argv)
 	int ret;
 
 	ret = parse_args(argc, argv, &args);
-	if (ret != 0) {
-		usage(ret > 0 ? stdout : stderr);
-		return ret > 0 ? 0 : 2;
-	}
+	if (ret != 0)
+		return ret > 0 ? LSC_EXIT_OK : LSC_EXIT_USAGE;
 	lsc_profiler_options_init(&o);
 	o.stream = stdout;
 	o.format = args.format;
@@ -335,7 +344,7 @@ int lsc_cmd_probe(int argc, char **argv)
 	ret = lsc_profiler_create(&o, &p);
 	if (ret < 0) {
 		fprintf(stderr, "loadscope probe: %s\n", lsc_strerror(ret));
-		return 2;
+		return LSC_EXIT_IO;
 	}
 	ret = probe(p, &args);
 	lsc_profiler_destroy(p);

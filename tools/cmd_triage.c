@@ -3,13 +3,11 @@
  * and print diagnoses with evidence and remedies. The work is in
  * tools/triage/ (docs/triage.md); this file is only the options and the
  * exit status: 0 healthy, 1 warnings, 2 failures, 3 unusable input,
- * 4 usage or I/O error.
+ * 4 an input unreadable or stdout unwritable, 64 usage (docs/cli.md).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "tool.h"
 #include "triage/triage.h"
@@ -23,8 +21,28 @@ static void usage(FILE *f)
 		"                        [--color|--no-color] [FILE...]\n"
 		"Reads startup logs (stdin when no FILE or FILE is -), pasted or whole, and reports\n"
 		"findings per start with the lines they rest on and what to do (docs/triage.md).\n"
-		"exit: 0 healthy, 1 warnings, 2 failures, 3 nothing recognisable, 4 usage or I/O error\n");
+		"Options may follow the files. Colour: on a terminal, unless NO_COLOR is set and\n"
+		"not empty, or TERM=dumb; --color and --no-color decide instead.\n"
+		"  -h, --help     this text      -V, --version  version and backends\n"
+		"exit: 0 healthy, 1 warnings, 2 failures, 3 nothing recognisable, 4 a file could\n"
+		"not be read or stdout written, 64 usage error (docs/cli.md)\n");
 }
+
+enum { OPT_FORMAT = 256, OPT_TABLE, OPT_TABLE_ONLY, OPT_REDACT, OPT_COLOR, OPT_NO_COLOR };
+
+static const struct option longopts[] = {
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"table", no_argument, NULL, OPT_TABLE},
+	{"table-only", no_argument, NULL, OPT_TABLE_ONLY},
+	{"redact", no_argument, NULL, OPT_REDACT},
+	{"color", no_argument, NULL, OPT_COLOR},
+	{"colour", no_argument, NULL, OPT_COLOR},
+	{"no-color", no_argument, NULL, OPT_NO_COLOR},
+	{"no-colour", no_argument, NULL, OPT_NO_COLOR},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
 
 static int feed_file(struct lsc_triage *t, const char *path, char *buf, size_t cap)
 {
@@ -57,62 +75,62 @@ int lsc_cmd_triage(int argc, char **argv)
 {
 	struct lsc_triage_opts o = {0};
 	enum lsc_triage_fmt fmt = LSC_TRIAGE_TEXT;
-	int color = -1, i;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
-			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
-			if (!strcmp(v, "text"))
+	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
+	int color = -1, c;
+
+	while ((c = lsc_cli_next(&cli)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
 				fmt = LSC_TRIAGE_TEXT;
-			else if (!strcmp(v, "json"))
+			else if (!strcmp(optarg, "json"))
 				fmt = LSC_TRIAGE_JSON;
-			else if (!strcmp(v, "md") || !strcmp(v, "markdown"))
+			else if (!strcmp(optarg, "md") || !strcmp(optarg, "markdown"))
 				fmt = LSC_TRIAGE_MD;
-			else {
-				fprintf(stderr, "loadscope triage: unknown format '%s'\n", v);
-				usage(stderr);
-				return 4;
-			}
-		} else if (!strcmp(a, "--table")) {
+			else
+				return lsc_cli_usage("--format %s: text, json or md", optarg);
+			break;
+		case OPT_TABLE:
 			o.flags |= LSC_TRIAGE_TABLE;
-		} else if (!strcmp(a, "--table-only")) {
+			break;
+		case OPT_TABLE_ONLY:
 			o.flags |= LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY;
-		} else if (!strcmp(a, "--redact")) {
+			break;
+		case OPT_REDACT:
 			o.flags |= LSC_TRIAGE_REDACT;
-		} else if (!strcmp(a, "--color") || !strcmp(a, "--colour")) {
+			break;
+		case OPT_COLOR:
 			color = 1;
-		} else if (!strcmp(a, "--no-color") || !strcmp(a, "--no-colour")) {
+			break;
+		case OPT_NO_COLOR:
 			color = 0;
-		} else if (!strcmp(a, "--")) {
-			i++;
 			break;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "loadscope triage: unknown option '%s'\n", a);
-			usage(stderr);
-			return 4;
-		} else {
-			break;
+		case 'h':
+			usage(stdout);
+			return LSC_EXIT_OK;
+		case 'V':
+			lsc_cli_version(stdout);
+			return LSC_EXIT_OK;
+		default:
+			return LSC_EXIT_USAGE;
 		}
 	}
 	if (color < 0)
-		color = fmt == LSC_TRIAGE_TEXT && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+		color = fmt == LSC_TRIAGE_TEXT && lsc_cli_color(-1);
 	if (color)
 		o.flags |= LSC_TRIAGE_COLOR;
 	struct lsc_triage *t = lsc_triage_new(&o);
 	static char buf[1 << 16];
 	if (!t) {
 		fprintf(stderr, "loadscope triage: out of memory\n");
-		return 4;
+		return LSC_EXIT_IO;
 	}
 	int bad = 0, read = 0;
-	if (i == argc) {
+	if (!cli.nops) {
 		bad |= feed_file(t, "-", buf, sizeof(buf)) < 0;
 		read += !bad;
 	}
-	for (; i < argc; i++) {
+	for (int i = 1; i <= cli.nops; i++) {
 		int rc = feed_file(t, argv[i], buf, sizeof(buf));
 		bad |= rc < 0;
 		read += rc == 0;
@@ -120,14 +138,14 @@ int lsc_cmd_triage(int argc, char **argv)
 	if (!read) {
 		/* Every input failed: the error lines say why; no empty report. */
 		lsc_triage_free(t);
-		return 4;
+		return LSC_EXIT_IO;
 	}
 	lsc_triage_finish(t);
+	/* stdout is flushed and checked at exit (lsc_cli_finish). */
 	int r = lsc_triage_render(t, fmt, stdout);
-	fflush(stdout);
 	int code = lsc_triage_exit_code(t);
 	lsc_triage_free(t);
 	if (bad || r < 0)
-		return 4;
+		return LSC_EXIT_IO;
 	return code;
 }

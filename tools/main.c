@@ -1,6 +1,7 @@
 /*
  * loadscope: the command-line program. Dispatches to the subcommands in
- * tools/cmd_*.c (probe, load, triage, ...).
+ * tools/cmd_*.c (probe, load, triage, ...), and checks stdout once they
+ * return (tools/cli.c, docs/cli.md for the conventions and exit statuses).
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,27 +25,36 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: loadscope <command> [options]\n\ncommands:\n");
+	fprintf(f, "usage: loadscope <command> [options]\n"
+		   "       loadscope -h|--help | -V|--version\n\ncommands:\n");
 	for (size_t i = 0; commands[i].name; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'loadscope <command> --help' for a command's options. loadscope %s\n",
+	fprintf(f, "\n'loadscope <command> --help' for a command's options; exit statuses in\n"
+		   "docs/cli.md and loadscope(1). loadscope %s\n",
 		lsc_version_string());
+}
+
+static int run(int argc, char **argv)
+{
+	if (argc < 2)
+		return lsc_cli_usage("no command given");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return LSC_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		lsc_cli_version(stdout);
+		return LSC_EXIT_OK;
+	}
+	for (size_t i = 0; commands[i].name; i++)
+		if (!strcmp(argv[1], commands[i].name)) {
+			lsc_cli_cmd = commands[i].name;
+			return commands[i].run(argc - 1, argv + 1);
+		}
+	return lsc_cli_usage("%s: unknown command", argv[1]);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("loadscope %s\n", lsc_version_string());
-		return 0;
-	}
-	for (size_t i = 0; commands[i].name; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "loadscope: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return 2;
+	return lsc_cli_finish(run(argc, argv));
 }
