@@ -90,9 +90,12 @@ LSC_API const char *lsc_vm_name(enum lsc_vm_counter c);
 /* Where lines go: called once per line with the complete line (newline
  * included, NUL-terminated at line[len]). Called from the thread that
  * produced the line, or from the watchdog thread; calls never overlap (the
- * profiler serialises them). Must not call back into any profiler, and must
- * not call fork(): the profiler holds its locks across a fork so that a child
- * can go on using it (posix_spawn, popen and system are fine). */
+ * profiler serialises them). Must not call back into any profiler. A sink
+ * that blocks holds up the thread whose line it is taking and the next
+ * lines of the same profiler, nothing else: a fork() in any thread returns
+ * at once, and the child starts with the sink free (the line that was in
+ * it belongs to the parent and is not repeated). A sink may start
+ * processes (posix_spawn, popen, system, or fork then exec). */
 typedef void (*lsc_sink_fn)(void *user, const char *line, size_t len);
 
 enum lsc_mode {

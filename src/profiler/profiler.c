@@ -47,12 +47,17 @@ LSC_API void lsc_profiler_options_init(struct lsc_profiler_options *o)
 	o->watchdog_every_s = 5.0;
 }
 
-static void make_run_id(char run[9])
+/* Eight hex digits. Async-signal-safe (fork.c calls it in a forked child):
+ * no stdio. */
+void lsc__run_id(char run[9])
 {
+	static const char hex[] = "0123456789abcdef";
 	uint32_t r;
 	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
 		r = (uint32_t)(lsc__now_ns() ^ ((uint64_t)getpid() << 16));
-	snprintf(run, 9, "%08x", r);
+	for (int i = 7; i >= 0; i--, r >>= 4)
+		run[i] = hex[r & 15u];
+	run[8] = '\0';
 }
 
 LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_profiler **out)
@@ -96,10 +101,8 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 	p->wd_every_s = opt->watchdog_every_s;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_mutex_init(&p->sink_lock, NULL);
-	pthread_mutex_init(&p->fd_lock, NULL);
 	pthread_cond_init(&p->wd_cond, NULL);
-	make_run_id(p->run);
-	p->vm_fd = p->status_fd = -1;
+	lsc__run_id(p->run);
 
 	const char *bad_env = NULL;
 	int bad_trace = 0;
@@ -131,7 +134,6 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		p->trace = calloc(LSC__TRACE_MAX, sizeof(*p->trace));
 		if (!p->trace) {
 			pthread_cond_destroy(&p->wd_cond);
-			pthread_mutex_destroy(&p->fd_lock);
 			pthread_mutex_destroy(&p->sink_lock);
 			pthread_mutex_destroy(&p->lock);
 			free(p);
@@ -179,7 +181,6 @@ LSC_API void lsc_profiler_destroy(lsc_profiler *p)
 	free(p->trace);
 	lsc__fork_untrack(p);
 	pthread_cond_destroy(&p->wd_cond);
-	pthread_mutex_destroy(&p->fd_lock);
 	pthread_mutex_destroy(&p->sink_lock);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
