@@ -123,8 +123,14 @@ struct lsc_profiler_options {
 	enum lsc_mode mode;
 	const char *proc_root; /* "/proc" by default; tests point it at fixtures (copied) */
 	const char *sys_root;  /* "/sys" by default (copied) */
-	const char *trace_path;/* Chrome trace-event JSON written here at destroy
-	                        * (copied); default: $LOADSCOPE_TRACE, else none */
+	const char *trace_path;/* Chrome trace-event JSON written here at each
+	                        * start end and at destroy (copied); default:
+	                        * $LOADSCOPE_TRACE, else none. The path must be
+	                        * absent or a regular file: a device (/dev/null),
+	                        * FIFO, directory or symbolic link is left alone
+	                        * and no trace is written, said in one note line.
+	                        * The file appears whole (written unnamed, then
+	                        * linked or renamed into place). */
 	double watchdog_after_s; /* a span open this long gets "still in" lines; default 5;
 	                          * 0.01 to 86400, else -EINVAL */
 	double watchdog_every_s; /* interval between them; default 5; same range */

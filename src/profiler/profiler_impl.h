@@ -93,6 +93,7 @@ struct lsc_profiler {
 	struct lsc__trace_event *trace; /* NULL when no trace file was asked for */
 	size_t n_trace;
 	size_t trace_dropped;
+	int trace_refused;          /* the path was not ours to replace: said once */
 
 	pthread_t wd_thread;
 	int wd_started;
