@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -111,11 +112,12 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		 * and getenv is not safe against a concurrent setenv later. */
 		const char *e = getenv("LOADSCOPE");
 		if (e && *e) {
-			if (!strcmp(e, "off") || !strcmp(e, "0")) {
+			/* Any case: LOADSCOPE=OFF is what people type. */
+			if (!strcasecmp(e, "off") || !strcmp(e, "0")) {
 				p->on = 0;
-			} else if (!strcmp(e, "on") || !strcmp(e, "1")) {
+			} else if (!strcasecmp(e, "on") || !strcmp(e, "1")) {
 				p->on = 1;
-			} else if (!strcmp(e, "json")) {
+			} else if (!strcasecmp(e, "json")) {
 				p->on = 1;
 				p->format = LSC_FORMAT_JSON;
 			} else {
@@ -201,10 +203,25 @@ const char *lsc__sys_root(const lsc_profiler *p)
 	return p ? p->sys_root : "/sys";
 }
 
+/* A line that says something failed: the loader's `error` line, or any
+ * line with an `error` field (the arena's failed allocation, a segment that
+ * could not be pinned). */
+static int says_failure(const struct lsc__rec *r)
+{
+	if (!strcmp(r->event, "error"))
+		return 1;
+	for (unsigned i = 0; i < r->n; i++)
+		if (!strcmp(r->f[i].key, "error"))
+			return 1;
+	return 0;
+}
+
 int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 {
 	if (!p || !p->on || !r)
 		return 0;
+	if (says_failure(r))
+		lsc__span_mark_failed(p);
 	char line[LSC__LINE_MAX];
 	/* The common fields go first in the field list so that a line cut
 	 * short by a paste still names its run. */
@@ -235,6 +252,13 @@ int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 	return 0;
 }
 
+/* The misuses whose call does nothing; the others are reported and the
+ * call goes on (a start ends, a profiler is destroyed, a bad variable is
+ * not read), so their line must not say the call was ignored. */
+static const unsigned ignored_kinds = 1u << LSC__USAGE_DOUBLE_END | 1u << LSC__USAGE_OUT_OF_ORDER |
+				      1u << LSC__USAGE_FOREIGN_THREAD | 1u << LSC__USAGE_START_TWICE |
+				      1u << LSC__USAGE_NO_START | 1u << LSC__USAGE_TOO_MANY;
+
 void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what)
 {
 	if (!p || !p->on)
@@ -248,7 +272,8 @@ void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what)
 		return;
 	struct lsc__rec r;
 	lsc__rec_init(&r, "usage");
-	lsc__rec_say(&r, "API misuse: %s (reported once; the call was ignored)", what);
+	lsc__rec_say(&r, "API misuse: %s (reported once%s)", what,
+		     (ignored_kinds >> kind) & 1u ? "; the call was ignored" : "");
 	lsc__rec_str(&r, "what", what);
 	lsc__emit(p, &r);
 }

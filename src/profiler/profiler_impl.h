@@ -40,6 +40,7 @@ struct lsc__span {
 	_Atomic uint64_t bytes;
 	_Atomic uint64_t done;
 	int closing;              /* end in progress */
+	int failed;               /* its thread printed a failure line inside it */
 	struct lsc__sample s0;
 	/* the watchdog's previous sample, for live rates */
 	struct lsc__sample wd_last;
@@ -117,6 +118,8 @@ enum lsc__usage {
 };
 
 void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what);
+/* span.c: the calling thread's innermost open span failed. */
+void lsc__span_mark_failed(lsc_profiler *p);
 void lsc__sample(const lsc_profiler *p, struct lsc__sample *s);
 pid_t lsc__tid(void);
 /* A fresh run id; async-signal-safe. */
