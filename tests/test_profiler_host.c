@@ -304,3 +304,60 @@ Test(profiler_host, many_profilers_hold_two_descriptors)
 	 * read /proc; 4: descriptors left after destroy. */
 	cr_assert_eq(WEXITSTATUS(st), 0, "child exit %d", WEXITSTATUS(st));
 }
+
+/* ---- stack ---------------------------------------------------------------------- */
+
+static lsc_profiler *stack_p;
+
+static void *profile_on_a_small_stack(void *arg)
+{
+	(void)arg;
+	lsc_span s;
+	lsc_start_begin(stack_p, "small stack");
+	lsc_span_begin(stack_p, LSC_PHASE_READ, NULL, 4096, &s);
+	lsc_note(stack_p, "stack", "inside a span");
+	lsc_phase_record(stack_p, LSC_PHASE_COPY, NULL, 4096, 1000);
+	lsc_span_end(stack_p, s, NULL);
+	lsc_start_end(stack_p);
+	return NULL;
+}
+
+/*
+ * profiler.h says a thread that calls the profiler needs 64 KiB of stack
+ * (a span uses about 30 KiB: two 16 KiB /proc buffers, one at a time, and
+ * a line's record and text). Run every kind of call on a 64 KiB stack
+ * painted with a pattern, over a guard page: an overflow faults on the
+ * guard, and the paint left untouched shows what was used. Sanitizers
+ * pad every frame, so there the stack is four times larger.
+ */
+Test(profiler_host, a_span_runs_on_the_documented_stack)
+{
+	size_t stack = 64 * 1024;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	stack *= 4;
+#endif
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *m = mmap(NULL, stack + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(m, MAP_FAILED);
+	cr_assert_eq(mprotect(m, page, PROT_NONE), 0); /* the guard, below the stack */
+	memset(m + page, 0xa5, stack);
+	stack_p = capture_profiler(&cap, LSC_FORMAT_HUMAN, 0);
+	cr_assert_not_null(stack_p);
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	cr_assert_eq(pthread_attr_setstack(&a, m + page, stack), 0);
+	pthread_t t;
+	cr_assert_eq(pthread_create(&t, &a, profile_on_a_small_stack, NULL), 0);
+	cr_assert_eq(pthread_join(t, NULL), 0);
+	pthread_attr_destroy(&a);
+	lsc_profiler_destroy(stack_p);
+	size_t untouched = 0;
+	while (untouched < stack && m[page + untouched] == 0xa5)
+		untouched++;
+	cr_log_info("stack used: %zu of %zu bytes (the thread's descriptor and TLS included)",
+		    stack - untouched, stack);
+	munmap(m, stack + page);
+	cr_assert_eq(capture_count(&cap, "phase"), 2, "%s", cap.buf);
+	cr_assert_eq(capture_count(&cap, "ready"), 1);
+	cr_assert_gt(untouched, 0, "the whole stack was used");
+}
