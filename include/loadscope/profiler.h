@@ -245,7 +245,11 @@ LSC_API int lsc_span_progress(lsc_profiler *p, lsc_span s, uint64_t done);
  * Must be called from the thread that opened the span. Ending a span twice,
  * a handle that is not open, or a span whose children are still open is a
  * usage error: reported once per profiler in a usage line, otherwise the call
- * does nothing and returns -EINVAL. Thread-safe.
+ * does nothing and returns -EINVAL. A span inside which its thread printed
+ * a failure line (the loader's `error` line, or any line with an `error`
+ * field) ended in failure: its phase line says "failed", carries failed=1
+ * and the bytes done (when progress was reported), and gives no rate, since
+ * its bytes are what was asked for, not what was done. Thread-safe.
  */
 LSC_API int lsc_span_end(lsc_profiler *p, lsc_span s, struct lsc_span_result *res);
 
