@@ -153,9 +153,9 @@ static ssize_t pread_all(int fd, char *buf, size_t cap)
 	return (ssize_t)n;
 }
 
-/* The shared pair, when it is this process's (not a forked parent's). The
- * pair's fields other than the descriptors' reads are fixed while a
- * profiler holds a reference. */
+/* The shared pair, when it is this process's (not a forked parent's). Its
+ * pid, root and descriptors do not change while a profiler holds a
+ * reference, so they are read without the table's lock. */
 static struct lsc__procfd *usable(const lsc_profiler *p)
 {
 	return p->fds && p->fds->pid == getpid() ? p->fds : NULL;
