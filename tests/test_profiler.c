@@ -234,6 +234,48 @@ Test(profiler, env_json_and_on)
 	cr_assert(strncmp(cap.buf, "[loadscope/1] start ", 20) == 0, "%s", cap.buf);
 }
 
+/* LOADSCOPE=OFF, as people type it, was rejected as a bad value. */
+Test(profiler, env_values_in_any_case)
+{
+	const char *off[] = {"OFF", "Off", "oFf"};
+	for (unsigned i = 0; i < 3; i++) {
+		lsc_profiler *p = env_profiler(off[i]);
+		cr_assert_eq(lsc_profiler_enabled(p), 0, "LOADSCOPE=%s", off[i]);
+		lsc_profiler_destroy(p);
+	}
+	cr_assert_eq(cap.len, 0, "%s", cap.buf);
+	lsc_profiler *p = env_profiler("JSON");
+	lsc_start_begin(p, "x");
+	lsc_profiler_destroy(p);
+	cr_assert(strncmp(cap.buf, "{\"loadscope\":1,\"event\":\"start\",", 31) == 0, "%s", cap.buf);
+	memset(&cap, 0, sizeof(cap));
+	p = env_profiler("On");
+	cr_assert_eq(lsc_profiler_enabled(p), 1);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(lsct_count(&cap, "usage"), 0, "%s", cap.buf);
+}
+
+/* "the call was ignored" only where it was: a start ended with a span
+ * still open does end; a span ended twice does nothing. */
+Test(profiler, usage_line_says_ignored_only_when_it_was)
+{
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_start_begin(p, "x");
+	lsc_span s;
+	lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s);
+	cr_assert_eq(lsc_start_end(p), 0);
+	cr_assert_eq(lsc_span_end(p, s, NULL), 0);
+	cr_assert_eq(lsc_span_end(p, s, NULL), -EINVAL);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(lsct_count(&cap, "ready"), 1);
+	struct lsc__parsed u;
+	cr_assert(lsct_find(&cap, "usage", 0, store, sizeof store, &u));
+	cr_assert_str_eq(u.human, "API misuse: 1 span(s) still open at lsc_start_end (reported once)");
+	cr_assert(lsct_find(&cap, "usage", 1, store, sizeof store, &u));
+	cr_assert_str_eq(u.human, "API misuse: a span was ended twice (or its handle is not open) "
+				  "(reported once; the call was ignored)");
+}
+
 Test(profiler, env_bad_value_reported_once)
 {
 	lsc_profiler *p = env_profiler("loud");

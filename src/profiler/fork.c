@@ -5,11 +5,25 @@
  * condition variable's internal lock. The child inherits those locks held
  * by a thread it does not have, and its first span, line or destroy waits
  * forever: CI caught exactly that (a child of the fork test hung until its
- * alarm). So every live profiler is on a list, and pthread_atfork takes all
- * of its locks before the fork, releases them in the parent, and in the
- * child releases them, gives the condition variable a fresh state and
- * forgets the parent's watchdog thread (a child that begins a start gets
- * its own). A sink must therefore not call fork() itself.
+ * alarm). So every live profiler is on a list, and pthread_atfork takes the
+ * locks that guard the profiler's own state (its span table, and the shared
+ * /proc descriptors of procfd.c) before the fork, releases them in the
+ * parent, and in the child releases them, gives the condition variable a
+ * fresh state, forgets the parent's watchdog thread (a child that begins a
+ * start gets its own) and draws a run id of its own, so that the triage
+ * does not merge the child's lines into the parent's start.
+ *
+ * The sink lock is the exception. It is held for as long as the sink takes
+ * a line, and a sink may block: a full stderr pipe, a stopped log reader, a
+ * slow callback. Taking it before the fork made every fork() in the host
+ * wait for the slowest line (issue 14: a test program still blocked after
+ * 5 s). The sink lock guards nothing of the profiler's, only the order of
+ * calls into the sink, so prepare leaves it alone and the child, which has
+ * no thread inside the sink, starts with a fresh one. A line that was in
+ * the sink in the parent is the parent's: the child neither repeats nor
+ * finishes it. (A FILE* sink's own lock the C library resets in the child.)
+ * The locks taken here are never held across a sink call or any other
+ * wait, so prepare waits for nothing slower than a /proc read.
  */
 #include <pthread.h>
 #include <time.h>
@@ -20,46 +34,38 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static lsc_profiler *registry; /* live profilers, linked through fork_next */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
-/* The order every lock is taken in here. The library never holds two of
- * them at once, so no thread can be holding one while waiting for another
- * that prepare already has. */
-static void lock_one(lsc_profiler *p)
-{
-	pthread_mutex_lock(&p->sink_lock);
-	pthread_mutex_lock(&p->lock);
-	pthread_mutex_lock(&p->fd_lock);
-}
-
-static void unlock_one(lsc_profiler *p)
-{
-	pthread_mutex_unlock(&p->fd_lock);
-	pthread_mutex_unlock(&p->lock);
-	pthread_mutex_unlock(&p->sink_lock);
-}
-
+/* The order every lock is taken in here: the registry, each profiler's
+ * lock, then procfd's. The library never holds two of them at once, so no
+ * thread can be holding one while waiting for another that prepare already
+ * has. */
 static void prepare(void)
 {
 	pthread_mutex_lock(&registry_lock);
 	for (lsc_profiler *p = registry; p; p = p->fork_next)
-		lock_one(p);
+		pthread_mutex_lock(&p->lock);
+	lsc__procfd_fork_lock();
 }
 
 static void parent(void)
 {
+	lsc__procfd_fork_unlock();
 	for (lsc_profiler *p = registry; p; p = p->fork_next)
-		unlock_one(p);
+		pthread_mutex_unlock(&p->lock);
 	pthread_mutex_unlock(&registry_lock);
 }
 
 /* Only async-signal-safe work here: the child of a threaded process may
  * call nothing else until it execs or returns from fork. Unlocking a mutex
- * this thread locked in prepare and initialising a condition variable in
- * place are both plain stores. */
+ * this thread locked in prepare, and initialising a mutex or a condition
+ * variable in place, are plain stores; the run id is a getrandom call. */
 static void child(void)
 {
+	lsc__procfd_fork_unlock();
 	for (lsc_profiler *p = registry; p; p = p->fork_next) {
 		lsc__watchdog_forget(p);
-		unlock_one(p);
+		pthread_mutex_init(&p->sink_lock, NULL);
+		lsc__run_id(p->run);
+		pthread_mutex_unlock(&p->lock);
 	}
 	pthread_mutex_unlock(&registry_lock);
 }

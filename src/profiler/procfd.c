@@ -10,6 +10,15 @@
  * would still name the parent, so a child (different pid) falls back to
  * opening by path.
  *
+ * The descriptors are shared: every profiler of a process that reads the
+ * same root uses one pair, counted by reference, and the table of pairs
+ * has LSC__PROCFD_SLOTS entries. Two descriptors per profiler for its whole
+ * life meant 600 profilers under `ulimit -n 1024` took the table and the
+ * host's own next open() failed (issue 14); now the profilers of a process
+ * hold at most 2 * LSC__PROCFD_SLOTS between calls, however many there are.
+ * A profiler that finds the table full (or a descriptor it cannot open)
+ * opens by path at each read, as a forked child does.
+ *
  * /proc/vmstat is a seq_file that prints one line per show() call only
  * while the reader's buffer has room, and the counters a span needs all
  * come before thp_fault_fallback_charge, about four fifths into the file.
@@ -30,24 +39,94 @@
 
 #define PROCFD_BUF 16384
 
-void lsc__procfd_open(lsc_profiler *p)
+/* A pair of kept descriptors and what is learned of vmstat's layout. */
+struct lsc__procfd {
+	unsigned refs;              /* profilers using it; 0 = free (under table_lock) */
+	pid_t pid;                  /* the process that opened them */
+	char root[sizeof(((lsc_profiler *)0)->proc_root)];
+	int vm_fd, status_fd;
+	pthread_mutex_t lock;       /* one reader at a time on them, and: */
+	size_t vm_want;             /* bytes of vmstat that hold our counters, + slack */
+	unsigned vm_lines;          /* how many of its lines name one of them */
+};
+
+#define SLOT_INIT {.vm_fd = -1, .status_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER}
+static struct lsc__procfd table[LSC__PROCFD_SLOTS] = {SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT};
+_Static_assert(LSC__PROCFD_SLOTS == 4, "one SLOT_INIT per slot");
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int open_in(const char *root, const char *name)
 {
 	char path[600];
-	p->fd_pid = getpid();
-	p->vm_fd = p->status_fd = -1;
-	if (lsc__path(path, sizeof(path), p->proc_root, "vmstat") >= 0)
-		p->vm_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (lsc__path(path, sizeof(path), p->proc_root, "self/status") >= 0)
-		p->status_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (lsc__path(path, sizeof(path), root, name) < 0)
+		return -1;
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+void lsc__procfd_open(lsc_profiler *p)
+{
+	pid_t pid = getpid();
+	struct lsc__procfd *free_slot = NULL;
+	p->fds = NULL;
+	pthread_mutex_lock(&table_lock);
+	for (unsigned i = 0; i < LSC__PROCFD_SLOTS; i++) {
+		struct lsc__procfd *t = &table[i];
+		if (!t->refs) {
+			if (!free_slot)
+				free_slot = t;
+		} else if (t->pid == pid && !strcmp(t->root, p->proc_root)) {
+			t->refs++;
+			p->fds = t;
+			break;
+		}
+	}
+	if (!p->fds && free_slot) {
+		struct lsc__procfd *t = free_slot;
+		t->vm_fd = open_in(p->proc_root, "vmstat");
+		t->status_fd = open_in(p->proc_root, "self/status");
+		if (t->vm_fd >= 0 || t->status_fd >= 0) {
+			t->refs = 1;
+			t->pid = pid;
+			snprintf(t->root, sizeof(t->root), "%s", p->proc_root);
+			t->vm_want = 0;
+			t->vm_lines = 0;
+			p->fds = t;
+		}
+	}
+	pthread_mutex_unlock(&table_lock);
 }
 
 void lsc__procfd_close(lsc_profiler *p)
 {
-	if (p->vm_fd >= 0)
-		close(p->vm_fd);
-	if (p->status_fd >= 0)
-		close(p->status_fd);
-	p->vm_fd = p->status_fd = -1;
+	struct lsc__procfd *t = p->fds;
+	p->fds = NULL;
+	if (!t)
+		return;
+	pthread_mutex_lock(&table_lock);
+	if (--t->refs == 0) {
+		if (t->vm_fd >= 0)
+			close(t->vm_fd);
+		if (t->status_fd >= 0)
+			close(t->status_fd);
+		t->vm_fd = t->status_fd = -1;
+	}
+	pthread_mutex_unlock(&table_lock);
+}
+
+/* fork.c's handlers: no read is half done on a shared descriptor, and no
+ * slot half taken, when the child copies them. */
+void lsc__procfd_fork_lock(void)
+{
+	pthread_mutex_lock(&table_lock);
+	for (unsigned i = 0; i < LSC__PROCFD_SLOTS; i++)
+		pthread_mutex_lock(&table[i].lock);
+}
+
+void lsc__procfd_fork_unlock(void)
+{
+	for (unsigned i = LSC__PROCFD_SLOTS; i-- > 0;)
+		pthread_mutex_unlock(&table[i].lock);
+	pthread_mutex_unlock(&table_lock);
 }
 
 /* Read the whole file from offset 0; cut at the last full line if it does
@@ -74,9 +153,12 @@ static ssize_t pread_all(int fd, char *buf, size_t cap)
 	return (ssize_t)n;
 }
 
-static int usable(const lsc_profiler *p, int fd)
+/* The shared pair, when it is this process's (not a forked parent's). Its
+ * pid, root and descriptors do not change while a profiler holds a
+ * reference, so they are read without the table's lock. */
+static struct lsc__procfd *usable(const lsc_profiler *p)
 {
-	return fd >= 0 && getpid() == p->fd_pid;
+	return p->fds && p->fds->pid == getpid() ? p->fds : NULL;
 }
 
 /* One pread of at most @want bytes, cut after its last full line. */
@@ -95,32 +177,31 @@ static ssize_t pread_prefix(int fd, char *buf, size_t want)
 
 #define VMSTAT_SLACK 256
 
-int lsc__procfd_vmstat(const lsc_profiler *cp, struct lsc_vmstat *out)
+int lsc__procfd_vmstat(const lsc_profiler *p, struct lsc_vmstat *out)
 {
-	if (!usable(cp, cp->vm_fd))
-		return lsc_vmstat_read(cp->proc_root, out);
-	/* vm_want and vm_lines are the descriptor's, under its lock. */
-	lsc_profiler *p = (lsc_profiler *)cp;
+	struct lsc__procfd *t = usable(p);
+	if (!t || t->vm_fd < 0)
+		return lsc_vmstat_read(p->proc_root, out);
 	char buf[PROCFD_BUF];
 	struct lsc__vmstat_span at;
-	pthread_mutex_lock(&p->fd_lock);
-	if (p->vm_want) {
-		ssize_t n = pread_prefix(p->vm_fd, buf, p->vm_want);
+	pthread_mutex_lock(&t->lock);
+	if (t->vm_want) {
+		ssize_t n = pread_prefix(t->vm_fd, buf, t->vm_want);
 		if (n >= 0) {
 			lsc__vmstat_parse_at(buf, (size_t)n, out, &at);
-			if (at.lines == p->vm_lines) {
-				pthread_mutex_unlock(&p->fd_lock);
+			if (at.lines == t->vm_lines) {
+				pthread_mutex_unlock(&t->lock);
 				return 0;
 			}
 		}
 	}
-	ssize_t n = pread_all(p->vm_fd, buf, sizeof(buf));
+	ssize_t n = pread_all(t->vm_fd, buf, sizeof(buf));
 	if (n >= 0) {
 		lsc__vmstat_parse_at(buf, (size_t)n, out, &at);
-		p->vm_lines = at.lines;
-		p->vm_want = at.lines && at.end + VMSTAT_SLACK < sizeof(buf) ? at.end + VMSTAT_SLACK : 0;
+		t->vm_lines = at.lines;
+		t->vm_want = at.lines && at.end + VMSTAT_SLACK < sizeof(buf) ? at.end + VMSTAT_SLACK : 0;
 	}
-	pthread_mutex_unlock(&p->fd_lock);
+	pthread_mutex_unlock(&t->lock);
 	if (n < 0) {
 		memset(out, 0, sizeof(*out));
 		return -EIO;
@@ -130,12 +211,13 @@ int lsc__procfd_vmstat(const lsc_profiler *cp, struct lsc_vmstat *out)
 
 int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out)
 {
-	if (!usable(p, p->status_fd))
+	struct lsc__procfd *t = usable(p);
+	if (!t || t->status_fd < 0)
 		return lsc__status_read(p->proc_root, out);
 	char buf[PROCFD_BUF];
-	pthread_mutex_lock((pthread_mutex_t *)&p->fd_lock);
-	ssize_t n = pread_all(p->status_fd, buf, sizeof(buf));
-	pthread_mutex_unlock((pthread_mutex_t *)&p->fd_lock);
+	pthread_mutex_lock(&t->lock);
+	ssize_t n = pread_all(t->status_fd, buf, sizeof(buf));
+	pthread_mutex_unlock(&t->lock);
 	if (n < 0) {
 		out->rss_kib = out->lck_kib = out->pin_kib = -1;
 		out->thp_enabled[0] = '\0';

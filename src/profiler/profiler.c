@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -47,12 +48,17 @@ LSC_API void lsc_profiler_options_init(struct lsc_profiler_options *o)
 	o->watchdog_every_s = 5.0;
 }
 
-static void make_run_id(char run[9])
+/* Eight hex digits. Async-signal-safe (fork.c calls it in a forked child):
+ * no stdio. */
+void lsc__run_id(char run[9])
 {
+	static const char hex[] = "0123456789abcdef";
 	uint32_t r;
 	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
 		r = (uint32_t)(lsc__now_ns() ^ ((uint64_t)getpid() << 16));
-	snprintf(run, 9, "%08x", r);
+	for (int i = 7; i >= 0; i--, r >>= 4)
+		run[i] = hex[r & 15u];
+	run[8] = '\0';
 }
 
 LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_profiler **out)
@@ -96,10 +102,8 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 	p->wd_every_s = opt->watchdog_every_s;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_mutex_init(&p->sink_lock, NULL);
-	pthread_mutex_init(&p->fd_lock, NULL);
 	pthread_cond_init(&p->wd_cond, NULL);
-	make_run_id(p->run);
-	p->vm_fd = p->status_fd = -1;
+	lsc__run_id(p->run);
 
 	const char *bad_env = NULL;
 	int bad_trace = 0;
@@ -108,11 +112,12 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		 * and getenv is not safe against a concurrent setenv later. */
 		const char *e = getenv("LOADSCOPE");
 		if (e && *e) {
-			if (!strcmp(e, "off") || !strcmp(e, "0")) {
+			/* Any case: LOADSCOPE=OFF is what people type. */
+			if (!strcasecmp(e, "off") || !strcmp(e, "0")) {
 				p->on = 0;
-			} else if (!strcmp(e, "on") || !strcmp(e, "1")) {
+			} else if (!strcasecmp(e, "on") || !strcmp(e, "1")) {
 				p->on = 1;
-			} else if (!strcmp(e, "json")) {
+			} else if (!strcasecmp(e, "json")) {
 				p->on = 1;
 				p->format = LSC_FORMAT_JSON;
 			} else {
@@ -131,7 +136,6 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		p->trace = calloc(LSC__TRACE_MAX, sizeof(*p->trace));
 		if (!p->trace) {
 			pthread_cond_destroy(&p->wd_cond);
-			pthread_mutex_destroy(&p->fd_lock);
 			pthread_mutex_destroy(&p->sink_lock);
 			pthread_mutex_destroy(&p->lock);
 			free(p);
@@ -179,7 +183,6 @@ LSC_API void lsc_profiler_destroy(lsc_profiler *p)
 	free(p->trace);
 	lsc__fork_untrack(p);
 	pthread_cond_destroy(&p->wd_cond);
-	pthread_mutex_destroy(&p->fd_lock);
 	pthread_mutex_destroy(&p->sink_lock);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
@@ -200,10 +203,28 @@ const char *lsc__sys_root(const lsc_profiler *p)
 	return p ? p->sys_root : "/sys";
 }
 
+/* A line that says the phase failed: the loader's `error` line, or the
+ * arena's own failure line (an `arena` line with an `err` field). Not any
+ * line with `err`: a pin segment's note carries one too when its backend
+ * refused it, and the chain may still pin the arena with the next backend. */
+static int says_failure(const struct lsc__rec *r)
+{
+	if (!strcmp(r->event, LSC__EV(ERROR)))
+		return 1;
+	if (strcmp(r->event, LSC__EV(ARENA)))
+		return 0;
+	for (unsigned i = 0; i < r->n; i++)
+		if (!strcmp(r->f[i].key, LSC__KEY(ERR)))
+			return 1;
+	return 0;
+}
+
 int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 {
 	if (!p || !p->on || !r)
 		return 0;
+	if (says_failure(r))
+		lsc__span_mark_failed(p);
 	char line[LSC__LINE_MAX];
 	/* The common fields go first in the field list so that a line cut
 	 * short by a paste still names its run. */
@@ -234,6 +255,13 @@ int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 	return 0;
 }
 
+/* The misuses whose call does nothing; the others are reported and the
+ * call goes on (a start ends, a profiler is destroyed, a bad variable is
+ * not read), so their line must not say the call was ignored. */
+static const unsigned ignored_kinds = 1u << LSC__USAGE_DOUBLE_END | 1u << LSC__USAGE_OUT_OF_ORDER |
+				      1u << LSC__USAGE_FOREIGN_THREAD | 1u << LSC__USAGE_START_TWICE |
+				      1u << LSC__USAGE_NO_START | 1u << LSC__USAGE_TOO_MANY;
+
 void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what)
 {
 	if (!p || !p->on)
@@ -247,7 +275,8 @@ void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what)
 		return;
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(USAGE));
-	lsc__rec_say(&r, "API misuse: %s (reported once; the call was ignored)", what);
+	lsc__rec_say(&r, "API misuse: %s (reported once%s)", what,
+		     (ignored_kinds >> kind) & 1u ? "; the call was ignored" : "");
 	lsc__rec_str(&r, LSC__KEY(WHAT), what);
 	lsc__emit(p, &r);
 }

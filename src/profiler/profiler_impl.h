@@ -40,6 +40,7 @@ struct lsc__span {
 	_Atomic uint64_t bytes;
 	_Atomic uint64_t done;
 	int closing;              /* end in progress */
+	int failed;               /* its thread printed a failure line inside it */
 	struct lsc__sample s0;
 	/* the watchdog's previous sample, for live rates */
 	struct lsc__sample wd_last;
@@ -88,15 +89,12 @@ struct lsc_profiler {
 	unsigned usage_seen;       /* bit per usage error kind already reported */
 	unsigned usage_count;
 
-	int vm_fd, status_fd;       /* kept-open /proc files (procfd.c) */
-	pthread_mutex_t fd_lock;    /* one reader at a time on them, and: */
-	size_t vm_want;             /* bytes of vmstat that hold our counters, + slack */
-	unsigned vm_lines;          /* how many of its lines name one of them */
-	pid_t fd_pid;
+	struct lsc__procfd *fds;    /* shared kept-open /proc files (procfd.c), or NULL */
 
 	struct lsc__trace_event *trace; /* NULL when no trace file was asked for */
 	size_t n_trace;
 	size_t trace_dropped;
+	int trace_refused;          /* the path was not ours to replace: said once */
 
 	pthread_t wd_thread;
 	int wd_started;
@@ -120,17 +118,25 @@ enum lsc__usage {
 };
 
 void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what);
+/* span.c: the calling thread's innermost open span failed. */
+void lsc__span_mark_failed(lsc_profiler *p);
 void lsc__sample(const lsc_profiler *p, struct lsc__sample *s);
 pid_t lsc__tid(void);
+/* A fresh run id; async-signal-safe. */
+void lsc__run_id(char run[9]);
 
 /* trace.c */
 void lsc__trace_add(lsc_profiler *p, const struct lsc__trace_event *ev);
 int lsc__trace_write(lsc_profiler *p);
 
-/* procfd.c */
+/* procfd.c: the profilers of a process keep at most 2 * LSC__PROCFD_SLOTS
+ * descriptors open between calls (documented in profiler.h). */
+#define LSC__PROCFD_SLOTS 4
 struct lsc__status;
 void lsc__procfd_open(lsc_profiler *p);
 void lsc__procfd_close(lsc_profiler *p);
+void lsc__procfd_fork_lock(void);
+void lsc__procfd_fork_unlock(void);
 int lsc__procfd_vmstat(const lsc_profiler *p, struct lsc_vmstat *out);
 int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out);
 

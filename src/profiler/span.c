@@ -9,6 +9,12 @@
  * outside the profiler's lock, so spans in different threads do not
  * serialise on them.
  *
+ * A span inside which its thread printed a failure line (an `error` line,
+ * or a line with an `error` field: see lsc__emit) ended in failure: its
+ * bytes are what was asked for, not what was done, so its phase line gives
+ * no rate (an allocation that failed in 10 us once printed 248030.64 GiB/s)
+ * and says "failed", with the bytes done when progress was reported.
+ *
  * Unattributed time is the wall time of the start during which no span was
  * open in any thread: a counter of open spans starts a "covered" interval on
  * 0 -> 1 and closes it on 1 -> 0. Seed reports kept finding tens of seconds
@@ -183,6 +189,7 @@ LSC_API int lsc_span_begin(lsc_profiler *p, enum lsc_phase_kind kind, const char
 	atomic_store(&sp->bytes, bytes);
 	atomic_store(&sp->done, 0);
 	sp->closing = 0;
+	sp->failed = 0;
 	sp->s0 = s0;
 	sp->wd_last = s0;
 	sp->wd_done_last = 0;
@@ -192,6 +199,21 @@ LSC_API int lsc_span_begin(lsc_profiler *p, enum lsc_phase_kind kind, const char
 	*out = sp->id;
 	pthread_mutex_unlock(&p->lock);
 	return 0;
+}
+
+void lsc__span_mark_failed(lsc_profiler *p)
+{
+	pid_t tid = lsc__tid();
+	pthread_mutex_lock(&p->lock);
+	struct lsc__span *in = NULL;
+	for (unsigned i = 0; i < LSC__SPANS_MAX; i++) {
+		struct lsc__span *o = &p->spans[i];
+		if (o->id && o->tid == tid && !o->closing && (!in || o->seq > in->seq))
+			in = o;
+	}
+	if (in)
+		in->failed = 1;
+	pthread_mutex_unlock(&p->lock);
 }
 
 /* The slot of a live handle, or NULL. Called with the lock held. */
@@ -250,14 +272,24 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 {
 	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF], b4[LSC__HBUF];
 	double wall = secs(res->wall_ns);
-	double gibps = wall > 0 && res->bytes ? (double)res->bytes / 1073741824.0 / wall : NAN;
+	int failed = sp->failed;
+	double gibps = !failed && wall > 0 && res->bytes ? (double)res->bytes / 1073741824.0 / wall : NAN;
 	double fps = wall > 0 && res->minflt >= 0 ? (double)res->minflt / wall : NAN;
-	double pages = (double)res->bytes / 4096.0;
+	double pages = failed ? 0 : (double)res->bytes / 4096.0;
 	double us_pp = pages > 0 ? wall * 1e6 / pages : NAN;
+	uint64_t done = atomic_load(&sp->done);
 
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(PHASE));
-	if (res->bytes)
+	if (failed && res->bytes && done)
+		lsc__rec_say(&r, "%s: failed after %s, %s of %s done", sp->name, lsc__fmt_secs(b2, wall),
+			     lsc__fmt_bytes(b1, (double)done), lsc__fmt_bytes(b3, (double)res->bytes));
+	else if (failed && res->bytes)
+		lsc__rec_say(&r, "%s: failed after %s (%s asked)", sp->name, lsc__fmt_secs(b2, wall),
+			     lsc__fmt_bytes(b1, (double)res->bytes));
+	else if (failed)
+		lsc__rec_say(&r, "%s: failed after %s", sp->name, lsc__fmt_secs(b2, wall));
+	else if (res->bytes)
 		lsc__rec_say(&r, "%s: %s in %s (%.2f GiB/s)", sp->name, lsc__fmt_bytes(b1, (double)res->bytes),
 			     lsc__fmt_secs(b2, wall), gibps);
 	else
@@ -299,6 +331,11 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 	lsc__rec_i64(&r, "rss_kib", res->rss_kib);
 	lsc__rec_i64(&r, "lck_kib", res->lck_kib);
 	lsc__rec_i64(&r, "pin_kib", res->pin_kib);
+	if (failed) {
+		lsc__rec_u64(&r, "failed", 1);
+		if (done)
+			lsc__rec_u64(&r, "done_bytes", done);
+	}
 	lsc__emit(p, &r);
 }
 

@@ -9,11 +9,27 @@
  * nest strictly because the profiler refuses to end a span before its
  * children. Events are kept in a table allocated at creation (only when a
  * trace was asked for) and the file is rewritten at each start end and at
- * destroy, through a temporary file (named with the pid) and rename, so a reader never sees half
- * a file.
+ * destroy, so that a reader never sees half a file:
+ *
+ * - The path must be absent or a regular file. Anything else (a device
+ *   such as /dev/null or /dev/full, a FIFO, a directory, a symbolic link,
+ *   to /dev/stdout or anywhere) is left alone and the trace is not
+ *   written, said once in a note line. Renaming over the path replaced
+ *   /dev/null itself with a JSON file when run as root (issue 14); writing
+ *   through it instead would block the engine on a FIFO without a reader.
+ * - The file is written with no name (O_TMPFILE in the path's directory),
+ *   then linked under the path when nothing is there, or under PATH.PID.tmp
+ *   and renamed over it. A process killed while writing (SIGKILL, SIGXFSZ)
+ *   leaves nothing behind; only a kill between the link and the rename, two
+ *   system calls, could leave the temporary name. A filesystem without
+ *   O_TMPFILE gets the named temporary file from the start, created
+ *   exclusively (O_EXCL | O_NOFOLLOW).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profiler/profiler_impl.h"
@@ -80,17 +96,79 @@ static void write_event(FILE *f, const struct lsc__trace_event *e, uint64_t base
 	fputs("}}", f);
 }
 
-int lsc__trace_write(lsc_profiler *p)
+/* What is at @path when it is not something the trace may replace, or NULL
+ * (absent, or a regular file). */
+static const char *not_replaceable(const char *path)
 {
-	/* The pid in the temporary name: ranks of one job started with the
-	 * same LOADSCOPE_TRACE must not write into each other's file. */
-	char tmp[sizeof(p->trace_path) + 32];
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", p->trace_path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		lsc_note(p, "trace", "cannot write the trace file; no trace");
-		return -1;
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return NULL;
+	switch (st.st_mode & S_IFMT) {
+	case S_IFREG:
+		return NULL;
+	case S_IFLNK:
+		return "a symbolic link";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFSOCK:
+		return "a socket";
+	default:
+		return "not a regular file";
 	}
+}
+
+/* An unnamed file in @path's directory, or -1. */
+static int open_unnamed(const char *path)
+{
+	char dir[sizeof(((lsc_profiler *)0)->trace_path)];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	return open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+}
+
+/* A named temporary file of our own: a stale one of ours (a regular file,
+ * left by a kill between link and rename) is removed first. */
+static int open_named(const char *tmp)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0 && errno == EEXIST && !not_replaceable(tmp) && unlink(tmp) == 0)
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	return fd;
+}
+
+/* Give the unnamed file @fd a name: @path itself when nothing is there,
+ * else @tmp, to be renamed over @path. Return 1 when it is at @path, 0 at
+ * @tmp, -1 on failure. */
+static int link_unnamed(int fd, const char *path, const char *tmp)
+{
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0)
+		return 1;
+	if (errno != EEXIST)
+		return -1;
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	if (errno == EEXIST && !not_replaceable(tmp) && unlink(tmp) == 0 &&
+	    linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	return -1;
+}
+
+static void write_all(lsc_profiler *p, FILE *f)
+{
 	/* Events are only ever appended: take the count under the lock, then
 	 * write without holding it, so spans in other threads do not wait on
 	 * file I/O. */
@@ -108,9 +186,55 @@ int lsc__trace_write(lsc_profiler *p)
 	for (size_t i = 0; i < n; i++)
 		write_event(f, &p->trace[i], base, pid);
 	fputs("\n]}\n", f);
-	int bad = ferror(f);
-	if (fclose(f) != 0 || bad || rename(tmp, p->trace_path) != 0) {
-		unlink(tmp);
+}
+
+int lsc__trace_write(lsc_profiler *p)
+{
+	const char *what = not_replaceable(p->trace_path);
+	if (what) {
+		pthread_mutex_lock(&p->lock);
+		int told = p->trace_refused;
+		p->trace_refused = 1;
+		pthread_mutex_unlock(&p->lock);
+		if (!told) {
+			char msg[sizeof(p->trace_path) + 128];
+			snprintf(msg, sizeof(msg), "%s is %s, not a regular file: left alone, no trace written",
+				 p->trace_path, what);
+			lsc_note(p, "trace", msg);
+		}
+		return -1;
+	}
+	/* The pid in the temporary name: ranks of one job started with the
+	 * same LOADSCOPE_TRACE must not write into each other's file. */
+	char tmp[sizeof(p->trace_path) + 32];
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", p->trace_path, (int)getpid());
+	int unnamed = 1;
+	int fd = open_unnamed(p->trace_path);
+	if (fd < 0) {
+		unnamed = 0;
+		fd = open_named(tmp);
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		if (fd >= 0) {
+			close(fd);
+			if (!unnamed)
+				unlink(tmp);
+		}
+		lsc_note(p, "trace", "cannot write the trace file; no trace");
+		return -1;
+	}
+	write_all(p, f);
+	int bad = fflush(f) != 0 || ferror(f);
+	int at = -1; /* 1: at the path, 0: at tmp */
+	if (!bad)
+		at = unnamed ? link_unnamed(fd, p->trace_path, tmp) : 0;
+	bad = fclose(f) != 0 || bad || at < 0;
+	if (!bad && at == 0)
+		bad = rename(tmp, p->trace_path) != 0;
+	if (bad) {
+		if (at == 0 || !unnamed)
+			unlink(tmp);
 		lsc_note(p, "trace", "writing the trace file failed; no trace");
 		return -1;
 	}

@@ -159,9 +159,14 @@ static void *watchdog_main(void *arg)
 
 void lsc__watchdog_start(lsc_profiler *p)
 {
+	/* Only the first start creates the thread; later starts find it
+	 * running (2) or being created (1) and leave the state alone. Writing
+	 * 1 over a 2 here once made stop forget to join it, and destroy freed
+	 * the profiler under a live thread (issue 14). */
 	pthread_mutex_lock(&p->lock);
 	int started = p->wd_started;
-	p->wd_started = 1;
+	if (!started)
+		p->wd_started = 1;
 	pthread_mutex_unlock(&p->lock);
 	if (started)
 		return;
@@ -202,7 +207,7 @@ void lsc__watchdog_stop(lsc_profiler *p)
 		pthread_join(p->wd_thread, NULL);
 }
 
-/* In a forked child, with every profiler lock held by the forking thread
+/* In a forked child, with the profiler's lock held by the forking thread
  * (fork.c): the thread is the parent's, and the condition variable may
  * count it as a waiter or have been mid-update when the fork copied it, so
  * it gets a fresh state (watchdog_start gives it the monotonic clock). */
