@@ -266,7 +266,7 @@ Test(load_faults, file_changed_during_the_load)
 	struct lsc__parsed pl;
 	expect_fail(f, &o, LSC_E_CHANGED, "read", buf, &pl);
 	cr_assert_str_eq(lsc__parsed_get(&pl, "path"), f);
-	cr_assert(strstr(pl.human, "changed during the load"), "%s", pl.human);
+	cr_assert(strstr(pl.human, "written during the load"), "%s", pl.human);
 	free(f);
 }
 

@@ -64,6 +64,12 @@ struct lsc_extent {
  * device that refuses it fails the registration, and the chain falls back
  * with the runtime's reason. */
 #define LSC_LOAD_PIN_READONLY (1u << 4)
+/* Do not refuse an arena larger than MemAvailable less a reserve (MemTotal
+ * / 32, 512 MiB to 8 GiB): for callers who know the memory will be there.
+ * Without it such a load fails with -ENOMEM and one `error what=allocate`
+ * line before a page is faulted, where faulting would bring the OOM killer.
+ * LOADSCOPE_ARENA_MEM_CHECK=0 in the environment does the same. */
+#define LSC_LOAD_NO_MEM_CHECK (1u << 5)
 
 /* Options for lsc_load(). Fill with lsc_load_options_init() first; fields
  * are only ever added at the end. Environment overrides, read once per
