@@ -123,6 +123,14 @@ struct lsc_load_stats {
  * mismatch). Never aborts, never exits, never writes to sysfs.
  * Thread-safe for distinct arenas.
  */
+/* The stack lsc_load needs on the caller's thread, at most: measured with
+ * a painted stack over the pread and io_uring readers, into the arena and
+ * through staging, success and failure paths (tests/test_load_stack.c;
+ * docs/reliability.md gives the figures). Pin backends that call a GPU
+ * runtime (cuda, hip) run the runtime's code on this thread too: its stack
+ * is not counted. The prefault threads are the library's own. */
+#define LSC_LOAD_STACK_BYTES (64u << 10)
+
 LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 		     const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
 		     lsc_arena **out);
