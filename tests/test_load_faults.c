@@ -466,3 +466,40 @@ Test(load_faults, direct_tail_is_one_aligned_read)
 	cr_assert(!lsct_has_fallback(&cap, "direct"), "O_DIRECT was turned off");
 	free(path);
 }
+
+Test(load_faults, pread_eagain_is_retried)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	F.fail_pread = 2;
+	F.err = EAGAIN;
+	int fds = lsct_open_fds();
+	expect_ok(f, &o);
+	cr_assert_eq(lsct_open_fds(), fds);
+	cr_assert_eq(lsct_count(&cap, "error"), 0);
+	free(f);
+}
+
+/* A manifest whose file is shorter than an extent: refused before the
+ * arena is mapped. */
+Test(load_faults, file_shorter_than_the_manifest)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	struct lsc_extent e = {.path = f, .file_offset = 4096, .length = 8u << 20};
+	lsc_profiler *p = lsct_profiler(&cap);
+	lsc_arena *a = NULL;
+	int fds = lsct_open_fds();
+	cr_assert_eq(lsc_load(p, &o, &e, 1, 0, &a), LSC_E_SHORT);
+	cr_assert_eq(lsct_open_fds(), fds);
+	cr_assert_eq(F.maps, 0);
+	cr_assert_eq(F.n_mmap, 0, "the arena was mapped");
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert_eq(lsct_count(&cap, "error"), 1);
+	cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl));
+	cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "manifest");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "offset"), "4096");
+	lsc_profiler_destroy(p);
+	free(f);
+}

@@ -93,6 +93,9 @@ static int open_files(struct lsc__load *L, size_t *idx)
 		}
 		L->lx[i].file = L->n_files - 1;
 	}
+	int budget = lsc__fd_budget(L->p, L->n_files);
+	if (budget < 0)
+		return budget;
 	for (unsigned i = 0; i < L->n_files; i++) {
 		struct lsc__lfile *f = &L->files[i];
 		int ret = lsc__file_precheck(L->p, f->path);

@@ -145,6 +145,16 @@ static inline void *lsc__staging_buf(const struct lsc__staging *s, unsigned i)
  * MemAvailable less a reserve cannot hold, unless the caller overrides. */
 int lsc__arena_mem_guard(lsc_profiler *p, const struct lsc_load_options *o, uint64_t bytes);
 
+/* ---- the descriptors a load may take (fd_budget.c) ------------------------ */
+
+/* Descriptors a load holds besides its files: the io_uring ring. */
+#define LSC__FD_RING 1u
+/* Descriptors of RLIMIT_NOFILE a load leaves to the rest of the process. */
+#define LSC__FD_HEADROOM 32u
+/* Refuse (-EMFILE, one line) @n_files files that would leave fewer than
+ * LSC__FD_HEADROOM descriptors free. */
+int lsc__fd_budget(lsc_profiler *p, unsigned n_files);
+
 /* ---- what a load accepts as a file (file_kind.c) ------------------------- */
 
 /* Before opening: refuse a path that is not a regular file or a block
