@@ -503,3 +503,38 @@ Test(load_faults, file_shorter_than_the_manifest)
 	lsc_profiler_destroy(p);
 	free(f);
 }
+
+static int f_fadvise_fails(int fd, off_t off, off_t len, int advice)
+{
+	(void)fd;
+	(void)off;
+	(void)len;
+	(void)advice;
+	errno = ESPIPE;
+	return -1;
+}
+
+/* POSIX_FADV_SEQUENTIAL is advice: its failure changes nothing. */
+Test(load_faults, fadvise_failure_is_ignored)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	shim.posix_fadvise = f_fadvise_fails;
+	expect_ok(f, &o);
+	cr_assert_eq(lsct_count(&cap, "error"), 0);
+	free(f);
+}
+
+/* The check at the end cannot stat the file: the load fails, released. */
+Test(load_faults, fstat_after_the_load_fails)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	F.fail_fstat = 2;
+	F.err = EIO;
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	expect_fail(f, &o, -EIO, "read", buf, &pl);
+	cr_assert(strstr(pl.human, "fstat after the load"), "%s", pl.human);
+	free(f);
+}
