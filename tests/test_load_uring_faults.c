@@ -38,8 +38,16 @@ static struct {
 	int wait_err;        /* uring_wait_cqe fails with this */
 	off_t truncate_to;   /* truncate the file at its fadvise (after the size check) */
 	int reg_files_err, reg_bufs_err; /* io_uring_register fails with this */
+	int init_err;                    /* io_uring_queue_init fails with this */
 	const char *path;
 } F;
+
+static int f_init(unsigned entries, struct io_uring *ring, struct io_uring_params *prm)
+{
+	if (F.init_err)
+		return -F.init_err;
+	return lsc__sys_default.uring_init(entries, ring, prm);
+}
 
 static int f_reg_files(struct io_uring *ring, const int *fds, unsigned n)
 {
@@ -109,6 +117,7 @@ static void setup(void)
 	shim.uring_submit = f_submit;
 	shim.uring_submit_and_wait = f_submit_and_wait;
 	shim.posix_fadvise = f_fadvise;
+	shim.uring_init = f_init;
 	shim.uring_register_files = f_reg_files;
 	shim.uring_register_buffers = f_reg_bufs;
 	lsc__sys_set(&shim);
@@ -372,4 +381,17 @@ Test(load_uring_faults, register_buffers_enomem_is_a_fallback)
 		  lsc__parsed_get(&pl, "reason"));
 	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
 	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "0");
+}
+
+/* Setup refused (no io_uring, or a seccomp filter on io_uring_setup). */
+Test(load_uring_faults, setup_refused_falls_back_and_releases)
+{
+	struct lsc_load_options o = opts(4);
+	F.init_err = ENOSYS;
+	loads_right(&o);
+	fell_back("io_uring_queue_init: ENOSYS");
+	lsct_capture_free(&cap);
+	F.init_err = EPERM;
+	loads_right(&o);
+	fell_back("io_uring_queue_init: EPERM");
 }
