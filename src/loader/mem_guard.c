@@ -43,7 +43,11 @@ int lsc__arena_mem_guard(lsc_profiler *p, const struct lsc_load_options *o, uint
 	if (s.mem_available == LSC_NA || s.mem_available < 0)
 		return 0;
 	uint64_t avail = (uint64_t)s.mem_available;
-	if (o->thp == LSC_THP_HUGETLB && s.hugetlb_free > 0 && s.hugetlb_page_kib > 0)
+	enum lsc_thp_policy pol = o->thp;
+	const char *thp = getenv("LOADSCOPE_ARENA_THP"); /* as the arena will read it */
+	if (thp && *thp)
+		lsc_thp_policy_parse(thp, &pol);
+	if (pol == LSC_THP_HUGETLB && s.hugetlb_free > 0 && s.hugetlb_page_kib > 0)
 		avail += (uint64_t)s.hugetlb_free * ((uint64_t)s.hugetlb_page_kib << 10);
 	uint64_t reserve = s.mem_total > 0 ? (uint64_t)s.mem_total / 32 : RESERVE_MIN;
 	reserve = reserve < RESERVE_MIN ? RESERVE_MIN : reserve > RESERVE_MAX ? RESERVE_MAX : reserve;
