@@ -538,3 +538,17 @@ Test(load_faults, fstat_after_the_load_fails)
 	cr_assert(strstr(pl.human, "fstat after the load"), "%s", pl.human);
 	free(f);
 }
+
+/* A reader name this build does not know: refused before the arena is mapped. */
+Test(load_faults, unknown_reader_is_refused)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	o.reader = "aio";
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	expect_fail(f, &o, -EINVAL, "options", buf, &pl);
+	cr_assert(strstr(pl.human, "reader \"aio\" (auto, io_uring or pread)"), "%s", pl.human);
+	cr_assert_eq(F.n_mmap, 0, "the arena was mapped");
+	free(f);
+}
