@@ -240,12 +240,16 @@ static void to_sync(struct lsc__reader *r, struct slot *s)
 }
 
 /* A read the ring could not do, done with pread from where it stopped. */
-static void sync_read(struct lsc__reader *r, struct lsc__rd_done *done)
+static int sync_read(struct lsc__reader *r, struct lsc__rd_done *done)
 {
 	struct slot *s = NULL;
 	for (unsigned i = 0; i < r->qd && !s; i++)
 		if (r->s[i].used && r->s[i].sync)
 			s = &r->s[i];
+	if (!s) {
+		r->n_sync = 0;
+		return -EIO; /* the count and the slots disagree: a bug, not a read */
+	}
 	struct lsc__rd_req q = s->req;
 	q.buf = (char *)q.buf + s->got;
 	q.off += s->got;
@@ -257,6 +261,7 @@ static void sync_read(struct lsc__reader *r, struct lsc__rd_done *done)
 	s->sync = 0;
 	s->used = 0;
 	r->n_sync--;
+	return 0;
 }
 
 static int denied(int ret)
@@ -270,10 +275,8 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 	for (;;) {
 		struct io_uring_cqe *cqe;
 		int ret;
-		if (r->n_sync) {
-			sync_read(r, done);
-			return 0;
-		}
+		if (r->n_sync)
+			return sync_read(r, done);
 		if (r->pending) {
 			ret = lsc__sys->uring_submit_and_wait(&r->ring, 1);
 			if (denied(ret) && !r->inflight) {
