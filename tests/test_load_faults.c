@@ -19,6 +19,7 @@
 #include "helpers/load_helpers.h"
 #include "helpers/sys_shim.h"
 #include "loader/reader.h"
+#include "loader/sys.h"
 
 static struct lsct_capture cap;
 
@@ -166,7 +167,7 @@ Test(load_faults, file_changed_during_the_load)
 	struct lsc__parsed pl;
 	expect_fail(f, &o, LSC_E_CHANGED, "read", buf, &pl);
 	cr_assert_str_eq(lsc__parsed_get(&pl, "path"), f);
-	cr_assert(strstr(pl.human, "changed during the load"), "%s", pl.human);
+	cr_assert(strstr(pl.human, "written during the load"), "%s", pl.human);
 	free(f);
 }
 
@@ -363,4 +364,91 @@ Test(load_faults, direct_tail_is_one_aligned_read)
 	expect_ok(path, &o);
 	cr_assert(!lsct_has_fallback(&cap, "direct"), "O_DIRECT was turned off");
 	free(path);
+}
+
+Test(load_faults, pread_eagain_is_retried)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	lsct_sys_fail(LSCT_SYS_PREAD, 2, EAGAIN);
+	int fds = lsct_open_fds();
+	expect_ok(f, &o);
+	cr_assert_eq(lsct_open_fds(), fds);
+	cr_assert_eq(lsct_count(&cap, "error"), 0);
+	free(f);
+}
+
+/* A manifest whose file is shorter than an extent: refused before the
+ * arena is mapped. */
+Test(load_faults, file_shorter_than_the_manifest)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	struct lsc_extent e = {.path = f, .file_offset = 4096, .length = 8u << 20};
+	lsc_profiler *p = lsct_profiler(&cap);
+	lsc_arena *a = NULL;
+	int fds = lsct_open_fds();
+	cr_assert_eq(lsc_load(p, &o, &e, 1, 0, &a), LSC_E_SHORT);
+	cr_assert_eq(lsct_open_fds(), fds);
+	cr_assert_eq(lsct_sys_mapped(), 0);
+	cr_assert_eq(lsct_sys_calls(LSCT_SYS_MMAP), 0, "the arena was mapped");
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert_eq(lsct_count(&cap, "error"), 1);
+	cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl));
+	cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "manifest");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "offset"), "4096");
+	lsc_profiler_destroy(p);
+	free(f);
+}
+
+static int f_fadvise_fails(int fd, off_t off, off_t len, int advice)
+{
+	(void)fd;
+	(void)off;
+	(void)len;
+	(void)advice;
+	errno = ESPIPE;
+	return -1;
+}
+
+/* POSIX_FADV_SEQUENTIAL is advice: its failure changes nothing. */
+Test(load_faults, fadvise_failure_is_ignored)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	static struct lsc__sys t;
+	t = *lsc__sys; /* the kit's table, with fadvise failing */
+	t.posix_fadvise = f_fadvise_fails;
+	lsc__sys_set(&t);
+	expect_ok(f, &o);
+	cr_assert_eq(lsct_count(&cap, "error"), 0);
+	free(f);
+}
+
+/* The check at the end cannot stat the file: the load fails, released. */
+Test(load_faults, fstat_after_the_load_fails)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	lsct_sys_fail(LSCT_SYS_FSTAT, 2, EIO);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	expect_fail(f, &o, -EIO, "read", buf, &pl);
+	cr_assert(strstr(pl.human, "fstat after the load"), "%s", pl.human);
+	free(f);
+}
+
+/* A reader name this build does not know: refused before the arena is mapped. */
+Test(load_faults, unknown_reader_is_refused)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	o.reader = "aio";
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	expect_fail(f, &o, -EINVAL, "options", buf, &pl);
+	cr_assert(strstr(pl.human, "reader \"aio\" (auto, io_uring or pread)"), "%s", pl.human);
+	cr_assert_eq(lsct_sys_calls(LSCT_SYS_MMAP), 0, "the arena was mapped");
+	free(f);
 }

@@ -64,10 +64,17 @@ struct lsc_extent {
  * device that refuses it fails the registration, and the chain falls back
  * with the runtime's reason. */
 #define LSC_LOAD_PIN_READONLY (1u << 4)
+/* Do not refuse an arena larger than MemAvailable less a reserve (MemTotal
+ * / 32, 512 MiB to 8 GiB): for callers who know the memory will be there.
+ * Without it such a load fails with -ENOMEM and one `error what=allocate`
+ * line before a page is faulted, where faulting would bring the OOM killer.
+ * LOADSCOPE_ARENA_MEM_CHECK=0 in the environment does the same. */
+#define LSC_LOAD_NO_MEM_CHECK (1u << 5)
 
 /* Options for lsc_load(). Fill with lsc_load_options_init() first; fields
  * are only ever added at the end. Environment overrides, read once per
- * load: LOADSCOPE_ARENA_THP (a policy name). */
+ * load: LOADSCOPE_ARENA_THP (a policy name), LOADSCOPE_ARENA_MEM_CHECK=0
+ * (as LSC_LOAD_NO_MEM_CHECK). */
 struct lsc_load_options {
 	enum lsc_thp_policy thp;
 	const char *pin;             /* "none" (default), "mlock", "cuda", "hip" */
@@ -115,8 +122,27 @@ struct lsc_load_stats {
  * descriptors are released, one line names the file, offset and cause, and
  * the error is returned (negative errno or LSC_E_*; LSC_E_HASH for a content
  * mismatch). Never aborts, never exits, never writes to sysfs.
+ * Refused before anything is read, each with its line: a path that is not a
+ * regular file or a block device (a FIFO, socket, character device or
+ * directory; never blocks on one), a file of /proc, /sys or another pseudo
+ * file system; more files than RLIMIT_NOFILE leaves 32 descriptors free
+ * beside (-EMFILE); an arena larger than MemAvailable less a reserve
+ * (-ENOMEM; LSC_LOAD_NO_MEM_CHECK). A file written during the load
+ * (its size or mtime moved) fails it with LSC_E_CHANGED; a chmod, a hard
+ * link or a file renamed over the path do not. While it runs, a load holds
+ * one descriptor per distinct file and one ring; when it returns it holds
+ * none, and no page but the arena's own stays pinned. docs/reliability.md
+ * has every failure path and limit.
  * Thread-safe for distinct arenas.
  */
+/* The stack lsc_load needs on the caller's thread, at most: measured with
+ * a painted stack over the pread and io_uring readers, into the arena and
+ * through staging, success and failure paths (tests/test_load_stack.c;
+ * docs/reliability.md gives the figures). Pin backends that call a GPU
+ * runtime (cuda, hip) run the runtime's code on this thread too: its stack
+ * is not counted. The prefault threads are the library's own. */
+#define LSC_LOAD_STACK_BYTES (64u << 10)
+
 LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 		     const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
 		     lsc_arena **out);

@@ -5,6 +5,11 @@
  * reopened buffered and one fallback line says so, because a load that
  * quietly went through the page cache would be measured wrongly.
  *
+ * Both opens are O_NONBLOCK | O_NOCTTY, so that a path that became a FIFO
+ * or a terminal after the type was checked cannot block or take over the
+ * process's terminal; file_kind.c checks the descriptor and clears
+ * O_NONBLOCK.
+ *
  * Alignment is the pipeline's job: with O_DIRECT every read covers whole
  * 4 KiB blocks into a page-aligned staging buffer and the wanted slice is
  * copied out (pipeline.c).
@@ -20,7 +25,7 @@ int lsc__file_open(lsc_profiler *p, struct lsc__lfile *f, int direct)
 {
 	f->direct = 0;
 	if (direct) {
-		int fd = lsc__sys->open(f->path, O_RDONLY | O_CLOEXEC | O_DIRECT, 0);
+		int fd = lsc__sys->open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_DIRECT, 0);
 		if (fd >= 0) {
 			f->fd = fd;
 			f->direct = 1;
@@ -34,7 +39,7 @@ int lsc__file_open(lsc_profiler *p, struct lsc__lfile *f, int direct)
 			 f->path);
 		lsc__load_fallback(p, "direct", "O_DIRECT", "buffered", reason);
 	}
-	int fd = lsc__sys->open(f->path, O_RDONLY | O_CLOEXEC, 0);
+	int fd = lsc__sys->open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
 	if (fd < 0)
 		return -errno;
 	f->fd = fd;

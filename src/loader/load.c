@@ -8,8 +8,9 @@
  *   the `complement ready` and `loaded` lines (summary.c)
  *
  * Why files are checked twice: a weights file rewritten while it is read
- * gives an arena that matches neither version; size, mtime or ctime differing at
- * the end fails the load with LSC_E_CHANGED rather than serving it.
+ * gives an arena that matches neither version; size or mtime differing at
+ * the end (of the descriptor that was read) fails the load with
+ * LSC_E_CHANGED rather than serving it.
  *
  * Defaults for the read path (K staging buffers of C bytes, queue depth Q,
  * reads into the arena or through staging, IOSQE_ASYNC) were chosen by
@@ -99,9 +100,15 @@ static int open_files(struct lsc__load *L, size_t *idx)
 		}
 		L->lx[i].file = L->n_files - 1;
 	}
+	int budget = lsc__fd_budget(L->p, L->n_files);
+	if (budget < 0)
+		return budget;
 	for (unsigned i = 0; i < L->n_files; i++) {
 		struct lsc__lfile *f = &L->files[i];
-		int ret = lsc__file_open(L->p, f, L->direct_wanted);
+		int ret = lsc__file_precheck(L->p, f->path);
+		if (ret < 0)
+			return ret;
+		ret = lsc__file_open(L->p, f, L->direct_wanted);
 		if (ret < 0) {
 			lsc__load_error(L->p, "open", f->path, 0, ret, "cannot open the file");
 			return ret;
@@ -112,17 +119,9 @@ static int open_files(struct lsc__load *L, size_t *idx)
 			lsc__load_error(L->p, "open", f->path, 0, ret, "fstat");
 			return ret;
 		}
-		if (S_ISDIR(st.st_mode)) {
-			lsc__load_error(L->p, "open", f->path, 0, -EISDIR, "a directory, not a file");
-			return -EISDIR;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			lsc__load_error(L->p, "open", f->path, 0, -EINVAL, "not a regular file");
-			return -EINVAL;
-		}
-		f->size = (uint64_t)st.st_size;
+		if ((ret = lsc__file_check(L->p, f, &st)) < 0)
+			return ret;
 		f->mtime = st.st_mtim;
-		f->ctime = st.st_ctim;
 		f->dev = st.st_dev;
 		f->ino = st.st_ino;
 		/* Advice only: readahead in large windows for a cold file. */
@@ -201,7 +200,15 @@ static int check_extents(struct lsc__load *L, size_t *idx, uint64_t *arena_bytes
 	return 0;
 }
 
-/* The files must be what they were when the load began. */
+/* The bytes read must be the bytes of one version of each file. The
+ * descriptor holds the inode that was opened, so a rename over the path, a
+ * hard link or a chmod (which change the path, nlink or ctime, never the
+ * data) leave what was read whole and consistent; only a write changes the
+ * data, and a write moves mtime (and, for a truncate or an append, the
+ * size). ctime is not compared: it moves for all of the above, and a
+ * writer that puts mtime back on purpose (cp -p over a file being loaded,
+ * to the nanosecond) is the one case this misses. Block devices are
+ * written without moving their node's mtime: not detected. */
 static int check_unchanged(struct lsc__load *L)
 {
 	for (unsigned i = 0; i < L->n_files; i++) {
@@ -212,17 +219,28 @@ static int check_unchanged(struct lsc__load *L)
 			lsc__load_error(L->p, "read", f->path, 0, ret, "fstat after the load");
 			return ret;
 		}
-		/* ctime too: mtime can be set back (touch -d, cp -p), ctime
-		 * cannot be set from user space. */
+		if (S_ISBLK(st.st_mode))
+			continue; /* st_size is 0; the size came from lseek */
 		if ((uint64_t)st.st_size != f->size || st.st_mtim.tv_sec != f->mtime.tv_sec ||
-		    st.st_mtim.tv_nsec != f->mtime.tv_nsec || st.st_ctim.tv_sec != f->ctime.tv_sec ||
-		    st.st_ctim.tv_nsec != f->ctime.tv_nsec) {
+		    st.st_mtim.tv_nsec != f->mtime.tv_nsec) {
 			lsc__load_error(L->p, "read", f->path, 0, LSC_E_CHANGED,
-					"the file changed during the load (size %" PRIu64 " -> %" PRIu64
-					" bytes, mtime %lld.%09ld -> %lld.%09ld); the arena holds a mix",
+					"the file was written during the load (size %" PRIu64 " -> %" PRIu64
+					" bytes, mtime %lld.%09ld -> %lld.%09ld); the arena may hold "
+					"bytes of both versions",
 					f->size, (uint64_t)st.st_size, (long long)f->mtime.tv_sec,
 					f->mtime.tv_nsec, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 			return LSC_E_CHANGED;
+		}
+		/* Renamed over, or removed: the arena is the file as it was
+		 * opened; say so, the path now names something else. */
+		struct stat now;
+		if (stat(f->path, &now) != 0 || now.st_dev != f->dev || now.st_ino != f->ino) {
+			char text[600];
+			snprintf(text, sizeof(text),
+				 "%s was replaced or removed during the load; the arena holds the file "
+				 "as it was opened",
+				 f->path);
+			lsc_note(L->p, "load", text);
 		}
 	}
 	return 0;
@@ -385,6 +403,8 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 	/* NULL for a name this build lacks: the pin phase says so. */
 	L.pin = lsc__pin_wanted(&L.o);
 	if (arena_bytes) {
+		if ((ret = lsc__arena_mem_guard(p, &L.o, arena_bytes)) < 0)
+			goto fail;
 		if ((ret = lsc__arena_alloc(p, &L.o, arena_bytes, &A->a)) < 0) {
 			lsc__load_error(p, "allocate", NULL, 0, ret, "arena of %.2f GiB (%" PRIu64 " bytes)",
 					arena_bytes / (1024.0 * 1024 * 1024), arena_bytes);

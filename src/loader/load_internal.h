@@ -34,7 +34,7 @@ struct lsc__lfile {
 	int fd;
 	int direct;            /* opened with O_DIRECT (still) */
 	uint64_t size;
-	struct timespec mtime, ctime;
+	struct timespec mtime;
 	dev_t dev;
 	ino_t ino;
 };
@@ -130,6 +130,33 @@ static inline void *lsc__staging_buf(const struct lsc__staging *s, unsigned i)
 {
 	return s->base + (uint64_t)i * s->bytes;
 }
+
+/* ---- the arena's memory guard (mem_guard.c) ------------------------------ */
+
+/* Refuse (one `error what=allocate` line, -ENOMEM) an arena of @bytes that
+ * MemAvailable less a reserve cannot hold, unless the caller overrides. */
+int lsc__arena_mem_guard(lsc_profiler *p, const struct lsc_load_options *o, uint64_t bytes);
+
+/* ---- the descriptors a load may take (fd_budget.c) ------------------------ */
+
+/* Descriptors a load holds besides its files: the io_uring ring. */
+#define LSC__FD_RING 1u
+/* Descriptors of RLIMIT_NOFILE a load leaves to the rest of the process. */
+#define LSC__FD_HEADROOM 32u
+/* Refuse (-EMFILE, one line) @n_files files that would leave fewer than
+ * LSC__FD_HEADROOM descriptors free. */
+int lsc__fd_budget(lsc_profiler *p, unsigned n_files);
+
+/* ---- what a load accepts as a file (file_kind.c) ------------------------- */
+
+/* Before opening: refuse a path that is not a regular file or a block
+ * device (a FIFO would block open()), with one line. 0 or a negative errno. */
+int lsc__file_precheck(lsc_profiler *p, const char *path);
+/* After opening and fstat (@st): the same check on the descriptor, clear
+ * O_NONBLOCK, refuse pseudo file systems; set f->size. 0 or a negative
+ * errno (line printed). */
+struct stat;
+int lsc__file_check(lsc_profiler *p, struct lsc__lfile *f, const struct stat *st);
 
 /* ---- O_DIRECT (direct.c) ------------------------------------------------- */
 

@@ -23,8 +23,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "loader/load_internal.h"
+#include "loader/sys.h"
 #include "profiler/internal.h"
 
 #define TAG_SEQ_MASK ((1ull << 47) - 1)
@@ -180,11 +182,19 @@ static int finish(struct run *R, const struct lsc__rd_done *d)
 		return (int)d->res;
 	}
 	if ((uint64_t)d->res < lead + c->len) {
+		/* Reads complete out of order: after a truncation, a chunk past
+		 * the new end reads 0 bytes at its own start, which may come
+		 * before the chunk where the file really ends. The size the file
+		 * has now says where that is. */
 		uint64_t end = fo - lead + (uint64_t)d->res;
+		struct stat st;
+		if (lsc__sys->fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size < end)
+			end = (uint64_t)st.st_size;
 		lsc__load_error(L->p, "read", f->path, end, LSC_E_SHORT,
 				"file ends at byte %" PRIu64 " but the manifest wants %" PRIu64
-				" bytes from offset %" PRIu64,
-				end < fo ? fo : end, x->len, x->off);
+				" bytes from offset %" PRIu64 " (it shrank during the load)",
+				end, x->len, x->off);
 		return LSC_E_SHORT;
 	}
 	if (c->staged) {
@@ -293,7 +303,16 @@ int lsc__pipeline_run(struct lsc__load *L)
 		struct lsc__rd_done d;
 		ret = R.rd->complete(R.r, &d);
 		if (ret < 0) {
-			lsc__load_error(L->p, "read", NULL, 0, ret, "%s completion", R.rd->name);
+			/* The reader broke, not one read: name the oldest read
+			 * still outstanding. */
+			uint64_t k = 0;
+			while (k < next_issue && L->chunks[k].done)
+				k++;
+			const struct lsc__lext *x = &L->lx[L->chunks[k < L->n_chunks ? k : 0].ext];
+			uint64_t off = k < L->n_chunks ? x->off + L->chunks[k].off_in_ext : 0;
+			lsc__load_error(L->p, "read", L->files[x->file].path, off, ret,
+					"%s completion, %u reads in flight from this offset", R.rd->name,
+					R.inflight);
 			goto end_span;
 		}
 		R.inflight--;
@@ -314,6 +333,11 @@ int lsc__pipeline_run(struct lsc__load *L)
 	}
 	ret = lsc__device_finish(L);
 end_span:
+	if (R.r && (R.rd->state(R.r) & LSC__RD_FELL_BACK)) {
+		/* The rest was read with pread (a fallback line said why). */
+		L->rd = &lsc__reader_pread;
+		L->fixed_bufs = L->fixed_files = L->async_applied = 0;
+	}
 	if (R.r)
 		R.rd->teardown(R.r); /* waits for reads still in flight */
 	L->read_ns = lsc__now_ns() - t0;

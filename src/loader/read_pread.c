@@ -42,8 +42,8 @@ static int pread_submit(struct lsc__reader *r, const struct lsc__rd_req *req)
 }
 
 /* Whole length (or q->need of it), or fewer bytes only at end of file;
- * EINTR/EAGAIN retried. */
-static int64_t read_full(const struct lsc__rd_req *q)
+ * EINTR/EAGAIN retried. Also the io_uring reader's fallback (reader.h). */
+int64_t lsc__pread_full(const struct lsc__rd_req *q)
 {
 	uint64_t got = 0, need = q->need ? q->need : q->len;
 	while (got < need) {
@@ -67,7 +67,7 @@ static int pread_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 		return -EINVAL;
 	const struct lsc__rd_req *q = &r->q[r->head];
 	done->tag = q->tag;
-	done->res = read_full(q);
+	done->res = lsc__pread_full(q);
 	r->head = (r->head + 1) % r->qd;
 	r->count--;
 	return 0;

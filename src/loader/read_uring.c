@@ -18,6 +18,18 @@
  * - Setup failure (ENOSYS: no io_uring; EPERM: kernel.io_uring_disabled or
  *   a seccomp filter) is returned with a reason naming the sysctl's value;
  *   the loader falls back to pread and prints it.
+ * - Failures after setup fall back to pread inside this reader, with one
+ *   `fallback` line, instead of failing a load pread would finish: reads
+ *   that complete with -ECANCELED (the kernel could not start an io-wq
+ *   worker: RLIMIT_NPROC, a pids cgroup limit) or with -EAGAIN again and
+ *   again, and io_uring_enter denied (-EPERM, -EACCES or -ENOSYS from a
+ *   seccomp filter that allowed the setup) while nothing is in flight.
+ *   Reads still in the ring are waited for; every read after that, and
+ *   the one that failed, are done with pread into the same memory.
+ * - Teardown unregisters the buffers and files before closing the ring:
+ *   the kernel frees a closed ring's resources later, from a workqueue, and
+ *   the registered buffers stayed pinned (VmPin) for ~50 ms after the load
+ *   returned; unregistering releases them before it returns.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,18 +47,25 @@
 #include "loader/sys.h"
 #include "profiler/internal.h"
 
+/* -EAGAIN completions of one read in a row before it is read with pread. */
+#define EAGAIN_MAX 16
+
 struct slot {
 	struct lsc__rd_req req;
 	uint64_t got;   /* bytes already read (short reads) */
 	int used;
+	int sync;       /* to be read with pread (after the fallback) */
+	unsigned eagain;
 };
 
 struct lsc__reader {
 	struct io_uring ring;
+	lsc_profiler *p;   /* for the fallback line */
 	unsigned qd;
-	unsigned state;    /* LSC__RD_FIXED_*, LSC__RD_ASYNC */
+	unsigned state;    /* LSC__RD_FIXED_*, LSC__RD_ASYNC, LSC__RD_FELL_BACK */
 	unsigned pending;  /* prepared, not yet submitted */
 	unsigned inflight; /* submitted, completion not yet reaped */
+	unsigned n_sync;   /* slots waiting for their pread */
 	struct slot s[];
 };
 
@@ -90,6 +109,7 @@ static int uring_setup(const struct lsc__rd_cfg *cfg, struct lsc__reader **out, 
 	if (!r)
 		return -ENOMEM;
 	r->qd = qd;
+	r->p = cfg->p;
 	if (cfg->async)
 		r->state |= LSC__RD_ASYNC;
 
@@ -111,7 +131,7 @@ static int uring_setup(const struct lsc__rd_cfg *cfg, struct lsc__reader **out, 
 	}
 
 	if (cfg->n_fds) {
-		ret = io_uring_register_files(&r->ring, cfg->fds, cfg->n_fds);
+		ret = lsc__sys->uring_register_files(&r->ring, cfg->fds, cfg->n_fds);
 		if (ret == 0) {
 			r->state |= LSC__RD_FIXED_FILES;
 		} else {
@@ -122,7 +142,7 @@ static int uring_setup(const struct lsc__rd_cfg *cfg, struct lsc__reader **out, 
 		}
 	}
 	if (cfg->n_bufs) {
-		ret = io_uring_register_buffers(&r->ring, cfg->bufs, cfg->n_bufs);
+		ret = lsc__sys->uring_register_buffers(&r->ring, cfg->bufs, cfg->n_bufs);
 		if (ret == 0) {
 			r->state |= LSC__RD_FIXED_BUFS;
 		} else {
@@ -144,7 +164,7 @@ static int prep(struct lsc__reader *r, unsigned i)
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
 	if (!sqe) {
 		/* Full: push what is queued to the kernel and retry once. */
-		int ret = io_uring_submit(&r->ring);
+		int ret = lsc__sys->uring_submit(&r->ring);
 		if (ret < 0)
 			return ret;
 		unsigned took = (unsigned)ret < r->pending ? (unsigned)ret : r->pending;
@@ -180,6 +200,12 @@ static int uring_submit(struct lsc__reader *r, const struct lsc__rd_req *req)
 		r->s[i].req = *req;
 		r->s[i].got = 0;
 		r->s[i].used = 1;
+		r->s[i].eagain = 0;
+		if (r->state & LSC__RD_FELL_BACK) {
+			r->s[i].sync = 1;
+			r->n_sync++;
+			return 0;
+		}
 		int ret = prep(r, i);
 		if (ret < 0)
 			r->s[i].used = 0;
@@ -198,14 +224,76 @@ static void nap_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* From now on every read is done with pread; one line says why. */
+static void fall_back(struct lsc__reader *r, const char *why)
+{
+	if (r->state & LSC__RD_FELL_BACK)
+		return;
+	r->state |= LSC__RD_FELL_BACK;
+	lsc__load_fallback(r->p, "reader", "io_uring", "pread", why);
+}
+
+static void to_sync(struct lsc__reader *r, struct slot *s)
+{
+	s->sync = 1;
+	r->n_sync++;
+}
+
+/* A read the ring could not do, done with pread from where it stopped. */
+static int sync_read(struct lsc__reader *r, struct lsc__rd_done *done)
+{
+	struct slot *s = NULL;
+	for (unsigned i = 0; i < r->qd && !s; i++)
+		if (r->s[i].used && r->s[i].sync)
+			s = &r->s[i];
+	if (!s) {
+		r->n_sync = 0;
+		return -EIO; /* the count and the slots disagree: a bug, not a read */
+	}
+	struct lsc__rd_req q = s->req;
+	q.buf = (char *)q.buf + s->got;
+	q.off += s->got;
+	q.len -= (uint32_t)s->got;
+	q.need = q.need ? q.need - (uint32_t)s->got : 0;
+	int64_t res = lsc__pread_full(&q);
+	done->tag = s->req.tag;
+	done->res = res < 0 ? res : (int64_t)s->got + res;
+	s->sync = 0;
+	s->used = 0;
+	r->n_sync--;
+	return 0;
+}
+
+static int denied(int ret)
+{
+	return ret == -EPERM || ret == -EACCES || ret == -ENOSYS;
+}
+
 static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 {
 	unsigned refused = 0;
 	for (;;) {
 		struct io_uring_cqe *cqe;
 		int ret;
+		if (r->n_sync)
+			return sync_read(r, done);
 		if (r->pending) {
-			ret = io_uring_submit_and_wait(&r->ring, 1);
+			ret = lsc__sys->uring_submit_and_wait(&r->ring, 1);
+			if (denied(ret) && !r->inflight) {
+				/* Nothing reached the kernel: every queued read
+				 * is read with pread instead. */
+				char why[160];
+				snprintf(why, sizeof(why),
+					 "io_uring_enter: %s (not permitted after a successful setup: "
+					 "a seccomp filter?)",
+					 lsc__errname(ret));
+				fall_back(r, why);
+				for (unsigned i = 0; i < r->qd; i++)
+					if (r->s[i].used && !r->s[i].sync)
+						to_sync(r, &r->s[i]);
+				r->pending = 0;
+				continue;
+			}
 			if (ret == -EINTR || ret == -EAGAIN || ret == -EBUSY) {
 				/* Nothing taken (or the CQ is full): reap, then retry.
 				 * With nothing in flight to reap, wait a little and give
@@ -228,7 +316,7 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 		}
 		if (!r->inflight)
 			return -EINVAL;
-		ret = io_uring_wait_cqe(&r->ring, &cqe);
+		ret = lsc__sys->uring_wait_cqe(&r->ring, &cqe);
 		if (ret == -EINTR || ret == -EAGAIN)
 			continue;
 		if (ret < 0)
@@ -240,14 +328,36 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 		if (i >= r->qd || !r->s[i].used)
 			return -EIO;
 		struct slot *s = &r->s[i];
+		if (res == -ECANCELED || (res == -EAGAIN && ++s->eagain > EAGAIN_MAX)) {
+			/* Only teardown cancels; a cancelled read here is io-wq
+			 * failing to start a worker (or giving up on it). */
+			char why[224];
+			snprintf(why, sizeof(why),
+				 "a read at offset %llu completed with %s%s (io-wq could not run it: "
+				 "RLIMIT_NPROC or a pids cgroup limit?)",
+				 (unsigned long long)(s->req.off + s->got), lsc__errname(res),
+				 res == -EAGAIN ? " again and again" : "");
+			fall_back(r, why);
+			to_sync(r, s);
+			continue;
+		}
 		if (res == -EINTR || res == -EAGAIN) {
+			if (r->state & LSC__RD_FELL_BACK) {
+				to_sync(r, s);
+				continue;
+			}
 			if ((ret = prep(r, i)) < 0)
 				return ret;
 			continue;
 		}
+		s->eagain = 0;
 		uint64_t need = s->req.need ? s->req.need : s->req.len;
 		if (res > 0 && s->got + (uint64_t)res < need) {
 			s->got += (uint64_t)res; /* short read: ask for the rest */
+			if (r->state & LSC__RD_FELL_BACK) {
+				to_sync(r, s);
+				continue;
+			}
 			if ((ret = prep(r, i)) < 0)
 				return ret;
 			continue;
@@ -278,7 +388,7 @@ static void uring_teardown(struct lsc__reader *r)
 		return;
 	/* Buffers are freed after this returns: no read may still target them. */
 	if (r->pending) {
-		int ret = io_uring_submit(&r->ring);
+		int ret = lsc__sys->uring_submit(&r->ring);
 		if (ret > 0)
 			r->inflight += (unsigned)ret < r->pending ? (unsigned)ret : r->pending;
 	}
@@ -289,7 +399,7 @@ static void uring_teardown(struct lsc__reader *r)
 	unsigned tries = 0;
 	while (r->inflight) {
 		struct io_uring_cqe *cqe;
-		int ret = io_uring_wait_cqe(&r->ring, &cqe);
+		int ret = lsc__sys->uring_wait_cqe(&r->ring, &cqe);
 		if (ret == -EINTR)
 			continue;
 		if (ret < 0) {
@@ -298,7 +408,7 @@ static void uring_teardown(struct lsc__reader *r)
 				if (sqe) {
 					io_uring_prep_cancel(sqe, NULL, IORING_ASYNC_CANCEL_ANY);
 					io_uring_sqe_set_data64(sqe, CANCEL_TAG);
-					io_uring_submit(&r->ring);
+					lsc__sys->uring_submit(&r->ring);
 				}
 				cancelled = 1;
 			}
@@ -311,6 +421,11 @@ static void uring_teardown(struct lsc__reader *r)
 			r->inflight--;
 		io_uring_cqe_seen(&r->ring, cqe);
 	}
+	/* Synchronous, unlike the release of a closed ring's resources. */
+	if (r->state & LSC__RD_FIXED_BUFS)
+		io_uring_unregister_buffers(&r->ring);
+	if (r->state & LSC__RD_FIXED_FILES)
+		io_uring_unregister_files(&r->ring);
 	io_uring_queue_exit(&r->ring);
 	free(r);
 }

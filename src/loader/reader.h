@@ -80,6 +80,15 @@ struct lsc__reader_ops {
 	void (*teardown)(struct lsc__reader *r);
 };
 
+/* One request read whole with pread through the syscall shim: the bytes
+ * read (fewer only at end of file) or a negative errno. The pread reader,
+ * and the io_uring reader once it fell back (read_pread.c). */
+int64_t lsc__pread_full(const struct lsc__rd_req *q);
+
+/* State bit: the reader fell back to pread during the load (a line said
+ * why); the rest of the load was read with pread. */
+#define LSC__RD_FELL_BACK (1u << 3)
+
 extern const struct lsc__reader_ops lsc__reader_uring;
 extern const struct lsc__reader_ops lsc__reader_pread;
 

@@ -52,6 +52,26 @@ static int sys_uring_init(unsigned entries, struct io_uring *ring, struct io_uri
 	return io_uring_queue_init_params(entries, ring, p);
 }
 
+static int sys_uring_register_files(struct io_uring *ring, const int *fds, unsigned n)
+{
+	return io_uring_register_files(ring, fds, n);
+}
+
+static int sys_uring_register_buffers(struct io_uring *ring, const struct iovec *iov, unsigned n)
+{
+	return io_uring_register_buffers(ring, iov, n);
+}
+
+static int sys_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
+{
+	return io_uring_submit_and_wait(ring, wait_nr);
+}
+
+static int sys_uring_wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe)
+{
+	return io_uring_wait_cqe(ring, cqe);
+}
+
 const struct lsc__sys lsc__sys_default = {
 	.open = sys_open,
 	.close = close,
@@ -65,6 +85,11 @@ const struct lsc__sys lsc__sys_default = {
 	.prctl = sys_prctl,
 	.posix_fadvise = sys_posix_fadvise,
 	.uring_init = sys_uring_init,
+	.uring_register_files = sys_uring_register_files,
+	.uring_register_buffers = sys_uring_register_buffers,
+	.uring_submit = io_uring_submit,
+	.uring_submit_and_wait = sys_uring_submit_and_wait,
+	.uring_wait_cqe = sys_uring_wait_cqe,
 };
 
 const struct lsc__sys *lsc__sys = &lsc__sys_default;

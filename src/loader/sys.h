@@ -16,7 +16,9 @@
 #include <sys/types.h>
 
 struct io_uring;
+struct io_uring_cqe;
 struct io_uring_params;
+struct iovec;
 
 struct lsc__sys {
 	int (*open)(const char *path, int flags, int mode);
@@ -32,6 +34,15 @@ struct lsc__sys {
 	int (*posix_fadvise)(int fd, off_t off, off_t len, int advice);
 	/* liburing's setup: returns 0 or a negative errno, as liburing does */
 	int (*uring_init)(unsigned entries, struct io_uring *ring, struct io_uring_params *p);
+	/* The rest of liburing the reader calls, same convention: every call
+	 * that enters the kernel (io_uring_enter, io_uring_register), so a test
+	 * can deny one (a seccomp filter) or change a completion's result
+	 * (uring_wait_cqe hands back the CQE, whose res a test may rewrite). */
+	int (*uring_register_files)(struct io_uring *ring, const int *fds, unsigned n);
+	int (*uring_register_buffers)(struct io_uring *ring, const struct iovec *iov, unsigned n);
+	int (*uring_submit)(struct io_uring *ring);
+	int (*uring_submit_and_wait)(struct io_uring *ring, unsigned wait_nr);
+	int (*uring_wait_cqe)(struct io_uring *ring, struct io_uring_cqe **cqe);
 };
 
 extern const struct lsc__sys lsc__sys_default;
