@@ -124,10 +124,11 @@ static void loaded(const struct lsc__load *L)
 		lsc__rec_say(&r, "verify off");
 	if (L->out->dev)
 		lsc__rec_say(&r, ", device copy %.3f s busy", sec(L->dev_ns));
-	lsc__rec_say(&r, "; %s%s%s, %s, staging %s, qd %u, %u files, %zu extents",
+	lsc__rec_say(&r, "; %s%s%s, %s, staging %s, qd %u, %u files, %zu extents, %zu tensors",
 		     st->reader_applied, L->fixed_bufs ? " fixed buffers" : "",
 		     L->fixed_files ? ", registered files" : "",
-		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
+		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext,
+		     L->n_tensors);
 
 	lsc__rec_u64(&r, LSC__KEY(BYTES), st->bytes);
 	lsc__rec_f64(&r, LSC__KEY(WALL_S), sec(st->wall_ns), 3);
@@ -150,6 +151,7 @@ static void loaded(const struct lsc__load *L)
 	lsc__rec_u64(&r, "qd", L->Q);
 	lsc__rec_u64(&r, "files", L->n_files);
 	lsc__rec_u64(&r, "extents", L->n_ext);
+	lsc__rec_u64(&r, "tensors", L->n_tensors);
 	if (L->out->dev) {
 		lsc__rec_i64(&r, "device", L->o.device);
 		lsc__rec_f64(&r, "device_s", sec(L->dev_ns), 3);
