@@ -124,11 +124,12 @@ static void loaded(const struct lsc__load *L)
 		lsc__rec_say(&r, "verify off");
 	if (L->out->dev)
 		lsc__rec_say(&r, ", device copy %.3f s busy", sec(L->dev_ns));
-	lsc__rec_say(&r, "; %s%s%s, %s, staging %s, qd %u, %u files, %zu extents, %zu tensors",
+	lsc__rec_say(&r, "; %s%s%s, %s, staging %s, qd %u, %u files, %zu extents",
 		     st->reader_applied, L->fixed_bufs ? " fixed buffers" : "",
 		     L->fixed_files ? ", registered files" : "",
-		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext,
-		     L->n_tensors);
+		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
+	if (L->n_tensors)
+		lsc__rec_say(&r, ", %zu tensors", L->n_tensors);
 
 	lsc__rec_u64(&r, LSC__KEY(BYTES), st->bytes);
 	lsc__rec_f64(&r, LSC__KEY(WALL_S), sec(st->wall_ns), 3);
