@@ -3,7 +3,7 @@
  * (string, uint32, bool, string-array and float-array KV pairs,
  * general.alignment 64, F32, Q8_0 and F16 tensors) gives one extent per
  * tensor at the data section's offset computed here by hand (header of 453
- * bytes, data at 512), the arena holds the tensors at their aligned
+ * bytes, data at 512; without general.alignment, 420 and 448), the arena holds the tensors at their aligned
  * offsets, and the `loaded` line and the stats count them, through the API
  * and `loadscope load`. Malformed files (a truncated KV array, counts the
  * file cannot hold, a version it does not read, an alignment that is not a
@@ -54,9 +54,10 @@ struct spec {
 	const char *name1;      /* the Q8_0 tensor's name */
 	uint64_t off1, off2;    /* offsets of the 2nd and 3rd tensors */
 	uint64_t ne0_1;         /* the Q8_0 tensor's row */
+	size_t data_at;         /* where the writer puts the data */
 };
 
-static const struct spec good = {3, 3, 64, "blk.0.attn_q.weight", 64, 192, 32};
+static const struct spec good = {3, 3, 64, "blk.0.attn_q.weight", 64, 192, 32, 512};
 
 /* The file of the header comment; returns the header's length. */
 static size_t gguf(struct w *w, const struct spec *s)
@@ -65,9 +66,10 @@ static size_t gguf(struct w *w, const struct spec *s)
 	put(w, "GGUF", 4);
 	u32(w, s->version);
 	u64(w, s->n_tensors);
-	u64(w, 6);
+	u64(w, s->alignment ? 6 : 5);
 	str(w, "general.architecture"), u32(w, 8), str(w, "llama");
-	str(w, "general.alignment"), u32(w, 4), u32(w, s->alignment);
+	if (s->alignment) /* 0: no general.alignment, the default 32 */
+		str(w, "general.alignment"), u32(w, 4), u32(w, s->alignment);
 	str(w, "tokenizer.ggml.tokens"), u32(w, 9), u32(w, 8), u64(w, 3);
 	str(w, "a"), str(w, "bc"), str(w, "def");
 	str(w, "tokenizer.ggml.scores"), u32(w, 9), u32(w, 6), u64(w, 3);
@@ -79,7 +81,7 @@ static size_t gguf(struct w *w, const struct spec *s)
 	str(w, s->name1), u32(w, 2), u64(w, s->ne0_1), u64(w, 2), u32(w, 8), u64(w, s->off1);
 	str(w, "output_norm.weight"), u32(w, 1), u64(w, 3), u32(w, 1), u64(w, s->off2);
 	size_t hdr = w->n;
-	while (w->n < 512)
+	while (w->n < s->data_at)
 		put(w, "", 1);
 	for (int i = 0; i < 198; i++) {
 		unsigned char c = (unsigned char)(i * 13 + 5);
@@ -144,6 +146,25 @@ Test(model_gguf, one_extent_per_tensor)
 		cr_assert_str_eq(lsct_out_field(out, "loaded", "tensors", buf, sizeof(buf)), "3", "%s", out);
 		cr_assert_str_eq(lsct_out_field(out, "loaded", "bytes", buf, sizeof(buf)), "106");
 	}
+	free(path);
+}
+
+Test(model_gguf, default_alignment)
+{
+	/* Without general.alignment (33 bytes fewer): header 420 bytes, data
+	 * at the next multiple of 32, 448. */
+	struct spec s = good;
+	s.alignment = 0;
+	s.data_at = 448;
+	struct w w;
+	cr_assert_eq(gguf(&w, &s), 420);
+	char *path = lsct_write("default.gguf", w.b, w.n);
+	struct lsc_manifest *m = NULL;
+	cr_assert_eq(lsc_manifest_from_files(NULL, (const char *const *)&path, 1, &m), 0);
+	cr_assert_eq(m->extents[0].file_offset, 448);
+	cr_assert_eq(m->extents[1].file_offset, 448 + 64);
+	cr_assert_eq(m->extents[2].file_offset, 448 + 192);
+	lsc_manifest_destroy(m);
 	free(path);
 }
 

@@ -10,7 +10,8 @@
  * the limit, JSON that does not parse, non-UTF-8 names, offsets past the
  * end, overlapping tensors, a hole, a length that disagrees with dtype and
  * shape, an index that disagrees with its shards) gives its one line and
- * -EBADMSG, no manifest, no descriptor left open.
+ * -EBADMSG, no manifest, no descriptor left open; so does a read of the
+ * header that fails (through the syscall shim).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "helpers/model_files.h"
+#include "helpers/sys_shim.h"
 
 static struct lsct_capture cap;
 static char out[1 << 16];
@@ -343,4 +345,18 @@ Test(model_safetensors, malformed_headers)
 		    "{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296],\"data_offsets\":[0,4]}}", 96, data, 4);
 	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "overflows 64 bits");
 	free(p);
+}
+
+Test(model_safetensors, a_read_that_fails)
+{
+	char *path = st_file("eio.safetensors", three, 200, data, 37);
+	/* preads: the first 4 bytes (format), the length, then the header. */
+	lsct_sys_fail(LSCT_SYS_PREAD, 3, EIO);
+	lsct_model_fails(path, NULL, -EIO, "EIO", "reading the header");
+	lsct_sys_restore();
+	struct lsct_sys_plan plan = {.op = LSCT_SYS_PREAD, .nth = 3, .how = LSCT_SYS_ZERO};
+	lsct_sys_install(&plan);
+	lsct_model_fails(path, NULL, -EBADMSG, "EBADMSG", "reading the header");
+	lsct_sys_restore();
+	free(path);
 }
