@@ -290,6 +290,44 @@ Test(vmstat, prefix_read_follows_a_file_that_moves)
 	rmdir(root);
 }
 
+/* The file the profiler reads, rewritten with only the lines given. */
+static void write_lines(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(fputs(text, f) >= 0, 1);
+	fclose(f);
+}
+
+/* A span's delta exists only for a counter read at both ends: one that
+ * vanished before the end, or appeared only at the end, is n/a (a delta
+ * against a missing value would be the other value, negated or whole),
+ * while the counters read at both ends keep exact deltas. */
+Test(vmstat, a_counter_read_at_one_end_only_is_na)
+{
+	char root[] = "/tmp/lsc-vmstat-XXXXXX", path[64];
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/vmstat", root);
+	write_lines(path, "nr_free_pages 1000\npgfault 10\ncompact_stall 7\n");
+	lsc_profiler *p = profiler_at(root);
+	lsc_span s;
+	struct lsc_span_result r;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s), 0);
+	/* compact_stall gone, allocstall new, the other two moved */
+	write_lines(path, "nr_free_pages 900\npgfault 25\nallocstall_normal 3\n");
+	cr_assert_eq(lsc_span_end(p, s, &r), 0);
+	cr_assert_eq(r.vm_valid, BIT(LSC_VM_NR_FREE_PAGES) | BIT(LSC_VM_PGFAULT), "vm_valid %#x",
+		     r.vm_valid);
+	cr_assert_eq(r.vm[LSC_VM_PGFAULT], 15);
+	cr_assert_eq(r.vm[LSC_VM_NR_FREE_PAGES], -100);
+	cr_assert_eq(r.vm[LSC_VM_COMPACT_STALL], 0, "compact_stall %lld",
+		     (long long)r.vm[LSC_VM_COMPACT_STALL]);
+	cr_assert_eq(r.vm[LSC_VM_ALLOCSTALL], 0, "allocstall %lld", (long long)r.vm[LSC_VM_ALLOCSTALL]);
+	lsc_profiler_destroy(p);
+	unlink(path);
+	rmdir(root);
+}
+
 /* The span path reads the descriptor it opened at creation: with the file
  * gone from the tree afterwards, spans still get their counters (a path
  * opened per read would find nothing and leave them n/a). */
