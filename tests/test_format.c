@@ -125,19 +125,46 @@ Test(format, cut_lines_keep_complete_fields)
 }
 
 /* Every prefix of a rendered line parses without crashing (ASan checks the
- * bounds), in both formats. */
+ * bounds), in both formats; and once the prefix holds the tag and the event
+ * word, it is that event's line, and every field it gives is one of the
+ * whole line's, with the whole line's value (a cut never yields a value
+ * the writer did not write; only a bare last value may be shortened). */
 Test(format, every_cut_point_is_safe)
 {
 	for (int fmt = 0; fmt < 2; fmt++) {
 		sample_record(&rec);
-		char full[LSC__LINE_MAX];
+		char full[LSC__LINE_MAX], whole[LSC__LINE_MAX + 1];
 		size_t n = lsc__rec_render(&rec, fmt, "p: ", full, sizeof(full));
+		memcpy(whole, full, n);
+		struct lsc__parsed w;
+		cr_assert_eq(lsc__line_parse(whole, n, &w), 1);
+		const char *ev = fmt ? "\"event\":\"phase\"," : "[loadscope/1] phase ";
+		size_t known = (size_t)(strstr(full, ev) - full) + strlen(ev);
 		for (size_t at = 0; at <= n; at++) {
 			char buf[LSC__LINE_MAX + 1];
 			memcpy(buf, full, at);
 			struct lsc__parsed p;
 			int rc = lsc__line_parse(buf, at, &p);
 			cr_assert(rc == 0 || rc == 1 || rc == -EINVAL, "rc %d at %zu", rc, at);
+			if (at < known)
+				continue;
+			cr_assert_eq(rc, 1, "format %d cut at %zu: rc %d", fmt, at, rc);
+			cr_assert_str_eq(p.event, "phase");
+			for (unsigned i = 0; i < p.n; i++) {
+				const char *want = lsc__parsed_get(&w, p.kv[i].key);
+				cr_assert_not_null(want, "format %d cut at %zu: field %s not in the line", fmt,
+						   at, p.kv[i].key);
+				/* The last field may be a bare value the cut shortened
+				 * (a line that ends there is no different): a prefix of
+				 * the whole value. Every other is exact. */
+				if (i + 1 == p.n)
+					cr_assert(strncmp(want, p.kv[i].val, strlen(p.kv[i].val)) == 0,
+						  "format %d cut at %zu: %s=%s, not a prefix of %s", fmt, at,
+						  p.kv[i].key, p.kv[i].val, want);
+				else
+					cr_assert_str_eq(p.kv[i].val, want, "format %d cut at %zu: %s", fmt,
+							 at, p.kv[i].key);
+			}
 		}
 	}
 }
