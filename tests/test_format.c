@@ -194,7 +194,7 @@ Test(format, overlong_records_are_truncated_and_marked)
 
 Test(format, garbage_never_crashes)
 {
-	unsigned x = 12345;
+	unsigned x = 12345, accepted = 0;
 	for (int round = 0; round < 2000; round++) {
 		char buf[256];
 		size_t n = 1 + (x % 200);
@@ -207,10 +207,26 @@ Test(format, garbage_never_crashes)
 		size_t tl = strlen(tag);
 		if (n > tl + 4)
 			memcpy(buf + (x % (n - tl)), tag, tl);
+		char copy[256];
+		memcpy(copy, buf, n);
 		struct lsc__parsed p;
 		int rc = lsc__line_parse(buf, n, &p);
 		cr_assert(rc == 0 || rc == 1 || rc == -EINVAL);
+		if (rc != 1)
+			continue;
+		accepted++;
+		/* A line it accepts has its tag where it says, in the input, and
+		 * an event word made of the grammar's characters. */
+		cr_assert_lt(p.tag_offset, n);
+		cr_assert(copy[p.tag_offset] == tag[0], "round %d: tag_offset %zu points at %#x", round,
+			  p.tag_offset, (unsigned char)copy[p.tag_offset]);
+		cr_assert(p.event && p.event[0], "round %d: an accepted line without an event", round);
+		for (const char *e = p.event; *e; e++)
+			cr_assert((*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9') || *e == '_' ||
+					  *e == '-' || *e == '.' || *e == ':' || (*e >= 'A' && *e <= 'Z'),
+				  "round %d: event byte %#x", round, (unsigned char)*e);
 	}
+	cr_assert_gt(accepted, 0, "no round gave a line the parser accepts: the checks above never ran");
 }
 
 Test(format, human_units)
