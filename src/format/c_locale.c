@@ -1,0 +1,29 @@
+/*
+ * The C locale the line writer, the parser and the trace switch to (see
+ * c_locale.h). Made once per process and never freed: it is glibc's static
+ * C locale object in practice, and a locale_t freed while another thread
+ * formats a line would be a use after free.
+ */
+#include <pthread.h>
+
+#include "format/c_locale.h"
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static locale_t c_loc;
+
+static void make(void)
+{
+	c_loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+locale_t lsc__c_locale_enter(void)
+{
+	pthread_once(&once, make);
+	return c_loc ? uselocale(c_loc) : (locale_t)0;
+}
+
+void lsc__c_locale_leave(locale_t before)
+{
+	if (before)
+		uselocale(before);
+}
