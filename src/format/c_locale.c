@@ -4,6 +4,7 @@
  * C locale object in practice, and a locale_t freed while another thread
  * formats a line would be a use after free.
  */
+#include <langinfo.h>
 #include <pthread.h>
 
 #include "format/c_locale.h"
@@ -18,6 +19,13 @@ static void make(void)
 
 locale_t lsc__c_locale_enter(void)
 {
+	/* printf's %f and strtod differ from the C locale's only in the radix
+	 * character (the writer never asks for grouping), so a thread whose
+	 * radix is already "." needs no switch: the usual case costs one
+	 * lookup in the thread's locale, not two uselocale() calls. */
+	const char *radix = nl_langinfo(RADIXCHAR);
+	if (radix[0] == '.' && radix[1] == '\0')
+		return (locale_t)0;
 	pthread_once(&once, make);
 	return c_loc ? uselocale(c_loc) : (locale_t)0;
 }
