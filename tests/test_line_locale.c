@@ -2,8 +2,9 @@
  * Description: lines that are the same in every process, whatever the
  * engine's locale. Under de_DE.UTF-8 (decimal comma, set with setlocale as
  * an engine does) the line writer, the unit helpers, the parser and the
- * trace still write and read "0.259", and every JSON line and trace is
- * strict JSON; the engine's own locale is back once a line is written.
+ * trace still write and read "0.259", a load's lines too, and every JSON
+ * line and trace is strict JSON; the engine's own locale is back once a
+ * line is written.
  */
 #include <criterion/criterion.h>
 #include <locale.h>
@@ -18,6 +19,7 @@
 #include "helpers/capture.h"
 #include "helpers/comma_locale.h"
 #include "helpers/json_strict.h"
+#include "helpers/load_helpers.h"
 
 static struct lsct_capture cap;
 
@@ -145,4 +147,27 @@ Test(line_locale, profiler_lines_and_trace_are_c_locale)
 	cr_assert_null(digit_comma_digit(text), "%s", text);
 	/* The verify phase was busy 1234567 ns: 1.235 ms. */
 	cr_assert(strstr(text, "\"busy_ms\":1.235") != NULL, "%s", text);
+}
+
+Test(line_locale, load_lines_are_c_locale)
+{
+	lsct_comma_locale();
+	const char *file = lsct_make_file("w.bin", 3 << 20, 7);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_JSON, 0);
+	struct lsc_extent e = {.path = file, .length = UINT64_MAX};
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsc_load(p, NULL, &e, 1, 0, &a), 0, "%s", cap.buf);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	cr_assert_geq(check_json_lines(&cap), 2, "%s", cap.buf);
+	cr_assert_null(digit_comma_digit(cap.buf), "%s", cap.buf);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed l;
+	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &l), "%s", cap.buf);
+	/* 3 MiB reads "0.00 GiB", never "0,00 GiB"; every rate and time with
+	 * a point (digit_comma_digit above). */
+	cr_assert(strncmp(l.human, "0.00 GiB in ", 12) == 0, "%s", l.human);
+	double w = -1;
+	cr_assert_eq(lsc__parsed_f64(&l, "wall_s", &w), 0);
+	cr_assert_geq(w, 0.0);
 }
