@@ -1,9 +1,10 @@
 /*
  * The profiler's own cost: a span begin+end (with its /proc reads and its
- * line rendered into a sink that discards it), a bare /proc/vmstat read, and
- * a system snapshot, and 100 switches to the line writer's C locale and back
- * (format/c_locale.h: what each formatting call of a line pays). Prints the median and p99 over N rounds, interleaved so
- * that the noise of a virtual machine hits every variant alike. Also checks
+ * line rendered into a sink that discards it), a bare /proc/vmstat read, a
+ * system snapshot, and 100 enters and leaves of the line writer's C locale
+ * (format/c_locale.h: what each formatting call of a line pays). Prints the
+ * median and p99 over N rounds, interleaved so that the noise of a virtual
+ * machine hits every variant alike. Also checks
  * that spans allocate nothing after creation (mallinfo2 before and after).
  *
  * usage: bench_profiler [rounds]   (default 20000)
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
 	report("  of which one /proc/vmstat read", vm, n);
 	report("span begin+end, profiler off", offs, n);
 	report("system snapshot", snap, m);
-	report("100 C-locale switches (and back)", loc, n);
+	report("100 C-locale enters and leaves", loc, n);
 	printf("\nheap in use before/after the span rounds: %zu / %zu bytes (%s)\n", before.uordblks,
 	       after.uordblks, before.uordblks == after.uordblks ? "no allocation" : "ALLOCATED");
 	lsc_start_end(on);
