@@ -32,6 +32,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format/c_locale.h"
+#include "format/escape.h"
 #include "profiler/profiler_impl.h"
 
 void lsc__trace_add(lsc_profiler *p, const struct lsc__trace_event *ev)
@@ -44,22 +46,31 @@ void lsc__trace_add(lsc_profiler *p, const struct lsc__trace_event *ev)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* Span names are the engine's: escaped to valid UTF-8 JSON as the lines
+ * escape them (format/escape.h). */
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+	while (*s) {
+		char e[LSC__ESC_MAX];
+		size_t n;
+		s += lsc__esc_char(s, 1, e, &n);
+		fwrite(e, 1, n, f);
 	}
 	fputc('"', f);
 }
 
+static void write_event_c(FILE *f, const struct lsc__trace_event *e, uint64_t base, int pid);
+
+/* ts and dur in the C locale whatever the engine set (format/c_locale.h). */
 static void write_event(FILE *f, const struct lsc__trace_event *e, uint64_t base, int pid)
+{
+	locale_t loc = lsc__c_locale_enter();
+	write_event_c(f, e, base, pid);
+	lsc__c_locale_leave(loc);
+}
+
+static void write_event_c(FILE *f, const struct lsc__trace_event *e, uint64_t base, int pid)
 {
 	double ts = e->ts_ns > base ? (double)(e->ts_ns - base) / 1e3 : 0.0;
 	fputs(",\n{\"name\":", f);
