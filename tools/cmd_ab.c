@@ -56,7 +56,7 @@ static void usage(FILE *f)
 		"  --runs N         runs per arm, 1 to 1000\n"
 		"  --arm NAME=SPEC  an arm (2 to 8): NAME of letters, digits, '.', '_', '-' (at most\n"
 		"                   23); SPEC items joined by ',': thp=off|except-advised|default\n"
-		"                   (as 'loadscope run --thp') and env=K=V (repeatable; no ',' in V)\n"
+		"                   (the modes of 'loadscope run') and env=K=V (repeatable; no ',' in V)\n"
 		"  --format F       the final report: text (default), md or json\n"
 		"  --timeout S      a run still going after S seconds (above 0, at most 604800) is\n"
 		"                   killed, its process group whole, and counted as a timeout\n"

@@ -37,7 +37,7 @@
 #include "host/procfs.h"
 #include "tool.h"
 
-const char lsc_cmd_lab_help[] = "lab fragment: fragment free memory on purpose (stresses the machine)";
+const char lsc_cmd_lab_help[] = "bring on the fragmented state on purpose (lab fragment; stresses the machine)";
 
 #define GIB (1024.0 * 1024 * 1024)
 #define RING_BUFS 16384 /* IORING_MAX_REG_BUFFERS: registered buffers per ring */

@@ -20,7 +20,7 @@
 #include "thp_ctl.h"
 #include "tool.h"
 
-const char lsc_cmd_run_help[] = "exec a command with THP disabled (or not) for it, no root needed";
+const char lsc_cmd_run_help[] = "exec a command with its THP control and environment set, no root needed";
 
 #define ENV_MAX 64
 
