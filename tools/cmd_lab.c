@@ -95,15 +95,17 @@ static int show(const char *when, const struct state *s, int64_t *free_blocks)
 		return (int)n;
 	}
 	int64_t fb = lsc__buddy_free_bytes(buf, s->order, s->page);
+	int64_t all = lsc__buddy_free_bytes(buf, 0, s->page);
 	if (lsc__read_lines("/proc", "meminfo", mi, sizeof(mi)) >= 0) {
 		lsc__kv_kib(mi, "MemFree", &memfree);
 		lsc__kv_kib(mi, "MemAvailable", &avail);
 	}
 	printf("%s: /proc/buddyinfo (free blocks of 2^order pages, order 0 first)\n%s", when, buf);
 	if (fb >= 0)
-		printf("%s: free in %zu KiB blocks: %.2f GiB (%lld blocks); MemFree %.2f GiB, MemAvailable "
-		       "%.2f GiB\n",
+		printf("%s: free in %zu KiB blocks: %.2f GiB (%lld blocks); in smaller blocks %.2f GiB (4 KiB "
+		       "faults take these first); MemFree %.2f GiB, MemAvailable %.2f GiB\n",
 		       when, s->block / 1024, (double)fb / GIB, (long long)(fb / (int64_t)s->block),
+		       all >= fb ? (double)(all - fb) / GIB : NAN,
 		       memfree < 0 ? NAN : (double)memfree * 1024 / GIB,
 		       avail < 0 ? NAN : (double)avail * 1024 / GIB);
 	else
