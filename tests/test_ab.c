@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "helpers/tool_run.h"
+#include "triage/triage.h"
 
 static char out[1 << 17], err[1 << 15];
 static const char *dir;
@@ -235,4 +236,49 @@ Test(ab, usage_errors_run_nothing)
 	/* nothing was made: no ./loadscope-ab-XXXXXX */
 	glob_t g;
 	cr_assert_eq(glob("loadscope-ab-*", 0, NULL, &g), GLOB_NOMATCH);
+}
+
+/* The triage's two siblings ab rests on, called directly: the arm of an
+ * input groups its starts in the table even when nothing else tells them
+ * apart, and each start's time to ready reads back. */
+Test(ab, triage_groups_by_the_inputs_arm)
+{
+	static const char *const logs[] = {
+		"llama_model_loader: loaded meta data with 1 key-value pairs and 1 tensors from /m/x.gguf\n"
+		"llama_perf_context_print:        load time =    4000.00 ms\n",
+		"llama_model_loader: loaded meta data with 1 key-value pairs and 1 tensors from /m/x.gguf\n"
+		"llama_perf_context_print:        load time =    1000.00 ms\n",
+	};
+	for (int named = 0; named < 2; named++) {
+		struct lsc_triage_opts o = {.flags = LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY};
+		struct lsc_triage *t = lsc_triage_new(&o);
+		cr_assert_not_null(t);
+		for (int i = 0; i < 2; i++) {
+			cr_assert_eq(lsc_triage_source(t, i ? "b.log" : "a.log"), 0);
+			if (named)
+				cr_assert_eq(lsc_triage_arm(t, i ? "fast" : "slow"), 0);
+			cr_assert_eq(lsc_triage_feed(t, logs[i], strlen(logs[i])), 0);
+		}
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		cr_assert_eq(lsc_triage_render(t, LSC_TRIAGE_JSON, m), 0);
+		fclose(m);
+		if (named) {
+			cr_assert(strstr(buf, "{\"keys\":[\"arm\"],"), "%s", buf);
+			cr_assert(strstr(buf, "{\"arm\":\"arm=slow\",\"n\":1,"), "%s", buf);
+			cr_assert(strstr(buf, "{\"arm\":\"arm=fast\",\"n\":1,"), "%s", buf);
+		} else {
+			cr_assert(strstr(buf, "{\"keys\":[],"), "%s", buf);
+			cr_assert(strstr(buf, "{\"arm\":\"all starts\",\"n\":2,"), "%s", buf);
+		}
+		free(buf);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+		cr_assert_float_eq(si.ready_s, 4.0, 1e-9);
+		cr_assert_eq(lsc_triage_start(t, 1, &si), 0);
+		cr_assert_float_eq(si.ready_s, 1.0, 1e-9);
+		cr_assert_eq(lsc_triage_start(t, 2, &si), -ENOENT);
+		lsc_triage_free(t);
+	}
 }

@@ -107,7 +107,7 @@ int lsc_triage_finding(struct lsc_triage *t, size_t i, struct lsc_triage_finding
 /* A start's summary, as `loadscope ab` reports each run. */
 struct lsc_triage_start_info {
 	unsigned long first_line; /* of its input (1-based) */
-	int reached_ready;        /* the start got to a ready line or load summary */
+	int reached_ready;        /* a ready line was seen (the JSON's reached_ready) */
 	double ready_s;           /* load to ready as the phase table reads it; NAN not measured */
 };
 
