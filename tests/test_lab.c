@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -265,6 +266,34 @@ Test(lab, refuses_to_leave_less_than_keep_free)
 	cr_assert_str_eq(out, "");
 	cr_assert(strstr(err, "loadscope lab: refusing: --gib 0.0625 would leave "), "%s", err);
 	cr_assert(strstr(err, ", less than --keep-free 65536 GiB\n"), "%s", err);
+}
+
+/* Without CAP_IPC_LOCK the pins count against RLIMIT_MEMLOCK: 16 MiB
+ * fragmented pins 8 pages (32 KiB), over a 16 KiB limit: refused before
+ * anything is faulted. */
+Test(lab, refuses_pins_over_the_memlock_limit)
+{
+	if (system("command -v setpriv >/dev/null 2>&1"))
+		cr_skip_test("no setpriv here to drop CAP_IPC_LOCK");
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err), "lab fragment --gib 0.015625 --keep-free 0 --hold 0");
+	skip_if_no_pins(rc, err);
+	char cmd[768];
+	snprintf(cmd, sizeof(cmd),
+		 "setpriv --bounding-set -ipc_lock --inh-caps -ipc_lock sh -c \"ulimit -l 16 && exec '%s' lab "
+		 "fragment --gib 0.015625 --keep-free 0 --hold 0\" 2>'%s/stderr'",
+		 LSC_TEST_TOOL, dir);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	int st = pclose(p);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, out);
+	cr_assert_str_eq(out, "", "nothing printed on stdout, nothing faulted");
+	read_err();
+	if (page_size() != 4096 || block_bytes() != 2 * MIB)
+		return; /* the figures below are x86-64's */
+	cr_assert_str_eq(err, "loadscope lab: the pins (32 KiB: 4 KiB per 2048 KiB block) are over RLIMIT_MEMLOCK "
+			      "(16 KiB) without CAP_IPC_LOCK; raise it (ulimit -l) or fragment less; nothing done\n");
 }
 
 Test(lab, usage_errors_do_nothing)

@@ -140,7 +140,7 @@ static void machine(struct state *s)
 }
 
 /* One sentence on why the pins were refused. */
-static void pin_refused(int err, size_t pinned_bytes)
+static void pin_refused(int err, const struct state *s, size_t pinned_bytes, int before)
 {
 	struct rlimit rl;
 	char lim[48] = "?";
@@ -153,9 +153,11 @@ static void pin_refused(int err, size_t pinned_bytes)
 	}
 	if (err == ENOMEM)
 		fprintf(stderr,
-			"loadscope lab: io_uring_register_buffers: %s: the pins (%zu KiB) are over "
-			"RLIMIT_MEMLOCK (%s) without CAP_IPC_LOCK; raise it (ulimit -l) or fragment less\n",
-			strerror(err), pinned_bytes / 1024, lim);
+			"loadscope lab: %s%sthe pins (%zu KiB: %ld KiB per %zu KiB block) are over "
+			"RLIMIT_MEMLOCK (%s) without CAP_IPC_LOCK; raise it (ulimit -l) or fragment less; "
+			"nothing done\n",
+			before ? "" : "io_uring_register_buffers: ", before ? "" : "Cannot allocate memory: ",
+			pinned_bytes / 1024, s->page / 1024, s->block / 1024, lim);
 	else if (err == EPERM || err == ENOSYS || err == EACCES)
 		fprintf(stderr,
 			"loadscope lab: io_uring: %s: io_uring is off here (kernel.io_uring_disabled, a "
@@ -189,6 +191,16 @@ static int fragment(double gib, double hold, double keep_free)
 			"loadscope lab: refusing: --gib %.6g would leave %.2f GiB of MemAvailable (%.2f GiB now), "
 			"less than --keep-free %.6g GiB\n",
 			gib, ((double)avail - (double)bytes) / GIB, (double)avail / GIB, keep_free);
+		return LSC_EXIT_PROBLEM;
+	}
+	/* The pins count against RLIMIT_MEMLOCK without CAP_IPC_LOCK: refuse
+	 * before faulting anything rather than after. (The kernel's own count
+	 * is per user, so a smaller shortfall is still its refusal later.) */
+	struct lsc__status st;
+	struct rlimit rl;
+	if (lsc__status_read(NULL, &st) == 0 && st.cap_ipc_lock == 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < blocks * (size_t)s.page) {
+		pin_refused(ENOMEM, &s, blocks * (size_t)s.page, 1);
 		return LSC_EXIT_PROBLEM;
 	}
 	fprintf(stderr,
@@ -243,7 +255,7 @@ static int fragment(double gib, double hold, double keep_free)
 				io_uring_queue_exit(&rings[up]);
 		}
 		if (r < 0) {
-			pin_refused(-r, blocks * (size_t)s.page);
+			pin_refused(-r, &s, blocks * (size_t)s.page, 0);
 			rc = LSC_EXIT_PROBLEM;
 			goto out;
 		}
@@ -301,13 +313,13 @@ out:
 	free(iov);
 	if (rc == LSC_EXIT_OK && show("released", &s, &released) == 0) {
 		/* The kernel's count of what this process still pins: 0 now. */
-		struct lsc__status st;
-		lsc__status_read(NULL, &st);
+		struct lsc__status self;
+		lsc__status_read(NULL, &self);
 		printf("released: %zu pins and %.2f GiB of mappings; VmPin now ", blocks, (double)bytes / GIB);
-		if (st.pin_kib < 0)
+		if (self.pin_kib < 0)
 			printf("n/a\n");
 		else
-			printf("%lld kB\n", (long long)st.pin_kib);
+			printf("%lld kB\n", (long long)self.pin_kib);
 	}
 	return rc;
 }
