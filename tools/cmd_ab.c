@@ -548,6 +548,12 @@ int lsc_cmd_ab(int argc, char **argv)
 	fflush(NULL); /* nothing buffered may be written twice by a child */
 	for (unsigned i = 0; i < total && !stop; i++) {
 		unsigned round = i / narms, a = (round + i % narms) % narms;
+		sigset_t pend;
+		/* told to stop while the last run's log was read: start no more */
+		if (sigpending(&pend) == 0 && (sigismember(&pend, SIGINT) == 1 || sigismember(&pend, SIGTERM) == 1)) {
+			stop = 1;
+			break;
+		}
 		struct run *r = &runs[i];
 		r->arm = a;
 		r->ready_s = NAN;

@@ -95,10 +95,11 @@ int lsc_cmd_run(int argc, char **argv)
 		return LSC_EXIT_PROBLEM;
 	}
 	for (int i = 0; i < nenv; i++) {
-		char name[256];
 		size_t n = strcspn(env[i], "=");
-		snprintf(name, sizeof(name), "%.*s", (int)n, env[i]);
-		if (setenv(name, env[i] + n + 1, 1)) {
+		char *name = strndup(env[i], n);
+		int bad = !name || setenv(name, env[i] + n + 1, 1);
+		free(name);
+		if (bad) {
 			fprintf(stderr, "loadscope run: --env %s: %s\n", env[i], strerror(errno));
 			return LSC_EXIT_PROBLEM;
 		}
