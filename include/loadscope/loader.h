@@ -107,6 +107,17 @@ struct lsc_load_stats {
 	char pin_applied[16];       /* the pin backend that ended up pinning */
 	char reader_applied[16];    /* "io_uring" or "pread" */
 	int direct_applied;         /* O_DIRECT really used */
+	/* The adaptive `auto` policy (docs/loader.md); 0 and "" otherwise:
+	 * auto_watch 1 when the prefault watched its steps; the first
+	 * auto_huge_bytes asked for huge pages, the rest for 4 KiB pages; when
+	 * a step stalled, auto_switched 1 and the rest of the huge part went to
+	 * 4 KiB pages from arena offset auto_switch_at, auto_switch_ns into
+	 * the prefault, for auto_reason. */
+	int auto_watch;
+	uint64_t auto_huge_bytes;
+	int auto_switched;
+	uint64_t auto_switch_at, auto_switch_ns;
+	char auto_reason[256];
 };
 
 /*
