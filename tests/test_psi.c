@@ -5,7 +5,10 @@
  * text; a span's psi_some_us and psi_full_us equal to the difference of two
  * fixture readings swapped in between its begin and its end (computed by
  * hand below), with the human "stalled on memory" phrase; n/a without PSI
- * and when the counters go back; and the real file on this machine.
+ * and when the counters go back; the watchdog's still lines with the stall
+ * per second (a number once the file moved, n/a without PSI; the value
+ * depends on the watchdog's timing, so only its presence is asserted); and
+ * the real file on this machine.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -202,4 +205,72 @@ Test(psi, this_machine)
 	cr_assert_geq(r.psi_some_us, 0);
 	cr_assert_geq(r.psi_full_us, 0);
 	lsc_profiler_destroy(p);
+}
+
+/* A profiler on @root whose watchdog reports any span open for 10 ms. */
+static lsc_profiler *watched_at(const char *root)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = lsct_sink;
+	o.sink_user = &cap;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.watchdog_after_s = 0.01;
+	o.watchdog_every_s = 0.01;
+	o.proc_root = root;
+	lsc_profiler *p;
+	lsct_capture_reset(&cap);
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	return p;
+}
+
+/* A still line whose psi_some_us_per_s is a number above 0: the one whose
+ * two samples straddle the swap. */
+static int stalled_still(void)
+{
+	static char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	for (unsigned k = 0; lsct_find(&cap, "still", k, buf, sizeof buf, &pl); k++) {
+		const char *v = lsc__parsed_get(&pl, "psi_some_us_per_s");
+		if (v && strcmp(v, "n/a") && atof(v) > 0 && strstr(pl.human, "; stalled on memory "))
+			return 1;
+	}
+	return 0;
+}
+
+Test(psi, still_lines_give_the_stall_per_second)
+{
+	struct tree t;
+	make_tree(&t, FX "/psi-stalling/proc/pressure/memory");
+	lsc_profiler *p = watched_at(t.root);
+	lsc_start_begin(p, "stalling");
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 0, &s), 0);
+	put(FX "/psi-stalling/proc/pressure/memory.later", t.file);
+	/* Wait for the line, however long the machine takes to schedule it. */
+	for (int i = 0; i < 600 && !stalled_still(); i++)
+		usleep(50000);
+	lsc_span_end(p, s, NULL);
+	lsc_profiler_destroy(p);
+	cr_assert(stalled_still(), "no still line with the stall: %s", cap.buf);
+	drop_tree(&t);
+}
+
+Test(psi, still_lines_say_na_without_psi)
+{
+	lsc_profiler *p = watched_at(FX "/container-no-vmstat/proc");
+	lsc_start_begin(p, "no psi");
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 0, &s), 0);
+	for (int i = 0; i < 600 && lsct_count(&cap, "still") == 0; i++)
+		usleep(50000);
+	lsc_span_end(p, s, NULL);
+	lsc_profiler_destroy(p);
+	static char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find(&cap, "still", 0, buf, sizeof buf, &pl), "no still line: %s", cap.buf);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "psi_some_us_per_s"), "n/a");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "psi_full_us_per_s"), "n/a");
+	cr_assert_null(strstr(pl.human, "stalled on memory"), "%s", pl.human);
 }
