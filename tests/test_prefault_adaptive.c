@@ -405,3 +405,49 @@ Test(prefault_adaptive, thp_asked_for_is_not_watched, .fini = fini)
 	lsc_profiler_destroy(p);
 	drop_tree(&t);
 }
+
+/* ---- a refused advice is said, and the faults go on ------------------------------ */
+
+Test(prefault_adaptive, refused_tail_advice_is_a_fallback, .fini = fini)
+{
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(clean, sizeof clean / sizeof clean[0]);
+	lsct_sys_fail(LSCT_SYS_MADVISE, 1, ENOMEM); /* the tail's MADV_NOHUGEPAGE */
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 1, -1, &r, &ar), 0, "%s",
+		     cap.buf);
+	cr_expect_eq(ar.switched, 0);
+	field("what", "auto");
+	field("wanted", "4k for the rest");
+	field("took", "huge pages for all");
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "madvise(MADV_NOHUGEPAGE) on the last "
+						       "67108864 bytes: ENOMEM"),
+		     1, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}
+
+/* One thread: the tail's advice is call 1, each 32 MiB step one populate
+ * call (2-5), the switch's advice call 6. */
+Test(prefault_adaptive, refused_switch_advice_keeps_huge_pages_and_says_so, .fini = fini)
+{
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(failing, sizeof failing / sizeof failing[0]);
+	lsct_sys_fail(LSCT_SYS_MADVISE, 6, ENOMEM);
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 1, -1, &r, &ar), 0, "%s",
+		     cap.buf);
+	cr_expect_eq(lsct_sys_madv[5].advice, MADV_NOHUGEPAGE);
+	cr_expect_eq(lsct_sys_madv[5].addr, m + 128 * MIB);
+	cr_expect_eq(ar.switched, 0, "the advice was refused: nothing moved");
+	field("took", "thp");
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "(madvise(MADV_NOHUGEPAGE) failed: ENOMEM; "
+						       "they stay advised for huge pages)"),
+		     1, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}

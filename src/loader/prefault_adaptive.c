@@ -250,6 +250,9 @@ int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_sp
 			if (lsc__sys->madvise(b + off, (size_t)(huge - off), MADV_NOHUGEPAGE) < 0)
 				arc = -errno;
 			switch_line(p, ar, huge, &s, first, cause, arc);
+			/* Refused: the rest stays advised for huge pages, and
+			 * the stats must not say it moved. */
+			ar->switched = arc == 0;
 			break;
 		}
 		if (ar->steps <= 2 && s.gibps > first)
