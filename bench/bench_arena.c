@@ -1,6 +1,6 @@
 /*
  * The arena's allocate phase under each page-size policy: map, advise and
- * prefault N GiB with 4k, thp and process-off (and 4k with one prefault
+ * prefault N GiB with 4k, thp, process-off and auto (and 4k with one prefault
  * thread, to show what the parallel prefault buys; and thp again right
  * after a thp arena was released, which separates the cost of fresh memory
  * from the cost of huge pages on a VM), interleaved round by round so that
@@ -14,6 +14,7 @@
  * arena gets memory the host still backs or memory it must fault in again.
  *
  * usage: bench_arena [GiB] [rounds] [IDLE_S]   (default 2 GiB, 5 rounds, 0 s)
+ *        VARIANTS=4k,thp,auto bench_arena ...   (only the variants named)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,10 @@ struct variant {
 	int again; /* run right after the previous variant, back to back */
 	double s[64];
 	uint64_t huge[64];
+	/* auto: what it asked for huge pages and whether it switched */
+	uint64_t auto_huge[64];
+	int switched[64];
+	uint64_t switch_at[64];
 };
 
 static int cmp(const void *a, const void *b)
@@ -62,6 +67,9 @@ static int run(struct variant *x, int r, uint64_t bytes, unsigned *threads_used)
 	x->s[r] = (double)(a.alloc_ns + a.prefault_ns) / 1e9;
 	if (lsc_region_read(NULL, a.base, a.mapped_bytes, &ri) == 0)
 		x->huge[r] = ri.anon_huge_bytes;
+	x->auto_huge[r] = a.auto_watch ? a.auto_huge_bytes : 0;
+	x->switched[r] = a.auto_switched;
+	x->switch_at[r] = a.auto_switch_at;
 	if (!x->threads)
 		*threads_used = a.prefault_threads;
 	lsc__arena_release(&a);
@@ -79,13 +87,34 @@ int main(int argc, char **argv)
 		rounds = 64;
 	uint64_t bytes = (uint64_t)(gib * (double)(1ull << 30));
 	struct variant v[] = {
-		{"4k", LSC_THP_4K, 0, 0, {0}, {0}},
-		{"thp", LSC_THP_THP, 0, 0, {0}, {0}},
-		{"thp, right after thp", LSC_THP_THP, 0, 1, {0}, {0}},
-		{"process-off", LSC_THP_PROCESS_OFF, 0, 0, {0}, {0}},
-		{"4k, 1 prefault thread", LSC_THP_4K, 1, 0, {0}, {0}},
+		{.name = "4k", .policy = LSC_THP_4K},
+		{.name = "thp", .policy = LSC_THP_THP},
+		{.name = "thp, right after thp", .policy = LSC_THP_THP, .again = 1},
+		{.name = "process-off", .policy = LSC_THP_PROCESS_OFF},
+		{.name = "4k, 1 prefault thread", .policy = LSC_THP_4K, .threads = 1},
+		{.name = "auto", .policy = LSC_THP_AUTO},
 	};
-	int nv = (int)(sizeof v / sizeof v[0]);
+	/* VARIANTS=4k,thp,auto: only those (by name, in the table's order). */
+	const char *only = getenv("VARIANTS");
+	if (only && *only) {
+		int kept = 0;
+		for (int k = 0; k < (int)(sizeof v / sizeof v[0]); k++) {
+			char want[64];
+			snprintf(want, sizeof want, ",%s,", v[k].name);
+			char list[256];
+			snprintf(list, sizeof list, ",%s,", only);
+			if (strstr(list, want))
+				v[kept++] = v[k];
+		}
+		if (!kept) {
+			fprintf(stderr, "VARIANTS=%s names none of the variants\n", only);
+			return 64;
+		}
+		memset(&v[kept], 0, sizeof v - (size_t)kept * sizeof v[0]);
+	}
+	int nv = 0;
+	while (nv < (int)(sizeof v / sizeof v[0]) && v[nv].name)
+		nv++;
 	unsigned threads_used = 0;
 
 	unsetenv("LOADSCOPE_ARENA_THP");
@@ -117,6 +146,25 @@ int main(int argc, char **argv)
 		double m = median(v[k].s, rounds);
 		printf("| %s | %.3f | %.2f | %llu | %.2f |\n", v[k].name, m, gib / m,
 		       (unsigned long long)v[k].huge[rounds - 1], m / base);
+	}
+	for (int k = 0; k < nv; k++) {
+		if (v[k].policy != LSC_THP_AUTO)
+			continue;
+		printf("\nauto per round (s, huge pages asked for, switched at):");
+		for (int r = 0; r < rounds; r++) {
+			printf(" %.3f/%llu", v[k].s[r], (unsigned long long)v[k].auto_huge[r]);
+			if (v[k].switched[r])
+				printf("/%llu", (unsigned long long)v[k].switch_at[r]);
+			else
+				printf("/-");
+		}
+		printf("\n");
+	}
+	for (int k = 0; k < nv; k++) {
+		printf("%s per round (s):", v[k].name);
+		for (int r = 0; r < rounds; r++)
+			printf(" %.3f", v[k].s[r]);
+		printf("\n");
 	}
 	return 0;
 }

@@ -47,12 +47,19 @@ static struct lsc__thp_decision decide(struct lsc_system s, int64_t bytes)
 	return d;
 }
 
-/* Seed 001: 40 GiB arena, defrag=madvise, RAM in use (few free 2 MiB blocks). */
-Test(thp_auto, seed_001_stall_risk_is_4k)
+/* Seed 001: 40 GiB arena, defrag=madvise, RAM in use (few free 2 MiB
+ * blocks): huge pages only for what the free blocks serve, less 1/16 kept
+ * for the rest of the system (3 GiB - 192 MiB = 2880 MiB), watched; 4 KiB
+ * pages for the rest. */
+Test(thp_auto, seed_001_stall_risk_splits)
 {
 	struct lsc__thp_decision d = decide(machine("madvise", "madvise", 3 * GIB), 40 * GIB);
-	cr_expect_eq(d.policy, LSC_THP_4K, "reason: %s", d.reason);
+	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 2880ull << 20, "huge %llu", (unsigned long long)d.huge_bytes);
+	cr_expect_eq(d.watch, 1);
 	cr_expect(strstr(d.reason, "stall risk"), "reason: %s", d.reason);
+	cr_expect(strstr(d.reason, "huge pages for the first 2.81 GiB, 4 KiB pages for the other "
+				   "37.19 GiB"), "reason: %s", d.reason);
 	cr_expect(strstr(d.reason, "defrag=madvise"), "the reason names the defrag mode: %s", d.reason);
 	char b[LSC__HBUF];
 	cr_expect(strstr(d.reason, lsc__fmt_bytes(b, 3.0 * GIB)), "the reason has the free blocks: %s",
@@ -63,14 +70,35 @@ Test(thp_auto, seed_001_stall_risk_is_4k)
 
 Test(thp_auto, defrag_always_and_defer_madvise_also_stall)
 {
-	cr_expect_eq(decide(machine("always", "always", 1 * GIB), 8 * GIB).policy, LSC_THP_4K);
-	cr_expect_eq(decide(machine("madvise", "defer+madvise", 1 * GIB), 8 * GIB).policy, LSC_THP_4K);
+	/* 1 GiB free: 960 MiB of huge pages, watched. */
+	struct lsc__thp_decision d = decide(machine("always", "always", 1 * GIB), 8 * GIB);
+	cr_expect_eq(d.policy, LSC_THP_THP);
+	cr_expect_eq(d.huge_bytes, 960ull << 20);
+	cr_expect_eq(d.watch, 1);
+	d = decide(machine("madvise", "defer+madvise", 1 * GIB), 8 * GIB);
+	cr_expect_eq(d.huge_bytes, 960ull << 20);
+	cr_expect_eq(d.watch, 1);
+}
+
+/* Under 64 MiB of usable free blocks the split is not worth it: all 4 KiB
+ * (64 MiB free keeps 4 MiB back: 60 MiB). */
+Test(thp_auto, few_free_blocks_is_4k)
+{
+	struct lsc__thp_decision d = decide(machine("madvise", "madvise", 64 << 20), 8 * GIB);
+	cr_expect_eq(d.policy, LSC_THP_4K, "reason: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 0);
+	cr_expect_eq(d.watch, 0);
+	d = decide(machine("madvise", "madvise", 70 << 20), 8 * GIB); /* 70 - 4.375 -> 64 MiB */
+	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 64ull << 20);
 }
 
 Test(thp_auto, room_in_free_blocks_is_thp)
 {
 	struct lsc__thp_decision d = decide(machine("madvise", "madvise", 20 * GIB), 8 * GIB);
 	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 8ull << 30, "all of it");
+	cr_expect_eq(d.watch, 1, "the free blocks are a snapshot: watched");
 	char b[LSC__HBUF];
 	cr_expect(strstr(d.reason, lsc__fmt_bytes(b, 20.0 * GIB)), "reason: %s", d.reason);
 }
@@ -97,6 +125,8 @@ Test(thp_auto, deferred_defrag_cannot_stall)
 {
 	struct lsc__thp_decision d = decide(machine("madvise", "defer", 1 * GIB), 40 * GIB);
 	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 40ull << 30);
+	cr_expect_eq(d.watch, 0, "nothing to watch: a fault never compacts");
 	d = decide(machine("always", "never", 0), 40 * GIB);
 	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
 }
@@ -158,8 +188,15 @@ Test(thp_auto, fixture_vm_with_page_reporting_decides_as_the_host)
 		cr_expect_eq(d.policy, LSC_THP_THP, "%s, half the free blocks: %s", trees[i], d.reason);
 		cr_expect(strstr(d.reason, "3.94 GiB"), "%s: the reason has the free blocks: %s", trees[i],
 			  d.reason);
+		/* Twice the free blocks: the split, as on the host. 15/16 of the
+		 * 4225761280 free bytes is 3961651200, 3778 MiB in whole 2 MiB
+		 * pages. */
 		d = decide(s, 8060 * MIB);
-		cr_expect_eq(d.policy, LSC_THP_4K, "%s, twice the free blocks: %s", trees[i], d.reason);
+		cr_expect_eq(d.policy, LSC_THP_THP, "%s, twice the free blocks: %s", trees[i], d.reason);
+		cr_expect_eq(d.huge_bytes, 3778ull * MIB, "%s: huge %llu", trees[i],
+			     (unsigned long long)d.huge_bytes);
+		cr_expect_eq(d.watch, 1, "%s", trees[i]);
+		cr_expect(strstr(d.reason, "huge pages for the first 3.69 GiB"), "%s: %s", trees[i], d.reason);
 		cr_expect(strstr(d.reason, "stall risk"), "%s: %s", trees[i], d.reason);
 		cr_expect(strstr(d.reason, "defrag=madvise"), "%s: %s", trees[i], d.reason);
 	}
@@ -211,8 +248,13 @@ Test(thp_auto, fixture_host_madvise_decides_by_free_blocks)
 	int64_t room = s.free_huge_blocks_bytes;
 	struct lsc__thp_decision d = decide(s, room / 2);
 	cr_expect_eq(d.policy, LSC_THP_THP, "half the free blocks: %s", d.reason);
+	/* buddyinfo: DMA 1 x 2 MiB + 3 x 4 MiB, DMA32 2 x 2 MiB + 752 x 4 MiB,
+	 * Normal 251 x 4 MiB = 4030 MiB; less 1/16 (251.875 MiB), down to
+	 * 2 MiB: 3778 MiB. */
+	cr_assert_eq(room, 4030ll << 20);
 	d = decide(s, room * 2);
-	cr_expect_eq(d.policy, LSC_THP_4K, "twice the free blocks: %s", d.reason);
+	cr_expect_eq(d.policy, LSC_THP_THP, "twice the free blocks: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 3778ull << 20, "huge %llu", (unsigned long long)d.huge_bytes);
 	cr_expect(strstr(d.reason, "stall risk"), "reason: %s", d.reason);
 }
 

@@ -110,6 +110,17 @@ struct lsc_load_stats {
 	/* added with lsc_load_manifest: */
 	unsigned files;             /* distinct files read */
 	size_t tensors;             /* tensors of model files (lsc_load_manifest); 0 for lsc_load */
+	/* The adaptive `auto` policy (docs/loader.md); 0 and "" otherwise:
+	 * auto_watch 1 when the prefault watched its steps; the first
+	 * auto_huge_bytes asked for huge pages, the rest for 4 KiB pages; when
+	 * a step stalled, auto_switched 1 and the rest of the huge part went to
+	 * 4 KiB pages from arena offset auto_switch_at, auto_switch_ns into
+	 * the prefault, for auto_reason. */
+	int auto_watch;
+	uint64_t auto_huge_bytes;
+	int auto_switched;
+	uint64_t auto_switch_at, auto_switch_ns;
+	char auto_reason[256];
 };
 
 /*

@@ -23,13 +23,13 @@
  * watchdog thread and the trace file are set up once, outside that path.)
  *
  * What a profiler holds inside the host process:
- * - memory: about 29 KiB per profiler, plus 928 KiB for the trace's event
+ * - memory: about 31 KiB per profiler, plus 928 KiB for the trace's event
  *   table when a trace file was asked for (4096 events; later ones are
  *   counted as dropped);
  * - descriptors: none of its own between calls. The profilers of a process
- *   share the /proc/vmstat and /proc/self/status descriptors their spans
- *   read, one pair per proc root, at most 4 pairs: never more than 8
- *   descriptors however many profilers there are (a profiler past that
+ *   share the /proc/vmstat, /proc/self/status and /proc/pressure/memory
+ *   descriptors their spans read, one set per proc root, at most 4 sets:
+ *   never more than 12 descriptors however many profilers there are (a profiler past that
  *   opens the files at each read). During a call, a few more for as long
  *   as it lasts (the start's system snapshot, the trace file);
  * - threads: one watchdog thread, from the first start until destroy
@@ -215,6 +215,10 @@ struct lsc_span_result {
 	int64_t vm[LSC_VM_COUNT];  /* /proc/vmstat deltas */
 	uint32_t vm_valid;         /* bit (1 << counter) set where vm[] was readable */
 	int64_t rss_kib, lck_kib, pin_kib; /* /proc/self/status at the end; -1 n/a */
+	/* /proc/pressure/memory deltas, in us: the time some task (some) or
+	 * every non-idle task (full) was stalled on memory over the span, for
+	 * the whole system; -1 n/a (no PSI, psi=0, unreadable). */
+	int64_t psi_some_us, psi_full_us;
 };
 
 /*

@@ -62,6 +62,10 @@
 	X(COVERED_S, "covered_s")                                                           \
 	X(UNATTRIBUTED_S, "unattributed_s")                                                 \
 	X(HUGETLB_BYTES, "hugetlb_bytes")                                                   \
+	X(PSI_SOME_US, "psi_some_us")                                                       \
+	X(PSI_FULL_US, "psi_full_us")                                                       \
+	X(PSI_SOME_US_PER_S, "psi_some_us_per_s")                                           \
+	X(PSI_FULL_US_PER_S, "psi_full_us_per_s")                                           \
 	/* system (and the probe's warnings) */                                             \
 	X(THP_ENABLED, "thp_enabled")                                                       \
 	X(THP_DEFRAG, "thp_defrag")                                                         \

@@ -144,6 +144,27 @@ int lsc__status_read(const char *proc_root, struct lsc__status *out);
 /* lsc__status_parse - the same from text already read (NUL-terminated). */
 void lsc__status_parse(const char *text, struct lsc__status *out);
 
+/* /proc/pressure/memory's stall totals (us since boot); -1 n/a. */
+struct lsc__psi {
+	int64_t some_us; /* some task stalled on memory */
+	int64_t full_us; /* every non-idle task stalled at once */
+};
+
+/*
+ * lsc__psi_parse - the `total=` of the "some" and "full" lines of
+ * /proc/pressure/memory (@len bytes, need not be NUL-terminated); a line
+ * that is absent or garbage leaves its field -1. Return: 0, or -EINVAL when
+ * "some" is n/a.
+ */
+int lsc__psi_parse(const char *text, size_t len, struct lsc__psi *out);
+
+/*
+ * lsc__psi_read - read <proc_root>/pressure/memory (NULL: "/proc") into
+ * @out without allocating. Return: 0, or a negative errno (-ENOENT without
+ * PSI, -EOPNOTSUPP under psi=0, -EINVAL for garbage); the fields are -1 then.
+ */
+int lsc__psi_read(const char *proc_root, struct lsc__psi *out);
+
 /*
  * lsc__region_read_root - lsc_region_read with the proc root given directly
  * (NULL: "/proc"); lsc_region_read takes it from the profiler.

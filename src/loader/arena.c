@@ -18,7 +18,9 @@
  * over one struct alloc (choose_policy, decide, decide_by_pin,
  * hold_process_off, alloc_by_pin, map_own, the arena line, prefault_arena,
  * release_hold), and decide() is the one place a policy's geometry is
- * planned and given to the arena.
+ * planned and given to the arena. An `auto` arena that asks for huge pages
+ * under a synchronous defrag mode is faulted by the adaptive prefault
+ * (prefault_adaptive.c), which may move its rest to 4 KiB pages.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -123,6 +125,9 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 	lsc__rec_say(&r, " (requested %s by %s): %s%s", requested, source, a->thp_reason, how);
 	if (a->allocated_by_pin)
 		lsc__arena_device_say(&r, a);
+	if (a->auto_watch)
+		lsc__rec_say(&r, "; faulted in steps, watched: a step that stalls moves the rest to "
+				 "4 KiB pages");
 	lsc__rec_str(&r, LSC__KEY(POLICY), lsc_thp_policy_name(a->applied));
 	lsc__rec_str(&r, LSC__KEY(REQUESTED), requested);
 	lsc__rec_str(&r, LSC__KEY(SOURCE), source);
@@ -143,6 +148,11 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 		lsc__rec_str(&r, "thp_prctl_saved", lsc_thp_disable_name(s->prctl_thp_disable));
 	if (a->allocated_by_pin && a->pin)
 		lsc__rec_str(&r, "allocated_by", a->pin->name);
+	if (a->auto_watch) {
+		lsc__rec_u64(&r, "auto_watch", 1);
+		lsc__rec_u64(&r, "auto_huge_bytes", a->auto_huge_bytes);
+		lsc__rec_u64(&r, "auto_4k_bytes", a->mapped_bytes - a->auto_huge_bytes);
+	}
 	lsc__emit(p, &r);
 }
 
@@ -225,6 +235,15 @@ struct alloc {
 	char why[256], how[160];
 };
 
+/* What an `auto` decision asks of the prefault: the part that asks for
+ * huge pages (the whole arena, rounded up by decide(), when it fits) and
+ * whether to watch the steps. */
+static void take_auto(struct lsc__arena *a, const struct lsc__thp_decision *d)
+{
+	a->auto_watch = d->policy == LSC_THP_THP && d->watch;
+	a->auto_huge_bytes = a->auto_watch ? d->huge_bytes : 0;
+}
+
 /* The policy asked for (LOADSCOPE_ARENA_THP over the option) and, for
  * `auto`, the judgement of the system snapshot. */
 static void choose_policy(struct alloc *st)
@@ -240,6 +259,7 @@ static void choose_policy(struct alloc *st)
 		lsc__thp_auto(&st->s, a->bytes, &d);
 		a->applied = d.policy;
 		snprintf(a->thp_reason, sizeof a->thp_reason, "%s", d.reason);
+		take_auto(a, &d);
 	} else {
 		snprintf(a->thp_reason, sizeof a->thp_reason, "asked for");
 	}
@@ -255,6 +275,12 @@ static int decide(struct alloc *st, enum lsc_thp_policy pol)
 	int rc = plan(pol, &st->s, a->bytes, st->o->chunk_bytes, &st->g, st->why, sizeof st->why);
 	if (rc < 0)
 		return rc;
+	if (pol != LSC_THP_THP)
+		a->auto_watch = 0;
+	if (a->auto_watch && a->auto_huge_bytes > st->g.mapped)
+		a->auto_huge_bytes = st->g.mapped;
+	if (a->auto_watch && a->auto_huge_bytes >= a->bytes)
+		a->auto_huge_bytes = st->g.mapped;
 	a->mapped_bytes = st->g.mapped;
 	a->piece_bytes = st->g.piece;
 	a->n_pieces = st->g.n;
@@ -275,6 +301,8 @@ static int decide_by_pin(struct alloc *st)
 	st->by_pin = ops && (ops->caps & LSC__PIN_CAP_ALLOC) && ops->alloc && ops->free &&
 		     st->g.n == 1 &&
 		     (a->applied == LSC_THP_PROCESS_OFF || !(ops->caps & LSC__PIN_CAP_REGISTER));
+	if (st->by_pin)
+		a->auto_watch = 0, a->auto_huge_bytes = 0; /* the backend faults it, not us */
 	if (!st->by_pin || a->applied == LSC_THP_PROCESS_OFF)
 		return 0;
 	if (a->applied != LSC_THP_4K) {
@@ -382,6 +410,7 @@ static int hugetlb_fallback(struct alloc *st, int *refused)
 	snprintf(took, sizeof took, "auto (%s)", lsc_thp_policy_name(d.policy));
 	lsc__load_fallback(st->p, "arena", "hugetlb", took, reason);
 	snprintf(a->thp_reason, sizeof a->thp_reason, "%.100s; auto: %.140s", reason, d.reason);
+	take_auto(a, &d);
 	int rc = decide(st, d.policy);
 	return rc < 0 ? rc : map_pieces(st, refused);
 }
@@ -397,6 +426,8 @@ static void refused_fallback(struct alloc *st)
 	snprintf(reason, sizeof reason, "%s (a kernel without THP)", st->why);
 	lsc__load_fallback(st->p, "arena", lsc_thp_policy_name(a->applied), "4k", reason);
 	a->applied = LSC_THP_4K;
+	a->auto_watch = 0;
+	a->auto_huge_bytes = 0;
 	snprintf(a->thp_reason, sizeof a->thp_reason, "%.250s", reason);
 }
 
@@ -443,8 +474,20 @@ static int prefault_arena(struct alloc *st)
 		uint64_t t1 = lsc__now_ns();
 		lsc__phase_begin(st->p, st->ops, LSC_PHASE_CUSTOM, "prefault", a->mapped_bytes, &pspan);
 		lsc_span both[2] = {st->span.span, pspan.span};
-		rc = lsc__prefault(st->p, both, 2, a->base, a->mapped_bytes, st->o->prefault_threads,
-				   st->o->numa_node, &pr);
+		if (a->auto_watch) {
+			struct lsc__adapt_result ar;
+			rc = lsc__prefault_adaptive(st->p, both, 2, a->base, a->mapped_bytes,
+						    a->auto_huge_bytes, st->o->prefault_threads,
+						    st->o->numa_node, &pr, &ar);
+			a->auto_switched = ar.switched;
+			a->auto_switch_at = ar.switch_at;
+			a->auto_switch_ns = ar.switch_ns;
+			a->auto_steps = ar.steps;
+			snprintf(a->auto_why, sizeof a->auto_why, "%s", ar.why);
+		} else {
+			rc = lsc__prefault(st->p, both, 2, a->base, a->mapped_bytes,
+					   st->o->prefault_threads, st->o->numa_node, &pr);
+		}
 		lsc__phase_end(st->p, &pspan);
 		a->prefault_ns = lsc__now_ns() - t1;
 	}

@@ -52,6 +52,18 @@ struct lsc__arena {
 	 * it failed. */
 	void *device_ptr;
 	char device_ptr_why[192];
+	/* The adaptive `auto` policy (prefault_adaptive.c); all 0 for the
+	 * others: auto_watch set when the prefault watched its steps, the
+	 * first auto_huge_bytes asked for huge pages and the rest for 4 KiB
+	 * pages, and auto_switched when a stall moved the rest of the huge
+	 * part to 4 KiB pages at auto_switch_at (auto_switch_ns into the
+	 * prefault), for the reason in auto_why. */
+	int auto_watch;
+	uint64_t auto_huge_bytes;
+	int auto_switched;
+	uint64_t auto_switch_at, auto_switch_ns;
+	unsigned auto_steps;
+	char auto_why[256];
 };
 
 /* Allocate and prefault: the `allocate` phase (a span on @p). On failure

@@ -22,7 +22,20 @@
 struct lsc__thp_decision {
 	enum lsc_thp_policy policy; /* LSC_THP_4K or LSC_THP_THP */
 	char reason[256];           /* one line, with the numbers */
+	/* LSC_THP_THP only: the first huge_bytes of the arena (rounded down to
+	 * the huge-page size; all of it when the free blocks hold it) ask for
+	 * huge pages and the rest for 4 KiB pages; with watch set the prefault
+	 * is adaptive (prefault_adaptive.c) and may move the rest to 4 KiB
+	 * pages when a step stalls. */
+	uint64_t huge_bytes;
+	int watch;
 };
+
+/* The `auto` split keeps this share of the free huge-page blocks for the
+ * rest of the system (LSC__AUTO_KEEP_DIV: 1/16) and uses none under
+ * LSC__AUTO_MIN_HUGE bytes (a few huge pages save nothing measurable). */
+#define LSC__AUTO_KEEP_DIV 16
+#define LSC__AUTO_MIN_HUGE (64ull << 20)
 
 /* lsc__thp_auto - the `auto` policy: judge an arena of @bytes against the
  * snapshot @s (through lsc__assess, shared with `loadscope probe`).
@@ -79,6 +92,61 @@ struct lsc__prefault_result {
  */
 int lsc__prefault(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
 		  uint64_t bytes, unsigned threads, int numa_node, struct lsc__prefault_result *r);
+
+/* The touch fallback is the caller's to say (once, for all its parts). */
+#define LSC__PREFAULT_QUIET 1u
+/* lsc__prefault for one part of a larger range: the spans' progress counts
+ * on from @done_before; @flags LSC__PREFAULT_QUIET or 0. */
+int lsc__prefault_part(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
+		       uint64_t bytes, uint64_t done_before, unsigned flags, unsigned threads,
+		       int numa_node, struct lsc__prefault_result *r);
+
+/* ---- prefault_adaptive.c --------------------------------------------------- */
+
+/* One reading between two steps: the clock and the counters that say a
+ * fault compacted or stalled. -1: n/a. */
+struct lsc__adapt_reading {
+	uint64_t ns;
+	int64_t compact_stall, compact_fail;
+	int64_t psi_some_us;
+};
+
+/* Where the readings come from: the machine (NULL: the clock, <proc
+ * root>/vmstat and pressure/memory), or a test's sequence. */
+struct lsc__adapt_source {
+	int (*next)(void *user, struct lsc__adapt_reading *out); /* 0 or -errno */
+	void *user;
+};
+/* Tests set a source (NULL: the machine again). Not for concurrent loads. */
+void lsc__adapt_set_source(const struct lsc__adapt_source *src);
+
+/* The thresholds (docs/loader.md, "The adaptive auto policy"). */
+#define LSC__ADAPT_STEP_MIN (32ull << 20)
+#define LSC__ADAPT_STEP_MAX (256ull << 20)
+#define LSC__ADAPT_FAIL_MIN 8      /* compact_fail rising by this much in one step */
+#define LSC__ADAPT_SLOW_DIV 4      /* a step under 1/4 of the first steps' rate ... */
+#define LSC__ADAPT_PSI_PCT 10      /* ... with compaction or 10 % of it stalled on memory */
+
+struct lsc__adapt_result {
+	uint64_t huge_bytes;     /* asked for huge pages at the start */
+	int switched;            /* the rest of the huge part went to 4 KiB pages */
+	uint64_t switch_at;      /* arena offset of that switch */
+	uint64_t switch_ns;      /* into the prefault */
+	unsigned steps;          /* steps faulted in the huge part */
+	char why[256];           /* the switch's reason with its figures */
+};
+
+/*
+ * lsc__prefault_adaptive - fault [base, base+bytes) whose first @huge bytes
+ * were advised MADV_HUGEPAGE: advise the rest MADV_NOHUGEPAGE, fault the
+ * huge part in steps, reading the counters between them, and when a step
+ * stalls advise the rest of the huge part MADV_NOHUGEPAGE before touching
+ * it, with one `fallback what=auto` line. The rest is faulted as
+ * lsc__prefault does. Return 0 or a negative errno (as lsc__prefault).
+ */
+int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
+			   uint64_t bytes, uint64_t huge, unsigned threads, int numa_node,
+			   struct lsc__prefault_result *r, struct lsc__adapt_result *ar);
 
 /* ---- pin_segments.c -------------------------------------------------------- */
 

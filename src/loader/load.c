@@ -329,6 +329,12 @@ static void fill_stats(struct lsc__load *L, uint64_t wall_ns)
 	st->pin_retries = A->a.pin_retries;
 	st->pin_failures = A->a.pin_failures;
 	st->thp_applied = A->a.applied;
+	st->auto_watch = A->a.auto_watch;
+	st->auto_huge_bytes = A->a.auto_huge_bytes;
+	st->auto_switched = A->a.auto_switched;
+	st->auto_switch_at = A->a.auto_switch_at;
+	st->auto_switch_ns = A->a.auto_switch_ns;
+	snprintf(st->auto_reason, sizeof st->auto_reason, "%s", A->a.auto_why);
 	snprintf(st->pin_applied, sizeof(st->pin_applied), "%s", A->a.pin ? A->a.pin->name : "none");
 	snprintf(st->reader_applied, sizeof(st->reader_applied), "%s", L->rd ? L->rd->name : "none");
 	for (unsigned i = 0; i < L->n_files; i++)

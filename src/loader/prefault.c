@@ -46,7 +46,7 @@ struct progress {
 	lsc_profiler *p;
 	const lsc_span *spans;
 	unsigned n_spans;
-	uint64_t done; /* atomic */
+	uint64_t done; /* atomic; starts at the bytes done by earlier calls */
 };
 
 struct slice {
@@ -150,8 +150,16 @@ static int bind_node(void *base, uint64_t bytes, int node, char *why, size_t why
 int lsc__prefault(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
 		  uint64_t bytes, unsigned threads, int numa_node, struct lsc__prefault_result *r)
 {
+	return lsc__prefault_part(p, spans, n_spans, base, bytes, 0, 0, threads, numa_node, r);
+}
+
+int lsc__prefault_part(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
+		       uint64_t bytes, uint64_t done_before, unsigned flags, unsigned threads,
+		       int numa_node, struct lsc__prefault_result *r)
+{
 	struct slice sl[MAX_THREADS];
-	struct progress pg = {.p = p, .spans = spans, .n_spans = spans ? n_spans : 0};
+	struct progress pg = {.p = p, .spans = spans, .n_spans = spans ? n_spans : 0,
+			      .done = done_before};
 	int node = -1;
 
 	memset(r, 0, sizeof *r);
@@ -206,7 +214,7 @@ int lsc__prefault(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void
 	r->threads = ran;
 	for (unsigned i = 0; i < used; i++)
 		r->touched |= sl[i].touched;
-	if (r->touched)
+	if (r->touched && !(flags & LSC__PREFAULT_QUIET))
 		lsc__load_fallback(p, "prefault", "MADV_POPULATE_WRITE", "touching one byte per page",
 				   "the kernel refused MADV_POPULATE_WRITE (EINVAL; it needs Linux 5.14)");
 	return rc;

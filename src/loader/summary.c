@@ -45,6 +45,9 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 	lsc__rec_say(&r, "%.2f GiB of %.2f GiB in huge pages; THP policy %s (%s); ",
 		     st->huge_bytes / GIB, resident / GIB, lsc_thp_policy_name(a->applied),
 		     a->thp_reason[0] ? a->thp_reason : "no reason given");
+	if (a->auto_switched)
+		lsc__rec_say(&r, "auto moved the rest to 4 KiB pages at %.2f GiB (%s); ",
+			     (double)a->auto_switch_at / GIB, a->auto_why);
 	lsc__rec_say(&r, "pin %s, %u retries in %u segments", a->pin ? a->pin->name : "none",
 		     a->pin_retries, a->pin_segments);
 	if (a->pin_failures)
@@ -73,6 +76,12 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 	lsc__rec_u64(&r, "huge_bytes", st->huge_bytes);
 	lsc__rec_str(&r, "thp_policy", lsc_thp_policy_name(a->applied));
 	lsc__rec_str(&r, LSC__KEY(THP_REASON), a->thp_reason[0] ? a->thp_reason : "n/a");
+	if (a->auto_watch) {
+		lsc__rec_u64(&r, "auto_huge_bytes", a->auto_huge_bytes);
+		lsc__rec_u64(&r, "auto_switched", (uint64_t)a->auto_switched);
+		if (a->auto_switched)
+			lsc__rec_u64(&r, "auto_switch_at_bytes", a->auto_switch_at);
+	}
 	lsc__rec_str(&r, LSC__KEY(PIN), a->pin ? a->pin->name : "none");
 	lsc__rec_u64(&r, "pin_retries", a->pin_retries);
 	lsc__rec_u64(&r, "pin_segments", a->pin_segments);

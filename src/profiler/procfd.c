@@ -1,6 +1,7 @@
 /*
- * The span path's /proc files, opened once per profiler and read with pread
- * at offset 0 (which makes the kernel regenerate them). Opening /proc/vmstat
+ * The span path's /proc files (vmstat, self/status, pressure/memory), opened
+ * once per profiler and read with pread at offset 0 (which makes the kernel
+ * regenerate them). Opening /proc/vmstat
  * and /proc/self/status for every read cost about 8 and 7 us more on the
  * build machine than a pread of a kept descriptor (21 vs 13 us, 13 vs 6 us):
  * a third of a span's budget. A file larger than a page takes several
@@ -11,11 +12,12 @@
  * opening by path.
  *
  * The descriptors are shared: every profiler of a process that reads the
- * same root uses one pair, counted by reference, and the table of pairs
+ * same root uses one set, counted by reference, and the table of sets
  * has LSC__PROCFD_SLOTS entries. Two descriptors per profiler for its whole
  * life meant 600 profilers under `ulimit -n 1024` took the table and the
  * host's own next open() failed (issue 14); now the profilers of a process
- * hold at most 2 * LSC__PROCFD_SLOTS between calls, however many there are.
+ * hold at most 3 * LSC__PROCFD_SLOTS between calls, however many there are
+ * (the third, pressure/memory, only where the kernel has PSI).
  * A profiler that finds the table full (or a descriptor it cannot open)
  * opens by path at each read, as a forked child does.
  *
@@ -39,18 +41,19 @@
 
 #define PROCFD_BUF 16384
 
-/* A pair of kept descriptors and what is learned of vmstat's layout. */
+/* A set of kept descriptors and what is learned of vmstat's layout. */
 struct lsc__procfd {
 	unsigned refs;              /* profilers using it; 0 = free (under table_lock) */
 	pid_t pid;                  /* the process that opened them */
 	char root[sizeof(((lsc_profiler *)0)->proc_root)];
 	int vm_fd, status_fd;
+	int psi_fd;                 /* pressure/memory; -1 without PSI */
 	pthread_mutex_t lock;       /* one reader at a time on them, and: */
 	size_t vm_want;             /* bytes of vmstat that hold our counters, + slack */
 	unsigned vm_lines;          /* how many of its lines name one of them */
 };
 
-#define SLOT_INIT {.vm_fd = -1, .status_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER}
+#define SLOT_INIT {.vm_fd = -1, .status_fd = -1, .psi_fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER}
 static struct lsc__procfd table[LSC__PROCFD_SLOTS] = {SLOT_INIT, SLOT_INIT, SLOT_INIT, SLOT_INIT};
 _Static_assert(LSC__PROCFD_SLOTS == 4, "one SLOT_INIT per slot");
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -84,7 +87,8 @@ void lsc__procfd_open(lsc_profiler *p)
 		struct lsc__procfd *t = free_slot;
 		t->vm_fd = open_in(p->proc_root, "vmstat");
 		t->status_fd = open_in(p->proc_root, "self/status");
-		if (t->vm_fd >= 0 || t->status_fd >= 0) {
+		t->psi_fd = open_in(p->proc_root, "pressure/memory");
+		if (t->vm_fd >= 0 || t->status_fd >= 0 || t->psi_fd >= 0) {
 			t->refs = 1;
 			t->pid = pid;
 			snprintf(t->root, sizeof(t->root), "%s", p->proc_root);
@@ -108,7 +112,9 @@ void lsc__procfd_close(lsc_profiler *p)
 			close(t->vm_fd);
 		if (t->status_fd >= 0)
 			close(t->status_fd);
-		t->vm_fd = t->status_fd = -1;
+		if (t->psi_fd >= 0)
+			close(t->psi_fd);
+		t->vm_fd = t->status_fd = t->psi_fd = -1;
 	}
 	pthread_mutex_unlock(&table_lock);
 }
@@ -226,4 +232,29 @@ int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out)
 	}
 	lsc__status_parse(buf, out);
 	return 0;
+}
+
+/* pressure/memory is two short lines (about 110 bytes): one pread. A read
+ * that fails (psi=0 answers EOPNOTSUPP) is n/a, like a missing file. */
+int lsc__procfd_psi(const lsc_profiler *p, struct lsc__psi *out)
+{
+	struct lsc__procfd *t = usable(p);
+	if (!t || t->psi_fd < 0) {
+		/* No descriptor: a profiler past the table, or a forked child;
+		 * with the table's set but no PSI, do not retry the path. */
+		if (t) {
+			out->some_us = out->full_us = -1;
+			return -ENOENT;
+		}
+		return lsc__psi_read(p->proc_root, out);
+	}
+	char buf[512];
+	pthread_mutex_lock(&t->lock);
+	ssize_t n = pread_all(t->psi_fd, buf, sizeof(buf));
+	pthread_mutex_unlock(&t->lock);
+	if (n < 0) {
+		out->some_us = out->full_us = -1;
+		return -EIO;
+	}
+	return lsc__psi_parse(buf, (size_t)n, out);
 }

@@ -300,6 +300,10 @@ void lsc__sample(const lsc_profiler *p, struct lsc__sample *s)
 	}
 	if (lsc__procfd_vmstat(p, &s->vm) < 0)
 		s->vm.valid = 0;
+	struct lsc__psi psi;
+	lsc__procfd_psi(p, &psi);
+	s->psi_some_us = psi.some_us;
+	s->psi_full_us = psi.full_us;
 }
 
 LSC_API int lsc_note(lsc_profiler *p, const char *topic, const char *text)

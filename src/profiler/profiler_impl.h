@@ -27,6 +27,7 @@ struct lsc__sample {
 	uint64_t user_ns, sys_ns; /* thread CPU */
 	int64_t minflt, majflt;   /* process faults */
 	struct lsc_vmstat vm;
+	int64_t psi_some_us, psi_full_us; /* /proc/pressure/memory totals; -1 n/a */
 };
 
 struct lsc__span {
@@ -129,16 +130,18 @@ void lsc__run_id(char run[9]);
 void lsc__trace_add(lsc_profiler *p, const struct lsc__trace_event *ev);
 int lsc__trace_write(lsc_profiler *p);
 
-/* procfd.c: the profilers of a process keep at most 2 * LSC__PROCFD_SLOTS
+/* procfd.c: the profilers of a process keep at most 3 * LSC__PROCFD_SLOTS
  * descriptors open between calls (documented in profiler.h). */
 #define LSC__PROCFD_SLOTS 4
 struct lsc__status;
+struct lsc__psi;
 void lsc__procfd_open(lsc_profiler *p);
 void lsc__procfd_close(lsc_profiler *p);
 void lsc__procfd_fork_lock(void);
 void lsc__procfd_fork_unlock(void);
 int lsc__procfd_vmstat(const lsc_profiler *p, struct lsc_vmstat *out);
 int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out);
+int lsc__procfd_psi(const lsc_profiler *p, struct lsc__psi *out);
 
 /* watchdog.c */
 void lsc__watchdog_start(lsc_profiler *p);

@@ -3,8 +3,9 @@
  * prints for them.
  *
  * A span samples at begin and end: the monotonic clock, the thread's CPU
- * (getrusage RUSAGE_THREAD), the process's faults (RUSAGE_SELF) and the
- * /proc/vmstat counters that explain a memory stall. The end also reads
+ * (getrusage RUSAGE_THREAD), the process's faults (RUSAGE_SELF), the
+ * /proc/vmstat counters that explain a memory stall and the memory stall
+ * time itself (/proc/pressure/memory, PSI). The end also reads
  * /proc/self/status for VmRSS, VmLck and VmPin. The /proc reads happen
  * outside the profiler's lock, so spans in different threads do not
  * serialise on them.
@@ -267,6 +268,34 @@ static void say_vm(struct lsc__rec *r, const struct lsc_span_result *res)
 		lsc__rec_say(r, "; vmstat unchanged");
 }
 
+/* "stalled on memory 8.10 s of 9.00 s": only when some task stalled; the
+ * fields carry the zero and the n/a. */
+static void say_psi(struct lsc__rec *r, const struct lsc_span_result *res)
+{
+	char b1[LSC__HBUF], b2[LSC__HBUF];
+	if (res->psi_some_us <= 0)
+		return;
+	lsc__rec_say(r, "; stalled on memory %s of %s", lsc__fmt_secs(b1, (double)res->psi_some_us / 1e6),
+		     lsc__fmt_secs(b2, secs(res->wall_ns)));
+	if (res->psi_full_us > 0)
+		lsc__rec_say(r, " (all tasks %s)", lsc__fmt_secs(b1, (double)res->psi_full_us / 1e6));
+}
+
+static void psi_field(struct lsc__rec *r, const char *key, int64_t us)
+{
+	if (us < 0)
+		lsc__rec_str(r, key, LSC__WORD_NA);
+	else
+		lsc__rec_i64(r, key, us);
+}
+
+/* A counter's delta, -1 when either end is n/a (a counter that went back,
+ * as after a psi file swapped under us, is n/a too, never negative). */
+static int64_t psi_delta(int64_t a, int64_t b)
+{
+	return a >= 0 && b >= a ? b - a : -1;
+}
+
 static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 		       const struct lsc_span_result *res)
 {
@@ -304,6 +333,7 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 		lsc__rec_say(&r, "), %s major", lsc__fmt_count(b4, (double)res->majflt));
 	}
 	say_vm(&r, res);
+	say_psi(&r, res);
 	if (res->rss_kib >= 0)
 		lsc__rec_say(&r, "; RSS %s, locked %s, pinned %s", lsc__fmt_bytes(b1, res->rss_kib * 1024.0),
 			     res->lck_kib >= 0 ? lsc__fmt_bytes(b2, res->lck_kib * 1024.0) : "n/a",
@@ -331,6 +361,8 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 	lsc__rec_i64(&r, "rss_kib", res->rss_kib);
 	lsc__rec_i64(&r, "lck_kib", res->lck_kib);
 	lsc__rec_i64(&r, "pin_kib", res->pin_kib);
+	psi_field(&r, LSC__KEY(PSI_SOME_US), res->psi_some_us);
+	psi_field(&r, LSC__KEY(PSI_FULL_US), res->psi_full_us);
 	if (failed) {
 		lsc__rec_u64(&r, "failed", 1);
 		if (done)
@@ -395,6 +427,8 @@ LSC_API int lsc_span_end(lsc_profiler *p, lsc_span s, struct lsc_span_result *re
 	res->rss_kib = st.rss_kib;
 	res->lck_kib = st.lck_kib;
 	res->pin_kib = st.pin_kib;
+	res->psi_some_us = psi_delta(sp->s0.psi_some_us, s1.psi_some_us);
+	res->psi_full_us = psi_delta(sp->s0.psi_full_us, s1.psi_full_us);
 
 	phase_line(p, sp, res);
 

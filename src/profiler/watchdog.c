@@ -1,8 +1,9 @@
 /*
  * The watchdog: while a span has been open longer than its threshold, a
  * "still in <phase>" line at every interval with progress, the live rate,
- * faults per second and the compaction, THP-fallback and reclaim counters
- * per second, plus a hint when they match a known pattern.
+ * faults per second, the compaction, THP-fallback and reclaim counters per
+ * second and the memory stall time per second (PSI: 1000000 us/s is a
+ * task stalled all the time), plus a hint when they match a known pattern.
  *
  * Seed 001's start crawled at 60-77 MB/s for minutes and the log said
  * nothing until the user sampled /proc by hand; seed 000's allocation sat in
@@ -37,6 +38,16 @@ static double per_s(const struct lsc__sample *a, const struct lsc__sample *b, en
 	return (double)(b->vm.v[c] - a->vm.v[c]) / dt;
 }
 
+/* Stall us per second of wall time between two samples; NAN when n/a. */
+static double psi_per_s(const struct lsc__sample *a, const struct lsc__sample *b, int full)
+{
+	double dt = (double)(b->ns - a->ns) / 1e9;
+	int64_t x = full ? a->psi_full_us : a->psi_some_us, y = full ? b->psi_full_us : b->psi_some_us;
+	if (dt <= 0 || x < 0 || y < x)
+		return NAN;
+	return (double)(y - x) / dt;
+}
+
 static const char *hint(double stall, double fail, double fallback, double reclaim, double swap,
 			double rate, double faults)
 {
@@ -69,6 +80,7 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 	double fallback = per_s(&d->last, now, LSC_VM_THP_FAULT_FALLBACK);
 	double reclaim = per_s(&d->last, now, LSC_VM_ALLOCSTALL);
 	double swap = per_s(&d->last, now, LSC_VM_PSWPIN) + per_s(&d->last, now, LSC_VM_PSWPOUT);
+	double psi_some = psi_per_s(&d->last, now, 0), psi_full = psi_per_s(&d->last, now, 1);
 	const char *h = hint(stall, fail, fallback, reclaim, swap, d->bytes ? rate : NAN, faults);
 
 	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF];
@@ -83,6 +95,11 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 	if (isfinite(stall))
 		lsc__rec_say(&r, "; per second: compact_stall %.0f, compact_fail %.0f, thp_fault_fallback %.0f, allocstall %.0f",
 			     stall, fail, fallback, reclaim);
+	if (isfinite(psi_some)) {
+		lsc__rec_say(&r, "; stalled on memory %.0f%% of the time", psi_some / 1e4);
+		if (isfinite(psi_full))
+			lsc__rec_say(&r, " (all tasks %.0f%%)", psi_full / 1e4);
+	}
 	if (h)
 		lsc__rec_say(&r, "; hint: %s", h);
 	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(d->kind));
@@ -97,6 +114,8 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 	lsc__rec_f64(&r, lsc__vm_rate_keys[LSC_VM_COMPACT_FAIL], fail, 1);
 	lsc__rec_f64(&r, lsc__vm_rate_keys[LSC_VM_THP_FAULT_FALLBACK], fallback, 1);
 	lsc__rec_f64(&r, lsc__vm_rate_keys[LSC_VM_ALLOCSTALL], reclaim, 1);
+	lsc__rec_f64(&r, LSC__KEY(PSI_SOME_US_PER_S), psi_some, 0);
+	lsc__rec_f64(&r, LSC__KEY(PSI_FULL_US_PER_S), psi_full, 0);
 	if (h)
 		lsc__rec_str(&r, "hint", h);
 	lsc__emit(p, &r);

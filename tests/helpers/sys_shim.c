@@ -72,9 +72,16 @@ static int t_munmap(void *addr, size_t len)
 	return lsc__sys_default.munmap(addr, len);
 }
 
+struct lsct_madvise lsct_sys_madv[LSCT_MADV_MAX];
+static unsigned n_madv;
+
 static int t_madvise(void *addr, size_t len, int advice)
 {
 	trace("madvise:%d ", advice);
+	/* The prefault threads call it too: a slot each, in call order. */
+	unsigned i = __atomic_fetch_add(&n_madv, 1, __ATOMIC_SEQ_CST);
+	if (i < LSCT_MADV_MAX)
+		lsct_sys_madv[i] = (struct lsct_madvise){.addr = addr, .len = len, .advice = advice};
 	if (should_fail(LSCT_SYS_MADVISE))
 		return -1;
 	return lsc__sys_default.madvise(addr, len, advice);
@@ -179,6 +186,7 @@ void lsct_sys_install(const struct lsct_sys_plan *p)
 	n_ranges = 0;
 	mapped = 0;
 	lsct_sys_trace[0] = '\0';
+	n_madv = 0;
 	if (p)
 		plan = *p;
 	else
@@ -213,4 +221,18 @@ unsigned lsct_sys_calls(enum lsct_sys_op op)
 long long lsct_sys_mapped(void)
 {
 	return __atomic_load_n(&mapped, __ATOMIC_SEQ_CST);
+}
+
+unsigned lsct_sys_madvised(int advice, struct lsct_madvise *out, unsigned cap)
+{
+	unsigned n = __atomic_load_n(&n_madv, __ATOMIC_SEQ_CST), k = 0;
+	if (n > LSCT_MADV_MAX)
+		n = LSCT_MADV_MAX;
+	for (unsigned i = 0; i < n; i++)
+		if (lsct_sys_madv[i].advice == advice) {
+			if (k < cap)
+				out[k] = lsct_sys_madv[i];
+			k++;
+		}
+	return k;
 }

@@ -3,7 +3,7 @@
  * hook a fault test needs wraps the real call, counts it, and fails the call
  * the test's plan names, in the way it names (an errno, a short read, end of
  * file). It also records what a test proves afterwards: the prctl and
- * madvise calls in order, the ranges its mmap returned (to show from
+ * madvise calls in order (the madvise ones with their ranges), the ranges its mmap returned (to show from
  * /proc/self/maps that nothing leaked), and the bytes mapped and not
  * unmapped. A plan can also describe a filesystem that refuses O_DIRECT.
  */
@@ -67,5 +67,18 @@ long long lsct_sys_mapped(void);
 /* The prctl calls seen, in order, as "prctl:op:a2:a3 " strings, and the
  * madvise advice values interleaved as "madvise:<advice> ". */
 extern char lsct_sys_trace[4096];
+
+/* Every madvise call since the install, with its range, in call order (the
+ * first LSCT_MADV_MAX of them). */
+#define LSCT_MADV_MAX 1024
+struct lsct_madvise {
+	void *addr;
+	size_t len;
+	int advice;
+};
+extern struct lsct_madvise lsct_sys_madv[LSCT_MADV_MAX];
+/* The calls with @advice, in order, into @out (at most @cap); return how
+ * many there were. */
+unsigned lsct_sys_madvised(int advice, struct lsct_madvise *out, unsigned cap);
 
 #endif

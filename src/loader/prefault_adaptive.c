@@ -1,0 +1,270 @@
+/*
+ * The adaptive prefault of the `auto` policy: fault the huge-page part of
+ * the arena in steps and move what is left of it to 4 KiB pages as soon as
+ * a step stalls.
+ *
+ * The free 2 MiB blocks that thp_auto.c counted are a snapshot: other
+ * allocations take some before our faults reach them, and an MADV_HUGEPAGE
+ * fault that finds none compacts in the faulting thread under a synchronous
+ * defrag mode (seed 001: compact_stall == compact_fail for every fault,
+ * 432 s to ready against 25 s). So between steps this reads the clock,
+ * compact_stall and compact_fail (/proc/vmstat) and the memory stall time
+ * (/proc/pressure/memory), and switches when a step
+ *  - raised compact_fail by LSC__ADAPT_FAIL_MIN (8) or more: with steps of
+ *    32-256 MiB (16-128 huge faults) that is a failed compaction for at
+ *    least one fault in 16 of the largest step, and each failed one cost a
+ *    synchronous compaction for nothing; one or two can be another
+ *    process's; or
+ *  - ran at under 1/LSC__ADAPT_SLOW_DIV (1/4) of the first two steps' best
+ *    rate while compacting (compact_stall rose) or with some task stalled
+ *    on memory for LSC__ADAPT_PSI_PCT (10 %) of the step. A rate that falls
+ *    without either is not a stall of ours: on a VM with free page
+ *    reporting first touches are slow whatever the page size, and 4 KiB
+ *    pages only move that cost into the read (docs/benchmarks.md, "Host
+ *    refault"), so it is left alone.
+ * The switch is MADV_NOHUGEPAGE on the untouched rest of the huge part,
+ * before any of it is touched, and one `fallback what=auto` line with the
+ * offset, the time and the figures. The 4 KiB part (MADV_NOHUGEPAGE from
+ * the start) is faulted last, in one go: it cannot compact.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "format/human.h"
+#include "format/line.h"
+#include "format/vocab.h"
+#include "host/procfs.h"
+#include "loader/arena_int.h"
+#include "loader/lines.h"
+#include "loader/sys.h"
+#include "profiler/internal.h"
+
+static const struct lsc__adapt_source *source;
+
+void lsc__adapt_set_source(const struct lsc__adapt_source *src)
+{
+	source = src;
+}
+
+/* The machine's reading, by the profiler's proc root. */
+static int machine_reading(const char *proc_root, struct lsc__adapt_reading *out)
+{
+	struct lsc_vmstat vm;
+	struct lsc__psi psi;
+
+	out->ns = lsc__now_ns();
+	out->compact_stall = out->compact_fail = -1;
+	if (lsc_vmstat_read(proc_root, &vm) == 0) {
+		if (vm.valid & (1u << LSC_VM_COMPACT_STALL))
+			out->compact_stall = vm.v[LSC_VM_COMPACT_STALL];
+		if (vm.valid & (1u << LSC_VM_COMPACT_FAIL))
+			out->compact_fail = vm.v[LSC_VM_COMPACT_FAIL];
+	}
+	lsc__psi_read(proc_root, &psi);
+	out->psi_some_us = psi.some_us;
+	return 0;
+}
+
+static void reading(lsc_profiler *p, struct lsc__adapt_reading *out)
+{
+	if (source && source->next) {
+		if (source->next(source->user, out) == 0)
+			return;
+		/* A sequence that ran out reads as nothing known. */
+		memset(out, 0, sizeof *out);
+		out->compact_stall = out->compact_fail = out->psi_some_us = -1;
+		return;
+	}
+	machine_reading(lsc__proc_root(p), out);
+}
+
+static int64_t delta(int64_t a, int64_t b)
+{
+	return a >= 0 && b >= a ? b - a : -1;
+}
+
+static uint64_t step_of(uint64_t huge)
+{
+	uint64_t step = huge / 16 / LSC__HPAGE_DEFAULT * LSC__HPAGE_DEFAULT;
+	if (step < LSC__ADAPT_STEP_MIN)
+		step = LSC__ADAPT_STEP_MIN;
+	if (step > LSC__ADAPT_STEP_MAX)
+		step = LSC__ADAPT_STEP_MAX;
+	return step;
+}
+
+/* What one step showed. */
+struct step {
+	uint64_t bytes, ns;
+	int64_t stall, fail, psi_us; /* deltas; -1 n/a */
+	double gibps;
+};
+
+/* Whether @s stalls against @first (the best rate of the first steps, 0
+ * while there is none); the cause in @cause. */
+static int stalls(const struct step *s, double first, const char **cause)
+{
+	if (s->fail >= LSC__ADAPT_FAIL_MIN) {
+		*cause = "compact_fail rising";
+		return 1;
+	}
+	int slow = first > 0 && s->gibps * LSC__ADAPT_SLOW_DIV < first;
+	int compacting = s->stall > 0;
+	int psi = s->psi_us >= 0 && s->ns > 0 &&
+		  (double)s->psi_us * 1000.0 * 100.0 >= (double)s->ns * LSC__ADAPT_PSI_PCT;
+	if (slow && (compacting || psi)) {
+		*cause = compacting ? "the rate fell while compacting" : "the rate fell while stalled on memory";
+		return 1;
+	}
+	return 0;
+}
+
+static void fmt_count(char *out, size_t cap, int64_t v)
+{
+	if (v < 0)
+		snprintf(out, cap, "n/a");
+	else
+		snprintf(out, cap, "+%lld", (long long)v);
+}
+
+/* The one line of a switch: when (offset, time), why, with which figures. */
+static void switch_line(lsc_profiler *p, const struct lsc__adapt_result *ar, uint64_t huge,
+			const struct step *s, double first, const char *cause, int advice_rc)
+{
+	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF], b4[LSC__HBUF];
+	char st[24], fl[24], psi[LSC__HBUF];
+	struct lsc__rec r;
+
+	if (!lsc_profiler_enabled(p))
+		return;
+	fmt_count(st, sizeof st, s->stall);
+	fmt_count(fl, sizeof fl, s->fail);
+	if (s->psi_us < 0)
+		snprintf(psi, sizeof psi, "n/a");
+	else
+		lsc__fmt_secs(psi, (double)s->psi_us / 1e6);
+	lsc__rec_init(&r, LSC__EV(FALLBACK));
+	lsc__rec_say(&r, "auto: wanted huge pages, took 4k for the rest: after %s of %s in huge pages "
+			 "(%s into the prefault), a step of %s ran at %.2f GiB/s",
+		     lsc__fmt_bytes(b1, (double)ar->switch_at), lsc__fmt_bytes(b2, (double)huge),
+		     lsc__fmt_secs(b3, (double)ar->switch_ns / 1e9), lsc__fmt_bytes(b4, (double)s->bytes),
+		     s->gibps);
+	if (first > 0)
+		lsc__rec_say(&r, " against %.2f GiB/s in the first steps", first);
+	lsc__rec_say(&r, ", compact_stall %s, compact_fail %s, stalled on memory %s: %s; the other "
+			 "%s of the huge part get 4 KiB pages",
+		     st, fl, psi, cause, lsc__fmt_bytes(b1, (double)(huge - ar->switch_at)));
+	if (advice_rc < 0)
+		lsc__rec_say(&r, " (madvise(MADV_NOHUGEPAGE) failed: %s; they stay advised for huge pages)",
+			     lsc__errname(advice_rc));
+	lsc__rec_str(&r, LSC__KEY(WHAT), "auto");
+	lsc__rec_str(&r, LSC__KEY(WANTED), "thp");
+	lsc__rec_str(&r, LSC__KEY(TOOK), advice_rc < 0 ? "thp" : "4k");
+	lsc__rec_str(&r, LSC__KEY(REASON), ar->why);
+	lsc__rec_u64(&r, "at_bytes", ar->switch_at);
+	lsc__rec_u64(&r, "huge_bytes", huge);
+	lsc__rec_f64(&r, "after_s", (double)ar->switch_ns / 1e9, 3);
+	lsc__rec_u64(&r, "step_bytes", s->bytes);
+	lsc__rec_f64(&r, "step_gibps", s->gibps, 3);
+	lsc__rec_f64(&r, "first_gibps", first > 0 ? first : NAN, 3);
+	lsc__rec_i64(&r, "compact_stall_delta", s->stall);
+	lsc__rec_i64(&r, "compact_fail_delta", s->fail);
+	lsc__rec_i64(&r, "psi_some_us", s->psi_us);
+	lsc__emit(p, &r);
+}
+
+static void merge(struct lsc__prefault_result *r, const struct lsc__prefault_result *part)
+{
+	if (part->threads > r->threads)
+		r->threads = part->threads;
+	r->touched |= part->touched;
+	r->numa_bound |= part->numa_bound;
+	if (!r->numa_why[0])
+		snprintf(r->numa_why, sizeof r->numa_why, "%s", part->numa_why);
+}
+
+int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
+			   uint64_t bytes, uint64_t huge, unsigned threads, int numa_node,
+			   struct lsc__prefault_result *r, struct lsc__adapt_result *ar)
+{
+	struct lsc__prefault_result part;
+	char *b = base;
+	int rc = 0;
+
+	memset(r, 0, sizeof *r);
+	memset(ar, 0, sizeof *ar);
+	if (!base || !bytes)
+		return -EINVAL;
+	if (huge > bytes)
+		huge = bytes;
+	ar->huge_bytes = huge;
+	/* The 4 KiB part, advised before anything is touched. A failure here
+	 * leaves it asking for huge pages: said, not fatal. */
+	if (huge < bytes && lsc__sys->madvise(b + huge, (size_t)(bytes - huge), MADV_NOHUGEPAGE) < 0) {
+		char why[160];
+		snprintf(why, sizeof why, "madvise(MADV_NOHUGEPAGE) on the last %llu bytes: %s",
+			 (unsigned long long)(bytes - huge), lsc__errname(-errno));
+		lsc__load_fallback(p, "auto", "4k for the rest", "huge pages for all", why);
+	}
+
+	uint64_t step = step_of(huge), off = 0;
+	double first = 0;
+	int node = numa_node;
+	struct lsc__adapt_reading prev, now;
+	reading(p, &prev);
+	uint64_t t0 = prev.ns;
+	while (off < huge) {
+		uint64_t len = huge - off < step ? huge - off : step;
+		rc = lsc__prefault_part(p, spans, n_spans, b + off, len, off, LSC__PREFAULT_QUIET,
+					threads, node, &part);
+		merge(r, &part);
+		if (node >= 0 && !part.numa_bound)
+			node = -1; /* said once: no binding */
+		if (rc < 0)
+			return rc;
+		off += len;
+		ar->steps++;
+		reading(p, &now);
+		struct step s = {.bytes = len, .ns = now.ns > prev.ns ? now.ns - prev.ns : 0,
+				 .stall = delta(prev.compact_stall, now.compact_stall),
+				 .fail = delta(prev.compact_fail, now.compact_fail),
+				 .psi_us = delta(prev.psi_some_us, now.psi_some_us)};
+		s.gibps = s.ns ? (double)len / 1073741824.0 / ((double)s.ns / 1e9) : 0;
+		prev = now;
+		const char *cause;
+		if (off < huge && stalls(&s, ar->steps > 2 ? first : 0, &cause)) {
+			ar->switched = 1;
+			ar->switch_at = off;
+			ar->switch_ns = now.ns > t0 ? now.ns - t0 : 0;
+			char fl[24];
+			fmt_count(fl, sizeof fl, s.fail);
+			snprintf(ar->why, sizeof ar->why,
+				 "%s at %llu of %llu bytes: a step of %llu bytes at %.2f GiB/s against "
+				 "%.2f GiB/s first, compact_fail %s",
+				 cause, (unsigned long long)off, (unsigned long long)huge,
+				 (unsigned long long)len, s.gibps, first, fl);
+			int arc = 0;
+			if (lsc__sys->madvise(b + off, (size_t)(huge - off), MADV_NOHUGEPAGE) < 0)
+				arc = -errno;
+			switch_line(p, ar, huge, &s, first, cause, arc);
+			/* Refused: the rest stays advised for huge pages, and
+			 * the stats must not say it moved. */
+			ar->switched = arc == 0;
+			break;
+		}
+		if (ar->steps <= 2 && s.gibps > first)
+			first = s.gibps;
+	}
+	if (off < bytes) {
+		rc = lsc__prefault_part(p, spans, n_spans, b + off, bytes - off, off,
+					LSC__PREFAULT_QUIET, threads, node, &part);
+		merge(r, &part);
+	}
+	if (r->touched)
+		lsc__load_fallback(p, "prefault", "MADV_POPULATE_WRITE", "touching one byte per page",
+				   "the kernel refused MADV_POPULATE_WRITE (EINVAL; it needs Linux 5.14)");
+	return rc;
+}
