@@ -1,0 +1,87 @@
+/*
+ * Description: the trace checker (tests/helpers/trace_json.h) that every
+ * trace test relies on refuses what a strict consumer refuses: JSON that
+ * RFC 8259 does not allow, an event without one of name, cat, ph, ts, pid
+ * or tid, an X event without dur, a cut last event, a trailing comma, and
+ * overlapping X events of one thread; and it accepts the array form with
+ * its closing bracket missing. Each input is written here by hand.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "helpers/trace_json.h"
+
+static struct lsct_trace tr;
+static char why[256];
+
+static int parse(const char *s)
+{
+	return lsct_trace_parse(s, strlen(s), &tr, why, sizeof(why));
+}
+
+#define EV(extra) "{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"i\",\"ts\":1.5,\"pid\":1,\"tid\":2" extra "}"
+
+Test(trace_checker, accepts_the_array_form_closed_or_not)
+{
+	cr_assert_eq(parse("[\n" EV("") ",\n" EV(",\"args\":{\"name\":\"x\\u00e9\"}") "\n]\n"), 0, "%s", why);
+	cr_assert(tr.closed);
+	cr_assert_eq(tr.n, 2);
+	cr_assert_str_eq(tr.ev[1].arg_name, "x?");
+	cr_assert_eq(parse("[\n" EV("") ",\n" EV("")), 0, "%s", why);
+	cr_assert_not(tr.closed);
+	cr_assert_eq(tr.n, 2);
+	cr_assert_eq(parse("[\n" EV(",\"s\":\"t\"") "\n"), 0, "%s", why);
+	cr_assert_eq(parse("[{\"name\":\"x\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":0,\"dur\":2e3,\"pid\":1,\"tid\":1}]"), 0,
+		     "%s", why);
+	cr_assert_eq(parse("[{\"name\":\"\xc3\xa9\",\"cat\":\"c\",\"ph\":\"i\",\"ts\":0,\"pid\":1,\"tid\":1}]"), 0, "%s",
+		     why);
+}
+
+Test(trace_checker, refuses_what_a_strict_consumer_refuses)
+{
+	static const char *const bad[] = {
+		"",
+		"{\"traceEvents\":[]}",
+		"[\n" EV("") ",",
+		"[\n" EV("") ",\n",
+		"[\n" EV("") ",\n{\"name\":\"a\",\"cat\":\"c\"",
+		"[\n" EV("") "]x",
+		"[\n" EV("") ",]",
+		"[{\"name\":\"a\",\"ph\":\"i\",\"ts\":1,\"pid\":1,\"tid\":2}]",
+		"[{\"name\":\"a\",\"cat\":\"\",\"ph\":\"i\",\"ts\":1,\"pid\":1,\"tid\":2}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"i\",\"pid\":1,\"tid\":2}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"i\",\"ts\":1,\"tid\":2}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"i\",\"ts\":1,\"pid\":1}]",
+		"[{\"cat\":\"c\",\"ph\":\"i\",\"ts\":1,\"pid\":1,\"tid\":2}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ts\":1,\"pid\":1,\"tid\":2}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":1,\"pid\":1,\"tid\":2}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"i\",\"ts\":\"1\",\"pid\":1,\"tid\":2}]",
+		"[" EV(",\"ts\":2") "]",
+		"[" EV(",\"x\":01") "]",
+		"[" EV(",\"x\":1.") "]",
+		"[" EV(",\"x\":.5") "]",
+		"[" EV(",\"x\":+1") "]",
+		"[" EV(",\"x\":0x10") "]",
+		"[" EV(",\"x\":NaN") "]",
+		"[" EV(",\"x\":nul") "]",
+		"[" EV(",\"x\":\"\\x\"") "]",
+		"[" EV(",\"x\":\"\\u12\"") "]",
+		"[" EV(",\"x\":\"\\ud800\"") "]",
+		"[" EV(",\"x\":\"\t\"") "]",
+		"[" EV(",\"x\":\"\xff\"") "]",
+		"[" EV(",\"x\":\"\xc0\xaf\"") "]",
+		"[" EV(",\"x\":\"\xed\xa0\x80\"") "]",
+		"[" EV(",\"x\":[1,]") "]",
+		"[" EV(",\"x\":{\"a\":1,}") "]",
+		"[" EV(",}") "]",
+		"[1]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":0,\"dur\":10,\"pid\":1,\"tid\":1},"
+		"{\"name\":\"b\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":5,\"dur\":10,\"pid\":1,\"tid\":1}]",
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_assert_eq(parse(bad[i]), -1, "accepted #%u: %s", i, bad[i]);
+	/* the same two X events on two threads are fine */
+	cr_assert_eq(parse("[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":0,\"dur\":10,\"pid\":1,\"tid\":1},"
+			   "{\"name\":\"b\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":5,\"dur\":10,\"pid\":1,\"tid\":2}]"),
+		     0, "%s", why);
+}
