@@ -2,9 +2,11 @@
  * Description: the trace checker (tests/helpers/trace_json.h) that every
  * trace test relies on refuses what a strict consumer refuses: JSON that
  * RFC 8259 does not allow, an event without one of name, cat, ph, ts, pid
- * or tid, an X event without dur, a cut last event, a trailing comma, and
- * overlapping X events of one thread; and it accepts the array form with
- * its closing bracket missing. Each input is written here by hand.
+ * or tid, an X event without dur, an E event that closes no B of its
+ * thread, a cut last event, a trailing comma, and overlapping slices of
+ * one thread; and it accepts the array form with its closing bracket
+ * missing, and B events left open. Each input is written here by hand,
+ * but for the sample trace in docs/, which it reads too.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -33,6 +35,16 @@ Test(trace_checker, accepts_the_array_form_closed_or_not)
 	cr_assert_eq(parse("[\n" EV(",\"s\":\"t\"") "\n"), 0, "%s", why);
 	cr_assert_eq(parse("[{\"name\":\"x\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":0,\"dur\":2e3,\"pid\":1,\"tid\":1}]"), 0,
 		     "%s", why);
+	/* B and E: matched, nested, and one left open */
+	cr_assert_eq(parse("[{\"name\":\"o\",\"cat\":\"c\",\"ph\":\"B\",\"ts\":0,\"pid\":1,\"tid\":1},"
+			   "{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"B\",\"ts\":1,\"pid\":1,\"tid\":1},"
+			   "{\"name\":\"b\",\"cat\":\"c\",\"ph\":\"B\",\"ts\":1,\"pid\":1,\"tid\":2},"
+			   "{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"E\",\"ts\":3,\"pid\":1,\"tid\":1},"
+			   "{\"name\":\"b\",\"cat\":\"c\",\"ph\":\"E\",\"ts\":9,\"pid\":1,\"tid\":2}"),
+		     0, "%s", why);
+	cr_assert_eq(tr.n_open, 1);
+	cr_assert_eq(tr.ev[1].dur, 2);
+	cr_assert_eq(tr.ev[0].dur, -1);
 	cr_assert_eq(parse("[{\"name\":\"\xc3\xa9\",\"cat\":\"c\",\"ph\":\"i\",\"ts\":0,\"pid\":1,\"tid\":1}]"), 0, "%s",
 		     why);
 }
@@ -75,6 +87,16 @@ Test(trace_checker, refuses_what_a_strict_consumer_refuses)
 		"[" EV(",\"x\":{\"a\":1,}") "]",
 		"[" EV(",}") "]",
 		"[1]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"E\",\"ts\":0,\"pid\":1,\"tid\":1}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"B\",\"ts\":0,\"pid\":1,\"tid\":1},"
+		"{\"name\":\"b\",\"cat\":\"c\",\"ph\":\"E\",\"ts\":1,\"pid\":1,\"tid\":1}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"B\",\"ts\":0,\"pid\":1,\"tid\":1},"
+		"{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"E\",\"ts\":1,\"pid\":1,\"tid\":2}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"B\",\"ts\":5,\"pid\":1,\"tid\":1},"
+		"{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"E\",\"ts\":1,\"pid\":1,\"tid\":1}]",
+		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"B\",\"ts\":0,\"pid\":1,\"tid\":1},"
+		"{\"name\":\"b\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":5,\"dur\":10,\"pid\":1,\"tid\":1},"
+		"{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"E\",\"ts\":10,\"pid\":1,\"tid\":1}]",
 		"[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":0,\"dur\":10,\"pid\":1,\"tid\":1},"
 		"{\"name\":\"b\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":5,\"dur\":10,\"pid\":1,\"tid\":1}]",
 	};
@@ -84,4 +106,15 @@ Test(trace_checker, refuses_what_a_strict_consumer_refuses)
 	cr_assert_eq(parse("[{\"name\":\"a\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":0,\"dur\":10,\"pid\":1,\"tid\":1},"
 			   "{\"name\":\"b\",\"cat\":\"c\",\"ph\":\"X\",\"ts\":5,\"dur\":10,\"pid\":1,\"tid\":2}]"),
 		     0, "%s", why);
+}
+
+/* The sample docs/trace.md shows is a trace the checker reads, closed. */
+Test(trace_checker, reads_the_sample_in_docs)
+{
+	cr_assert_eq(lsct_trace_read(LSC_TEST_FIXTURES "/../../docs/trace-sample.json", &tr, why, sizeof(why)), 0,
+		     "%s", why);
+	cr_assert(tr.closed);
+	cr_assert_eq(tr.n_open, 0);
+	cr_assert_eq(lsct_trace_count(&tr, 'i', "fallback"), 1);
+	cr_assert_eq(lsct_trace_count(&tr, 'X', "verify"), 1);
 }

@@ -2,7 +2,7 @@
  * Description: what the trace file holds (issue 10). A real load inside a
  * start, with a fallback and an error line, gives a trace in which every
  * event has a cat; the process is named after the start and the thread
- * after itself; the overlapped verify is an X event on a track of its own,
+ * after itself; spans are B and E events on their thread; the overlapped verify is an X event on a track of its own,
  * named, that no span shares; instants mark start, ready, the arena
  * decision, the fallback and the error, and nothing else; the counters are
  * sampled at the start's own timestamp. Overlapped work recorded twice on
@@ -103,12 +103,18 @@ Test(trace_events, a_load_gives_named_tracks_lanes_instants_and_counters)
 	cr_assert_str_eq(v->cat, "verify");
 	cr_assert_neq(v->tid, me);
 	for (unsigned i = 0; i < tr.n; i++)
-		if (tr.ev[i].ph == 'X' && strcmp(tr.ev[i].name, "verify"))
+		if (strchr("XBE", tr.ev[i].ph) && strcmp(tr.ev[i].name, "verify"))
 			cr_assert_neq(tr.ev[i].tid, v->tid, "%s shares verify's track", tr.ev[i].name);
 	cr_assert_not_null(thread_name(v->tid));
 	cr_assert_str_eq(thread_name(v->tid), "overlapped: verify");
-	cr_assert_not_null(lsct_trace_find(&tr, 'X', "read", 0));
-	cr_assert_eq(lsct_trace_find(&tr, 'X', "read", 0)->tid, me);
+	/* spans: B and E on the thread that ran them */
+	const struct lsct_trace_ev *r = only('B', "read");
+	cr_assert_eq(r->tid, me);
+	cr_assert_str_eq(r->cat, "read");
+	cr_assert_geq(r->dur, 0);
+	cr_assert_eq(only('E', "read")->tid, me);
+	cr_assert_eq(tr.n_open, 0);
+	cr_assert_eq(lsct_trace_count(&tr, 'X', NULL), 1, "only the overlapped work is an X event");
 
 	/* the counters, sampled at the start itself */
 	double t0 = only('i', "start")->ts;

@@ -8,7 +8,8 @@
  * the trace. The trace is written as the start goes: a start killed by
  * SIGKILL mid-load (its sink blocked on the read's phase line, the parent
  * told so through a pipe) leaves a trace that a strict reader opens,
- * without its closing bracket; a file size limit met mid-trace leaves it
+ * without its closing bracket, with the ended spans whole and the span it
+ * was killed in begun; a file size limit met mid-trace leaves it
  * cut at its last whole event, said in one note line. "%p" in the path is
  * the pid, and a parent and its forked child never write one file: with
  * %p each has its own, without it the child is refused in one note line.
@@ -210,14 +211,15 @@ Test(trace_file, regular_file_gets_the_trace)
 	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
 	cr_assert_eq(entries(dir), 1);
 	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(lsct_trace_count(&tr, 'X', NULL), 1);
+	cr_assert_eq(lsct_trace_count(&tr, 'B', NULL), 1);
+	cr_assert_eq(lsct_trace_count(&tr, 'E', NULL), 1);
 	cr_assert(tr.closed, "destroy closes the array");
 	/* the second run replaces its own earlier trace */
 	run_with_trace(path);
 	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
 	cr_assert_eq(entries(dir), 1);
 	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
-	cr_assert_eq(lsct_trace_count(&tr, 'X', NULL), 1, "the earlier trace was appended to");
+	cr_assert_eq(lsct_trace_count(&tr, 'B', NULL), 1, "the earlier trace was appended to");
 	/* relative paths work too (the directory is ".") */
 	cr_assert_eq(chdir(dir), 0);
 	memset(&cap, 0, sizeof(cap));
@@ -296,6 +298,8 @@ Test(trace_file, a_start_killed_mid_load_leaves_a_readable_trace)
 		if (lsc_profiler_create(&o, &p) != 0)
 			_exit(1);
 		lsc_start_begin(p, "killed start");
+		lsc_span outer; /* still open when the child is killed */
+		lsc_span_begin(p, LSC_PHASE_CUSTOM, "load weights", 0, &outer);
 		struct lsc_load_options lo;
 		lsc_load_options_init(&lo);
 		lo.reader = "pread";
@@ -326,10 +330,19 @@ Test(trace_file, a_start_killed_mid_load_leaves_a_readable_trace)
 	cr_assert_eq(m->pid, pid);
 	cr_assert_not_null(lsct_trace_find(&tr, 'i', "start", 0), "%s", text);
 	cr_assert_not_null(lsct_trace_find(&tr, 'i', "arena", 0), "%s", text);
-	cr_assert_not_null(lsct_trace_find(&tr, 'X', "allocate", 0), "%s", text);
-	const struct lsct_trace_ev *r = lsct_trace_find(&tr, 'X', "read", 0);
+	const struct lsct_trace_ev *al = lsct_trace_find(&tr, 'B', "allocate", 0);
+	cr_assert_not_null(al, "%s", text);
+	cr_assert_geq(al->dur, 0, "allocate ended: its E is in the file");
+	const struct lsct_trace_ev *r = lsct_trace_find(&tr, 'B', "read", 0);
 	cr_assert_not_null(r, "the span whose line blocked is in the file: %s", text);
 	cr_assert_str_eq(r->cat, "read");
+	cr_assert_geq(r->dur, 0, "its E is written before its line: %s", text);
+	/* the span the start was killed in: begun, never ended */
+	cr_assert_eq(tr.n_open, 1, "%s", text);
+	const struct lsct_trace_ev *o = lsct_trace_find(&tr, 'B', "load weights", 0);
+	cr_assert_not_null(o, "%s", text);
+	cr_assert_eq(o->dur, -1);
+	cr_assert_str_eq(o->cat, "custom");
 	cr_assert_null(lsct_trace_find(&tr, 'i', "ready", 0), "%s", text);
 	for (unsigned i = 0; i < tr.n; i++)
 		cr_assert_eq(tr.ev[i].pid, pid, "event %u has pid %ld", i, tr.ev[i].pid);
@@ -377,8 +390,8 @@ Test(trace_file, a_size_limit_cuts_the_trace_at_a_whole_event)
 	cr_assert_leq(n, 4096);
 	cr_assert_eq(lsct_trace_parse(text, n, &tr, why, sizeof(why)), 0, "%s\n%s", why, text);
 	cr_assert_not(tr.closed);
-	cr_assert_gt(lsct_trace_count(&tr, 'X', "read"), 0, "%s", text);
-	cr_assert_lt(lsct_trace_count(&tr, 'X', "read"), 64, "%s", text);
+	cr_assert_gt(lsct_trace_count(&tr, 'E', "read"), 0, "%s", text);
+	cr_assert_lt(lsct_trace_count(&tr, 'E', "read"), 64, "%s", text);
 	cr_assert_eq(entries(dir), 1);
 }
 
@@ -436,8 +449,8 @@ static void assert_only_pid(const char *path, pid_t pid, const char *span, const
 	for (unsigned i = 0; i < tr.n; i++)
 		cr_assert_eq(tr.ev[i].pid, pid, "%s: event %u (%s) has pid %ld, not %d", path, i, tr.ev[i].name,
 			     tr.ev[i].pid, (int)pid);
-	cr_assert_not_null(lsct_trace_find(&tr, 'X', span, 0), "%s has no %s", path, span);
-	cr_assert_null(lsct_trace_find(&tr, 'X', not_span, 0), "%s has %s", path, not_span);
+	cr_assert_not_null(lsct_trace_find(&tr, 'E', span, 0), "%s has no %s", path, span);
+	cr_assert_null(lsct_trace_find(&tr, 'B', not_span, 0), "%s has %s", path, not_span);
 }
 
 Test(trace_file, a_forked_child_gets_its_own_file_with_percent_p)

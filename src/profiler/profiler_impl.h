@@ -138,7 +138,9 @@ int lsc__trace_create(lsc_profiler *p);
 /* The instant of a line that marks the start (start, ready, arena,
  * fallback, error); other lines are not traced. */
 void lsc__trace_line(lsc_profiler *p, const struct lsc__rec *r);
-/* An ended span: its X event and the counters sampled at its end (@vm, the
+/* A span's begin, from its thread: its B event. */
+void lsc__trace_begin(lsc_profiler *p, const char *name, enum lsc_phase_kind kind, uint64_t ts_ns);
+/* An ended span: its E event and the counters sampled at its end (@vm, the
  * vmstat at the end). */
 void lsc__trace_span(lsc_profiler *p, const struct lsc__span *sp, const struct lsc_span_result *res,
 		     const struct lsc_vmstat *vm);

@@ -195,7 +195,13 @@ LSC_API int lsc_span_begin(lsc_profiler *p, enum lsc_phase_kind kind, const char
 	if (p->open_spans++ == 0)
 		p->cover_t0 = s0.ns;
 	*out = sp->id;
+	char traced[sizeof(sp->name)];
+	memcpy(traced, sp->name, sizeof(traced));
 	pthread_mutex_unlock(&p->lock);
+	/* The begin is in the file at once: a phase that never ends (a hung
+	 * pin, a killed start) is still drawn, open to the trace's end. */
+	if (p->trace)
+		lsc__trace_begin(p, traced, kind, s0.ns);
 	return 0;
 }
 

@@ -11,12 +11,17 @@
  * would be broken JSON at any point before its last byte. Docs/trace.md
  * gives the events.
  *
- * - Spans become complete "X" events on their thread's track; overlapped
- *   work (lsc_phase_record: verify, copies) an X event on a track of its
+ * - A span is a "B" event written when it begins and an "E" event (with
+ *   its bytes and vmstat deltas) when it ends, on its thread's track: a
+ *   phase that never ends is in the file all the same, drawn open to the
+ *   trace's end. (Complete "X" events are written at the end only, which
+ *   loses exactly the phase a hung start is stuck in.) Overlapped work
+ *   (lsc_phase_record: verify, copies) is an X event on a track of its
  *   own, ending when it was recorded and as long as it was busy. Instants
  *   ("i") mark the lines that matter when reading a timeline: start, ready,
- *   the arena decision, every fallback and every error; lsc__emit hands
- *   every line here. "C" counters (RSS, and the stall counters since the
+ *   the arena decision, every fallback and every error, and the watchdog's
+ *   "still in" lines, which keep extending a hung start's timeline;
+ *   lsc__emit hands every line here. "C" counters (RSS, and the stall counters since the
  *   start) are sampled at the start and at each span end. "M" events name
  *   the process (the start's name) and every thread, the first time it
  *   records. Every event has a cat. Timestamps are CLOCK_MONOTONIC in
@@ -507,7 +512,7 @@ void lsc__trace_line(lsc_profiler *p, const struct lsc__rec *r)
 	} marked[] = {
 		{LSC__EV_START, "lifecycle", "p"}, {LSC__EV_READY, "lifecycle", "p"},
 		{LSC__EV_ARENA, "decision", "t"},  {LSC__EV_FALLBACK, "fallback", "t"},
-		{LSC__EV_ERROR, "error", "t"},
+		{LSC__EV_ERROR, "error", "t"},     {LSC__EV_STILL, "watchdog", "t"},
 	};
 	unsigned k = 0;
 	while (k < sizeof(marked) / sizeof(marked[0]) && strcmp(r->event, lsc__event_names[marked[k].event]))
@@ -548,13 +553,19 @@ void lsc__trace_line(lsc_profiler *p, const struct lsc__rec *r)
 	}
 }
 
+void lsc__trace_begin(lsc_profiler *p, const char *name, enum lsc_phase_kind kind, uint64_t ts_ns)
+{
+	struct tbuf t;
+	head(&t, name, lsc_phase_name(kind), "B", ts_ns, lsc__tid());
+	put(&t, "}");
+	write_event(p, &t);
+}
+
 void lsc__trace_span(lsc_profiler *p, const struct lsc__span *sp, const struct lsc_span_result *res,
 		     const struct lsc_vmstat *vm)
 {
 	struct tbuf t;
-	head(&t, sp->name, lsc_phase_name(sp->kind), "X", sp->s0.ns, sp->tid);
-	put(&t, ",\"dur\":");
-	put_us(&t, res->wall_ns);
+	head(&t, sp->name, lsc_phase_name(sp->kind), "E", sp->s0.ns + res->wall_ns, sp->tid);
 	put(&t, ",\"args\":{\"bytes\":");
 	put_uint(&t, (unsigned long long)res->bytes);
 	put(&t, ",\"minflt\":");

@@ -425,18 +425,45 @@ int lsct_trace_parse(const char *text, size_t len, struct lsct_trace *t, char *w
 		snprintf(why, why_len, "%s at byte %zu", j.err, (size_t)(j.s - text));
 		return -1;
 	}
-	/* Strict nesting per thread: two X events of one tid either nest or
-	 * do not overlap. Timestamps are printed to 1 ns (3 decimals of us). */
+	/* Each E closes the last open B of its thread, by name. */
+	static unsigned open[4096];
+	unsigned n_open = 0;
+	for (unsigned i = 0; i < t->n; i++) {
+		struct lsct_trace_ev *e = &t->ev[i];
+		if (e->ph == 'B') {
+			open[n_open++] = i;
+			continue;
+		}
+		if (e->ph != 'E')
+			continue;
+		unsigned k = n_open;
+		while (k > 0 && (t->ev[open[k - 1]].tid != e->tid || t->ev[open[k - 1]].pid != e->pid))
+			k--;
+		if (k == 0 || strcmp(t->ev[open[k - 1]].name, e->name) || e->ts < t->ev[open[k - 1]].ts) {
+			snprintf(why, why_len, "E event %u (%s) does not close its thread's last open B", i,
+				 e->name);
+			return -1;
+		}
+		t->ev[open[k - 1]].dur = e->ts - t->ev[open[k - 1]].ts;
+		memmove(&open[k - 1], &open[k], (n_open - k) * sizeof(open[0]));
+		n_open--;
+	}
+	t->n_open = n_open;
+	/* Strict nesting per thread: two slices (X, or B with its E) of one
+	 * tid either nest or do not overlap. Timestamps are printed to 1 ns (3
+	 * decimals of us). */
 	for (unsigned a = 0; a < t->n; a++)
 		for (unsigned b = 0; b < t->n; b++) {
 			const struct lsct_trace_ev *x = &t->ev[a], *y = &t->ev[b];
-			if (a == b || x->ph != 'X' || y->ph != 'X' || x->tid != y->tid || x->pid != y->pid)
+			int xs = x->ph == 'X' || (x->ph == 'B' && x->dur >= 0);
+			int ys = y->ph == 'X' || (y->ph == 'B' && y->dur >= 0);
+			if (a == b || !xs || !ys || x->tid != y->tid || x->pid != y->pid)
 				continue;
 			double xe = x->ts + x->dur, ye = y->ts + y->dur;
 			int overlap = x->ts < ye && y->ts < xe;
 			int nested = (x->ts >= y->ts && xe <= ye + 0.001) || (y->ts >= x->ts && ye <= xe + 0.001);
 			if (overlap && !nested) {
-				snprintf(why, why_len, "X events %u and %u of tid %ld overlap without nesting", a, b,
+				snprintf(why, why_len, "slices %u and %u of tid %ld overlap without nesting", a, b,
 					 x->tid);
 				return -1;
 			}
@@ -483,6 +510,6 @@ int lsct_trace_json_check(const char *text, size_t len, unsigned *n_x, char *why
 	static struct lsct_trace t;
 	if (lsct_trace_parse(text, len, &t, why, why_len) < 0)
 		return -1;
-	*n_x = lsct_trace_count(&t, 'X', NULL);
+	*n_x = lsct_trace_count(&t, 'X', NULL) + lsct_trace_count(&t, 'B', NULL);
 	return 0;
 }

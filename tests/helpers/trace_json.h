@@ -4,8 +4,11 @@
  * bracket may be missing (a process killed or hung before destroy) but
  * nothing else: strict JSON (RFC 8259 numbers, escapes and UTF-8), every
  * event an object with name, cat, ph, ts, pid and tid of the right types,
- * dur for X events, and the X events of each thread nesting strictly, as
- * trace viewers require.
+ * dur for X events, every E event closing the last open B event of its
+ * thread with the same name, and the slices of each thread (X events,
+ * and B events with their E) nesting strictly, as trace viewers require.
+ * A B event without its E (a span still open when the process died) is
+ * allowed.
  */
 #ifndef LSC_TESTS_TRACE_JSON_H
 #define LSC_TESTS_TRACE_JSON_H
@@ -16,7 +19,8 @@ struct lsct_trace_ev {
 	char name[64];
 	char cat[32];
 	char ph;
-	double ts, dur;   /* dur -1 when absent */
+	double ts, dur;   /* dur -1 when absent; a B event's is its E's ts minus its own,
+	                   * -1 when it has no E */
 	long pid, tid;
 	char arg_name[64]; /* args.name (M events), "" when absent */
 };
@@ -25,6 +29,7 @@ struct lsct_trace {
 	struct lsct_trace_ev ev[4096];
 	unsigned n;
 	int closed;        /* the closing bracket was there */
+	unsigned n_open;   /* B events without their E */
 };
 
 /* Parse @text (@len bytes) into @out. Return 0, or -1 with a reason in @why. */
@@ -36,7 +41,8 @@ const struct lsct_trace_ev *lsct_trace_find(const struct lsct_trace *t, char ph,
 /* How many events have @ph and @name (NULL: any). */
 unsigned lsct_trace_count(const struct lsct_trace *t, char ph, const char *name);
 
-/* Check @text; @n_x receives the number of X events. 0 or -1 as above. */
+/* Check @text; @n_x receives the number of slices (X and B events). 0 or
+ * -1 as above. */
 int lsct_trace_json_check(const char *text, size_t len, unsigned *n_x, char *why, size_t why_len);
 
 #endif
