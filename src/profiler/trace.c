@@ -67,7 +67,8 @@
 #include "profiler/profiler_impl.h"
 
 /* The first bytes of every trace this library writes: how it knows a file
- * it may replace. process_labels is a metadata event both viewers know. */
+ * it may replace. A metadata event, which a viewer shows as the process's
+ * label or skips. */
 static const char magic[] = "[\n{\"name\":\"process_labels\",\"cat\":\"__metadata\",\"ph\":\"M\","
 			    "\"args\":{\"labels\":\"loadscope trace\"}";
 /* What this library wrote before (one object, written at the end). */
@@ -393,13 +394,14 @@ static int write_locked(lsc_profiler *p, struct tbuf *t)
 	tr->state = LSC__TRACE_OFF;
 	char msg[sizeof(tr->path) + 96];
 	snprintf(msg, sizeof(msg), "writing %s failed (%s): the trace stops at its last whole event", tr->path,
-		 strerror(-err));
+		 lsc_strerror(err));
 	pthread_mutex_unlock(&tr->lock);
 	lsc_note(p, "trace", msg);
 	return -1;
 }
 
-/* The thread_name event of @tid the first time it records. Lock held. */
+/* The thread_name event of @tid the first time it records; @name NULL for
+ * the calling thread's own. Lock held; 0, or -1 as write_locked. */
 static int name_thread(lsc_profiler *p, long tid, const char *name)
 {
 	struct lsc__trace *tr = p->trace;
@@ -409,6 +411,11 @@ static int name_thread(lsc_profiler *p, long tid, const char *name)
 	if (tr->n_named == LSC__TRACE_THREADS)
 		return 0;
 	tr->named[tr->n_named++] = (pid_t)tid;
+	char own[17] = "";
+	if (!name) {
+		prctl(PR_GET_NAME, own, 0, 0, 0);
+		name = own[0] ? own : "thread";
+	}
 	struct tbuf t;
 	head(&t, "thread_name", "__metadata", "M", lsc__now_ns(), tid);
 	put(&t, ",\"args\":{\"name\":");
@@ -422,9 +429,7 @@ static void write_event(lsc_profiler *p, struct tbuf *t)
 {
 	if (t->over || lock_open(p) < 0)
 		return;
-	char name[17] = "";
-	prctl(PR_GET_NAME, name, 0, 0, 0);
-	if (name_thread(p, lsc__tid(), name[0] ? name : "thread") == 0 && write_locked(p, t) == 0)
+	if (name_thread(p, lsc__tid(), NULL) == 0 && write_locked(p, t) == 0)
 		pthread_mutex_unlock(&p->trace->lock);
 }
 
