@@ -6,10 +6,13 @@
  * named, that no span shares; instants mark start, ready, the arena
  * decision, the fallback and the error, and nothing else; the counters are
  * sampled at the start's own timestamp. Overlapped work recorded twice on
- * one track never overlaps itself, however long its busy time.
+ * one track never overlaps itself, however long its busy time. Threads
+ * recording at once each write whole events: the file reads strictly, each
+ * thread is named once, and every span's B and E pair on its own track.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,4 +155,54 @@ Test(trace_events, one_lane_never_overlaps_itself)
 	cr_assert_geq(b->ts, a->ts + a->dur);
 	cr_assert_str_eq(thread_name(a->tid), "overlapped: device copy");
 	cr_assert_eq(lsct_trace_count(&tr, 'i', "device copy"), 0);
+}
+
+static lsc_profiler *shared;
+
+static void *spans(void *arg)
+{
+	char name[16];
+	snprintf(name, sizeof(name), "worker-%d", (int)(long)arg);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	for (int i = 0; i < 200; i++) {
+		lsc_span s, in;
+		if (lsc_span_begin(shared, LSC_PHASE_READ, "chunk", 4096, &s) ||
+		    lsc_span_begin(shared, LSC_PHASE_VERIFY, "hash", 4096, &in))
+			return (void *)1;
+		lsc_span_end(shared, in, NULL);
+		lsc_span_end(shared, s, NULL);
+	}
+	return NULL;
+}
+
+Test(trace_events, threads_write_whole_events_on_their_own_tracks)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/threads.json", lsct_tmpdir());
+	shared = traced(path);
+	lsc_start_begin(shared, "threads");
+	enum { N = 4 };
+	pthread_t t[N];
+	for (long i = 0; i < N; i++)
+		cr_assert_eq(pthread_create(&t[i], NULL, spans, (void *)i), 0);
+	for (int i = 0; i < N; i++) {
+		void *bad = NULL;
+		pthread_join(t[i], &bad);
+		cr_assert_null(bad);
+	}
+	lsc_start_end(shared);
+	lsc_profiler_destroy(shared);
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(lsct_trace_count(&tr, 'B', "chunk"), N * 200);
+	cr_assert_eq(lsct_trace_count(&tr, 'E', "hash"), N * 200);
+	cr_assert_eq(tr.n_open, 0);
+	for (int i = 0; i < N; i++) {
+		char want[16];
+		snprintf(want, sizeof(want), "worker-%d", i);
+		unsigned named = 0;
+		const struct lsct_trace_ev *m;
+		for (unsigned k = 0; (m = lsct_trace_find(&tr, 'M', "thread_name", k)); k++)
+			named += !strcmp(m->arg_name, want);
+		cr_assert_eq(named, 1, "%s named %u times", want, named);
+	}
 }

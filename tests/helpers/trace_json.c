@@ -426,7 +426,7 @@ int lsct_trace_parse(const char *text, size_t len, struct lsct_trace *t, char *w
 		return -1;
 	}
 	/* Each E closes the last open B of its thread, by name. */
-	static unsigned open[4096];
+	static unsigned open[sizeof(t->ev) / sizeof(t->ev[0])];
 	unsigned n_open = 0;
 	for (unsigned i = 0; i < t->n; i++) {
 		struct lsct_trace_ev *e = &t->ev[i];

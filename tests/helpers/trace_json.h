@@ -17,7 +17,7 @@
 
 struct lsct_trace_ev {
 	char name[64];
-	char cat[32];
+	char cat[64];
 	char ph;
 	double ts, dur;   /* dur -1 when absent; a B event's is its E's ts minus its own,
 	                   * -1 when it has no E */
@@ -26,7 +26,7 @@ struct lsct_trace_ev {
 };
 
 struct lsct_trace {
-	struct lsct_trace_ev ev[4096];
+	struct lsct_trace_ev ev[16384];
 	unsigned n;
 	int closed;        /* the closing bracket was there */
 	unsigned n_open;   /* B events without their E */
