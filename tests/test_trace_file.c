@@ -9,10 +9,12 @@
  * SIGKILL mid-load (its sink blocked on the read's phase line, the parent
  * told so through a pipe) leaves a trace that a strict reader opens,
  * without its closing bracket, with the ended spans whole and the span it
- * was killed in begun; a file size limit met mid-trace leaves it
- * cut at its last whole event, said in one note line. "%p" in the path is
- * the pid, and a parent and its forked child never write one file: with
- * %p each has its own, without it the child is refused in one note line.
+ * was killed in begun; a file size limit met mid-trace leaves it cut at
+ * its last whole event, said in one note line; a start killed while the
+ * file is made (SIGXFSZ at its first write) leaves nothing. "%p" in the
+ * path is the pid, and a parent and its forked child never write one
+ * file: with %p each has its own, without it the child is refused in one
+ * note line.
  * Every path lives in a temporary directory: the real /dev is never
  * touched.
  */
@@ -475,4 +477,31 @@ Test(trace_file, a_forked_child_never_writes_its_parents_file)
 	cr_assert_eq(fork_and_trace(path, &child), 1, "the child did not say its one refusal");
 	cr_assert_eq(entries(dir), 1);
 	assert_only_pid(path, getpid(), "in parent", "in child");
+}
+
+/*
+ * Killed while the file is made: with RLIMIT_FSIZE at 0 the kernel sends
+ * SIGXFSZ at the first write, the trace's first line, so the child dies
+ * inside it without any timing. The file is still unnamed then: nothing is
+ * left, neither at the path nor under a temporary name.
+ */
+Test(trace_file, killed_while_the_file_is_made_leaves_nothing)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct rlimit none = {0, 0};
+		setrlimit(RLIMIT_CORE, &none);
+		lsc_profiler *p = traced(path, &cap);
+		if (!p || setrlimit(RLIMIT_FSIZE, &none) != 0)
+			_exit(1);
+		lsc_start_begin(p, "killed"); /* the first event opens the file */
+		_exit(3);
+	}
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGXFSZ, "child status %#x", st);
+	cr_assert_eq(entries(dir), 0, "the killed start left a file in %s", dir);
 }
