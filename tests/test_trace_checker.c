@@ -6,7 +6,7 @@
  * thread, a cut last event, a trailing comma, and overlapping slices of
  * one thread; and it accepts the array form with its closing bracket
  * missing, and B events left open. Each input is written here by hand,
- * but for the sample trace in docs/, which it reads too.
+ * but for the sample traces in docs/, which it reads too.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -117,4 +117,18 @@ Test(trace_checker, reads_the_sample_in_docs)
 	cr_assert_eq(tr.n_open, 0);
 	cr_assert_eq(lsct_trace_count(&tr, 'i', "fallback"), 1);
 	cr_assert_eq(lsct_trace_count(&tr, 'X', "verify"), 1);
+}
+
+/* The killed sample: no closing bracket, the prefault it was killed in
+ * begun and never ended. */
+Test(trace_checker, reads_the_killed_sample_in_docs)
+{
+	cr_assert_eq(lsct_trace_read(LSC_TEST_FIXTURES "/../../docs/trace-sample-killed.json", &tr, why,
+				     sizeof(why)),
+		     0, "%s", why);
+	cr_assert_not(tr.closed);
+	cr_assert_eq(tr.n_open, 1);
+	const struct lsct_trace_ev *b = lsct_trace_find(&tr, 'B', "prefault", 0);
+	cr_assert_not_null(b);
+	cr_assert_eq(b->dur, -1);
 }
