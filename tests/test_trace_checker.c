@@ -119,16 +119,19 @@ Test(trace_checker, reads_the_sample_in_docs)
 	cr_assert_eq(lsct_trace_count(&tr, 'X', "verify"), 1);
 }
 
-/* The killed sample: no closing bracket, the prefault it was killed in
- * begun and never ended. */
+/* The killed sample: no closing bracket, the allocate span and the
+ * prefault in it, where it was killed, begun and never ended. */
 Test(trace_checker, reads_the_killed_sample_in_docs)
 {
 	cr_assert_eq(lsct_trace_read(LSC_TEST_FIXTURES "/../../docs/trace-sample-killed.json", &tr, why,
 				     sizeof(why)),
 		     0, "%s", why);
 	cr_assert_not(tr.closed);
-	cr_assert_eq(tr.n_open, 1);
-	const struct lsct_trace_ev *b = lsct_trace_find(&tr, 'B', "prefault", 0);
-	cr_assert_not_null(b);
-	cr_assert_eq(b->dur, -1);
+	cr_assert_eq(tr.n_open, 2);
+	static const char *const open_spans[] = {"allocate", "prefault"};
+	for (unsigned i = 0; i < 2; i++) {
+		const struct lsct_trace_ev *b = lsct_trace_find(&tr, 'B', open_spans[i], 0);
+		cr_assert_not_null(b, "%s", open_spans[i]);
+		cr_assert_eq(b->dur, -1, "%s", open_spans[i]);
+	}
 }
