@@ -1,8 +1,10 @@
 /*
  * The profiler's own cost: a span begin+end (with its /proc reads and its
- * line rendered into a sink that discards it), a bare /proc/vmstat read, and
- * a system snapshot. Prints the median and p99 over N rounds, interleaved so
- * that the noise of a virtual machine hits every variant alike. Also checks
+ * line rendered into a sink that discards it), a bare /proc/vmstat read, a
+ * system snapshot, and 100 enters and leaves of the line writer's C locale
+ * (format/c_locale.h: what each formatting call of a line pays). Prints the
+ * median and p99 over N rounds, interleaved so that the noise of a virtual
+ * machine hits every variant alike. Also checks
  * that spans allocate nothing after creation (mallinfo2 before and after).
  *
  * usage: bench_profiler [rounds]   (default 20000)
@@ -13,6 +15,8 @@
 #include <time.h>
 
 #include <loadscope/profiler.h>
+
+#include "format/c_locale.h"
 
 static double now_us(void)
 {
@@ -60,10 +64,10 @@ int main(int argc, char **argv)
 	lsc_start_begin(on, "bench");
 
 	double *span = malloc(sizeof(double) * (size_t)n), *vm = malloc(sizeof(double) * (size_t)n),
-	       *offs = malloc(sizeof(double) * (size_t)n);
+	       *offs = malloc(sizeof(double) * (size_t)n), *loc = malloc(sizeof(double) * (size_t)n);
 	int m = n / 100;
 	double *snap = malloc(sizeof(double) * (size_t)m);
-	if (!span || !vm || !offs || !snap)
+	if (!span || !vm || !offs || !snap || !loc)
 		return 1;
 
 	struct mallinfo2 before = mallinfo2();
@@ -79,6 +83,12 @@ int main(int argc, char **argv)
 		lsc_span_begin(off, LSC_PHASE_READ, NULL, 4096, &s);
 		lsc_span_end(off, s, NULL);
 		double t3 = now_us();
+		for (int k = 0; k < 100; k++) {
+			locale_t l = lsc__c_locale_enter();
+			lsc__c_locale_leave(l);
+			__asm__ volatile("" : : "r"(l));
+		}
+		loc[i] = now_us() - t3;
 		span[i] = t1 - t0;
 		vm[i] = t2 - t1;
 		offs[i] = t3 - t2;
@@ -98,11 +108,12 @@ int main(int argc, char **argv)
 	report("  of which one /proc/vmstat read", vm, n);
 	report("span begin+end, profiler off", offs, n);
 	report("system snapshot", snap, m);
+	report("100 C-locale enters and leaves", loc, n);
 	printf("\nheap in use before/after the span rounds: %zu / %zu bytes (%s)\n", before.uordblks,
 	       after.uordblks, before.uordblks == after.uordblks ? "no allocation" : "ALLOCATED");
 	lsc_start_end(on);
 	lsc_profiler_destroy(on);
 	lsc_profiler_destroy(off);
-	free(span), free(vm), free(offs), free(snap);
+	free(span), free(vm), free(offs), free(snap), free(loc);
 	return 0;
 }

@@ -29,10 +29,10 @@ if [ -n "${CI:-}" ]; then SEED=${LOADSCOPE_FUZZ_SEED:-1}; else SEED=${LOADSCOPE_
 CC="$CLANG" cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DLOADSCOPE_BUILD_FUZZ=ON -DLOADSCOPE_SANITIZE=ON -DLOADSCOPE_BUILD_TESTS=OFF \
 	-DLOADSCOPE_BUILD_BENCH=OFF -DLOADSCOPE_WITH_CUDA=OFF -DLOADSCOPE_WITH_HIP=OFF >/dev/null
-ninja -C "$B" -j"$JOBS" fuzz_triage fuzz_line_parse fuzz_seeds
+ninja -C "$B" -j"$JOBS" fuzz_triage fuzz_line_parse fuzz_line_roundtrip fuzz_model fuzz_seeds
 
 "$B/fuzz/fuzz_seeds" tests/corpus/logs fuzz/corpus
-mkdir -p "$B/artifacts" fuzz/crashes
+mkdir -p "$B/artifacts" fuzz/crashes fuzz/corpus/line_roundtrip
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -49,9 +49,11 @@ keep() { # keep TARGET: copy what libFuzzer left into fuzz/crashes
 }
 
 status=0
-for t in triage line_parse; do
+for t in triage line_parse line_roundtrip model; do
 	case $t in
 	triage) maxlen=262144 ;;
+	line_roundtrip) maxlen=400 ;;
+	model) maxlen=65536; mkdir -p fuzz/corpus/model ;;
 	*) maxlen=16384 ;;
 	esac
 	# replay the kept regressions (each input once)

@@ -467,7 +467,7 @@ Test(cli, man_page_and_completion_match_the_program)
 		cr_assert(has_word(cmds, cmd), "%s: a command the completion lacks", cmd);
 		listed++;
 	}
-	cr_assert_eq(listed, 4, "%s", out);
+	cr_assert_eq(listed, 7, "%s", out);
 	char *save = NULL;
 	for (char *c = strtok_r(cmds, " ", &save); c; c = strtok_r(NULL, " ", &save))
 		check_command(c);
@@ -494,6 +494,9 @@ Test(cli, completion_completes)
 		{"pintest --mode al", "alloc-mp alloc-m alloc-d\n"},
 		{"load --pin ''", pins},
 		{"tr", "triage\n"},
+		{"run --thp ''", "off except-advised default\n"},
+		{"ab --format ''", "text md json\n"},
+		{"lab ''", "fragment\n"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char script[1024];

@@ -125,19 +125,46 @@ Test(format, cut_lines_keep_complete_fields)
 }
 
 /* Every prefix of a rendered line parses without crashing (ASan checks the
- * bounds), in both formats. */
+ * bounds), in both formats; and once the prefix holds the tag and the event
+ * word, it is that event's line, and every field it gives is one of the
+ * whole line's, with the whole line's value (a cut never yields a value
+ * the writer did not write; only a bare last value may be shortened). */
 Test(format, every_cut_point_is_safe)
 {
 	for (int fmt = 0; fmt < 2; fmt++) {
 		sample_record(&rec);
-		char full[LSC__LINE_MAX];
+		char full[LSC__LINE_MAX], whole[LSC__LINE_MAX + 1];
 		size_t n = lsc__rec_render(&rec, fmt, "p: ", full, sizeof(full));
+		memcpy(whole, full, n);
+		struct lsc__parsed w;
+		cr_assert_eq(lsc__line_parse(whole, n, &w), 1);
+		const char *ev = fmt ? "\"event\":\"phase\"," : "[loadscope/1] phase ";
+		size_t known = (size_t)(strstr(full, ev) - full) + strlen(ev);
 		for (size_t at = 0; at <= n; at++) {
 			char buf[LSC__LINE_MAX + 1];
 			memcpy(buf, full, at);
 			struct lsc__parsed p;
 			int rc = lsc__line_parse(buf, at, &p);
 			cr_assert(rc == 0 || rc == 1 || rc == -EINVAL, "rc %d at %zu", rc, at);
+			if (at < known)
+				continue;
+			cr_assert_eq(rc, 1, "format %d cut at %zu: rc %d", fmt, at, rc);
+			cr_assert_str_eq(p.event, "phase");
+			for (unsigned i = 0; i < p.n; i++) {
+				const char *want = lsc__parsed_get(&w, p.kv[i].key);
+				cr_assert_not_null(want, "format %d cut at %zu: field %s not in the line", fmt,
+						   at, p.kv[i].key);
+				/* The last field may be a bare value the cut shortened
+				 * (a line that ends there is no different): a prefix of
+				 * the whole value. Every other is exact. */
+				if (i + 1 == p.n)
+					cr_assert(strncmp(want, p.kv[i].val, strlen(p.kv[i].val)) == 0,
+						  "format %d cut at %zu: %s=%s, not a prefix of %s", fmt, at,
+						  p.kv[i].key, p.kv[i].val, want);
+				else
+					cr_assert_str_eq(p.kv[i].val, want, "format %d cut at %zu: %s", fmt,
+							 at, p.kv[i].key);
+			}
 		}
 	}
 }
@@ -167,7 +194,7 @@ Test(format, overlong_records_are_truncated_and_marked)
 
 Test(format, garbage_never_crashes)
 {
-	unsigned x = 12345;
+	unsigned x = 12345, accepted = 0;
 	for (int round = 0; round < 2000; round++) {
 		char buf[256];
 		size_t n = 1 + (x % 200);
@@ -180,10 +207,26 @@ Test(format, garbage_never_crashes)
 		size_t tl = strlen(tag);
 		if (n > tl + 4)
 			memcpy(buf + (x % (n - tl)), tag, tl);
+		char copy[256];
+		memcpy(copy, buf, n);
 		struct lsc__parsed p;
 		int rc = lsc__line_parse(buf, n, &p);
 		cr_assert(rc == 0 || rc == 1 || rc == -EINVAL);
+		if (rc != 1)
+			continue;
+		accepted++;
+		/* A line it accepts has its tag where it says, in the input, and
+		 * an event word made of the grammar's characters. */
+		cr_assert_lt(p.tag_offset, n);
+		cr_assert(copy[p.tag_offset] == tag[0], "round %d: tag_offset %zu points at %#x", round,
+			  p.tag_offset, (unsigned char)copy[p.tag_offset]);
+		cr_assert(p.event && p.event[0], "round %d: an accepted line without an event", round);
+		for (const char *e = p.event; *e; e++)
+			cr_assert((*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9') || *e == '_' ||
+					  *e == '-' || *e == '.' || *e == ':' || (*e >= 'A' && *e <= 'Z'),
+				  "round %d: event byte %#x", round, (unsigned char)*e);
 	}
+	cr_assert_gt(accepted, 0, "no round gave a line the parser accepts: the checks above never ran");
 }
 
 Test(format, human_units)
@@ -197,4 +240,38 @@ Test(format, human_units)
 	cr_assert_str_eq(lsc__fmt_count(b, 1050000), "1.05M");
 	cr_assert_str_eq(lsc__fmt_secs(b, 1.2344), "1.234 s");
 	cr_assert_str_eq(lsc__fmt_secs(b, 432.4), "432 s");
+}
+
+/* The four escapes of a quoted value (docs/log-format.md: \" \\ \n \t),
+ * written by the renderer and read by the parser. The expected bytes are
+ * spelled out here: a writer that left a backslash or a tab bare, or a
+ * reader that skipped an escape, changes them. */
+Test(format, quoted_escapes_are_written_and_read_back)
+{
+	static const char *const value = "C:\\dir\tq\"x\"\n\\";
+	static const char *const want[2] = {
+		"path=\"C:\\\\dir\\tq\\\"x\\\"\\n\\\\\"",
+		"\"path\":\"C:\\\\dir\\tq\\\"x\\\"\\n\\\\\"",
+	};
+	for (int fmt = 0; fmt < 2; fmt++) {
+		lsc__rec_init(&rec, "note");
+		lsc__rec_str(&rec, "path", value);
+		size_t n = lsc__rec_render(&rec, fmt, NULL, line, sizeof(line));
+		cr_assert(strstr(line, want[fmt]) != NULL, "format %d: want %s in: %s", fmt, want[fmt], line);
+		struct lsc__parsed p;
+		cr_assert_eq(lsc__line_parse(line, n, &p), 1);
+		cr_assert_str_eq(lsc__parsed_get(&p, "path"), value, "format %d: %s", fmt, line);
+	}
+	/* Lines as another writer (or a hand) spells them. */
+	char h[] = "[loadscope/1] note | a=\"x\\ty\" b=\"back\\\\slash\" c=\"q\\\"\" d=\"two\\\\\\\\\"\n";
+	struct lsc__parsed p;
+	cr_assert_eq(lsc__line_parse(h, strlen(h), &p), 1);
+	cr_assert_str_eq(lsc__parsed_get(&p, "a"), "x\ty");
+	cr_assert_str_eq(lsc__parsed_get(&p, "b"), "back\\slash");
+	cr_assert_str_eq(lsc__parsed_get(&p, "c"), "q\"");
+	cr_assert_str_eq(lsc__parsed_get(&p, "d"), "two\\\\");
+	char j[] = "{\"loadscope\":1,\"event\":\"note\",\"a\":\"x\\ty\",\"b\":\"back\\\\slash\"}\n";
+	cr_assert_eq(lsc__line_parse(j, strlen(j), &p), 1);
+	cr_assert_str_eq(lsc__parsed_get(&p, "a"), "x\ty");
+	cr_assert_str_eq(lsc__parsed_get(&p, "b"), "back\\slash");
 }

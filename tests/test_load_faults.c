@@ -78,6 +78,9 @@ static struct lsc__parsed *expect_fail(const char *path, struct lsc_load_options
 	return pl;
 }
 
+/* The stats of the last load expect_ok made. */
+static struct lsc_load_stats ok_stats;
+
 static void expect_ok(const char *path, struct lsc_load_options *o)
 {
 	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
@@ -90,6 +93,7 @@ static void expect_ok(const char *path, struct lsc_load_options *o)
 	uint64_t h;
 	cr_assert_eq(lsc_arena_extent_hash(a, 0, &h), 0);
 	cr_assert_eq(h, lsct_file_hash(path, 0, (4u << 20) + 100));
+	cr_assert_eq(lsc_arena_stats(a, &ok_stats), 0);
 	lsc_arena_destroy(a);
 	lsc_profiler_destroy(p);
 	cr_assert_eq(lsct_sys_mapped(), 0);
@@ -235,8 +239,38 @@ Test(load_faults, direct_refused_falls_back_to_buffered)
 	struct lsc__parsed pl;
 	cr_assert(lsct_find_fallback(&cap, "direct", buf, sizeof(buf), &pl), "no direct fallback line");
 	cr_assert_str_eq(lsc__parsed_get(&pl, "took"), "buffered");
+	cr_assert(strstr(lsc__parsed_get(&pl, "reason"), "open with O_DIRECT: EINVAL"), "%s",
+		  lsc__parsed_get(&pl, "reason"));
 	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
 	cr_assert_str_eq(lsc__parsed_get(&pl, "direct"), "0");
+	cr_assert(strstr(pl.human, ", buffered, "), "%s", pl.human);
+	cr_assert_eq(ok_stats.direct_applied, 0);
+	free(f);
+}
+
+/* Only EINVAL means "this filesystem refuses O_DIRECT": any other error of
+ * the O_DIRECT open (here EIO, and EACCES) is the file's, fails the load
+ * with one open error naming it, and is not hidden behind a buffered
+ * reopen. */
+Test(load_faults, direct_open_error_other_than_einval_fails_the_load)
+{
+	static const int errs[] = {EIO, EACCES};
+	static const char *const names[] = {"EIO", "EACCES"};
+	char *f = file();
+	for (unsigned i = 0; i < 2; i++) {
+		struct lsc_load_options o = pread_opts();
+		o.flags |= LSC_LOAD_DIRECT;
+		lsct_sys_fail(LSCT_SYS_OPEN, 1, errs[i]); /* the first open is the O_DIRECT one */
+		char buf[LSC__LINE_MAX + 1];
+		struct lsc__parsed pl;
+		expect_fail(f, &o, -errs[i], "open", buf, &pl);
+		cr_assert_str_eq(lsc__parsed_get(&pl, "err"), names[i]);
+		cr_assert_str_eq(lsc__parsed_get(&pl, "path"), f);
+		cr_assert(!lsct_has_fallback(&cap, "direct"), "fell back to buffered on %s", names[i]);
+		cr_assert_eq(lsct_sys_calls(LSCT_SYS_OPEN), 1, "%s: opened %u times", names[i],
+			     lsct_sys_calls(LSCT_SYS_OPEN));
+		lsct_capture_reset(&cap);
+	}
 	free(f);
 }
 
@@ -310,6 +344,10 @@ Test(load_faults, direct_refused_at_read_time_with_reads_queued)
 	o.staging_count = 4;
 	o.queue_depth = 4;
 	lsct_sys_install(&(struct lsct_sys_plan){.direct = LSCT_DIRECT_NO_READ});
+	int probe = open(path, O_RDONLY | O_DIRECT);
+	if (probe < 0)
+		cr_skip_test("this filesystem refuses O_DIRECT at open (%s)", strerror(errno));
+	close(probe);
 	int fds = lsct_open_fds();
 	expect_ok(path, &o);
 	cr_assert_eq(lsct_open_fds(), fds, "a file was left open");
@@ -317,6 +355,13 @@ Test(load_faults, direct_refused_at_read_time_with_reads_queued)
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	cr_assert(lsct_find_fallback(&cap, "direct", buf, sizeof(buf), &pl), "no direct fallback line");
+	cr_assert(strstr(lsc__parsed_get(&pl, "reason"), "first O_DIRECT read: EINVAL"), "%s",
+		  lsc__parsed_get(&pl, "reason"));
+	/* What ran was buffered: the stats and the loaded line say so. */
+	cr_assert_eq(ok_stats.direct_applied, 0, "stats claim O_DIRECT after the fallback");
+	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
+	cr_assert_str_eq(lsc__parsed_get(&pl, "direct"), "0", "%s", pl.human);
+	cr_assert(strstr(pl.human, ", buffered, "), "%s", pl.human);
 	free(path);
 }
 

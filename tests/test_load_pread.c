@@ -43,6 +43,7 @@ Test(load_pread, through_staging)
 	o.staging_count = 3;
 	o.staging_bytes = 1u << 20;
 	o.queue_depth = 2;
+	o.thp = LSC_THP_4K; /* the complement line must say 4k, with no huge pages */
 	lsct_load_check(&cap, "pread", lsct_make_file("s.bin", (7u << 20) + 13, 2), &o, "3x1MiB");
 }
 

@@ -74,6 +74,7 @@ Test(load_uring, through_staging)
 {
 	struct lsc_load_options o;
 	opts(&o, 4, 1u << 20, 4);
+	o.thp = LSC_THP_THP; /* thp, or the policy a fallback line names */
 	lsct_load_check(&cap, "io_uring", lsct_make_file("c.bin", (6u << 20) + 999, 13), &o, "4x1MiB");
 }
 

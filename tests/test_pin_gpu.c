@@ -182,10 +182,17 @@ static int EventDestroy(void *ev)
 	return OK;
 }
 
+/* The fake device's memory is buffer_obj, in this process: a copy that
+ * succeeds really lands there, so that a test reads the device bytes back. */
 static int MemcpyAsync(void *dst, const void *src, size_t len, int kind, void *s)
 {
 	fake.copy_kind = kind;
-	return fake.memcpy_err;
+	if (fake.memcpy_err)
+		return fake.memcpy_err;
+	cr_assert((char *)dst >= buffer_obj && (char *)dst + len <= buffer_obj + sizeof(buffer_obj),
+		  "a copy to %p (%zu bytes) outside the device buffer", dst, len);
+	memcpy(dst, src, len);
+	return OK;
 }
 
 static const struct lsc__gpu_fns fns = {
@@ -377,8 +384,16 @@ Test(pin_gpu, dev_open_puts_the_engine_device_back)
 	cr_assert_eq(fake.event_flags, 0x2);
 	cr_assert_eq(fake.live_buffers + fake.live_streams + fake.live_events, 4);
 
-	cr_assert_eq(fake_ops.dev_copy(d, 0, &host_obj, 16, 1), 0);
+	static const char weights[16] = "0123456789abcdef";
+	memset(buffer_obj, '.', sizeof(buffer_obj));
+	cr_assert_eq(fake_ops.dev_copy(d, 40, weights, 16, 1), 0);
 	cr_assert_eq(fake.copy_kind, 7);
+	/* The device bytes: the 16 at offset 40, nothing else touched. */
+	cr_assert(memcmp(buffer_obj + 40, "0123456789abcdef", 16) == 0, "device bytes: %.16s",
+		  buffer_obj + 40);
+	for (size_t i = 0; i < sizeof(buffer_obj); i++)
+		if (i < 40 || i >= 56)
+			cr_assert_eq(buffer_obj[i], '.', "device byte %zu written", i);
 	cr_assert_eq(fake.recorded, &event_obj[1], "slot 1's event is recorded");
 	cr_assert_eq(fake_ops.dev_copy(d, 60, &host_obj, 5, 0), -EINVAL, "past the end");
 	cr_assert_eq(fake_ops.dev_copy(d, 0, &host_obj, 1, 2), -EINVAL, "no slot 2");

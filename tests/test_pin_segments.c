@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -180,6 +181,58 @@ Test(pin_segments, segment_count_rounds_up)
 	cr_expect_eq(t.segments, 3);
 	cr_expect_eq(tp.pinned_len[2], 16 * MIB);
 	cr_expect_eq(t.pinned_bytes, ARENA);
+}
+
+/* Unpinning walks the same segments as pinning: each one's own address and
+ * length, the short last one with its own length (a backend such as
+ * cudaHostUnregister or munlock given a length past the end would act on
+ * memory that is not the arena). 64 MiB in 24 MiB segments: 24, 24, 16. */
+Test(pin_segments, unpin_gives_the_short_last_segment_its_own_length)
+{
+	/* an address range to name, never touched (the table locks nothing) */
+	char *base = mmap(NULL, ARENA, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	cr_assert_neq(base, MAP_FAILED);
+	reset(0, 0);
+	lsc__unpin_segments(&test_ops, base, ARENA, 24 * MIB);
+	cr_assert_eq(tp.unpins, 3);
+	cr_expect_eq(tp.unpinned[0], (void *)base);
+	cr_expect_eq(tp.unpinned_len[0], 24 * MIB);
+	cr_expect_eq(tp.unpinned[1], (void *)(base + 24 * MIB));
+	cr_expect_eq(tp.unpinned_len[1], 24 * MIB);
+	cr_expect_eq(tp.unpinned[2], (void *)(base + 48 * MIB));
+	cr_expect_eq(tp.unpinned_len[2], 16 * MIB, "last segment unpinned with %zu bytes",
+		     tp.unpinned_len[2]);
+	/* A segment larger than the range is the range. */
+	reset(0, 0);
+	lsc__unpin_segments(&test_ops, base, 5 * MIB, 8 * MIB);
+	cr_assert_eq(tp.unpins, 1);
+	cr_expect_eq(tp.unpinned_len[0], 5 * MIB);
+	munmap(base, ARENA);
+}
+
+/* A rollback after a failed segment unpins exactly what was pinned before
+ * it, and a release after a good pin exactly what was pinned: the lengths
+ * each pin call was given, the short last one included. 64 MiB in 24 MiB
+ * segments, the arena from arena_4k (no memory is touched by the table). */
+Test(pin_segments, release_and_rollback_unpin_what_was_pinned)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+
+	lsc_profiler *p = arena_4k(&a, &o);
+	o.pin_segment_bytes = 24 * MIB;
+	reset(0, 0);
+	cr_assert_eq(pin_with(p, &o, &test_ops, &a), 0, "%s", cap.buf);
+	cr_assert_eq(tp.pins, 3);
+	cr_expect_eq(tp.pinned_len[2], 16 * MIB);
+	lsc__arena_release(&a);
+	cr_assert_eq(tp.unpins, 3, "release unpinned %u segments", tp.unpins);
+	for (unsigned i = 0; i < 3; i++) {
+		cr_expect_eq(tp.unpinned[i], tp.pinned[i], "segment %u", i);
+		cr_expect_eq(tp.unpinned_len[i], i < 2 ? 24 * MIB : 16 * MIB, "segment %u: %zu bytes", i,
+			     tp.unpinned_len[i]);
+	}
+	lsc_profiler_destroy(p);
 }
 
 Test(pin_segments, rollback_then_mlock)

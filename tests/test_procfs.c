@@ -1,15 +1,14 @@
 /*
  * Description: the small /proc and /sys readers (src/host/procfs.c and
  * status.c): reading a file into a fixed buffer (cut files, short reads,
- * signals), the exact number parser, the bracketed sysfs choice, the
+ * EINTR), the exact number parser, the bracketed sysfs choice, the
  * "Key:  123 kB" lines, buddyinfo, and /proc/self/status, on the fixture
  * trees of tests/fixtures and on the real /proc.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,58 +148,75 @@ Test(read_lines, a_whole_file_is_unchanged)
 	cr_assert_eq(lsc__read_lines(HOST "/proc", "meminfo", buf, sizeof(buf)), st.st_size);
 }
 
-/* A FIFO gives the reader short reads and, with a signal handler installed
- * without SA_RESTART, reads interrupted by EINTR: the loop must keep both
- * halves. */
-struct fifo_writer {
-	const char *path;
-	pthread_t reader;
-};
+/* Short reads and EINTR, given by the readers' system-call table
+ * (procfs.h) at known calls: the open is interrupted once, then every
+ * other read is interrupted and the rest return at most 5 bytes. The loop
+ * must retry both and keep every piece; any other error fails the read
+ * with nothing kept. */
+static struct {
+	unsigned opens, reads, eintrs, shorts;
+	int fail_read_at; /* this read call (1-based) fails with EIO; 0 never */
+} rd;
 
-static void on_usr1(int sig)
+static int choppy_open(const char *path, int flags)
 {
-	(void)sig;
+	if (rd.opens++ == 0) {
+		errno = EINTR;
+		return -1;
+	}
+	return open(path, flags);
 }
 
-static void *write_in_two_parts(void *arg)
+static ssize_t choppy_read(int fd, void *buf, size_t len)
 {
-	struct fifo_writer *w = arg;
-	FILE *f = fopen(w->path, "w");
-
-	if (!f)
-		return NULL;
-	fputs("always [mad", f);
-	fflush(f);
-	usleep(20000);
-	pthread_kill(w->reader, SIGUSR1); /* the reader is (most likely) blocked in read() */
-	usleep(20000);
-	fputs("vise] never\n", f);
-	fclose(f);
-	return NULL;
+	unsigned n = ++rd.reads;
+	if ((int)n == rd.fail_read_at) {
+		errno = EIO;
+		return -1;
+	}
+	if (n % 2) {
+		rd.eintrs++;
+		errno = EINTR;
+		return -1;
+	}
+	if (len > 5) {
+		len = 5;
+		rd.shorts++;
+	}
+	return read(fd, buf, len);
 }
+
+static const struct lsc__procfs_sys choppy = {.open = choppy_open, .read = choppy_read};
 
 Test(read_file, short_reads_and_eintr_are_retried)
 {
-	char dir[] = "/tmp/lsc-fifo-XXXXXX", path[64], buf[64];
-	struct sigaction sa = {.sa_handler = on_usr1}; /* no SA_RESTART */
-	struct fifo_writer w;
-	pthread_t t;
+	char buf[64];
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/enabled", dir);
-	cr_assert_eq(mkfifo(path, 0600), 0);
-	cr_assert_eq(sigaction(SIGUSR1, &sa, NULL), 0);
-	w.path = path;
-	w.reader = pthread_self();
-	cr_assert_eq(pthread_create(&t, NULL, write_in_two_parts, &w), 0);
-
-	ssize_t n = lsc__read_file(dir, "enabled", buf, sizeof(buf), NULL);
-
-	pthread_join(t, NULL);
-	unlink(path);
-	rmdir(dir);
+	memset(&rd, 0, sizeof(rd));
+	lsc__procfs_sys_set(&choppy);
+	ssize_t n = lsc__read_file(HOST "/sys", THP "enabled", buf, sizeof(buf), NULL);
+	lsc__procfs_sys_set(NULL);
 	cr_assert_eq(n, 23, "read %zd: '%s'", n, buf);
 	cr_assert_str_eq(buf, "always [madvise] never\n");
+	/* 23 bytes in 5-byte pieces: 5 reads with data and the one that says
+	 * EOF, each after an EINTR; the open once interrupted. */
+	cr_assert_eq(rd.opens, 2);
+	cr_assert_eq(rd.eintrs, 6, "%u reads interrupted", rd.eintrs);
+	cr_assert_eq(rd.reads, 12);
+	cr_assert_eq(rd.shorts, 6);
+}
+
+Test(read_file, an_error_mid_file_keeps_nothing)
+{
+	char buf[64];
+
+	memset(&rd, 0, sizeof(rd));
+	rd.fail_read_at = 6; /* after two 5-byte pieces */
+	lsc__procfs_sys_set(&choppy);
+	ssize_t n = lsc__read_file(HOST "/sys", THP "enabled", buf, sizeof(buf), NULL);
+	lsc__procfs_sys_set(NULL);
+	cr_assert_eq(n, -EIO);
+	cr_assert_str_eq(buf, "");
 }
 
 /* ---- lsc__parse_i64 ----------------------------------------------------- */
@@ -355,6 +371,17 @@ Test(sysfs_choice, every_fixture_file)
 	assert_choice_file(GARB "/sys", THP "hugepages-64kB/enabled", -EINVAL, "");
 }
 
+/* The word the kernel marked: "[word]" in the file, or the file's only
+ * word (any other word of the file is one the kernel did not select). */
+static void assert_selected(const char *text, const char *word)
+{
+	char marked[32], alone[32];
+	snprintf(marked, sizeof(marked), "[%s]", word);
+	snprintf(alone, sizeof(alone), "%s\n", word);
+	cr_assert(strstr(text, marked) != NULL || !strcmp(text, alone), "'%s' is not the choice in '%s'",
+		  word, text);
+}
+
 Test(sysfs_choice, the_real_files)
 {
 	char buf[256], out[24];
@@ -364,9 +391,13 @@ Test(sysfs_choice, the_real_files)
 	cr_assert_eq(lsc__sysfs_choice(buf, out, sizeof(out)), 0, "'%s'", buf);
 	cr_assert(!strcmp(out, "always") || !strcmp(out, "madvise") || !strcmp(out, "never"), "%s",
 		  out);
+	assert_selected(buf, out);
 	cr_assert_geq(lsc__read_file("/sys", THP "defrag", buf, sizeof(buf), NULL), 0);
 	cr_assert_eq(lsc__sysfs_choice(buf, out, sizeof(out)), 0, "'%s'", buf);
-	cr_assert_not_null(strstr(buf, out));
+	cr_assert(!strcmp(out, "always") || !strcmp(out, "defer") || !strcmp(out, "defer+madvise") ||
+			  !strcmp(out, "madvise") || !strcmp(out, "never"),
+		  "%s", out);
+	assert_selected(buf, out);
 }
 
 /* ---- "Key:  123 kB" lines ---------------------------------------------- */

@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <loadscope/profiler.h>
@@ -575,29 +577,58 @@ Test(profiler, usable_and_destroyable_after_fork)
 
 /* The watchdog's sink call is under way when the engine forks: the child
  * must not inherit the sink lock held by a thread it does not have. The
- * sink holds the watchdog for a while so that the fork lands inside it;
- * the child's own lines then need that lock. */
-static int watchdog_in_sink;
+ * sink blocks on a semaphore from its first "still in" line until fork()
+ * has returned in the parent: the test's own parent-side atfork handler
+ * posts it. The library's prepare handler never waits for a sink, so the
+ * fork always happens with the watchdog inside the sink, holding its lock;
+ * no window of time is involved. The child's own lines then need the sink
+ * lock, which it must have afresh. */
+static sem_t sink_entered, fork_begun;
+static int fork_armed;
 
-static void slow_watchdog_sink(void *user, const char *line, size_t len)
+static void blocking_watchdog_sink(void *user, const char *line, size_t len)
 {
 	(void)user;
 	(void)len;
-	if (strstr(line, "still in") && !__atomic_load_n(&watchdog_in_sink, __ATOMIC_ACQUIRE)) {
-		__atomic_store_n(&watchdog_in_sink, 1, __ATOMIC_RELEASE);
-		usleep(300 * 1000);
+	static int entered;
+	if (strstr(line, "still in") && !entered) {
+		entered = 1;
+		sem_post(&sink_entered);
+		while (sem_wait(&fork_begun) < 0 && errno == EINTR)
+			;
 	}
+}
+
+static void on_fork_parent(void)
+{
+	if (__atomic_exchange_n(&fork_armed, 0, __ATOMIC_ACQ_REL))
+		sem_post(&fork_begun);
+}
+
+/* Wait for @s; a deadline only so that a broken watchdog fails the test
+ * instead of hanging it (nothing is decided by it). */
+static int wait_or_fail(sem_t *s)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 60;
+	int rc;
+	while ((rc = sem_timedwait(s, &ts)) < 0 && errno == EINTR)
+		;
+	return rc;
 }
 
 Test(profiler, fork_while_the_watchdog_writes_a_line)
 {
-	lsc_profiler *p = eager_watchdog(slow_watchdog_sink, NULL);
+	cr_assert_eq(sem_init(&sink_entered, 0, 0), 0);
+	cr_assert_eq(sem_init(&fork_begun, 0, 0), 0);
+	lsc_profiler *p = eager_watchdog(blocking_watchdog_sink, NULL);
+	cr_assert_eq(pthread_atfork(NULL, on_fork_parent, NULL), 0);
 	lsc_start_begin(p, "parent");
 	lsc_span s;
 	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 0, &s), 0);
-	for (int i = 0; i < 2000 && !__atomic_load_n(&watchdog_in_sink, __ATOMIC_ACQUIRE); i++)
-		usleep(5000);
-	cr_assert(__atomic_load_n(&watchdog_in_sink, __ATOMIC_ACQUIRE), "the watchdog never wrote a line");
+	cr_assert_eq(wait_or_fail(&sink_entered), 0, "the watchdog never wrote a line");
+	__atomic_store_n(&fork_armed, 1, __ATOMIC_RELEASE);
 	pid_t pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
@@ -611,6 +642,7 @@ Test(profiler, fork_while_the_watchdog_writes_a_line)
 		lsc_profiler_destroy(p);
 		_exit(ok ? 0 : 1);
 	}
+	cr_assert_eq(__atomic_load_n(&fork_armed, __ATOMIC_ACQUIRE), 0, "the prepare handler did not run");
 	int st = 0;
 	cr_assert_eq(waitpid(pid, &st, 0), pid);
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);

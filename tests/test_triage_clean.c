@@ -41,6 +41,12 @@ Test(triage_clean, crlf_and_ansi)
 	CLEAN("strata generate: loaded 39.97 GiB at 3.12 GiB/s\r", L);
 	CLEAN("\x1b[32mstrata generate:\x1b[0m loaded \x1b[1m39.97\x1b[0m GiB at 3.12 GiB/s\r\r", L);
 	CLEAN("\x1b]0;title\x07strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* OSC ended by ST (ESC \\), as terminals and OSC 8 hyperlinks write it:
+	 * both bytes of the terminator go, and nothing after it. */
+	CLEAN("\x1b]0;title\x1b\\strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("\x1b]8;;https://x.example/\x1b\\strata\x1b]8;;\x1b\\ generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* An ESC inside an OSC that is not ST does not end it. */
+	CLEAN("\x1b]0;a\x1b" "b\x07strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 }
 
 Test(triage_clean, markdown_quoting_bold_and_tags)

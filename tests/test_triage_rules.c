@@ -81,6 +81,50 @@ Test(triage_rules, thp_prctl_except_advised_is_not_off)
 	QUIET(log, "thp-direct-compaction");
 }
 
+/* The two numbers "failing" is decided on, each pinned by a pair of logs
+ * that differ in ONE input, right at the threshold: compact_fail at 80% of
+ * compact_stall (80 of 100 fires, 79 does not), and a compaction floor of
+ * 20 stalls over a long allocate (20 fires, 19 does not), or 5 per second
+ * over a short one (10 in 2 s fires, 10 in 2.5 s does not). Everything
+ * else (THP requested, defrag=madvise, fallbacks, a crawling fill) says
+ * compaction stalls. */
+static const char *const THP_EDGE =
+	"[loadscope/1] start e | run=0000000e\n"
+	"[loadscope/1] system k | run=0000000e thp_enabled=madvise thp_defrag=madvise\n"
+	"[loadscope/1] arena a | run=0000000e policy=thp requested=thp source=option\n"
+	"[loadscope/1] phase allocate | run=0000000e kind=allocate bytes=%s wall_s=%s "
+	"vm_compact_stall=%d vm_compact_fail=%d vm_thp_fault_fallback=300\n"
+	"[loadscope/1] phase copy | run=0000000e kind=copy bytes=42917472256 wall_s=13\n"
+	"[loadscope/1] ready | run=0000000e wall_s=%s\n";
+
+static void thp_edge(const char *bytes, const char *wall, int stall, int fail, const char *ready,
+		     int fires)
+{
+	char log[2048];
+	snprintf(log, sizeof(log), THP_EDGE, bytes, wall, stall, fail, ready);
+	struct lsc_triage *t = run(log);
+	int got = sev_of(t, "thp-direct-compaction");
+	lsc_triage_free(t);
+	if (fires)
+		cr_assert_eq(got, LSC_TRIAGE_FAIL, "stall %d fail %d in %s s: severity %d, want fail",
+			     stall, fail, wall, got);
+	else
+		cr_assert_eq(got, -1, "stall %d fail %d in %s s: fired (severity %d) on a near miss",
+			     stall, fail, wall, got);
+}
+
+Test(triage_rules, thp_compaction_thresholds_one_input_at_a_time)
+{
+	/* 40 GiB allocated in 400 s: 0.1 GiB/s against a 3.3 GiB/s copy */
+	thp_edge("42917472256", "400", 100, 80, "432", 1);
+	thp_edge("42917472256", "400", 100, 79, "432", 0); /* 79%: compaction mostly works */
+	thp_edge("42917472256", "400", 20, 20, "432", 1);
+	thp_edge("42917472256", "400", 19, 19, "432", 0); /* 19 stalls in 400 s: too few */
+	/* 0.2 GiB allocated in 2 s (0.1 GiB/s): the rate decides */
+	thp_edge("214748365", "2", 10, 10, "40", 1);   /* 5.0 stalls per second */
+	thp_edge("214748365", "2.5", 10, 10, "40", 0); /* 4.0 per second */
+}
+
 Test(triage_rules, thp_suspected_without_counters_is_a_warning)
 {
 	FIRES(NOTE_REQ "strata generate: loaded 39.97 GiB at 2.86 GiB/s\n[strata] still starting (432 s)\n",

@@ -5,17 +5,21 @@
  * absent counters left n/a, garbage lines left n/a without losing the good
  * ones, the real file moving when this process faults, and the span path's
  * prefix read (src/profiler/procfd.c) giving the same values as a whole
- * read when the file grows under it.
+ * read when the file grows under it; and a span's deltas and the
+ * watchdog's rates only for a counter read at both ends.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <loadscope/profiler.h>
 
+#include "format/line.h"
 #include "host/procfs.h"
 
 #define FX LSC_TEST_FIXTURES
@@ -288,6 +292,120 @@ Test(vmstat, prefix_read_follows_a_file_that_moves)
 	lsc_profiler_destroy(p);
 	unlink(path);
 	rmdir(root);
+}
+
+/* The file the profiler reads, rewritten with only the lines given. */
+static void write_lines(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	cr_assert_eq(fputs(text, f) >= 0, 1);
+	fclose(f);
+}
+
+/* A span's delta exists only for a counter read at both ends: one that
+ * vanished before the end, or appeared only at the end, is n/a (a delta
+ * against a missing value would be the other value, negated or whole),
+ * while the counters read at both ends keep exact deltas. */
+Test(vmstat, a_counter_read_at_one_end_only_is_na)
+{
+	char root[] = "/tmp/lsc-vmstat-XXXXXX", path[64];
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/vmstat", root);
+	write_lines(path, "nr_free_pages 1000\npgfault 10\ncompact_stall 7\n");
+	lsc_profiler *p = profiler_at(root);
+	lsc_span s;
+	struct lsc_span_result r;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s), 0);
+	/* compact_stall gone, allocstall new, the other two moved */
+	write_lines(path, "nr_free_pages 900\npgfault 25\nallocstall_normal 3\n");
+	cr_assert_eq(lsc_span_end(p, s, &r), 0);
+	cr_assert_eq(r.vm_valid, BIT(LSC_VM_NR_FREE_PAGES) | BIT(LSC_VM_PGFAULT), "vm_valid %#x",
+		     r.vm_valid);
+	cr_assert_eq(r.vm[LSC_VM_PGFAULT], 15);
+	cr_assert_eq(r.vm[LSC_VM_NR_FREE_PAGES], -100);
+	cr_assert_eq(r.vm[LSC_VM_COMPACT_STALL], 0, "compact_stall %lld",
+		     (long long)r.vm[LSC_VM_COMPACT_STALL]);
+	cr_assert_eq(r.vm[LSC_VM_ALLOCSTALL], 0, "allocstall %lld", (long long)r.vm[LSC_VM_ALLOCSTALL]);
+	lsc_profiler_destroy(p);
+	unlink(path);
+	rmdir(root);
+}
+
+/* The watchdog's rates follow the same rule: a counter read at one of the
+ * two samples only has no rate. The sink changes the file as each `still`
+ * line arrives, so each line's two samples are known: the 1st line's
+ * samples both have compact_stall; the file then loses it (2nd line: read
+ * at the earlier sample only), and gets it back (3rd line: read at the
+ * later sample only). The other three counters never move: rate 0. */
+static const char *const WD_WITH = "compact_stall 7\ncompact_fail 3\nthp_fault_fallback 1\nallocstall_normal 2\n";
+static const char *const WD_WITHOUT = "compact_fail 3\nthp_fault_fallback 1\nallocstall_normal 2\n";
+static struct {
+	char path[64];
+	char lines[3][LSC__LINE_MAX + 1];
+	unsigned n;
+	sem_t third;
+} wd;
+
+static void changing_sink(void *user, const char *line, size_t len)
+{
+	(void)user;
+	if (!strstr(line, "] still ") || wd.n >= 3)
+		return;
+	memcpy(wd.lines[wd.n], line, len < LSC__LINE_MAX ? len : LSC__LINE_MAX);
+	wd.n++;
+	if (wd.n == 1)
+		write_lines(wd.path, WD_WITHOUT);
+	else if (wd.n == 2)
+		write_lines(wd.path, WD_WITH);
+	else
+		sem_post(&wd.third);
+}
+
+Test(vmstat, watchdog_rates_need_the_counter_at_both_samples)
+{
+	char root[] = "/tmp/lsc-vmstat-XXXXXX";
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(wd.path, sizeof(wd.path), "%s/vmstat", root);
+	write_lines(wd.path, WD_WITH);
+	cr_assert_eq(sem_init(&wd.third, 0, 0), 0);
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = changing_sink;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.proc_root = root;
+	o.watchdog_after_s = 0.01;
+	o.watchdog_every_s = 0.01;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_start_begin(p, "rates");
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 0, &s), 0);
+	/* a deadline only so that a silent watchdog fails instead of hanging */
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 60;
+	int rc;
+	while ((rc = sem_timedwait(&wd.third, &ts)) < 0 && errno == EINTR)
+		;
+	lsc_span_end(p, s, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	unlink(wd.path);
+	rmdir(root);
+	cr_assert_eq(rc, 0, "%u still lines, want 3", wd.n);
+
+	static const char *const want_stall[3] = {"0.0", "n/a", "n/a"};
+	for (unsigned i = 0; i < 3; i++) {
+		struct lsc__parsed pl;
+		cr_assert_eq(lsc__line_parse(wd.lines[i], strlen(wd.lines[i]), &pl), 1, "%s", wd.lines[i]);
+		cr_assert_str_eq(lsc__parsed_get(&pl, "compact_stall_per_s"), want_stall[i], "line %u: %s",
+				 i + 1, pl.human);
+		cr_assert_str_eq(lsc__parsed_get(&pl, "compact_fail_per_s"), "0.0", "line %u", i + 1);
+		cr_assert_str_eq(lsc__parsed_get(&pl, "thp_fault_fallback_per_s"), "0.0", "line %u", i + 1);
+		cr_assert_str_eq(lsc__parsed_get(&pl, "allocstall_per_s"), "0.0", "line %u", i + 1);
+	}
 }
 
 /* The span path reads the descriptor it opened at creation: with the file

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -35,11 +34,13 @@ static void usage(FILE *f)
 		"usage: loadscope load FILE... [options]\n"
 		"       loadscope load --make-test-file PATH [--gib N]\n"
 		"\n"
-		"Loads the files back to back into one arena (one extent per file, each at a\n"
-		"4 KiB-aligned offset) and prints the profiler's lines on stdout, so they can\n"
-		"be piped: start, system, allocate/pin/read phases, complement ready, loaded,\n"
-		"ready. Exit 0 loaded; 1 the load failed (the error line says why); 4 the test\n"
-		"file or stdout could not be written; 64 usage (docs/cli.md).\n"
+		"Loads the files back to back into one arena, each at a 4 KiB-aligned offset,\n"
+		"and prints the profiler's lines on stdout, so they can be piped: start,\n"
+		"system, allocate/pin/read phases, complement ready, loaded, ready. A model\n"
+		"(FILE.safetensors, shards, a directory with model.safetensors.index.json,\n"
+		"a GGUF file) loads one extent per tensor at the file's alignment; any other\n"
+		"file is one extent. Exit 0 loaded; 1 the load failed (the error line says\n"
+		"why); 4 the test file or stdout could not be written; 64 usage (docs/cli.md).\n"
 		"\n"
 		"  --thp auto|thp|4k|hugetlb|process-off   page-size policy (default auto)\n"
 		"  --pin BACKEND                pin backend, with its fallback chain (default none);\n"
@@ -294,26 +295,6 @@ int lsc_cmd_load(int argc, char **argv)
 	if (has_expect && n_files != 1)
 		return lsc_cli_usage("--expect is the hash of one file; %d given", n_files);
 
-	struct lsc_extent *ext = calloc((size_t)n_files, sizeof(*ext));
-	if (!ext) {
-		fprintf(stderr, "loadscope load: out of memory\n");
-		return LSC_EXIT_IO;
-	}
-	uint64_t at = 0;
-	for (int i = 0; i < n_files; i++) {
-		struct stat st;
-		ext[i].path = argv[1 + i];
-		ext[i].length = UINT64_MAX;
-		ext[i].arena_offset = at;
-		/* A file that cannot be statted here is reported by lsc_load. */
-		if (stat(ext[i].path, &st) == 0 && S_ISREG(st.st_mode))
-			at += ((uint64_t)st.st_size + 4095) & ~4095ull;
-	}
-	if (has_expect) {
-		ext[0].xxh3 = expect;
-		ext[0].has_xxh3 = 1;
-	}
-
 	struct lsc_profiler_options po;
 	lsc_profiler_options_init(&po);
 	po.stream = stdout;
@@ -322,12 +303,33 @@ int lsc_cmd_load(int argc, char **argv)
 	int ret = lsc_profiler_create(&po, &p);
 	if (ret < 0) {
 		fprintf(stderr, "loadscope load: profiler: %s\n", lsc_strerror(ret));
-		free(ext);
 		return LSC_EXIT_IO;
+	}
+	/* Model files become one extent per tensor, other files one extent
+	 * each. Read before the start begins, silently, so that --expect on a
+	 * model stays a usage error with nothing on stdout; a failure is read
+	 * again inside the start, for its error line. */
+	struct lsc_manifest *m = NULL;
+	const char *const *files = (const char *const *)argv + 1;
+	int mret = lsc_manifest_from_files(NULL, files, (size_t)n_files, &m);
+	if (mret == 0 && has_expect && m->n_tensors) {
+		lsc_manifest_destroy(m);
+		lsc_profiler_destroy(p);
+		return lsc_cli_usage("--expect is the hash of a whole file; %s holds tensors", files[0]);
 	}
 	lsc_start_begin(p, "loadscope load");
 	lsc_arena *arena = NULL;
-	ret = lsc_load(p, &o, ext, (size_t)n_files, 0, &arena);
+	ret = mret == 0 ? 0 : lsc_manifest_from_files(p, files, (size_t)n_files, &m);
+	if (ret == 0 && has_expect) {
+		/* One plain file: its one extent, with the hash. */
+		struct lsc_extent e = m->extents[0];
+		e.xxh3 = expect;
+		e.has_xxh3 = 1;
+		ret = lsc_load(p, &o, &e, 1, m->arena_bytes, &arena);
+	} else if (ret == 0) {
+		ret = lsc_load_manifest(p, &o, m, &arena);
+	}
+	lsc_manifest_destroy(m);
 	if (ret == 0 && has_expect) {
 		char text[96];
 		snprintf(text, sizeof(text), "XXH3-64 %016" PRIx64 " matches --expect", expect);
@@ -339,6 +341,5 @@ int lsc_cmd_load(int argc, char **argv)
 		fprintf(stderr, "loadscope load: %s\n", lsc_strerror(ret));
 	lsc_arena_destroy(arena);
 	lsc_profiler_destroy(p);
-	free(ext);
 	return ret == 0 ? LSC_EXIT_OK : LSC_EXIT_PROBLEM;
 }

@@ -30,6 +30,8 @@ enum lsc_exit {
 	LSC_EXIT_NOTHING = 3,  /* nothing to judge */
 	LSC_EXIT_IO = 4,       /* an input unreadable, stdout unwritable, out of memory */
 	LSC_EXIT_USAGE = 64,   /* the command line was wrong; nothing was done */
+	LSC_EXIT_NOEXEC = 126, /* run, ab: CMD found but could not be executed (as env(1)) */
+	LSC_EXIT_NOTFOUND = 127, /* run, ab: CMD not found (as env(1)) */
 };
 
 /* The subcommand being run ("load"), for messages; set by main. */

@@ -107,6 +107,9 @@ struct lsc_load_stats {
 	char pin_applied[16];       /* the pin backend that ended up pinning */
 	char reader_applied[16];    /* "io_uring" or "pread" */
 	int direct_applied;         /* O_DIRECT really used */
+	/* added with lsc_load_manifest: */
+	unsigned files;             /* distinct files read */
+	size_t tensors;             /* tensors of model files (lsc_load_manifest); 0 for lsc_load */
 };
 
 /*
@@ -179,6 +182,76 @@ LSC_API int lsc_arena_extent_hash(const lsc_arena *a, size_t i, uint64_t *xxh3);
 
 /* lsc_arena_destroy - unpin, unmap, free. Accepts NULL. */
 LSC_API void lsc_arena_destroy(lsc_arena *a);
+
+/* ---- model files as manifests (docs/loader.md, "Model files") ---------- */
+
+/* One tensor of a model file, and the extent that loads it. */
+struct lsc_tensor {
+	const char *name;       /* as in the header: valid UTF-8, NUL-terminated */
+	const char *dtype;      /* safetensors' dtype ("BF16") or ggml's type name ("Q4_K") */
+	uint32_t n_dims;
+	const uint64_t *dims;   /* safetensors: the shape, outermost first; GGUF: ne[], innermost first */
+	size_t extent;          /* its extent: lsc_manifest.extents[extent] */
+	size_t file;            /* its file: lsc_manifest.files[file] */
+};
+
+/* A manifest built from files. Read-only for the caller; fields are only
+ * ever added at the end (the library allocates it). */
+struct lsc_manifest {
+	const struct lsc_extent *extents; /* for lsc_load: one per tensor, one per plain file */
+	size_t n_extents;
+	uint64_t arena_bytes;             /* the end of the furthest extent */
+	const struct lsc_tensor *tensors; /* the tensors, file by file, in data order */
+	size_t n_tensors;
+	const char *const *files;         /* the files read, in order (a directory's shards included) */
+	size_t n_files;
+};
+
+/*
+ * lsc_manifest_from_files - the manifest a loader of these files needs, for
+ * an engine that does not parse model headers itself.
+ * @p: profiler for the one `error` line of a failure (may be NULL or off).
+ * @paths, @n: the inputs, in order. Each is:
+ *   - a file whose name ends in ".safetensors": its header is read and each
+ *     tensor is one extent;
+ *   - a file that starts with the GGUF magic (or is named "*.gguf"): the
+ *     same, at the file's general.alignment;
+ *   - a directory holding model.safetensors.index.json: the shards its
+ *     weight_map names, in name order, each read as above, every tensor
+ *     checked to be in the shard the index names (a directory holding only
+ *     model.safetensors: that file);
+ *   - any other file: one extent for the whole file, as before.
+ *   Each file's tensors keep their offsets relative to its data section,
+ *   which starts at an arena offset aligned to 4 KiB (or the file's
+ *   alignment, if larger); files follow each other in the arena.
+ * @out: receives the manifest, owned by the caller (lsc_manifest_destroy);
+ *       NULL on failure.
+ *
+ * Return: 0, or a negative errno: -EBADMSG for a malformed header (offsets
+ * past the end of the file, overlapping tensors or holes between them,
+ * counts the file cannot hold, a header length larger than the file or
+ * over the limits, names that are not UTF-8, JSON that does not parse,
+ * truncated GGUF KV pairs), -ENOENT, -EISDIR, -ENOMEM, or what a read
+ * returned. A failure prints one `error` line (what=model) naming the file,
+ * the offset and what is wrong, and leaves nothing allocated or open.
+ * Memory is bounded: a safetensors header (and an index.json) over 100 MB
+ * and a GGUF header over 1 GiB are refused, as is a manifest of more than
+ * 4194304 tensors. Thread-safe; reads the files, never writes them.
+ */
+LSC_API int lsc_manifest_from_files(lsc_profiler *p, const char *const *paths, size_t n,
+				    struct lsc_manifest **out);
+
+/* lsc_manifest_destroy - free a manifest and every string it holds. Accepts NULL. */
+LSC_API void lsc_manifest_destroy(struct lsc_manifest *m);
+
+/*
+ * lsc_load_manifest - lsc_load(p, o, m->extents, m->n_extents,
+ * m->arena_bytes, out), with the tensor count in the `loaded` line and in
+ * lsc_load_stats.tensors. The manifest may be destroyed once it returns.
+ * Return and thread safety: lsc_load's (-EINVAL for a NULL @m).
+ */
+LSC_API int lsc_load_manifest(lsc_profiler *p, const struct lsc_load_options *o,
+			      const struct lsc_manifest *m, lsc_arena **out);
 
 #ifdef __cplusplus
 }

@@ -10,10 +10,13 @@
 #define LSC_VERSION_MINOR 2
 #define LSC_VERSION_PATCH 0
 
-#define LSC__STR2(x) #x
-#define LSC__STR(x) LSC__STR2(x)
+/* Helpers for LSC_VERSION_STRING. No double underscore: in C++ every name
+ * that contains one is reserved to the implementation. */
+#define LSC_VERSION_STR_(x) #x
+#define LSC_VERSION_XSTR_(x) LSC_VERSION_STR_(x)
 #define LSC_VERSION_STRING \
-	LSC__STR(LSC_VERSION_MAJOR) "." LSC__STR(LSC_VERSION_MINOR) "." LSC__STR(LSC_VERSION_PATCH)
+	LSC_VERSION_XSTR_(LSC_VERSION_MAJOR) "." LSC_VERSION_XSTR_(LSC_VERSION_MINOR) "." \
+	LSC_VERSION_XSTR_(LSC_VERSION_PATCH)
 #define LSC_VERSION_NUMBER \
 	(LSC_VERSION_MAJOR * 10000 + LSC_VERSION_MINOR * 100 + LSC_VERSION_PATCH)
 

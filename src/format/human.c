@@ -1,17 +1,19 @@
 /*
- * Human-readable numbers with units (see human.h).
+ * Human-readable numbers with units (see human.h), in the C locale whatever
+ * the engine set (format/c_locale.h): "4.00 GiB", never "4,00 GiB".
  */
 #include <math.h>
 #include <stdio.h>
 
+#include "format/c_locale.h"
 #include "format/human.h"
 
-char *lsc__fmt_bytes(char buf[LSC__HBUF], double b)
+static void fmt_bytes_c(char buf[LSC__HBUF], double b)
 {
 	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
 	if (!isfinite(b) || b < 0) {
 		snprintf(buf, LSC__HBUF, "n/a");
-		return buf;
+		return;
 	}
 	unsigned u = 0;
 	while (b >= 1024.0 && u < 5) {
@@ -22,14 +24,13 @@ char *lsc__fmt_bytes(char buf[LSC__HBUF], double b)
 		snprintf(buf, LSC__HBUF, "%.0f B", b);
 	else
 		snprintf(buf, LSC__HBUF, b < 100 && u >= 3 ? "%.2f %s" : "%.1f %s", b, unit[u]);
-	return buf;
 }
 
-char *lsc__fmt_count(char buf[LSC__HBUF], double n)
+static void fmt_count_c(char buf[LSC__HBUF], double n)
 {
 	if (!isfinite(n)) {
 		snprintf(buf, LSC__HBUF, "n/a");
-		return buf;
+		return;
 	}
 	double a = fabs(n);
 	if (a < 1e4)
@@ -40,10 +41,9 @@ char *lsc__fmt_count(char buf[LSC__HBUF], double n)
 		snprintf(buf, LSC__HBUF, "%.2fM", n / 1e6);
 	else
 		snprintf(buf, LSC__HBUF, "%.2fG", n / 1e9);
-	return buf;
 }
 
-char *lsc__fmt_secs(char buf[LSC__HBUF], double s)
+static void fmt_secs_c(char buf[LSC__HBUF], double s)
 {
 	if (!isfinite(s) || s < 0)
 		snprintf(buf, LSC__HBUF, "n/a");
@@ -51,5 +51,28 @@ char *lsc__fmt_secs(char buf[LSC__HBUF], double s)
 		snprintf(buf, LSC__HBUF, "%.3f s", s);
 	else
 		snprintf(buf, LSC__HBUF, "%.0f s", s);
+}
+
+char *lsc__fmt_bytes(char buf[LSC__HBUF], double b)
+{
+	locale_t loc = lsc__c_locale_enter();
+	fmt_bytes_c(buf, b);
+	lsc__c_locale_leave(loc);
+	return buf;
+}
+
+char *lsc__fmt_count(char buf[LSC__HBUF], double n)
+{
+	locale_t loc = lsc__c_locale_enter();
+	fmt_count_c(buf, n);
+	lsc__c_locale_leave(loc);
+	return buf;
+}
+
+char *lsc__fmt_secs(char buf[LSC__HBUF], double s)
+{
+	locale_t loc = lsc__c_locale_enter();
+	fmt_secs_c(buf, s);
+	lsc__c_locale_leave(loc);
 	return buf;
 }

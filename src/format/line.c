@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/c_locale.h"
+#include "format/escape.h"
 #include "format/line.h"
 
 /* ---- writer ----------------------------------------------------------------- */
@@ -38,7 +40,9 @@ void lsc__rec_say(struct lsc__rec *r, const char *fmt, ...)
 	}
 	va_list ap;
 	va_start(ap, fmt);
+	locale_t loc = lsc__c_locale_enter();
 	int n = vsnprintf(r->human + r->hlen, room, fmt, ap);
+	lsc__c_locale_leave(loc);
 	va_end(ap);
 	if (n < 0)
 		return;
@@ -46,13 +50,21 @@ void lsc__rec_say(struct lsc__rec *r, const char *fmt, ...)
 	if ((size_t)n >= room)
 		r->truncated++;
 	/* The sentence must never look like the field separator or break the
-	 * line: a '|' or a control character would make a parser misread it. */
-	for (size_t i = r->hlen; i < r->hlen + added; i++) {
-		unsigned char c = (unsigned char)r->human[i];
+	 * line: a '|' or a control character would make a parser misread it.
+	 * Invalid UTF-8 (a file name's, or a character cut by the bound)
+	 * becomes '?', so both forms of the line stay valid UTF-8; the exact
+	 * bytes are in the fields. */
+	char *h = r->human;
+	for (size_t i = r->hlen; i < r->hlen + added;) {
+		unsigned char c = (unsigned char)h[i];
+		size_t k = 1;
 		if (c == '|')
-			r->human[i] = '/';
+			h[i] = '/';
 		else if (c < 0x20 || c == 0x7f)
-			r->human[i] = ' ';
+			h[i] = ' ';
+		else if (c >= 0x80 && (k = lsc__utf8_seq(h + i)) == 0)
+			h[i] = '?', k = 1;
+		i += k;
 	}
 	r->hlen += added;
 }
@@ -162,28 +174,31 @@ static int is_bare(const char *s)
 	return 1;
 }
 
-static void put_quoted(struct out *o, const char *s, int json)
+/* A quoted string (escape.h says how). With @cut, a string that does not
+ * fit is cut after its last whole character and still closed, so the line
+ * stays valid; return 1 then. Without, a string that does not fit sets
+ * o->full and the caller rolls the field back. */
+static int put_quoted_cut(struct out *o, const char *s, int json, int cut)
 {
 	put(o, "\"", 1);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			char e[2] = {'\\', (char)c};
-			put(o, e, 2);
-		} else if (c == '\n') {
-			put(o, "\\n", 2);
-		} else if (c == '\t') {
-			put(o, "\\t", 2);
-		} else if (c < 0x20 || c == 0x7f) {
-			if (json)
-				putf(o, "\\u%04x", c);
-			else
-				put(o, " ", 1);
-		} else {
-			put(o, (const char *)&c, 1);
+	while (*s && !o->full) {
+		char e[LSC__ESC_MAX];
+		size_t n;
+		size_t used = lsc__esc_char(s, json, e, &n);
+		if (cut && o->len + n + 1 >= o->cap) {
+			put(o, "\"", 1);
+			return 1;
 		}
+		put(o, e, n);
+		s += used;
 	}
 	put(o, "\"", 1);
+	return 0;
+}
+
+static void put_quoted(struct out *o, const char *s, int json)
+{
+	put_quoted_cut(o, s, json, 0);
 }
 
 static void put_value(struct out *o, const struct lsc__field *f, int json)
@@ -220,6 +235,7 @@ size_t lsc__rec_render(const struct lsc__rec *r, enum lsc_format fmt, const char
 	struct out o = {out, cap > reserve ? cap - reserve : 0, 0, 0};
 	int json = fmt == LSC_FORMAT_JSON;
 	unsigned truncated = r->truncated;
+	locale_t loc = lsc__c_locale_enter();
 
 	if (prefix)
 		puts_(&o, prefix);
@@ -227,13 +243,22 @@ size_t lsc__rec_render(const struct lsc__rec *r, enum lsc_format fmt, const char
 		putf(&o, "{\"loadscope\":%d,\"event\":", LSC_LINE_FORMAT_VERSION);
 		put_quoted(&o, r->event, 1);
 		puts_(&o, ",\"msg\":");
-		put_quoted(&o, r->human, 1);
+		truncated += (unsigned)put_quoted_cut(&o, r->human, 1, 1);
 	} else {
 		putf(&o, LSC__TAG "%d] ", LSC_LINE_FORMAT_VERSION);
 		puts_(&o, r->event);
 		if (r->hlen) {
 			put(&o, " ", 1);
-			put(&o, r->human, r->hlen);
+			/* Cut a sentence that does not fit at a character boundary,
+			 * with room left for the " |" that starts the fields. */
+			size_t h = r->hlen;
+			if (!o.full && o.len + h + 3 >= o.cap) {
+				h = o.cap > o.len + 3 ? o.cap - o.len - 3 : 0;
+				while (h && ((unsigned char)r->human[h] & 0xc0) == 0x80)
+					h--;
+				truncated++;
+			}
+			put(&o, r->human, h);
 		}
 		if (r->n)
 			puts_(&o, " |");
@@ -271,6 +296,7 @@ size_t lsc__rec_render(const struct lsc__rec *r, enum lsc_format fmt, const char
 		put(&o, "}", 1);
 	put(&o, "\n", 1);
 	out[o.len] = '\0';
+	lsc__c_locale_leave(loc);
 	return o.len;
 }
 
@@ -316,6 +342,18 @@ static char *unquote(char *s, char *end, int json, char **val)
 		case 'r':
 			*w++ = '\r';
 			break;
+		case 'x': {
+			/* Human lines only: a control character or a byte that is
+			 * not UTF-8, kept exactly (escape.h). */
+			char hex[3] = {s < end ? s[0] : 0, s + 1 < end ? s[1] : 0, 0};
+			char *e;
+			unsigned long b = strtoul(hex, &e, 16);
+			if (json || e != hex + 2 || hex[0] == '+' || hex[0] == '-' || hex[0] == ' ')
+				return NULL;
+			s += 2;
+			*w++ = (char)b;
+			break;
+		}
 		case 'u': {
 			if (!json || end - s < 4)
 				return NULL;
@@ -325,9 +363,22 @@ static char *unquote(char *s, char *end, int json, char **val)
 			if (*e)
 				return NULL;
 			s += 4;
-			/* Only what the writer emits (control characters) and the
-			 * BMP; surrogates become '?'. UTF-8 is never longer than
-			 * the 6 bytes of the escape, so in place is safe. */
+			/* A surrogate pair is one character; a lone surrogate
+			 * becomes '?'. UTF-8 is never longer than the escape
+			 * (6 bytes for 3, 12 for 4), so in place is safe. */
+			if (cp >= 0xd800 && cp <= 0xdbff && end - s >= 6 && s[0] == '\\' && s[1] == 'u') {
+				char lo_hex[5] = {s[2], s[3], s[4], s[5], 0};
+				unsigned long lo = strtoul(lo_hex, &e, 16);
+				if (!*e && lo >= 0xdc00 && lo <= 0xdfff) {
+					s += 6;
+					cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+					*w++ = (char)(0xf0 | (cp >> 18));
+					*w++ = (char)(0x80 | ((cp >> 12) & 0x3f));
+					*w++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+					*w++ = (char)(0x80 | (cp & 0x3f));
+					break;
+				}
+			}
 			if (cp < 0x80) {
 				*w++ = (char)cp;
 			} else if (cp < 0x800) {
@@ -559,7 +610,10 @@ int lsc__parsed_f64(const struct lsc__parsed *p, const char *key, double *v)
 	if (!s)
 		return -ENOENT;
 	char *e;
+	/* A decimal point is '.', whatever locale the engine set. */
+	locale_t loc = lsc__c_locale_enter();
 	double d = strtod(s, &e);
+	lsc__c_locale_leave(loc);
 	if (e == s || *e || !isfinite(d))
 		return -EINVAL;
 	*v = d;

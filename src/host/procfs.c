@@ -35,12 +35,25 @@ int lsc__path(char *out, size_t cap, const char *root, const char *rel)
 	return (int)(rl + 1 + ll);
 }
 
+static int sys_open(const char *path, int flags)
+{
+	return open(path, flags);
+}
+
+static const struct lsc__procfs_sys sys_default = {.open = sys_open, .read = read};
+static const struct lsc__procfs_sys *sys = &sys_default;
+
+void lsc__procfs_sys_set(const struct lsc__procfs_sys *s)
+{
+	sys = s ? s : &sys_default;
+}
+
 static ssize_t read_retry(int fd, char *buf, size_t len)
 {
 	ssize_t n;
 
 	do
-		n = read(fd, buf, len);
+		n = sys->read(fd, buf, len);
 	while (n < 0 && errno == EINTR);
 	return n < 0 ? -errno : n;
 }
@@ -61,7 +74,7 @@ ssize_t lsc__read_file(const char *root, const char *rel, char *buf, size_t cap,
 	if (ret < 0)
 		return ret;
 	do
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = sys->open(path, O_RDONLY | O_CLOEXEC);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;

@@ -40,6 +40,19 @@ int lsc__path(char *out, size_t cap, const char *root, const char *rel);
 ssize_t lsc__read_file(const char *root, const char *rel, char *buf, size_t cap, int *truncated);
 
 /*
+ * The readers' two system calls, through a table in the style of the
+ * loader's syscall shim (loader/sys.h), so that a test can give short reads
+ * and EINTR at chosen calls instead of waiting for a signal to land. The
+ * hooks have libc semantics (-1 and errno). Production code uses the
+ * default; lsc__procfs_sys_set(NULL) restores it. Not for concurrent use.
+ */
+struct lsc__procfs_sys {
+	int (*open)(const char *path, int flags);
+	ssize_t (*read)(int fd, void *buf, size_t len);
+};
+void lsc__procfs_sys_set(const struct lsc__procfs_sys *s);
+
+/*
  * lsc__read_lines - lsc__read_file for line-oriented files: when the file was
  * cut, the partial last line is dropped as well, so that a parser never sees
  * "VmRSS: 12" where the file said "VmRSS: 12345". Return: as lsc__read_file.

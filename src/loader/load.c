@@ -333,6 +333,8 @@ static void fill_stats(struct lsc__load *L, uint64_t wall_ns)
 	snprintf(st->reader_applied, sizeof(st->reader_applied), "%s", L->rd ? L->rd->name : "none");
 	for (unsigned i = 0; i < L->n_files; i++)
 		st->direct_applied |= L->files[i].direct;
+	st->files = L->n_files;
+	st->tensors = L->n_tensors;
 	struct lsc_region_info ri;
 	if (A->a.base && A->a.bytes && lsc_region_read(L->p, A->a.base, A->a.bytes, &ri) == 0)
 		st->huge_bytes = ri.anon_huge_bytes + ri.hugetlb_bytes;
@@ -349,6 +351,13 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 		     const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
 		     lsc_arena **out)
 {
+	return lsc__load_tensors(p, o, ext, n_ext, arena_bytes, 0, out);
+}
+
+int lsc__load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
+		      const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
+		      size_t n_tensors, lsc_arena **out)
+{
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
@@ -361,6 +370,7 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 		lsc_load_options_init(&L.o);
 	L.ext = ext;
 	L.n_ext = n_ext;
+	L.n_tensors = n_tensors;
 	if (!ext || !n_ext) {
 		lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "no extents to load");
 		return -EINVAL;

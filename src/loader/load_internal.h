@@ -81,6 +81,7 @@ struct lsc__load {
 	struct lsc_load_options o;
 	const struct lsc_extent *ext;
 	size_t n_ext;
+	size_t n_tensors;      /* of model files (model.c), for the stats and `loaded` */
 	struct lsc__lfile *files;
 	unsigned n_files;
 	struct lsc__lext *lx;
@@ -114,6 +115,11 @@ struct lsc__load {
 	uint64_t bytes_done;
 	int fixed_bufs, fixed_files, async_applied; /* what the reader really does */
 };
+
+/* lsc_load with the manifest's tensor count (model.c's lsc_load_manifest). */
+int lsc__load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
+		      const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
+		      size_t n_tensors, lsc_arena **out);
 
 /* ---- the summaries (summary.c; the other lines: lines.h) ---------------- */
 

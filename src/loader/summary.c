@@ -128,6 +128,8 @@ static void loaded(const struct lsc__load *L)
 		     st->reader_applied, L->fixed_bufs ? " fixed buffers" : "",
 		     L->fixed_files ? ", registered files" : "",
 		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
+	if (L->n_tensors)
+		lsc__rec_say(&r, ", %zu tensors", L->n_tensors);
 
 	lsc__rec_u64(&r, LSC__KEY(BYTES), st->bytes);
 	lsc__rec_f64(&r, LSC__KEY(WALL_S), sec(st->wall_ns), 3);
@@ -150,6 +152,7 @@ static void loaded(const struct lsc__load *L)
 	lsc__rec_u64(&r, "qd", L->Q);
 	lsc__rec_u64(&r, "files", L->n_files);
 	lsc__rec_u64(&r, "extents", L->n_ext);
+	lsc__rec_u64(&r, "tensors", L->n_tensors);
 	if (L->out->dev) {
 		lsc__rec_i64(&r, "device", L->o.device);
 		lsc__rec_f64(&r, "device_s", sec(L->dev_ns), 3);

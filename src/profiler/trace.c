@@ -50,8 +50,9 @@
  *   (a full disk, RLIMIT_FSIZE) is cut back to the last whole event, and
  *   the trace stops there, said in one note line.
  *
- * Numbers go through put_int, put_uint, put_us and put_fixed (the one
- * floating-point format) only, strings through put_str.
+ * Numbers go through put_int, put_uint, put_us (integers only, which no
+ * locale changes) and put_fixed (the one floating-point format, in the C
+ * locale) only, strings through put_str (format/escape.h, valid UTF-8).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -63,6 +64,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format/c_locale.h"
+#include "format/escape.h"
 #include "host/procfs.h"
 #include "profiler/profiler_impl.h"
 
@@ -96,18 +99,16 @@ static void put(struct tbuf *t, const char *s)
 	t->n += l;
 }
 
+/* Span names and file names are the engine's: escaped to valid UTF-8 JSON
+ * as the lines escape them (format/escape.h). */
 static void put_str(struct tbuf *t, const char *s)
 {
-	char e[8];
 	put(t, "\"");
-	for (; *s && !t->over; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			snprintf(e, sizeof(e), "\\%c", c);
-		else if (c < 0x20)
-			snprintf(e, sizeof(e), "\\u%04x", c);
-		else
-			e[0] = (char)c, e[1] = '\0';
+	while (*s && !t->over) {
+		char e[LSC__ESC_MAX + 1];
+		size_t n;
+		s += lsc__esc_char(s, 1, e, &n);
+		e[n] = '\0';
 		put(t, e);
 	}
 	put(t, "\"");
@@ -127,15 +128,19 @@ static void put_uint(struct tbuf *t, unsigned long long v)
 	put(t, s);
 }
 
-/* A number with @prec digits after the point; null when it is not finite
- * (JSON has no NaN). */
+/* A number with @prec digits after the point, in the C locale whatever the
+ * engine set (format/c_locale.h); null when it is not finite (JSON has no
+ * NaN). The one floating-point format of the trace. */
 static void put_fixed(struct tbuf *t, double v, int prec)
 {
 	char s[64];
-	if (v != v || v > 1e300 || v < -1e300)
+	if (v != v || v > 1e300 || v < -1e300) {
 		snprintf(s, sizeof(s), "null");
-	else
+	} else {
+		locale_t loc = lsc__c_locale_enter();
 		snprintf(s, sizeof(s), "%.*f", prec, v);
+		lsc__c_locale_leave(loc);
+	}
 	put(t, s);
 }
 

@@ -126,10 +126,24 @@ void lsct_load_check(struct lsct_capture *capp, const char *reader, const char *
 	cr_assert_eq((uint64_t)v, len);
 	cr_assert_eq(lsc__parsed_i64(&pl, "extents", &v), 0);
 	cr_assert_eq(v, 1);
-	double d;
-	cr_assert_eq(lsc__parsed_f64(&pl, "wall_s", &d), 0);
-	cr_assert_eq(lsc__parsed_f64(&pl, "gibps", &d), 0);
-	cr_assert_eq(lsc__parsed_f64(&pl, "verify_s", &d), 0);
+	/* The rate is over the whole wall time (seed 001), both from the stats. */
+	char want_wall[32], want_rate[32];
+	snprintf(want_wall, sizeof(want_wall), "%.3f", (double)st.wall_ns / 1e9);
+	snprintf(want_rate, sizeof(want_rate), "%.2f",
+		 st.wall_ns ? (double)len / (1024.0 * 1024.0 * 1024.0) / ((double)st.wall_ns / 1e9) : 0.0);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "wall_s"), want_wall);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "gibps"), want_rate);
+	/* The times are the load's own (lsc_arena_stats), in seconds to the
+	 * millisecond; allocate is the mapping and its prefault together
+	 * (docs/log-format.md), in both summary lines. */
+	char want_alloc[32], want_verify[32];
+	snprintf(want_alloc, sizeof(want_alloc), "%.3f", (double)(st.alloc_ns + st.prefault_ns) / 1e9);
+	if (o->flags & LSC_LOAD_NO_VERIFY)
+		snprintf(want_verify, sizeof(want_verify), "n/a");
+	else
+		snprintf(want_verify, sizeof(want_verify), "%.3f", (double)st.verify_ns / 1e9);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "alloc_s"), want_alloc);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "verify_s"), want_verify);
 	cr_assert(strstr(pl.human, "over the wall time"), "%s", pl.human);
 	/* The fast path is what ran, not only what was asked for: registered
 	 * files and fixed buffers unless a fallback line says why not, and
@@ -150,9 +164,36 @@ void lsct_load_check(struct lsct_capture *capp, const char *reader, const char *
 	cr_assert(strncmp(pl.human, "ready: resident ", 16) == 0, "%s", pl.human);
 	cr_assert_eq(lsc__parsed_i64(&pl, "resident_bytes", &v), 0);
 	cr_assert_eq((uint64_t)v, len);
-	cr_assert_not_null(lsc__parsed_get(&pl, "thp_policy"));
-	cr_assert_not_null(lsc__parsed_get(&pl, "huge_bytes"));
-	cr_assert_eq(lsc__parsed_f64(&pl, "alloc_s", &d), 0);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "alloc_s"), want_alloc);
+	/* The policy: the one asked for, or the one an arena fallback line
+	 * says was taken; under auto, one of the four concrete ones. */
+	const char *policy = lsc__parsed_get(&pl, "thp_policy");
+	cr_assert_not_null(policy);
+	const char *env_thp = getenv("LOADSCOPE_ARENA_THP");
+	if (o->thp != LSC_THP_AUTO && !env_thp) {
+		char fb[LSC__LINE_MAX + 1];
+		struct lsc__parsed fl;
+		const char *want_policy = lsc_thp_policy_name(o->thp);
+		if (lsct_find_fallback(capp, "arena", fb, sizeof(fb), &fl))
+			want_policy = lsc__parsed_get(&fl, "took");
+		cr_assert_str_eq(policy, want_policy);
+	} else {
+		cr_assert(!strcmp(policy, "4k") || !strcmp(policy, "thp") || !strcmp(policy, "hugetlb") ||
+				  !strcmp(policy, "process-off"),
+			  "thp_policy=%s", policy);
+	}
+	cr_assert_str_eq(policy, lsc_thp_policy_name(st.thp_applied));
+	/* Huge pages: what smaps said at the end of the load, never more than
+	 * the arena rounded up to a 2 MiB page, and none under a policy that
+	 * keeps them away. */
+	cr_assert_eq(lsc__parsed_i64(&pl, "huge_bytes", &v), 0);
+	cr_assert_eq((uint64_t)v, st.huge_bytes);
+	cr_assert_leq((uint64_t)v, (st.arena_bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20));
+	if (!strcmp(policy, "4k") || !strcmp(policy, "process-off"))
+		cr_assert_eq(v, 0, "huge_bytes=%lld under %s", (long long)v, policy);
+	cr_assert_eq(lsc__parsed_i64(&pl, "pinned_bytes", &v), 0);
+	if (!o->pin || !strcmp(o->pin, "none"))
+		cr_assert_eq(v, 0, "pinned_bytes=%lld with nothing asked to pin", (long long)v);
 	cr_assert(lsct_count(capp, "error") == 0);
 	lsc_arena_destroy(a);
 	lsc_profiler_destroy(p);

@@ -7,7 +7,7 @@
 # Pin backends come from `loadscope --version` (the build's registry), not
 # from a list here.
 
-_loadscope_commands="load pintest probe triage"
+_loadscope_commands="ab lab load pintest probe run triage"
 
 _loadscope_load_flags="--pin-readonly --direct --no-verify --help --version"
 _loadscope_load_valued="--thp --pin --chunk-gib --staging --qd --threads --reader --expect --format --make-test-file --gib"
@@ -17,6 +17,12 @@ _loadscope_triage_flags="--table --table-only --redact --color --no-color --help
 _loadscope_triage_valued="--format"
 _loadscope_pintest_flags="--h2d --help --version"
 _loadscope_pintest_valued="--mode --chunk-gib --repeats --backend --thp"
+_loadscope_run_flags="--help --version"
+_loadscope_run_valued="--thp --env"
+_loadscope_ab_flags="--help --version"
+_loadscope_ab_valued="--runs --arm --format --timeout --out"
+_loadscope_lab_flags="--help --version"
+_loadscope_lab_valued="--gib --hold --keep-free"
 
 # The pin backends of the program being completed; $1 all, or "locks"
 # without none (pintest times page-locking).
@@ -44,7 +50,7 @@ _loadscope()
 		return
 	fi
 	case "$cmd" in
-	load | probe | triage | pintest) ;;
+	load | probe | triage | pintest | run | ab | lab) ;;
 	*) return ;;
 	esac
 	eval "flags=\$_loadscope_${cmd}_flags valued=\$_loadscope_${cmd}_valued"
@@ -53,6 +59,12 @@ _loadscope()
 		case "$cmd:$prev" in
 		load:--format | probe:--format) words="human json" ;;
 		triage:--format) words="text json md" ;;
+		ab:--format) words="text md json" ;;
+		run:--thp) words="off except-advised default" ;;
+		ab:--out)
+			COMPREPLY=($(compgen -d -- "$cur"))
+			return
+			;;
 		load:--thp) words="auto thp 4k hugetlb process-off" ;;
 		pintest:--thp) words="default 4k thp process-off" ;;
 		load:--pin) words=$(_loadscope_pins all) ;;
@@ -77,6 +89,8 @@ _loadscope()
 		COMPREPLY=($(compgen -W "$flags $valued" -- "$cur"))
 	elif [ "$cmd" = load ] || [ "$cmd" = triage ]; then
 		COMPREPLY=($(compgen -f -- "$cur"))
+	elif [ "$cmd" = lab ] && [ "$COMP_CWORD" -eq 2 ]; then
+		COMPREPLY=($(compgen -W "fragment" -- "$cur"))
 	fi
 }
 

@@ -120,6 +120,7 @@ struct tr_start {
 	unsigned long first_line, last_line;
 	char family[16];
 	char run[20];
+	char arm[24];           /* lsc_triage_arm of its input, "" none */
 	unsigned long recognised;
 	int stage;              /* 0 nothing, 1 began, 2 loading, 3 loaded, 4 ready */
 	int ev_begin, ev_end;
@@ -298,6 +299,7 @@ struct lsc_triage {
 	unsigned long lineno;
 	unsigned src;
 	char (*srcname)[128]; /* one per input, grown as inputs come */
+	char arm[24];         /* lsc_triage_arm: of the starts that begin from now on */
 	unsigned nsrc, srccap;
 
 	unsigned long nlines, nrecog, nbad_utf8, ntrunc;

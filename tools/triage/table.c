@@ -42,6 +42,7 @@ void tr_table_row(struct lsc_triage *t, const struct tr_start *s)
 	struct tr_row *r = &t->rows[t->nrows++];
 	r->ncfg = 0;
 	r->start = s->idx;
+	cfg(r, "arm", s->arm);
 	cfg(r, "thp", s->thp_process[0] ? "off (process)" : s->thp_req == 1 ? "requested" : s->thp_req == 0 ? "not requested" : "default");
 	cfg(r, "defrag", s->thp_defrag);
 	cfg(r, "hugetlb", s->hugetlb_used ? "yes" : tr_has(&s->huge_needed) ? "no" : "");
@@ -64,7 +65,7 @@ static const char *val(const struct tr_row *r, const char *k)
 	return "-";
 }
 
-static const char *const keys[] = {"thp", "defrag", "hugetlb", "engine", "reader"};
+static const char *const keys[] = {"arm", "thp", "defrag", "hugetlb", "engine", "reader"};
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 struct arm {

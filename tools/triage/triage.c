@@ -234,6 +234,25 @@ int lsc_triage_finding(struct lsc_triage *t, size_t i, struct lsc_triage_finding
 	return 0;
 }
 
+int lsc_triage_arm(struct lsc_triage *t, const char *name)
+{
+	if (t->finished)
+		return -EINVAL;
+	snprintf(t->arm, sizeof(t->arm), "%s", name ? name : "");
+	return 0;
+}
+
+int lsc_triage_start(struct lsc_triage *t, size_t i, struct lsc_triage_start_info *out)
+{
+	lsc_triage_finish(t);
+	if (i >= t->nsums)
+		return -ENOENT;
+	out->first_line = t->sums[i].first_line;
+	out->reached_ready = t->sums[i].stage >= 4;
+	out->ready_s = t->sums[i].ready_s;
+	return 0;
+}
+
 size_t lsc_triage_nstarts(struct lsc_triage *t)
 {
 	lsc_triage_finish(t);

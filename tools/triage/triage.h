@@ -78,6 +78,15 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts);
  */
 int lsc_triage_source(struct lsc_triage *t, const char *name);
 
+/*
+ * Name the A/B arm the next input's starts belong to (`loadscope ab` feeds
+ * one input per run): --table groups starts by it ahead of the
+ * configuration keys, as key "arm". Call after lsc_triage_source, before
+ * the input's first feed; NULL or "" clears it; a name is kept to 23 bytes.
+ * Return 0, or -EINVAL after finish.
+ */
+int lsc_triage_arm(struct lsc_triage *t, const char *name);
+
 /* Feed @len bytes; any chunking. Return 0, or -EINVAL after finish. */
 int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len);
 
@@ -94,6 +103,17 @@ int lsc_triage_exit_code(struct lsc_triage *t);
 /* Findings, in order (finishes first if needed). */
 size_t lsc_triage_nfindings(struct lsc_triage *t);
 int lsc_triage_finding(struct lsc_triage *t, size_t i, struct lsc_triage_finding_info *out);
+
+/* A start's summary, as `loadscope ab` reports each run. */
+struct lsc_triage_start_info {
+	unsigned long first_line; /* of its input (1-based) */
+	int reached_ready;        /* a ready line was seen (the JSON's reached_ready) */
+	double ready_s;           /* load to ready as the phase table reads it; NAN not measured */
+};
+
+/* The @i-th start summary, in the order of the JSON "starts" (finishes first
+ * if needed). Return 0, or -ENOENT past the summaries kept. */
+int lsc_triage_start(struct lsc_triage *t, size_t i, struct lsc_triage_start_info *out);
 
 /* Counts, for tests and the benchmark. */
 size_t lsc_triage_nstarts(struct lsc_triage *t);

@@ -1,0 +1,284 @@
+/*
+ * Description: `loadscope ab`, the built program (LSC_TEST_TOOL) running a
+ * small fake start command that the test writes: a shell script that
+ * prints llama.cpp's or this project's lines with a load time taken from a
+ * per-arm list (no sleeping), and notes the order it was run in and the
+ * THP_enabled it saw. Asserted: the runs are interleaved (A B, B A, A B),
+ * each arm's THP control and environment reach its runs, each run's output
+ * is kept in the file the report names, a progress line per run, the A/B
+ * table's n, median, min-max and relative column (computed here by hand
+ * from the fake data), and a run that blocks on a FIFO past --timeout is
+ * killed with its process group and counted as a timeout, not dropped.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers/tool_run.h"
+#include "triage/triage.h"
+
+static char out[1 << 17], err[1 << 15];
+static const char *dir;
+
+static void setup(void)
+{
+	lsct_tool_required();
+	dir = lsct_scratch("ab");
+}
+
+TestSuite(ab, .init = setup, .fini = lsct_scratch_remove);
+
+/* The fake start: run n of arm $ARM loads in the n-th time of $D/times.$ARM. */
+static const char fake_llama[] =
+	"#!/bin/sh\n"
+	"n=$(cat \"$D/count.$ARM\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$D/count.$ARM\"\n"
+	"t=$(sed -n \"${n}p\" \"$D/times.$ARM\")\n"
+	"echo \"$ARM\" >> \"$D/order\"\n"
+	"grep THP_enabled /proc/self/status >> \"$D/thp.$ARM\"\n"
+	"echo \"llama_model_loader: loaded meta data with 40 key-value pairs and 626 tensors from /m/x.gguf\"\n"
+	"echo \"load_tensors: loading model tensors, this can take a while... (mmap = true)\"\n"
+	"echo \"llama_perf_context_print:        load time =    $t ms\"\n";
+
+static void slurp(const char *name, char *buf, size_t cap)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	n = fread(buf, 1, cap - 1, f);
+	fclose(f);
+	buf[n] = 0;
+}
+
+Test(ab, interleaved_with_the_table_by_hand)
+{
+	char buf[4096];
+	const char *fake = lsct_scratch_file("fake.sh", fake_llama, 0755);
+	lsct_scratch_file("times.A", "3000\n1000\n2000\n", 0644);
+	lsct_scratch_file("times.B", "500\n700\n600\n", 0644);
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 3 --arm A=thp=default,env=ARM=A --arm B=thp=off,env=ARM=B,env=LSCT_X=1 "
+			   "--out '%s/logs' --format json -- env D='%s' '%s'",
+			   dir, dir, fake);
+	cr_assert_eq(rc, 0, "%s", err);
+
+	/* A B, B A, A B: round r begins with arm r mod 2 */
+	slurp("order", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "A\nB\nB\nA\nA\nB\n");
+	/* each arm's THP control reached each of its runs */
+	slurp("thp.A", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "THP_enabled:\t1\nTHP_enabled:\t1\nTHP_enabled:\t1\n");
+	slurp("thp.B", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "THP_enabled:\t0\nTHP_enabled:\t0\nTHP_enabled:\t0\n");
+
+	/* A progress line per run, in order, with the time to ready (ms / 1000). */
+	const char *const progress[] = {
+		"loadscope ab: run 1/6 arm A: ready 3.000 s, exit 0, ",
+		"loadscope ab: run 2/6 arm B: ready 0.500 s, exit 0, ",
+		"loadscope ab: run 3/6 arm B: ready 0.700 s, exit 0, ",
+		"loadscope ab: run 4/6 arm A: ready 1.000 s, exit 0, ",
+		"loadscope ab: run 5/6 arm A: ready 2.000 s, exit 0, ",
+		"loadscope ab: run 6/6 arm B: ready 0.600 s, exit 0, ",
+	};
+	const char *at = err;
+	for (size_t i = 0; i < 6; i++) {
+		const char *p = strstr(at, progress[i]);
+		cr_assert_not_null(p, "%s not after %s", progress[i], at);
+		at = p + 1;
+	}
+	/* The logs are kept where the report says, one per run. */
+	char want[512];
+	snprintf(want, sizeof(want), "\"index\":4,\"arm\":\"A\",\"log\":\"%s/logs/004-A.log\",\"exit\":0,", dir);
+	cr_assert(strstr(out, want), "%s", out);
+	slurp("logs/004-A.log", buf, sizeof(buf));
+	cr_assert(strstr(buf, "load time =    1000 ms\n"), "%s", buf);
+	slurp("logs/003-B.log", buf, sizeof(buf));
+	cr_assert(strstr(buf, "load time =    700 ms\n"), "%s", buf);
+
+	/* By hand: A 3.0 1.0 2.0 -> median 2.0 (1.0-3.0); B 0.5 0.7 0.6 -> 0.6
+	 * (0.5-0.7); relative to the fastest arm, B: A 2.0 / 0.6 = 3.33333. */
+	cr_assert(strstr(out, "\"table\":{\"keys\":[\"arm\"],\"relative_to\":\"load_to_ready_s\""), "%s", out);
+	cr_assert(strstr(out, "{\"arm\":\"arm=A\",\"n\":3,\"few\":false,"), "%s", out);
+	cr_assert(strstr(out, "\"load_to_ready_s\":{\"n\":3,\"median\":2,\"min\":1,\"max\":3},\"relative\":3.33333}"),
+		  "%s", out);
+	cr_assert(strstr(out, "{\"arm\":\"arm=B\",\"n\":3,\"few\":false,"), "%s", out);
+	cr_assert(strstr(out, "\"load_to_ready_s\":{\"n\":3,\"median\":0.6,\"min\":0.5,\"max\":0.7},\"relative\":1}"),
+		  "%s", out);
+	cr_assert(strstr(out, "\"name\":\"A\",\"spec\":\"thp=default,env=ARM=A\",\"thp\":\"default\",\"runs\":3,"
+			      "\"ok\":3,\"failed\":0,\"timeouts\":0,"),
+		  "%s", out);
+	/* each arm's findings: its own three starts */
+	cr_assert(strstr(out, "\"name\":\"B\",\"spec\":\"thp=off,env=ARM=B,env=LSCT_X=1\",\"thp\":\"off\""), "%s", out);
+	cr_assert(strstr(out, "\"starts_total\":3,"), "%s", out);
+}
+
+/* This project's own lines: the start and ready lines a program using
+ * loadscope prints, with a run id and wall_s per run. */
+static const char fake_lsc[] =
+	"#!/bin/sh\n"
+	"n=$(cat \"$D/count.$ARM\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$D/count.$ARM\"\n"
+	"t=$(sed -n \"${n}p\" \"$D/times.$ARM\")\n"
+	"r=$(printf '%08x' $((n * 16 + ${#ARM})))\n"
+	"echo \"[loadscope/1] start engine: run $r, pid $$ | run=$r t_s=0.000 pid=$$ name=engine lib=0.2.0\"\n"
+	"echo \"[loadscope/1] ready in $t s: 0 phases | run=$r t_s=$t wall_s=$t phases=0 covered_s=0 "
+	"unattributed_s=$t\"\n";
+
+Test(ab, this_projects_lines_in_markdown)
+{
+	const char *fake = lsct_scratch_file("fake.sh", fake_lsc, 0755);
+	lsct_scratch_file("times.slow", "4.0\n6.0\n", 0644);
+	lsct_scratch_file("times.fast", "1.0\n2.0\n", 0644);
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 2 --arm slow=env=ARM=slow --arm fast=env=ARM=fast --out '%s/logs' --format md "
+			   "-- env D='%s' '%s'",
+			   dir, dir, fake);
+	cr_assert_eq(rc, 0, "%s", err);
+	/* By hand: slow 4.0 6.0 -> 5.0 (4.0-6.0); fast 1.0 2.0 -> 1.5 (1.0-2.0);
+	 * relative 5.0 / 1.5 = 3.33x. Two per arm: the few-starts warning. */
+	cr_assert(strstr(out, "| **median, arm=slow (2)** | | - | - | - | **5.0** (4.0-6.0) | 3.33x |\n"), "%s", out);
+	cr_assert(strstr(out, "| **median, arm=fast (2)** | | - | - | - | **1.5** (1.0-2.0) | 1.00x |\n"), "%s", out);
+	cr_assert(strstr(out, "Arm \"arm=slow\" has 2 starts: fewer than 3"), "%s", out);
+	cr_assert(strstr(out, "### Arm slow: findings\n"), "%s", out);
+	cr_assert(strstr(out, "| slow | `env=ARM=slow` | 2 | 2 | 0 | 0 |\n"), "%s", out);
+	/* order: slow fast, fast slow */
+	cr_assert(strstr(err, "run 1/4 arm slow: ready 4.000 s"), "%s", err);
+	cr_assert(strstr(err, "run 2/4 arm fast: ready 1.000 s"), "%s", err);
+	cr_assert(strstr(err, "run 3/4 arm fast: ready 2.000 s"), "%s", err);
+	cr_assert(strstr(err, "run 4/4 arm slow: ready 6.000 s"), "%s", err);
+}
+
+static int gone(pid_t pid)
+{
+	char path[64], st[256];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 1;
+	size_t n = fread(st, 1, sizeof(st) - 1, f);
+	fclose(f);
+	st[n] = 0;
+	const char *p = strrchr(st, ')'); /* "pid (comm) S ..." */
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'); /* dead, not yet reaped */
+}
+
+Test(ab, a_run_past_the_timeout_is_killed_and_counted)
+{
+	char fifo[256], buf[64];
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	/* Arm "hang" blocks on the FIFO, and so does a process it left in its
+	 * group; arm "ok" finishes. Nobody ever writes the FIFO. */
+	const char *fake = lsct_scratch_file(
+		"fake.sh",
+		"#!/bin/sh\n"
+		"echo \"llama_model_loader: loaded meta data with 1 key-value pairs and 1 tensors from /m/x.gguf\"\n"
+		"if [ \"$ARM\" = hang ]; then\n"
+		"  cat \"$D/fifo\" > /dev/null &\n"
+		"  echo $! > \"$D/grandchild\"; echo $$ > \"$D/child\"\n"
+		"  read x < \"$D/fifo\"\n"
+		"fi\n"
+		"echo \"llama_perf_context_print:        load time =    250 ms\"\n",
+		0755);
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 1 --arm ok=env=ARM=ok --arm hang=env=ARM=hang --timeout 1 --out '%s/logs' "
+			   "--format json -- env D='%s' '%s'",
+			   dir, dir, fake);
+	cr_assert_eq(rc, 1, "%s", err);
+	cr_assert(strstr(err, "loadscope ab: run 2/2 arm hang: ready n/a (no ready line recognised), exit timeout "
+			      "(killed after "),
+		  "%s", err);
+	cr_assert(strstr(out, "\"index\":2,\"arm\":\"hang\","), "%s", out);
+	cr_assert(strstr(out, ",\"exit\":null,\"signal\":null,\"timeout\":true,"), "%s", out);
+	cr_assert(strstr(out, "\"name\":\"hang\",\"spec\":\"env=ARM=hang\",\"thp\":\"inherited\",\"runs\":1,\"ok\":0,"
+			      "\"failed\":0,\"timeouts\":1,"),
+		  "%s", out);
+	cr_assert(strstr(out, "\"name\":\"ok\",\"spec\":\"env=ARM=ok\",\"thp\":\"inherited\",\"runs\":1,\"ok\":1,"),
+		  "%s", out);
+	/* counted in the table as a start, with no time to ready */
+	cr_assert(strstr(out, "{\"arm\":\"arm=hang\",\"n\":1,\"few\":true,"), "%s", out);
+	/* the whole group went: the script and what it left behind */
+	slurp("child", buf, sizeof(buf));
+	cr_assert(gone((pid_t)atoi(buf)), "the run's shell %s is still alive", buf);
+	slurp("grandchild", buf, sizeof(buf));
+	cr_assert(gone((pid_t)atoi(buf)), "the run's background cat %s is still alive", buf);
+}
+
+Test(ab, usage_errors_run_nothing)
+{
+	const struct {
+		const char *args, *want;
+	} cases[] = {
+		{"ab --runs 2 --arm A= -- true", "loadscope ab: one --arm: an A/B needs at least two --arm; see 'loadscope ab --help'\n"},
+		{"ab --arm A= --arm B= -- true", "loadscope ab: no --runs N given; see 'loadscope ab --help'\n"},
+		{"ab --runs 0 --arm A= --arm B= -- true", "loadscope ab: --runs 0: a whole number from 1 to 1000; see 'loadscope ab --help'\n"},
+		{"ab --runs 1 --arm A=thp=maybe --arm B= -- true", "loadscope ab: --arm A=thp=maybe: thp=maybe: thp=off, thp=except-advised or thp=default; see 'loadscope ab --help'\n"},
+		{"ab --runs 1 --arm A=fast --arm B= -- true", "loadscope ab: --arm A=fast: fast: not thp=MODE or env=K=V; see 'loadscope ab --help'\n"},
+		{"ab --runs 1 --arm A= --arm A= -- true", "loadscope ab: --arm A=: arm A given twice; see 'loadscope ab --help'\n"},
+		{"ab --runs 1 --arm 'a b=' --arm B= -- true", "loadscope ab: --arm a b=: not NAME=SPEC with a NAME of at most 23 letters, digits, '.', '_' or '-'; see 'loadscope ab --help'\n"},
+		{"ab --runs 1 --arm A= --arm B= --timeout 0 -- true", "loadscope ab: --timeout 0: a number above 0, at most 604800; see 'loadscope ab --help'\n"},
+		{"ab --runs 1 --arm A= --arm B=", "loadscope ab: no CMD given after '--'; see 'loadscope ab --help'\n"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char args[512];
+		snprintf(args, sizeof(args), "%s", cases[i].args);
+		cr_assert_eq(chdir(dir), 0);
+		cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "%s", args), 64, "%s", args);
+		cr_assert_str_eq(out, "", "%s", args);
+		cr_assert_str_eq(err, cases[i].want, "%s", args);
+	}
+	/* nothing was made: no ./loadscope-ab-XXXXXX */
+	glob_t g;
+	cr_assert_eq(glob("loadscope-ab-*", 0, NULL, &g), GLOB_NOMATCH);
+}
+
+/* The triage's two siblings ab rests on, called directly: the arm of an
+ * input groups its starts in the table even when nothing else tells them
+ * apart, and each start's time to ready reads back. */
+Test(ab, triage_groups_by_the_inputs_arm)
+{
+	static const char *const logs[] = {
+		"llama_model_loader: loaded meta data with 1 key-value pairs and 1 tensors from /m/x.gguf\n"
+		"llama_perf_context_print:        load time =    4000.00 ms\n",
+		"llama_model_loader: loaded meta data with 1 key-value pairs and 1 tensors from /m/x.gguf\n"
+		"llama_perf_context_print:        load time =    1000.00 ms\n",
+	};
+	for (int named = 0; named < 2; named++) {
+		struct lsc_triage_opts o = {.flags = LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY};
+		struct lsc_triage *t = lsc_triage_new(&o);
+		cr_assert_not_null(t);
+		for (int i = 0; i < 2; i++) {
+			cr_assert_eq(lsc_triage_source(t, i ? "b.log" : "a.log"), 0);
+			if (named)
+				cr_assert_eq(lsc_triage_arm(t, i ? "fast" : "slow"), 0);
+			cr_assert_eq(lsc_triage_feed(t, logs[i], strlen(logs[i])), 0);
+		}
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		cr_assert_eq(lsc_triage_render(t, LSC_TRIAGE_JSON, m), 0);
+		fclose(m);
+		if (named) {
+			cr_assert(strstr(buf, "{\"keys\":[\"arm\"],"), "%s", buf);
+			cr_assert(strstr(buf, "{\"arm\":\"arm=slow\",\"n\":1,"), "%s", buf);
+			cr_assert(strstr(buf, "{\"arm\":\"arm=fast\",\"n\":1,"), "%s", buf);
+		} else {
+			cr_assert(strstr(buf, "{\"keys\":[],"), "%s", buf);
+			cr_assert(strstr(buf, "{\"arm\":\"all starts\",\"n\":2,"), "%s", buf);
+		}
+		free(buf);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+		cr_assert_float_eq(si.ready_s, 4.0, 1e-9);
+		cr_assert_eq(lsc_triage_start(t, 1, &si), 0);
+		cr_assert_float_eq(si.ready_s, 1.0, 1e-9);
+		cr_assert_eq(lsc_triage_start(t, 2, &si), -ENOENT);
+		lsc_triage_free(t);
+	}
+}

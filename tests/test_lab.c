@@ -1,0 +1,316 @@
+/*
+ * Description: `loadscope lab fragment`, the built program (LSC_TEST_TOOL)
+ * in a small size. While it holds, the kernel counts its pins (VmPin of
+ * its /proc/PID/status: one 4 KiB page per 2 MiB block of what it
+ * faulted), and /proc/buddyinfo's free blocks of order 9 and up fall by
+ * at least what this test works out from buddyinfo and the per-CPU lists
+ * of /proc/zoneinfo beforehand; everything is released at the end, on
+ * SIGTERM as after --hold (VmPin 0, the 2 MiB blocks come back); it
+ * refuses to leave less than --keep-free and says that it stresses the
+ * machine. io_uring turned off here is a loud skip.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "helpers/tool_run.h"
+
+#define MIB (1024ull * 1024)
+
+static char out[1 << 16], err[1 << 14], log_[1 << 16];
+static const char *dir;
+
+static void setup(void)
+{
+	lsct_tool_required();
+	dir = lsct_scratch("lab");
+}
+
+TestSuite(lab, .init = setup, .fini = lsct_scratch_remove);
+
+static long page_size(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+/* The huge-page size, as the kernel says (2 MiB on x86-64). */
+static uint64_t block_bytes(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
+	unsigned long long v = 0;
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? v : 2 * MIB;
+}
+
+static unsigned block_order(void)
+{
+	unsigned o = 0;
+	while (((uint64_t)page_size() << o) < block_bytes())
+		o++;
+	return o;
+}
+
+/* From /proc/buddyinfo, read here: free memory in blocks of @order and up
+ * (in blocks of that order) and below it (in bytes). */
+static void buddy(uint64_t *big_blocks, uint64_t *small_bytes)
+{
+	FILE *f = fopen("/proc/buddyinfo", "r");
+	char line[512];
+	unsigned order = block_order();
+	*big_blocks = *small_bytes = 0;
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "zone");
+		cr_assert_not_null(p, "%s", line);
+		p += 4;
+		while (*p == ' ')
+			p++;
+		p += strcspn(p, " "); /* the zone's name */
+		for (unsigned o = 0;; o++) {
+			char *end;
+			unsigned long long n = strtoull(p, &end, 10);
+			if (end == p)
+				break;
+			p = end;
+			if (o < order)
+				*small_bytes += n * ((uint64_t)page_size() << o);
+			else
+				*big_blocks += n << (o - order);
+		}
+	}
+	fclose(f);
+}
+
+/* Pages the per-CPU lists hold (zoneinfo's "count:"): the allocator hands
+ * them out before it splits anything. */
+static uint64_t pcp_bytes(void)
+{
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	char line[256];
+	unsigned long long n, sum = 0;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " count: %llu", &n) == 1)
+			sum += n;
+	fclose(f);
+	return sum * (uint64_t)page_size();
+}
+
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kib = 0;
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib * 1024;
+}
+
+static long long vm_pin_kib(pid_t pid)
+{
+	char path[64], line[256];
+	long long v = -1;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %lld kB", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* The lab could not pin here (io_uring off): a skip, with its reason. */
+static void skip_if_no_pins(int rc, const char *why)
+{
+	if (rc == 1 && strstr(why, "io_uring is off here"))
+		cr_skip_test("io_uring unavailable here: %s", why);
+}
+
+static struct lsct_child spawn(const char *gib, const char *hold)
+{
+	char errp[256];
+	struct lsct_child c;
+	const char *argv[] = {"lab", "fragment", "--gib", gib, "--keep-free", "0", hold ? "--hold" : NULL, hold, NULL};
+	snprintf(errp, sizeof(errp), "%s/stderr", dir);
+	log_[0] = 0;
+	cr_assert_eq(lsct_tool_spawn(&c, argv, errp), 0);
+	return c;
+}
+
+static void read_err(void)
+{
+	char p[256];
+	snprintf(p, sizeof(p), "%s/stderr", dir);
+	FILE *f = fopen(p, "r");
+	size_t n = f ? fread(err, 1, sizeof(err) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	err[n] = 0;
+}
+
+Test(lab, pins_while_holding_and_releases_on_sigterm)
+{
+	char line[512];
+	/* 64 MiB: 32 blocks of 2 MiB, one 4 KiB page pinned in each */
+	uint64_t blocks = 64 * MIB / block_bytes();
+	struct lsct_child c = spawn("0.0625", NULL);
+	if (!lsct_child_wait_line(&c, "holding until SIGINT or SIGTERM", line, sizeof(line), log_, sizeof(log_))) {
+		int rc = lsct_child_finish(&c, log_, sizeof(log_));
+		read_err();
+		skip_if_no_pins(rc, err);
+		cr_assert_fail("no holding line (exit %d): %s\n%s", rc, log_, err);
+	}
+	cr_assert_eq(vm_pin_kib(c.pid), (long long)(blocks * (uint64_t)page_size() / 1024), "%s", log_);
+	cr_assert_eq(kill(c.pid, SIGTERM), 0);
+	cr_assert_eq(lsct_child_finish(&c, log_, sizeof(log_)), 0, "%s", log_);
+	char want[160];
+	snprintf(want, sizeof(want), "released: %llu pins and 0.06 GiB of mappings; VmPin now 0 kB\n",
+		 (unsigned long long)blocks);
+	cr_assert(strstr(log_, "Terminated: releasing\n"), "%s", log_);
+	cr_assert(strstr(log_, want), "%s", log_);
+	read_err();
+	cr_assert(strstr(err, "loadscope lab: this stresses the machine: "), "%s", err);
+}
+
+Test(lab, hold_0_prints_before_and_after_and_releases)
+{
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err), "lab fragment --gib 0.0625 --hold 0 --keep-free 0");
+	skip_if_no_pins(rc, err);
+	cr_assert_eq(rc, 0, "%s", err);
+	char want[160];
+	snprintf(want, sizeof(want), "fragmented: %llu pages of %ld bytes pinned, one per %llu KiB block",
+		 (unsigned long long)(64 * MIB / block_bytes()), page_size(),
+		 (unsigned long long)(block_bytes() / 1024));
+	const char *const in_order[] = {
+		"before: /proc/buddyinfo (free blocks of 2^order pages, order 0 first)\nNode 0, zone ",
+		"before: free in ", "after: /proc/buddyinfo", "after: free in ", want,
+		"holding for 0 s or until SIGINT or SIGTERM", "released: /proc/buddyinfo",
+		"VmPin now 0 kB\n",
+	};
+	const char *at = out;
+	for (size_t i = 0; i < sizeof(in_order) / sizeof(in_order[0]); i++) {
+		const char *p = strstr(at, in_order[i]);
+		cr_assert_not_null(p, "'%s' not in order in:\n%s", in_order[i], out);
+		at = p;
+	}
+}
+
+Test(lab, order9_falls_while_holding_and_comes_back)
+{
+	uint64_t big0, small0, big1, small1, big2, small2;
+	char line[512], sz[32];
+	/* The allocator serves 4 KiB faults from the per-CPU lists and the
+	 * smallest free blocks first: only what is faulted beyond those splits
+	 * 2 MiB blocks. Fault 256 MiB beyond them, and ask for half of that. */
+	buddy(&big0, &small0);
+	uint64_t excess = 256 * MIB, want_fall = excess / 2 / block_bytes();
+	uint64_t need = small0 + pcp_bytes() + excess, cap = 2048 * MIB;
+	if (need > cap || need + 4096 * MIB > mem_available())
+		cr_skip_test("%.2f GiB of free memory is in blocks under %llu KiB (%.2f GiB more in per-CPU lists): "
+			     "reaching the 2 MiB blocks would take faulting %.2f GiB, over this test's %.2f GiB "
+			     "or too close to MemAvailable",
+			     (double)small0 / (1024.0 * MIB), (unsigned long long)(block_bytes() / 1024),
+			     (double)pcp_bytes() / (1024.0 * MIB), (double)need / (1024.0 * MIB),
+			     (double)cap / (1024.0 * MIB));
+	if (big0 < 2 * excess / block_bytes())
+		cr_skip_test("only %llu free 2 MiB blocks here: too few to see a fall of %llu",
+			     (unsigned long long)big0, (unsigned long long)want_fall);
+	snprintf(sz, sizeof(sz), "%.6f", (double)need / (1024.0 * MIB));
+	struct lsct_child c = spawn(sz, NULL);
+	if (!lsct_child_wait_line(&c, "holding until SIGINT or SIGTERM", line, sizeof(line), log_, sizeof(log_))) {
+		int rc = lsct_child_finish(&c, log_, sizeof(log_));
+		read_err();
+		skip_if_no_pins(rc, err);
+		cr_assert_fail("no holding line (exit %d): %s\n%s", rc, log_, err);
+	}
+	buddy(&big1, &small1);
+	cr_assert_geq(big0 - (big1 < big0 ? big1 : big0), want_fall,
+		      "free blocks of order >= %u: %llu before, %llu while holding (want a fall of %llu)\n%s",
+		      block_order(), (unsigned long long)big0, (unsigned long long)big1,
+		      (unsigned long long)want_fall, log_);
+	cr_assert_eq(kill(c.pid, SIGTERM), 0);
+	cr_assert_eq(lsct_child_finish(&c, log_, sizeof(log_)), 0, "%s", log_);
+	cr_assert(strstr(log_, "VmPin now 0 kB\n"), "%s", log_);
+	/* The pinned pages go back through the per-CPU lists, which the kernel
+	 * drains on its own clock: wait for the blocks (bounded), assert no time. */
+	for (int i = 0; i < 600; i++) {
+		buddy(&big2, &small2);
+		if (big2 >= big1 + want_fall / 2)
+			break;
+		nanosleep(&(struct timespec){.tv_nsec = 100 * 1000 * 1000}, NULL);
+	}
+	cr_assert_geq(big2, big1 + want_fall / 2,
+		      "free blocks of order >= %u: %llu before, %llu holding, %llu after the release",
+		      block_order(), (unsigned long long)big0, (unsigned long long)big1, (unsigned long long)big2);
+}
+
+Test(lab, refuses_to_leave_less_than_keep_free)
+{
+	cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "lab fragment --gib 0.0625 --keep-free 65536"), 1);
+	cr_assert_str_eq(out, "");
+	cr_assert(strstr(err, "loadscope lab: refusing: --gib 0.0625 would leave "), "%s", err);
+	cr_assert(strstr(err, ", less than --keep-free 65536 GiB\n"), "%s", err);
+}
+
+/* Without CAP_IPC_LOCK the pins count against RLIMIT_MEMLOCK: 16 MiB
+ * fragmented pins 8 pages (32 KiB), over a 16 KiB limit: refused before
+ * anything is faulted. */
+Test(lab, refuses_pins_over_the_memlock_limit)
+{
+	if (system("command -v setpriv >/dev/null 2>&1"))
+		cr_skip_test("no setpriv here to drop CAP_IPC_LOCK");
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err), "lab fragment --gib 0.015625 --keep-free 0 --hold 0");
+	skip_if_no_pins(rc, err);
+	char cmd[768];
+	snprintf(cmd, sizeof(cmd),
+		 "setpriv --bounding-set -ipc_lock --inh-caps -ipc_lock sh -c \"ulimit -l 16 && exec '%s' lab "
+		 "fragment --gib 0.015625 --keep-free 0 --hold 0\" 2>'%s/stderr'",
+		 LSC_TEST_TOOL, dir);
+	FILE *p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	size_t n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	int st = pclose(p);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, out);
+	cr_assert_str_eq(out, "", "nothing printed on stdout, nothing faulted");
+	read_err();
+	if (page_size() != 4096 || block_bytes() != 2 * MIB)
+		return; /* the figures below are x86-64's */
+	cr_assert_str_eq(err, "loadscope lab: the pins (32 KiB: 4 KiB per 2048 KiB block) are over RLIMIT_MEMLOCK "
+			      "(16 KiB) without CAP_IPC_LOCK; raise it (ulimit -l) or fragment less; nothing done\n");
+}
+
+Test(lab, usage_errors_do_nothing)
+{
+	const struct {
+		const char *args, *want;
+	} cases[] = {
+		{"lab", "loadscope lab: no experiment given (fragment); see 'loadscope lab --help'\n"},
+		{"lab defrag --gib 1", "loadscope lab: defrag: not an experiment (fragment); see 'loadscope lab --help'\n"},
+		{"lab fragment", "loadscope lab: fragment: no --gib N given; see 'loadscope lab --help'\n"},
+		{"lab fragment --gib 0", "loadscope lab: --gib 0: a number above 0, at most 65536; see 'loadscope lab --help'\n"},
+		{"lab fragment --gib 1 --hold -1", "loadscope lab: --hold -1: a number from 0 to 31536000; see 'loadscope lab --help'\n"},
+		{"lab fragment --gib 1 --keep-free nan", "loadscope lab: --keep-free nan: a number from 0 to 65536; see 'loadscope lab --help'\n"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "%s", cases[i].args), 64, "%s", cases[i].args);
+		cr_assert_str_eq(out, "", "%s", cases[i].args);
+		cr_assert_str_eq(err, cases[i].want, "%s", cases[i].args);
+	}
+}

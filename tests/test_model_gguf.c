@@ -1,0 +1,226 @@
+/*
+ * Description: GGUF files as manifests. A real GGUF v3 file written here
+ * (string, uint32, bool, string-array and float-array KV pairs,
+ * general.alignment 64, F32, Q8_0 and F16 tensors) gives one extent per
+ * tensor at the data section's offset computed here by hand (header of 453
+ * bytes, data at 512; without general.alignment, 420 and 448), the arena holds the tensors at their aligned
+ * offsets, and the `loaded` line and the stats count them, through the API
+ * and `loadscope load`. Malformed files (a truncated KV array, counts the
+ * file cannot hold, a version it does not read, an alignment that is not a
+ * power of two, an offset past the end, overlapping tensors, a non-UTF-8
+ * name, a tensor that is not whole blocks) give their one line and
+ * -EBADMSG, with nothing left open.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/model_files.h"
+
+struct w {
+	unsigned char b[4096];
+	size_t n;
+};
+
+static void put(struct w *w, const void *p, size_t n)
+{
+	cr_assert_leq(w->n + n, sizeof(w->b));
+	memcpy(w->b + w->n, p, n);
+	w->n += n;
+}
+static void u32(struct w *w, uint32_t v)
+{
+	unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+			      (unsigned char)(v >> 24)};
+	put(w, b, 4);
+}
+static void u64(struct w *w, uint64_t v)
+{
+	u32(w, (uint32_t)v);
+	u32(w, (uint32_t)(v >> 32));
+}
+static void str(struct w *w, const char *s)
+{
+	u64(w, strlen(s));
+	put(w, s, strlen(s));
+}
+
+struct spec {
+	uint32_t version;
+	uint64_t n_tensors;
+	uint32_t alignment;
+	const char *name1;      /* the Q8_0 tensor's name */
+	uint64_t off1, off2;    /* offsets of the 2nd and 3rd tensors */
+	uint64_t ne0_1;         /* the Q8_0 tensor's row */
+	size_t data_at;         /* where the writer puts the data */
+};
+
+static const struct spec good = {3, 3, 64, "blk.0.attn_q.weight", 64, 192, 32, 512};
+
+/* The file of the header comment; returns the header's length. */
+static size_t gguf(struct w *w, const struct spec *s)
+{
+	w->n = 0;
+	put(w, "GGUF", 4);
+	u32(w, s->version);
+	u64(w, s->n_tensors);
+	u64(w, s->alignment ? 6 : 5);
+	str(w, "general.architecture"), u32(w, 8), str(w, "llama");
+	if (s->alignment) /* 0: no general.alignment, the default 32 */
+		str(w, "general.alignment"), u32(w, 4), u32(w, s->alignment);
+	str(w, "tokenizer.ggml.tokens"), u32(w, 9), u32(w, 8), u64(w, 3);
+	str(w, "a"), str(w, "bc"), str(w, "def");
+	str(w, "tokenizer.ggml.scores"), u32(w, 9), u32(w, 6), u64(w, 3);
+	float f[3] = {0.5f, -1.0f, 2.0f};
+	put(w, f, sizeof(f));
+	str(w, "general.file_type"), u32(w, 4), u32(w, 7);
+	str(w, "test.flag"), u32(w, 7), put(w, "\1", 1);
+	str(w, "tok_embd.weight"), u32(w, 2), u64(w, 4), u64(w, 2), u32(w, 0), u64(w, 0);
+	str(w, s->name1), u32(w, 2), u64(w, s->ne0_1), u64(w, 2), u32(w, 8), u64(w, s->off1);
+	str(w, "output_norm.weight"), u32(w, 1), u64(w, 3), u32(w, 1), u64(w, s->off2);
+	size_t hdr = w->n;
+	while (w->n < s->data_at)
+		put(w, "", 1);
+	for (int i = 0; i < 198; i++) {
+		unsigned char c = (unsigned char)(i * 13 + 5);
+		put(w, &c, 1);
+	}
+	return hdr;
+}
+
+static struct lsct_capture cap;
+static char out[1 << 16];
+
+TestSuite(model_gguf);
+
+Test(model_gguf, one_extent_per_tensor)
+{
+	struct w w;
+	cr_assert_eq(gguf(&w, &good), 453, "the writer's header is the hand-computed one");
+	char *path = lsct_write("model.gguf", w.b, w.n);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	struct lsc_manifest *m = NULL;
+	int ret = lsc_manifest_from_files(p, (const char *const *)&path, 1, &m);
+	if (ret)
+		lsct_dump(&cap);
+	cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
+	cr_assert_eq(m->n_tensors, 3);
+	cr_assert_eq(m->n_extents, 3);
+	static const char *names[] = {"tok_embd.weight", "blk.0.attn_q.weight", "output_norm.weight"};
+	static const char *types[] = {"F32", "Q8_0", "F16"};
+	/* 4x2 F32 = 32 bytes; 32x2 Q8_0 = 2 blocks of 34; 3 F16 = 6. */
+	static const uint64_t foff[] = {512, 576, 704}, len[] = {32, 68, 6}, aoff[] = {0, 64, 192};
+	for (int i = 0; i < 3; i++) {
+		const struct lsc_tensor *t = &m->tensors[i];
+		const struct lsc_extent *e = &m->extents[t->extent];
+		cr_assert_str_eq(t->name, names[i]);
+		cr_assert_str_eq(t->dtype, types[i]);
+		cr_assert_eq(e->file_offset, foff[i], "%s at %llu", names[i], (unsigned long long)e->file_offset);
+		cr_assert_eq(e->length, len[i]);
+		cr_assert_eq(e->arena_offset, aoff[i]);
+	}
+	cr_assert_eq(m->tensors[1].n_dims, 2);
+	cr_assert_eq(m->tensors[1].dims[0], 32);
+	cr_assert_eq(m->arena_bytes, 198);
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsc_load_manifest(p, NULL, m, &a), 0);
+	lsc_manifest_destroy(m);
+	const unsigned char *b = lsc_arena_data(a);
+	for (int i = 0; i < 3; i++)
+		cr_assert(memcmp(b + aoff[i], w.b + foff[i], len[i]) == 0, "tensor %d's bytes", i);
+	struct lsc_load_stats st;
+	lsc_arena_stats(a, &st);
+	cr_assert_eq(st.tensors, 3);
+	cr_assert_eq(st.files, 1);
+	cr_assert_eq(st.bytes, 32 + 68 + 6);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(lsct_count_with(&cap, "loaded", "1 files, 3 extents, 3 tensors"), 1);
+
+	if (LSC_TEST_TOOL[0]) {
+		char args[700], buf[LSC__LINE_MAX + 1];
+		snprintf(args, sizeof(args), "--format json '%s'", path);
+		cr_assert_eq(lsct_tool_load(args, out, sizeof(out)), 0, "%s", out);
+		cr_assert_str_eq(lsct_out_field(out, "loaded", "tensors", buf, sizeof(buf)), "3", "%s", out);
+		cr_assert_str_eq(lsct_out_field(out, "loaded", "bytes", buf, sizeof(buf)), "106");
+	}
+	free(path);
+}
+
+Test(model_gguf, default_alignment)
+{
+	/* Without general.alignment (33 bytes fewer): header 420 bytes, data
+	 * at the next multiple of 32, 448. */
+	struct spec s = good;
+	s.alignment = 0;
+	s.data_at = 448;
+	struct w w;
+	cr_assert_eq(gguf(&w, &s), 420);
+	char *path = lsct_write("default.gguf", w.b, w.n);
+	struct lsc_manifest *m = NULL;
+	cr_assert_eq(lsc_manifest_from_files(NULL, (const char *const *)&path, 1, &m), 0);
+	cr_assert_eq(m->extents[0].file_offset, 448);
+	cr_assert_eq(m->extents[1].file_offset, 448 + 64);
+	cr_assert_eq(m->extents[2].file_offset, 448 + 192);
+	lsc_manifest_destroy(m);
+	free(path);
+}
+
+Test(model_gguf, found_by_its_magic)
+{
+	struct w w;
+	gguf(&w, &good);
+	char *path = lsct_write("no-suffix.bin", w.b, w.n);
+	struct lsc_manifest *m = NULL;
+	cr_assert_eq(lsc_manifest_from_files(NULL, (const char *const *)&path, 1, &m), 0);
+	cr_assert_eq(m->n_tensors, 3);
+	lsc_manifest_destroy(m);
+	free(path);
+}
+
+static void fails(const struct spec *s, size_t cut, const char *cause)
+{
+	struct w w;
+	gguf(&w, s);
+	char *path = lsct_write("bad.gguf", w.b, cut ? cut : w.n);
+	lsct_model_fails(path, NULL, -EBADMSG, "EBADMSG", cause);
+	free(path);
+}
+
+Test(model_gguf, malformed)
+{
+	/* Cut inside the tokens array (its "def" is at 174..177), and inside
+	 * the scores array's floats (222..234): the counts still fit in what is left. */
+	fails(&good, 176, "the header is truncated: a KV value needs 3 bytes, 2 remain");
+	fails(&good, 226, "the header is truncated: KV \"tokenizer.ggml.scores\" is an array of 3");
+	struct spec s = good;
+	s.n_tensors = 1ull << 40;
+	fails(&s, 0, "1099511627776 tensors and 6 KV pairs cannot fit");
+	s = good;
+	s.version = 1;
+	fails(&s, 0, "GGUF version 1");
+	s.version = 0x03000000; /* a big-endian file */
+	fails(&s, 0, "(big-endian)");
+	s = good;
+	s.alignment = 48;
+	fails(&s, 0, "general.alignment 48 is not a power of two");
+	s = good;
+	s.off2 = 1 << 20;
+	fails(&s, 0, "tensor \"output_norm.weight\": bytes [1048576, 1048582) of the data section reach past");
+	s = good;
+	s.off1 = 0;
+	fails(&s, 0, "tensors \"tok_embd.weight\" and \"blk.0.attn_q.weight\" overlap at byte 0");
+	s = good;
+	s.off1 = 65;
+	fails(&s, 0, "offset 65 is not a multiple of the alignment 64");
+	s = good;
+	s.name1 = "blk.0.\xc0\xaf.weight_____"; /* an overlong '/', same length */
+	fails(&s, 0, "not valid UTF-8");
+	s = good;
+	s.ne0_1 = 31;
+	fails(&s, 0, "31 elements in a row are not whole Q8_0 blocks of 32");
+	/* The magic alone. */
+	fails(&good, 6, "the header is truncated");
+}

@@ -1,0 +1,362 @@
+/*
+ * Description: safetensors files as manifests. A real header (three dtypes,
+ * __metadata__, tensors listed out of data order, padded to 8 bytes) gives
+ * one extent per tensor at the offsets computed here by hand, the arena
+ * holds the data section's bytes, and the `loaded` line and the stats count
+ * the tensors and files, through the API and through `loadscope load`; two
+ * shards given on the command line and a directory with
+ * model.safetensors.index.json give the same layout; a plain file is still
+ * one extent. Every malformed header (a length larger than the file or over
+ * the limit, JSON that does not parse, non-UTF-8 names, offsets past the
+ * end, overlapping tensors, a hole, a length that disagrees with dtype and
+ * shape, an index that disagrees with its shards) gives its one line and
+ * -EBADMSG, no manifest, no descriptor left open; so does a read of the
+ * header that fails (through the syscall shim).
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "helpers/model_files.h"
+#include "helpers/sys_shim.h"
+
+static struct lsct_capture cap;
+static char out[1 << 16];
+
+/* A safetensors file: @json padded with spaces to @hdr bytes, then @data. */
+static char *st_file(const char *name, const char *json, size_t hdr, const unsigned char *data,
+		     size_t n)
+{
+	size_t jl = strlen(json);
+	cr_assert_leq(jl, hdr, "header %zu > %zu", jl, hdr);
+	unsigned char *b = malloc(8 + hdr + n);
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)((uint64_t)hdr >> (8 * i));
+	memcpy(b + 8, json, jl);
+	memset(b + 8 + jl, ' ', hdr - jl);
+	memcpy(b + 8 + hdr, data, n);
+	char *p = lsct_write(name, b, 8 + hdr + n);
+	free(b);
+	return p;
+}
+
+static unsigned char data[64];
+
+static void fill(void)
+{
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 7 + 1);
+}
+
+/* F32 [2,3] = 24 bytes at [0,24), BF16 [4] = 8 at [24,32), U8 [5] = 5 at
+ * [32,37): listed out of order. Header of 200 bytes: data at 208. */
+static const char three[] =
+	"{\"c\":{\"dtype\":\"U8\",\"shape\":[5],\"data_offsets\":[32,37]},"
+	"\"__metadata__\":{\"format\":\"pt\"},"
+	"\"a\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]},"
+	"\"b\":{\"dtype\":\"BF16\",\"shape\":[4],\"data_offsets\":[24,32]}}";
+
+TestSuite(model_safetensors, .init = fill);
+
+Test(model_safetensors, one_extent_per_tensor)
+{
+	char *path = st_file("three.safetensors", three, 200, data, 37);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	struct lsc_manifest *m = NULL;
+	int ret = lsc_manifest_from_files(p, (const char *const *)&path, 1, &m);
+	if (ret)
+		lsct_dump(&cap);
+	cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
+	cr_assert_eq(m->n_extents, 3);
+	cr_assert_eq(m->n_tensors, 3);
+	cr_assert_eq(m->n_files, 1);
+	cr_assert_str_eq(m->files[0], path);
+	cr_assert_eq(m->arena_bytes, 37);
+	static const char *names[] = {"a", "b", "c"}, *dt[] = {"F32", "BF16", "U8"};
+	static const uint64_t foff[] = {208, 232, 240}, len[] = {24, 8, 5}, aoff[] = {0, 24, 32};
+	for (int i = 0; i < 3; i++) {
+		const struct lsc_tensor *t = &m->tensors[i];
+		const struct lsc_extent *e = &m->extents[t->extent];
+		cr_assert_str_eq(t->name, names[i]);
+		cr_assert_str_eq(t->dtype, dt[i]);
+		cr_assert_eq(t->file, 0);
+		cr_assert_str_eq(e->path, path);
+		cr_assert_eq(e->file_offset, foff[i], "%s at %llu", names[i], (unsigned long long)e->file_offset);
+		cr_assert_eq(e->length, len[i]);
+		cr_assert_eq(e->arena_offset, aoff[i]);
+	}
+	cr_assert_eq(m->tensors[0].n_dims, 2);
+	cr_assert_eq(m->tensors[0].dims[0], 2);
+	cr_assert_eq(m->tensors[0].dims[1], 3);
+
+	lsc_arena *a = NULL;
+	ret = lsc_load_manifest(p, NULL, m, &a);
+	cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
+	lsc_manifest_destroy(m);
+	cr_assert_eq(lsc_arena_size(a), 37);
+	cr_assert(memcmp(lsc_arena_data(a), data, 37) == 0, "the arena is the data section");
+	struct lsc_load_stats st;
+	cr_assert_eq(lsc_arena_stats(a, &st), 0);
+	cr_assert_eq(st.tensors, 3);
+	cr_assert_eq(st.files, 1);
+	cr_assert_eq(st.bytes, 37);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	char v[64];
+	cr_assert_eq(lsct_field(&cap, "loaded", "tensors", v, sizeof(v)), 1);
+	cr_assert_str_eq(v, "3");
+	cr_assert_eq(lsct_field(&cap, "loaded", "files", v, sizeof(v)), 1);
+	cr_assert_str_eq(v, "1");
+	cr_assert_eq(lsct_count_with(&cap, "loaded", "1 files, 3 extents, 3 tensors"), 1);
+	free(path);
+}
+
+Test(model_safetensors, the_command_line)
+{
+	if (!LSC_TEST_TOOL[0])
+		cr_skip_test("the loadscope program is not built (LOADSCOPE_BUILD_TOOLS=OFF)");
+	char *path = st_file("cli.safetensors", three, 200, data, 37);
+	char args[1024], buf[LSC__LINE_MAX + 1];
+	snprintf(args, sizeof(args), "'%s'", path);
+	cr_assert_eq(lsct_tool_load(args, out, sizeof(out)), 0, "%s", out);
+	cr_assert_str_eq(lsct_out_field(out, "loaded", "tensors", buf, sizeof(buf)), "3", "%s", out);
+	cr_assert_str_eq(lsct_out_field(out, "loaded", "extents", buf, sizeof(buf)), "3");
+	cr_assert_str_eq(lsct_out_field(out, "loaded", "bytes", buf, sizeof(buf)), "37");
+	/* --expect is a whole file's hash: a usage error on a model. */
+	snprintf(args, sizeof(args), "--expect 0123456789abcdef '%s'", path);
+	cr_assert_eq(lsct_tool_load(args, out, sizeof(out)), 64, "%s", out);
+	cr_assert_str_eq(out, "");
+	/* A malformed one: exit 1 and its line. */
+	char *bad = st_file("cli-bad.safetensors", "{\"a\":", 8, data, 0);
+	snprintf(args, sizeof(args), "--format json '%s'", bad);
+	cr_assert_eq(lsct_tool_load(args, out, sizeof(out)), 1, "%s", out);
+	cr_assert_str_eq(lsct_out_field(out, "error", "what", buf, sizeof(buf)), "model", "%s", out);
+	cr_assert_str_eq(lsct_out_field(out, "error", "err", buf, sizeof(buf)), "EBADMSG");
+	cr_assert_null(lsct_out_field(out, "loaded", "bytes", buf, sizeof(buf)), "nothing loaded");
+	free(bad);
+	free(path);
+}
+
+/* Two shards: x F16 [2] (4 bytes) in the first, y I64 [1] (8 bytes) in the
+ * second; headers of 64 bytes, data at 72. */
+static const char shard1[] = "{\"x\":{\"dtype\":\"F16\",\"shape\":[2],\"data_offsets\":[0,4]}}";
+static const char shard2[] = "{\"y\":{\"dtype\":\"I64\",\"shape\":[1],\"data_offsets\":[0,8]}}";
+
+static void check_shards(struct lsc_manifest *m, const char *dir)
+{
+	cr_assert_eq(m->n_tensors, 2);
+	cr_assert_eq(m->n_files, 2);
+	char want[600];
+	snprintf(want, sizeof(want), "%s/model-00002-of-00002.safetensors", dir);
+	cr_assert_str_eq(m->files[1], want);
+	cr_assert_str_eq(m->tensors[0].name, "x");
+	cr_assert_str_eq(m->tensors[1].name, "y");
+	cr_assert_eq(m->extents[0].file_offset, 72);
+	cr_assert_eq(m->extents[0].arena_offset, 0);
+	cr_assert_eq(m->extents[1].file_offset, 72);
+	cr_assert_eq(m->extents[1].arena_offset, 4096, "the second file at the next 4 KiB");
+	cr_assert_eq(m->arena_bytes, 4096 + 8);
+	lsc_arena *a = NULL;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	cr_assert_eq(lsc_load_manifest(p, NULL, m, &a), 0);
+	const unsigned char *b = lsc_arena_data(a);
+	cr_assert(memcmp(b, data, 4) == 0 && memcmp(b + 4096, data + 4, 8) == 0);
+	struct lsc_load_stats st;
+	lsc_arena_stats(a, &st);
+	cr_assert_eq(st.tensors, 2);
+	cr_assert_eq(st.files, 2);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+}
+
+static char *make_shards(const char *dir_name, const char *index)
+{
+	char *dir = NULL;
+	cr_assert_geq(asprintf(&dir, "%s/%s", lsct_tmpdir(), dir_name), 0);
+	mkdir(dir, 0755);
+	char n1[300], n2[300];
+	snprintf(n1, sizeof(n1), "%s/model-00001-of-00002.safetensors", dir_name);
+	snprintf(n2, sizeof(n2), "%s/model-00002-of-00002.safetensors", dir_name);
+	free(st_file(n1, shard1, 64, data, 4));
+	free(st_file(n2, shard2, 64, data + 4, 8));
+	if (index) {
+		char ni[300];
+		snprintf(ni, sizeof(ni), "%s/model.safetensors.index.json", dir_name);
+		free(lsct_write(ni, index, strlen(index)));
+	}
+	return dir;
+}
+
+static const char index_ok[] =
+	"{\"metadata\": {\"total_size\": 12},\n \"weight_map\": {\"y\": \"model-00002-of-00002.safetensors\",\n"
+	"  \"x\": \"model-00001-of-00002.safetensors\"}}\n";
+
+Test(model_safetensors, shards_and_index)
+{
+	char *dir = make_shards("sharded", index_ok);
+	char s1[600], s2[600];
+	snprintf(s1, sizeof(s1), "%s/model-00001-of-00002.safetensors", dir);
+	snprintf(s2, sizeof(s2), "%s/model-00002-of-00002.safetensors", dir);
+	const char *both[] = {s1, s2};
+	struct lsc_manifest *m = NULL;
+	cr_assert_eq(lsc_manifest_from_files(NULL, both, 2, &m), 0);
+	check_shards(m, dir);
+	lsc_manifest_destroy(m);
+	const char *d = dir;
+	cr_assert_eq(lsc_manifest_from_files(NULL, &d, 1, &m), 0);
+	check_shards(m, dir);
+	lsc_manifest_destroy(m);
+	/* The same shard twice: its tensors twice. */
+	const char *twice[] = {s1, s1};
+	int fds = lsct_open_fds();
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	cr_assert_eq(lsc_manifest_from_files(p, twice, 2, &m), -EBADMSG);
+	lsc_profiler_destroy(p);
+	cr_assert_null(m);
+	cr_assert_eq(lsct_open_fds(), fds);
+	cr_assert_eq(lsct_count_with(&cap, "error", "tensor \"x\" is in"), 1);
+	if (LSC_TEST_TOOL[0]) {
+		char args[700], buf[LSC__LINE_MAX + 1];
+		snprintf(args, sizeof(args), "'%s'", dir);
+		cr_assert_eq(lsct_tool_load(args, out, sizeof(out)), 0, "%s", out);
+		cr_assert_str_eq(lsct_out_field(out, "loaded", "tensors", buf, sizeof(buf)), "2");
+		cr_assert_str_eq(lsct_out_field(out, "loaded", "files", buf, sizeof(buf)), "2");
+	}
+	free(dir);
+}
+
+Test(model_safetensors, index_that_disagrees)
+{
+	char *dir = make_shards("wrongmap",
+				"{\"weight_map\": {\"x\": \"model-00002-of-00002.safetensors\","
+				" \"y\": \"model-00002-of-00002.safetensors\"}}");
+	char ip[600];
+	snprintf(ip, sizeof(ip), "%s/model.safetensors.index.json", dir);
+	/* x is not where the map says: the index is named. */
+	const char *d = dir;
+	struct lsc_manifest *m = NULL;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	cr_assert_eq(lsc_manifest_from_files(p, &d, 1, &m), -EBADMSG);
+	lsc_profiler_destroy(p);
+	char v[600];
+	cr_assert_eq(lsct_field(&cap, "error", "path", v, sizeof(v)), 1);
+	cr_assert_str_eq(v, ip);
+	cr_assert_eq(lsct_count_with(&cap, "error", "weight_map: tensor \"x\" is not in shard"), 1);
+	free(dir);
+	/* An escaping shard name, a map that is not JSON, no map. */
+	dir = make_shards("escape", "{\"weight_map\": {\"x\": \"../x.safetensors\"}}");
+	snprintf(ip, sizeof(ip), "%s/model.safetensors.index.json", dir);
+	lsct_model_fails(dir, ip, -EBADMSG, "EBADMSG", "is not a file in the directory");
+	free(dir);
+	dir = make_shards("notjson", "{\"weight_map\": {\"x\": }");
+	snprintf(ip, sizeof(ip), "%s/model.safetensors.index.json", dir);
+	lsct_model_fails(dir, ip, -EBADMSG, "EBADMSG", "index JSON at byte 21");
+	free(dir);
+	/* A directory with neither file. */
+	dir = make_shards("noindex", NULL);
+	d = dir;
+	p = lsct_profiler_fresh(&cap);
+	cr_assert_eq(lsc_manifest_from_files(p, &d, 1, &m), -EISDIR);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(lsct_count_with(&cap, "error", "neither model.safetensors.index.json"), 1);
+	free(dir);
+}
+
+Test(model_safetensors, plain_files_stay_one_extent)
+{
+	char *path = lsct_write("plain.bin", data, 50);
+	char *st = st_file("mixed.safetensors", three, 200, data, 37);
+	const char *both[] = {path, st};
+	struct lsc_manifest *m = NULL;
+	cr_assert_eq(lsc_manifest_from_files(NULL, both, 2, &m), 0);
+	cr_assert_eq(m->n_extents, 4);
+	cr_assert_eq(m->n_tensors, 3);
+	cr_assert_eq(m->extents[0].file_offset, 0);
+	cr_assert_eq(m->extents[0].length, UINT64_MAX);
+	cr_assert_eq(m->extents[0].arena_offset, 0);
+	cr_assert_eq(m->extents[1].arena_offset, 4096);
+	cr_assert_eq(m->tensors[0].extent, 1);
+	cr_assert_eq(m->tensors[0].file, 1);
+	lsc_manifest_destroy(m);
+	free(path);
+	free(st);
+}
+
+Test(model_safetensors, malformed_headers)
+{
+	unsigned char b[32] = {0};
+	/* A header length larger than the file. */
+	b[0] = 0xe8, b[1] = 0x03; /* 1000 */
+	char *p = lsct_write("long.safetensors", b, 20);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "a header length of 1000 bytes, larger than the file (20 bytes)");
+	free(p);
+	/* Over the 100 MB limit (and the file). */
+	memset(b, 0, 8);
+	b[3] = 0x10; /* 268435456 */
+	p = lsct_write("huge.safetensors", b, 32);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "a header of 268435456 bytes, over the limit of 100000000");
+	free(p);
+	/* Shorter than the length itself. */
+	p = lsct_write("tiny.safetensors", b, 5);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "shorter than the 8-byte header length");
+	free(p);
+	/* JSON that does not parse, truncated: byte 21 is where it ends. */
+	p = st_file("cut.safetensors", "{\"a\":{\"dtype\":\"F32\",", 21, data, 0);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "header JSON at byte 21");
+	free(p);
+	p = st_file("comma.safetensors", "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4],}}", 64, data, 4);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "a trailing comma");
+	free(p);
+	/* A name that is not UTF-8. */
+	p = st_file("utf8.safetensors", "{\"\xff\xfe\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}", 64, data, 1);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "not valid UTF-8");
+	free(p);
+	p = st_file("surrogate.safetensors", "{\"\\ud800\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}", 64, data, 1);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "high surrogate");
+	free(p);
+	/* Offsets past the end of the file: 100 bytes wanted, 8 there. */
+	p = st_file("past.safetensors", "{\"a\":{\"dtype\":\"F32\",\"shape\":[25],\"data_offsets\":[0,100]}}", 64, data, 8);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "tensor \"a\": bytes [0, 100) of the data section reach past the end");
+	free(p);
+	/* Overlapping tensors. */
+	p = st_file("overlap.safetensors",
+		    "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+		    "\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[4,12]}}", 128, data, 12);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "tensors \"a\" and \"b\" overlap at byte 4");
+	free(p);
+	/* A hole between two tensors. */
+	p = st_file("hole.safetensors",
+		    "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+		    "\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}", 128, data, 12);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "a hole of 4 bytes before tensor \"b\"");
+	free(p);
+	/* A length that is not dtype x shape. */
+	p = st_file("size.safetensors", "{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}", 64, data, 8);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "F32 of 3 elements is 12 bytes, but data_offsets [0, 8] hold 8");
+	free(p);
+	/* An unknown dtype, a shape that overflows. */
+	p = st_file("dtype.safetensors", "{\"a\":{\"dtype\":\"F128\",\"shape\":[1],\"data_offsets\":[0,16]}}", 64, data, 16);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "a dtype the format does not define");
+	free(p);
+	p = st_file("overflow.safetensors",
+		    "{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296],\"data_offsets\":[0,4]}}", 96, data, 4);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "overflows 64 bits");
+	free(p);
+}
+
+Test(model_safetensors, a_read_that_fails)
+{
+	char *path = st_file("eio.safetensors", three, 200, data, 37);
+	/* preads: the first 4 bytes (format), the length, then the header. */
+	lsct_sys_fail(LSCT_SYS_PREAD, 3, EIO);
+	lsct_model_fails(path, NULL, -EIO, "EIO", "reading the header");
+	lsct_sys_restore();
+	struct lsct_sys_plan plan = {.op = LSCT_SYS_PREAD, .nth = 3, .how = LSCT_SYS_ZERO};
+	lsct_sys_install(&plan);
+	lsct_model_fails(path, NULL, -EBADMSG, "EBADMSG", "reading the header");
+	lsct_sys_restore();
+	free(path);
+}
