@@ -2,10 +2,10 @@
  * A strict reader of a trace file (LOADSCOPE_TRACE's Chrome trace JSON),
  * written apart from the writer: the JSON Array Format, whose closing
  * bracket may be missing (a process killed or hung before destroy) but
- * nothing else: strict JSON (RFC 8259 numbers, escapes and UTF-8), every
- * event an object with name, cat, ph, ts, pid and tid of the right types,
- * dur for X events, every E event closing the last open B event of its
- * thread with the same name, and the slices of each thread (X events,
+ * nothing else: strict JSON (json_strict.h's RFC 8259), every event an
+ * object with name, cat, ph, ts, pid and tid of the right types, dur for X
+ * events, every E event closing the last open B event of its thread with
+ * the same name, and the slices of each thread (X events,
  * and B events with their E) nesting strictly, as trace viewers require.
  * A B event without its E (a span still open when the process died) is
  * allowed.
