@@ -1,13 +1,22 @@
 /*
- * Description: the trace file replaces only what it may (issue 14). A trace
- * path that names a device (through a symbolic link to /dev/null, which
- * every test machine can open), a FIFO, a directory or a symbolic link to a
- * regular file is left as it was, with one note line saying so, and nothing
- * is created beside it; a regular file or a free name gets the trace. A
- * process killed while the trace is being written (by SIGXFSZ, which
- * RLIMIT_FSIZE raises at the write itself, so the kill lands inside it
- * without any timing) leaves no temporary file. Every path lives in a
- * temporary directory: the real /dev is never touched.
+ * Description: the trace file survives and replaces only what it may
+ * (issues 10 and 14). A trace path that names a device (through a symbolic
+ * link to /dev/null, which every test machine can open), a FIFO, a
+ * directory, a symbolic link to a regular file or a file that is not a
+ * trace is left as it was, with one note line saying so, and nothing is
+ * created beside it; a free name, an empty file or an earlier trace gets
+ * the trace. The trace is written as the start goes: a start killed by
+ * SIGKILL mid-load (its sink blocked on the read's phase line, the parent
+ * told so through a pipe) leaves a trace that a strict reader opens,
+ * without its closing bracket, with the ended spans whole and the span it
+ * was killed in begun; a file size limit met mid-trace leaves it cut at
+ * its last whole event, said in one note line; a start killed while the
+ * file is made (SIGXFSZ at its first write) leaves nothing. "%p" in the
+ * path is the pid, and a parent and its forked child never write one
+ * file: with %p each has its own, without it the child is refused in one
+ * note line.
+ * Every path lives in a temporary directory: the real /dev is never
+ * touched.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -25,6 +34,7 @@
 #include <loadscope/profiler.h>
 
 #include "helpers/capture.h"
+#include "helpers/load_helpers.h"
 #include "helpers/trace_json.h"
 
 static struct lsct_capture cap;
@@ -80,7 +90,25 @@ static unsigned entries(const char *path)
 	return n;
 }
 
-/* A start with one span, ended, then destroy: two trace writes. */
+static struct lsct_trace tr;
+static char why[256];
+
+static lsc_profiler *traced(const char *path, struct lsct_capture *c)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = lsct_sink;
+	o.sink_user = c;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.trace_path = path;
+	lsc_profiler *p = NULL;
+	if (lsc_profiler_create(&o, &p) != 0)
+		return NULL;
+	return p;
+}
+
+/* A start with one span, ended, then destroy. */
 static void run_with_trace(const char *path)
 {
 	struct lsc_profiler_options o;
@@ -107,8 +135,7 @@ static void assert_refused(const char *path, const char *what)
 	struct lsc__parsed n;
 	cr_assert(lsct_find(&cap, "note", 0, store, sizeof store, &n));
 	char want[512];
-	snprintf(want, sizeof(want), "trace: %s is %s, not a regular file: left alone, no trace written", path,
-		 what);
+	snprintf(want, sizeof(want), "trace: %s is %s: left alone, no trace written", path, what);
 	cr_assert_str_eq(n.human, want);
 	cr_assert_eq(entries(dir), 1, "something was created beside %s", path);
 }
@@ -125,7 +152,7 @@ Test(trace_file, symlink_to_a_device_is_left_alone)
 	char target[64] = "";
 	cr_assert_eq(readlink(path, target, sizeof(target) - 1), 9);
 	cr_assert_str_eq(target, "/dev/null");
-	assert_refused(path, "a symbolic link");
+	assert_refused(path, "a symbolic link, not a regular file");
 }
 
 Test(trace_file, fifo_is_left_alone_and_never_opened)
@@ -140,7 +167,7 @@ Test(trace_file, fifo_is_left_alone_and_never_opened)
 	struct stat st;
 	cr_assert_eq(lstat(path, &st), 0);
 	cr_assert(S_ISFIFO(st.st_mode), "the FIFO was replaced (mode %o)", st.st_mode);
-	assert_refused(path, "a FIFO");
+	assert_refused(path, "a FIFO, not a regular file");
 }
 
 Test(trace_file, directory_is_left_alone)
@@ -153,7 +180,7 @@ Test(trace_file, directory_is_left_alone)
 	cr_assert_eq(lstat(path, &st), 0);
 	cr_assert(S_ISDIR(st.st_mode));
 	cr_assert_eq(entries(path), 0);
-	assert_refused(path, "a directory");
+	assert_refused(path, "a directory, not a regular file");
 }
 
 Test(trace_file, symlink_to_a_regular_file_is_left_alone)
@@ -185,15 +212,16 @@ Test(trace_file, regular_file_gets_the_trace)
 	run_with_trace(path);
 	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
 	cr_assert_eq(entries(dir), 1);
-	FILE *f = fopen(path, "r");
-	cr_assert_not_null(f);
-	static char text[1 << 16];
-	size_t n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	char why[160] = "";
-	unsigned nx = 0;
-	cr_assert_eq(lsct_trace_json_check(text, n, &nx, why, sizeof(why)), 0, "%s\n%s", why, text);
-	cr_assert_eq(nx, 1);
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(lsct_trace_count(&tr, 'B', NULL), 1);
+	cr_assert_eq(lsct_trace_count(&tr, 'E', NULL), 1);
+	cr_assert(tr.closed, "destroy closes the array");
+	/* the second run replaces its own earlier trace */
+	run_with_trace(path);
+	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
+	cr_assert_eq(entries(dir), 1);
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(lsct_trace_count(&tr, 'B', NULL), 1, "the earlier trace was appended to");
 	/* relative paths work too (the directory is ".") */
 	cr_assert_eq(chdir(dir), 0);
 	memset(&cap, 0, sizeof(cap));
@@ -202,25 +230,68 @@ Test(trace_file, regular_file_gets_the_trace)
 	cr_assert_eq(entries(dir), 2);
 }
 
-/*
- * Killed while writing: RLIMIT_FSIZE makes the kernel send SIGXFSZ at the
- * first write past 1 KiB, so the child dies inside the trace write. A trace
- * written under a temporary name left PATH.PID.tmp behind; an unnamed file
- * leaves nothing.
- */
-Test(trace_file, killed_while_writing_leaves_no_temporary_file)
+
+/* Another program's file at the path is not the trace's to replace. */
+Test(trace_file, a_file_that_is_not_a_trace_is_left_alone)
 {
 	char path[128];
-	snprintf(path, sizeof(path), "%s/t.json", dir);
+	snprintf(path, sizeof(path), "%s/model.bin", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("weights", f);
+	fclose(f);
+	run_with_trace(path);
+	struct stat st;
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_eq(st.st_size, 7, "the file was replaced");
+	assert_refused(path, "a file that is not a loadscope trace");
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	static char text[1 << 20];
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	*len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[*len] = '\0';
+	return text;
+}
+
+/* The sink of the killed child: on the read's phase line, say so on the
+ * pipe and block until killed. */
+static int reached_w = -1, block_r = -1;
+
+static void blocking_sink(void *user, const char *line, size_t len)
+{
+	lsct_sink(user, line, len);
+	if (strstr(line, " phase read: ")) {
+		char c = 'r';
+		if (write(reached_w, &c, 1) != 1)
+			_exit(4);
+		(void)!read(block_r, &c, 1); /* the parent never writes */
+		_exit(5);
+	}
+}
+
+Test(trace_file, a_start_killed_mid_load_leaves_a_readable_trace)
+{
+	char *file = strdup(lsct_make_file("w.bin", (1u << 20) + 123, 7));
+	char path[128];
+	snprintf(path, sizeof(path), "%s/killed.json", dir);
+	int reached[2], block[2];
+	cr_assert_eq(pipe(reached), 0);
+	cr_assert_eq(pipe(block), 0);
 	pid_t pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
-		alarm(20);
-		struct rlimit none = {0, 0}, small = {1024, 1024};
-		setrlimit(RLIMIT_CORE, &none);
+		close(reached[0]);
+		close(block[1]);
+		reached_w = reached[1];
+		block_r = block[0];
 		struct lsc_profiler_options o;
 		lsc_profiler_options_init(&o);
-		o.sink = lsct_sink;
+		o.sink = blocking_sink;
 		o.sink_user = &cap;
 		o.mode = LSC_MODE_ON;
 		o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
@@ -228,19 +299,209 @@ Test(trace_file, killed_while_writing_leaves_no_temporary_file)
 		lsc_profiler *p;
 		if (lsc_profiler_create(&o, &p) != 0)
 			_exit(1);
-		lsc_start_begin(p, "killed");
+		lsc_start_begin(p, "killed start");
+		lsc_span outer; /* still open when the child is killed */
+		lsc_span_begin(p, LSC_PHASE_CUSTOM, "load weights", 0, &outer);
+		struct lsc_load_options lo;
+		lsc_load_options_init(&lo);
+		lo.reader = "pread";
+		struct lsc_extent e = {.path = file, .length = (1u << 20) + 123};
+		lsc_arena *a = NULL;
+		lsc_load(p, &lo, &e, 1, 0, &a);
+		_exit(3); /* not reached: the sink blocks in the load */
+	}
+	close(reached[1]);
+	close(block[0]);
+	char c = 0;
+	cr_assert_eq(read(reached[0], &c, 1), 1, "the child did not reach the read's phase line");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "child status %#x", st);
+	close(reached[0]);
+	close(block[1]);
+
+	cr_assert_eq(entries(dir), 1, "a temporary file was left beside the trace");
+	size_t n;
+	char *text = slurp(path, &n);
+	cr_assert_eq(lsct_trace_parse(text, n, &tr, why, sizeof(why)), 0, "%s\n%s", why, text);
+	cr_assert_not(tr.closed, "a killed process cannot have closed the array");
+	const struct lsct_trace_ev *m = lsct_trace_find(&tr, 'M', "process_name", 0);
+	cr_assert_not_null(m);
+	cr_assert_str_eq(m->arg_name, "killed start");
+	cr_assert_eq(m->pid, pid);
+	cr_assert_not_null(lsct_trace_find(&tr, 'i', "start", 0), "%s", text);
+	cr_assert_not_null(lsct_trace_find(&tr, 'i', "arena", 0), "%s", text);
+	const struct lsct_trace_ev *al = lsct_trace_find(&tr, 'B', "allocate", 0);
+	cr_assert_not_null(al, "%s", text);
+	cr_assert_geq(al->dur, 0, "allocate ended: its E is in the file");
+	const struct lsct_trace_ev *r = lsct_trace_find(&tr, 'B', "read", 0);
+	cr_assert_not_null(r, "the span whose line blocked is in the file: %s", text);
+	cr_assert_str_eq(r->cat, "read");
+	cr_assert_geq(r->dur, 0, "its E is written before its line: %s", text);
+	/* the span the start was killed in: begun, never ended */
+	cr_assert_eq(tr.n_open, 1, "%s", text);
+	const struct lsct_trace_ev *o = lsct_trace_find(&tr, 'B', "load weights", 0);
+	cr_assert_not_null(o, "%s", text);
+	cr_assert_eq(o->dur, -1);
+	cr_assert_str_eq(o->cat, "custom");
+	cr_assert_null(lsct_trace_find(&tr, 'i', "ready", 0), "%s", text);
+	for (unsigned i = 0; i < tr.n; i++)
+		cr_assert_eq(tr.ev[i].pid, pid, "event %u has pid %ld", i, tr.ev[i].pid);
+	free(file);
+}
+
+/*
+ * A file size limit met mid-trace: the kernel writes what fits below
+ * RLIMIT_FSIZE and refuses the rest (SIGXFSZ ignored, so EFBIG). The trace
+ * is cut back to its last whole event and stops, said in one note line;
+ * the child exits normally.
+ */
+Test(trace_file, a_size_limit_cuts_the_trace_at_a_whole_event)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	int out[2];
+	cr_assert_eq(pipe(out), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(out[0]);
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit small = {4096, 4096};
+		lsc_profiler *p = traced(path, &cap);
+		if (!p || setrlimit(RLIMIT_FSIZE, &small) != 0)
+			_exit(1);
+		lsc_start_begin(p, "limited");
 		for (int i = 0; i < 64; i++) {
 			lsc_span s;
 			lsc_span_begin(p, LSC_PHASE_READ, NULL, 4096, &s);
 			lsc_span_end(p, s, NULL);
 		}
-		if (setrlimit(RLIMIT_FSIZE, &small) != 0)
-			_exit(2);
-		lsc_start_end(p); /* the trace write: more than 1 KiB */
+		lsc_profiler_destroy(p);
+		unsigned notes = lsct_count_with(&cap, "note", "the trace stops at its last whole event");
+		_exit(notes == 1 && lsct_count(&cap, "note") == 1 ? 0 : 2);
+	}
+	close(out[1]);
+	close(out[0]);
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+	size_t n;
+	char *text = slurp(path, &n);
+	cr_assert_leq(n, 4096);
+	cr_assert_eq(lsct_trace_parse(text, n, &tr, why, sizeof(why)), 0, "%s\n%s", why, text);
+	cr_assert_not(tr.closed);
+	cr_assert_gt(lsct_trace_count(&tr, 'E', "read"), 0, "%s", text);
+	cr_assert_lt(lsct_trace_count(&tr, 'E', "read"), 64, "%s", text);
+	cr_assert_eq(entries(dir), 1);
+}
+
+Test(trace_file, percent_p_is_the_pid)
+{
+	char tmpl[128], path[128];
+	snprintf(tmpl, sizeof(tmpl), "%s/t-%%p-100%%%%.json", dir);
+	snprintf(path, sizeof(path), "%s/t-%d-100%%.json", dir, (int)getpid());
+	run_with_trace(tmpl);
+	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
+	cr_assert_eq(entries(dir), 1);
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s: %s", path, why);
+	cr_assert(tr.closed);
+	cr_assert_gt(tr.n, 0);
+	for (unsigned i = 0; i < tr.n; i++)
+		cr_assert_eq(tr.ev[i].pid, getpid());
+}
+
+/* A parent records, forks; the child records and ends; the parent records
+ * again and ends. Return the child's exit status; @child_pid set. */
+static int fork_and_trace(const char *tmpl, pid_t *child_pid)
+{
+	lsc_profiler *p = traced(tmpl, &cap);
+	cr_assert_not_null(p);
+	lsc_start_begin(p, "parent");
+	lsc_span s;
+	lsc_span_begin(p, LSC_PHASE_ALLOCATE, "before fork", 1, &s);
+	lsc_span_end(p, s, NULL);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		lsct_capture_reset(&cap);
+		lsc_span_begin(p, LSC_PHASE_READ, "in child", 1, &s);
+		lsc_span_end(p, s, NULL);
+		lsc_start_end(p);
+		lsc_profiler_destroy(p);
+		/* exit status: how many trace notes the child said */
+		_exit((int)lsct_count(&cap, "note"));
+	}
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	lsc_span_begin(p, LSC_PHASE_READ, "in parent", 1, &s);
+	lsc_span_end(p, s, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	*child_pid = pid;
+	cr_assert(WIFEXITED(st), "child status %#x", st);
+	return WEXITSTATUS(st);
+}
+
+static void assert_only_pid(const char *path, pid_t pid, const char *span, const char *not_span)
+{
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s: %s", path, why);
+	cr_assert(tr.closed, "%s", path);
+	for (unsigned i = 0; i < tr.n; i++)
+		cr_assert_eq(tr.ev[i].pid, pid, "%s: event %u (%s) has pid %ld, not %d", path, i, tr.ev[i].name,
+			     tr.ev[i].pid, (int)pid);
+	cr_assert_not_null(lsct_trace_find(&tr, 'E', span, 0), "%s has no %s", path, span);
+	cr_assert_null(lsct_trace_find(&tr, 'B', not_span, 0), "%s has %s", path, not_span);
+}
+
+Test(trace_file, a_forked_child_gets_its_own_file_with_percent_p)
+{
+	char tmpl[128], mine[128], childs[128];
+	snprintf(tmpl, sizeof(tmpl), "%s/t-%%p.json", dir);
+	pid_t child;
+	cr_assert_eq(fork_and_trace(tmpl, &child), 0, "the child said a trace note");
+	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
+	snprintf(mine, sizeof(mine), "%s/t-%d.json", dir, (int)getpid());
+	snprintf(childs, sizeof(childs), "%s/t-%d.json", dir, (int)child);
+	cr_assert_eq(entries(dir), 2);
+	assert_only_pid(mine, getpid(), "in parent", "in child");
+	assert_only_pid(childs, child, "in child", "in parent");
+}
+
+Test(trace_file, a_forked_child_never_writes_its_parents_file)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	pid_t child;
+	cr_assert_eq(fork_and_trace(path, &child), 1, "the child did not say its one refusal");
+	cr_assert_eq(entries(dir), 1);
+	assert_only_pid(path, getpid(), "in parent", "in child");
+}
+
+/*
+ * Killed while the file is made: with RLIMIT_FSIZE at 0 the kernel sends
+ * SIGXFSZ at the first write, the trace's first line, so the child dies
+ * inside it without any timing. The file is still unnamed then: nothing is
+ * left, neither at the path nor under a temporary name.
+ */
+Test(trace_file, killed_while_the_file_is_made_leaves_nothing)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct rlimit none = {0, 0};
+		setrlimit(RLIMIT_CORE, &none);
+		lsc_profiler *p = traced(path, &cap);
+		if (!p || setrlimit(RLIMIT_FSIZE, &none) != 0)
+			_exit(1);
+		lsc_start_begin(p, "killed"); /* the first event opens the file */
 		_exit(3);
 	}
 	int st = 0;
 	cr_assert_eq(waitpid(pid, &st, 0), pid);
 	cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGXFSZ, "child status %#x", st);
-	cr_assert_eq(entries(dir), 0, "the killed write left a file in %s", dir);
+	cr_assert_eq(entries(dir), 0, "the killed start left a file in %s", dir);
 }

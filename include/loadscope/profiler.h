@@ -20,18 +20,20 @@
  * or LOADSCOPE=off) every call returns at once and costs a branch. Spans,
  * phase records and notes allocate no heap memory: spans live in a fixed
  * table, lines are built on the stack. (The start's system snapshot, the
- * watchdog thread and the trace file are set up once, outside that path.)
+ * watchdog thread and the trace file are set up once, outside that path;
+ * with a trace, a span's begin and end and a marked line each also cost
+ * one write(2) to it.)
  *
  * What a profiler holds inside the host process:
- * - memory: about 31 KiB per profiler, plus 928 KiB for the trace's event
- *   table when a trace file was asked for (4096 events; later ones are
- *   counted as dropped);
+ * - memory: about 31 KiB per profiler, plus 1416 bytes (x86-64) when a
+ *   trace file was asked for (events are written as they happen, not kept);
  * - descriptors: none of its own between calls. The profilers of a process
  *   share the /proc/vmstat, /proc/self/status and /proc/pressure/memory
  *   descriptors their spans read, one set per proc root, at most 4 sets:
  *   never more than 12 descriptors however many profilers there are (a profiler past that
  *   opens the files at each read). During a call, a few more for as long
- *   as it lasts (the start's system snapshot, the trace file);
+ *   as it lasts (the start's system snapshot); and the trace file's own,
+ *   from its first event until destroy, when one was asked for;
  * - threads: one watchdog thread, from the first start until destroy
  *   (none with LSC_PROFILER_NO_WATCHDOG); it is joined by destroy;
  * - stack: a call uses about 30 KiB of the calling thread's stack (measured
@@ -139,14 +141,18 @@ struct lsc_profiler_options {
 	enum lsc_mode mode;
 	const char *proc_root; /* "/proc" by default; tests point it at fixtures (copied) */
 	const char *sys_root;  /* "/sys" by default (copied) */
-	const char *trace_path;/* Chrome trace-event JSON written here at each
-	                        * start end and at destroy (copied); default:
-	                        * $LOADSCOPE_TRACE, else none. The path must be
-	                        * absent or a regular file: a device (/dev/null),
-	                        * FIFO, directory or symbolic link is left alone
-	                        * and no trace is written, said in one note line.
-	                        * The file appears whole (written unnamed, then
-	                        * linked or renamed into place). */
+	const char *trace_path;/* Chrome trace-event JSON (the array form),
+	                        * written here event by event as the start goes,
+	                        * so a killed start leaves a readable trace
+	                        * (copied; docs/trace.md); default:
+	                        * $LOADSCOPE_TRACE, else none. "%p" is the pid of
+	                        * the writing process: a forked child writes its
+	                        * own file, never its parent's. The path must be
+	                        * absent, empty or an earlier trace: a device
+	                        * (/dev/null), FIFO, directory, symbolic link,
+	                        * another program's file or another live
+	                        * process's trace is left alone and no trace is
+	                        * written, said in one note line. */
 	double watchdog_after_s; /* a span open this long gets "still in" lines; default 5;
 	                          * 0.01 to 86400, else -EINVAL */
 	double watchdog_every_s; /* interval between them; default 5; same range */
@@ -176,8 +182,8 @@ LSC_API void lsc_profiler_options_init(struct lsc_profiler_options *o);
 LSC_API int lsc_profiler_create(const struct lsc_profiler_options *o, lsc_profiler **out);
 
 /*
- * lsc_profiler_destroy - stop the watchdog, write the trace file if one was
- * asked for, and free the profiler. Spans still open are reported in one
+ * lsc_profiler_destroy - stop the watchdog, close the trace file if one was
+ * asked for (its closing bracket), and free the profiler. Spans still open are reported in one
  * usage line. Accepts NULL. Not thread-safe against other calls on @p.
  */
 LSC_API void lsc_profiler_destroy(lsc_profiler *p);

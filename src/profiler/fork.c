@@ -63,6 +63,7 @@ static void child(void)
 	lsc__procfd_fork_unlock();
 	for (lsc_profiler *p = registry; p; p = p->fork_next) {
 		lsc__watchdog_forget(p);
+		lsc__trace_forget(p);
 		pthread_mutex_init(&p->sink_lock, NULL);
 		lsc__run_id(p->run);
 		pthread_mutex_unlock(&p->lock);

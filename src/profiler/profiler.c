@@ -133,8 +133,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		}
 	}
 	if (p->on && p->trace_path[0]) {
-		p->trace = calloc(LSC__TRACE_MAX, sizeof(*p->trace));
-		if (!p->trace) {
+		if (lsc__trace_create(p) < 0) {
 			pthread_cond_destroy(&p->wd_cond);
 			pthread_mutex_destroy(&p->sink_lock);
 			pthread_mutex_destroy(&p->lock);
@@ -176,11 +175,9 @@ LSC_API void lsc_profiler_destroy(lsc_profiler *p)
 			snprintf(msg, sizeof(msg), "%u span(s) still open when the profiler was destroyed", open);
 			lsc__usage(p, LSC__USAGE_OPEN_AT_END, msg);
 		}
-		if (p->trace)
-			lsc__trace_write(p);
 	}
+	lsc__trace_destroy(p);
 	lsc__procfd_close(p);
-	free(p->trace);
 	lsc__fork_untrack(p);
 	pthread_cond_destroy(&p->wd_cond);
 	pthread_mutex_destroy(&p->sink_lock);
@@ -243,6 +240,10 @@ int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 		rr->f[1].prec = 3;
 		rr->f[1].v.d = t;
 	}
+	/* The trace first: a sink that blocks must not keep the line's
+	 * instant from the file. */
+	if (p->trace)
+		lsc__trace_line(p, rr);
 	size_t len = lsc__rec_render(rr, p->format, p->prefix, line, sizeof(line));
 	pthread_mutex_lock(&p->sink_lock);
 	if (p->sink) {

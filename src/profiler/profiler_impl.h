@@ -19,7 +19,8 @@
 
 #define LSC__SPANS_MAX 64
 #define LSC__SLOT_BITS 6
-#define LSC__TRACE_MAX 4096
+#define LSC__TRACE_THREADS 64 /* threads whose name the trace file gave */
+#define LSC__TRACE_LANES 8     /* tracks of overlapped work */
 
 /* What is sampled at a span's begin (and by the watchdog). */
 struct lsc__sample {
@@ -49,18 +50,26 @@ struct lsc__span {
 	uint64_t wd_next_ns;
 };
 
-struct lsc__trace_event {
-	char name[48];
-	char cat[12];
-	char ph;                  /* 'X', 'i', 'C' */
-	pid_t tid;
-	uint64_t ts_ns, dur_ns;
-	uint64_t bytes;
-	int64_t minflt;
-	int64_t vm[LSC_VM_COUNT];
-	uint32_t vm_valid;
-	int64_t rss_kib;
+/* The trace file's state (trace.c), allocated at creation only when a
+ * trace was asked for. Its lock is the trace's own: no other code takes it,
+ * and it is never held with the profiler's other locks. */
+struct lsc__trace {
+	pthread_mutex_t lock;     /* everything below, and each event's write */
+	int state;                /* LSC__TRACE_CLOSED, _OPEN or _OFF */
+	int fd;                   /* O_APPEND, flock'ed; -1 when not open */
+	pid_t pid;                /* the process that opened fd */
+	off_t size;               /* bytes written whole: a short write is cut back to it */
+	char path[512];           /* the path, %p expanded */
+	pid_t named[LSC__TRACE_THREADS];
+	unsigned n_named;
+	struct {
+		char name[48];
+		uint64_t end_ns;  /* the lane's last event ends here */
+	} lanes[LSC__TRACE_LANES];
+	unsigned n_lanes;
+	struct lsc_vmstat vm0;    /* vmstat at the start: the stall counters count from it */
 };
+enum { LSC__TRACE_CLOSED = 0, LSC__TRACE_OPEN, LSC__TRACE_OFF };
 
 struct lsc_profiler {
 	int on;
@@ -92,10 +101,7 @@ struct lsc_profiler {
 
 	struct lsc__procfd *fds;    /* shared kept-open /proc files (procfd.c), or NULL */
 
-	struct lsc__trace_event *trace; /* NULL when no trace file was asked for */
-	size_t n_trace;
-	size_t trace_dropped;
-	int trace_refused;          /* the path was not ours to replace: said once */
+	struct lsc__trace *trace;   /* NULL when no trace file was asked for */
 
 	pthread_t wd_thread;
 	int wd_started;
@@ -126,9 +132,27 @@ pid_t lsc__tid(void);
 /* A fresh run id; async-signal-safe. */
 void lsc__run_id(char run[9]);
 
-/* trace.c */
-void lsc__trace_add(lsc_profiler *p, const struct lsc__trace_event *ev);
-int lsc__trace_write(lsc_profiler *p);
+/* trace.c: each call writes its events to the file at once (opened at the
+ * first, in the process that records it). */
+struct lsc__rec;
+int lsc__trace_create(lsc_profiler *p);
+/* The instant of a line that marks the start (start, ready, arena,
+ * fallback, error); other lines are not traced. */
+void lsc__trace_line(lsc_profiler *p, const struct lsc__rec *r);
+/* A span's begin, from its thread: its B event. */
+void lsc__trace_begin(lsc_profiler *p, const char *name, enum lsc_phase_kind kind, uint64_t ts_ns);
+/* An ended span: its E event and the counters sampled at its end (@vm, the
+ * vmstat at the end). */
+void lsc__trace_span(lsc_profiler *p, const struct lsc__span *sp, const struct lsc_span_result *res,
+		     const struct lsc_vmstat *vm);
+/* Overlapped work: an X event on a track of its own, ending now. */
+void lsc__trace_overlapped(lsc_profiler *p, enum lsc_phase_kind kind, const char *name, uint64_t bytes,
+			   uint64_t busy_ns);
+/* Close the array and the file; free the state. */
+void lsc__trace_destroy(lsc_profiler *p);
+/* In a forked child (async-signal-safe): the parent's file is not the
+ * child's; its first event opens one of its own. */
+void lsc__trace_forget(lsc_profiler *p);
 
 /* procfd.c: the profilers of a process keep at most 3 * LSC__PROCFD_SLOTS
  * descriptors open between calls (documented in profiler.h). */

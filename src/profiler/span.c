@@ -138,8 +138,6 @@ LSC_API int lsc_start_end(lsc_profiler *p)
 	lsc__rec_f64(&r, LSC__KEY(COVERED_S), secs(covered), 6);
 	lsc__rec_f64(&r, LSC__KEY(UNATTRIBUTED_S), secs(un), 6);
 	lsc__emit(p, &r);
-	if (p->trace)
-		lsc__trace_write(p);
 	return 0;
 }
 
@@ -198,7 +196,13 @@ LSC_API int lsc_span_begin(lsc_profiler *p, enum lsc_phase_kind kind, const char
 	if (p->open_spans++ == 0)
 		p->cover_t0 = s0.ns;
 	*out = sp->id;
+	char traced[sizeof(sp->name)];
+	memcpy(traced, sp->name, sizeof(traced));
 	pthread_mutex_unlock(&p->lock);
+	/* The begin is in the file at once: a phase that never ends (a hung
+	 * pin, a killed start) is still drawn, open to the trace's end. */
+	if (p->trace)
+		lsc__trace_begin(p, traced, kind, s0.ns);
 	return 0;
 }
 
@@ -430,18 +434,11 @@ LSC_API int lsc_span_end(lsc_profiler *p, lsc_span s, struct lsc_span_result *re
 	res->psi_some_us = psi_delta(sp->s0.psi_some_us, s1.psi_some_us);
 	res->psi_full_us = psi_delta(sp->s0.psi_full_us, s1.psi_full_us);
 
+	/* The trace first: a sink that blocks in the phase line must not
+	 * keep the span from the file. */
+	if (p->trace)
+		lsc__trace_span(p, sp, res, &s1.vm);
 	phase_line(p, sp, res);
-
-	if (p->trace) {
-		struct lsc__trace_event ev = {.ph = 'X', .tid = sp->tid, .ts_ns = sp->s0.ns,
-					      .dur_ns = res->wall_ns, .bytes = res->bytes,
-					      .minflt = res->minflt, .vm_valid = res->vm_valid,
-					      .rss_kib = res->rss_kib};
-		snprintf(ev.name, sizeof(ev.name), "%s", sp->name);
-		snprintf(ev.cat, sizeof(ev.cat), "%s", lsc_phase_name(sp->kind));
-		memcpy(ev.vm, res->vm, sizeof(ev.vm));
-		lsc__trace_add(p, &ev);
-	}
 
 	pthread_mutex_lock(&p->lock);
 	sp->id = 0;
@@ -480,13 +477,8 @@ LSC_API int lsc_phase_record(lsc_profiler *p, enum lsc_phase_kind kind, const ch
 	pthread_mutex_lock(&p->lock);
 	p->phases++;
 	pthread_mutex_unlock(&p->lock);
-	if (p->trace) {
-		struct lsc__trace_event ev = {.ph = 'i', .tid = lsc__tid(), .ts_ns = lsc__now_ns(),
-					      .dur_ns = busy_ns, .bytes = bytes};
-		snprintf(ev.name, sizeof(ev.name), "%s", n);
-		snprintf(ev.cat, sizeof(ev.cat), "%s", lsc_phase_name(kind));
-		lsc__trace_add(p, &ev);
-	}
+	if (p->trace)
+		lsc__trace_overlapped(p, kind, n, bytes, busy_ns);
 	return lsc__emit(p, &r);
 }
 

@@ -5,12 +5,17 @@
  * and credit progress to a span of the main thread, as the parallel
  * prefault does. Then a second start on the same profiler (the watchdog is
  * the first start's, kept) and destroy, which joins it. The main thread
- * waits for the first "still" line on a semaphore, not a sleep.
+ * waits for the first "still" line on a semaphore, not a sleep. A trace
+ * file is written throughout, so every thread's events and the watchdog's
+ * instants meet at its lock.
  */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <loadscope/profiler.h>
 
@@ -66,6 +71,9 @@ int main(void)
 	o.flags = LSC_PROFILER_IGNORE_ENV;
 	o.watchdog_after_s = 0.01;
 	o.watchdog_every_s = 0.01;
+	char trace[64];
+	snprintf(trace, sizeof(trace), "/tmp/lsc-tsan-trace-%d.json", (int)getpid());
+	o.trace_path = trace;
 	lsc_profiler *p;
 	CHECK(lsc_profiler_create(&o, &p) == 0);
 	CHECK(lsc_start_begin(p, "tsan watchdog") == 0);
@@ -91,6 +99,9 @@ int main(void)
 	CHECK(lsc_start_begin(p, "again") == 0);
 	CHECK(lsc_start_end(p) == 0);
 	lsc_profiler_destroy(p);
+	struct stat st;
+	CHECK(stat(trace, &st) == 0 && st.st_size > 0);
+	unlink(trace);
 	CHECK(lines > (unsigned)(N * 600));
 	printf("tsan watchdog: %u lines, ok\n", lines);
 	return 0;
