@@ -5,7 +5,7 @@
  * names its step, file, offset and cause, with the profiler on or off;
  * lsc_load_stats.alloc_ns is the `allocate` figure of the lines, prefault
  * included; and a start's phase table and unattributed time are readable
- * with lsc_start_table once it ends.
+ * with lsc_start_table_read once it ends.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -148,9 +148,9 @@ Test(results, the_phase_table_of_a_start)
 {
 	lsc_profiler *p = lsct_profiler(&cap);
 	struct lsc_start_table t;
-	cr_assert_eq(lsc_start_table(p, &t), -ENOENT);
-	cr_assert_eq(lsc_start_table(NULL, &t), -ENOENT);
-	cr_assert_eq(lsc_start_table(p, NULL), -EINVAL);
+	cr_assert_eq(lsc_start_table_read(p, &t), -ENOENT);
+	cr_assert_eq(lsc_start_table_read(NULL, &t), -ENOENT);
+	cr_assert_eq(lsc_start_table_read(p, NULL), -EINVAL);
 	cr_assert_eq(lsc_start_begin(p, "table"), 0);
 	lsc_span s;
 	for (int i = 0; i < 2; i++) {
@@ -158,11 +158,11 @@ Test(results, the_phase_table_of_a_start)
 		cr_assert_eq(lsc_span_end(p, s, NULL), 0);
 	}
 	cr_assert_eq(lsc_phase_record(p, LSC_PHASE_COPY, NULL, 4096, 2500000), 0);
-	cr_assert_eq(lsc_start_table(p, &t), -EAGAIN);
+	cr_assert_eq(lsc_start_table_read(p, &t), -EAGAIN);
 	cr_assert_eq(t.ended, 0);
 	cr_assert_eq(t.n_rows, 2);
 	cr_assert_eq(lsc_start_end(p), 0);
-	cr_assert_eq(lsc_start_table(p, &t), 0);
+	cr_assert_eq(lsc_start_table_read(p, &t), 0);
 	cr_assert_eq(t.ended, 1);
 	cr_assert_eq(t.phases, 3);
 	cr_assert_eq(t.n_rows, 2);

@@ -254,7 +254,7 @@ struct lsc_phase_row {
 
 #define LSC_START_ROWS_MAX 32
 
-/* A start's phases and unattributed time, as data (lsc_start_table). */
+/* A start's phases and unattributed time, as data (lsc_start_table_read). */
 struct lsc_start_table {
 	int ended;             /* 1: the start ended; the figures are the `ready` line's */
 	uint64_t wall_ns;      /* begin to end (to now while open) */
@@ -267,7 +267,7 @@ struct lsc_start_table {
 };
 
 /*
- * lsc_start_table - the phase table of the current start, or of the last
+ * lsc_start_table_read - the phase table of the current start, or of the last
  * one once it ended (until the next lsc_start_begin): every phase line
  * added up by kind and name, the `ready` line's wall, covered and
  * unattributed time. Thread-safe; allocates nothing.
@@ -275,7 +275,7 @@ struct lsc_start_table {
  * (the rows so far, times up to now), -ENOENT when no start was begun or
  * the profiler is off (*out zeroed), -EINVAL for NULL @out.
  */
-LSC_API int lsc_start_table(const lsc_profiler *p, struct lsc_start_table *out);
+LSC_API int lsc_start_table_read(const lsc_profiler *p, struct lsc_start_table *out);
 
 /* What a span measured; filled by lsc_span_end() when asked for. */
 struct lsc_span_result {

@@ -103,7 +103,7 @@ struct lsc_profiler {
 
 	struct lsc_profiler *fork_next; /* fork.c's list of live profilers */
 
-	/* The start's phase table (lsc_start_table; under .lock): reset at
+	/* The start's phase table (lsc_start_table_read; under .lock): reset at
 	 * begin, final at end. */
 	lsc_sink_level_fn sink_level;
 	int start_seen, start_ended;

@@ -1,5 +1,5 @@
 /*
- * A start's phase table as data (lsc_start_table, profiler.h): what the
+ * A start's phase table as data (lsc_start_table_read, profiler.h): what the
  * phase lines and the `ready` line say, added up by kind and name, for an
  * engine that shows or checks its own startup without parsing its log.
  *
@@ -39,7 +39,7 @@ void lsc__table_add(lsc_profiler *p, enum lsc_phase_kind kind, const char *name,
 	row->bytes += bytes;
 }
 
-LSC_API int lsc_start_table(const lsc_profiler *cp, struct lsc_start_table *out)
+LSC_API int lsc_start_table_read(const lsc_profiler *cp, struct lsc_start_table *out)
 {
 	if (!out)
 		return -EINVAL;
