@@ -14,6 +14,10 @@
  * Two summary lines close a load: "complement ready" (allocation, pinning and
  * copy separated) and "loaded" (the rate over the whole wall time, then each
  * phase's), in the format of docs/log-format.md.
+ *
+ * An engine that owns its buffers loads into them with lsc_load_into(); a
+ * load reports its progress and can be cancelled (lsc_progress_fn), and
+ * hands its fallbacks and its failure back as data (lsc_load_result).
  */
 #ifndef LOADSCOPE_LOADER_H
 #define LOADSCOPE_LOADER_H
