@@ -3,12 +3,15 @@
 # embedding example against it twice, as an engine would: through the CMake
 # package (find_package(loadscope) -> loadscope::loadscope) and through
 # pkg-config. Each build loads a small file and must print the loader's
-# lines behind the engine's own prefix. Then checks the installed layout
-# (the preload under lib/loadscope/, the .pc file's Requires.private), and
-# builds tests/guest, a parent project that add_subdirectory()s this tree:
-# it must configure without loadscope forcing a build type or defining its
-# program, preload, tests or benchmarks, build and run, and its
-# `cmake --install` must install nothing of loadscope's.
+# lines behind the engine's own prefix. Then the C++ example engine
+# (examples/engine) through the package: its logger's levels, the load into
+# its own buffer, its progress bar, and a cancel half way that must return
+# -ECANCELED. Then checks the installed layout (the preload under
+# lib/loadscope/, the .pc file's Requires.private), and builds tests/guest,
+# a parent project that add_subdirectory()s this tree: it must configure
+# without loadscope forcing a build type or defining its program, preload,
+# tests or benchmarks, build and run, and its `cmake --install` must install
+# nothing of loadscope's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-test}
@@ -35,6 +38,37 @@ LD_LIBRARY_PATH=$(PKG_CONFIG_PATH=$pc pkg-config --variable=libdir loadscope) \
 	"$work/engine-pc" "$work/weights.bin" >"$work/pc.out"
 grep -q '^engine: \[loadscope/1\] loaded ' "$work/pc.out" ||
 	{ echo "no 'engine: [loadscope/1] loaded' line:"; cat "$work/pc.out"; exit 1; }
+echo "== examples/engine (C++) through find_package(loadscope)"
+cmake -S examples/engine -B "$work/engine" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+ninja -C "$work/engine" >/dev/null
+libdir=$(dirname "$(find "$work/prefix" -name 'libloadscope.so' | head -1)")
+LD_LIBRARY_PATH=$libdir "$work/engine/engine_cpp" "$work/weights.bin" >"$work/engine.out" 2>"$work/engine.err" ||
+	{ echo "engine_cpp failed:"; cat "$work/engine.out" "$work/engine.err"; exit 1; }
+# Its own logger and levels, the caller's memory, its bar, its table.
+for want in '^myengine I: \[loadscope/1\] start engine_cpp: ' \
+	'^myengine I: weights buffer: 67108864 bytes, ' \
+	'^myengine I: \[loadscope/1\] complement ready: 0\.06 GiB read into memory allocated and pinned by the caller ' \
+	'^myengine I: \[loadscope/1\] loaded 0\.06 GiB in .* allocate and pin by the caller, ' \
+	'^myengine I: weights ready: 67108864 bytes read in ' \
+	'^myengine I: startup: read  ' \
+	'^myengine I: startup: unattributed '; do
+	grep -q "$want" "$work/engine.out" ||
+		{ echo "engine_cpp printed no line matching '$want':"; cat "$work/engine.out"; exit 1; }
+done
+grep -q '\] 100%$' "$work/engine.err" ||
+	{ echo "engine_cpp drew no progress bar to 100%:"; cat "$work/engine.err"; exit 1; }
+if grep -v '^myengine [INWE]: ' "$work/engine.out" | grep -q .; then
+	echo "engine_cpp printed a line without its logger's prefix:"; cat "$work/engine.out"; exit 1
+fi
+rc=0
+LD_LIBRARY_PATH=$libdir "$work/engine/engine_cpp" "$work/weights.bin" --cancel-half \
+	>"$work/cancel.out" 2>/dev/null || rc=$?
+[ "$rc" = 3 ] || { echo "engine_cpp --cancel-half exited $rc, not 3:"; cat "$work/cancel.out"; exit 1; }
+grep -q '^myengine E: \[loadscope/1\] error cancel failed: .* err=ECANCELED ' "$work/cancel.out" &&
+	grep -q '^myengine W: load cancelled at [0-9]* of 67108864 bytes: returned -ECANCELED$' "$work/cancel.out" &&
+	! grep -q '\] loaded ' "$work/cancel.out" ||
+	{ echo "engine_cpp --cancel-half: no cancel lines, or a loaded line:"; cat "$work/cancel.out"; exit 1; }
+
 
 echo "== installed layout: the preload under lib/loadscope/, pkg-config Requires.private"
 if [ -e "$build/libloadscope_kfdcount.so" ]; then

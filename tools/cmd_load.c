@@ -24,6 +24,7 @@
 #include "loader/pin.h"
 #include "loader/reader.h"
 #include "profiler/internal.h"
+#include "load_device.h"
 #include "tool.h"
 
 const char lsc_cmd_load_help[] = "load files into a pinned arena and print the startup lines";
@@ -56,6 +57,9 @@ static void usage(FILE *f)
 		"  --direct                     O_DIRECT (falls back to buffered on EINVAL)\n"
 		"  --threads T                  prefault threads (default: one per CPU, at most 8)\n"
 		"  --reader auto|io_uring|pread the reader (auto: io_uring, else pread)\n"
+		"  --device N                   copy to GPU N as the arena fills (a pin backend with\n"
+		"                               device memory: --pin, else the build's first); fails\n"
+		"                               with the backend's line where there is no such device\n"
 		"  --expect HEX                 XXH3-64 of the (single) file, 16 hex digits\n"
 		"  --no-verify                  do not hash\n"
 		"  --format human|json          line format (default human; LOADSCOPE=json too)\n"
@@ -133,6 +137,7 @@ static int make_test_file(const char *path, double gib)
 enum {
 	OPT_THP = 256, OPT_PIN, OPT_CHUNK, OPT_STAGING, OPT_QD, OPT_DIRECT, OPT_THREADS,
 	OPT_READER, OPT_EXPECT, OPT_FORMAT, OPT_MAKE, OPT_GIB, OPT_NOVERIFY, OPT_PIN_READONLY,
+	OPT_DEVICE,
 };
 
 static const struct option longopts[] = {
@@ -150,6 +155,7 @@ static const struct option longopts[] = {
 	{"make-test-file", required_argument, NULL, OPT_MAKE},
 	{"gib", required_argument, NULL, OPT_GIB},
 	{"no-verify", no_argument, NULL, OPT_NOVERIFY},
+	{"device", required_argument, NULL, OPT_DEVICE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
@@ -191,7 +197,7 @@ int lsc_cmd_load(int argc, char **argv)
 	const char *make = NULL;
 	double gib = 1.0;
 	uint64_t expect = 0, v;
-	int has_expect = 0, c;
+	int has_expect = 0, c, device = -1;
 	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
 
 	while ((c = lsc_cli_next(&cli)) != -1) {
@@ -274,6 +280,11 @@ int lsc_cmd_load(int argc, char **argv)
 		case OPT_NOVERIFY:
 			o.flags |= LSC_LOAD_NO_VERIFY;
 			break;
+		case OPT_DEVICE:
+			if (lsc_cli_uint("--device", optarg, 0, 1023, &v) < 0)
+				return LSC_EXIT_USAGE;
+			device = (int)v;
+			break;
 		case 'h':
 			usage(stdout);
 			return LSC_EXIT_OK;
@@ -317,8 +328,30 @@ int lsc_cmd_load(int argc, char **argv)
 		lsc_profiler_destroy(p);
 		return lsc_cli_usage("--expect is the hash of a whole file; %s holds tensors", files[0]);
 	}
-	lsc_start_begin(p, "loadscope load");
 	lsc_arena *arena = NULL;
+	if (device >= 0) {
+		char why[320];
+		struct lsc_load_options d = o;
+		/* Probed before the start line: a backend without device memory
+		 * is a usage error, and prints nothing on stdout. */
+		ret = lsc_tool_load_device(NULL, &d, device, why, sizeof(why));
+		if (ret == -EINVAL) {
+			lsc_manifest_destroy(m);
+			lsc_profiler_destroy(p);
+			return lsc_cli_usage("--device %d: %s", device, why);
+		}
+		lsc_start_begin(p, "loadscope load");
+		if (ret < 0) {
+			/* The backend's one line, now on the profiler. */
+			lsc_tool_load_device(p, &o, device, why, sizeof(why));
+			lsc_manifest_destroy(m);
+			lsc_profiler_destroy(p);
+			return LSC_EXIT_PROBLEM;
+		}
+		o = d;
+	} else {
+		lsc_start_begin(p, "loadscope load");
+	}
 	ret = mret == 0 ? 0 : lsc_manifest_from_files(p, files, (size_t)n_files, &m);
 	if (ret == 0 && has_expect) {
 		/* One plain file: its one extent, with the hash. */

@@ -14,6 +14,10 @@
  * Two summary lines close a load: "complement ready" (allocation, pinning and
  * copy separated) and "loaded" (the rate over the whole wall time, then each
  * phase's), in the format of docs/log-format.md.
+ *
+ * An engine that owns its buffers loads into them with lsc_load_into(); a
+ * load reports its progress and can be cancelled (lsc_progress_fn), and
+ * hands its fallbacks and its failure back as data (lsc_load_result).
  */
 #ifndef LOADSCOPE_LOADER_H
 #define LOADSCOPE_LOADER_H
@@ -71,6 +75,56 @@ struct lsc_extent {
  * LOADSCOPE_ARENA_MEM_CHECK=0 in the environment does the same. */
 #define LSC_LOAD_NO_MEM_CHECK (1u << 5)
 
+/*
+ * Progress of a load, as llama.cpp's progress_callback: @done of @total
+ * bytes are in place (read, and copied out of staging; hashing follows a
+ * chunk or two behind and is done when the last call comes). Called on the thread that runs the load, at a bounded rate:
+ * once the first 1/64 of the total is in, then whenever both another
+ * 1/64 of the total and 100 ms of wall time have passed since the last
+ * call (whichever comes later), and once at the end with @done == @total
+ * (a load of 0 bytes gets only that call). So at most 65 calls per load,
+ * and never more often than every 100 ms but for the first and the last.
+ * Return 0 to go on; nonzero cancels the load: lsc_load() and
+ * lsc_load_into() return -ECANCELED after one `error what=cancel` line,
+ * with everything released as for any failure (nothing of the caller's
+ * memory). A callback must not call back into the load's profiler.
+ */
+typedef int (*lsc_progress_fn)(uint64_t done, uint64_t total, void *user);
+
+/* A fallback of a load as data: what the `fallback` line says. */
+struct lsc_fallback {
+	char what[16];     /* "pin", "reader", "arena", "direct", "staging", ... */
+	char wanted[64];   /* what was asked for */
+	char took[64];     /* what was taken instead */
+	char reason[320];  /* why (cut to fit; the line has it whole) */
+};
+
+#define LSC_FALLBACKS_MAX 16
+
+/*
+ * What a load did, as data: every fallback and, for a failed load, the
+ * failing step, file, offset and cause, as the lines give them. Filled by
+ * lsc_load() and lsc_load_into() when lsc_load_options.result points at
+ * one (zeroed by the load at its start, whether the profiler is on or
+ * off); read it after the call returns. Fields are only ever added at the
+ * end.
+ */
+struct lsc_load_result {
+	unsigned n_fallbacks;      /* entries in fallbacks[] */
+	unsigned fallbacks_seen;   /* fallbacks that happened (more than n_fallbacks
+	                            * when past LSC_FALLBACKS_MAX) */
+	struct lsc_fallback fallbacks[LSC_FALLBACKS_MAX];
+	int err;                   /* 0, or what the load returned */
+	char err_what[16];         /* the step of the `error` line: "open", "manifest",
+	                            * "allocate", "pin", "read", "verify", "device",
+	                            * "cancel", ... ("" when err is 0) */
+	char err_path[512];        /* the file to blame; "" when none is */
+	uint64_t err_offset;       /* the offset in that file */
+	char err_cause[512];       /* the cause, as the line says it */
+	uint64_t bytes_done;       /* bytes in place when the load ended */
+	uint64_t bytes_total;      /* the manifest's bytes */
+};
+
 /* Options for lsc_load(). Fill with lsc_load_options_init() first; fields
  * are only ever added at the end. Environment overrides, read once per
  * load: LOADSCOPE_ARENA_THP (a policy name), LOADSCOPE_ARENA_MEM_CHECK=0
@@ -88,6 +142,10 @@ struct lsc_load_options {
 	const char *reader;          /* "auto" (default), "io_uring", "pread" */
 	int device;                  /* copy to this GPU as well (pin backend with a device); -1 = host only */
 	unsigned flags;              /* LSC_LOAD_* */
+	/* Added in 0.3: */
+	lsc_progress_fn progress;    /* progress and cancel (above); NULL = none */
+	void *progress_user;
+	struct lsc_load_result *result; /* fallbacks and the failure as data; NULL = none */
 };
 
 /* lsc_load_options_init - the defaults. Thread-safe. */
@@ -95,7 +153,16 @@ LSC_API void lsc_load_options_init(struct lsc_load_options *o);
 
 typedef struct lsc_arena lsc_arena;
 
-/* What a load did and what it cost. Times in nanoseconds. */
+/* What a load did and what it cost. Times in nanoseconds, each the figure
+ * of the same name in the `loaded` and `complement ready` lines:
+ * alloc_ns is the whole `allocate` phase, the prefault included
+ * (prefault_ns is that part of it; before 0.3 alloc_ns left it out, so
+ * the struct said 0.000 s where the line said `allocate 0.122 s`);
+ * pin_ns the `pin` phase; read_ns the `read` span, inside which copy_ns
+ * and verify_ns are busy times that overlap it. wall_ns also holds the
+ * opening of the files and the checks around the phases, so it is more
+ * than the sum of the phases. For lsc_load_into() the caller allocated
+ * and pinned: alloc_ns, prefault_ns and pin_ns are 0 and caller_memory 1. */
 struct lsc_load_stats {
 	uint64_t bytes;             /* bytes read into the arena */
 	uint64_t arena_bytes;
@@ -121,6 +188,12 @@ struct lsc_load_stats {
 	int auto_switched;
 	uint64_t auto_switch_at, auto_switch_ns;
 	char auto_reason[256];
+	/* Added in 0.3: */
+	int caller_memory;          /* 1: lsc_load_into(), the memory is the caller's */
+	uint64_t locked_bytes;      /* bytes of the memory locked (smaps Locked: mlock,
+	                             * and the runtimes' pinned allocations that lock) */
+	int64_t process_pin_kib;    /* VmPin of the whole process at the end of the load
+	                             * (pages pinned by a driver or io_uring); -1 n/a */
 };
 
 /*
@@ -160,6 +233,35 @@ struct lsc_load_stats {
 LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
 		     const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
 		     lsc_arena **out);
+
+/*
+ * lsc_load_into - lsc_load() into memory the caller allocated (llama.cpp's
+ * backend buffers, a cudaHostAlloc or mlock'ed buffer): the same checks of
+ * the manifest and the files, the same reads, verify, progress, lines and
+ * stats, with no arena. The allocate and pin phases are the caller's: no
+ * allocate or pin span is opened, and the summary lines say "allocated and
+ * pinned by the caller" and give what the profiler can see of the memory
+ * (huge-page backing and locked bytes from smaps, the process's VmPin).
+ * @dst, @dst_len: the memory; extent arena offsets are offsets into it and
+ *       must end within @dst_len. Any alignment (O_DIRECT reads into a
+ *       range that is not 4 KiB-aligned go through staging).
+ * @stats: if not NULL, receives what the load did (caller_memory = 1).
+ * Nothing of @dst is freed, unmapped, madvised, locked or unlocked; the
+ * io_uring reader registers it as fixed buffers for the load's duration
+ * (a fallback line when the kernel refuses memory of that kind) and
+ * unregisters it before returning. The options that shape an arena (thp,
+ * pin, chunk_bytes, pin_segment_bytes, prefault_threads, numa_node, the
+ * HUGETLB_STRICT, PIN_STRICT, PIN_READONLY and NO_MEM_CHECK flags) do not
+ * apply and are ignored; device >= 0 is refused with -EINVAL (there is no
+ * arena to hold the device copy: use lsc_load). Expected hashes are
+ * checked; the computed ones are not kept.
+ * Return: 0, or the error lsc_load would give, with its one line; on
+ * failure @dst may hold part of the bytes. -EINVAL for a NULL @dst with
+ * extents that have bytes. Thread-safe for distinct @dst.
+ */
+LSC_API int lsc_load_into(lsc_profiler *p, const struct lsc_load_options *o,
+			  const struct lsc_extent *ext, size_t n_ext, void *dst, size_t dst_len,
+			  struct lsc_load_stats *stats);
 
 /* lsc_arena_data / lsc_arena_size - the arena's bytes. Valid until destroy. */
 LSC_API void *lsc_arena_data(const lsc_arena *a);

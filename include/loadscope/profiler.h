@@ -25,8 +25,9 @@
  * one write(2) to it.)
  *
  * What a profiler holds inside the host process:
- * - memory: about 31 KiB per profiler, plus 1416 bytes (x86-64) when a
- *   trace file was asked for (events are written as they happen, not kept);
+ * - memory: about 31 KiB per profiler (32168 bytes on x86-64, the start's
+ *   phase table included), plus 1416 bytes (x86-64) when a trace file was
+ *   asked for (events are written as they happen, not kept);
  * - descriptors: none of its own between calls. The profilers of a process
  *   share the /proc/vmstat, /proc/self/status and /proc/pressure/memory
  *   descriptors their spans read, one set per proc root, at most 4 sets:
@@ -116,6 +117,37 @@ LSC_API const char *lsc_vm_name(enum lsc_vm_counter c);
  * processes (posix_spawn, popen, system, or fork then exec). */
 typedef void (*lsc_sink_fn)(void *user, const char *line, size_t len);
 
+/*
+ * The level of a line, for an engine that maps lines onto its own log
+ * levels (llama.cpp's ggml_log_level, spdlog's, glog's):
+ * - LSC_LEVEL_ERROR: `error` lines (a load or step that failed), and an
+ *   `arena` line with an err field (the arena could not be built);
+ * - LSC_LEVEL_WARN: `fallback` (what was wanted was not taken), `usage`
+ *   (API misuse), `warn` (the probe's findings), `still` (the watchdog: a
+ *   phase open for longer than watchdog_after_s), and a `phase` line of a
+ *   phase that failed (failed=1);
+ * - LSC_LEVEL_NOTE: `note` lines (a decision or a detail worth reading:
+ *   the pin notes, a file replaced during a load, the KFD counts);
+ * - LSC_LEVEL_INFO: everything else (start, system, phase, region, ready,
+ *   arena, complement, loaded, ok).
+ */
+enum lsc_level {
+	LSC_LEVEL_INFO = 0,
+	LSC_LEVEL_NOTE,
+	LSC_LEVEL_WARN,
+	LSC_LEVEL_ERROR,
+};
+
+/* lsc_level_name - "info", "note", "warn", "error"; "?" out of range.
+ * Static string, thread-safe. */
+LSC_API const char *lsc_level_name(enum lsc_level level);
+
+/* A sink that knows levels: as lsc_sink_fn, with the line's level and its
+ * event name ("phase", "fallback", ...: docs/log-format.md; a static
+ * string) beside the same complete line. Same threading rules. */
+typedef void (*lsc_sink_level_fn)(void *user, enum lsc_level level, const char *event,
+				  const char *line, size_t len);
+
 enum lsc_mode {
 	LSC_MODE_DEFAULT = 0, /* on, unless the LOADSCOPE variable says otherwise */
 	LSC_MODE_ON,
@@ -157,6 +189,9 @@ struct lsc_profiler_options {
 	                          * 0.01 to 86400, else -EINVAL */
 	double watchdog_every_s; /* interval between them; default 5; same range */
 	unsigned flags;        /* LSC_PROFILER_* */
+	/* Added in 0.3: */
+	lsc_sink_level_fn sink_level; /* if set, lines go here (with .sink_user),
+	                        * instead of .sink and .stream */
 };
 
 /* lsc_profiler_options_init - fill *o with the defaults. Thread-safe. */
@@ -210,6 +245,43 @@ LSC_API int lsc_start_begin(lsc_profiler *p, const char *name);
  * Return: 0 or a negative errno (-EINVAL when no start is open).
  */
 LSC_API int lsc_start_end(lsc_profiler *p);
+
+/* One row of a start's phase table: the phases of one kind and name (and
+ * overlapped or not) added up, as the triage's table shows them. */
+struct lsc_phase_row {
+	enum lsc_phase_kind kind;
+	char name[48];
+	int overlapped;        /* from lsc_phase_record: busy time inside another phase */
+	unsigned count;        /* phase lines of this row */
+	unsigned failed;       /* of which ended in failure */
+	uint64_t wall_ns;      /* their times added (busy times when overlapped) */
+	uint64_t bytes;
+};
+
+#define LSC_START_ROWS_MAX 32
+
+/* A start's phases and unattributed time, as data (lsc_start_table_read). */
+struct lsc_start_table {
+	int ended;             /* 1: the start ended; the figures are the `ready` line's */
+	uint64_t wall_ns;      /* begin to end (to now while open) */
+	uint64_t covered_ns;   /* time some span was open */
+	uint64_t unattributed_ns; /* wall_ns - covered_ns */
+	unsigned phases;       /* phase lines, as `ready` counts them */
+	unsigned n_rows;
+	unsigned rows_dropped; /* phase lines of kinds and names past LSC_START_ROWS_MAX */
+	struct lsc_phase_row rows[LSC_START_ROWS_MAX]; /* in order of first appearance */
+};
+
+/*
+ * lsc_start_table_read - the phase table of the current start, or of the last
+ * one once it ended (until the next lsc_start_begin): every phase line
+ * added up by kind and name, the `ready` line's wall, covered and
+ * unattributed time. Thread-safe; allocates nothing.
+ * Return: 0 when the start ended (final figures), -EAGAIN while it is open
+ * (the rows so far, times up to now), -ENOENT when no start was begun or
+ * the profiler is off (*out zeroed), -EINVAL for NULL @out.
+ */
+LSC_API int lsc_start_table_read(const lsc_profiler *p, struct lsc_start_table *out);
 
 /* What a span measured; filled by lsc_span_end() when asked for. */
 struct lsc_span_result {

@@ -13,6 +13,7 @@
 
 #include "loader/arena.h"
 #include "loader/lines.h"
+#include "loader/result.h"
 #include "profiler/internal.h"
 
 const char *lsc__errname(int err)
@@ -43,13 +44,14 @@ static const char *errtext(int err)
 void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64_t offset,
 		     int err, const char *fmt, ...)
 {
-	if (!lsc_profiler_enabled(p))
-		return;
 	char cause[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(cause, sizeof(cause), fmt, ap);
 	va_end(ap);
+	lsc__result_error(what, path, offset, cause); /* data even with the profiler off */
+	if (!lsc_profiler_enabled(p))
+		return;
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(ERROR));
 	if (path)
@@ -73,6 +75,7 @@ void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, c
 {
 	struct lsc__rec r;
 
+	lsc__result_fallback(what, wanted, took, reason);
 	if (!lsc_profiler_enabled(p))
 		return;
 	lsc__rec_init(&r, LSC__EV(FALLBACK));

@@ -23,12 +23,15 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <xxhash.h>
 
+#include "host/procfs.h"
 #include "loader/load_internal.h"
+#include "loader/result.h"
 #include "loader/sys.h"
 #include "profiler/internal.h"
 
@@ -319,7 +322,8 @@ static void fill_stats(struct lsc__load *L, uint64_t wall_ns)
 	st->bytes = L->total_bytes;
 	st->arena_bytes = A->a.bytes;
 	st->wall_ns = wall_ns;
-	st->alloc_ns = A->a.alloc_ns;
+	/* The `allocate` figure of the lines: the prefault is part of it. */
+	st->alloc_ns = A->a.alloc_ns + A->a.prefault_ns;
 	st->prefault_ns = A->a.prefault_ns;
 	st->pin_ns = A->a.pin_ns;
 	st->read_ns = L->read_ns;
@@ -341,9 +345,14 @@ static void fill_stats(struct lsc__load *L, uint64_t wall_ns)
 		st->direct_applied |= L->files[i].direct;
 	st->files = L->n_files;
 	st->tensors = L->n_tensors;
+	st->caller_memory = L->caller_memory;
 	struct lsc_region_info ri;
-	if (A->a.base && A->a.bytes && lsc_region_read(L->p, A->a.base, A->a.bytes, &ri) == 0)
+	if (A->a.base && A->a.bytes && lsc_region_read(L->p, A->a.base, A->a.bytes, &ri) == 0) {
 		st->huge_bytes = ri.anon_huge_bytes + ri.hugetlb_bytes;
+		st->locked_bytes = ri.locked_bytes;
+	}
+	struct lsc__status ps;
+	st->process_pin_kib = lsc__status_read(lsc__proc_root(L->p), &ps) == 0 ? ps.pin_kib : -1;
 }
 
 static void release_files(struct lsc__load *L)
@@ -351,6 +360,152 @@ static void release_files(struct lsc__load *L)
 	for (unsigned i = 0; L->files && i < L->n_files; i++)
 		if (L->files[i].fd >= 0)
 			lsc__sys->close(L->files[i].fd);
+}
+
+/* The order of a load, for both entries: into an arena of its own
+ * (@dst NULL: allocate and pin it) or into the caller's memory. */
+static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64_t dst_len)
+{
+	lsc_profiler *p = L->p;
+	const struct lsc_extent *ext = L->ext;
+	size_t n_ext = L->n_ext;
+	if (!ext || !n_ext) {
+		lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "no extents to load");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n_ext; i++) {
+		if (!ext[i].path) {
+			lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "extent %zu has no path", i);
+			return -EINVAL;
+		}
+	}
+	if (L->caller_memory && L->o.device >= 0) {
+		lsc__load_error(p, "options", NULL, 0, -EINVAL,
+				"device %d: a load into the caller's memory has no arena to hold the "
+				"device copy (lsc_load has)", L->o.device);
+		return -EINVAL;
+	}
+	L->direct_wanted = !!(L->o.flags & LSC_LOAD_DIRECT);
+
+	struct lsc_vmstat vm0, vm1;
+	lsc_vmstat_read(lsc__proc_root(p), &vm0);
+	uint64_t t0 = lsc__now_ns();
+
+	int ret = -ENOMEM;
+	size_t *idx = calloc(n_ext, sizeof(*idx));
+	L->files = calloc(n_ext, sizeof(*L->files));
+	L->lx = calloc(n_ext, sizeof(*L->lx));
+	struct lsc_arena *A = calloc(1, sizeof(*A));
+	if (A) {
+		A->hash = calloc(n_ext, sizeof(*A->hash));
+		A->hashed = calloc(n_ext, 1);
+		A->n_ext = n_ext;
+	}
+	L->out = A;
+	if (!idx || !L->files || !L->lx || !A || !A->hash || !A->hashed) {
+		lsc__load_error(p, "manifest", NULL, 0, ret, "tables for %zu extents", n_ext);
+		goto fail;
+	}
+	if (L->caller_memory)
+		arena_bytes = dst_len;
+	if ((ret = open_files(L, idx)) < 0 || (ret = check_extents(L, idx, &arena_bytes)) < 0)
+		goto fail;
+	if (L->caller_memory && arena_bytes && !dst) {
+		ret = -EINVAL;
+		lsc__load_error(p, "options", NULL, 0, ret, "no memory to load %" PRIu64 " bytes into",
+				L->total_bytes);
+		goto fail;
+	}
+	if ((ret = choose_path(L)) < 0)
+		goto fail;
+	L->verify = !(L->o.flags & LSC_LOAD_NO_VERIFY);
+	for (size_t i = 0; i < n_ext; i++)
+		L->verify |= ext[i].has_xxh3;
+
+	/* NULL for a name this build lacks: the pin phase says so. */
+	L->pin = lsc__pin_wanted(&L->o);
+	if (L->caller_memory) {
+		/* The caller allocated and pinned: no phase of ours, and the
+		 * arena is only a view of its memory, never released by us. */
+		A->a.base = arena_bytes ? dst : NULL;
+		A->a.bytes = A->a.mapped_bytes = arena_bytes;
+		L->base_misalign = (uintptr_t)dst % LSC__DIO_ALIGN;
+		L->pin = NULL;
+	} else if (arena_bytes) {
+		if ((ret = lsc__arena_mem_guard(p, &L->o, arena_bytes)) < 0)
+			goto fail;
+		if ((ret = lsc__arena_alloc(p, &L->o, arena_bytes, &A->a)) < 0) {
+			lsc__load_error(p, "allocate", NULL, 0, ret, "arena of %.2f GiB (%" PRIu64 " bytes)",
+					arena_bytes / (1024.0 * 1024 * 1024), arena_bytes);
+			goto fail;
+		}
+		if ((ret = lsc__arena_pin(p, &L->o, &A->a)) < 0) {
+			lsc__load_error(p, "pin", NULL, 0, ret, "arena of %" PRIu64 " bytes with %s",
+					arena_bytes, L->o.pin ? L->o.pin : "none");
+			goto fail;
+		}
+	}
+	if (L->o.device >= 0 && arena_bytes && (ret = lsc__device_open(L)) < 0)
+		goto fail;
+	if (L->verify && (ret = hash_empty(L)) < 0)
+		goto fail;
+	if ((ret = lsc__chunks_build(L)) < 0) {
+		lsc__load_error(p, "read", NULL, 0, ret, "chunk table");
+		goto fail;
+	}
+	if (L->n_staged && (ret = lsc__staging_init(L, &L->stg, L->K, L->C)) < 0)
+		goto fail;
+	if (L->n_chunks && (ret = lsc__pipeline_run(L)) < 0)
+		goto fail;
+	if (!L->n_chunks)
+		L->rd = NULL;
+	lsc__staging_release(&L->stg);
+	if ((ret = check_unchanged(L)) < 0 || (ret = lsc__progress_end(L)) < 0)
+		goto fail;
+
+	fill_stats(L, lsc__now_ns() - t0);
+	lsc_vmstat_read(lsc__proc_root(p), &vm1);
+	lsc__load_summary(L, &vm0, &vm1);
+	release_files(L);
+	free(idx);
+	free(L->files);
+	free(L->lx);
+	free(L->chunks);
+	L->files = NULL;
+	L->lx = NULL;
+	L->chunks = NULL;
+	return 0;
+
+fail:
+	lsc__staging_release(&L->stg);
+	release_files(L);
+	if (A && L->caller_memory) {
+		memset(&A->a, 0, sizeof(A->a)); /* the caller's: nothing to release */
+		A->dev = NULL;
+	}
+	lsc_arena_destroy(A);
+	L->out = NULL;
+	free(idx);
+	free(L->files);
+	free(L->lx);
+	free(L->chunks);
+	L->files = NULL;
+	L->lx = NULL;
+	L->chunks = NULL;
+	return ret;
+}
+
+static void load_init(struct lsc__load *L, lsc_profiler *p, const struct lsc_load_options *o,
+		      const struct lsc_extent *ext, size_t n_ext)
+{
+	memset(L, 0, sizeof(*L));
+	L->p = p;
+	if (o)
+		L->o = *o;
+	else
+		lsc_load_options_init(&L->o);
+	L->ext = ext;
+	L->n_ext = n_ext;
 }
 
 LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
@@ -368,107 +523,34 @@ int lsc__load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
 		return -EINVAL;
 	*out = NULL;
 	struct lsc__load L;
-	memset(&L, 0, sizeof(L));
-	L.p = p;
-	if (o)
-		L.o = *o;
-	else
-		lsc_load_options_init(&L.o);
-	L.ext = ext;
-	L.n_ext = n_ext;
+	load_init(&L, p, o, ext, n_ext);
 	L.n_tensors = n_tensors;
-	if (!ext || !n_ext) {
-		lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "no extents to load");
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < n_ext; i++) {
-		if (!ext[i].path) {
-			lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "extent %zu has no path", i);
-			return -EINVAL;
-		}
-	}
-	L.direct_wanted = !!(L.o.flags & LSC_LOAD_DIRECT);
+	struct lsc_load_result *prev = lsc__result_begin(L.o.result);
+	int ret = load_run(&L, arena_bytes, NULL, 0);
+	lsc__result_end(prev, ret, L.bytes_done, L.total_bytes);
+	if (ret == 0)
+		*out = L.out;
+	return ret;
+}
 
-	struct lsc_vmstat vm0, vm1;
-	lsc_vmstat_read(lsc__proc_root(p), &vm0);
-	uint64_t t0 = lsc__now_ns();
-
-	int ret = -ENOMEM;
-	size_t *idx = calloc(n_ext, sizeof(*idx));
-	L.files = calloc(n_ext, sizeof(*L.files));
-	L.lx = calloc(n_ext, sizeof(*L.lx));
-	struct lsc_arena *A = calloc(1, sizeof(*A));
-	if (A) {
-		A->hash = calloc(n_ext, sizeof(*A->hash));
-		A->hashed = calloc(n_ext, 1);
-		A->n_ext = n_ext;
+LSC_API int lsc_load_into(lsc_profiler *p, const struct lsc_load_options *o,
+			  const struct lsc_extent *ext, size_t n_ext, void *dst, size_t dst_len,
+			  struct lsc_load_stats *stats)
+{
+	struct lsc__load L;
+	load_init(&L, p, o, ext, n_ext);
+	L.caller_memory = 1;
+	struct lsc_load_result *prev = lsc__result_begin(L.o.result);
+	int ret = load_run(&L, 0, dst, dst_len);
+	lsc__result_end(prev, ret, L.bytes_done, L.total_bytes);
+	if (ret == 0) {
+		if (stats)
+			*stats = L.out->st;
+		/* A view of the caller's memory: free the handle, not the memory. */
+		memset(&L.out->a, 0, sizeof(L.out->a));
+		L.out->dev = NULL;
+		lsc_arena_destroy(L.out);
 	}
-	L.out = A;
-	if (!idx || !L.files || !L.lx || !A || !A->hash || !A->hashed) {
-		lsc__load_error(p, "manifest", NULL, 0, ret, "tables for %zu extents", n_ext);
-		goto fail;
-	}
-	if ((ret = open_files(&L, idx)) < 0 || (ret = check_extents(&L, idx, &arena_bytes)) < 0)
-		goto fail;
-	if ((ret = choose_path(&L)) < 0)
-		goto fail;
-	L.verify = !(L.o.flags & LSC_LOAD_NO_VERIFY);
-	for (size_t i = 0; i < n_ext; i++)
-		L.verify |= ext[i].has_xxh3;
-
-	/* NULL for a name this build lacks: the pin phase says so. */
-	L.pin = lsc__pin_wanted(&L.o);
-	if (arena_bytes) {
-		if ((ret = lsc__arena_mem_guard(p, &L.o, arena_bytes)) < 0)
-			goto fail;
-		if ((ret = lsc__arena_alloc(p, &L.o, arena_bytes, &A->a)) < 0) {
-			lsc__load_error(p, "allocate", NULL, 0, ret, "arena of %.2f GiB (%" PRIu64 " bytes)",
-					arena_bytes / (1024.0 * 1024 * 1024), arena_bytes);
-			goto fail;
-		}
-		if ((ret = lsc__arena_pin(p, &L.o, &A->a)) < 0) {
-			lsc__load_error(p, "pin", NULL, 0, ret, "arena of %" PRIu64 " bytes with %s",
-					arena_bytes, L.o.pin ? L.o.pin : "none");
-			goto fail;
-		}
-	}
-	if (L.o.device >= 0 && arena_bytes && (ret = lsc__device_open(&L)) < 0)
-		goto fail;
-	if (L.verify && (ret = hash_empty(&L)) < 0)
-		goto fail;
-	if ((ret = lsc__chunks_build(&L)) < 0) {
-		lsc__load_error(p, "read", NULL, 0, ret, "chunk table");
-		goto fail;
-	}
-	if (L.n_staged && (ret = lsc__staging_init(&L, &L.stg, L.K, L.C)) < 0)
-		goto fail;
-	if (L.n_chunks && (ret = lsc__pipeline_run(&L)) < 0)
-		goto fail;
-	if (!L.n_chunks)
-		L.rd = NULL;
-	lsc__staging_release(&L.stg);
-	if ((ret = check_unchanged(&L)) < 0)
-		goto fail;
-
-	fill_stats(&L, lsc__now_ns() - t0);
-	lsc_vmstat_read(lsc__proc_root(p), &vm1);
-	lsc__load_summary(&L, &vm0, &vm1);
-	release_files(&L);
-	free(idx);
-	free(L.files);
-	free(L.lx);
-	free(L.chunks);
-	*out = A;
-	return 0;
-
-fail:
-	lsc__staging_release(&L.stg);
-	release_files(&L);
-	lsc_arena_destroy(A);
-	free(idx);
-	free(L.files);
-	free(L.lx);
-	free(L.chunks);
 	return ret;
 }
 

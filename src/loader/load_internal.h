@@ -114,12 +114,29 @@ struct lsc__load {
 	uint64_t read_ns, copy_ns, verify_ns;
 	uint64_t bytes_done;
 	int fixed_bufs, fixed_files, async_applied; /* what the reader really does */
+
+	/* lsc_load_into: the memory is the caller's (no arena is built), and
+	 * where its start sits in a 4 KiB block (O_DIRECT alignment). */
+	int caller_memory;
+	uint64_t base_misalign;
+
+	/* progress (progress.c): the last call's bytes and time, and calls made */
+	uint64_t prog_last, prog_last_ns;
+	unsigned prog_calls;
 };
 
 /* lsc_load with the manifest's tensor count (model.c's lsc_load_manifest). */
 int lsc__load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
 		      const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
 		      size_t n_tensors, lsc_arena **out);
+
+/* ---- progress and cancel (progress.c) ------------------------------------ */
+
+/* @done bytes are in place: call the caller's progress callback when the
+ * rate allows. Return 0, or -ECANCELED (its line printed) when it asks. */
+int lsc__progress(struct lsc__load *L, uint64_t done);
+/* The last call, done == total. 0 or -ECANCELED. */
+int lsc__progress_end(struct lsc__load *L);
 
 /* ---- the summaries (summary.c; the other lines: lines.h) ---------------- */
 

@@ -60,7 +60,7 @@ static int staged(const struct lsc__load *L, const struct lsc__lext *x, uint64_t
 		return 1;
 	if (!L->files[x->file].direct)
 		return 0;
-	return ((x->off + pos) | (x->arena_off + pos) | len) % LSC__DIO_ALIGN != 0;
+	return ((x->off + pos) | (x->arena_off + pos + L->base_misalign) | len) % LSC__DIO_ALIGN != 0;
 }
 
 int lsc__chunks_build(struct lsc__load *L)
@@ -323,6 +323,8 @@ int lsc__pipeline_run(struct lsc__load *L)
 			continue; /* resubmitted after an O_DIRECT fallback */
 		completed++;
 		lsc_span_progress(L->p, span.span, L->bytes_done);
+		if ((ret = lsc__progress(L, L->bytes_done)) < 0)
+			goto end_span;
 		if ((ret = lsc__device_copy(L, d.tag & TAG_SEQ_MASK)) < 0)
 			goto end_span;
 		/* Refill before hashing, so the kernel reads while we hash. */

@@ -29,6 +29,67 @@ static double rate(uint64_t bytes, uint64_t ns)
 	return ns ? (double)bytes / GIB / sec(ns) : 0.0;
 }
 
+static void vm_say(struct lsc__rec *r, const struct lsc_vmstat *vm0, const struct lsc_vmstat *vm1)
+{
+	lsc__rec_say(r, "; vmstat");
+	unsigned moved = 0;
+	for (int c = 0; c < LSC_VM_COUNT; c++) {
+		uint32_t bit = 1u << c;
+		if (!(vm0->valid & bit) || !(vm1->valid & bit) || vm1->v[c] == vm0->v[c])
+			continue;
+		lsc__rec_say(r, "%s %s %+" PRId64, moved ? "," : ":", lsc_vm_name(c),
+			     vm1->v[c] - vm0->v[c]);
+		moved++;
+	}
+	if (!moved)
+		lsc__rec_say(r, vm0->valid ? ": nothing moved" : ": n/a");
+}
+
+static void vm_fields(struct lsc__rec *r, const struct lsc_vmstat *vm0, const struct lsc_vmstat *vm1)
+{
+	for (int c = 0; c < LSC_VM_COUNT; c++) {
+		uint32_t bit = 1u << c;
+		if ((vm0->valid & bit) && (vm1->valid & bit) && vm1->v[c] != vm0->v[c])
+			lsc__rec_i64(r, lsc__vm_keys[c], vm1->v[c] - vm0->v[c]);
+	}
+	if (!vm0->valid || !vm1->valid)
+		lsc__rec_str(r, LSC__KEY(VM), "n/a");
+}
+
+/* lsc_load_into: the memory was allocated and pinned by the caller, so
+ * there are no allocate and pin figures of ours; what the profiler can see
+ * of that memory takes their place (smaps backing and Locked, the
+ * process's VmPin: a driver's pin of the caller's buffer shows there). */
+static void caller_complement(const struct lsc__load *L, struct lsc__rec *r,
+			      const struct lsc_vmstat *vm0, const struct lsc_vmstat *vm1)
+{
+	const struct lsc_load_stats *st = &L->out->st;
+	lsc__rec_say(r,
+		     "ready: %.2f GiB read into memory allocated and pinned by the caller in %.3f s "
+		     "(copy %.3f s); the caller's memory: %.2f GiB of %.2f GiB in huge pages, "
+		     "%.2f GiB locked",
+		     st->bytes / GIB, sec(st->wall_ns), sec(st->read_ns), st->huge_bytes / GIB,
+		     st->arena_bytes / GIB, st->locked_bytes / GIB);
+	if (st->process_pin_kib >= 0)
+		lsc__rec_say(r, ", process VmPin %.2f GiB", st->process_pin_kib / (1024.0 * 1024));
+	else
+		lsc__rec_say(r, ", process VmPin n/a");
+	vm_say(r, vm0, vm1);
+	lsc__rec_u64(r, LSC__KEY(RESIDENT_BYTES), st->arena_bytes);
+	lsc__rec_u64(r, LSC__KEY(PINNED_BYTES), st->locked_bytes);
+	lsc__rec_f64(r, LSC__KEY(TOTAL_S), sec(st->wall_ns), 3);
+	lsc__rec_f64(r, LSC__KEY(ALLOC_S), 0.0, 3);
+	lsc__rec_f64(r, "pin_s", 0.0, 3);
+	lsc__rec_f64(r, LSC__KEY(COPY_S), sec(st->read_ns), 3);
+	lsc__rec_f64(r, LSC__KEY(READ_S), sec(st->read_ns), 3);
+	lsc__rec_str(r, "memory", "caller");
+	lsc__rec_u64(r, "huge_bytes", st->huge_bytes);
+	lsc__rec_u64(r, "locked_bytes", st->locked_bytes);
+	lsc__rec_i64(r, "process_pin_kib", st->process_pin_kib);
+	vm_fields(r, vm0, vm1);
+	lsc__emit(L->p, r);
+}
+
 static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 		       const struct lsc_vmstat *vm1)
 {
@@ -37,6 +98,10 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(COMPLEMENT));
 	uint64_t resident = st->arena_bytes;
+	if (L->caller_memory) {
+		caller_complement(L, &r, vm0, vm1);
+		return;
+	}
 	lsc__rec_say(&r,
 		     "ready: resident %.2f GiB, pinned %.2f GiB in %.3f s "
 		     "(alloc %.3f s, pin %.3f s, copy %.3f s); ",
@@ -52,18 +117,7 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 		     a->pin_retries, a->pin_segments);
 	if (a->pin_failures)
 		lsc__rec_say(&r, " (%u failed)", a->pin_failures);
-	lsc__rec_say(&r, "; vmstat");
-	unsigned moved = 0;
-	for (int c = 0; c < LSC_VM_COUNT; c++) {
-		uint32_t bit = 1u << c;
-		if (!(vm0->valid & bit) || !(vm1->valid & bit) || vm1->v[c] == vm0->v[c])
-			continue;
-		lsc__rec_say(&r, "%s %s %+" PRId64, moved ? "," : ":", lsc_vm_name(c),
-			     vm1->v[c] - vm0->v[c]);
-		moved++;
-	}
-	if (!moved)
-		lsc__rec_say(&r, vm0->valid ? ": nothing moved" : ": n/a");
+	vm_say(&r, vm0, vm1);
 
 	lsc__rec_u64(&r, LSC__KEY(RESIDENT_BYTES), resident);
 	lsc__rec_u64(&r, LSC__KEY(PINNED_BYTES), a->pinned_bytes);
@@ -86,13 +140,7 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 	lsc__rec_u64(&r, "pin_retries", a->pin_retries);
 	lsc__rec_u64(&r, "pin_segments", a->pin_segments);
 	lsc__rec_u64(&r, "pin_failures", a->pin_failures);
-	for (int c = 0; c < LSC_VM_COUNT; c++) {
-		uint32_t bit = 1u << c;
-		if ((vm0->valid & bit) && (vm1->valid & bit) && vm1->v[c] != vm0->v[c])
-			lsc__rec_i64(&r, lsc__vm_keys[c], vm1->v[c] - vm0->v[c]);
-	}
-	if (!vm0->valid || !vm1->valid)
-		lsc__rec_str(&r, LSC__KEY(VM), "n/a");
+	vm_fields(&r, vm0, vm1);
 	lsc__emit(L->p, &r);
 }
 
@@ -113,9 +161,14 @@ static void loaded(const struct lsc__load *L)
 	lsc__rec_init(&r, LSC__EV(LOADED));
 	lsc__rec_say(&r, "%.2f GiB in %.3f s (%.2f GiB/s over the wall time); ",
 		     st->bytes / GIB, sec(st->wall_ns), rate(st->bytes, st->wall_ns));
-	lsc__rec_say(&r, "allocate %.3f s (%.2f GiB/s), ", sec(alloc_ns),
-		     rate(st->arena_bytes, alloc_ns));
-	if (a->pinned_bytes)
+	if (L->caller_memory)
+		lsc__rec_say(&r, "allocate and pin by the caller, ");
+	else
+		lsc__rec_say(&r, "allocate %.3f s (%.2f GiB/s), ", sec(alloc_ns),
+			     rate(st->arena_bytes, alloc_ns));
+	if (L->caller_memory)
+		;
+	else if (a->pinned_bytes)
 		lsc__rec_say(&r, "pin %.3f s (%.2f GiB/s), ", sec(a->pin_ns),
 			     rate(a->pinned_bytes, a->pin_ns));
 	else
@@ -132,7 +185,8 @@ static void loaded(const struct lsc__load *L)
 	else
 		lsc__rec_say(&r, "verify off");
 	if (L->out->dev)
-		lsc__rec_say(&r, ", device copy %.3f s busy", sec(L->dev_ns));
+		lsc__rec_say(&r, ", device copy %.3f s busy (%.2f GiB/s)", sec(L->dev_ns),
+			     rate(st->bytes, L->dev_ns));
 	lsc__rec_say(&r, "; %s%s%s, %s, staging %s, qd %u, %u files, %zu extents",
 		     st->reader_applied, L->fixed_bufs ? " fixed buffers" : "",
 		     L->fixed_files ? ", registered files" : "",
@@ -162,9 +216,12 @@ static void loaded(const struct lsc__load *L)
 	lsc__rec_u64(&r, "files", L->n_files);
 	lsc__rec_u64(&r, "extents", L->n_ext);
 	lsc__rec_u64(&r, "tensors", L->n_tensors);
+	if (L->caller_memory)
+		lsc__rec_str(&r, "memory", "caller");
 	if (L->out->dev) {
 		lsc__rec_i64(&r, "device", L->o.device);
 		lsc__rec_f64(&r, "device_s", sec(L->dev_ns), 3);
+		lsc__rec_f64(&r, "device_gibps", rate(st->bytes, L->dev_ns), 2);
 	}
 	lsc__emit(L->p, &r);
 }

@@ -93,6 +93,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 	p->stream = opt->stream ? opt->stream : stderr;
 	p->sink = opt->sink;
 	p->sink_user = opt->sink_user;
+	p->sink_level = opt->sink_level;
 	p->flags = opt->flags;
 	copy_str(p->prefix, sizeof(p->prefix), opt->prefix, "");
 	copy_str(p->proc_root, sizeof(p->proc_root), opt->proc_root, "/proc");
@@ -216,6 +217,30 @@ static int says_failure(const struct lsc__rec *r)
 	return 0;
 }
 
+LSC_API const char *lsc_level_name(enum lsc_level level)
+{
+	static const char *const names[] = {"info", "note", "warn", "error"};
+	return (unsigned)level < sizeof(names) / sizeof(names[0]) ? names[level] : "?";
+}
+
+/* The level of a record, by its event (profiler.h has the table). */
+static enum lsc_level level_of(const struct lsc__rec *r)
+{
+	const char *e = r->event;
+	if (says_failure(r))
+		return LSC_LEVEL_ERROR;
+	if (!strcmp(e, LSC__EV(FALLBACK)) || !strcmp(e, LSC__EV(USAGE)) || !strcmp(e, LSC__EV(WARN)) ||
+	    !strcmp(e, LSC__EV(STILL)))
+		return LSC_LEVEL_WARN;
+	if (!strcmp(e, LSC__EV(NOTE)))
+		return LSC_LEVEL_NOTE;
+	if (!strcmp(e, LSC__EV(PHASE)))
+		for (unsigned i = 0; i < r->n; i++)
+			if (!strcmp(r->f[i].key, "failed"))
+				return LSC_LEVEL_WARN;
+	return LSC_LEVEL_INFO;
+}
+
 int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 {
 	if (!p || !p->on || !r)
@@ -246,7 +271,9 @@ int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 		lsc__trace_line(p, rr);
 	size_t len = lsc__rec_render(rr, p->format, p->prefix, line, sizeof(line));
 	pthread_mutex_lock(&p->sink_lock);
-	if (p->sink) {
+	if (p->sink_level) {
+		p->sink_level(p->sink_user, level_of(rr), rr->event, line, len);
+	} else if (p->sink) {
 		p->sink(p->sink_user, line, len);
 	} else {
 		fwrite(line, 1, len, p->stream);

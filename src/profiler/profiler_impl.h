@@ -109,7 +109,19 @@ struct lsc_profiler {
 	pthread_cond_t wd_cond;
 
 	struct lsc_profiler *fork_next; /* fork.c's list of live profilers */
+
+	/* The start's phase table (lsc_start_table_read; under .lock): reset at
+	 * begin, final at end. */
+	lsc_sink_level_fn sink_level;
+	int start_seen, start_ended;
+	uint64_t end_wall_ns, end_covered_ns;
+	unsigned n_rows, rows_dropped;
+	struct lsc_phase_row rows[LSC_START_ROWS_MAX];
 };
+
+/* span.c: add a phase line to the start's table; called with .lock held. */
+void lsc__table_add(lsc_profiler *p, enum lsc_phase_kind kind, const char *name, int overlapped,
+		    int failed, uint64_t wall_ns, uint64_t bytes);
 
 /* Usage error kinds, each reported once per profiler. */
 enum lsc__usage {

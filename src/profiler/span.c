@@ -61,6 +61,9 @@ LSC_API int lsc_start_begin(lsc_profiler *p, const char *name)
 		p->phases = 0;
 		p->covered_ns = 0;
 		p->cover_t0 = now;
+		p->start_seen = 1;
+		p->start_ended = 0;
+		p->n_rows = p->rows_dropped = 0;
 	}
 	pthread_mutex_unlock(&p->lock);
 	if (twice) {
@@ -128,6 +131,11 @@ LSC_API int lsc_start_end(lsc_profiler *p)
 	if (covered > wall)
 		covered = wall;
 	uint64_t un = wall - covered;
+	pthread_mutex_lock(&p->lock);
+	p->start_ended = 1;
+	p->end_wall_ns = wall;
+	p->end_covered_ns = covered;
+	pthread_mutex_unlock(&p->lock);
 	char w[LSC__HBUF], u[LSC__HBUF];
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(READY));
@@ -441,6 +449,7 @@ LSC_API int lsc_span_end(lsc_profiler *p, lsc_span s, struct lsc_span_result *re
 	phase_line(p, sp, res);
 
 	pthread_mutex_lock(&p->lock);
+	lsc__table_add(p, sp->kind, sp->name, 0, sp->failed, res->wall_ns, res->bytes);
 	sp->id = 0;
 	sp->closing = 0;
 	p->phases++;
@@ -475,6 +484,7 @@ LSC_API int lsc_phase_record(lsc_profiler *p, enum lsc_phase_kind kind, const ch
 	lsc__rec_f64(&r, LSC__KEY(GIBPS), gibps, 3);
 	lsc__rec_u64(&r, LSC__KEY(OVERLAPPED), 1);
 	pthread_mutex_lock(&p->lock);
+	lsc__table_add(p, kind, n, 1, 0, busy_ns, bytes);
 	p->phases++;
 	pthread_mutex_unlock(&p->lock);
 	if (p->trace)

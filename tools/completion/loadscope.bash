@@ -10,7 +10,7 @@
 _loadscope_commands="ab lab load pintest probe run triage"
 
 _loadscope_load_flags="--pin-readonly --direct --no-verify --help --version"
-_loadscope_load_valued="--thp --pin --chunk-gib --staging --qd --threads --reader --expect --format --make-test-file --gib"
+_loadscope_load_valued="--thp --pin --chunk-gib --staging --qd --threads --reader --device --expect --format --make-test-file --gib"
 _loadscope_probe_flags="--help --version"
 _loadscope_probe_valued="--arena-gib --format --proc-root --sys-root"
 _loadscope_triage_flags="--table --table-only --redact --color --no-color --help --version"
