@@ -278,13 +278,27 @@ Test(profiler, usage_line_says_ignored_only_when_it_was)
 				  "(reported once; the call was ignored)");
 }
 
+/* The words every switch variable takes (docs/configuration.md): no and
+ * yes, in any case, as the loader's switches take them. */
+Test(profiler, env_no_and_yes)
+{
+	lsc_profiler *p = env_profiler("No");
+	cr_assert_eq(lsc_profiler_enabled(p), 0);
+	lsc_profiler_destroy(p);
+	p = env_profiler("YES");
+	cr_assert_eq(lsc_profiler_enabled(p), 1);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(lsct_count(&cap, "usage"), 0, "%s", cap.buf);
+}
+
 Test(profiler, env_bad_value_reported_once)
 {
 	lsc_profiler *p = env_profiler("loud");
 	cr_assert_eq(lsc_profiler_enabled(p), 1);
 	lsc_profiler_destroy(p);
 	cr_assert_eq(lsct_count(&cap, "usage"), 1);
-	cr_assert(strstr(cap.buf, "LOADSCOPE=loud") != NULL);
+	cr_assert(strstr(cap.buf, "LOADSCOPE=loud is not off, on, json, 0, 1, no or yes; ignored") != NULL,
+		  "%s", cap.buf);
 }
 
 Test(profiler, mode_off_option)

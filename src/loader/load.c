@@ -17,7 +17,8 @@
  * measurement on the build machine: docs/benchmarks.md, "Loader". Three
  * environment variables override the path for benchmarks, read once per
  * load: LOADSCOPE_READ_PATH=arena|staging, LOADSCOPE_READ_ASYNC=0|1 and
- * LOADSCOPE_READ_FIXED=0|1 (register buffers with io_uring).
+ * LOADSCOPE_READ_FIXED=0|1 (register buffers with io_uring); a bad value
+ * is one usage line and the default (loader/env.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@
 #include <xxhash.h>
 
 #include "host/procfs.h"
+#include "loader/env.h"
 #include "loader/load_internal.h"
 #include "loader/result.h"
 #include "loader/sys.h"
@@ -65,14 +67,6 @@ const struct lsc__pin_ops *lsc__pin_wanted(const struct lsc_load_options *o)
 	if (pin_forced)
 		return pin_forced;
 	return lsc__pin_find(o && o->pin && *o->pin ? o->pin : "none");
-}
-
-static int env_flag(const char *name, int def)
-{
-	const char *v = getenv(name);
-	if (!v || !*v)
-		return def;
-	return strcmp(v, "0") && strcmp(v, "off") && strcmp(v, "no");
 }
 
 static int cmp_path(const void *a, const void *b, void *ctx)
@@ -265,14 +259,10 @@ static int choose_path(struct lsc__load *L)
 		return -EINVAL;
 	}
 	L->K = o->staging_count ? o->staging_count : DEF_STAGING_COUNT;
-	L->async = env_flag("LOADSCOPE_READ_ASYNC", DEF_ASYNC);
-	L->register_bufs = env_flag("LOADSCOPE_READ_FIXED", DEF_FIXED);
-	int to_arena = DEF_TO_ARENA;
-	const char *path = getenv("LOADSCOPE_READ_PATH");
-	if (path && !strcmp(path, "staging"))
-		to_arena = 0;
-	else if (path && !strcmp(path, "arena"))
-		to_arena = 1;
+	L->async = lsc__env_switch(L->p, LSC__ENV_READ_ASYNC, DEF_ASYNC);
+	L->register_bufs = lsc__env_switch(L->p, LSC__ENV_READ_FIXED, DEF_FIXED);
+	static const char *const paths[] = {"staging", "arena", NULL}; /* index = to_arena */
+	int to_arena = lsc__env_choice(L->p, LSC__ENV_READ_PATH, paths, DEF_TO_ARENA);
 	/* Staging sizes asked for mean the caller wants the staging path. */
 	if (o->staging_count || o->staging_bytes)
 		to_arena = 0;

@@ -15,13 +15,15 @@
  *
  * Callers who know better (memory about to be freed, a balloon) set
  * LSC_LOAD_NO_MEM_CHECK, or LOADSCOPE_ARENA_MEM_CHECK=0 in the environment
- * (read once per load), which is how the command line reaches it.
+ * (read once per load, as a switch of loader/env.c: 0, off or no), which
+ * is how the command line reaches it.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/env.h"
 #include "loader/load_internal.h"
 
 #define MIB (1ull << 20)
@@ -35,8 +37,7 @@ static double gib(uint64_t v)
 
 int lsc__arena_mem_guard(lsc_profiler *p, const struct lsc_load_options *o, uint64_t bytes)
 {
-	const char *env = getenv("LOADSCOPE_ARENA_MEM_CHECK");
-	if ((o->flags & LSC_LOAD_NO_MEM_CHECK) || (env && (!strcmp(env, "0") || !strcmp(env, "off"))))
+	if ((o->flags & LSC_LOAD_NO_MEM_CHECK) || !lsc__env_switch(p, LSC__ENV_ARENA_MEM_CHECK, 1))
 		return 0;
 	struct lsc_system s;
 	lsc_profiler_system(p, &s);

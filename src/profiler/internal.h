@@ -27,6 +27,17 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s);
 const char *lsc__proc_root(const lsc_profiler *p);
 const char *lsc__sys_root(const lsc_profiler *p);
 
+/* The loader's LOADSCOPE_* variables (src/loader/env.c): a bad value of
+ * each is one `usage` line, once per variable and profiler. */
+enum lsc__env_var {
+	LSC__ENV_READ_PATH = 0,
+	LSC__ENV_READ_FIXED,
+	LSC__ENV_READ_ASYNC,
+	LSC__ENV_ARENA_MEM_CHECK,
+	LSC__ENV_LOADER_MAX
+};
+void lsc__usage_env(lsc_profiler *p, enum lsc__env_var var, const char *what);
+
 /* Monotonic nanoseconds. */
 uint64_t lsc__now_ns(void);
 

@@ -114,9 +114,9 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		const char *e = getenv("LOADSCOPE");
 		if (e && *e) {
 			/* Any case: LOADSCOPE=OFF is what people type. */
-			if (!strcasecmp(e, "off") || !strcmp(e, "0")) {
+			if (!strcasecmp(e, "off") || !strcmp(e, "0") || !strcasecmp(e, "no")) {
 				p->on = 0;
-			} else if (!strcasecmp(e, "on") || !strcmp(e, "1")) {
+			} else if (!strcasecmp(e, "on") || !strcmp(e, "1") || !strcasecmp(e, "yes")) {
 				p->on = 1;
 			} else if (!strcasecmp(e, "json")) {
 				p->on = 1;
@@ -146,7 +146,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		lsc__procfd_open(p);
 	if (bad_env) {
 		char msg[160];
-		snprintf(msg, sizeof(msg), "LOADSCOPE=%.40s is not off, on or json; ignored", bad_env);
+		snprintf(msg, sizeof(msg), "LOADSCOPE=%.40s is not off, on, json, 0, 1, no or yes; ignored", bad_env);
 		lsc__usage(p, LSC__USAGE_ENV, msg);
 	}
 	if (bad_trace) {
@@ -307,6 +307,12 @@ void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what)
 		     (ignored_kinds >> kind) & 1u ? "; the call was ignored" : "");
 	lsc__rec_str(&r, LSC__KEY(WHAT), what);
 	lsc__emit(p, &r);
+}
+
+void lsc__usage_env(lsc_profiler *p, enum lsc__env_var var, const char *what)
+{
+	if ((unsigned)var < LSC__ENV_LOADER_MAX)
+		lsc__usage(p, (enum lsc__usage)(LSC__USAGE_ENV_LOADER + (unsigned)var), what);
 }
 
 /* Thread CPU and process faults: two getrusage calls, no /proc read. */

@@ -134,6 +134,7 @@ enum lsc__usage {
 	LSC__USAGE_TOO_MANY,
 	LSC__USAGE_ENV,
 	LSC__USAGE_ENV_TRACE,
+	LSC__USAGE_ENV_LOADER, /* the first of LSC__ENV_LOADER_MAX, one per variable */
 };
 
 void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what);

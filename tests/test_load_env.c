@@ -1,0 +1,173 @@
+/*
+ * Description: the loader's environment variables, each read with one
+ * vocabulary (docs/configuration.md). A bad value of LOADSCOPE_READ_PATH,
+ * LOADSCOPE_READ_FIXED, LOADSCOPE_READ_ASYNC or LOADSCOPE_ARENA_MEM_CHECK
+ * is one `usage` line naming it, its words and the default, and the load
+ * runs with that default (the first two were once taken silently); the
+ * words are taken in any case. The io_uring cases skip loudly where the
+ * kernel has no usable io_uring.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/load_helpers.h"
+
+static struct lsct_capture cap;
+static char store[LSC__LINE_MAX + 1];
+
+static void teardown(void)
+{
+	lsct_capture_reset(&cap);
+	unsetenv("LOADSCOPE_READ_PATH");
+	unsetenv("LOADSCOPE_READ_FIXED");
+	unsetenv("LOADSCOPE_READ_ASYNC");
+	unsetenv("LOADSCOPE_ARENA_MEM_CHECK");
+}
+
+TestSuite(load_env, .fini = teardown);
+
+static void need_uring(void)
+{
+	struct io_uring ring;
+	int ret = io_uring_queue_init(4, &ring, 0);
+	if (ret < 0)
+		cr_skip_test("io_uring unavailable here: io_uring_queue_init: %s", strerror(-ret));
+	io_uring_queue_exit(&ring);
+}
+
+/* A 3 MiB load by io_uring; its rc. */
+static int load(void)
+{
+	const char *path = lsct_make_file("env.bin", 3u << 20, 41);
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.reader = "io_uring";
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	lsc_arena *a = NULL;
+	int ret = lsc_load(p, &o, &e, 1, 0, &a);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	return ret;
+}
+
+static void one_usage_line(const char *want)
+{
+	cr_assert_eq(lsct_count(&cap, "usage"), 1, "%s", cap.buf);
+	struct lsc__parsed u;
+	cr_assert(lsct_find(&cap, "usage", 0, store, sizeof store, &u));
+	cr_assert_str_eq(u.human, want);
+}
+
+static void loaded_field(const char *key, const char *want)
+{
+	char v[64];
+	cr_assert(lsct_field(&cap, "loaded", key, v, sizeof v), "no %s in: %s", key, cap.buf);
+	cr_assert_str_eq(v, want, "%s in: %s", key, cap.buf);
+}
+
+Test(load_env, bad_read_path_is_one_line_and_the_arena_path)
+{
+	need_uring();
+	setenv("LOADSCOPE_READ_PATH", "bogus", 1);
+	cr_assert_eq(load(), 0, "%s", cap.buf);
+	one_usage_line("API misuse: LOADSCOPE_READ_PATH=bogus is not staging or arena; "
+		       "the default, arena, applies (reported once)");
+	loaded_field("staging", "none");
+}
+
+Test(load_env, read_path_words_in_any_case)
+{
+	need_uring();
+	setenv("LOADSCOPE_READ_PATH", "Staging", 1);
+	cr_assert_eq(load(), 0, "%s", cap.buf);
+	cr_assert_eq(lsct_count(&cap, "usage"), 0, "%s", cap.buf);
+	char v[64];
+	cr_assert(lsct_field(&cap, "loaded", "staging", v, sizeof v));
+	cr_assert_str_neq(v, "none", "%s", cap.buf);
+}
+
+Test(load_env, bad_read_fixed_is_one_line_and_fixed_buffers)
+{
+	need_uring();
+	setenv("LOADSCOPE_READ_FIXED", "bogus", 1);
+	cr_assert_eq(load(), 0, "%s", cap.buf);
+	one_usage_line("API misuse: LOADSCOPE_READ_FIXED=bogus is not 1, on, yes, 0, off or no; "
+		       "the default, 1, applies (reported once)");
+	/* 1 as asked, unless this process cannot register 3 MiB: then the
+	 * buffers fallback says so, and 0 is that fallback's, not the word's. */
+	if (!lsct_has_fallback(&cap, "buffers"))
+		loaded_field("fixed", "1");
+}
+
+Test(load_env, read_fixed_no_turns_it_off)
+{
+	need_uring();
+	setenv("LOADSCOPE_READ_FIXED", "NO", 1);
+	cr_assert_eq(load(), 0, "%s", cap.buf);
+	cr_assert_eq(lsct_count(&cap, "usage"), 0, "%s", cap.buf);
+	loaded_field("fixed", "0");
+}
+
+Test(load_env, bad_read_async_is_one_line_and_async)
+{
+	need_uring();
+	setenv("LOADSCOPE_READ_ASYNC", "maybe", 1);
+	cr_assert_eq(load(), 0, "%s", cap.buf);
+	one_usage_line("API misuse: LOADSCOPE_READ_ASYNC=maybe is not 1, on, yes, 0, off or no; "
+		       "the default, 1, applies (reported once)");
+	loaded_field("async", "1");
+}
+
+Test(load_env, read_async_off_in_capitals)
+{
+	need_uring();
+	setenv("LOADSCOPE_READ_ASYNC", "OFF", 1); /* was taken as on */
+	cr_assert_eq(load(), 0, "%s", cap.buf);
+	loaded_field("async", "0");
+}
+
+/* The guard stays on: an arena of 1 PiB is refused before it is mapped. */
+Test(load_env, bad_mem_check_is_one_line_and_the_guard)
+{
+	setenv("LOADSCOPE_ARENA_MEM_CHECK", "bogus", 1);
+	const char *path = lsct_make_file("env-small.bin", 4096, 42);
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	lsc_arena *a = NULL;
+	int ret = lsc_load(p, &o, &e, 1, 1ull << 50, &a);
+	lsc_profiler_destroy(p);
+	cr_assert_eq(ret, -ENOMEM, "%s", cap.buf);
+	cr_assert_null(a);
+	one_usage_line("API misuse: LOADSCOPE_ARENA_MEM_CHECK=bogus is not 1, on, yes, 0, off or no; "
+		       "the default, 1, applies (reported once)");
+	char v[64];
+	cr_assert(lsct_field(&cap, "error", "what", v, sizeof v), "%s", cap.buf);
+	cr_assert_str_eq(v, "allocate");
+}
+
+/* Two loads on one profiler: the line once, the default both times. */
+Test(load_env, reported_once_per_profiler)
+{
+	need_uring();
+	setenv("LOADSCOPE_READ_PATH", "nowhere", 1);
+	const char *path = lsct_make_file("env2.bin", 1u << 20, 43);
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.reader = "io_uring";
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	for (int i = 0; i < 2; i++) {
+		lsc_arena *a = NULL;
+		cr_assert_eq(lsc_load(p, &o, &e, 1, 0, &a), 0, "%s", cap.buf);
+		lsc_arena_destroy(a);
+	}
+	lsc_profiler_destroy(p);
+	cr_assert_eq(lsct_count(&cap, "usage"), 1, "%s", cap.buf);
+	cr_assert_eq(lsct_count_with(&cap, "loaded", "staging none"), 2, "%s", cap.buf);
+}
