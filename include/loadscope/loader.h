@@ -128,7 +128,8 @@ struct lsc_load_result {
 /* Options for lsc_load(). Fill with lsc_load_options_init() first; fields
  * are only ever added at the end. Environment overrides, read once per
  * load: LOADSCOPE_ARENA_THP (a policy name), LOADSCOPE_ARENA_MEM_CHECK=0
- * (as LSC_LOAD_NO_MEM_CHECK). */
+ * (as LSC_LOAD_NO_MEM_CHECK); a bad value is one line and the default
+ * (docs/configuration.md). */
 struct lsc_load_options {
 	enum lsc_thp_policy thp;
 	const char *pin;             /* "none" (default), "mlock", "cuda", "hip" */
