@@ -21,7 +21,7 @@
 #define MAX_LINES 2048
 
 struct header {
-	char file[32];
+	char file[256];
 	char *text;
 	char *line[MAX_LINES]; /* line[n - 1] is line n, NUL-terminated */
 	unsigned n;
@@ -58,7 +58,7 @@ static void read_headers(void)
 		cr_assert_lt(n_hdr, 8);
 		struct header *h = &hdr[n_hdr++];
 		snprintf(h->file, sizeof h->file, "%s", e->d_name);
-		char path[512];
+		char path[1024];
 		snprintf(path, sizeof path, ROOT "/include/loadscope/%s", e->d_name);
 		h->text = slurp(path);
 		for (char *s = h->text; *s && h->n < MAX_LINES;) {
