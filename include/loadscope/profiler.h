@@ -206,7 +206,8 @@ LSC_API void lsc_profiler_options_init(struct lsc_profiler_options *o);
  * The LOADSCOPE environment variable, read here once, overrides .mode and
  * .format unless LSC_PROFILER_IGNORE_ENV is set: "off" (or "0", "no"), "on"
  * (or "1", "yes"), "json", in any case ("OFF" too). Any other value keeps
- * the options and is reported in one usage line (docs/configuration.md). LOADSCOPE_TRACE=path sets .trace_path when it is NULL.
+ * the options and is reported in one usage line (docs/configuration.md).
+ * LOADSCOPE_TRACE=path sets .trace_path when it is NULL.
  *
  * A profiler that is off is still a valid handle; all calls on it are no-ops.
  * Return: 0, or -EINVAL (bad option), -ENAMETOOLONG (.proc_root or .sys_root
