@@ -113,6 +113,17 @@ enum tr_vm {
 };
 extern const char *const tr_vm_names[TR_VM_N];
 
+/* How far a start got, in the order a start gets there: a start only ever
+ * moves forward (tr_stage_raise), and a marker that opens a start only
+ * splits off a new one once the current start is past its beginning. */
+enum tr_stage {
+	TR_ST_NONE,     /* nothing of the start seen yet */
+	TR_ST_BEGAN,    /* a start marker (loadscope `start`, an engine's first line) */
+	TR_ST_LOADING,  /* a phase, an arena, a progress line */
+	TR_ST_LOADED,   /* a load summary (loaded, complement, model loaded) */
+	TR_ST_READY,    /* ready, or the start ended (exit, error) */
+};
+
 struct tr_start {
 	struct lsc_triage *t;   /* the owner: numbers starts in the order they begin */
 	unsigned idx;
@@ -121,7 +132,7 @@ struct tr_start {
 	char family[16];
 	char run[20];
 	unsigned long recognised;
-	int stage;              /* 0 nothing, 1 began, 2 loading, 3 loaded, 4 ready */
+	enum tr_stage stage;
 	int ev_begin, ev_end;
 	double ts_begin[TR_TS_KINDS]; /* first timestamp of each kind in the start, NAN none */
 
@@ -181,6 +192,11 @@ struct tr_start {
 };
 
 void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src);
+static inline void tr_stage_raise(struct tr_start *s, enum tr_stage st)
+{
+	if (s->stage < st)
+		s->stage = st;
+}
 /* Keep @l as evidence of @s; return its index or -1 when the store is full
  * (the same line twice returns the same index). */
 int tr_evid(struct tr_start *s, const struct tr_line *l);
@@ -236,21 +252,18 @@ struct tr_rule {
 extern const struct tr_rule *const tr_rules[];
 extern const size_t tr_nrules;
 
-#define TR_RULE(name) extern const struct tr_rule tr_rule_##name;
-TR_RULE(thp_compaction)
-TR_RULE(host_refault)
-TR_RULE(kfd_eagain)
-TR_RULE(hugetlb)
-TR_RULE(alloc_dominates)
-TR_RULE(rate_wall)
-TR_RULE(truncated)
-TR_RULE(disk_read)
-TR_RULE(swap)
-TR_RULE(memlock)
-TR_RULE(io_uring)
-TR_RULE(direct_io)
-TR_RULE(verify)
-#undef TR_RULE
+/* The one list of rules, in the order they run (rules.c builds tr_rules
+ * from it): each X(name) is tr_rule_<name> in rule_<name>.c, named after the
+ * finding id it gives (hugetlb_pool_short also gives hugetlb-arena-cost).
+ * The specific causes of a slow allocation run before alloc-dominates. */
+#define TR_RULE_LIST(X)                                                                            \
+	X(thp_direct_compaction) X(host_refault) X(kfd_userptr_eagain) X(hugetlb_pool_short)       \
+	X(alloc_dominates) X(rate_hides_wall_time) X(log_truncated) X(disk_bound_read)             \
+	X(swap_during_load) X(memlock_limit) X(io_uring_unavailable) X(direct_io_fallback)         \
+	X(verify_failed)
+#define TR_RULE_DECL(name) extern const struct tr_rule tr_rule_##name;
+TR_RULE_LIST(TR_RULE_DECL)
+#undef TR_RULE_DECL
 
 /* ---- per-start summaries (phase table) and table rows -------------------- */
 
@@ -260,7 +273,7 @@ struct tr_startsum {
 	unsigned long first_line, last_line;
 	char family[16];
 	char run[20];
-	int stage;
+	enum tr_stage stage;
 	double ready_s, unattributed_s;
 	double ph[TR_K_N];
 	double comp_total_s, comp_alloc_s, comp_copy_s, loaded_gib, loaded_rate, read_s;
@@ -353,7 +366,6 @@ int tr_recognise_public(struct lsc_triage *t, struct tr_line *l);
 
 /* table.c */
 void tr_table_row(struct lsc_triage *t, const struct tr_start *s);
-int tr_table_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, FILE *out);
 
 /* redact.c: copy @in to @out (cap bytes) with hosts, users and paths replaced */
 void tr_redact(const char *in, char *out, size_t cap);
@@ -364,6 +376,10 @@ size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap);
 int tr_render_text(struct lsc_triage *t, FILE *out);
 int tr_render_json(struct lsc_triage *t, FILE *out);
 int tr_render_md(struct lsc_triage *t, FILE *out);
+/* --table: each renderer prints its own form of the A/B table */
+int tr_render_text_table(struct lsc_triage *t, FILE *out);
+int tr_render_json_table(struct lsc_triage *t, FILE *out);
+int tr_render_md_table(struct lsc_triage *t, FILE *out);
 const char *tr_sev_name(enum lsc_triage_sev s);
 const char *tr_kind_name(enum tr_kind k);
 /* Evidence text as the renderers print it (redacted when asked). */

@@ -197,8 +197,7 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	const char *depth = str(p, "depth"), *vm = str(p, "vm"), *ov = str(p, "overlapped");
 	if ((!depth || !strcmp(depth, "0")) && !(ov && !strcmp(ov, "1")))
 		vm_fields(s, p, ev, NULL, !(vm && !strcmp(vm, "n/a")));
-	if (s->stage < 2)
-		s->stage = 2;
+	tr_stage_raise(s, TR_ST_LOADING);
 }
 
 static void on_still(struct tr_start *s, const struct lsc__parsed *p, int ev)
@@ -217,8 +216,7 @@ static void on_still(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		vm_fields(s, p, ev, "_per_s", 0);
 		tr_setnum(&s->vm_window_s, 1.0, ev);
 	}
-	if (s->stage < 2)
-		s->stage = 2;
+	tr_stage_raise(s, TR_ST_LOADING);
 }
 
 static void on_fallback(struct tr_start *s, const struct lsc__parsed *p, int ev)
@@ -268,8 +266,7 @@ static void on_arena(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	double b = num2(p, "bytes", "arena_bytes");
 	if (!isnan(b))
 		tr_setnum(&s->arena_gib, b / GIB, ev);
-	if (s->stage < 2)
-		s->stage = 2;
+	tr_stage_raise(s, TR_ST_LOADING);
 }
 
 static void on_complement(struct tr_start *s, const struct lsc__parsed *p, int ev)
@@ -286,8 +283,7 @@ static void on_complement(struct tr_start *s, const struct lsc__parsed *p, int e
 	if (pin && !strcmp(pin, "hip"))
 		s->hip = 1;
 	hugetlb_from_text(s, str(p, "thp_reason"), ev);
-	if (s->stage < 3)
-		s->stage = 3;
+	tr_stage_raise(s, TR_ST_LOADED);
 }
 
 static void on_loaded(struct tr_start *s, const struct lsc__parsed *p, int ev)
@@ -312,8 +308,7 @@ static void on_loaded(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		if (!isnan(rg))
 			tr_setnum(&s->read_rate, rg, ev);
 	}
-	if (s->stage < 3)
-		s->stage = 3;
+	tr_stage_raise(s, TR_ST_LOADED);
 }
 
 int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
@@ -341,8 +336,7 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 	int e = tr_evid(s, l);
 	tr_touch(s, l);
 	if (!strcmp(ev, "start")) {
-		if (s->stage < 1)
-			s->stage = 1;
+		tr_stage_raise(s, TR_ST_BEGAN);
 		s->ev_begin = e;
 	} else if (!strcmp(ev, "system")) {
 		on_system(s, &p, e);
@@ -354,7 +348,7 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		setif(&s->ready_s, num(&p, "wall_s"), e);
 		setif(&s->unattributed_s, num(&p, "unattributed_s"), e);
 		setif(&s->covered_s, num(&p, "covered_s"), e);
-		s->stage = 4;
+		s->stage = TR_ST_READY;
 		s->ev_end = e;
 	} else if (!strcmp(ev, "fallback")) {
 		on_fallback(s, &p, e);
@@ -388,8 +382,8 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		if (what && strstr(what, "verify"))
 			s->ev_verify_fail = e;
 		s->ev_exit = e;
-		if (s->stage < 4) {
-			s->stage = 4;
+		if (s->stage < TR_ST_READY) {
+			s->stage = TR_ST_READY;
 			s->ev_end = e;
 		}
 	} else if (!strcmp(ev, "note")) {

@@ -12,11 +12,9 @@
 
 #include "internal.h"
 
-const struct tr_rule *const tr_rules[] = {
-	&tr_rule_thp_compaction, &tr_rule_host_refault, &tr_rule_kfd_eagain, &tr_rule_hugetlb, &tr_rule_alloc_dominates,
-	&tr_rule_rate_wall, &tr_rule_truncated, &tr_rule_disk_read, &tr_rule_swap,
-	&tr_rule_memlock, &tr_rule_io_uring, &tr_rule_direct_io, &tr_rule_verify,
-};
+#define TR_RULE_REF(name) &tr_rule_##name,
+const struct tr_rule *const tr_rules[] = {TR_RULE_LIST(TR_RULE_REF)};
+#undef TR_RULE_REF
 const size_t tr_nrules = sizeof(tr_rules) / sizeof(tr_rules[0]);
 
 void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned long first_line)

@@ -179,7 +179,7 @@ static void set_family(struct tr_start *s, const char *family)
 struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const char *family)
 {
 	struct tr_start *s = tr_current(t, l);
-	if (s && s->stage >= 2) {
+	if (s && s->stage >= TR_ST_LOADING) {
 		if (!s->run[0])
 			tr_close(t, s);
 		s = new_start(t, l);
@@ -187,8 +187,8 @@ struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const c
 	if (!s)
 		return NULL;
 	set_family(s, family);
-	if (s->stage < 1) {
-		s->stage = 1;
+	if (s->stage < TR_ST_BEGAN) {
+		s->stage = TR_ST_BEGAN;
 		s->ev_begin = tr_evid(s, l);
 	}
 	return s;
@@ -199,9 +199,9 @@ struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int 
 	struct tr_start *s = tr_current(t, l);
 	/* An engine that embeds loadscope prints its own summary next to
 	 * loadscope's (seed 000's complement line): same start, not a new one. */
-	if (s && s->run[0] && s->stage < 4)
+	if (s && s->run[0] && s->stage < TR_ST_READY)
 		have = 0;
-	if (s && (have || s->stage >= 4)) {
+	if (s && (have || s->stage >= TR_ST_READY)) {
 		if (!s->run[0])
 			tr_close(t, s);
 		s = new_start(t, l);
@@ -215,7 +215,7 @@ struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const 
 {
 	for (unsigned i = 0; i < t->nopen; i++)
 		if (!strcmp(t->open[i]->run, run)) {
-			if (create && t->open[i]->stage >= 2) {
+			if (create && t->open[i]->stage >= TR_ST_LOADING) {
 				/* the same run id began again: a new start */
 				tr_close(t, t->open[i]);
 				break;
@@ -226,7 +226,7 @@ struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const 
 	struct tr_start *s = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	/* An engine that embeds loadscope prints its own lines too: adopt the
 	 * engine's start when it has not got far and has no run of its own. */
-	if (!(s && !s->run[0] && (s->stage <= 1 || !create)))
+	if (!(s && !s->run[0] && (s->stage <= TR_ST_BEGAN || !create)))
 		s = new_start(t, l);
 	if (!s)
 		return NULL;

@@ -98,7 +98,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	for (int k = 0; k < TR_TS_KINDS; k++) {
 		if (isnan(l.tsk[k]))
 			continue;
-		if (t->cur && t->cur->stage < 4 && t->cur->src == l.src) {
+		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src) {
 			if (isnan(t->cur->ts_begin[k]))
 				t->cur->ts_begin[k] = l.tsk[k];
 		} else if (isnan(t->pending_ts[k])) {
@@ -255,7 +255,9 @@ int lsc_triage_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, FILE *out)
 	lsc_triage_finish(t);
 	int r;
 	if ((t->opts.flags & LSC_TRIAGE_TABLE) && (t->opts.flags & LSC_TRIAGE_TABLE_ONLY))
-		r = tr_table_render(t, fmt, out);
+		r = fmt == LSC_TRIAGE_JSON ? tr_render_json_table(t, out)
+		    : fmt == LSC_TRIAGE_MD ? tr_render_md_table(t, out)
+					   : tr_render_text_table(t, out);
 	else if (fmt == LSC_TRIAGE_JSON)
 		r = tr_render_json(t, out);
 	else if (fmt == LSC_TRIAGE_MD)

@@ -55,4 +55,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_disk_read = {"disk-bound-read", NULL, eval};
+const struct tr_rule tr_rule_disk_bound_read = {"disk-bound-read", NULL, eval};

@@ -22,4 +22,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_verify = {"verify-failed", NULL, eval};
+const struct tr_rule tr_rule_verify_failed = {"verify-failed", NULL, eval};

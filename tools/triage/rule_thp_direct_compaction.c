@@ -138,4 +138,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_thp_compaction = {"thp-direct-compaction", "alloc", eval};
+const struct tr_rule tr_rule_thp_direct_compaction = {"thp-direct-compaction", "alloc", eval};

@@ -31,4 +31,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_swap = {"swap-during-load", NULL, eval};
+const struct tr_rule tr_rule_swap_during_load = {"swap-during-load", NULL, eval};

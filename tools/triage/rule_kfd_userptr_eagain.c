@@ -87,4 +87,4 @@ remedies:
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_kfd_eagain = {"kfd-userptr-eagain", "alloc", eval};
+const struct tr_rule tr_rule_kfd_userptr_eagain = {"kfd-userptr-eagain", "alloc", eval};

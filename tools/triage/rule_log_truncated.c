@@ -11,10 +11,10 @@
 static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f)
 {
 	(void)c;
-	if (s->stage >= 4 || s->stage < 1)
+	if (s->stage >= TR_ST_READY || s->stage < TR_ST_BEGAN)
 		return TR_NOFIRE;
 	int lsc = s->run[0] != 0 && s->ev_begin >= 0;
-	if (!lsc && s->stage >= 3 && !s->still_n)
+	if (!lsc && s->stage >= TR_ST_LOADED && !s->still_n)
 		return TR_NOFIRE;
 	/* An engine fragment that starts mid-way (an arena note pasted alone)
 	 * is not a truncated start: only a start whose beginning we saw is. */
@@ -36,4 +36,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_truncated = {"log-truncated", NULL, eval};
+const struct tr_rule tr_rule_log_truncated = {"log-truncated", NULL, eval};

@@ -25,4 +25,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_direct_io = {"direct-io-fallback", NULL, eval};
+const struct tr_rule tr_rule_direct_io_fallback = {"direct-io-fallback", NULL, eval};

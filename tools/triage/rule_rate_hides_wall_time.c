@@ -40,4 +40,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_rate_wall = {"rate-hides-wall-time", NULL, eval};
+const struct tr_rule tr_rule_rate_hides_wall_time = {"rate-hides-wall-time", NULL, eval};

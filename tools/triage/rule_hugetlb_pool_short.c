@@ -66,4 +66,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_NOFIRE;
 }
 
-const struct tr_rule tr_rule_hugetlb = {"hugetlb-pool-short", NULL, eval};
+const struct tr_rule tr_rule_hugetlb_pool_short = {"hugetlb-pool-short", NULL, eval};

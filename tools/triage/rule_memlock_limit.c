@@ -33,4 +33,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_memlock = {"memlock-limit", NULL, eval};
+const struct tr_rule tr_rule_memlock_limit = {"memlock-limit", NULL, eval};

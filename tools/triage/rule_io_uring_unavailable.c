@@ -24,4 +24,4 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	return TR_FIRE;
 }
 
-const struct tr_rule tr_rule_io_uring = {"io-uring-unavailable", NULL, eval};
+const struct tr_rule tr_rule_io_uring_unavailable = {"io-uring-unavailable", NULL, eval};
