@@ -6,6 +6,10 @@
  * recognisers whose keyword group it has. This is what keeps the triage at
  * memory speed on gigabyte logs (the recognisers' own memmem calls, one per
  * shape, cost ten times more when run on every line).
+ *
+ * The declared engine shapes (shapes.c) add their keywords here, each with
+ * its own group bit (tr_shape_group), so recognise_shapes.c tries only the
+ * rows whose keyword a line holds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,14 +57,18 @@ static const struct {
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
+#define NALL 254 /* the fixed keywords and the shapes' */
 
 struct tr_prefilter {
+	const char *s[NALL];
+	uint64_t g[NALL];
 	uint64_t any[65536 / 64]; /* one bit per two-byte prefix in use: 8 KiB, stays in L1 */
 	uint8_t head[65536];   /* 1 + index of the first keyword with these two bytes; 0 none */
-	uint8_t next[NKW];     /* chain: 1 + index of the next one; 0 end */
-	uint8_t len[NKW];
-	uint32_t pre[NKW];     /* the first four bytes (fewer: masked) */
-	uint32_t mask[NKW];
+	uint8_t next[NALL];    /* chain: 1 + index of the next one; 0 end */
+	uint8_t len[NALL];
+	uint32_t pre[NALL];    /* the first four bytes (fewer: masked) */
+	uint32_t mask[NALL];
+	size_t n;
 };
 
 struct tr_prefilter *tr_prefilter_new(void)
@@ -68,14 +76,26 @@ struct tr_prefilter *tr_prefilter_new(void)
 	struct tr_prefilter *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	_Static_assert(NKW < 255, "keyword index fits a byte");
-	for (size_t i = NKW; i-- > 0;) {
-		unsigned b = (unsigned)(unsigned char)kw[i].s[0] << 8 | (unsigned char)kw[i].s[1];
-		p->len[i] = (uint8_t)strlen(kw[i].s);
+	_Static_assert(NALL < 255, "keyword index fits a byte");
+	for (size_t i = 0; i < NKW; i++) {
+		p->s[p->n] = kw[i].s;
+		p->g[p->n++] = kw[i].g;
+	}
+	for (size_t i = 0; i < tr_nshapes && p->n < NALL; i++) {
+		p->s[p->n] = tr_shapes[i].key;
+		p->g[p->n++] = tr_shape_group(i);
+	}
+	if (p->n < NKW + tr_nshapes) { /* a table too large: fail loudly, not silently blind */
+		free(p);
+		return NULL;
+	}
+	for (size_t i = p->n; i-- > 0;) {
+		unsigned b = (unsigned)(unsigned char)p->s[i][0] << 8 | (unsigned char)p->s[i][1];
+		p->len[i] = (uint8_t)strlen(p->s[i]);
 		size_t m = p->len[i] < 4 ? p->len[i] : 4;
 		p->mask[i] = 0;
 		memcpy(&p->pre[i], "\0\0\0\0", 4);
-		memcpy(&p->pre[i], kw[i].s, m);
+		memcpy(&p->pre[i], p->s[i], m);
 		memset(&p->mask[i], 0xff, m);
 		p->next[i] = p->head[b];
 		p->head[b] = (uint8_t)(i + 1);
@@ -100,8 +120,8 @@ uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
 		while (h) {
 			size_t k = h - 1;
 			if ((four & p->mask[k]) == p->pre[k] && n - i >= p->len[k] &&
-			    !memcmp(s + i + 4, kw[k].s + 4, p->len[k] > 4 ? p->len[k] - 4u : 0u))
-				m |= kw[k].g;
+			    !memcmp(s + i + 4, p->s[k] + 4, p->len[k] > 4 ? p->len[k] - 4u : 0u))
+				m |= p->g[k];
 			h = p->next[k];
 		}
 	}

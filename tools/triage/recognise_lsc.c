@@ -348,7 +348,7 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		setif(&s->ready_s, num(&p, "wall_s"), e);
 		setif(&s->unattributed_s, num(&p, "unattributed_s"), e);
 		setif(&s->covered_s, num(&p, "covered_s"), e);
-		s->stage = TR_ST_READY;
+		tr_stage_raise(s, TR_ST_READY);
 		s->ev_end = e;
 	} else if (!strcmp(ev, "fallback")) {
 		on_fallback(s, &p, e);
@@ -381,11 +381,15 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		const char *what = str(&p, "what");
 		if (what && strstr(what, "verify"))
 			s->ev_verify_fail = e;
+		else if (s->ev_error < 0 && !s->done)
+			s->ev_error = e; /* load-failed */
 		s->ev_exit = e;
 		if (s->stage < TR_ST_READY) {
 			s->stage = TR_ST_READY;
 			s->ev_end = e;
 		}
+	} else if (!strcmp(ev, "ok")) {
+		s->done = 1; /* a probe's verdict: the probe completed */
 	} else if (!strcmp(ev, "note")) {
 		const char *topic = str(&p, "topic"), *text = str(&p, "text");
 		if (topic && strstr(topic, "verify") && (failed_word(text) || failed_word(p.human)))

@@ -312,6 +312,8 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		if (!st)
 			return 0;
 		tr_touch(st, l);
+		if (tr_memmem(s, l->len, "direct_io = true"))
+			st->direct_on = 1; /* a read error later is direct I/O's */
 		return 1;
 	}
 	if (tr_memmem(s, l->len, "load time") && tr_after(s, end, "load time", tr_dur_s, &v)) {
@@ -546,7 +548,7 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		tr_setnum(&st->ready_s, v, e);
 	else if (tr_has(&st->still_max_s))
 		tr_setnum(&st->ready_s, st->still_max_s.v, st->still_max_s.ev);
-	st->stage = TR_ST_READY;
+	tr_stage_raise(st, TR_ST_READY);
 	st->ev_end = e;
 	return 1;
 }

@@ -160,7 +160,7 @@ static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 	double w;
 	if (rd && (rd == s || !isalpha((unsigned char)rd[-1])) && tr_after(rd, end, "ready ", tr_dur_s, &w)) {
 		tr_setnum(&st->ready_s, w, e);
-		st->stage = TR_ST_READY;
+		tr_stage_raise(st, TR_ST_READY);
 		st->ev_end = e;
 	}
 	return 1;

@@ -156,7 +156,7 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 		}
 		fputc('}', o);
 	}
-	fprintf(o, "]");
+	fprintf(o, "],\"findings_unlisted\":%lu", t->dropped_findings);
 	if (t->opts.flags & LSC_TRIAGE_TABLE) {
 		fprintf(o, ",\"table\":");
 		tr_render_json_table(t, o);

@@ -84,6 +84,9 @@ int tr_render_md(struct lsc_triage *t, FILE *o)
 	}
 	if (t->nlite > 500)
 		fprintf(o, "\n%zu more findings not shown.\n", t->nlite - 500);
+	if (t->dropped_findings)
+		fprintf(o, "\n%lu more findings past the first %u were only counted: no format lists them.\n",
+			t->dropped_findings, TR_LITE_MAX);
 	long cur = -1;
 	for (size_t i = 0; i < t->nlite; i++) {
 		const struct tr_lite *x = &t->lite[i];

@@ -125,7 +125,10 @@ int tr_render_text(struct lsc_triage *t, FILE *o)
 			counted++;
 	}
 	if (counted)
-		fprintf(o, "\n%lu further findings listed without detail (--format json lists them all)\n", counted);
+		fprintf(o, "\n%lu further findings listed without detail (--format json lists them by id)\n", counted);
+	if (t->dropped_findings)
+		fprintf(o, "%lu more findings past the first %u were only counted: no format lists them\n",
+			t->dropped_findings, TR_LITE_MAX);
 	if (t->opts.flags & LSC_TRIAGE_TABLE) {
 		fprintf(o, "\n");
 		tr_render_text_table(t, o);
