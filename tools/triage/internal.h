@@ -198,6 +198,9 @@ struct tr_start {
 	int ev_numa;            /* automatic NUMA balancing on (engine warning or the setting) */
 	int direct_on;          /* the engine said it reads with direct I/O */
 	int ev_hugetlb_fail;    /* MAP_HUGETLB refused without page counts */
+	int ev_gds;             /* GDS/cuFile refused (direct-io-fallback unless the load failed) */
+	int final;              /* the engine's last word on a failed start was seen */
+	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
 	char reader[24];
@@ -415,6 +418,8 @@ enum tr_event {
 	TR_EV_MEM_ESTIMATE,/* ollama: memory.required.full / memory.available */
 	TR_EV_SETTING_CAT, /* `cat FILE` / `ulimit -l` with the value on the next line */
 	TR_EV_SETTING,     /* a setting as sysctl prints it: `name = value` */
+	TR_EV_WEIGHTS_FS,  /* vLLM: the checkpoints' file system, size and the RAM available */
+	TR_EV_SHARDS,      /* a tqdm progress line over checkpoint shards: N/M [elapsed<left, rate] */
 	TR_EV_N
 };
 
@@ -422,7 +427,8 @@ enum tr_event {
 #define TR_FLD_SIZE 0x1u    /* a size (N MiB, N GiB, N bytes) after @num_after, else the first */
 #define TR_FLD_DUR 0x2u     /* a duration after @num_after */
 #define TR_FLD_EXACT 0x4u   /* the whole cleaned line is @key (a bare "Killed") */
-#define TR_FLD_AT_START 0x8u/* @key begins the cleaned line (after the engine's own prefix) */
+#define TR_FLD_LOADING 0x8u /* means something only once loading began (a traceback) */
+#define TR_FLD_FINAL 0x10u  /* the engine's last word on a failed start: what follows is a new start */
 
 #define TR_SHAPE_SAMPLES 3
 struct tr_shape {
@@ -439,6 +445,7 @@ extern const size_t tr_nshapes;
 /* The index of the first shape @s (cleaned, @n bytes) matches among those
  * whose keyword groups are in @kw (all when @kw is ~0), or -1. */
 int tr_shape_match(const char *s, size_t n, uint64_t kw);
+int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from);
 #define TR_G_SHAPE_SHIFT 24
 #define TR_G_SHAPE_BUCKETS 32
 static inline uint64_t tr_shape_group(size_t i)
@@ -450,9 +457,11 @@ static inline uint64_t tr_shape_group(size_t i)
 enum tr_cause {
 	TR_C_UNKNOWN, TR_C_OOM_HOST, TR_C_OOM_PINNED, TR_C_OOM_DEVICE, TR_C_OOM, TR_C_INVAL,
 	TR_C_NOTSUP, TR_C_DRIVER, TR_C_NODEV, TR_C_READ, TR_C_TIMEOUT, TR_C_KILLED, TR_C_NOENT,
-	TR_C_PERM, TR_C_N
+	TR_C_PERM, TR_C_PINNED, TR_C_HUGETLB, TR_C_GDS, TR_C_N
 };
 enum tr_cause tr_cause_of(const char *s, size_t n);
+/* Does the line name a page-locked allocation (cudaMallocHost, "pinned", ...)? */
+int tr_pinned_words(const char *s, size_t n);
 const char *tr_cause_name(enum tr_cause c);
 
 /* table.c */

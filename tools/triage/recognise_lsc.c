@@ -379,7 +379,8 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 	} else if (!strcmp(ev, "error")) {
 		/* the load stopped with an error: the start ended (not truncated) */
 		const char *what = str(&p, "what");
-		if (what && strstr(what, "verify"))
+		/* a line cut before its fields still names its step in words */
+		if ((what && strstr(what, "verify")) || (!what && p.human && !strncmp(p.human, "verify", 6)))
 			s->ev_verify_fail = e;
 		else if (s->ev_error < 0 && !s->done)
 			s->ev_error = e; /* load-failed */

@@ -317,9 +317,14 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	}
 	if (tr_memmem(s, l->len, "load time") && tr_after(s, end, "load time", tr_dur_s, &v)) {
-		st = use(t, l, &e);
+		/* a second timings block is a second run (llama.cpp prints them once, at the end) */
+		st = t->cur && t->cur->src == l->src && tr_has(&t->cur->loaded_s)
+			     ? tr_fresh_if(t, l, 1, "llama.cpp")
+			     : tr_current(t, l);
 		if (!st)
 			return 0;
+		e = tr_evid(st, l);
+		tr_touch(st, l);
 		if (!st->family[0])
 			snprintf(st->family, sizeof(st->family), "llama.cpp");
 		tr_setnum(&st->loaded_s, v, e);

@@ -50,9 +50,22 @@ static double size_after(const char *s, const char *end, const char *after)
 	return sane(g, 1024.0 * 1024.0);
 }
 
-static struct tr_start *use(struct lsc_triage *t, struct tr_line *l, int *e, const char *family)
+/* Does @h echo a failure already reported (the last word again, a
+ * traceback, a kill) rather than begin anything? */
+static int echo(const struct tr_shape *h)
+{
+	return (h->ev == TR_EV_LOAD_FAIL && (h->fields & (TR_FLD_FINAL | TR_FLD_LOADING))) || h->ev == TR_EV_OOM_KILL ||
+	       h->ev == TR_EV_KILL;
+}
+
+static struct tr_start *use_h(struct lsc_triage *t, struct tr_line *l, int *e, const char *family,
+			      const struct tr_shape *h)
 {
 	struct tr_start *s = tr_current(t, l);
+	/* after the engine's last word on a failed start, a line that is not
+	 * an echo of the failure belongs to a new start (a retry) */
+	if (s && s->final && !(h && echo(h)))
+		s = tr_fresh_if(t, l, 1, family);
 	if (!s)
 		return NULL;
 	*e = tr_evid(s, l);
@@ -61,6 +74,7 @@ static struct tr_start *use(struct lsc_triage *t, struct tr_line *l, int *e, con
 		snprintf(s->family, sizeof(s->family), "%s", family);
 	return s;
 }
+
 
 /* A start ended before it completed: an error, a kill, a timeout. A start
  * that already completed keeps its verdict (a traceback after ready is not
@@ -122,7 +136,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 	case SET_NUMA:
 		if (!isnum)
 			return 0;
-		if (!(st = use(t, l, &e, NULL)))
+		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
 		if (v > 0 && st->ev_numa < 0)
 			st->ev_numa = e;
@@ -130,7 +144,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 	case SET_NR_HUGEPAGES:
 		if (!isnum || isnan(sane(v, 1e12)))
 			return 0;
-		if (!(st = use(t, l, &e, NULL)))
+		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
 		if (!tr_has(&st->huge_pool))
 			tr_setnum(&st->huge_pool, v, e);
@@ -139,7 +153,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 	case SET_THP_DEFRAG:
 		if (!bracketed(p, end, w, sizeof(w)))
 			return 0;
-		if (!(st = use(t, l, &e, NULL)))
+		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
 		if (kind == SET_THP_ENABLED) {
 			size_t n = strnlen(w, sizeof(st->thp_enabled) - 1);
@@ -151,7 +165,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 		}
 		return 1;
 	case SET_ULIMIT_L:
-		if (!(st = use(t, l, &e, NULL)))
+		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
 		if (tr_memmem(p, (size_t)(end - p), "unlimited"))
 			tr_setnum(&st->memlock_bytes, INFINITY, e);
@@ -211,12 +225,12 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		tr_touch(st, l);
 		return 1;
 	case TR_EV_PROGRESS:
-		if (!(st = use(t, l, &e, fam)))
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	case TR_EV_SUMMARY:
-		if (!(st = use(t, l, &e, fam)))
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
@@ -234,7 +248,10 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		return 1;
 	case TR_EV_LOAD_FAIL:
 	case TR_EV_READ_ERROR:
-		if (!(st = use(t, l, &e, fam)))
+		if ((h->fields & TR_FLD_LOADING) &&
+		    !(t->cur && t->cur->src == l->src && t->cur->stage >= TR_ST_LOADING && !t->cur->done))
+			return 0; /* a traceback means a failed load only while loading */
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		if (st->done)
 			return 1; /* after ready: not a failed load */
@@ -242,10 +259,14 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			st->ev_error = e;
 		else if (st->ev_error2 < 0 && e != st->ev_error)
 			st->ev_error2 = e;
+		if (tr_cause_of(s, l->len) == TR_C_KILLED && st->ev_killed < 0)
+			st->ev_killed = e; /* "signal: killed", "exitcode: -9": a kill as well */
+		if (h->fields & TR_FLD_FINAL)
+			st->final = 1;
 		ended(st, e);
 		return 1;
 	case TR_EV_PINNED_FAIL:
-		if (!(st = use(t, l, &e, fam)))
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		if (st->ev_pinned_fail < 0) {
 			st->ev_pinned_fail = e;
@@ -256,7 +277,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	case TR_EV_PAGEABLE:
-		if (!(st = use(t, l, &e, fam)))
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		if (st->ev_pageable < 0)
 			st->ev_pageable = e;
@@ -267,7 +288,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		/* a bare "Killed" means something only once loading began */
 		if (h->ev == TR_EV_KILL && (h->fields & TR_FLD_EXACT) && (!st || st->stage < TR_ST_LOADING))
 			return 0;
-		if (!(st = use(t, l, &e, NULL)))
+		if (!(st = use_h(t, l, &e, NULL, h)))
 			return 0;
 		if (h->ev == TR_EV_OOM_KILL) {
 			if (st->ev_oom < 0)
@@ -283,13 +304,13 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		ended(st, e);
 		return 1;
 	case TR_EV_NUMA_ON:
-		if (!(st = use(t, l, &e, fam)))
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		if (st->ev_numa < 0)
 			st->ev_numa = e;
 		return 1;
 	case TR_EV_HUGETLB_SHORT: {
-		if (!(st = use(t, l, &e, fam)))
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		double need = NAN, pool = NAN;
 		if (tr_after(s, end, "need", tr_num, &need))
@@ -308,19 +329,73 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		return 1;
 	}
 	case TR_EV_DIRECT_ON:
-		if (!(st = use(t, l, &e, fam)))
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		st->direct_on = 1;
 		st->from_device = 1;
 		return 1;
 	case TR_EV_DIRECT_FAIL:
-		if (!(st = use(t, l, &e, fam)))
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
-		if (st->ev_direct < 0)
-			st->ev_direct = e;
+		if (st->ev_gds < 0)
+			st->ev_gds = e;
 		return 1;
+	case TR_EV_WEIGHTS_FS: {
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		double ck = NAN, ram = NAN;
+		if (tr_after(s, end, "Checkpoint size:", tr_size_gib, &ck))
+			ck = sane(ck, 1e6);
+		if (tr_after(s, end, "Available RAM:", tr_size_gib, &ram))
+			ram = sane(ram, 1e6);
+		if (!isnan(ck))
+			tr_setnum(&st->ckpt_gib, ck, e);
+		/* the bytes come from the device when the page cache cannot hold
+		 * them, or from the network file system the engine names */
+		static const char *const netfs[] = {"NFS", "Lustre", "LUSTRE", "CEPH", "Ceph", "FUSE", "fuse", "GPFS",
+						    "BeeGFS", "CIFS", "SMB", NULL};
+		int net = 0;
+		const char *fs = tr_memmem(s, l->len, "checkpoints:");
+		for (const char *const *w = netfs; fs && *w && !net; w++)
+			net = tr_memmem(fs, (size_t)(end - fs) < 24 ? (size_t)(end - fs) : 24, *w) != NULL;
+		if (net || (!isnan(ck) && !isnan(ram) && ck > 0.9 * ram))
+			st->from_device = 1;
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
+	case TR_EV_SHARDS: {
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		tr_stage_raise(st, TR_ST_LOADING);
+		/* "45% Completed | 9/20 [00:37<00:49,  9.75s/it]": shards done of all, and the elapsed time */
+		const char *bar = memchr(s, '|', l->len);
+		const char *p = bar ? tr_skip_ws(bar + 1, end) : NULL;
+		double done = NAN, all = NAN, mm = NAN, ss = NAN;
+		if (!p || !tr_num(&p, end, &done) || p >= end || *p != '/')
+			return 1;
+		p++;
+		if (!tr_num(&p, end, &all) || !(all > 0) || done > all)
+			return 1;
+		const char *br = memchr(p, '[', (size_t)(end - p));
+		const char *q = br ? br + 1 : NULL;
+		if (!q || !tr_num(&q, end, &mm) || q >= end || *q != ':')
+			return 1;
+		q++;
+		if (!tr_num(&q, end, &ss))
+			return 1;
+		double secs = sane(mm * 60 + ss, 1e6);
+		if (isnan(secs) || !(secs > 0) || !(done > 0))
+			return 1;
+		tr_setnum(&st->read_s, secs, e);
+		if (tr_has(&st->ckpt_gib)) {
+			double gib = st->ckpt_gib.v * done / all;
+			tr_setnum(&st->read_gib, gib, e);
+			tr_setnum(&st->read_rate, gib / secs, e);
+		}
+		return 1;
+	}
 	case TR_EV_MEM_ESTIMATE:
-		if (!(st = use(t, l, &e, fam)))
+		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		mem_estimate(st, s, end, e);
 		return 1;
@@ -352,5 +427,18 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 int tr_recognise_shapes(struct lsc_triage *t, struct tr_line *l)
 {
 	int i = tr_shape_match(l->s, l->len, l->kw);
-	return i >= 0 && apply(t, l, &tr_shapes[i]);
+	if (i < 0 || !apply(t, l, &tr_shapes[i]))
+		return 0;
+	/* An error line that names its cause ("error loading model: hugetlb
+	 * mmap failed: need N ... pool has M", "failed to reserve ...:
+	 * cudaMallocHost failed to pin 8192 MiB") is the cause's line too. */
+	if (tr_shapes[i].ev == TR_EV_LOAD_FAIL)
+		for (int j = i; (j = tr_shape_match_from(l->s, l->len, l->kw, (size_t)j + 1)) >= 0;) {
+			enum tr_event ev = tr_shapes[j].ev;
+			if (ev == TR_EV_PINNED_FAIL || ev == TR_EV_HUGETLB_SHORT || ev == TR_EV_DIRECT_FAIL) {
+				apply(t, l, &tr_shapes[j]);
+				break;
+			}
+		}
+	return 1;
 }

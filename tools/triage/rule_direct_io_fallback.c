@@ -10,11 +10,18 @@
 static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f)
 {
 	(void)c;
-	if (s->ev_direct < 0)
+	/* GDS/cuFile refused: a fallback to POSIX reads once the load is seen
+	 * completing; when it failed, load-failed is the finding, and a log
+	 * that shows neither does not show a fallback */
+	int gds = s->ev_direct < 0 && s->ev_gds >= 0 && s->ev_error < 0 && s->done;
+	if (s->ev_direct < 0 && !gds)
 		return TR_NOFIRE;
 	tr_f_init(f, "direct-io-fallback", LSC_TRIAGE_WARN, s);
-	tr_f_summary(f, "O_DIRECT was refused; the weights were read through the page cache instead");
-	tr_f_ev(f, s, s->ev_direct);
+	if (gds)
+		tr_f_summary(f, "GPUDirect Storage (cuFile) was refused; the weights were read through the page cache");
+	else
+		tr_f_summary(f, "O_DIRECT was refused; the weights were read through the page cache instead");
+	tr_f_ev(f, s, gds ? s->ev_gds : s->ev_direct);
 	tr_f_ev(f, s, s->read_rate.ev);
 	if (tr_has(&s->read_rate))
 		tr_f_math(f, "read rate %.2f GiB/s buffered", s->read_rate.v);

@@ -24,15 +24,19 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		const char *fell = s->thp_req == 1   ? "transparent huge pages (MADV_HUGEPAGE)"
 				   : s->thp_req == 0 ? "4 KiB pages"
 						     : "pages outside the pool";
-		tr_f_summary(f, "the hugetlb pool holds %.0f of the %.0f 2 MiB pages the arena needs: it fell back "
-			     "to %s", pool, need, fell);
+		if (s->ev_error >= 0)
+			tr_f_summary(f, "the hugetlb pool holds %.0f of the %.0f 2 MiB pages the arena needs: the "
+				     "mapping failed, and the load with it", pool, need);
+		else
+			tr_f_summary(f, "the hugetlb pool holds %.0f of the %.0f 2 MiB pages the arena needs: it fell "
+				     "back to %s", pool, need, fell);
 		tr_f_ev(f, s, s->huge_needed.ev);
 		tr_f_ev(f, s, s->huge_pool.ev);
 		tr_f_math(f, "needed %.0f x 2 MiB = %.2f GiB; pool %.0f x 2 MiB = %.2f GiB; short by %.0f pages",
 			  need, need * 2 / 1024, pool, pool * 2 / 1024, need - pool);
 		if (pool > 0)
-			tr_f_math(f, "%.2f GiB sit reserved in the pool and unused while the arena uses other pages",
-				  pool * 2 / 1024);
+			tr_f_math(f, "%.2f GiB sit reserved in the pool and unused%s", pool * 2 / 1024,
+				  s->ev_error >= 0 ? "" : " while the arena uses other pages");
 		if (s->hugetlb_asked)
 			tr_f_math(f, "hugetlb was asked for explicitly and not used");
 		if (tr_has(&s->mem_total_gib))

@@ -74,6 +74,18 @@ static void remedies(struct tr_finding *f, const struct tr_start *s, enum tr_cau
 		tr_f_rem(f, "permission was refused: check the file's permissions and the process's capabilities "
 			    "(CAP_IPC_LOCK for locked memory)");
 		break;
+	case TR_C_PINNED:
+		tr_f_rem(f, "the page-locked allocation was refused (pinned-alloc-failed has its reason): pin less, or "
+			    "let the engine use pageable memory (llama.cpp: GGML_CUDA_NO_PINNED=1)");
+		break;
+	case TR_C_HUGETLB:
+		tr_f_rem(f, "the hugetlb mapping needs its pages free in the pool at once (hugetlb-pool-short has the "
+			    "count): reserve them (sysctl vm.nr_hugepages, best at boot) or load without hugetlb");
+		break;
+	case TR_C_GDS:
+		tr_f_rem(f, "GPUDirect Storage refused the registration: check nvidia-fs is loaded and the file "
+			    "system supports GDS (gdscheck -p), or load without it (fastsafetensors: nogds=True)");
+		break;
 	case TR_C_UNKNOWN:
 	case TR_C_N:
 		tr_f_rem(f, "the error line does not say why: paste the lines just before it");
@@ -97,15 +109,23 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	enum tr_cause a = cause_of_ev(s, s->ev_error), b = cause_of_ev(s, s->ev_error2);
 	/* the more specific class: a named cause over none, an OOM's kind over "an allocation" */
 	enum tr_cause cause = a == TR_C_UNKNOWN || (a == TR_C_OOM && b != TR_C_UNKNOWN) ? b : a;
+	/* an unclassified error after a refusal the log names: that refusal */
 	if (cause == TR_C_UNKNOWN && s->ev_pinned_fail >= 0)
 		cause = cause_of_ev(s, s->ev_pinned_fail);
-	if ((cause == TR_C_OOM || cause == TR_C_UNKNOWN) && s->ev_pinned_fail >= 0)
+	if (cause == TR_C_UNKNOWN && s->ev_pinned_fail >= 0)
+		cause = TR_C_PINNED;
+	if (cause == TR_C_OOM && s->ev_pinned_fail >= 0)
 		cause = TR_C_OOM_PINNED;
+	if (cause == TR_C_UNKNOWN && s->ev_gds >= 0)
+		cause = TR_C_GDS;
+	if (cause == TR_C_UNKNOWN && (s->ev_hugetlb_fail >= 0 || tr_has(&s->huge_needed)))
+		cause = TR_C_HUGETLB;
 	tr_f_init(f, "load-failed", LSC_TRIAGE_FAIL, s);
 	tr_f_summary(f, "the start ended in an engine error before it was ready: %s", tr_cause_name(cause));
 	tr_f_ev(f, s, s->ev_error);
 	tr_f_ev(f, s, s->ev_error2);
 	tr_f_ev(f, s, s->ev_pinned_fail);
+	tr_f_ev(f, s, s->ev_gds);
 	if (tr_has(&s->mem_required_gib) && tr_has(&s->mem_available_gib))
 		tr_f_math(f, "the engine's estimate: %.1f GiB required for a full offload, %.1f GiB available",
 			  s->mem_required_gib.v, s->mem_available_gib.v);

@@ -17,13 +17,26 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		return TR_NOFIRE;
 	int failed = s->ev_error >= 0 || s->ev_oom >= 0 || s->ev_killed >= 0;
 	const char *txt = (unsigned)s->ev_pinned_fail < s->nev ? s->ev[s->ev_pinned_fail].text : "";
-	enum tr_cause why = tr_cause_of(txt, strlen(txt));
+	/* the reason is the line's tail ("...of pinned memory: invalid
+	 * argument"): classify that, not the "failed to allocate" before it */
+	const char *tail = strstr(txt, "pinned memory:");
+	tail = tail ? tail + 14 : strrchr(txt, ':') ? strrchr(txt, ':') + 1 : txt;
+	while (*tail == ' ')
+		tail++;
+	enum tr_cause why = tr_cause_of(tail, strlen(tail));
+	char reason[80];
+	size_t rn = strlen(tail);
+	while (rn && (tail[rn - 1] == '"' || tail[rn - 1] == ',' || tail[rn - 1] == ' ' || tail[rn - 1] == '`'))
+		rn--; /* the quoting of a structured line's error="..." */
+	snprintf(reason, sizeof(reason), "%.*s%s", (int)(rn > 60 ? 60 : rn), tail, rn > 60 ? "..." : "");
 	tr_f_init(f, "pinned-alloc-failed", failed ? LSC_TRIAGE_FAIL : LSC_TRIAGE_WARN, s);
 	char size[48] = "";
-	if (tr_has(&s->pinned_fail_gib))
+	if (tr_has(&s->pinned_fail_gib) && s->pinned_fail_gib.v >= 1)
 		snprintf(size, sizeof(size), " of %.2f GiB", s->pinned_fail_gib.v);
+	else if (tr_has(&s->pinned_fail_gib))
+		snprintf(size, sizeof(size), " of %.2f MiB", s->pinned_fail_gib.v * 1024);
 	tr_f_summary(f, "a pinned (page-locked) host allocation%s was refused (%s); %s", size,
-		     why == TR_C_UNKNOWN ? "no reason given" : why == TR_C_OOM_PINNED ? "out of memory" : tr_cause_name(why),
+		     why == TR_C_UNKNOWN && tail == txt ? "no reason given" : reason,
 		     failed		     ? "the load then failed"
 		     : s->ev_pageable >= 0 ? "the engine went on with pageable memory"
 		     : s->done		     ? "the engine went on (pageable memory copies to the GPU more slowly)"
@@ -36,6 +49,9 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_math(f, "asked %.2f GiB against a locked-memory limit of %.2f GiB", s->pinned_fail_gib.v,
 			  s->memlock_bytes.v / (1024.0 * 1024.0 * 1024.0));
 	}
+	if (why == TR_C_DRIVER)
+		tr_f_rem(f, "the driver and the CUDA runtime do not match (the reason says so): update the driver or "
+			    "use the engine build for it; pinning fails before any memory is short");
 	if (why == TR_C_OOM || why == TR_C_OOM_PINNED || why == TR_C_OOM_HOST || why == TR_C_UNKNOWN)
 		tr_f_rem(f, "page-locked memory must fit in free RAM at once and under the locked-memory limit: free "
 			    "RAM, raise ulimit -l (LimitMEMLOCK=infinity for a systemd unit), or pin less (fewer "

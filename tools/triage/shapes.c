@@ -19,6 +19,11 @@
 #include "internal.h"
 
 const struct tr_shape tr_shapes[] = {
+	/* ---- an engine's startup error that names its cause: the cause's row
+	 * (pinned, hugetlb) is applied too (recognise_shapes.c) ---- */
+	{"any", "failed to reserve", NULL, TR_EV_LOAD_FAIL, 0, NULL,
+	 {"failed to reserve the host KV cache: cudaMallocHost failed to pin 8192 MiB of host memory", NULL, NULL}},
+
 	/* ---- pinned host memory refused (ggml, llama.cpp, CUDA and HIP calls) ---- */
 	{"ggml", "of pinned memory", "failed to allocate", TR_EV_PINNED_FAIL, TR_FLD_SIZE, "allocate",
 	 {"ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: out of memory",
@@ -50,10 +55,10 @@ const struct tr_shape tr_shapes[] = {
 	{"llama.cpp", "error loading model", NULL, TR_EV_LOAD_FAIL, 0, NULL,
 	 {"llama_model_load: error loading model: unable to allocate CUDA0 buffer",
 	  "llama_load_model_from_file: error loading model: read error: Invalid argument", NULL}},
-	{"llama.cpp", "failed to load model", NULL, TR_EV_LOAD_FAIL, 0, NULL,
+	{"llama.cpp", "failed to load model", NULL, TR_EV_LOAD_FAIL, TR_FLD_FINAL, NULL,
 	 {"common_init_from_params: failed to load model '/models/llama-70b.gguf'",
 	  "llama_load_model_from_file: failed to load model", NULL}},
-	{"llama.cpp", "unable to load model", NULL, TR_EV_LOAD_FAIL, 0, NULL,
+	{"llama.cpp", "unable to load model", NULL, TR_EV_LOAD_FAIL, TR_FLD_FINAL, NULL,
 	 {"main: error: unable to load model", NULL, NULL}},
 	{"llama.cpp", "unable to allocate backend buffer", NULL, TR_EV_LOAD_FAIL, 0, NULL,
 	 {"llama_model_loader: unable to allocate backend buffer", NULL, NULL}},
@@ -75,15 +80,25 @@ const struct tr_shape tr_shapes[] = {
 	 {"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
 	  "23.58 GiB",
 	  "torch.cuda.OutOfMemoryError: CUDA out of memory.", NULL}},
+	{"pytorch", "failed (exitcode:", NULL, TR_EV_LOAD_FAIL, 0, NULL,
+	 {"E0725 12:48:53.920000 127614093211456 torch/distributed/elastic/multiprocessing/api.py:702] failed "
+	  "(exitcode: -9) local_rank: 0 (pid: 6774) of fn: worker_process_entrypoint (start_method: fork)",
+	  NULL, NULL}},
+	{"localai", "Fails: could not load model", NULL, TR_EV_LOAD_FAIL, TR_FLD_FINAL, NULL,
+	 {"9:25PM INF [llama-cpp] Fails: could not load model: rpc error: code = Canceled desc = ", NULL, NULL}},
+	{"localai", "] Attempting to load", NULL, TR_EV_BEGIN, 0, NULL,
+	 {"9:25PM INF [llama-cpp] Attempting to load", NULL, NULL}},
+	{"python", "Traceback (most recent call last)", NULL, TR_EV_LOAD_FAIL, TR_FLD_LOADING, NULL,
+	 {"(ApiServer_5 pid=463645) Traceback (most recent call last):", NULL, NULL}},
 	{"python", "CUDA error:", NULL, TR_EV_LOAD_FAIL, 0, NULL,
 	 {"RuntimeError: CUDA error: out of memory", "RuntimeError: CUDA error: no CUDA-capable device is detected",
 	  NULL}},
-	{"ollama", "llama runner process has terminated", NULL, TR_EV_LOAD_FAIL, 0, NULL,
+	{"ollama", "llama runner process has terminated", NULL, TR_EV_LOAD_FAIL, TR_FLD_FINAL, NULL,
 	 {"Error: llama runner process has terminated: signal: killed",
 	  "time=2025-03-02T10:11:12.345Z level=ERROR source=sched.go:455 msg=\"error loading llama server\" "
 	  "error=\"llama runner process has terminated: exit status 2\"",
 	  NULL}},
-	{"ollama", "timed out waiting for llama runner to start", NULL, TR_EV_LOAD_FAIL, 0, NULL,
+	{"ollama", "timed out waiting for llama runner to start", NULL, TR_EV_LOAD_FAIL, TR_FLD_FINAL, NULL,
 	 {"time=2025-03-02T10:16:12.345Z level=ERROR source=sched.go:455 msg=\"error loading llama server\" "
 	  "error=\"timed out waiting for llama runner to start - progress 0.42 - \"",
 	  NULL, NULL}},
@@ -180,9 +195,9 @@ const struct tr_shape tr_shapes[] = {
 	 {"llama_context: n_ctx_per_seq = 4096", NULL, NULL}},
 
 	/* ---- vLLM and sglang progress and weight lines ---- */
-	{"vllm", "Loading safetensors checkpoint shards:", NULL, TR_EV_PROGRESS, 0, NULL,
+	{"vllm", "Loading safetensors checkpoint shards:", NULL, TR_EV_SHARDS, 0, NULL,
 	 {"Loading safetensors checkpoint shards:  45% Completed | 9/20 [00:37<00:49,  9.75s/it]", NULL, NULL}},
-	{"vllm", "Filesystem type for checkpoints", NULL, TR_EV_PROGRESS, 0, NULL,
+	{"vllm", "Filesystem type for checkpoints", NULL, TR_EV_WEIGHTS_FS, 0, NULL,
 	 {"INFO 10-16 15:39:01 [weight_utils.py:80] Filesystem type for checkpoints: NFS. Checkpoint size: 140.00 "
 	  "GiB. Available RAM: 100.00 GiB.",
 	  NULL, NULL}},
@@ -194,6 +209,9 @@ const struct tr_shape tr_shapes[] = {
 	 {"[2025-03-02 10:11:12 TP0] Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=60.12 "
 	  "GB, mem usage=14.99 GB.",
 	  NULL, NULL}},
+	{"sglang", "load weight end", NULL, TR_EV_SUMMARY, 0, NULL, {"Rank 0: load weight end.", NULL, NULL}},
+	{"vllm", "Starting vLLM API server on", NULL, TR_EV_READY, 0, NULL,
+	 {"INFO 06-02 11:03:56 [api_server.py:1336] Starting vLLM API server on http://0.0.0.0:8000", NULL, NULL}},
 	{"sglang", "fired up and ready to roll", NULL, TR_EV_READY, 0, NULL,
 	 {"[2025-03-02 10:11:40] The server is fired up and ready to roll!", NULL, NULL}},
 };
@@ -211,9 +229,9 @@ static int exact(const char *s, size_t n, const char *key)
 	return n == k && !memcmp(s, key, k);
 }
 
-int tr_shape_match(const char *s, size_t n, uint64_t kw)
+int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from)
 {
-	for (size_t i = 0; i < tr_nshapes; i++) {
+	for (size_t i = from; i < tr_nshapes; i++) {
 		const struct tr_shape *h = &tr_shapes[i];
 		if (!(kw & tr_shape_group(i)))
 			continue;
@@ -231,6 +249,11 @@ int tr_shape_match(const char *s, size_t n, uint64_t kw)
 	return -1;
 }
 
+int tr_shape_match(const char *s, size_t n, uint64_t kw)
+{
+	return tr_shape_match_from(s, n, kw, 0);
+}
+
 /* ---- the cause of an engine error, from its words --------------------------------- */
 
 static int any_of(const char *s, size_t n, const char *const *w)
@@ -241,24 +264,33 @@ static int any_of(const char *s, size_t n, const char *const *w)
 	return 0;
 }
 
+static const char *const pinned[] = {"pinned", "CUDA_Host", "MallocHost", "HostAlloc", "host_malloc",
+				     "HostRegister", "page-locked", "HostMalloc", NULL};
+
+int tr_pinned_words(const char *s, size_t n)
+{
+	return any_of(s, n, pinned);
+}
+
 enum tr_cause tr_cause_of(const char *s, size_t n)
 {
 	static const char *const timeout[] = {"timed out", "timeout", "ETIMEDOUT", NULL};
-	static const char *const killed[] = {"killed", "SIGKILL", "status=9", "signal 9", NULL};
+	static const char *const killed[] = {"killed", "SIGKILL", "status=9", "signal 9", "exitcode: -9",
+					     "exit code -9", "exitcode -9", NULL};
 	static const char *const driver[] = {"driver version is insufficient", "CUDA driver version",
 					     "version mismatch", "InsufficientDriver", "no kernel image",
-					     "unsupported PTX", "driver/library", NULL};
+					     "unsupported PTX", "driver/library", "driver combination",
+					     "unsupported display driver", NULL};
 	static const char *const nodev[] = {"no CUDA-capable device", "NoDevice", "no device", "ENODEV",
 					    "No such device", "no GPU", NULL};
 	static const char *const oom[] = {"out of memory", "OutOfMemory", "ENOMEM", "Cannot allocate memory",
 					  "MemoryAllocation", "unable to allocate", "failed to allocate",
 					  "insufficient memory", "not enough memory", NULL};
-	static const char *const pinned[] = {"pinned", "CUDA_Host", "MallocHost", "HostAlloc", "host_malloc",
-					     "HostRegister", "page-locked", "HostMalloc", NULL};
 	static const char *const device[] = {"CUDA out of memory", "cudaMalloc", "hipMalloc", "CUDA0", "CUDA1",
 					     "ROCm0", "GPU", "device", "VRAM", "Vulkan0", "Metal", NULL};
 	static const char *const host[] = {"CPU", "host", "RAM", NULL};
 	static const char *const inval[] = {"Invalid argument", "EINVAL", NULL};
+	static const char *const huge[] = {"hugetlb", "HUGETLB", "hugepages", NULL};
 	static const char *const notsup[] = {"not supported", "EOPNOTSUPP", "ENOTSUP", NULL};
 	static const char *const rd[] = {"read error", "EIO", "Input/output error", "short read", "failed to read",
 					 NULL};
@@ -272,6 +304,8 @@ enum tr_cause tr_cause_of(const char *s, size_t n)
 		return TR_C_DRIVER;
 	if (any_of(s, n, nodev))
 		return TR_C_NODEV;
+	if (any_of(s, n, huge))
+		return TR_C_HUGETLB;
 	if (any_of(s, n, oom))
 		return any_of(s, n, pinned)	? TR_C_OOM_PINNED
 		       : any_of(s, n, device) ? TR_C_OOM_DEVICE
@@ -307,6 +341,9 @@ const char *tr_cause_name(enum tr_cause c)
 		"killed",
 		"file not found",
 		"permission denied",
+		"a pinned (page-locked) host allocation refused",
+		"hugetlb pool too small",
+		"GPUDirect Storage (cuFile) refused",
 	};
 	return (unsigned)c < TR_C_N ? n[c] : n[0];
 }
