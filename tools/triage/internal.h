@@ -462,6 +462,8 @@ enum tr_cause {
 enum tr_cause tr_cause_of(const char *s, size_t n);
 /* Does the line name a page-locked allocation (cudaMallocHost, "pinned", ...)? */
 int tr_pinned_words(const char *s, size_t n);
+/* Does it say the process was killed ("signal: killed", "exitcode: -9")? */
+int tr_killed_words(const char *s, size_t n);
 const char *tr_cause_name(enum tr_cause c);
 
 /* table.c */

@@ -259,7 +259,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			st->ev_error = e;
 		else if (st->ev_error2 < 0 && e != st->ev_error)
 			st->ev_error2 = e;
-		if (tr_cause_of(s, l->len) == TR_C_KILLED && st->ev_killed < 0)
+		if (st->ev_killed < 0 && tr_killed_words(s, l->len) && !tr_memmem_ci(s, l->len, "timed out"))
 			st->ev_killed = e; /* "signal: killed", "exitcode: -9": a kill as well */
 		if (h->fields & TR_FLD_FINAL)
 			st->final = 1;

@@ -14,6 +14,7 @@
  * "failed", "Failed" and "FAILED"); the keyword is exact, as the prefilter
  * needs.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "internal.h"
@@ -256,27 +257,52 @@ int tr_shape_match(const char *s, size_t n, uint64_t kw)
 
 /* ---- the cause of an engine error, from its words --------------------------------- */
 
+/* Any of @w in @low (already lower case), ignoring case: one pass of memmem
+ * per word over a lowered copy, not a case-folding compare at every byte
+ * (the rules classify every error line, and pastes are long). */
+static int any_of_low(const char *low, size_t n, const char *const *w)
+{
+	for (; *w; w++) {
+		char nl[48];
+		size_t k = strlen(*w);
+		if (k >= sizeof(nl))
+			continue;
+		for (size_t i = 0; i < k; i++)
+			nl[i] = (char)tolower((unsigned char)(*w)[i]);
+		if (memmem(low, n, nl, k))
+			return 1;
+	}
+	return 0;
+}
+
 static int any_of(const char *s, size_t n, const char *const *w)
 {
-	for (; *w; w++)
-		if (tr_memmem_ci(s, n, *w))
-			return 1;
-	return 0;
+	char low[TR_EVTEXT * 2];
+	size_t m = n < sizeof(low) ? n : sizeof(low);
+	for (size_t i = 0; i < m; i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	return any_of_low(low, m, w);
 }
 
 static const char *const pinned[] = {"pinned", "CUDA_Host", "MallocHost", "HostAlloc", "host_malloc",
 				     "HostRegister", "page-locked", "HostMalloc", NULL};
+
+static const char *const killed[] = {"killed", "SIGKILL", "status=9", "signal 9", "exitcode: -9",
+				     "exit code -9", "exitcode -9", NULL};
 
 int tr_pinned_words(const char *s, size_t n)
 {
 	return any_of(s, n, pinned);
 }
 
+int tr_killed_words(const char *s, size_t n)
+{
+	return any_of(s, n, killed);
+}
+
 enum tr_cause tr_cause_of(const char *s, size_t n)
 {
 	static const char *const timeout[] = {"timed out", "timeout", "ETIMEDOUT", NULL};
-	static const char *const killed[] = {"killed", "SIGKILL", "status=9", "signal 9", "exitcode: -9",
-					     "exit code -9", "exitcode -9", NULL};
 	static const char *const driver[] = {"driver version is insufficient", "CUDA driver version",
 					     "version mismatch", "InsufficientDriver", "no kernel image",
 					     "unsupported PTX", "driver/library", "driver combination",
@@ -296,30 +322,34 @@ enum tr_cause tr_cause_of(const char *s, size_t n)
 					 NULL};
 	static const char *const noent[] = {"ENOENT", "No such file", NULL};
 	static const char *const perm[] = {"EPERM", "EACCES", "Permission denied", "not permitted", NULL};
-	if (any_of(s, n, timeout))
+	char low[TR_EVTEXT * 2];
+	size_t m = n < sizeof(low) ? n : sizeof(low);
+	for (size_t i = 0; i < m; i++)
+		low[i] = (char)tolower((unsigned char)s[i]);
+	if (any_of_low(low, m, timeout))
 		return TR_C_TIMEOUT;
-	if (any_of(s, n, killed))
+	if (any_of_low(low, m, killed))
 		return TR_C_KILLED;
-	if (any_of(s, n, driver))
+	if (any_of_low(low, m, driver))
 		return TR_C_DRIVER;
-	if (any_of(s, n, nodev))
+	if (any_of_low(low, m, nodev))
 		return TR_C_NODEV;
-	if (any_of(s, n, huge))
+	if (any_of_low(low, m, huge))
 		return TR_C_HUGETLB;
-	if (any_of(s, n, oom))
-		return any_of(s, n, pinned)	? TR_C_OOM_PINNED
-		       : any_of(s, n, device) ? TR_C_OOM_DEVICE
-		       : any_of(s, n, host)   ? TR_C_OOM_HOST
+	if (any_of_low(low, m, oom))
+		return any_of_low(low, m, pinned)	? TR_C_OOM_PINNED
+		       : any_of_low(low, m, device) ? TR_C_OOM_DEVICE
+		       : any_of_low(low, m, host)   ? TR_C_OOM_HOST
 					      : TR_C_OOM;
-	if (any_of(s, n, inval))
+	if (any_of_low(low, m, inval))
 		return TR_C_INVAL;
-	if (any_of(s, n, notsup))
+	if (any_of_low(low, m, notsup))
 		return TR_C_NOTSUP;
-	if (any_of(s, n, rd))
+	if (any_of_low(low, m, rd))
 		return TR_C_READ;
-	if (any_of(s, n, noent))
+	if (any_of_low(low, m, noent))
 		return TR_C_NOENT;
-	if (any_of(s, n, perm))
+	if (any_of_low(low, m, perm))
 		return TR_C_PERM;
 	return TR_C_UNKNOWN;
 }
