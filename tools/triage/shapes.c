@@ -99,6 +99,12 @@ const struct tr_shape tr_shapes[] = {
 	  "time=2025-03-02T10:11:12.345Z level=ERROR source=sched.go:455 msg=\"error loading llama server\" "
 	  "error=\"llama runner process has terminated: exit status 2\"",
 	  NULL}},
+	{"ollama", "error starting llama server", NULL, TR_EV_LOAD_FAIL, TR_FLD_FINAL, NULL,
+	 {"time=2024-04-18T20:59:02.533-06:00 level=ERROR source=server.go:283 msg=\"error starting llama server\" "
+	  "server=rocm_v60002 error=\"llama runner process no longer running: 1 error:failed to create context\"",
+	  NULL, NULL}},
+	{"ollama", "llama runner process no longer running", NULL, TR_EV_LOAD_FAIL, TR_FLD_FINAL, NULL,
+	 {"Error: llama runner process no longer running: 1 error:failed to create context with model", NULL, NULL}},
 	{"ollama", "timed out waiting for llama runner to start", NULL, TR_EV_LOAD_FAIL, TR_FLD_FINAL, NULL,
 	 {"time=2025-03-02T10:16:12.345Z level=ERROR source=sched.go:455 msg=\"error loading llama server\" "
 	  "error=\"timed out waiting for llama runner to start - progress 0.42 - \"",
@@ -213,6 +219,9 @@ const struct tr_shape tr_shapes[] = {
 	{"sglang", "load weight end", NULL, TR_EV_SUMMARY, 0, NULL, {"Rank 0: load weight end.", NULL, NULL}},
 	{"vllm", "Starting vLLM API server on", NULL, TR_EV_READY, 0, NULL,
 	 {"INFO 06-02 11:03:56 [api_server.py:1336] Starting vLLM API server on http://0.0.0.0:8000", NULL, NULL}},
+	{"llama.cpp", "all slots are idle", NULL, TR_EV_READY, 0, NULL,
+	 {"INFO [              slots_idle] all slots are idle | tid=\"123553311559680\" timestamp=1786632156", NULL,
+	  NULL}},
 	{"sglang", "fired up and ready to roll", NULL, TR_EV_READY, 0, NULL,
 	 {"[2025-03-02 10:11:40] The server is fired up and ready to roll!", NULL, NULL}},
 };
