@@ -287,6 +287,27 @@ Test(verdicts, numa_balancing_pasted_both_ways)
 	lsc_triage_free(t);
 }
 
+Test(verdicts, a_read_error_after_direct_io_names_direct_io)
+{
+	static const char log[] =
+		"load_tensors: loading model tensors, this can take a while... (mmap = false, direct_io = true)\n"
+		"llama_model_load: error loading model: read error: Invalid argument\n"
+		"llama_model_load_from_file_impl: failed to load model\n";
+	struct lsc_triage *t = run(log);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	char *o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "invalid argument") != NULL, "%s", o);
+	cr_expect(strstr(o, "reads with direct I/O") != NULL, "%s", o);
+	free(o);
+	lsc_triage_free(t);
+	/* near miss: the same error without direct I/O does not blame it */
+	t = run("llama_model_load: error loading model: read error: Invalid argument\n");
+	o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "reads with direct I/O") == NULL, "%s", o);
+	free(o);
+	lsc_triage_free(t);
+}
+
 Test(verdicts, hugetlb_in_another_engines_words)
 {
 	EXPECT("llama_model_loader: loaded meta data with 33 key-value pairs\n"
