@@ -205,6 +205,37 @@ Test(verdicts, nonsense_numbers_give_the_finding_without_the_figure)
 	}
 }
 
+Test(verdicts, a_refused_buffer_of_bare_bytes_is_quoted_in_gib_or_not_at_all)
+{
+	struct lsc_triage *t =
+		run("ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 124650209312\n");
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	char *o = text_of(t, LSC_TRIAGE_TEXT);
+	/* 124650209312 / 2^30 = 116.09 */
+	cr_expect(strstr(o, "the refused allocation: 116.09 GiB") != NULL, "%s", o);
+	free(o);
+	lsc_triage_free(t);
+	/* spaced thousands, as a reporter's locale printed them */
+	t = run("ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 108 000 000 000\n");
+	o = text_of(t, LSC_TRIAGE_TEXT);
+	/* 108e9 / 2^30 = 100.58 */
+	cr_expect(strstr(o, "the refused allocation: 100.58 GiB") != NULL, "%s", o);
+	free(o);
+	lsc_triage_free(t);
+	static const char *const v[] = {"-5", "1e308", "99999999999999999999999999999", "12x"};
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+		char log[160];
+		snprintf(log, sizeof log, "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size %s\n",
+			 v[i]);
+		t = run(log);
+		cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "%s", v[i]);
+		o = text_of(t, LSC_TRIAGE_TEXT);
+		cr_expect(strstr(o, "the refused allocation") == NULL, "%s: a figure was quoted:\n%s", v[i], o);
+		free(o);
+		lsc_triage_free(t);
+	}
+}
+
 Test(verdicts, kernel_oom_kill_with_its_figure)
 {
 	static const char log[] =

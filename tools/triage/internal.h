@@ -201,6 +201,7 @@ struct tr_start {
 	int ev_gds;             /* GDS/cuFile refused (direct-io-fallback unless the load failed) */
 	int final;              /* the engine's last word on a failed start was seen */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
+	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
 	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
 	char reader[24];

@@ -58,6 +58,36 @@ static int echo(const struct tr_shape *h)
 	       h->ev == TR_EV_KILL;
 }
 
+/* A bare byte count after @after ("of size 124650209312", or with spaced
+ * thousands as some locales print it: "108 000 000 000"), in GiB; NAN when
+ * it is not a whole, sane number ending there. */
+static double bytes_after(const char *s, const char *end, const char *after)
+{
+	const char *k = after ? tr_memmem(s, (size_t)(end - s), after) : NULL;
+	if (!k)
+		return NAN;
+	const char *p = tr_skip_ws(k + strlen(after), end);
+	if (p >= end || !isdigit((unsigned char)*p))
+		return NAN;
+	double v = 0;
+	int digits = 0;
+	while (p < end) {
+		if (isdigit((unsigned char)*p)) {
+			v = v * 10 + (*p++ - '0');
+			digits++;
+		} else if ((*p == ' ' || *p == ',' || *p == '\'' || *p == '.') && digits && p + 3 < end + 0 &&
+			   isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2]) && isdigit((unsigned char)p[3]) &&
+			   (p + 4 >= end || !isdigit((unsigned char)p[4]))) {
+			p++; /* a group of three */
+		} else {
+			break;
+		}
+	}
+	if (p < end && (tr_isword(*p) || *p == '.'))
+		return NAN;
+	return sane(v / GIB, 1024.0 * 1024.0);
+}
+
 static struct tr_start *use_h(struct lsc_triage *t, struct tr_line *l, int *e, const char *family,
 			      const struct tr_shape *h)
 {
@@ -259,6 +289,13 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			st->ev_error = e;
 		else if (st->ev_error2 < 0 && e != st->ev_error)
 			st->ev_error2 = e;
+		if ((h->fields & TR_FLD_SIZE) && !tr_has(&st->fail_gib)) {
+			v = size_after(s, end, h->num_after);
+			if (isnan(v)) /* "of size 124650209312": bytes, without a unit */
+				v = bytes_after(s, end, h->num_after);
+			if (!isnan(v))
+				tr_setnum(&st->fail_gib, v, e);
+		}
 		if (st->ev_killed < 0 && tr_killed_words(s, l->len) && !tr_memmem_ci(s, l->len, "timed out"))
 			st->ev_killed = e; /* "signal: killed", "exitcode: -9": a kill as well */
 		if (h->fields & TR_FLD_FINAL)

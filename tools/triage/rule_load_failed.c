@@ -32,8 +32,9 @@ static void remedies(struct tr_finding *f, const struct tr_start *s, enum tr_cau
 		tr_f_rem(f, "the allocation did not fit in memory: check free RAM and swap against the model's size; "
 			    "use mmap instead of reading the whole file (llama.cpp without --no-mmap), or offload more "
 			    "to the GPU");
-		tr_f_rem(f, "if the allocation was page-locked or on the GPU, the words of the line say which: "
-			    "paste the lines before it");
+		if (c == TR_C_OOM)
+			tr_f_rem(f, "the line does not say whether host, page-locked or GPU memory ran out: the lines "
+				    "before it usually do");
 		break;
 	case TR_C_INVAL:
 		if (s->direct_on)
@@ -126,6 +127,8 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	tr_f_ev(f, s, s->ev_error2);
 	tr_f_ev(f, s, s->ev_pinned_fail);
 	tr_f_ev(f, s, s->ev_gds);
+	if (tr_has(&s->fail_gib))
+		tr_f_math(f, "the refused allocation: %.2f GiB", s->fail_gib.v);
 	if (tr_has(&s->mem_required_gib) && tr_has(&s->mem_available_gib))
 		tr_f_math(f, "the engine's estimate: %.1f GiB required for a full offload, %.1f GiB available",
 			  s->mem_required_gib.v, s->mem_available_gib.v);
