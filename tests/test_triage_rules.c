@@ -393,7 +393,7 @@ static int broken(const struct tr_start *s, const struct tr_ctx *c, struct tr_fi
 Test(triage_rules, internal_failure_is_reported_and_the_rest_run)
 {
 	static const struct tr_rule bad = {"broken-rule", NULL, broken};
-	const struct tr_rule *table[] = {&bad, &tr_rule_verify};
+	const struct tr_rule *table[] = {&bad, &tr_rule_verify_failed};
 	struct lsc_triage *t = lsc_triage_new(NULL);
 	t->rules = table;
 	t->nrules = 2;

@@ -2,7 +2,8 @@
  * `loadscope triage [FILE...]`: read pasted startup logs (stdin when no file)
  * and print diagnoses with evidence and remedies. The work is in
  * tools/triage/ (docs/triage.md); this file is only the options and the
- * exit status: 0 healthy, 1 warnings, 2 failures, 3 unusable input,
+ * exit status: 0 healthy, 1 warnings, 2 failures, 3 no verdict (nothing
+ * recognised, or a start that neither completed nor failed),
  * 4 an input unreadable or stdout unwritable, 64 usage (docs/cli.md).
  */
 #include <errno.h>
@@ -24,7 +25,8 @@ static void usage(FILE *f)
 		"Options may follow the files. Colour: on a terminal, unless NO_COLOR is set and\n"
 		"not empty, or TERM=dumb; --color and --no-color decide instead.\n"
 		"  -h, --help     this text      -V, --version  version and backends\n"
-		"exit: 0 healthy, 1 warnings, 2 failures, 3 nothing recognisable, 4 a file could\n"
+		"exit: 0 healthy, 1 warnings, 2 failures, 3 no verdict (nothing recognised, or\n"
+		"a start that neither completed nor failed), 4 a file could\n"
 		"not be read or stdout written, 64 usage error (docs/cli.md)\n");
 }
 

@@ -59,6 +59,7 @@ enum {
 	TR_G_LLAMA = 1u << 12, TR_G_IK = 1u << 13, TR_G_VLLM = 1u << 14, TR_G_RUNAI = 1u << 15,
 	TR_G_IO = 1u << 16, TR_G_READY = 1u << 17, TR_G_SWAP = 1u << 18, TR_G_HIP = 1u << 19,
 	TR_G_BEGIN = 1u << 20, TR_G_EXIT = 1u << 21, TR_G_EPOCH = 1u << 22,
+	/* bits TR_G_SHAPE_SHIFT and up: the declared shapes' keywords (shapes.c) */
 };
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
@@ -113,6 +114,17 @@ enum tr_vm {
 };
 extern const char *const tr_vm_names[TR_VM_N];
 
+/* How far a start got, in the order a start gets there: a start only ever
+ * moves forward (tr_stage_raise), and a marker that opens a start only
+ * splits off a new one once the current start is past its beginning. */
+enum tr_stage {
+	TR_ST_NONE,     /* nothing of the start seen yet */
+	TR_ST_BEGAN,    /* a start marker (loadscope `start`, an engine's first line) */
+	TR_ST_LOADING,  /* a phase, an arena, a progress line */
+	TR_ST_LOADED,   /* a load summary (loaded, complement, model loaded) */
+	TR_ST_READY,    /* ready, or the start ended (exit, error) */
+};
+
 struct tr_start {
 	struct lsc_triage *t;   /* the owner: numbers starts in the order they begin */
 	unsigned idx;
@@ -122,7 +134,7 @@ struct tr_start {
 	char run[20];
 	char arm[24];           /* lsc_triage_arm of its input, "" none */
 	unsigned long recognised;
-	int stage;              /* 0 nothing, 1 began, 2 loading, 3 loaded, 4 ready */
+	enum tr_stage stage;
 	int ev_begin, ev_end;
 	double ts_begin[TR_TS_KINDS]; /* first timestamp of each kind in the start, NAN none */
 
@@ -170,6 +182,28 @@ struct tr_start {
 	struct tr_num page_reporting, page_reporting_order;
 
 	int ev_verify_fail, ev_mlock_fail, ev_uring, ev_direct, ev_swap_text;
+
+	/* How the start ended, as far as the log shows (shapes.c's events). A
+	 * start is only called healthy with positive evidence that it
+	 * completed (@done: its ready or load-summary line); an engine error,
+	 * a kill or a timeout before that ends it (stage TR_ST_READY, @done 0). */
+	int done;
+	int ev_error;           /* the first engine error before ready (load-failed) */
+	int ev_error2;          /* a second, more specific one (the cause after "failed to load model") */
+	int ev_pinned_fail;     /* a page-locked allocation or registration refused */
+	struct tr_num pinned_fail_gib;
+	int ev_pageable;        /* the engine says it went on with pageable memory */
+	int ev_oom;             /* the kernel's or systemd's OOM killer */
+	int ev_killed;          /* a kill without OOM words (status=9/KILL, a bare "Killed") */
+	struct tr_num oom_rss_gib;
+	int ev_numa;            /* automatic NUMA balancing on (engine warning or the setting) */
+	int direct_on;          /* the engine said it reads with direct I/O */
+	int ev_hugetlb_fail;    /* MAP_HUGETLB refused without page counts */
+	int ev_gds;             /* GDS/cuFile refused (direct-io-fallback unless the load failed) */
+	int final;              /* the engine's last word on a failed start was seen */
+	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
+	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
+	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
 	char reader[24];
 
@@ -182,6 +216,15 @@ struct tr_start {
 };
 
 void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src);
+static inline void tr_stage_raise(struct tr_start *s, enum tr_stage st)
+{
+	if (s->stage < st)
+		s->stage = st;
+	/* a load summary or a ready line is evidence the start completed,
+	 * unless it already ended in an error, a kill or an exit */
+	if (st >= TR_ST_LOADED && s->ev_error < 0 && s->ev_oom < 0 && s->ev_killed < 0 && s->ev_exit < 0)
+		s->done = 1;
+}
 /* Keep @l as evidence of @s; return its index or -1 when the store is full
  * (the same line twice returns the same index). */
 int tr_evid(struct tr_start *s, const struct tr_line *l);
@@ -237,21 +280,18 @@ struct tr_rule {
 extern const struct tr_rule *const tr_rules[];
 extern const size_t tr_nrules;
 
-#define TR_RULE(name) extern const struct tr_rule tr_rule_##name;
-TR_RULE(thp_compaction)
-TR_RULE(host_refault)
-TR_RULE(kfd_eagain)
-TR_RULE(hugetlb)
-TR_RULE(alloc_dominates)
-TR_RULE(rate_wall)
-TR_RULE(truncated)
-TR_RULE(disk_read)
-TR_RULE(swap)
-TR_RULE(memlock)
-TR_RULE(io_uring)
-TR_RULE(direct_io)
-TR_RULE(verify)
-#undef TR_RULE
+/* The one list of rules, in the order they run (rules.c builds tr_rules
+ * from it): each X(name) is tr_rule_<name> in rule_<name>.c, named after the
+ * finding id it gives (hugetlb_pool_short also gives hugetlb-arena-cost).
+ * The specific causes of a slow allocation run before alloc-dominates. */
+#define TR_RULE_LIST(X)                                                                            \
+	X(thp_direct_compaction) X(host_refault) X(kfd_userptr_eagain) X(hugetlb_pool_short)       \
+	X(alloc_dominates) X(rate_hides_wall_time) X(log_truncated) X(disk_bound_read)             \
+	X(swap_during_load) X(memlock_limit) X(io_uring_unavailable) X(direct_io_fallback)         \
+	X(verify_failed) X(load_failed) X(pinned_alloc_failed) X(oom_killed) X(numa_balancing)
+#define TR_RULE_DECL(name) extern const struct tr_rule tr_rule_##name;
+TR_RULE_LIST(TR_RULE_DECL)
+#undef TR_RULE_DECL
 
 /* ---- per-start summaries (phase table) and table rows -------------------- */
 
@@ -261,7 +301,7 @@ struct tr_startsum {
 	unsigned long first_line, last_line;
 	char family[16];
 	char run[20];
-	int stage;
+	enum tr_stage stage;
 	double ready_s, unattributed_s;
 	double ph[TR_K_N];
 	double comp_total_s, comp_alloc_s, comp_copy_s, loaded_gib, loaded_rate, read_s;
@@ -329,6 +369,9 @@ struct lsc_triage {
 	struct tr_row *rows;
 	size_t nrows, rows_cap;
 	unsigned long rule_errors;
+	/* a pasted `cat FILE` or `ulimit -l` whose value is on the next line */
+	int pending_setting;
+	unsigned long pending_line;
 };
 
 /* starts.c */
@@ -352,10 +395,82 @@ void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned l
 int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l);
 int tr_recognise_strata(struct lsc_triage *t, struct tr_line *l);
 int tr_recognise_public(struct lsc_triage *t, struct tr_line *l);
+int tr_recognise_shapes(struct lsc_triage *t, struct tr_line *l);
+/* The line after a pasted `cat FILE` / `ulimit -l` (any line: the value has no keyword) */
+int tr_recognise_setting_value(struct lsc_triage *t, struct tr_line *l);
+
+/* ---- engine line shapes as data (shapes.c) ------------------------------------ */
+
+/* What a line of a declared shape means for its start. */
+enum tr_event {
+	TR_EV_OPEN,        /* an engine's loader line: joins the current start or opens one */
+	TR_EV_BEGIN,       /* a start marker: a fresh start once the current one got going */
+	TR_EV_PROGRESS,    /* loading is under way */
+	TR_EV_SUMMARY,     /* a load summary: the load completed */
+	TR_EV_READY,       /* the engine is ready (a duration may follow @num_after) */
+	TR_EV_LOAD_FAIL,   /* the load ended in an engine error (cause from the line's words) */
+	TR_EV_PINNED_FAIL, /* a page-locked allocation or registration refused */
+	TR_EV_PAGEABLE,    /* the engine went on with pageable memory */
+	TR_EV_OOM_KILL,    /* the kernel's or systemd's OOM killer */
+	TR_EV_KILL,        /* killed (SIGKILL), no OOM words */
+	TR_EV_NUMA_ON,     /* automatic NUMA balancing is on */
+	TR_EV_HUGETLB_SHORT, /* a hugetlb pool too small for the arena: need N, pool M */
+	TR_EV_DIRECT_ON,   /* the engine reads with direct I/O */
+	TR_EV_READ_ERROR,  /* a read error (direct I/O's when the engine said it uses it) */
+	TR_EV_DIRECT_FAIL, /* GDS/cuFile or direct I/O refused, the engine fell back */
+	TR_EV_MEM_ESTIMATE,/* ollama: memory.required.full / memory.available */
+	TR_EV_SETTING_CAT, /* `cat FILE` / `ulimit -l` with the value on the next line */
+	TR_EV_SETTING,     /* a setting as sysctl prints it: `name = value` */
+	TR_EV_WEIGHTS_FS,  /* vLLM: the checkpoints' file system, size and the RAM available */
+	TR_EV_SHARDS,      /* a tqdm progress line over checkpoint shards: N/M [elapsed<left, rate] */
+	TR_EV_N
+};
+
+/* Fields a shape carries, read by their shape (scan.c), never by position. */
+#define TR_FLD_SIZE 0x1u    /* a size (N MiB, N GiB, N bytes) after @num_after, else the first */
+#define TR_FLD_DUR 0x2u     /* a duration after @num_after */
+#define TR_FLD_EXACT 0x4u   /* the whole cleaned line is @key (a bare "Killed") */
+#define TR_FLD_LOADING 0x8u /* means something only once loading began (a traceback) */
+#define TR_FLD_FINAL 0x10u  /* the engine's last word on a failed start: what follows is a new start */
+
+#define TR_SHAPE_SAMPLES 3
+struct tr_shape {
+	const char *engine;     /* whose line: "llama.cpp", "ollama", "vllm", "kernel", ... */
+	const char *key;        /* a literal every such line holds: the prefilter's keyword */
+	const char *also;       /* a second literal it must hold, or NULL */
+	enum tr_event ev;
+	unsigned fields;        /* TR_FLD_* */
+	const char *num_after;  /* the figure follows this literal (NULL: the first in the line) */
+	const char *samples[TR_SHAPE_SAMPLES]; /* lines as engines print them; tests check each */
+};
+extern const struct tr_shape tr_shapes[];
+extern const size_t tr_nshapes;
+/* The index of the first shape @s (cleaned, @n bytes) matches among those
+ * whose keyword groups are in @kw (all when @kw is ~0), or -1. */
+int tr_shape_match(const char *s, size_t n, uint64_t kw);
+int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from);
+#define TR_G_SHAPE_SHIFT 24
+#define TR_G_SHAPE_BUCKETS 32
+static inline uint64_t tr_shape_group(size_t i)
+{
+	return 1ull << (TR_G_SHAPE_SHIFT + i % TR_G_SHAPE_BUCKETS);
+}
+
+/* The cause of an engine error, classified from the line's words. */
+enum tr_cause {
+	TR_C_UNKNOWN, TR_C_OOM_HOST, TR_C_OOM_PINNED, TR_C_OOM_DEVICE, TR_C_OOM, TR_C_INVAL,
+	TR_C_NOTSUP, TR_C_DRIVER, TR_C_NODEV, TR_C_READ, TR_C_TIMEOUT, TR_C_KILLED, TR_C_NOENT,
+	TR_C_PERM, TR_C_PINNED, TR_C_HUGETLB, TR_C_GDS, TR_C_N
+};
+enum tr_cause tr_cause_of(const char *s, size_t n);
+/* Does the line name a page-locked allocation (cudaMallocHost, "pinned", ...)? */
+int tr_pinned_words(const char *s, size_t n);
+/* Does it say the process was killed ("signal: killed", "exitcode: -9")? */
+int tr_killed_words(const char *s, size_t n);
+const char *tr_cause_name(enum tr_cause c);
 
 /* table.c */
 void tr_table_row(struct lsc_triage *t, const struct tr_start *s);
-int tr_table_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, FILE *out);
 
 /* redact.c: copy @in to @out (cap bytes) with hosts, users and paths replaced */
 void tr_redact(const char *in, char *out, size_t cap);
@@ -366,6 +481,10 @@ size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap);
 int tr_render_text(struct lsc_triage *t, FILE *out);
 int tr_render_json(struct lsc_triage *t, FILE *out);
 int tr_render_md(struct lsc_triage *t, FILE *out);
+/* --table: each renderer prints its own form of the A/B table */
+int tr_render_text_table(struct lsc_triage *t, FILE *out);
+int tr_render_json_table(struct lsc_triage *t, FILE *out);
+int tr_render_md_table(struct lsc_triage *t, FILE *out);
 const char *tr_sev_name(enum lsc_triage_sev s);
 const char *tr_kind_name(enum tr_kind k);
 /* Evidence text as the renderers print it (redacted when asked). */

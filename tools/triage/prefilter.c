@@ -6,6 +6,14 @@
  * recognisers whose keyword group it has. This is what keeps the triage at
  * memory speed on gigabyte logs (the recognisers' own memmem calls, one per
  * shape, cost ten times more when run on every line).
+ *
+ * The declared engine shapes (shapes.c) add their keywords here, each with
+ * its own group bit (tr_shape_group), so recognise_shapes.c tries only the
+ * rows whose keyword a line holds.
+ *
+ * A keyword is indexed by its rarest-looking two bytes, not its first two:
+ * "of pinned memory" or "read error:" would stop the scan at every "of" and
+ * "re" of a log; "_b" or "r:" almost never do.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,29 +61,74 @@ static const struct {
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
+#define NALL 254 /* the fixed keywords and the shapes' */
 
 struct tr_prefilter {
+	const char *s[NALL];
+	uint64_t g[NALL];
 	uint64_t any[65536 / 64]; /* one bit per two-byte prefix in use: 8 KiB, stays in L1 */
 	uint8_t head[65536];   /* 1 + index of the first keyword with these two bytes; 0 none */
-	uint8_t next[NKW];     /* chain: 1 + index of the next one; 0 end */
-	uint8_t len[NKW];
-	uint32_t pre[NKW];     /* the first four bytes (fewer: masked) */
-	uint32_t mask[NKW];
+	uint8_t next[NALL];    /* chain: 1 + index of the next one; 0 end */
+	uint8_t len[NALL];
+	uint8_t off[NALL];     /* where in the keyword the indexed two bytes are */
+	uint32_t pre[NALL];    /* four bytes from there (fewer: masked) */
+	uint32_t mask[NALL];
+	size_t n;
 };
+
+/* How common a byte is in log text: lower is rarer. */
+static int common(unsigned char c)
+{
+	if (c == ' ')
+		return 4;
+	if (strchr("etaoinsrld", c))
+		return 2;
+	if (c >= 'a' && c <= 'z')
+		return 1;
+	return 0; /* upper case, digits, punctuation */
+}
+
+static size_t window(const char *k, size_t len)
+{
+	size_t best = 0;
+	int bs = 99;
+	for (size_t i = 0; i + 1 < len; i++) {
+		int sc = common((unsigned char)k[i]) + common((unsigned char)k[i + 1]);
+		if (sc < bs) {
+			bs = sc;
+			best = i;
+		}
+	}
+	return best;
+}
 
 struct tr_prefilter *tr_prefilter_new(void)
 {
 	struct tr_prefilter *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	_Static_assert(NKW < 255, "keyword index fits a byte");
-	for (size_t i = NKW; i-- > 0;) {
-		unsigned b = (unsigned)(unsigned char)kw[i].s[0] << 8 | (unsigned char)kw[i].s[1];
-		p->len[i] = (uint8_t)strlen(kw[i].s);
-		size_t m = p->len[i] < 4 ? p->len[i] : 4;
+	_Static_assert(NALL < 255, "keyword index fits a byte");
+	for (size_t i = 0; i < NKW; i++) {
+		p->s[p->n] = kw[i].s;
+		p->g[p->n++] = kw[i].g;
+	}
+	for (size_t i = 0; i < tr_nshapes && p->n < NALL; i++) {
+		p->s[p->n] = tr_shapes[i].key;
+		p->g[p->n++] = tr_shape_group(i);
+	}
+	if (p->n < NKW + tr_nshapes) { /* a table too large: fail loudly, not silently blind */
+		free(p);
+		return NULL;
+	}
+	for (size_t i = p->n; i-- > 0;) {
+		p->len[i] = (uint8_t)strlen(p->s[i]);
+		size_t o = window(p->s[i], p->len[i]);
+		p->off[i] = (uint8_t)o;
+		unsigned b = (unsigned)(unsigned char)p->s[i][o] << 8 | (unsigned char)p->s[i][o + 1];
+		size_t m = p->len[i] - o < 4 ? p->len[i] - o : 4;
 		p->mask[i] = 0;
 		memcpy(&p->pre[i], "\0\0\0\0", 4);
-		memcpy(&p->pre[i], kw[i].s, m);
+		memcpy(&p->pre[i], p->s[i] + o, m);
 		memset(&p->mask[i], 0xff, m);
 		p->next[i] = p->head[b];
 		p->head[b] = (uint8_t)(i + 1);
@@ -98,10 +151,10 @@ uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
 		uint32_t four = 0;
 		memcpy(&four, s + i, n - i >= 4 ? 4 : n - i);
 		while (h) {
-			size_t k = h - 1;
-			if ((four & p->mask[k]) == p->pre[k] && n - i >= p->len[k] &&
-			    !memcmp(s + i + 4, kw[k].s + 4, p->len[k] > 4 ? p->len[k] - 4u : 0u))
-				m |= kw[k].g;
+			size_t k = h - 1, o = p->off[k];
+			if ((four & p->mask[k]) == p->pre[k] && i >= o && n - (i - o) >= p->len[k] &&
+			    !memcmp(s + i - o, p->s[k], p->len[k]))
+				m |= p->g[k];
 			h = p->next[k];
 		}
 	}

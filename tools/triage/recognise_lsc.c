@@ -208,8 +208,7 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	const char *depth = str(p, LSC__KEY(DEPTH)), *vm = str(p, LSC__KEY(VM)), *ov = str(p, LSC__KEY(OVERLAPPED));
 	if ((!depth || !strcmp(depth, "0")) && !(ov && !strcmp(ov, "1")))
 		vm_fields(s, p, ev, NULL, !(vm && !strcmp(vm, "n/a")));
-	if (s->stage < 2)
-		s->stage = 2;
+	tr_stage_raise(s, TR_ST_LOADING);
 }
 
 static void on_still(struct tr_start *s, const struct lsc__parsed *p, int ev)
@@ -228,8 +227,7 @@ static void on_still(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		vm_fields(s, p, ev, LSC__VM_RATE_SUFFIX, 0);
 		tr_setnum(&s->vm_window_s, 1.0, ev);
 	}
-	if (s->stage < 2)
-		s->stage = 2;
+	tr_stage_raise(s, TR_ST_LOADING);
 }
 
 static void on_fallback(struct tr_start *s, const struct lsc__parsed *p, int ev)
@@ -279,8 +277,7 @@ static void on_arena(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	double b = num2(p, LSC__KEY(BYTES), LSC__KEY(ARENA_BYTES));
 	if (!isnan(b))
 		tr_setnum(&s->arena_gib, b / GIB, ev);
-	if (s->stage < 2)
-		s->stage = 2;
+	tr_stage_raise(s, TR_ST_LOADING);
 }
 
 static void on_complement(struct tr_start *s, const struct lsc__parsed *p, int ev)
@@ -297,8 +294,7 @@ static void on_complement(struct tr_start *s, const struct lsc__parsed *p, int e
 	if (pin && !strcmp(pin, "hip"))
 		s->hip = 1;
 	hugetlb_from_text(s, str(p, LSC__KEY(THP_REASON)), ev);
-	if (s->stage < 3)
-		s->stage = 3;
+	tr_stage_raise(s, TR_ST_LOADED);
 }
 
 static void on_loaded(struct tr_start *s, const struct lsc__parsed *p, int ev)
@@ -323,8 +319,7 @@ static void on_loaded(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		if (!isnan(rg))
 			tr_setnum(&s->read_rate, rg, ev);
 	}
-	if (s->stage < 3)
-		s->stage = 3;
+	tr_stage_raise(s, TR_ST_LOADED);
 }
 
 int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
@@ -352,8 +347,7 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 	int e = tr_evid(s, l);
 	tr_touch(s, l);
 	if (ev == LSC__EV_START) {
-		if (s->stage < 1)
-			s->stage = 1;
+		tr_stage_raise(s, TR_ST_BEGAN);
 		s->ev_begin = e;
 	} else if (ev == LSC__EV_SYSTEM) {
 		on_system(s, &p, e);
@@ -365,7 +359,7 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		setif(&s->ready_s, num(&p, LSC__KEY(WALL_S)), e);
 		setif(&s->unattributed_s, num(&p, LSC__KEY(UNATTRIBUTED_S)), e);
 		setif(&s->covered_s, num(&p, LSC__KEY(COVERED_S)), e);
-		s->stage = 4;
+		tr_stage_raise(s, TR_ST_READY);
 		s->ev_end = e;
 	} else if (ev == LSC__EV_FALLBACK) {
 		on_fallback(s, &p, e);
@@ -396,13 +390,18 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 	} else if (ev == LSC__EV_ERROR) {
 		/* the load stopped with an error: the start ended (not truncated) */
 		const char *what = str(&p, LSC__KEY(WHAT));
-		if (what && strstr(what, "verify"))
+		/* a line cut before its fields still names its step in words */
+		if ((what && strstr(what, "verify")) || (!what && p.human && !strncmp(p.human, "verify", 6)))
 			s->ev_verify_fail = e;
+		else if (s->ev_error < 0 && !s->done)
+			s->ev_error = e; /* load-failed */
 		s->ev_exit = e;
-		if (s->stage < 4) {
-			s->stage = 4;
+		if (s->stage < TR_ST_READY) {
+			s->stage = TR_ST_READY;
 			s->ev_end = e;
 		}
+	} else if (ev == LSC__EV_OK) {
+		s->done = 1; /* a probe's verdict: the probe completed */
 	} else if (ev == LSC__EV_NOTE) {
 		const char *topic = str(&p, LSC__KEY(TOPIC)), *text = str(&p, LSC__KEY(TEXT));
 		if (topic && strstr(topic, "verify") && (failed_word(text) || failed_word(p.human)))

@@ -97,8 +97,7 @@ static int strace_line(struct lsc_triage *t, struct tr_line *l)
 		e = tr_evid(st, l);
 		st->ev_kfd_ok = e;
 	}
-	if (st->stage < 2)
-		st->stage = 2;
+	tr_stage_raise(st, TR_ST_LOADING);
 	return 1;
 }
 
@@ -313,19 +312,25 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		if (!st)
 			return 0;
 		tr_touch(st, l);
+		if (tr_memmem(s, l->len, "direct_io = true"))
+			st->direct_on = 1; /* a read error later is direct I/O's */
 		return 1;
 	}
 	if (tr_memmem(s, l->len, "load time") && tr_after(s, end, "load time", tr_dur_s, &v)) {
-		st = use(t, l, &e);
+		/* a second timings block is a second run (llama.cpp prints them once, at the end) */
+		st = t->cur && t->cur->src == l->src && tr_has(&t->cur->loaded_s)
+			     ? tr_fresh_if(t, l, 1, "llama.cpp")
+			     : tr_current(t, l);
 		if (!st)
 			return 0;
+		e = tr_evid(st, l);
+		tr_touch(st, l);
 		if (!st->family[0])
 			snprintf(st->family, sizeof(st->family), "llama.cpp");
 		tr_setnum(&st->loaded_s, v, e);
 		if (!tr_has(&st->ready_s))
 			tr_setnum(&st->ready_s, v, e);
-		if (st->stage < 3)
-			st->stage = 3;
+		tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
 	if (tr_memmem(s, l->len, "failed to mlock") || tr_memmem(s, l->len, "RLIMIT_MEMLOCK") ||
@@ -384,8 +389,7 @@ static int ik_llama_line(struct lsc_triage *t, struct tr_line *l)
 	} else {
 		return 0;
 	}
-	if (st->stage < 2)
-		st->stage = 2;
+	tr_stage_raise(st, TR_ST_LOADING);
 	return 1;
 }
 
@@ -411,8 +415,7 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 		if (!st->family[0])
 			snprintf(st->family, sizeof(st->family), "vllm");
 		tr_setnum(&st->read_s, v, e);
-		if (st->stage < 2)
-			st->stage = 2;
+		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
 	k = tr_memmem(s, l->len, "Model loading took");
@@ -432,8 +435,7 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 			tr_setnum(&st->read_gib, g, e);
 			tr_setnum(&st->read_rate, g / st->read_s.v, e);
 		}
-		if (st->stage < 3)
-			st->stage = 3;
+		tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
 	return 0;
@@ -468,8 +470,7 @@ static int runai_line(struct lsc_triage *t, struct tr_line *l)
 	tr_setnum(&st->read_gib, g, e);
 	st->from_device = 1; /* a streamer reads files from storage, not from the page cache */
 	tr_setnum(&st->read_rate, isnan(rate) && secs > 0 ? g / secs : rate, e);
-	if (st->stage < 2)
-		st->stage = 2;
+	tr_stage_raise(st, TR_ST_LOADING);
 	return 1;
 }
 
@@ -538,7 +539,7 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 	if (!k || tr_memmem(s, l->len, "complement"))
 		return 0;
 	struct tr_start *st = t->cur;
-	if (!st || st->stage < 1 || st->stage >= 4)
+	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY)
 		return 0;
 	int e = tr_evid(st, l);
 	tr_touch(st, l);
@@ -552,7 +553,7 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		tr_setnum(&st->ready_s, v, e);
 	else if (tr_has(&st->still_max_s))
 		tr_setnum(&st->ready_s, st->still_max_s.v, st->still_max_s.ev);
-	st->stage = 4;
+	tr_stage_raise(st, TR_ST_READY);
 	st->ev_end = e;
 	return 1;
 }

@@ -80,8 +80,7 @@ static int arena_note(struct lsc_triage *t, struct tr_line *l)
 	int e = tr_evid(st, l);
 	tr_touch(st, l);
 	st->ev_arena = e;
-	if (st->stage < 2)
-		st->stage = 2;
+	tr_stage_raise(st, TR_ST_LOADING);
 	double v;
 	if (unavail) {
 		if (tr_after(s, end, "needed", tr_num, &v))
@@ -155,14 +154,13 @@ static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 		secs = gib / rate;
 	tr_setnum(&st->loaded_rate, rate, e);
 	tr_setnum(&st->loaded_s, secs, e);
-	if (st->stage < 3)
-		st->stage = 3;
+	tr_stage_raise(st, TR_ST_LOADED);
 	/* "reached ready at 432 s while still printing loaded ... at 2.86 GiB/s" */
 	const char *rd = tr_memmem(s, l->len, "ready ");
 	double w;
 	if (rd && (rd == s || !isalpha((unsigned char)rd[-1])) && tr_after(rd, end, "ready ", tr_dur_s, &w)) {
 		tr_setnum(&st->ready_s, w, e);
-		st->stage = 4;
+		tr_stage_raise(st, TR_ST_READY);
 		st->ev_end = e;
 	}
 	return 1;
@@ -203,8 +201,7 @@ static int complement_line(struct lsc_triage *t, struct tr_line *l)
 		tr_setnum(&st->comp_copy_s, copy, e);
 	if (tr_memmem(s, l->len, "hip") || tr_memmem(s, l->len, "HIP"))
 		st->hip = 1;
-	if (st->stage < 3)
-		st->stage = 3;
+	tr_stage_raise(st, TR_ST_LOADED);
 	return 1;
 }
 
@@ -233,8 +230,7 @@ static int still_line(struct lsc_triage *t, struct tr_line *l)
 	st->still_n++;
 	if (!isnan(v) && (!tr_has(&st->still_max_s) || v > st->still_max_s.v))
 		tr_setnum(&st->still_max_s, v, e);
-	if (st->stage < 1)
-		st->stage = 1;
+	tr_stage_raise(st, TR_ST_BEGAN);
 	return 1;
 }
 
@@ -291,13 +287,13 @@ static int begin_line(struct lsc_triage *t, struct tr_line *l)
 static int exit_line(struct lsc_triage *t, struct tr_line *l)
 {
 	struct tr_start *st = t->cur;
-	if (!st || st->stage < 1 || st->stage >= 4)
+	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY)
 		return 0;
 	int e = tr_evid(st, l);
 	tr_touch(st, l);
 	st->ev_exit = e;
 	st->ev_end = e;
-	st->stage = 4;
+	st->stage = TR_ST_READY;
 	return 1;
 }
 
@@ -336,8 +332,7 @@ int tr_recognise_strata(struct lsc_triage *t, struct tr_line *l)
 		if (st) {
 			tr_touch(st, l);
 			snprintf(st->reader, sizeof(st->reader), "buffered");
-			if (st->stage < 1)
-				st->stage = 1;
+			tr_stage_raise(st, TR_ST_BEGAN);
 		}
 		return 1;
 	}

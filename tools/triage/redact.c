@@ -40,6 +40,26 @@ size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap)
 			r++;
 			continue;
 		}
+		/* C1 controls (U+0080-U+009F: U+009B is a CSI to some terminals)
+		 * and the bidi and line-breaking format characters (U+202E
+		 * reverses what follows) are valid UTF-8 that must not reach a
+		 * terminal: C1 like C0, the format characters made visible */
+		unsigned cp = need == 1 ? (c & 0x1fu) << 6 | ((unsigned char)in[r + 1] & 0x3fu)
+			      : need == 2 ? (c & 0x0fu) << 12 | ((unsigned char)in[r + 1] & 0x3fu) << 6 |
+						 ((unsigned char)in[r + 2] & 0x3fu)
+					  : 0x10000;
+		if (cp >= 0x80 && cp < 0xa0) {
+			out[w++] = ' ';
+			r += (size_t)need + 1;
+			continue;
+		}
+		if (cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
+		    (cp >= 0x2066 && cp <= 0x2069)) {
+			memcpy(out + w, "\xef\xbf\xbd", 3); /* U+FFFD */
+			w += 3;
+			r += (size_t)need + 1;
+			continue;
+		}
 		for (int i = 0; i <= need; i++)
 			out[w++] = in[r++];
 	}

@@ -3,13 +3,14 @@
  * LSC_TRIAGE_SCHEMA_VERSION (docs/triage.md): one object with the inputs,
  * counts, the starts with their phase tables, and the findings, each with at
  * least "id" and "severity". Strings are escaped here; evidence was already
- * made valid UTF-8 when it was kept.
+ * made valid UTF-8 when it was kept. The --table object is printed here too,
+ * from the table table.c builds.
  */
 #include <string.h>
 
 #include "render.h"
 
-void tr_json_str(FILE *o, const char *s)
+static void json_str(FILE *o, const char *s)
 {
 	fputc('"', o);
 	for (; *s; s++) {
@@ -24,7 +25,7 @@ void tr_json_str(FILE *o, const char *s)
 	fputc('"', o);
 }
 
-void tr_json_num(FILE *o, double v)
+static void json_num(FILE *o, double v)
 {
 	if (isnan(v) || isinf(v))
 		fputs("null", o);
@@ -38,9 +39,45 @@ static void strarr(FILE *o, const char *key, char (*a)[TR_F_TXT], unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		if (i)
 			fputc(',', o);
-		tr_json_str(o, a[i]);
+		json_str(o, a[i]);
 	}
 	fputc(']', o);
+}
+
+int tr_render_json_table(struct lsc_triage *t, FILE *o)
+{
+	struct tr_table tb;
+	if (tr_table_build(t, &tb) < 0)
+		return -1;
+	fprintf(o, "{\"keys\":[");
+	int first = 1;
+	for (size_t k = 0; k < TR_TABLE_KEYS; k++)
+		if (tb.differ[k]) {
+			fprintf(o, "%s\"%s\"", first ? "" : ",", tr_table_keys[k]);
+			first = 0;
+		}
+	fprintf(o, "],\"relative_to\":%s%s%s,\"arms\":[", tb.basis >= 0 ? "\"" : "",
+		tb.basis >= 0 ? tr_table_mkeys[tb.basis] : "null", tb.basis >= 0 ? "\"" : "");
+	for (unsigned a = 0; a < tb.narms; a++) {
+		fprintf(o, "%s{\"arm\":", a ? "," : "");
+		json_str(o, tb.arms[a].label);
+		fprintf(o, ",\"n\":%u,\"few\":%s", tb.arms[a].n, tb.arms[a].n < 3 ? "true" : "false");
+		for (int m = 0; m < TR_TABLE_METRICS; m++) {
+			fprintf(o, ",\"%s\":{\"n\":%u,\"median\":", tr_table_mkeys[m], tb.arms[a].cnt[m]);
+			json_num(o, tb.arms[a].med[m]);
+			fprintf(o, ",\"min\":");
+			json_num(o, tb.arms[a].min[m]);
+			fprintf(o, ",\"max\":");
+			json_num(o, tb.arms[a].max[m]);
+			fprintf(o, "}");
+		}
+		fprintf(o, ",\"relative\":");
+		json_num(o, tr_table_relative(&tb, a));
+		fprintf(o, "}");
+	}
+	fprintf(o, "]}");
+	tr_table_free(&tb);
+	return 0;
 }
 
 int tr_render_json(struct lsc_triage *t, FILE *o)
@@ -50,7 +87,7 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 	for (unsigned i = 0; i < t->nsrc; i++) {
 		if (i)
 			fputc(',', o);
-		tr_json_str(o, t->srcname[i]);
+		json_str(o, t->srcname[i]);
 	}
 	fprintf(o, "],\"lines\":%lu,\"recognised\":%lu,\"truncated_lines\":%lu,\"invalid_utf8_lines\":%lu,"
 		   "\"exit\":%d,\"rule_errors\":%lu,\"starts\":[",
@@ -58,37 +95,37 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 	for (size_t i = 0; i < t->nsums; i++) {
 		const struct tr_startsum *m = &t->sums[i];
 		fprintf(o, "%s{\"index\":%u,\"family\":", i ? "," : "", m->idx);
-		tr_json_str(o, m->family);
+		json_str(o, m->family);
 		fprintf(o, ",\"source\":");
-		tr_json_str(o, tr_src_name(t, m->src));
+		json_str(o, tr_src_name(t, m->src));
 		fprintf(o, ",\"first_line\":%lu,\"last_line\":%lu,\"run\":", m->first_line, m->last_line);
 		if (m->run[0])
-			tr_json_str(o, m->run);
+			json_str(o, m->run);
 		else
 			fputs("null", o);
-		fprintf(o, ",\"reached_ready\":%s,\"phases\":{", m->stage >= 4 ? "true" : "false");
+		fprintf(o, ",\"reached_ready\":%s,\"phases\":{", m->stage >= TR_ST_READY ? "true" : "false");
 		struct tr_phase_row rows[16];
 		const char *miss[16];
 		size_t nm, n = tr_phases(m, rows, 16, miss, &nm);
 		for (size_t k = 0; k < n; k++) {
 			fprintf(o, "%s", k ? "," : "");
-			tr_json_str(o, rows[k].label);
+			json_str(o, rows[k].label);
 			fputc(':', o);
-			tr_json_num(o, rows[k].v);
+			json_num(o, rows[k].v);
 		}
 		fprintf(o, "},\"not_measured\":[");
 		for (size_t k = 0; k < nm; k++) {
 			fprintf(o, "%s", k ? "," : "");
-			tr_json_str(o, miss[k]);
+			json_str(o, miss[k]);
 		}
 		fprintf(o, "],\"unattributed_s\":");
-		tr_json_num(o, m->unattributed_s);
+		json_num(o, m->unattributed_s);
 		fprintf(o, ",\"not_evaluated\":[");
 		for (unsigned k = 0; k < m->nnoteval; k++) {
 			fprintf(o, "%s{\"rule\":", k ? "," : "");
-			tr_json_str(o, m->noteval[k].id);
+			json_str(o, m->noteval[k].id);
 			fprintf(o, ",\"missing\":");
-			tr_json_str(o, m->noteval[k].text);
+			json_str(o, m->noteval[k].text);
 			fputc('}', o);
 		}
 		fprintf(o, "]}");
@@ -97,19 +134,19 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 	for (size_t i = 0; i < t->nlite; i++) {
 		const struct tr_lite *x = &t->lite[i];
 		fprintf(o, "%s{\"id\":", i ? ",\n" : "\n");
-		tr_json_str(o, x->id);
+		json_str(o, x->id);
 		fprintf(o, ",\"severity\":\"%s\",\"start\":%u,\"line\":%lu", tr_sev_name(x->sev), x->start,
 			x->first_line);
 		if (x->full >= 0) {
 			const struct tr_finding *f = &t->full[x->full];
 			fprintf(o, ",\"summary\":");
-			tr_json_str(o, f->summary);
+			json_str(o, f->summary);
 			fprintf(o, ",\"evidence\":[");
 			for (unsigned k = 0; k < f->nev; k++) {
 				fprintf(o, "%s{\"source\":", k ? "," : "");
-				tr_json_str(o, tr_src_name(t, f->ev[k].src));
+				json_str(o, tr_src_name(t, f->ev[k].src));
 				fprintf(o, ",\"line\":%lu,\"text\":", f->ev[k].line);
-				tr_json_str(o, tr_ev_text(t, &f->ev[k], tmp, sizeof(tmp)));
+				json_str(o, tr_ev_text(t, &f->ev[k], tmp, sizeof(tmp)));
 				fputc('}', o);
 			}
 			fputc(']', o);
@@ -119,10 +156,10 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 		}
 		fputc('}', o);
 	}
-	fprintf(o, "]");
+	fprintf(o, "],\"findings_unlisted\":%lu", t->dropped_findings);
 	if (t->opts.flags & LSC_TRIAGE_TABLE) {
 		fprintf(o, ",\"table\":");
-		tr_table_render(t, LSC_TRIAGE_JSON, o);
+		tr_render_json_table(t, o);
 	}
 	fprintf(o, "}\n");
 	return 0;

@@ -20,6 +20,51 @@ static void cell(FILE *o, const char *s)
 	}
 }
 
+static void num_cell(FILE *o, double v)
+{
+	if (isnan(v))
+		fprintf(o, " - |");
+	else
+		fprintf(o, " %.1f |", v);
+}
+
+int tr_render_md_table(struct lsc_triage *t, FILE *o)
+{
+	struct tr_table tb;
+	if (tr_table_build(t, &tb) < 0)
+		return -1;
+	fprintf(o, "| start | arm |");
+	for (int m = 0; m < TR_TABLE_METRICS; m++)
+		fprintf(o, " %s |", tr_table_mnames[m]);
+	fprintf(o, " relative |\n|---|---|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < t->nrows && i < 200; i++) {
+		fprintf(o, "| %u | %s |", t->rows[i].start, tb.arms[tb.armof[i]].label);
+		for (int m = 0; m < TR_TABLE_METRICS; m++)
+			num_cell(o, tr_table_metric(&t->rows[i], m));
+		fprintf(o, " |\n");
+	}
+	for (unsigned a = 0; a < tb.narms; a++) {
+		fprintf(o, "| **median, %s (%u)** | |", tb.arms[a].label, tb.arms[a].n);
+		for (int m = 0; m < TR_TABLE_METRICS; m++) {
+			if (isnan(tb.arms[a].med[m]))
+				fprintf(o, " - |");
+			else
+				fprintf(o, " **%.1f** (%.1f-%.1f) |", tb.arms[a].med[m], tb.arms[a].min[m], tb.arms[a].max[m]);
+		}
+		double rel = tr_table_relative(&tb, a);
+		if (!isnan(rel))
+			fprintf(o, " %.2fx |\n", rel);
+		else
+			fprintf(o, " - |\n");
+	}
+	for (unsigned a = 0; a < tb.narms; a++)
+		if (tb.arms[a].n < 3)
+			fprintf(o, "\nArm \"%s\" has %u start%s: fewer than 3, only large differences mean anything.\n",
+				tb.arms[a].label, tb.arms[a].n, tb.arms[a].n == 1 ? "" : "s");
+	tr_table_free(&tb);
+	return 0;
+}
+
 int tr_render_md(struct lsc_triage *t, FILE *o)
 {
 	char tmp[TR_EVTEXT * 2];
@@ -39,6 +84,9 @@ int tr_render_md(struct lsc_triage *t, FILE *o)
 	}
 	if (t->nlite > 500)
 		fprintf(o, "\n%zu more findings not shown.\n", t->nlite - 500);
+	if (t->dropped_findings)
+		fprintf(o, "\n%lu more findings past the first %u were only counted: no format lists them.\n",
+			t->dropped_findings, TR_LITE_MAX);
 	long cur = -1;
 	for (size_t i = 0; i < t->nlite; i++) {
 		const struct tr_lite *x = &t->lite[i];
@@ -95,7 +143,7 @@ int tr_render_md(struct lsc_triage *t, FILE *o)
 		fprintf(o, "\n</details>\n");
 	if (t->opts.flags & LSC_TRIAGE_TABLE) {
 		fprintf(o, "\n");
-		tr_table_render(t, LSC_TRIAGE_MD, o);
+		tr_render_md_table(t, o);
 	}
 	return 0;
 }

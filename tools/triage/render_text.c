@@ -59,6 +59,43 @@ static void finding(struct lsc_triage *t, FILE *o, const struct tr_finding *f)
 		fprintf(o, "      not evaluated: missing %s\n", f->miss[i]);
 }
 
+int tr_render_text_table(struct lsc_triage *t, FILE *o)
+{
+	struct tr_table tb;
+	if (tr_table_build(t, &tb) < 0)
+		return -1;
+	fprintf(o, "A/B over %zu start%s", t->nrows, t->nrows == 1 ? "" : "s");
+	if (tb.basis >= 0)
+		fprintf(o, " (relative: %s)", tr_table_mnames[tb.basis]);
+	fprintf(o, "\n%-40s %3s", "arm", "n");
+	for (int m = 0; m < TR_TABLE_METRICS; m++)
+		fprintf(o, " %22s", tr_table_mnames[m]);
+	fprintf(o, " %8s\n", "relative");
+	for (unsigned a = 0; a < tb.narms; a++) {
+		fprintf(o, "%-40.40s %3u", tb.arms[a].label, tb.arms[a].n);
+		for (int m = 0; m < TR_TABLE_METRICS; m++) {
+			char b[64];
+			if (isnan(tb.arms[a].med[m]))
+				snprintf(b, sizeof(b), "-");
+			else
+				snprintf(b, sizeof(b), "%.1f (%.1f-%.1f)", tb.arms[a].med[m], tb.arms[a].min[m],
+					 tb.arms[a].max[m]);
+			fprintf(o, " %22s", b);
+		}
+		double rel = tr_table_relative(&tb, a);
+		if (!isnan(rel))
+			fprintf(o, " %7.2fx\n", rel);
+		else
+			fprintf(o, " %8s\n", "-");
+	}
+	for (unsigned a = 0; a < tb.narms; a++)
+		if (tb.arms[a].n < 3)
+			fprintf(o, "warning: arm \"%s\" has %u start%s (fewer than 3)\n", tb.arms[a].label, tb.arms[a].n,
+				tb.arms[a].n == 1 ? "" : "s");
+	tr_table_free(&tb);
+	return 0;
+}
+
 int tr_render_text(struct lsc_triage *t, FILE *o)
 {
 	fprintf(o, "loadscope triage: %lu lines, %lu recognised, %u start%s", t->nlines, t->nrecog, t->nstarts,
@@ -88,10 +125,13 @@ int tr_render_text(struct lsc_triage *t, FILE *o)
 			counted++;
 	}
 	if (counted)
-		fprintf(o, "\n%lu further findings listed without detail (--format json lists them all)\n", counted);
+		fprintf(o, "\n%lu further findings listed without detail (--format json lists them by id)\n", counted);
+	if (t->dropped_findings)
+		fprintf(o, "%lu more findings past the first %u were only counted: no format lists them\n",
+			t->dropped_findings, TR_LITE_MAX);
 	if (t->opts.flags & LSC_TRIAGE_TABLE) {
 		fprintf(o, "\n");
-		tr_table_render(t, LSC_TRIAGE_TEXT, o);
+		tr_render_text_table(t, o);
 	}
 	return 0;
 }

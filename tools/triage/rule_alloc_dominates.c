@@ -4,6 +4,11 @@
  * EAGAIN) explained it. Seed 000's third proposal exists because a complement line that only
  * gives a total cannot tell a slow allocation from a slow read: with a total
  * and no split, this rule says what is missing.
+ *
+ * An allocation can also be slow for its size with nothing else logged
+ * (ik_llama.cpp's `done allocating 300 GiB in 290000 ms` and then an error):
+ * pinning host memory runs at several GiB/s, so a minute or more at under
+ * 2 GiB/s over 16 GiB or more is reported from the rate and the duration.
  */
 #include "internal.h"
 
@@ -40,6 +45,19 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_ev(f, s, s->ready_s.ev);
 		tr_f_math(f, "alloc+pin %.1f s / %.1f s to ready = %.0f%% (the rule fires at 50%% and 20 s)", alloc,
 			  s->ready_s.v, 100 * alloc / s->ready_s.v);
+		goto remedies;
+	}
+	double gib = s->ph_gib[TR_K_ALLOC];
+	if (!isnan(alloc) && tr_has(&s->ph_s[TR_K_ALLOC]) && gib >= 16 && s->ph_s[TR_K_ALLOC].v >= 60 &&
+	    gib / s->ph_s[TR_K_ALLOC].v < 2 && (isnan(work) || alloc < 3 * work) &&
+	    !(tr_has(&s->ready_s) && alloc >= 20 && alloc >= 0.5 * s->ready_s.v)) {
+		double secs = s->ph_s[TR_K_ALLOC].v;
+		tr_f_init(f, "alloc-dominates", LSC_TRIAGE_WARN, s);
+		tr_f_summary(f, "allocating %.2f GiB took %.1f s: %.2f GiB/s, slow for its size", gib, secs,
+			     gib / secs);
+		tr_f_ev(f, s, s->ph_s[TR_K_ALLOC].ev);
+		tr_f_math(f, "%.2f GiB / %.1f s = %.2f GiB/s (the rule fires under 2 GiB/s for >= 60 s and >= 16 GiB; "
+			     "pinning host memory runs at several GiB/s)", gib, secs, gib / secs);
 		goto remedies;
 	}
 	if (isnan(alloc) || isnan(work)) {

@@ -4,19 +4,21 @@
  * still run (flutter doctor's "crash" result, triage.md). alloc-dominates is
  * the generic allocation finding: it stays quiet when a more specific cause
  * (THP compaction, a host refault, KFD EAGAIN) explained the same time, so
- * those rules run before it. `healthy` is given to
- * a start that shows no warning and no failure.
+ * those rules run before it.
+ *
+ * A verdict never claims more than the log shows: `healthy` only for a start
+ * with positive evidence that it completed (its ready or load-summary line)
+ * and no warning or failure; a start with neither gets `not-evaluated`,
+ * which says what is missing (and makes the exit status 3, docs/triage.md).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-const struct tr_rule *const tr_rules[] = {
-	&tr_rule_thp_compaction, &tr_rule_host_refault, &tr_rule_kfd_eagain, &tr_rule_hugetlb, &tr_rule_alloc_dominates,
-	&tr_rule_rate_wall, &tr_rule_truncated, &tr_rule_disk_read, &tr_rule_swap,
-	&tr_rule_memlock, &tr_rule_io_uring, &tr_rule_direct_io, &tr_rule_verify,
-};
+#define TR_RULE_REF(name) &tr_rule_##name,
+const struct tr_rule *const tr_rules[] = {TR_RULE_LIST(TR_RULE_REF)};
+#undef TR_RULE_REF
 const size_t tr_nrules = sizeof(tr_rules) / sizeof(tr_rules[0]);
 
 void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned long first_line)
@@ -116,11 +118,23 @@ void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 		sort_evidence(f);
 		tr_add_finding(t, f, first);
 	}
-	if (!bad) {
+	if (!bad && s->done) {
 		tr_f_init(f, "healthy", LSC_TRIAGE_INFO, s);
 		tr_f_summary(f, "start %u (%s, lines %lu-%lu) shows none of the known problems", s->idx,
 			     s->family[0] ? s->family : "unknown", s->first_line, s->last_line);
 		tr_add_finding(t, f, s->first_line);
+	} else if (!bad) {
+		tr_f_init(f, "not-evaluated", LSC_TRIAGE_INFO, s);
+		tr_f_summary(f, "start %u (%s, lines %lu-%lu) shows no problem, but nothing in the log says it "
+			     "completed: not called healthy", s->idx, s->family[0] ? s->family : "unknown",
+			     s->first_line, s->last_line);
+		tr_f_ev(f, s, s->ev_begin);
+		if (f->nev < TR_F_EV && s->lastev.text[0] && (f->nev == 0 || f->ev[0].line != s->lastev.line))
+			f->ev[f->nev++] = tr_evid_cooked(&s->lastev);
+		tr_f_miss(f, "the start's ready or load-summary line (llama.cpp `load time =`, vLLM `Model loading "
+			     "took`, ollama `llama runner started in`, loadscope `ready`)");
+		tr_f_rem(f, "paste the whole start, up to the line where the engine says it is ready or loaded");
+		tr_add_finding(t, f, f->nev ? f->ev[0].line : s->first_line);
 	}
 	free(f);
 }

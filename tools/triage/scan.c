@@ -1,6 +1,7 @@
 /*
- * Small hand-written scanners for the shapes log lines share: a number (with
- * thousands commas as people type them: "3,770"), a number with a size, time
+ * Small hand-written scanners for the shapes log lines share: a number in
+ * the styles people's locales write ("3,770", "3'770", "1.234.567", a decimal
+ * comma as in "1234,56 ms" or "1.234,56"), a number with a size, time
  * or rate unit, and the first such number after a keyword. Recognisers are
  * built from these instead of sample strings, so that "28.47 GiB", "30 GB",
  * "29153 MiB" and "**7.51 s**" (once cleaned) all read the same.
@@ -42,6 +43,18 @@ const char *tr_skip_ws(const char *p, const char *end)
 	return p;
 }
 
+static int digit_at(const char *p, const char *end)
+{
+	return p < end && isdigit((unsigned char)*p);
+}
+
+/* ".234" or "'234" or ",234" followed by no fourth digit: a group of three */
+static int group3(const char *p, const char *end)
+{
+	return p + 3 < end + 0 && digit_at(p + 1, end) && digit_at(p + 2, end) && digit_at(p + 3, end) &&
+	       !digit_at(p + 4, end);
+}
+
 int tr_num(const char **pp, const char *end, double *v)
 {
 	const char *p = *pp;
@@ -52,6 +65,17 @@ int tr_num(const char **pp, const char *end, double *v)
 	}
 	if (p >= end || !(isdigit((unsigned char)*p) || (*p == '.' && p + 1 < end && isdigit((unsigned char)p[1]))))
 		return 0;
+	/* "1.234,56" and "1.234.567": dots that group thousands (a decimal
+	 * comma or another group follows), as much of Europe writes them */
+	int dot_groups = 0;
+	{
+		const char *q = p;
+		while (digit_at(q, end))
+			q++;
+		if (q < end && *q == '.' && p + 1 <= q && q - p <= 3 && group3(q, end) &&
+		    q + 4 < end && (q[4] == ',' || q[4] == '.') && digit_at(q + 5, end))
+			dot_groups = 1;
+	}
 	double x = 0;
 	int digits = 0;
 	while (p < end) {
@@ -59,15 +83,16 @@ int tr_num(const char **pp, const char *end, double *v)
 			x = x * 10 + (*p - '0');
 			digits++;
 			p++;
-		} else if (*p == ',' && digits > 0 && p + 3 < end + 0 && p + 3 <= end &&
-			   isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2]) &&
-			   isdigit((unsigned char)p[3]) && (p + 4 >= end || !isdigit((unsigned char)p[4]))) {
-			p++; /* "3,770": a thousands separator, not a list */
+		} else if ((*p == ',' || *p == '\'' || (*p == '.' && dot_groups)) && digits > 0 && p + 3 <= end &&
+			   group3(p, end) && !(dot_groups && *p == ',')) {
+			p++; /* "3,770", "3'770", "1.234.567": a thousands separator, not a list */
 		} else {
 			break;
 		}
 	}
-	if (p < end && *p == '.' && p + 1 < end && isdigit((unsigned char)p[1])) {
+	/* the fraction: "7.51", or a decimal comma ("1234,56 ms", "1.234,56") */
+	char dec = dot_groups ? ',' : '.';
+	if (p < end && (*p == dec || (*p == ',' && digits > 0)) && p + 1 < end && isdigit((unsigned char)p[1])) {
 		double f = 0.1;
 		p++;
 		while (p < end && isdigit((unsigned char)*p)) {

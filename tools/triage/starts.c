@@ -59,7 +59,9 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 				 &s->loaded_rate, &s->loaded_s, &s->read_s, &s->read_gib, &s->read_rate,
 				 &s->huge_needed, &s->huge_pool, &s->arena_gib, &s->vm_window_s,
 				 &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
-				 &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order};
+				 &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
+				 &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib, &s->mem_available_gib,
+				 &s->ckpt_gib, &s->fail_gib};
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		tr_setnum(nums[i], NAN, -1);
 	for (int k = 0; k < TR_K_N; k++)
@@ -71,6 +73,8 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	s->ev_hugetlb_used = s->ev_eagain_first = s->ev_eagain_last = s->ev_kfd_ok = -1;
 	s->ev_verify_fail = s->ev_mlock_fail = s->ev_uring = s->ev_direct = s->ev_swap_text = -1;
 	s->ev_arena = s->ev_exit = s->ev_thp_risk = s->ev_refault_risk = -1;
+	s->ev_error = s->ev_error2 = s->ev_pinned_fail = s->ev_pageable = s->ev_oom = s->ev_killed = -1;
+	s->ev_numa = s->ev_hugetlb_fail = s->ev_gds = -1;
 	s->kfd_ts_first = s->kfd_ts_last = NAN;
 	for (int k = 0; k < TR_TS_KINDS; k++)
 		s->ts_begin[k] = NAN;
@@ -84,7 +88,8 @@ static int referenced(const struct tr_start *s, int i)
 	const int evs[] = {s->ev_begin, s->ev_end, s->ev_thp, s->ev_defrag, s->ev_thp_process,
 			   s->ev_hugetlb_used, s->ev_eagain_first, s->ev_eagain_last, s->ev_kfd_ok, s->ev_arena,
 			   s->ev_exit, s->ev_thp_risk, s->ev_refault_risk, s->ev_verify_fail, s->ev_mlock_fail, s->ev_uring,
-			   s->ev_direct, s->ev_swap_text};
+			   s->ev_direct, s->ev_swap_text, s->ev_error, s->ev_error2, s->ev_pinned_fail,
+			   s->ev_pageable, s->ev_oom, s->ev_killed, s->ev_numa, s->ev_hugetlb_fail, s->ev_gds};
 	for (size_t k = 0; k < sizeof(evs) / sizeof(evs[0]); k++)
 		if (evs[k] == i)
 			return 1;
@@ -93,7 +98,9 @@ static int referenced(const struct tr_start *s, int i)
 				       &s->loaded_rate, &s->loaded_s, &s->read_s, &s->read_gib, &s->read_rate,
 				       &s->huge_needed, &s->huge_pool, &s->arena_gib, &s->vm_window_s,
 				       &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
-				       &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order};
+				       &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
+				       &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib,
+				       &s->mem_available_gib, &s->ckpt_gib, &s->fail_gib};
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
 		if (nums[k]->ev == i)
 			return 1;
@@ -180,7 +187,7 @@ static void set_family(struct tr_start *s, const char *family)
 struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const char *family)
 {
 	struct tr_start *s = tr_current(t, l);
-	if (s && s->stage >= 2) {
+	if (s && s->stage >= TR_ST_LOADING) {
 		if (!s->run[0])
 			tr_close(t, s);
 		s = new_start(t, l);
@@ -188,8 +195,8 @@ struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const c
 	if (!s)
 		return NULL;
 	set_family(s, family);
-	if (s->stage < 1) {
-		s->stage = 1;
+	if (s->stage < TR_ST_BEGAN) {
+		s->stage = TR_ST_BEGAN;
 		s->ev_begin = tr_evid(s, l);
 	}
 	return s;
@@ -200,9 +207,9 @@ struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int 
 	struct tr_start *s = tr_current(t, l);
 	/* An engine that embeds loadscope prints its own summary next to
 	 * loadscope's (seed 000's complement line): same start, not a new one. */
-	if (s && s->run[0] && s->stage < 4)
+	if (s && s->run[0] && s->stage < TR_ST_READY)
 		have = 0;
-	if (s && (have || s->stage >= 4)) {
+	if (s && (have || s->stage >= TR_ST_READY)) {
 		if (!s->run[0])
 			tr_close(t, s);
 		s = new_start(t, l);
@@ -216,7 +223,7 @@ struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const 
 {
 	for (unsigned i = 0; i < t->nopen; i++)
 		if (!strcmp(t->open[i]->run, run)) {
-			if (create && t->open[i]->stage >= 2) {
+			if (create && t->open[i]->stage >= TR_ST_LOADING) {
 				/* the same run id began again: a new start */
 				tr_close(t, t->open[i]);
 				break;
@@ -227,7 +234,7 @@ struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const 
 	struct tr_start *s = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	/* An engine that embeds loadscope prints its own lines too: adopt the
 	 * engine's start when it has not got far and has no run of its own. */
-	if (!(s && !s->run[0] && (s->stage <= 1 || !create)))
+	if (!(s && !s->run[0] && (s->stage <= TR_ST_BEGAN || !create)))
 		s = new_start(t, l);
 	if (!s)
 		return NULL;

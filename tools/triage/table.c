@@ -7,13 +7,15 @@
  * and each arm gets n, median, min and max and a column relative to the
  * fastest arm. An arm with fewer than 3 starts is flagged: with so few, only
  * large differences mean anything.
+ *
+ * This file builds the table (rows, arms, medians); each renderer prints its
+ * own form of it (render_text.c, render_json.c, render_md.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
 
-#define ARMS_MAX 16
 
 static void cfg(struct tr_row *r, const char *k, const char *v)
 {
@@ -57,7 +59,7 @@ void tr_table_row(struct lsc_triage *t, const struct tr_start *s)
 	r->ready = s->ready_s.v;
 }
 
-static const char *val(const struct tr_row *r, const char *k)
+const char *tr_table_val(const struct tr_row *r, const char *k)
 {
 	for (unsigned i = 0; i < r->ncfg; i++)
 		if (!strcmp(r->cfg[i][0], k))
@@ -65,15 +67,10 @@ static const char *val(const struct tr_row *r, const char *k)
 	return "-";
 }
 
-static const char *const keys[] = {"arm", "thp", "defrag", "hugetlb", "engine", "reader"};
-#define NKEYS (sizeof(keys) / sizeof(keys[0]))
-
-struct arm {
-	char label[160];
-	unsigned n;
-	double med[4], min[4], max[4];
-	unsigned cnt[4];
-};
+const char *const tr_table_keys[TR_TABLE_KEYS] = {"arm", "thp", "defrag", "hugetlb", "engine", "reader"};
+const char *const tr_table_mnames[TR_TABLE_METRICS] = {"complement total (s)", "alloc (s)", "copy (s)",
+						       "load to ready (s)"};
+const char *const tr_table_mkeys[TR_TABLE_METRICS] = {"complement_total_s", "alloc_s", "copy_s", "load_to_ready_s"};
 
 static int dcmp(const void *a, const void *b)
 {
@@ -81,21 +78,19 @@ static int dcmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double metric(const struct tr_row *r, int m)
+double tr_table_metric(const struct tr_row *r, int m)
 {
 	return m == 0 ? r->comp_total : m == 1 ? r->alloc : m == 2 ? r->copy : r->ready;
 }
 
-static const char *const mnames[4] = {"complement total (s)", "alloc (s)", "copy (s)", "load to ready (s)"};
-static const char *const mkeys[4] = {"complement_total_s", "alloc_s", "copy_s", "load_to_ready_s"};
 
 static void label_of(const struct tr_row *r, const int *differ, char *out, size_t cap)
 {
 	size_t w = 0;
 	out[0] = 0;
-	for (size_t k = 0; k < NKEYS; k++)
+	for (size_t k = 0; k < TR_TABLE_KEYS; k++)
 		if (differ[k]) {
-			int n = snprintf(out + w, cap - w, "%s%s=%s", w ? ", " : "", keys[k], val(r, keys[k]));
+			int n = snprintf(out + w, cap - w, "%s%s=%s", w ? ", " : "", tr_table_keys[k], tr_table_val(r, tr_table_keys[k]));
 			if (n < 0 || (size_t)n >= cap - w)
 				break;
 			w += (size_t)n;
@@ -104,24 +99,17 @@ static void label_of(const struct tr_row *r, const int *differ, char *out, size_
 		snprintf(out, cap, "all starts");
 }
 
-static void fmt(FILE *o, double v, int bold)
+int tr_table_build(const struct lsc_triage *t, struct tr_table *tb)
 {
-	if (isnan(v))
-		fprintf(o, " - |");
-	else
-		fprintf(o, bold ? " **%.1f** |" : " %.1f |", v);
-}
-
-int tr_table_render(struct lsc_triage *t, enum lsc_triage_fmt f, FILE *o)
-{
-	int differ[NKEYS] = {0};
-	for (size_t k = 0; k < NKEYS; k++)
+	memset(tb, 0, sizeof(*tb));
+	int *differ = tb->differ;
+	for (size_t k = 0; k < TR_TABLE_KEYS; k++)
 		for (size_t i = 1; i < t->nrows; i++)
-			if (strcmp(val(&t->rows[0], keys[k]), val(&t->rows[i], keys[k]))) {
+			if (strcmp(tr_table_val(&t->rows[0], tr_table_keys[k]), tr_table_val(&t->rows[i], tr_table_keys[k]))) {
 				differ[k] = 1;
 				break;
 			}
-	struct arm *arms = calloc(ARMS_MAX, sizeof(*arms));
+	struct tr_arm *arms = calloc(TR_ARMS_MAX, sizeof(*arms));
 	double *tmp = malloc((t->nrows + 1) * sizeof(double));
 	unsigned *armof = malloc((t->nrows + 1) * sizeof(unsigned));
 	if (!arms || !tmp || !armof) {
@@ -138,8 +126,8 @@ int tr_table_render(struct lsc_triage *t, enum lsc_triage_fmt f, FILE *o)
 		for (a = 0; a < narms && strcmp(arms[a].label, lab); a++)
 			;
 		if (a == narms) {
-			if (narms == ARMS_MAX) {
-				a = ARMS_MAX - 1;
+			if (narms == TR_ARMS_MAX) {
+				a = TR_ARMS_MAX - 1;
 				snprintf(arms[a].label, sizeof(arms[a].label), "other");
 			} else {
 				snprintf(arms[a].label, sizeof(arms[a].label), "%s", lab);
@@ -151,11 +139,11 @@ int tr_table_render(struct lsc_triage *t, enum lsc_triage_fmt f, FILE *o)
 	}
 	int basis = -1;
 	for (unsigned a = 0; a < narms; a++)
-		for (int m = 0; m < 4; m++) {
+		for (int m = 0; m < TR_TABLE_METRICS; m++) {
 			size_t n = 0;
 			for (size_t i = 0; i < t->nrows; i++)
-				if (armof[i] == a && !isnan(metric(&t->rows[i], m)))
-					tmp[n++] = metric(&t->rows[i], m);
+				if (armof[i] == a && !isnan(tr_table_metric(&t->rows[i], m)))
+					tmp[n++] = tr_table_metric(&t->rows[i], m);
 			arms[a].cnt[m] = (unsigned)n;
 			if (!n) {
 				arms[a].med[m] = arms[a].min[m] = arms[a].max[m] = NAN;
@@ -176,94 +164,26 @@ int tr_table_render(struct lsc_triage *t, enum lsc_triage_fmt f, FILE *o)
 		for (unsigned a = 0; a < narms; a++)
 			if (!isnan(arms[a].med[basis]) && (isnan(best) || arms[a].med[basis] < best))
 				best = arms[a].med[basis];
-
-	if (f == LSC_TRIAGE_JSON) {
-		fprintf(o, "{\"keys\":[");
-		int first = 1;
-		for (size_t k = 0; k < NKEYS; k++)
-			if (differ[k]) {
-				fprintf(o, "%s\"%s\"", first ? "" : ",", keys[k]);
-				first = 0;
-			}
-		fprintf(o, "],\"relative_to\":%s%s%s,\"arms\":[", basis >= 0 ? "\"" : "",
-			basis >= 0 ? mkeys[basis] : "null", basis >= 0 ? "\"" : "");
-		for (unsigned a = 0; a < narms; a++) {
-			fprintf(o, "%s{\"arm\":", a ? "," : "");
-			tr_json_str(o, arms[a].label);
-			fprintf(o, ",\"n\":%u,\"few\":%s", arms[a].n, arms[a].n < 3 ? "true" : "false");
-			for (int m = 0; m < 4; m++) {
-				fprintf(o, ",\"%s\":{\"n\":%u,\"median\":", mkeys[m], arms[a].cnt[m]);
-				tr_json_num(o, arms[a].med[m]);
-				fprintf(o, ",\"min\":");
-				tr_json_num(o, arms[a].min[m]);
-				fprintf(o, ",\"max\":");
-				tr_json_num(o, arms[a].max[m]);
-				fprintf(o, "}");
-			}
-			fprintf(o, ",\"relative\":");
-			tr_json_num(o, basis >= 0 && best > 0 ? arms[a].med[basis] / best : NAN);
-			fprintf(o, "}");
-		}
-		fprintf(o, "]}");
-	} else if (f == LSC_TRIAGE_MD) {
-		fprintf(o, "| start | arm |");
-		for (int m = 0; m < 4; m++)
-			fprintf(o, " %s |", mnames[m]);
-		fprintf(o, " relative |\n|---|---|---:|---:|---:|---:|---:|\n");
-		for (size_t i = 0; i < t->nrows && i < 200; i++) {
-			fprintf(o, "| %u | %s |", t->rows[i].start, arms[armof[i]].label);
-			for (int m = 0; m < 4; m++)
-				fmt(o, metric(&t->rows[i], m), 0);
-			fprintf(o, " |\n");
-		}
-		for (unsigned a = 0; a < narms; a++) {
-			fprintf(o, "| **median, %s (%u)** | |", arms[a].label, arms[a].n);
-			for (int m = 0; m < 4; m++) {
-				if (isnan(arms[a].med[m]))
-					fprintf(o, " - |");
-				else
-					fprintf(o, " **%.1f** (%.1f-%.1f) |", arms[a].med[m], arms[a].min[m], arms[a].max[m]);
-			}
-			if (basis >= 0 && best > 0 && !isnan(arms[a].med[basis]))
-				fprintf(o, " %.2fx |\n", arms[a].med[basis] / best);
-			else
-				fprintf(o, " - |\n");
-		}
-		for (unsigned a = 0; a < narms; a++)
-			if (arms[a].n < 3)
-				fprintf(o, "\nArm \"%s\" has %u start%s: fewer than 3, only large differences mean anything.\n",
-					arms[a].label, arms[a].n, arms[a].n == 1 ? "" : "s");
-	} else {
-		fprintf(o, "A/B over %zu start%s", t->nrows, t->nrows == 1 ? "" : "s");
-		if (basis >= 0)
-			fprintf(o, " (relative: %s)", mnames[basis]);
-		fprintf(o, "\n%-40s %3s", "arm", "n");
-		for (int m = 0; m < 4; m++)
-			fprintf(o, " %22s", mnames[m]);
-		fprintf(o, " %8s\n", "relative");
-		for (unsigned a = 0; a < narms; a++) {
-			fprintf(o, "%-40.40s %3u", arms[a].label, arms[a].n);
-			for (int m = 0; m < 4; m++) {
-				char b[64];
-				if (isnan(arms[a].med[m]))
-					snprintf(b, sizeof(b), "-");
-				else
-					snprintf(b, sizeof(b), "%.1f (%.1f-%.1f)", arms[a].med[m], arms[a].min[m],
-						 arms[a].max[m]);
-				fprintf(o, " %22s", b);
-			}
-			if (basis >= 0 && best > 0 && !isnan(arms[a].med[basis]))
-				fprintf(o, " %7.2fx\n", arms[a].med[basis] / best);
-			else
-				fprintf(o, " %8s\n", "-");
-		}
-		for (unsigned a = 0; a < narms; a++)
-			if (arms[a].n < 3)
-				fprintf(o, "warning: arm \"%s\" has %u start%s (fewer than 3)\n", arms[a].label, arms[a].n,
-					arms[a].n == 1 ? "" : "s");
-	}
-	free(arms);
 	free(tmp);
-	free(armof);
+	tb->arms = arms;
+	tb->narms = narms;
+	tb->armof = armof;
+	tb->basis = basis;
+	tb->best = best;
 	return 0;
+}
+
+double tr_table_relative(const struct tr_table *tb, unsigned a)
+{
+	if (tb->basis < 0 || !(tb->best > 0) || isnan(tb->arms[a].med[tb->basis]))
+		return NAN;
+	return tb->arms[a].med[tb->basis] / tb->best;
+}
+
+void tr_table_free(struct tr_table *tb)
+{
+	free(tb->arms);
+	free(tb->armof);
+	tb->arms = NULL;
+	tb->armof = NULL;
 }

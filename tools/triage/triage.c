@@ -86,6 +86,10 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	if (l.flags & TR_L_BADUTF8)
 		t->nbad_utf8++;
 	int used = 0;
+	if (t->pending_setting && tr_recognise_setting_value(t, &l)) {
+		t->nrecog++;
+		return;
+	}
 	l.kw = tr_prefilter(t->pf, l.s, l.len);
 	if (l.kw & TR_G_EPOCH) {
 		/* ik_llama/llama-server: "timestamp=1760633941" (Unix seconds) */
@@ -98,7 +102,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	for (int k = 0; k < TR_TS_KINDS; k++) {
 		if (isnan(l.tsk[k]))
 			continue;
-		if (t->cur && t->cur->stage < 4 && t->cur->src == l.src) {
+		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src) {
 			if (isnan(t->cur->ts_begin[k]))
 				t->cur->ts_begin[k] = l.tsk[k];
 		} else if (isnan(t->pending_ts[k])) {
@@ -110,7 +114,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	/* A markdown table row is a report's prose, not a log line (seed
 	 * 000's A/B table); only this project's tagged lines count there. */
 	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
-		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l);
+		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l) || tr_recognise_shapes(t, &l);
 	if (used)
 		t->nrecog++;
 	if (t->debug)
@@ -202,15 +206,21 @@ int lsc_triage_exit_code(struct lsc_triage *t)
 	lsc_triage_finish(t);
 	if (t->nrecog == 0)
 		return LSC_TRIAGE_EXIT_UNUSABLE;
-	int worst = 0;
+	int worst = 0, noteval = 0;
 	for (size_t i = 0; i < t->nlite; i++) {
 		if (t->lite[i].sev == LSC_TRIAGE_FAIL)
 			return LSC_TRIAGE_EXIT_FAIL;
 		if (t->lite[i].sev == LSC_TRIAGE_WARN)
 			worst = LSC_TRIAGE_EXIT_WARN;
+		if (!strcmp(t->lite[i].id, "not-evaluated"))
+			noteval = 1;
 	}
 	if (t->dropped_findings && !worst)
 		worst = LSC_TRIAGE_EXIT_WARN;
+	/* no warning or failure, but a start the log does not show completing:
+	 * not "healthy" (issue 8: a wrong healthy is worse than no answer) */
+	if (!worst && noteval)
+		return LSC_TRIAGE_EXIT_UNUSABLE;
 	return worst;
 }
 
@@ -248,7 +258,7 @@ int lsc_triage_start(struct lsc_triage *t, size_t i, struct lsc_triage_start_inf
 	if (i >= t->nsums)
 		return -ENOENT;
 	out->first_line = t->sums[i].first_line;
-	out->reached_ready = t->sums[i].stage >= 4;
+	out->reached_ready = t->sums[i].stage >= TR_ST_READY;
 	out->ready_s = t->sums[i].ready_s;
 	return 0;
 }
@@ -274,7 +284,9 @@ int lsc_triage_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, FILE *out)
 	lsc_triage_finish(t);
 	int r;
 	if ((t->opts.flags & LSC_TRIAGE_TABLE) && (t->opts.flags & LSC_TRIAGE_TABLE_ONLY))
-		r = tr_table_render(t, fmt, out);
+		r = fmt == LSC_TRIAGE_JSON ? tr_render_json_table(t, out)
+		    : fmt == LSC_TRIAGE_MD ? tr_render_md_table(t, out)
+					   : tr_render_text_table(t, out);
 	else if (fmt == LSC_TRIAGE_JSON)
 		r = tr_render_json(t, out);
 	else if (fmt == LSC_TRIAGE_MD)

@@ -43,7 +43,7 @@ enum lsc_triage_exit {
 	LSC_TRIAGE_EXIT_HEALTHY = 0,
 	LSC_TRIAGE_EXIT_WARN = 1,
 	LSC_TRIAGE_EXIT_FAIL = 2,
-	LSC_TRIAGE_EXIT_UNUSABLE = 3, /* nothing recognisable in the input */
+	LSC_TRIAGE_EXIT_UNUSABLE = 3, /* no verdict: nothing recognisable, or a start not evaluated and no warn or fail */
 };
 
 #define LSC_TRIAGE_REDACT 0x1u  /* strip host names, user names and paths from quoted lines */

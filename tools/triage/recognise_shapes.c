@@ -1,0 +1,481 @@
+/*
+ * Applies the declared engine shapes (shapes.c) to the start a line belongs
+ * to: the event a shape yields becomes a fact of the start (an engine error,
+ * a refused pinned allocation, an OOM kill, NUMA balancing on, a ready
+ * line), with its figure read by its shape. A figure that is not a sane
+ * number (negative, NaN, 1e308, an overflow) is dropped and the fact kept:
+ * the finding then comes without the figure, never with a wrong one.
+ *
+ * Settings pasted as people paste them have their value on the next line
+ * (`cat /proc/sys/kernel/numa_balancing`, then `1`): the `cat` line leaves
+ * a pending setting that tr_recognise_setting_value reads off the next line,
+ * whatever it holds (a bare value has no keyword for the prefilter).
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+enum { SET_NONE, SET_NUMA, SET_THP_ENABLED, SET_THP_DEFRAG, SET_NR_HUGEPAGES, SET_ULIMIT_L };
+
+/* A size or count a log may carry, or NAN: nothing beyond a petabyte, no
+ * negative, no infinity. */
+static double sane(double v, double max)
+{
+	return isfinite(v) && v >= 0 && v <= max ? v : NAN;
+}
+
+/* The first figure after @after (else the first in the line) with its size
+ * unit, in GiB; NAN when the figure is not a sane size. A number glued to a
+ * sign or a letter ("-5 MiB", "1e308 MiB") is not read from its middle. */
+static double size_after(const char *s, const char *end, const char *after)
+{
+	const char *p = s;
+	if (after) {
+		const char *k = tr_memmem(s, (size_t)(end - s), after);
+		if (!k)
+			return NAN;
+		p = k + strlen(after);
+	}
+	while (p < end && !isdigit((unsigned char)*p))
+		p++;
+	if (p >= end || (p > s && (tr_isword(p[-1]) || p[-1] == '-' || p[-1] == '.')))
+		return NAN;
+	double g;
+	const char *q = p;
+	if (!tr_size_gib(&q, end, &g))
+		return NAN;
+	return sane(g, 1024.0 * 1024.0);
+}
+
+/* Does @h echo a failure already reported (the last word again, a
+ * traceback, a kill) rather than begin anything? */
+static int echo(const struct tr_shape *h)
+{
+	return (h->ev == TR_EV_LOAD_FAIL && (h->fields & (TR_FLD_FINAL | TR_FLD_LOADING))) || h->ev == TR_EV_OOM_KILL ||
+	       h->ev == TR_EV_KILL;
+}
+
+/* A bare byte count after @after ("of size 124650209312", or with spaced
+ * thousands as some locales print it: "108 000 000 000"), in GiB; NAN when
+ * it is not a whole, sane number ending there. */
+static double bytes_after(const char *s, const char *end, const char *after)
+{
+	const char *k = after ? tr_memmem(s, (size_t)(end - s), after) : NULL;
+	if (!k)
+		return NAN;
+	const char *p = tr_skip_ws(k + strlen(after), end);
+	if (p >= end || !isdigit((unsigned char)*p))
+		return NAN;
+	double v = 0;
+	int digits = 0;
+	while (p < end) {
+		if (isdigit((unsigned char)*p)) {
+			v = v * 10 + (*p++ - '0');
+			digits++;
+		} else if ((*p == ' ' || *p == ',' || *p == '\'' || *p == '.') && digits && p + 3 < end + 0 &&
+			   isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2]) && isdigit((unsigned char)p[3]) &&
+			   (p + 4 >= end || !isdigit((unsigned char)p[4]))) {
+			p++; /* a group of three */
+		} else {
+			break;
+		}
+	}
+	if (p < end && (tr_isword(*p) || *p == '.'))
+		return NAN;
+	return sane(v / GIB, 1024.0 * 1024.0);
+}
+
+static struct tr_start *use_h(struct lsc_triage *t, struct tr_line *l, int *e, const char *family,
+			      const struct tr_shape *h)
+{
+	struct tr_start *s = tr_current(t, l);
+	/* after the engine's last word on a failed start, a line that is not
+	 * an echo of the failure belongs to a new start (a retry) */
+	if (s && s->final && !(h && echo(h)))
+		s = tr_fresh_if(t, l, 1, family);
+	if (!s)
+		return NULL;
+	*e = tr_evid(s, l);
+	tr_touch(s, l);
+	if (family && !s->family[0])
+		snprintf(s->family, sizeof(s->family), "%s", family);
+	return s;
+}
+
+
+/* A start ended before it completed: an error, a kill, a timeout. A start
+ * that already completed keeps its verdict (a traceback after ready is not
+ * a failed load). Return 0 when it had completed. */
+static int ended(struct tr_start *st, int e)
+{
+	if (st->done)
+		return 0;
+	if (st->stage < TR_ST_READY) {
+		st->stage = TR_ST_READY;
+		st->ev_end = e;
+	}
+	return 1;
+}
+
+static int pending_kind(const char *s, size_t n)
+{
+	if (tr_memmem(s, n, "numa_balancing"))
+		return SET_NUMA;
+	if (tr_memmem(s, n, "transparent_hugepage/enabled"))
+		return SET_THP_ENABLED;
+	if (tr_memmem(s, n, "transparent_hugepage/defrag"))
+		return SET_THP_DEFRAG;
+	if (tr_memmem(s, n, "nr_hugepages"))
+		return SET_NR_HUGEPAGES;
+	if (tr_memmem(s, n, "ulimit -l"))
+		return SET_ULIMIT_L;
+	return SET_NONE;
+}
+
+/* The bracketed mode of a THP sysfs file as cat prints it ("always [madvise] never") */
+static int bracketed(const char *s, const char *end, char *out, size_t cap)
+{
+	const char *b = memchr(s, '[', (size_t)(end - s));
+	if (!b)
+		return 0;
+	size_t n = 0;
+	while (b + 1 + n < end && (isalpha((unsigned char)b[1 + n]) || b[1 + n] == '+') && n + 1 < cap)
+		n++;
+	if (!n || b + 1 + n >= end || b[1 + n] != ']')
+		return 0;
+	memcpy(out, b + 1, n);
+	out[n] = 0;
+	return 1;
+}
+
+/* Apply setting @kind with its value at @p to the current start. */
+static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char *p)
+{
+	const char *end = l->s + l->len;
+	p = tr_skip_ws(p, end);
+	double v = NAN;
+	const char *q = p;
+	int isnum = tr_num(&q, end, &v) && tr_skip_ws(q, end) == end;
+	int e;
+	struct tr_start *st;
+	char w[24];
+	switch (kind) {
+	case SET_NUMA:
+		if (!isnum)
+			return 0;
+		if (!(st = use_h(t, l, &e, NULL, NULL)))
+			return 0;
+		if (v > 0 && st->ev_numa < 0)
+			st->ev_numa = e;
+		return 1;
+	case SET_NR_HUGEPAGES:
+		if (!isnum || isnan(sane(v, 1e12)))
+			return 0;
+		if (!(st = use_h(t, l, &e, NULL, NULL)))
+			return 0;
+		if (!tr_has(&st->huge_pool))
+			tr_setnum(&st->huge_pool, v, e);
+		return 1;
+	case SET_THP_ENABLED:
+	case SET_THP_DEFRAG:
+		if (!bracketed(p, end, w, sizeof(w)))
+			return 0;
+		if (!(st = use_h(t, l, &e, NULL, NULL)))
+			return 0;
+		if (kind == SET_THP_ENABLED) {
+			size_t n = strnlen(w, sizeof(st->thp_enabled) - 1);
+			memcpy(st->thp_enabled, w, n);
+			st->thp_enabled[n] = 0;
+		} else {
+			snprintf(st->thp_defrag, sizeof(st->thp_defrag), "%s", w);
+			st->ev_defrag = e;
+		}
+		return 1;
+	case SET_ULIMIT_L:
+		if (!(st = use_h(t, l, &e, NULL, NULL)))
+			return 0;
+		if (tr_memmem(p, (size_t)(end - p), "unlimited"))
+			tr_setnum(&st->memlock_bytes, INFINITY, e);
+		else if (isnum && !isnan(sane(v, 1e15)))
+			tr_setnum(&st->memlock_bytes, v * 1024, e); /* ulimit -l: kbytes */
+		else
+			return 0;
+		return 1;
+	}
+	return 0;
+}
+
+int tr_recognise_setting_value(struct lsc_triage *t, struct tr_line *l)
+{
+	int kind = t->pending_setting;
+	t->pending_setting = SET_NONE;
+	if (l->no != t->pending_line + 1)
+		return 0;
+	return setting(t, l, kind, l->s);
+}
+
+static void mem_estimate(struct tr_start *st, const char *s, const char *end, int e)
+{
+	double g;
+	if (tr_after(s, end, "memory.required.full=", tr_size_gib, &g) && !isnan(sane(g, 1e6)))
+		tr_setnum(&st->mem_required_gib, g, e);
+	if (tr_after(s, end, "memory.available=", tr_size_gib, &g) && !isnan(sane(g, 1e6)))
+		tr_setnum(&st->mem_available_gib, g, e);
+}
+
+static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h)
+{
+	const char *s = l->s, *end = s + l->len;
+	const char *fam = strcmp(h->engine, "any") && strcmp(h->engine, "kernel") && strcmp(h->engine, "systemd") &&
+				  strcmp(h->engine, "shell") && strcmp(h->engine, "sysctl") && strcmp(h->engine, "python")
+			      ? h->engine
+			      : NULL;
+	struct tr_start *st;
+	int e;
+	double v;
+	switch (h->ev) {
+	case TR_EV_OPEN:
+		if (!(st = tr_fresh_if(t, l, 0, fam)))
+			return 0;
+		e = tr_evid(st, l);
+		tr_touch(st, l);
+		tr_stage_raise(st, TR_ST_BEGAN);
+		if ((h->fields & TR_FLD_SIZE) && tr_memmem(s, l->len, "CUDA_Host")) {
+			v = size_after(s, end, h->num_after);
+			if (!isnan(v))
+				tr_setnum(&st->pin_bytes, v * GIB, e);
+		}
+		return 1;
+	case TR_EV_BEGIN:
+		if (!(st = tr_begin(t, l, fam)))
+			return 0;
+		tr_touch(st, l);
+		return 1;
+	case TR_EV_PROGRESS:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	case TR_EV_SUMMARY:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		tr_stage_raise(st, TR_ST_LOADED);
+		return 1;
+	case TR_EV_READY:
+		if (!(st = tr_current(t, l)) || (st->stage >= TR_ST_READY && !st->done))
+			return 0;
+		e = tr_evid(st, l);
+		tr_touch(st, l);
+		if (fam && !st->family[0])
+			snprintf(st->family, sizeof(st->family), "%s", fam);
+		if ((h->fields & TR_FLD_DUR) && tr_after(s, end, h->num_after, tr_dur_s, &v) && !isnan(sane(v, 1e7)))
+			tr_setnum(&st->ready_s, v, e);
+		tr_stage_raise(st, TR_ST_READY);
+		st->ev_end = e;
+		return 1;
+	case TR_EV_LOAD_FAIL:
+	case TR_EV_READ_ERROR:
+		if ((h->fields & TR_FLD_LOADING) &&
+		    !(t->cur && t->cur->src == l->src && t->cur->stage >= TR_ST_LOADING && !t->cur->done))
+			return 0; /* a traceback means a failed load only while loading */
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		if (st->done)
+			return 1; /* after ready: not a failed load */
+		if (st->ev_error < 0)
+			st->ev_error = e;
+		else if (st->ev_error2 < 0 && e != st->ev_error)
+			st->ev_error2 = e;
+		if ((h->fields & TR_FLD_SIZE) && !tr_has(&st->fail_gib)) {
+			v = size_after(s, end, h->num_after);
+			if (isnan(v)) /* "of size 124650209312": bytes, without a unit */
+				v = bytes_after(s, end, h->num_after);
+			if (!isnan(v))
+				tr_setnum(&st->fail_gib, v, e);
+		}
+		if (st->ev_killed < 0 && tr_killed_words(s, l->len) && !tr_memmem_ci(s, l->len, "timed out"))
+			st->ev_killed = e; /* "signal: killed", "exitcode: -9": a kill as well */
+		if (h->fields & TR_FLD_FINAL)
+			st->final = 1;
+		ended(st, e);
+		return 1;
+	case TR_EV_PINNED_FAIL:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		if (st->ev_pinned_fail < 0) {
+			st->ev_pinned_fail = e;
+			v = (h->fields & TR_FLD_SIZE) ? size_after(s, end, h->num_after) : NAN;
+			if (!isnan(v))
+				tr_setnum(&st->pinned_fail_gib, v, e);
+		}
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	case TR_EV_PAGEABLE:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		if (st->ev_pageable < 0)
+			st->ev_pageable = e;
+		return 1;
+	case TR_EV_OOM_KILL:
+	case TR_EV_KILL:
+		st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+		/* a bare "Killed" means something only once loading began */
+		if (h->ev == TR_EV_KILL && (h->fields & TR_FLD_EXACT) && (!st || st->stage < TR_ST_LOADING))
+			return 0;
+		if (!(st = use_h(t, l, &e, NULL, h)))
+			return 0;
+		if (h->ev == TR_EV_OOM_KILL) {
+			if (st->ev_oom < 0)
+				st->ev_oom = e;
+			/* the kernel's "anon-rss:61234567kB" counts KiB */
+			const char *a = tr_memmem(s, l->len, "anon-rss:");
+			const char *q = a ? a + 9 : NULL;
+			if (q && tr_num(&q, end, &v) && !isnan(sane(v, 1e13)))
+				tr_setnum(&st->oom_rss_gib, v * 1024 / GIB, e);
+		} else if (st->ev_killed < 0) {
+			st->ev_killed = e;
+		}
+		ended(st, e);
+		return 1;
+	case TR_EV_NUMA_ON:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		if (st->ev_numa < 0)
+			st->ev_numa = e;
+		return 1;
+	case TR_EV_HUGETLB_SHORT: {
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		double need = NAN, pool = NAN;
+		if (tr_after(s, end, "need", tr_num, &need))
+			need = sane(need, 1e12);
+		if (tr_after(s, end, "has", tr_num, &pool))
+			pool = sane(pool, 1e12);
+		if (!isnan(need) && !isnan(pool)) {
+			tr_setnum(&st->huge_needed, need, e);
+			tr_setnum(&st->huge_pool, pool, e);
+		}
+		st->hugetlb_asked = 1;
+		if (st->ev_arena < 0)
+			st->ev_arena = e;
+		if (!tr_has(&st->huge_needed))
+			st->ev_hugetlb_fail = e;
+		return 1;
+	}
+	case TR_EV_DIRECT_ON:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		st->direct_on = 1;
+		st->from_device = 1;
+		return 1;
+	case TR_EV_DIRECT_FAIL:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		if (st->ev_gds < 0)
+			st->ev_gds = e;
+		return 1;
+	case TR_EV_WEIGHTS_FS: {
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		double ck = NAN, ram = NAN;
+		if (tr_after(s, end, "Checkpoint size:", tr_size_gib, &ck))
+			ck = sane(ck, 1e6);
+		if (tr_after(s, end, "Available RAM:", tr_size_gib, &ram))
+			ram = sane(ram, 1e6);
+		if (!isnan(ck))
+			tr_setnum(&st->ckpt_gib, ck, e);
+		/* the bytes come from the device when the page cache cannot hold
+		 * them, or from the network file system the engine names */
+		static const char *const netfs[] = {"NFS", "Lustre", "LUSTRE", "CEPH", "Ceph", "FUSE", "fuse", "GPFS",
+						    "BeeGFS", "CIFS", "SMB", NULL};
+		int net = 0;
+		const char *fs = tr_memmem(s, l->len, "checkpoints:");
+		for (const char *const *w = netfs; fs && *w && !net; w++)
+			net = tr_memmem(fs, (size_t)(end - fs) < 24 ? (size_t)(end - fs) : 24, *w) != NULL;
+		if (net || (!isnan(ck) && !isnan(ram) && ck > 0.9 * ram))
+			st->from_device = 1;
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
+	case TR_EV_SHARDS: {
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		tr_stage_raise(st, TR_ST_LOADING);
+		/* "45% Completed | 9/20 [00:37<00:49,  9.75s/it]": shards done of all, and the elapsed time */
+		const char *bar = memchr(s, '|', l->len);
+		const char *p = bar ? tr_skip_ws(bar + 1, end) : NULL;
+		double done = NAN, all = NAN, mm = NAN, ss = NAN;
+		if (!p || !tr_num(&p, end, &done) || p >= end || *p != '/')
+			return 1;
+		p++;
+		if (!tr_num(&p, end, &all) || !(all > 0) || done > all)
+			return 1;
+		const char *br = memchr(p, '[', (size_t)(end - p));
+		const char *q = br ? br + 1 : NULL;
+		if (!q || !tr_num(&q, end, &mm) || q >= end || *q != ':')
+			return 1;
+		q++;
+		if (!tr_num(&q, end, &ss))
+			return 1;
+		double secs = sane(mm * 60 + ss, 1e6);
+		if (isnan(secs) || !(secs > 0) || !(done > 0))
+			return 1;
+		tr_setnum(&st->read_s, secs, e);
+		if (tr_has(&st->ckpt_gib)) {
+			double gib = st->ckpt_gib.v * done / all;
+			tr_setnum(&st->read_gib, gib, e);
+			tr_setnum(&st->read_rate, gib / secs, e);
+		}
+		return 1;
+	}
+	case TR_EV_MEM_ESTIMATE:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		mem_estimate(st, s, end, e);
+		return 1;
+	case TR_EV_SETTING: {
+		const char *eq = memchr(s, '=', l->len);
+		return eq && setting(t, l, pending_kind(s, l->len), eq + 1);
+	}
+	case TR_EV_SETTING_CAT: {
+		/* `cat FILE` (or `ulimit -l`) alone: the value is the next line;
+		 * `cat FILE` followed by the value on the same line is read here */
+		const char *k = tr_memmem(s, l->len, h->key);
+		const char *after = tr_skip_ws(k + strlen(h->key), end);
+		int kind = pending_kind(s, l->len);
+		if (after == end) {
+			t->pending_setting = kind;
+			t->pending_line = l->no;
+			if ((st = t->cur))
+				tr_touch(st, l);
+			return st != NULL;
+		}
+		return setting(t, l, kind, after);
+	}
+	case TR_EV_N:
+		break;
+	}
+	return 0;
+}
+
+int tr_recognise_shapes(struct lsc_triage *t, struct tr_line *l)
+{
+	int i = tr_shape_match(l->s, l->len, l->kw);
+	if (i < 0 || !apply(t, l, &tr_shapes[i]))
+		return 0;
+	/* An error line that names its cause ("error loading model: hugetlb
+	 * mmap failed: need N ... pool has M", "failed to reserve ...:
+	 * cudaMallocHost failed to pin 8192 MiB") is the cause's line too. */
+	if (tr_shapes[i].ev == TR_EV_LOAD_FAIL)
+		for (int j = i; (j = tr_shape_match_from(l->s, l->len, l->kw, (size_t)j + 1)) >= 0;) {
+			enum tr_event ev = tr_shapes[j].ev;
+			if (ev == TR_EV_PINNED_FAIL || ev == TR_EV_HUGETLB_SHORT || ev == TR_EV_DIRECT_FAIL) {
+				apply(t, l, &tr_shapes[j]);
+				break;
+			}
+		}
+	return 1;
+}

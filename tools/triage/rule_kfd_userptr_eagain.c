@@ -1,0 +1,90 @@
+/*
+ * kfd-userptr-eagain (seed 000): ROCr's hipHostMalloc is one KFD userptr
+ * allocation ioctl over the whole range; HMM's walk returns EAGAIN when the
+ * range is invalidated (by compaction or reclaim moving its pages) and ROCr
+ * retries the whole call. Thousands of retries are minutes of allocation
+ * against seconds of copy. Decided from the strace counts and times; a
+ * complement whose allocation dwarfs its copy on HIP without a trace is
+ * "not evaluated" with the strace command to run.
+ */
+#include "internal.h"
+
+static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f)
+{
+	(void)c;
+	double alloc = s->comp_alloc_s.v;
+	if (isnan(alloc) && tr_has(&s->comp_total_s) && tr_has(&s->comp_copy_s))
+		alloc = s->comp_total_s.v - s->comp_copy_s.v;
+	double copy = tr_has(&s->comp_copy_s) ? s->comp_copy_s.v : s->ph_s[TR_K_COPY].v;
+	if (isnan(alloc) && tr_has(&s->ph_s[TR_K_ALLOC]))
+		alloc = s->ph_s[TR_K_ALLOC].v + (tr_has(&s->ph_s[TR_K_PIN]) ? s->ph_s[TR_K_PIN].v : 0);
+	if (s->eagain_n < 3) {
+		/* Without a trace: on HIP a page-locked allocation that takes many
+		 * times its copy, with THP not disabled for the process, is seed
+		 * 000's retry storm (ROCr's one KFD userptr call over the range). */
+		int storm = s->hip && !s->thp_process[0] && s->eagain_n == 0 && !isnan(alloc) && !isnan(copy) &&
+			    alloc >= 20 && alloc >= 3 * copy;
+		if (!storm) {
+			if (s->hip && !isnan(alloc) && alloc > 20 && s->eagain_n == 0 && s->kfd_ok_n == 0 &&
+			    !s->thp_process[0]) {
+				tr_f_miss(f, "an ioctl trace of the allocation: strace -f -T -tt -e trace=ioctl "
+					     "(count = -1 EAGAIN on AMDKFD_IOC_ALLOC_MEMORY_OF_GPU)");
+				return TR_NOTEVAL;
+			}
+			return TR_NOFIRE;
+		}
+		tr_f_init(f, "kfd-userptr-eagain", LSC_TRIAGE_FAIL, s);
+		tr_f_summary(f, "on HIP the page-locked allocation took %.0f s against a %.0f s copy with THP on for "
+			     "the process: the KFD userptr allocation retrying (seed 000)", alloc, copy);
+		tr_f_ev(f, s, tr_has(&s->comp_alloc_s) ? s->comp_alloc_s.ev : s->ph_s[TR_K_ALLOC].ev);
+		tr_f_ev(f, s, tr_has(&s->comp_copy_s) ? s->comp_copy_s.ev : s->ph_s[TR_K_COPY].ev);
+		tr_f_ev(f, s, s->ev_thp_process);
+		tr_f_math(f, "allocation %.0f s / copy %.0f s = %.1fx (the rule fires at 3x and 20 s on HIP)", alloc,
+			  copy, copy > 0 ? alloc / copy : 0);
+		tr_f_miss(f, "the retry count: strace -f -T -tt -e trace=ioctl over the start, count "
+			     "`= -1 EAGAIN` on AMDKFD_IOC_ALLOC_MEMORY_OF_GPU");
+		goto remedies;
+	}
+	double span = NAN;
+	if (!isnan(s->kfd_ts_first) && !isnan(s->kfd_ts_last)) {
+		span = s->kfd_ts_last - s->kfd_ts_first;
+		if (span < 0)
+			span += 86400;
+	}
+	int heavy = s->eagain_n >= 100 || s->eagain_s >= 10 || span >= 10 ||
+		    (!isnan(alloc) && tr_has(&s->comp_copy_s) && alloc > 3 * s->comp_copy_s.v);
+	tr_f_init(f, "kfd-userptr-eagain", heavy ? LSC_TRIAGE_FAIL : LSC_TRIAGE_WARN, s);
+	if (!isnan(span) && span > s->eagain_s)
+		tr_f_summary(f, "the KFD userptr allocation ioctl kept returning EAGAIN for %.0f s (%lu failing calls "
+			     "in the trace) before it succeeded", span, s->eagain_n);
+	else
+		tr_f_summary(f, "the KFD userptr allocation ioctl returned EAGAIN %lu times (%.1f s inside the failing "
+			     "calls) before it succeeded", s->eagain_n, s->eagain_s);
+	tr_f_ev(f, s, s->ev_eagain_first);
+	if (f->nev < TR_F_EV && s->eagain_tail.text[0] && s->eagain_n > 1)
+		f->ev[f->nev++] = tr_evid_cooked(&s->eagain_tail);
+	tr_f_ev(f, s, s->ev_kfd_ok);
+	tr_f_ev(f, s, s->ev_thp);
+	tr_f_ev(f, s, s->comp_total_s.ev);
+	tr_f_math(f, "%lu EAGAIN x %.3f s average = %.1f s inside the failing calls that the trace shows",
+		  s->eagain_n, s->eagain_n ? s->eagain_s / (double)s->eagain_n : 0, s->eagain_s);
+	if (!isnan(span) && span > 0)
+		tr_f_math(f, "the allocation calls ran from %02d:%02d:%06.3f to %02d:%02d:%06.3f = %.1f s of retrying "
+			  "(strace -tt clocks; an excerpt may show fewer calls than were made)",
+			  (int)(s->kfd_ts_first / 3600), (int)fmod(s->kfd_ts_first / 60, 60), fmod(s->kfd_ts_first, 60),
+			  (int)(s->kfd_ts_last / 3600), (int)fmod(s->kfd_ts_last / 60, 60), fmod(s->kfd_ts_last, 60), span);
+	if (s->kfd_ok_n)
+		tr_f_math(f, "the successful call took %.2f s", s->kfd_ok_s);
+	if (!isnan(alloc) && tr_has(&s->comp_copy_s))
+		tr_f_math(f, "allocation %.0f s against copy %.0f s = %.1fx", alloc, s->comp_copy_s.v,
+			  s->comp_copy_s.v > 0 ? alloc / s->comp_copy_s.v : 0);
+remedies:
+	tr_f_rem(f, "disable THP for the engine process (prctl(PR_SET_THP_DISABLE, 1) before exec, e.g. a "
+		    "nothp wrapper): seed 000 A/B, complement 300.5 s -> 34.0 s median, 4 of 4 starts each");
+	tr_f_rem(f, "allocate the pinned range in pieces (2 GiB): an invalidated piece retries only itself");
+	tr_f_rem(f, "or set /sys/kernel/mm/transparent_hugepage/defrag to defer or never (root; not measured)");
+	tr_f_rem(f, "see docs/triage.md#kfd-userptr-eagain");
+	return TR_FIRE;
+}
+
+const struct tr_rule tr_rule_kfd_userptr_eagain = {"kfd-userptr-eagain", "alloc", eval};

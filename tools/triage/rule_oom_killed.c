@@ -1,0 +1,43 @@
+/*
+ * oom-killed: the kernel's OOM killer (`Out of memory: Killed process N`,
+ * `oom-kill:`, `invoked oom-killer`), systemd's report of it (`killed by the
+ * OOM killer`, `Failed with result 'oom-kill'`), or a SIGKILL once loading
+ * began (`code=killed, status=9/KILL`, a shell's bare `Killed`), which on a
+ * loading host is the OOM killer far more often than anything else. The
+ * memory figures the log gives are quoted (the killed process's anon-rss).
+ */
+#include "internal.h"
+
+static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f)
+{
+	(void)c;
+	if (s->ev_oom < 0 && s->ev_killed < 0)
+		return TR_NOFIRE;
+	tr_f_init(f, "oom-killed", LSC_TRIAGE_FAIL, s);
+	if (s->ev_oom >= 0)
+		tr_f_summary(f, "the OOM killer killed the process%s", s->done ? " (after the start completed)" : " while it loaded");
+	else
+		tr_f_summary(f, "the process was killed (SIGKILL) %s; on a loading host that is most often the OOM "
+			     "killer", s->done ? "after the start completed" : "while it loaded");
+	tr_f_ev(f, s, s->ev_oom);
+	tr_f_ev(f, s, s->ev_killed);
+	if (tr_has(&s->oom_rss_gib))
+		tr_f_math(f, "the killed process held %.2f GiB of anonymous memory (anon-rss)", s->oom_rss_gib.v);
+	if (tr_has(&s->loaded_gib))
+		tr_f_math(f, "the model: %.2f GiB", s->loaded_gib.v);
+	if (tr_has(&s->mem_total_gib))
+		tr_f_math(f, "the machine: %.2f GiB of RAM", s->mem_total_gib.v);
+	if (tr_has(&s->mem_required_gib) && tr_has(&s->mem_available_gib))
+		tr_f_math(f, "the engine's estimate: %.1f GiB required, %.1f GiB available", s->mem_required_gib.v,
+			  s->mem_available_gib.v);
+	if (s->ev_oom < 0)
+		tr_f_rem(f, "confirm it was the OOM killer: dmesg or journalctl -k around the time, `Out of memory: "
+			    "Killed process`");
+	tr_f_rem(f, "the load needs more memory than was free: use mmap instead of reading the whole model into "
+		    "RAM (llama.cpp without --no-mmap), offload more to the GPU, or a smaller quantisation");
+	tr_f_rem(f, "a systemd unit's MemoryMax= or a container's memory limit counts too: raise it or load less");
+	tr_f_rem(f, "see docs/triage.md#oom-killed");
+	return TR_FIRE;
+}
+
+const struct tr_rule tr_rule_oom_killed = {"oom-killed", NULL, eval};
