@@ -7,7 +7,9 @@
  * (and prints its XXH3-64 for `--expect`).
  *
  * Lines go to stdout so that they can be piped (into `loadscope triage`,
- * grep, a file); usage errors go to stderr.
+ * grep, a file); usage errors go to stderr. `--html OUT.html` also feeds the
+ * run's own lines to the triage library as they are printed and writes the
+ * triage's page of this start (tools/triage/render_html.c) at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +26,8 @@
 
 #include "profiler/internal.h"
 #include "tool.h"
+#include "triage/render.h"
+#include "triage/triage.h"
 
 const char lsc_cmd_load_help[] = "load files into a pinned arena and print the startup lines";
 
@@ -51,6 +55,8 @@ static void usage(FILE *f)
 		"  --expect HEX                 XXH3-64 of the (single) file, 16 hex digits\n"
 		"  --no-verify                  do not hash\n"
 		"  --format human|json          line format (default human; LOADSCOPE=json too)\n"
+		"  --html OUT.html              also write the triage's page of this start\n"
+		"                               (timeline, counters, findings; no script)\n"
 		"  --make-test-file PATH        write pseudo-random bytes to PATH, print XXH3-64\n"
 		"  --gib N                      size of the test file in GiB (default 1)\n");
 }
@@ -138,6 +144,7 @@ static int parse_u64(const char *s, uint64_t *out)
 enum {
 	OPT_THP = 256, OPT_PIN, OPT_CHUNK, OPT_STAGING, OPT_QD, OPT_DIRECT, OPT_THREADS,
 	OPT_READER, OPT_EXPECT, OPT_FORMAT, OPT_MAKE, OPT_GIB, OPT_NOVERIFY, OPT_PIN_READONLY,
+	OPT_HTML,
 };
 
 static const struct option longopts[] = {
@@ -155,9 +162,30 @@ static const struct option longopts[] = {
 	{"make-test-file", required_argument, NULL, OPT_MAKE},
 	{"gib", required_argument, NULL, OPT_GIB},
 	{"no-verify", no_argument, NULL, OPT_NOVERIFY},
+	{"html", required_argument, NULL, OPT_HTML},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
+
+/* --html: each line goes to stdout, as without it, and to the triage. */
+static void tee_line(void *user, const char *line, size_t len)
+{
+	fwrite(line, 1, len, stdout);
+	fflush(stdout);
+	lsc_triage_feed(user, line, len);
+}
+
+/* The triage's page of the run to @path; 0, or -1 with the line that says why. */
+static int write_html(struct lsc_triage *t, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int r = f ? tr_render_html(t, f) : -1;
+	if (f && (ferror(f) | fclose(f)))
+		r = -1;
+	if (r < 0)
+		fprintf(stderr, "loadscope load: --html %s: %s\n", path, f ? "write failed" : strerror(errno));
+	return r;
+}
 
 static int bad(const char *opt, const char *val, const char *want)
 {
@@ -170,7 +198,7 @@ int lsc_cmd_load(int argc, char **argv)
 	struct lsc_load_options o;
 	lsc_load_options_init(&o);
 	enum lsc_format fmt = LSC_FORMAT_HUMAN;
-	const char *make = NULL;
+	const char *make = NULL, *html = NULL;
 	double gib = 1.0;
 	uint64_t expect = 0, v;
 	int has_expect = 0, c;
@@ -254,6 +282,9 @@ int lsc_cmd_load(int argc, char **argv)
 				return bad("--gib", optarg, "a number of GiB");
 			break;
 		}
+		case OPT_HTML:
+			html = optarg;
+			break;
 		case OPT_NOVERIFY:
 			o.flags |= LSC_LOAD_NO_VERIFY;
 			break;
@@ -304,10 +335,23 @@ int lsc_cmd_load(int argc, char **argv)
 	lsc_profiler_options_init(&po);
 	po.stream = stdout;
 	po.format = fmt;
+	struct lsc_triage *tri = NULL;
+	if (html) {
+		tri = lsc_triage_new(&(struct lsc_triage_opts){.source = "loadscope load"});
+		if (!tri || lsc_triage_source(tri, "loadscope load") < 0) {
+			fprintf(stderr, "loadscope load: --html: out of memory\n");
+			lsc_triage_free(tri);
+			free(ext);
+			return 1;
+		}
+		po.sink = tee_line;
+		po.sink_user = tri;
+	}
 	lsc_profiler *p = NULL;
 	int ret = lsc_profiler_create(&po, &p);
 	if (ret < 0) {
 		fprintf(stderr, "loadscope load: profiler: %s\n", lsc_strerror(ret));
+		lsc_triage_free(tri);
 		free(ext);
 		return 1;
 	}
@@ -326,5 +370,12 @@ int lsc_cmd_load(int argc, char **argv)
 	lsc_arena_destroy(arena);
 	lsc_profiler_destroy(p);
 	free(ext);
-	return ret == 0 ? 0 : 1;
+	int hret = 0;
+	if (tri) {
+		/* the profiler is gone: every line it printed is in */
+		lsc_triage_finish(tri);
+		hret = write_html(tri, html);
+		lsc_triage_free(tri);
+	}
+	return ret == 0 && hret == 0 ? 0 : 1;
 }

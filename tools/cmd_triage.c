@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tool.h"
+#include "triage/render.h"
 #include "triage/triage.h"
 
 const char lsc_cmd_triage_help[] = "diagnose pasted startup logs (evidence, remedies, A/B tables)";
@@ -20,9 +21,12 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: loadscope triage [--format text|json|md] [--table] [--table-only] [--redact]\n"
-		"                        [--color|--no-color] [FILE...]\n"
+		"                        [--color|--no-color] [--html OUT.html] [FILE...]\n"
 		"Reads startup logs (stdin when no FILE or FILE is -), pasted or whole, and reports\n"
 		"findings per start with the lines they rest on and what to do (docs/triage.md).\n"
+		"  --html OUT.html   also write one self-contained page (timelines, findings, A/B\n"
+		"                    chart; no script, no network); '-' is stdout. Without --format\n"
+		"                    nothing else is printed on stdout\n"
 		"exit: 0 healthy, 1 warnings, 2 failures, 3 nothing recognisable, 4 usage or I/O error\n");
 }
 
@@ -53,11 +57,30 @@ static int feed_file(struct lsc_triage *t, const char *path, char *buf, size_t c
 	return 0;
 }
 
+/* The page to @path ("-": stdout); the error line says why it was not written. */
+static int write_html(struct lsc_triage *t, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "loadscope triage: --html %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	int r = tr_render_html(t, f);
+	if (ferror(f))
+		r = -1;
+	if (f != stdout && fclose(f))
+		r = -1;
+	if (r < 0)
+		fprintf(stderr, "loadscope triage: --html %s: write failed\n", path);
+	return r;
+}
+
 int lsc_cmd_triage(int argc, char **argv)
 {
 	struct lsc_triage_opts o = {0};
 	enum lsc_triage_fmt fmt = LSC_TRIAGE_TEXT;
-	int color = -1, i;
+	int color = -1, i, fmt_given = 0;
+	const char *html = NULL;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -65,6 +88,7 @@ int lsc_cmd_triage(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
 			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
+			fmt_given = 1;
 			if (!strcmp(v, "text"))
 				fmt = LSC_TRIAGE_TEXT;
 			else if (!strcmp(v, "json"))
@@ -73,6 +97,13 @@ int lsc_cmd_triage(int argc, char **argv)
 				fmt = LSC_TRIAGE_MD;
 			else {
 				fprintf(stderr, "loadscope triage: unknown format '%s'\n", v);
+				usage(stderr);
+				return 4;
+			}
+		} else if (!strcmp(a, "--html") || !strncmp(a, "--html=", 7)) {
+			html = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : "");
+			if (!*html) {
+				fprintf(stderr, "loadscope triage: --html needs a file name (or -)\n");
 				usage(stderr);
 				return 4;
 			}
@@ -123,7 +154,11 @@ int lsc_cmd_triage(int argc, char **argv)
 		return 4;
 	}
 	lsc_triage_finish(t);
-	int r = lsc_triage_render(t, fmt, stdout);
+	int r = 0;
+	if (html && write_html(t, html) < 0)
+		r = -1;
+	if (!html || fmt_given)
+		r |= lsc_triage_render(t, fmt, stdout);
 	fflush(stdout);
 	int code = lsc_triage_exit_code(t);
 	lsc_triage_free(t);
