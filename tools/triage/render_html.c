@@ -156,10 +156,16 @@ static double layout(const struct tr_startsum *m, struct bar *b, unsigned *n)
 		add(b, n, "complement alloc", "allocate", 0, a, ROW_NESTED, 2, 1);
 		add(b, n, "complement copy", "copy", isnan(a) ? 0 : a, c, ROW_NESTED, 2, 1);
 	} else {
-		add(b, n, "copy", "copy", 0, m->ph[TR_K_COPY], ROW_PHASES, 1, 1);
+		/* an engine's load summary ("loaded X GiB at Y GiB/s") measures the load */
+		double ld = m->loaded_gib / m->loaded_rate;
+		if (ld > 0 && !isinf(ld)) {
+			add(b, n, "load", "read", 0, ld, ROW_PHASES, 1, 1);
+			covered = ld;
+		}
+		add(b, n, "copy", "copy", covered, m->ph[TR_K_COPY], ROW_PHASES, 1, 1);
 		add(b, n, "verify", "verify", 0, m->ph[TR_K_VERIFY], ROW_OVERLAP, 2, 1);
 		if (!isnan(m->ph[TR_K_COPY]))
-			covered = m->ph[TR_K_COPY];
+			covered += m->ph[TR_K_COPY];
 	}
 	double total = !isnan(m->ready_s) ? m->ready_s : covered + (isnan(m->unattributed_s) ? 0 : m->unattributed_s);
 	for (unsigned i = 0; i < *n; i++)
@@ -283,18 +289,18 @@ static void num_td(FILE *o, double v, const char *fmt)
 
 static void counters(FILE *o, const struct tr_startsum *m, const struct bar *b, unsigned n, double total)
 {
-	fprintf(o, "<table class=\"phases\"><thead><tr><th>phase</th><th>time (s)</th><th>share</th>"
-		   "<th>GiB</th><th>rate (GiB/s)</th></tr></thead><tbody>");
+	unsigned rows = 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (!strcmp(b[i].kind, "start"))
 			continue;
+		if (!rows++)
+			fprintf(o, "<table class=\"phases\"><thead><tr><th>phase</th><th>time (s)</th><th>share</th>"
+				   "<th>GiB</th><th>rate (GiB/s)</th></tr></thead><tbody>");
 		int k = -1;
 		for (int j = 0; j < TR_K_N; j++)
 			if (!strcmp(b[i].label, tr_kind_name((enum tr_kind)j)))
 				k = j;
-		double gib = k >= 0 && m->ph_gib[k] > 0 ? m->ph_gib[k] : NAN;
-		if (!strcmp(b[i].label, "read") && isnan(gib) && !isnan(m->loaded_gib))
-			gib = m->loaded_gib;
+		double gib = k >= 0 && m->ph_gib[k] > 0 ? m->ph_gib[k] : !strcmp(b[i].label, "load") ? m->loaded_gib : NAN;
 		fprintf(o, "<tr data-phase=\"%s\"><th><span class=\"sw k-%s\"></span>%s</th>", b[i].label, b[i].kind,
 			b[i].label);
 		num_td(o, b[i].dur, "%.3f");
@@ -303,7 +309,9 @@ static void counters(FILE *o, const struct tr_startsum *m, const struct bar *b, 
 		num_td(o, !isnan(gib) && b[i].dur > 0 ? gib / b[i].dur : NAN, "%.2f");
 		fprintf(o, "</tr>");
 	}
-	fprintf(o, "</tbody></table>\n<dl class=\"counters\">");
+	if (rows)
+		fprintf(o, "</tbody></table>\n");
+	fprintf(o, "<dl class=\"counters\">");
 	fprintf(o, "<dt>load</dt><dd>");
 	if (!isnan(m->loaded_gib))
 		fprintf(o, "%.2f GiB", m->loaded_gib);
@@ -432,7 +440,11 @@ static void start_section(const struct lsc_triage *t, FILE *o, const struct tr_s
 		for (unsigned i = 0; i < n; i++)
 			if (b[i].leaf && (longest < 0 || b[i].dur > b[longest].dur))
 				longest = (int)i;
-		if (longest >= 0)
+		if (longest < 0)
+			fprintf(o, "<p class=\"lead\">Only the start's total is known: %.3g s%s; no phase of it was "
+				   "measured.</p>\n",
+				total, isnan(m->ready_s) ? "" : " to ready");
+		else
 			fprintf(o, "<p class=\"lead\"><b>%s</b> took %.3g s, <b>%.0f%%</b> of the start (%.3g s%s).</p>\n",
 				b[longest].label, b[longest].dur, 100 * b[longest].dur / total, total,
 				isnan(m->ready_s) ? ", no ready line: the sum of what was measured" : " to ready");
