@@ -196,16 +196,17 @@ static double tick_step(double span)
 #define LBL_W 96.0
 #define PLOT_W (SVG_W - LBL_W - 24)
 
-static void axis(FILE *o, double span, double y, const char *unit)
+/* A time axis from 0 to @span seconds drawn over @w px from @x0, at @y. */
+static void axis(FILE *o, double span, double x0, double w, double y)
 {
 	double st = tick_step(span);
-	fprintf(o, "<g class=\"axis\" data-unit=\"%s\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", unit,
-		LBL_W, y, LBL_W + PLOT_W, y);
+	fprintf(o, "<g class=\"axis\" data-unit=\"s\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x0,
+		y, x0 + w, y);
 	for (int i = 0; i <= 20 && i * st <= span * 1.0001; i++) {
-		double x = LBL_W + i * st / span * PLOT_W;
+		double x = x0 + i * st / span * w;
 		fprintf(o, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g %s</text>",
-			x, y, x, y + 5, x, y + 18, i * st, unit);
+			   "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g s</text>",
+			x, y, x, y + 5, x, y + 18, i * st);
 	}
 	fprintf(o, "</g>");
 }
@@ -270,7 +271,7 @@ static void timeline(FILE *o, const struct tr_startsum *m, const struct bar *b, 
 				txt);
 		fprintf(o, "</g>");
 	}
-	axis(o, total, y + 2, "s");
+	axis(o, total, LBL_W, PLOT_W, y + 2);
 	fprintf(o, "</svg>\n");
 }
 
@@ -546,17 +547,8 @@ static void ab_chart(const struct lsc_triage *t, FILE *o)
 		}
 		fprintf(o, "</g>");
 	}
-	/* the axis, in the chart's own columns */
-	double st = tick_step(hi), ya = y0 + tb.narms * rowh + 2;
-	fprintf(o, "<g class=\"axis\" data-unit=\"s\"><line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>", lw, ya,
-		lw + pw, ya);
-	for (int i = 0; i <= 20 && i * st <= hi * 1.0001; i++) {
-		double x = lw + i * st / hi * pw;
-		fprintf(o, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>"
-			   "<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%g s</text>",
-			x, ya, x, ya + 5, x, ya + 18, i * st);
-	}
-	fprintf(o, "</g></svg>\n");
+	axis(o, hi, lw, pw, y0 + tb.narms * rowh + 2);
+	fprintf(o, "</svg>\n");
 	if (left)
 		fprintf(o, "<p class=\"more\">%u more starts not drawn (the medians are over all of them).</p>\n", left);
 	for (unsigned a = 0; a < tb.narms; a++)
@@ -589,9 +581,9 @@ static const char style[] =
 	".k-read{fill:#1971c2;background:#1971c2}.k-copy{fill:#c2255c;background:#c2255c}"
 	".k-verify{fill:#2b8a3e;background:#2b8a3e}.k-complement{fill:#adb5bd;background:#adb5bd}"
 	".k-start{fill:#dee2e6;background:#dee2e6}.k-gap{fill:#fff;background:#bbb}"
-	"rect.k-start{opacity:1}rect.k-start+title+text,g.bar rect.k-start~text{fill:#333}"
-	"rect.hatch{pointer-events:none}g.bar rect.k-gap~text.lbl.in{fill:#222}"
-	"g.bar rect.k-complement~text.lbl.in{fill:#222}"
+	/* containers and the gap are pale: their labels are dark */
+	"rect.k-start{opacity:1}rect.hatch{pointer-events:none}"
+	"g.bar rect.k-start~text.lbl.in,g.bar rect.k-gap~text.lbl.in,g.bar rect.k-complement~text.lbl.in{fill:#222}"
 	".sw{display:inline-block;width:10px;height:10px;margin-right:6px;border-radius:2px}"
 	"table.phases{border-collapse:collapse;margin:6px 0;font-size:13px}"
 	"table.phases td,table.phases th{padding:2px 10px;border-bottom:1px solid #eee;text-align:right}"
