@@ -9,8 +9,9 @@ need=(cmake ninja-build gcc pkg-config liburing-dev libcriterion-dev libxxhash-d
 # is needed to build or to test its no-device path.
 need+=(libamdhip64-dev)
 if [ "${1:-}" = "--test" ]; then
-	# fio: the loader benchmark's reference; clang: the fuzz targets.
-	need+=(fio clang)
+	# fio: the loader benchmark's reference; clang: the fuzz targets;
+	# chromium: tests/test_triage_html.c opens the triage's page headless.
+	need+=(fio clang chromium)
 fi
 
 missing=()

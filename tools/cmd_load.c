@@ -8,6 +8,9 @@
  *
  * Lines go to stdout so that they can be piped (into `loadscope triage`,
  * grep, a file); usage errors go to stderr, one line each (tools/cli.c).
+ * `--html OUT.html` also feeds the run's own lines to the triage library as
+ * they are printed and writes the triage's page of this start
+ * (tools/triage/render_html.c) at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +29,8 @@
 #include "profiler/internal.h"
 #include "load_device.h"
 #include "tool.h"
+#include "triage/render.h"
+#include "triage/triage.h"
 
 const char lsc_cmd_load_help[] = "load files into a pinned arena and print the startup lines";
 
@@ -63,6 +68,8 @@ static void usage(FILE *f)
 		"  --expect HEX                 XXH3-64 of the (single) file, 16 hex digits\n"
 		"  --no-verify                  do not hash\n"
 		"  --format human|json          line format (default human; LOADSCOPE=json too)\n"
+		"  --html OUT.html              also write the triage's page of this start\n"
+		"                               (timeline, counters, findings; no script)\n"
 		"  --make-test-file PATH        write pseudo-random bytes to PATH, print XXH3-64\n"
 		"  --gib N                      size of the test file in GiB (default 1, at most 1024)\n"
 		"  -h, --help                   this text\n"
@@ -138,6 +145,7 @@ enum {
 	OPT_THP = 256, OPT_PIN, OPT_CHUNK, OPT_STAGING, OPT_QD, OPT_DIRECT, OPT_THREADS,
 	OPT_READER, OPT_EXPECT, OPT_FORMAT, OPT_MAKE, OPT_GIB, OPT_NOVERIFY, OPT_PIN_READONLY,
 	OPT_DEVICE,
+	OPT_HTML,
 };
 
 static const struct option longopts[] = {
@@ -156,10 +164,31 @@ static const struct option longopts[] = {
 	{"gib", required_argument, NULL, OPT_GIB},
 	{"no-verify", no_argument, NULL, OPT_NOVERIFY},
 	{"device", required_argument, NULL, OPT_DEVICE},
+	{"html", required_argument, NULL, OPT_HTML},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{NULL, 0, NULL, 0},
 };
+
+/* --html: each line goes to stdout, as without it, and to the triage. */
+static void tee_line(void *user, const char *line, size_t len)
+{
+	fwrite(line, 1, len, stdout);
+	fflush(stdout);
+	lsc_triage_feed(user, line, len);
+}
+
+/* The triage's page of the run to @path; 0, or -1 with the line that says why. */
+static int write_html(struct lsc_triage *t, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int r = f ? tr_render_html(t, f) : -1;
+	if (f && (ferror(f) | fclose(f)))
+		r = -1;
+	if (r < 0)
+		fprintf(stderr, "loadscope load: --html %s: %s\n", path, f ? "write failed" : strerror(errno));
+	return r;
+}
 
 static int bad(const char *opt, const char *val, const char *want)
 {
@@ -194,7 +223,7 @@ int lsc_cmd_load(int argc, char **argv)
 	struct lsc_load_options o;
 	lsc_load_options_init(&o);
 	enum lsc_format fmt = LSC_FORMAT_HUMAN;
-	const char *make = NULL;
+	const char *make = NULL, *html = NULL;
 	double gib = 1.0;
 	uint64_t expect = 0, v;
 	int has_expect = 0, c, device = -1;
@@ -277,6 +306,9 @@ int lsc_cmd_load(int argc, char **argv)
 			if (lsc_cli_real("--gib", optarg, 0, 1024, 0, &gib) < 0)
 				return LSC_EXIT_USAGE;
 			break;
+		case OPT_HTML:
+			html = optarg;
+			break;
 		case OPT_NOVERIFY:
 			o.flags |= LSC_LOAD_NO_VERIFY;
 			break;
@@ -310,10 +342,22 @@ int lsc_cmd_load(int argc, char **argv)
 	lsc_profiler_options_init(&po);
 	po.stream = stdout;
 	po.format = fmt;
+	struct lsc_triage *tri = NULL;
+	if (html) {
+		tri = lsc_triage_new(&(struct lsc_triage_opts){.source = "loadscope load"});
+		if (!tri || lsc_triage_source(tri, "loadscope load") < 0) {
+			fprintf(stderr, "loadscope load: --html: out of memory\n");
+			lsc_triage_free(tri);
+			return LSC_EXIT_IO;
+		}
+		po.sink = tee_line;
+		po.sink_user = tri;
+	}
 	lsc_profiler *p = NULL;
 	int ret = lsc_profiler_create(&po, &p);
 	if (ret < 0) {
 		fprintf(stderr, "loadscope load: profiler: %s\n", lsc_strerror(ret));
+		lsc_triage_free(tri);
 		return LSC_EXIT_IO;
 	}
 	/* Model files become one extent per tensor, other files one extent
@@ -326,6 +370,7 @@ int lsc_cmd_load(int argc, char **argv)
 	if (mret == 0 && has_expect && m->n_tensors) {
 		lsc_manifest_destroy(m);
 		lsc_profiler_destroy(p);
+		lsc_triage_free(tri);
 		return lsc_cli_usage("--expect is the hash of a whole file; %s holds tensors", files[0]);
 	}
 	lsc_arena *arena = NULL;
@@ -338,21 +383,19 @@ int lsc_cmd_load(int argc, char **argv)
 		if (ret == -EINVAL) {
 			lsc_manifest_destroy(m);
 			lsc_profiler_destroy(p);
+			lsc_triage_free(tri);
 			return lsc_cli_usage("--device %d: %s", device, why);
 		}
 		lsc_start_begin(p, "loadscope load");
-		if (ret < 0) {
-			/* The backend's one line, now on the profiler. */
+		if (ret < 0) /* the backend's one line, now on the profiler */
 			lsc_tool_load_device(p, &o, device, why, sizeof(why));
-			lsc_manifest_destroy(m);
-			lsc_profiler_destroy(p);
-			return LSC_EXIT_PROBLEM;
-		}
-		o = d;
+		else
+			o = d;
 	} else {
 		lsc_start_begin(p, "loadscope load");
 	}
-	ret = mret == 0 ? 0 : lsc_manifest_from_files(p, files, (size_t)n_files, &m);
+	if (ret == 0)
+		ret = mret == 0 ? 0 : lsc_manifest_from_files(p, files, (size_t)n_files, &m);
 	if (ret == 0 && has_expect) {
 		/* One plain file: its one extent, with the hash. */
 		struct lsc_extent e = m->extents[0];
@@ -374,5 +417,14 @@ int lsc_cmd_load(int argc, char **argv)
 		fprintf(stderr, "loadscope load: %s\n", lsc_strerror(ret));
 	lsc_arena_destroy(arena);
 	lsc_profiler_destroy(p);
+	int hret = 0;
+	if (tri) {
+		/* the profiler is gone: every line it printed is in */
+		lsc_triage_finish(tri);
+		hret = write_html(tri, html);
+		lsc_triage_free(tri);
+	}
+	if (hret < 0)
+		return LSC_EXIT_IO;
 	return ret == 0 ? LSC_EXIT_OK : LSC_EXIT_PROBLEM;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tool.h"
+#include "triage/render.h"
 #include "triage/triage.h"
 
 const char lsc_cmd_triage_help[] = "diagnose pasted startup logs (evidence, remedies, A/B tables)";
@@ -19,9 +20,12 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: loadscope triage [--format text|json|md] [--table] [--table-only] [--redact]\n"
-		"                        [--color|--no-color] [FILE...]\n"
+		"                        [--color|--no-color] [--html OUT.html] [FILE...]\n"
 		"Reads startup logs (stdin when no FILE or FILE is -), pasted or whole, and reports\n"
 		"findings per start with the lines they rest on and what to do (docs/triage.md).\n"
+		"  --html OUT.html   also write one self-contained page (timelines, findings, A/B\n"
+		"                    chart; no script, no network); '-' is stdout. Without --format\n"
+		"                    nothing else is printed on stdout\n"
 		"Options may follow the files. Colour: on a terminal, unless NO_COLOR is set and\n"
 		"not empty, or TERM=dumb; --color and --no-color decide instead.\n"
 		"  -h, --help     this text      -V, --version  version and backends\n"
@@ -30,11 +34,12 @@ static void usage(FILE *f)
 		"not be read or stdout written, 64 usage error (docs/cli.md)\n");
 }
 
-enum { OPT_FORMAT = 256, OPT_TABLE, OPT_TABLE_ONLY, OPT_REDACT, OPT_COLOR, OPT_NO_COLOR };
+enum { OPT_FORMAT = 256, OPT_TABLE, OPT_TABLE_ONLY, OPT_REDACT, OPT_COLOR, OPT_NO_COLOR, OPT_HTML };
 
 static const struct option longopts[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"table", no_argument, NULL, OPT_TABLE},
+	{"html", required_argument, NULL, OPT_HTML},
 	{"table-only", no_argument, NULL, OPT_TABLE_ONLY},
 	{"redact", no_argument, NULL, OPT_REDACT},
 	{"color", no_argument, NULL, OPT_COLOR},
@@ -73,16 +78,36 @@ static int feed_file(struct lsc_triage *t, const char *path, char *buf, size_t c
 	return 0;
 }
 
+/* The page to @path ("-": stdout); the error line says why it was not written. */
+static int write_html(struct lsc_triage *t, const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "loadscope triage: --html %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	int r = tr_render_html(t, f);
+	if (ferror(f))
+		r = -1;
+	if (f != stdout && fclose(f))
+		r = -1;
+	if (r < 0)
+		fprintf(stderr, "loadscope triage: --html %s: write failed\n", path);
+	return r;
+}
+
 int lsc_cmd_triage(int argc, char **argv)
 {
 	struct lsc_triage_opts o = {0};
 	enum lsc_triage_fmt fmt = LSC_TRIAGE_TEXT;
 	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
-	int color = -1, c;
+	int color = -1, c, fmt_given = 0;
+	const char *html = NULL;
 
 	while ((c = lsc_cli_next(&cli)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
+			fmt_given = 1;
 			if (!strcmp(optarg, "text"))
 				fmt = LSC_TRIAGE_TEXT;
 			else if (!strcmp(optarg, "json"))
@@ -91,6 +116,11 @@ int lsc_cmd_triage(int argc, char **argv)
 				fmt = LSC_TRIAGE_MD;
 			else
 				return lsc_cli_usage("--format %s: text, json or md", optarg);
+			break;
+		case OPT_HTML:
+			if (!*optarg)
+				return lsc_cli_usage("--html: a file name (or -)");
+			html = optarg;
 			break;
 		case OPT_TABLE:
 			o.flags |= LSC_TRIAGE_TABLE;
@@ -144,7 +174,11 @@ int lsc_cmd_triage(int argc, char **argv)
 	}
 	lsc_triage_finish(t);
 	/* stdout is flushed and checked at exit (lsc_cli_finish). */
-	int r = lsc_triage_render(t, fmt, stdout);
+	int r = 0;
+	if (html && write_html(t, html) < 0)
+		r = -1;
+	if (!html || fmt_given)
+		r |= lsc_triage_render(t, fmt, stdout);
 	int code = lsc_triage_exit_code(t);
 	lsc_triage_free(t);
 	if (bad || r < 0)

@@ -10,11 +10,11 @@
 _loadscope_commands="ab lab load pintest probe run triage"
 
 _loadscope_load_flags="--pin-readonly --direct --no-verify --help --version"
-_loadscope_load_valued="--thp --pin --chunk-gib --staging --qd --threads --reader --device --expect --format --make-test-file --gib"
+_loadscope_load_valued="--thp --pin --chunk-gib --staging --qd --threads --reader --device --expect --format --html --make-test-file --gib"
 _loadscope_probe_flags="--help --version"
 _loadscope_probe_valued="--arena-gib --format --proc-root --sys-root"
 _loadscope_triage_flags="--table --table-only --redact --color --no-color --help --version"
-_loadscope_triage_valued="--format"
+_loadscope_triage_valued="--format --html"
 _loadscope_pintest_flags="--h2d --help --version"
 _loadscope_pintest_valued="--mode --chunk-gib --repeats --backend --thp"
 _loadscope_run_flags="--help --version"

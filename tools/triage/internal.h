@@ -307,6 +307,12 @@ struct tr_startsum {
 	double comp_total_s, comp_alloc_s, comp_copy_s, loaded_gib, loaded_rate, read_s;
 	unsigned nnoteval;
 	struct { const char *id; char text[TR_F_TXT]; } noteval[TR_NOTEVAL_MAX];
+	/* the counters the HTML page shows beside the phases (render_html.c) */
+	double ph_gib[TR_K_N];
+	double faults_per_s, fill_rate;
+	double vm[TR_VM_N];
+	int thp_req, hugetlb_used;
+	char thp_defrag[24], thp_process[24];
 };
 
 struct tr_row {

@@ -1,5 +1,5 @@
 /*
- * What the three renderers (render_text.c, render_json.c, render_md.c) share:
+ * What the renderers (render_text.c, render_json.c, render_md.c, render_html.c) share:
  * a start's phase table and the A/B table that table.c builds, which each
  * renderer prints in its own form.
  */
@@ -50,5 +50,9 @@ double tr_table_metric(const struct tr_row *r, int m);
 const char *tr_table_val(const struct tr_row *r, const char *k);
 /* An arm's median against the fastest arm's; NAN when there is no basis. */
 double tr_table_relative(const struct tr_table *tb, unsigned a);
+
+/* render_html.c: the self-contained HTML page (--html): timelines, counters,
+ * findings and the A/B chart; safe on any log (no script, all text escaped). */
+int tr_render_html(struct lsc_triage *t, FILE *out);
 
 #endif

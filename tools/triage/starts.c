@@ -273,6 +273,16 @@ static void summarise(struct lsc_triage *t, const struct tr_start *s)
 	m->loaded_gib = s->loaded_gib.v;
 	m->loaded_rate = s->loaded_rate.v;
 	m->read_s = s->read_s.v;
+	for (int k = 0; k < TR_K_N; k++)
+		m->ph_gib[k] = s->ph_gib[k];
+	m->faults_per_s = s->faults_per_s.v;
+	m->fill_rate = s->fill_rate.v;
+	for (int k = 0; k < TR_VM_N; k++)
+		m->vm[k] = s->vm[k].v;
+	m->thp_req = s->thp_req;
+	m->hugetlb_used = s->hugetlb_used;
+	snprintf(m->thp_defrag, sizeof(m->thp_defrag), "%s", s->thp_defrag);
+	snprintf(m->thp_process, sizeof(m->thp_process), "%s", s->thp_process);
 	/* Unattributed: what the start itself says, else ready minus what was
 	 * measured (the complement includes its own alloc and copy). */
 	if (tr_has(&s->unattributed_s)) {
