@@ -43,7 +43,7 @@ enum lsc_error {
 LSC_API const char *lsc_strerror(int err);
 
 /*
- * lsc_version_string - the library's version at run time ("0.2.0"), which may
+ * lsc_version_string - the library's version at run time ("0.3.0"), which may
  * differ from LSC_VERSION_STRING of the headers a program was built with.
  * Return: a static string. Thread-safe.
  */

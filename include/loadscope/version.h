@@ -7,7 +7,7 @@
 #define LOADSCOPE_VERSION_H
 
 #define LSC_VERSION_MAJOR 0
-#define LSC_VERSION_MINOR 2
+#define LSC_VERSION_MINOR 3
 #define LSC_VERSION_PATCH 0
 
 /* Helpers for LSC_VERSION_STRING. No double underscore: in C++ every name
