@@ -204,6 +204,10 @@ static void fell_back(const char *why)
 	cr_assert_eq(lsct_count(&cap, "fallback"), 1);
 	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
 	cr_assert_str_eq(lsc__parsed_get(&pl, "reader"), "pread");
+	/* pread has no fixed buffers, registered files or async flag to claim */
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "0");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed_files"), "0");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "async"), "0");
 }
 
 static void fails(struct lsc_load_options *o, int want, const char *offset)
