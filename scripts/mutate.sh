@@ -11,7 +11,7 @@
 #       kept between runs so that the rebuilds stay incremental
 #   -j  build jobs (default 1)
 #   -o  only the mutations whose name matches this extended regex
-#   -t  per-test timeout in seconds (default 300; a hang counts as killed)
+#   -t  per-test timeout in seconds (default 120; a hang counts as killed)
 #   -n  check only: say which snippets no longer apply, build nothing
 #
 # Each entry of the list is a block of "key value" lines, blocks separated by
@@ -38,7 +38,7 @@ list=$root/scripts/mutations.txt
 scratch=${TMPDIR:-/tmp}/loadscope-mutate
 jobs=1
 only=
-tmo=300
+tmo=120
 check=0
 while getopts "l:d:j:o:t:nh" opt; do
 	case $opt in
@@ -145,6 +145,15 @@ echo "mutate: building the unmutated tree" >&2
 ninja -C "$bld" -j"$jobs" >"$logs/build.log" 2>&1 ||
 	{ echo "mutate: the unmutated tree does not build, see $logs/build.log" >&2; exit 2; }
 
+# ---- the baseline: every test the list names must pass unmutated, or a
+# failure would be counted as a kill.
+all_re=$(printf '%s\n' "${regexes[@]}" | sort -u | paste -sd'|')
+echo "mutate: running the selected tests on the unmutated tree" >&2
+if ! ctest --test-dir "$bld" -R "$all_re" --timeout "$tmo" -j1 >"$logs/baseline.log" 2>&1; then
+	echo "mutate: tests fail without any mutation, see $logs/baseline.log" >&2
+	exit 2
+fi
+
 # ---- one mutation -----------------------------------------------------------
 cur_file= cur_orig=
 restore() {
@@ -194,7 +203,7 @@ for i in "${!names[@]}"; do
 			outcome=not-applied
 		elif ! ninja -C "$bld" -j"$jobs" "${tg[@]}" >"$log" 2>&1; then
 			outcome=stillborn
-		elif ctest --test-dir "$bld" -R "$re" --timeout "$tmo" -j1 >>"$log" 2>&1; then
+		elif ctest --test-dir "$bld" -R "$re" --timeout "$tmo" --stop-on-failure -j1 >>"$log" 2>&1; then
 			outcome=survived
 		else
 			outcome=killed
