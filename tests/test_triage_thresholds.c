@@ -130,3 +130,33 @@ Test(triage_thresholds, table_alloc_is_total_less_copy)
 	cr_assert_float_eq(t->rows[0].alloc, 286.0, 1e-9);
 	lsc_triage_free(t);
 }
+
+/* disk-bound-read: a read of 20 s or more, slower than 1 GiB/s, whose bytes
+ * came by major faults (here all of them: majflt * 4096 == bytes). */
+#define READ_PHASE(bytes, wall, majflt) "[loadscope/1] start e | run=0000000d\n" \
+	"[loadscope/1] phase read | run=0000000d kind=read bytes=" bytes " wall_s=" wall " majflt=" majflt "\n"
+
+Test(triage_thresholds, disk_bound_read_from_20_s)
+{
+	/* 15 GiB in 20 s = 0.75 GiB/s */
+	cr_assert_eq(sev(READ_PHASE("16106127360", "20.0", "3932160"), "disk-bound-read"), LSC_TRIAGE_WARN);
+	/* 11.25 GiB in 15 s: the same rate, too short to matter */
+	cr_assert_eq(sev(READ_PHASE("12079595520", "15.0", "2949120"), "disk-bound-read"), -1);
+}
+
+Test(triage_thresholds, disk_bound_read_below_1_gibps)
+{
+	/* 30 GiB in 20 s = 1.5 GiB/s: not slow */
+	cr_assert_eq(sev(READ_PHASE("32212254720", "20.0", "7864320"), "disk-bound-read"), -1);
+}
+
+/* alloc-dominates: allocation of 20 s or more and 3x the reads. */
+#define ALLOC_READ(alloc, read) "[loadscope/1] start e | run=0000000e\n" \
+	"[loadscope/1] phase allocate | run=0000000e kind=allocate wall_s=" alloc "\n" \
+	"[loadscope/1] phase read | run=0000000e kind=read wall_s=" read "\n"
+
+Test(triage_thresholds, alloc_dominates_from_three_times_the_reads)
+{
+	cr_assert_eq(sev(ALLOC_READ("36.0", "12.0"), "alloc-dominates"), LSC_TRIAGE_WARN);
+	cr_assert_eq(sev(ALLOC_READ("30.0", "12.0"), "alloc-dominates"), -1);
+}
