@@ -160,3 +160,21 @@ Test(triage_thresholds, alloc_dominates_from_three_times_the_reads)
 	cr_assert_eq(sev(ALLOC_READ("36.0", "12.0"), "alloc-dominates"), LSC_TRIAGE_WARN);
 	cr_assert_eq(sev(ALLOC_READ("30.0", "12.0"), "alloc-dominates"), -1);
 }
+
+/* host-refault blames the huge-page allocate when the read of the same
+ * bytes ran at least 3x faster: 40 GiB allocated at 0.5 GiB/s, read at
+ * 5 GiB/s (10x) fires; read at 1 GiB/s (2x) the machine is slow all over. */
+#define REFAULT(read_s) "[loadscope/1] start e | run=0000000f\n" \
+	"[loadscope/1] system k | run=0000000f thp_enabled=madvise thp_defrag=madvise page_reporting=1 " \
+	"page_reporting_order=9\n" \
+	"[loadscope/1] arena a | run=0000000f policy=thp requested=thp source=option\n" \
+	"[loadscope/1] phase allocate | run=0000000f depth=0 kind=allocate bytes=42949672960 wall_s=80 " \
+	"vm_thp_fault_alloc=20480\n" \
+	"[loadscope/1] phase read | run=0000000f depth=0 kind=read bytes=42949672960 wall_s=" read_s " majflt=0\n" \
+	"[loadscope/1] ready | run=0000000f wall_s=130\n"
+
+Test(triage_thresholds, host_refault_needs_a_read_three_times_faster)
+{
+	cr_assert_neq(sev(REFAULT("8"), "host-refault"), -1);
+	cr_assert_eq(sev(REFAULT("40"), "host-refault"), -1);
+}
