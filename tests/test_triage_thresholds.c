@@ -178,3 +178,23 @@ Test(triage_thresholds, host_refault_needs_a_read_three_times_faster)
 	cr_assert_neq(sev(REFAULT("8"), "host-refault"), -1);
 	cr_assert_eq(sev(REFAULT("40"), "host-refault"), -1);
 }
+
+/* thp-direct-compaction's wall clause: compaction failing while the fill
+ * itself was fast (4840 MB in 2 s), so only the wall time can say the start
+ * was slow: 8 GiB at 2 GiB/s implies 4 s; 30 s is 3x and 26 s more, 15 s is
+ * 3x but only 11 s more. */
+#define THP_WALL(ready) "GPU 0: X, compute capability 12.0\n" \
+	"strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed " \
+	"20464 2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\n" \
+	"defrag = [madvise]\n" \
+	"compact_stall +858, compact_fail +858, thp_fault_alloc +0, thp_fault_fallback +290, " \
+	"allocstall_normal +286 (8 s window)\n" \
+	"RSS deltas: +4840 MB in 2 s\n" \
+	"strata generate: loaded 8.00 GiB at 2.00 GiB/s\n" \
+	"[strata] ready in " ready " s\n"
+
+Test(triage_thresholds, thp_compaction_wall_20_s_over_the_rate)
+{
+	cr_assert_eq(sev(THP_WALL("30"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+	cr_assert_neq(sev(THP_WALL("15"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+}
