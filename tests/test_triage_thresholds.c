@@ -198,3 +198,22 @@ Test(triage_thresholds, thp_compaction_wall_20_s_over_the_rate)
 	cr_assert_eq(sev(THP_WALL("30"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
 	cr_assert_neq(sev(THP_WALL("15"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
 }
+
+/* ... and its fill clause: with the wall time no slower than the rate says
+ * (ready in 5 s), a fill below a quarter of the 2 GiB/s load rate fails
+ * (484 MB in 2 s, about 0.23 GiB/s), one at about 0.75 GiB/s does not. */
+#define THP_FILL(mb) "GPU 0: X, compute capability 12.0\n" \
+	"strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed " \
+	"20464 2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\n" \
+	"defrag = [madvise]\n" \
+	"compact_stall +858, compact_fail +858, thp_fault_alloc +0, thp_fault_fallback +290, " \
+	"allocstall_normal +286 (8 s window)\n" \
+	"RSS deltas: +" mb " MB in 2 s\n" \
+	"strata generate: loaded 8.00 GiB at 2.00 GiB/s\n" \
+	"[strata] ready in 5 s\n"
+
+Test(triage_thresholds, thp_compaction_fill_below_a_quarter)
+{
+	cr_assert_eq(sev(THP_FILL("484"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+	cr_assert_neq(sev(THP_FILL("1536"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+}
