@@ -34,6 +34,8 @@ static struct {
 	int res;             /* the result to write into completion number nth */
 	unsigned nth;        /* 1-based; 0: every completion */
 	unsigned seen;       /* read completions handed back */
+	int res2;            /* and this error into completion number nth2 */
+	unsigned nth2;
 	int deny_enter;      /* io_uring_enter: this errno */
 	int wait_err;        /* uring_wait_cqe fails with this */
 	off_t truncate_to;   /* truncate the file at its fadvise (after the size check) */
@@ -79,6 +81,8 @@ static int f_wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe)
 			else if (F.res < 0)
 				(*cqe)->res = F.res;
 		}
+		if (F.nth2 && F.seen == F.nth2)
+			(*cqe)->res = F.res2;
 	}
 	return ret;
 }
@@ -200,6 +204,10 @@ static void fell_back(const char *why)
 	cr_assert_eq(lsct_count(&cap, "fallback"), 1);
 	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
 	cr_assert_str_eq(lsc__parsed_get(&pl, "reader"), "pread");
+	/* pread has no fixed buffers, registered files or async flag to claim */
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "0");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed_files"), "0");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "async"), "0");
 }
 
 static void fails(struct lsc_load_options *o, int want, const char *offset)
@@ -394,4 +402,29 @@ Test(load_uring_faults, setup_refused_falls_back_and_releases)
 	F.init_err = EPERM;
 	loads_right(&o);
 	fell_back("io_uring_queue_init: EPERM");
+}
+
+/* An LSM or a container runtime that answers io_uring_enter with EACCES
+ * rather than seccomp's EPERM: the same fallback (scripts/mutations.txt,
+ * uring-denied-eacces). */
+Test(load_uring_faults, enter_eacces_falls_back_to_pread)
+{
+	struct lsc_load_options o = opts(4);
+	F.deny_enter = EACCES;
+	loads_right(&o);
+	fell_back("io_uring_enter: EACCES");
+}
+
+/* qd 1: the first read comes back short (1000 bytes), its resubmission is
+ * cancelled: the rest of that chunk is read with pread from byte 1000 on,
+ * into byte 1000 on (scripts/mutations.txt, uring-sync-offset). */
+Test(load_uring_faults, fallback_after_a_short_read_reads_the_rest)
+{
+	struct lsc_load_options o = opts(1);
+	F.res = 1000;
+	F.nth = 1;
+	F.res2 = -ECANCELED;
+	F.nth2 = 2;
+	loads_right(&o);
+	fell_back("ECANCELED");
 }

@@ -1,0 +1,80 @@
+/*
+ * Description: the arithmetic of the phase and ready lines (src/profiler/
+ * span.c) that identities on one span cannot pin, each found by a mutation
+ * the suite let through (scripts/mutate.sh, docs/testing.md): covered time
+ * adds up over consecutive top-level spans, and "us per 4 KiB page" divides
+ * the wall time by bytes / 4096. Every expectation is computed here from the
+ * line's own wall_s and the bytes the test asked for, by the formulas of
+ * docs/log-format.md. A span lasts at least 2 ms (the monotonic clock is
+ * watched, nothing waits on another thread) so that the 6-decimal fields
+ * resolve it; a longer span changes nothing asserted.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include <loadscope/profiler.h>
+
+#include "helpers/capture.h"
+
+static struct lsct_capture cap;
+static char store[LSC__LINE_MAX + 1];
+
+static void busy_ms(unsigned ms)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec) < (long long)ms * 1000000LL);
+}
+
+static double field_of(const char *event, unsigned k, const char *key)
+{
+	struct lsc__parsed p;
+	double d = NAN;
+	cr_assert(lsct_find(&cap, event, k, store, sizeof(store), &p), "no %s line #%u", event, k);
+	cr_assert_eq(lsc__parsed_f64(&p, key, &d), 0, "no %s in %s #%u", key, event, k);
+	return d;
+}
+
+/* Two spans one after the other: the start is covered by both. */
+Test(span_accounting, covered_time_adds_up_over_consecutive_spans)
+{
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	lsc_span s;
+	cr_assert_eq(lsc_start_begin(p, "two"), 0);
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 0, &s), 0);
+	busy_ms(4);
+	cr_assert_eq(lsc_span_end(p, s, NULL), 0);
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s), 0);
+	busy_ms(2);
+	cr_assert_eq(lsc_span_end(p, s, NULL), 0);
+	cr_assert_eq(lsc_start_end(p), 0);
+	lsc_profiler_destroy(p);
+
+	double a = field_of("phase", 0, "wall_s"), b = field_of("phase", 1, "wall_s");
+	double cov = field_of("ready", 0, "covered_s"), wall = field_of("ready", 0, "wall_s");
+	cr_assert_geq(a, 0.004);
+	cr_assert_geq(b, 0.002);
+	/* each of the three is rounded to 1 us */
+	cr_assert_geq(cov, a + b - 3e-6, "covered %.6f s, spans %.6f + %.6f s", cov, a, b);
+	cr_assert_leq(cov, wall + 1e-6);
+	cr_assert_eq(field_of("ready", 0, "phases"), 2.0);
+}
+
+/* 16 pages of 4 KiB: us_per_page = wall_s * 1e6 / 16. */
+Test(span_accounting, us_per_page_counts_4k_pages)
+{
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 16 * 4096, &s), 0);
+	busy_ms(2);
+	cr_assert_eq(lsc_span_end(p, s, NULL), 0);
+	lsc_profiler_destroy(p);
+
+	double wall = field_of("phase", 0, "wall_s"), us = field_of("phase", 0, "us_per_page");
+	cr_assert_geq(wall, 0.002);
+	cr_assert_float_eq(us, wall * 1e6 / 16.0, 0.1, "us_per_page %.3f for wall %.6f s", us, wall);
+}

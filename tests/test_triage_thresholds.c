@@ -1,0 +1,219 @@
+/*
+ * Description: one threshold of a triage rule (tools/triage/rule_*.c) or
+ * recogniser at a time, on both sides of its edge, each found by a mutation
+ * the suite let through because the near misses of test_triage_rules.c
+ * change several inputs at once (scripts/mutate.sh, docs/testing.md). The
+ * edges are the documented ones (docs/triage.md): swap-during-load warns
+ * from 1024 pages swapped and fails from 262144 (1 GiB); hugetlb-pool-short
+ * needs more pages than the pool holds; rate-hides-wall-time needs a wall
+ * time of at least 3x what the rate implies and 20 s more; io-uring-
+ * unavailable is only info when the fallback still read at 1.5 GiB/s or
+ * more. And the loadscope recogniser adds up phases of one kind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "triage/internal.h"
+#include "triage/triage.h"
+#include "helpers/triage_run.h"
+
+static int sev(const char *log, const char *id)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert_not_null(t);
+	int s = trun_sev_of(t, id);
+	lsc_triage_free(t);
+	return s;
+}
+
+Test(triage_thresholds, swap_warns_from_1024_pages)
+{
+	cr_assert_eq(sev("vmstat: pswpin +1024 pswpout +0\n", "swap-during-load"), LSC_TRIAGE_WARN);
+	cr_assert_eq(sev("vmstat: pswpin +1023 pswpout +0\n", "swap-during-load"), -1);
+}
+
+Test(triage_thresholds, swap_fails_from_one_gib)
+{
+	cr_assert_eq(sev("vmstat: pswpin +262144 pswpout +0\n", "swap-during-load"), LSC_TRIAGE_FAIL);
+	cr_assert_eq(sev("vmstat: pswpin +262143 pswpout +0\n", "swap-during-load"), LSC_TRIAGE_WARN);
+}
+
+#define NOTE(pool) "strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed " \
+		   "20464 2 MiB pages, vm.nr_hugepages=" pool "); transparent huge pages requested (MADV_HUGEPAGE)\n"
+
+Test(triage_thresholds, hugetlb_short_only_when_the_pool_is_smaller)
+{
+	cr_assert_neq(sev(NOTE("20463"), "hugetlb-pool-short"), -1);
+	cr_assert_eq(sev(NOTE("20464"), "hugetlb-pool-short"), -1);
+}
+
+/* 40 GiB at 2 GiB/s implies 20 s: 60 s is 3x and 40 s more; 59 s is not 3x
+ * (though 39 s more). */
+Test(triage_thresholds, rate_hides_wall_time_from_three_times)
+{
+	cr_assert_eq(sev("strata generate: loaded 40.00 GiB at 2.00 GiB/s\n[strata] ready in 60 s\n",
+			 "rate-hides-wall-time"), LSC_TRIAGE_WARN);
+	cr_assert_eq(sev("strata generate: loaded 40.00 GiB at 2.00 GiB/s\n[strata] ready in 59 s\n",
+			 "rate-hides-wall-time"), -1);
+}
+
+#define URING(rate) "[loadscope/1] start e | run=00000001\n" \
+	"[loadscope/1] fallback reader | run=00000001 what=reader wanted=io_uring took=pread reason=EPERM\n" \
+	"[loadscope/1] loaded x | run=00000001 bytes=10737418240 wall_s=9.000 read_s=8.000 read_gibps=" rate "\n"
+
+Test(triage_thresholds, io_uring_fallback_is_info_when_still_fast)
+{
+	cr_assert_eq(sev(URING("1.50"), "io-uring-unavailable"), LSC_TRIAGE_INFO);
+	cr_assert_eq(sev(URING("1.49"), "io-uring-unavailable"), LSC_TRIAGE_WARN);
+}
+
+Test(triage_thresholds, phases_of_one_kind_add_up)
+{
+	struct lsc_triage *t = trun_text("[loadscope/1] start s | run=aa000001\n"
+					 "[loadscope/1] phase pin | run=aa000001 kind=pin wall_s=1.5\n"
+					 "[loadscope/1] phase pin | run=aa000001 kind=pin wall_s=2.25\n"
+					 "[loadscope/1] ready in 9 s | run=aa000001 wall_s=9.0\n");
+	cr_assert_not_null(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 1);
+	cr_assert_float_eq(t->sums[0].ph[TR_K_PIN], 3.75, 1e-9);
+	lsc_triage_free(t);
+}
+
+static char *render_text(struct lsc_triage *t)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&out, &len);
+	cr_assert_not_null(o);
+	cr_assert_eq(lsc_triage_render(t, LSC_TRIAGE_TEXT, o), 0);
+	fclose(o);
+	return out;
+}
+
+/* `ulimit -a` prints kbytes: 8192 of them are 8.00 MiB. */
+Test(triage_thresholds, ulimit_memlock_is_in_kib)
+{
+	struct lsc_triage *t = trun_text("max locked memory       (kbytes, -l) 8192\n"
+					 "warning: failed to mlock 1417339904-byte buffer (after previously "
+					 "locking 0 bytes): Cannot allocate memory\n");
+	cr_assert_not_null(t);
+	char *out = render_text(t);
+	cr_assert(strstr(out, "limit 8.00 MiB"), "%s", out);
+	free(out);
+	lsc_triage_free(t);
+}
+
+/* A start that loaded but never said ready was cut (stage 3 of 4). */
+Test(triage_thresholds, loaded_without_ready_is_truncated)
+{
+	cr_assert_neq(sev("[loadscope/1] start e | run=0000000b\n"
+			  "[loadscope/1] loaded x | run=0000000b bytes=1073741824 wall_s=1.000\n",
+			  "log-truncated"), -1);
+}
+
+/* The table's allocate time without an alloc_s is the complement less the
+ * copy: 300 - 14 = 286 s. */
+Test(triage_thresholds, table_alloc_is_total_less_copy)
+{
+	const char *log = "[loadscope/1] start e | run=0000000c\n"
+			  "[loadscope/1] complement ready | run=0000000c wall_s=300.0 copy_s=14.0 bytes=30569431040\n"
+			  "[loadscope/1] ready | run=0000000c wall_s=370.0\n";
+	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_TABLE};
+	struct lsc_triage *t = lsc_triage_new(&o);
+	cr_assert_not_null(t);
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	cr_assert_eq(t->nrows, 1);
+	cr_assert_float_eq(t->rows[0].alloc, 286.0, 1e-9);
+	lsc_triage_free(t);
+}
+
+/* disk-bound-read: a read of 20 s or more, slower than 1 GiB/s, whose bytes
+ * came by major faults (here all of them: majflt * 4096 == bytes). */
+#define READ_PHASE(bytes, wall, majflt) "[loadscope/1] start e | run=0000000d\n" \
+	"[loadscope/1] phase read | run=0000000d kind=read bytes=" bytes " wall_s=" wall " majflt=" majflt "\n"
+
+Test(triage_thresholds, disk_bound_read_from_20_s)
+{
+	/* 15 GiB in 20 s = 0.75 GiB/s */
+	cr_assert_eq(sev(READ_PHASE("16106127360", "20.0", "3932160"), "disk-bound-read"), LSC_TRIAGE_WARN);
+	/* 11.25 GiB in 15 s: the same rate, too short to matter */
+	cr_assert_eq(sev(READ_PHASE("12079595520", "15.0", "2949120"), "disk-bound-read"), -1);
+}
+
+Test(triage_thresholds, disk_bound_read_below_1_gibps)
+{
+	/* 30 GiB in 20 s = 1.5 GiB/s: not slow */
+	cr_assert_eq(sev(READ_PHASE("32212254720", "20.0", "7864320"), "disk-bound-read"), -1);
+}
+
+/* alloc-dominates: allocation of 20 s or more and 3x the reads. */
+#define ALLOC_READ(alloc, read) "[loadscope/1] start e | run=0000000e\n" \
+	"[loadscope/1] phase allocate | run=0000000e kind=allocate wall_s=" alloc "\n" \
+	"[loadscope/1] phase read | run=0000000e kind=read wall_s=" read "\n"
+
+Test(triage_thresholds, alloc_dominates_from_three_times_the_reads)
+{
+	cr_assert_eq(sev(ALLOC_READ("36.0", "12.0"), "alloc-dominates"), LSC_TRIAGE_WARN);
+	cr_assert_eq(sev(ALLOC_READ("30.0", "12.0"), "alloc-dominates"), -1);
+}
+
+/* host-refault blames the huge-page allocate when the read of the same
+ * bytes ran at least 3x faster: 40 GiB allocated at 0.5 GiB/s, read at
+ * 5 GiB/s (10x) fires; read at 1 GiB/s (2x) the machine is slow all over. */
+#define REFAULT(read_s) "[loadscope/1] start e | run=0000000f\n" \
+	"[loadscope/1] system k | run=0000000f thp_enabled=madvise thp_defrag=madvise page_reporting=1 " \
+	"page_reporting_order=9\n" \
+	"[loadscope/1] arena a | run=0000000f policy=thp requested=thp source=option\n" \
+	"[loadscope/1] phase allocate | run=0000000f depth=0 kind=allocate bytes=42949672960 wall_s=80 " \
+	"vm_thp_fault_alloc=20480\n" \
+	"[loadscope/1] phase read | run=0000000f depth=0 kind=read bytes=42949672960 wall_s=" read_s " majflt=0\n" \
+	"[loadscope/1] ready | run=0000000f wall_s=130\n"
+
+Test(triage_thresholds, host_refault_needs_a_read_three_times_faster)
+{
+	cr_assert_neq(sev(REFAULT("8"), "host-refault"), -1);
+	cr_assert_eq(sev(REFAULT("40"), "host-refault"), -1);
+}
+
+/* thp-direct-compaction's wall clause: compaction failing while the fill
+ * itself was fast (4840 MB in 2 s), so only the wall time can say the start
+ * was slow: 8 GiB at 2 GiB/s implies 4 s; 30 s is 3x and 26 s more, 15 s is
+ * 3x but only 11 s more. */
+#define THP_WALL(ready) "GPU 0: X, compute capability 12.0\n" \
+	"strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed " \
+	"20464 2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\n" \
+	"defrag = [madvise]\n" \
+	"compact_stall +858, compact_fail +858, thp_fault_alloc +0, thp_fault_fallback +290, " \
+	"allocstall_normal +286 (8 s window)\n" \
+	"RSS deltas: +4840 MB in 2 s\n" \
+	"strata generate: loaded 8.00 GiB at 2.00 GiB/s\n" \
+	"[strata] ready in " ready " s\n"
+
+Test(triage_thresholds, thp_compaction_wall_20_s_over_the_rate)
+{
+	cr_assert_eq(sev(THP_WALL("30"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+	cr_assert_neq(sev(THP_WALL("15"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+}
+
+/* ... and its fill clause: with the wall time no slower than the rate says
+ * (ready in 5 s), a fill below a quarter of the 2 GiB/s load rate fails
+ * (484 MB in 2 s, about 0.23 GiB/s), one at about 0.75 GiB/s does not. */
+#define THP_FILL(mb) "GPU 0: X, compute capability 12.0\n" \
+	"strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed " \
+	"20464 2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\n" \
+	"defrag = [madvise]\n" \
+	"compact_stall +858, compact_fail +858, thp_fault_alloc +0, thp_fault_fallback +290, " \
+	"allocstall_normal +286 (8 s window)\n" \
+	"RSS deltas: +" mb " MB in 2 s\n" \
+	"strata generate: loaded 8.00 GiB at 2.00 GiB/s\n" \
+	"[strata] ready in 5 s\n"
+
+Test(triage_thresholds, thp_compaction_fill_below_a_quarter)
+{
+	cr_assert_eq(sev(THP_FILL("484"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+	cr_assert_neq(sev(THP_FILL("1536"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+}

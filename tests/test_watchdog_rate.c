@@ -1,0 +1,68 @@
+/*
+ * Description: the watchdog's "GiB/s now" (src/profiler/watchdog.c) is the
+ * progress since its previous line, not since the span began; found by a
+ * mutation the suite let through (scripts/mutate.sh, docs/testing.md). A
+ * span of 1 TiB reports 512 GiB done once; the first "still" line that
+ * shows those 512 GiB is followed by lines over which nothing moved, so the
+ * next line says 0.000 GiB/s. The test waits for lines as
+ * test_profiler.c's watchdog test does (polling the capture, however long
+ * the machine takes); what it asserts does not depend on when they come.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <loadscope/profiler.h>
+
+#include "helpers/capture.h"
+
+static struct lsct_capture cap;
+static char store[LSC__LINE_MAX + 1];
+
+/* The index of the first "still" line whose done_bytes is @done, waiting
+ * up to 30 s for it; -1 if none came. */
+static int still_with(const char *done)
+{
+	for (int tries = 0; tries < 600; tries++) {
+		unsigned n = lsct_count(&cap, "still");
+		for (unsigned k = 0; k < n; k++) {
+			struct lsc__parsed st;
+			if (lsct_find(&cap, "still", k, store, sizeof(store), &st) &&
+			    !strcmp(lsc__parsed_get(&st, "done_bytes"), done))
+				return (int)k;
+		}
+		usleep(50000);
+	}
+	return -1;
+}
+
+Test(watchdog_rate, rate_is_since_the_previous_line)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = lsct_sink;
+	o.sink_user = &cap;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.watchdog_after_s = 0.01;
+	o.watchdog_every_s = 0.01;
+	lsc_profiler *p;
+	lsct_capture_reset(&cap);
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	cr_assert_eq(lsc_start_begin(p, "rate"), 0); /* the watchdog starts with the start */
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 1ull << 40, &s), 0);
+	lsc_span_progress(p, s, 1ull << 39);
+	int k = still_with("549755813888");
+	cr_assert_geq(k, 0, "no still line with 512 GiB done: %s", cap.buf);
+	for (int tries = 0; tries < 600 && lsct_count(&cap, "still") <= (unsigned)k + 1; tries++)
+		usleep(50000);
+	lsc_span_end(p, s, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+
+	struct lsc__parsed st;
+	cr_assert(lsct_find(&cap, "still", (unsigned)k + 1, store, sizeof(store), &st), "%s", cap.buf);
+	cr_assert_str_eq(lsc__parsed_get(&st, "done_bytes"), "549755813888");
+	cr_assert_str_eq(lsc__parsed_get(&st, "gibps"), "0.000", "%s", cap.buf);
+}
