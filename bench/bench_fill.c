@@ -3,8 +3,9 @@
  * prefault, read) of one file under each page-size policy, in whatever
  * state the machine is in (bench/run.sh brings on the fragmented states
  * with `loadscope lab fragment` around it). Each round runs every variant
- * once, the order rotated round by round, so that a noisy virtual
- * machine's drift hits all alike; with IDLE_S > 0 each variant first waits
+ * once, in the order of a Williams square (order() below), so that a noisy
+ * virtual machine's drift, and what each variant leaves behind in memory,
+ * hit all alike; with IDLE_S > 0 each variant first waits
  * that long, so that on a guest with free page reporting every variant
  * starts on memory the host has taken back (docs/benchmarks.md, "Host
  * refault"), not some on memory the one before just freed.
@@ -13,7 +14,9 @@
  * arena, verify on, pin none, profiler NULL); the figures come from
  * lsc_arena_stats (alloc_s is the allocate phase with its prefault, as in
  * the `loaded` line; fill_s = alloc_s + read_s), the compaction counters
- * from /proc/vmstat around it.
+ * from /proc/vmstat around it, and the free memory in 2 MiB blocks just
+ * before it (what `auto` saw: the state drifts while a lab holds, as
+ * reclaim builds blocks out of the page cache).
  * hugetlb runs only where the pool's free pages cover the arena; this
  * never reserves one (that is a system setting), it says so and skips.
  *
@@ -37,6 +40,7 @@ struct variant {
 	enum lsc_thp_policy policy;
 	double alloc[MAXR], prefault[MAXR], read[MAXR], fill[MAXR];
 	double huge[MAXR], stall[MAXR], fail[MAXR];
+	double free2m[MAXR]; /* GiB free in 2 MiB blocks just before the load */
 	int switched;
 };
 
@@ -65,6 +69,21 @@ static void compaction(long long *stall, long long *fail)
 		*stall = (long long)vm.v[LSC_VM_COMPACT_STALL];
 	if (vm.valid & (1u << LSC_VM_COMPACT_FAIL))
 		*fail = (long long)vm.v[LSC_VM_COMPACT_FAIL];
+}
+
+/*
+ * The variant run @k-th in round @r: a Williams square (0, 1, n-1, 2, n-2,
+ * ... shifted by r), so that over n rounds every variant runs first once and
+ * right after each other variant once (n even; for odd n, over 2n rounds
+ * with the mirrored rows). A plain rotation keeps the cyclic order, and the
+ * variant after a 4 KiB one would always meet the memory it left behind.
+ */
+static int order(int k, int r, int n)
+{
+	int b = k == 0 ? 0 : k % 2 ? (k + 1) / 2 : n - k / 2;
+	if (n % 2 && (r / n) % 2)
+		b = n - 1 - b;
+	return (b + r) % n;
 }
 
 int main(int argc, char **argv)
@@ -122,7 +141,7 @@ int main(int argc, char **argv)
 	unsetenv("LOADSCOPE_ARENA_THP");
 	for (int r = 0; r < rounds; r++)
 		for (int k = 0; k < nv; k++) {
-			struct variant *x = &v[(k + r) % nv];
+			struct variant *x = &v[order(k, r, nv)];
 			struct lsc_load_options o;
 			struct lsc_extent e = {.path = file, .length = UINT64_MAX};
 			struct lsc_load_stats st;
@@ -133,6 +152,11 @@ int main(int argc, char **argv)
 				sleep(idle);
 			lsc_load_options_init(&o);
 			o.thp = x->policy;
+			struct lsc_system now;
+			lsc_system_read(NULL, NULL, &now);
+			x->free2m[r] = now.free_huge_blocks_bytes >= 0
+					       ? (double)now.free_huge_blocks_bytes / 1073741824.0
+					       : -1;
 			compaction(&s0, &f0);
 			int rc = lsc_load(NULL, &o, &e, 1, 0, &a);
 			compaction(&s1, &f1);
@@ -151,10 +175,10 @@ int main(int argc, char **argv)
 			x->fail[r] = f0 >= 0 && f1 >= f0 ? (double)(f1 - f0) : -1;
 			x->switched += st.auto_switched;
 			printf("run variant=%s round=%d alloc_s=%.3f prefault_s=%.3f read_s=%.3f fill_s=%.3f "
-			       "huge_bytes=%llu compact_stall=%+.0f compact_fail=%+.0f",
+			       "huge_bytes=%llu compact_stall=%+.0f compact_fail=%+.0f free2m_before_gib=%.2f",
 			       lsc_thp_policy_name(x->policy), r + 1, x->alloc[r], x->prefault[r],
 			       x->read[r], x->fill[r], (unsigned long long)st.huge_bytes, x->stall[r],
-			       x->fail[r]);
+			       x->fail[r], x->free2m[r]);
 			if (x->policy == LSC_THP_AUTO)
 				printf(" auto_huge_bytes=%llu auto_switched=%d auto_switch_at=%llu "
 				       "auto_reason=\"%s\"",
@@ -168,12 +192,13 @@ int main(int argc, char **argv)
 		struct variant *x = &v[k];
 		double rd = median(x->read, rounds);
 		printf("summary variant=%s n=%d fill_s=%.3f alloc_s=%.3f prefault_s=%.3f read_s=%.3f "
-		       "read_gibps=%.2f huge_gib=%.2f compact_stall=%.0f compact_fail=%.0f switched=%d/%d\n",
+		       "read_gibps=%.2f huge_gib=%.2f compact_stall=%.0f compact_fail=%.0f switched=%d/%d "
+		       "free2m_before_gib=%.2f\n",
 		       lsc_thp_policy_name(x->policy), rounds, median(x->fill, rounds),
 		       median(x->alloc, rounds), median(x->prefault, rounds), rd,
 		       rd > 0 ? (double)size / 1073741824.0 / rd : 0,
 		       median(x->huge, rounds) / 1073741824.0, median(x->stall, rounds),
-		       median(x->fail, rounds), x->switched, rounds);
+		       median(x->fail, rounds), x->switched, rounds, median(x->free2m, rounds));
 	}
 	return 0;
 }

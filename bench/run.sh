@@ -3,14 +3,15 @@
 #
 #   bench/run.sh [--quick] [--build DIR] [--gib G] [--rounds R] [--idle S]
 #                [--states clean,partial,heavy] [--out DIR] [--keep-free GIB]
-#   defaults: --build build-dev --gib 2 --rounds 3 --idle 5, all three states,
+#   defaults: --build build-dev --gib 2 --rounds 4 --idle 5, all three states,
 #   raw outputs under a new /tmp/loadscope-bench.XXXXXX (kept, named at the end)
 #
 # 1. The THP policy matrix: the whole arena fill (allocate with its
 #    prefault, then the read of a G-GiB file from the page cache) for thp,
 #    4k, process-off, hugetlb (only where the pool's free pages cover the
-#    arena: this never reserves one, it says so) and auto, R rounds
-#    interleaved with a rotating order (bench_fill), S seconds idle before
+#    arena: this never reserves one, it says so) and auto, R rounds in the
+#    order of a Williams square (bench_fill: in 4 rounds every variant runs
+#    first once and right after each other once), S seconds idle before
 #    each load so that on a guest with free page reporting every variant
 #    starts on memory the host has taken back (docs/benchmarks.md, "Host
 #    refault"), in three states:
@@ -39,7 +40,7 @@
 # benchmark failed, 2 not built, 64 usage.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=build-dev GIB=2 ROUNDS=3 IDLE=5 QUICK=0 STATES=clean,partial,heavy OUT= KEEP=3
+BUILD=build-dev GIB=2 ROUNDS=4 IDLE=5 QUICK=0 STATES=clean,partial,heavy OUT= KEEP=3
 usage() { sed -n '2,6p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 64; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -138,9 +139,11 @@ for state in ${STATES//,/ }; do
 	heavy)
 		if [ $QUICK = 1 ]; then
 			lab_gib=0.25
-		else # nearly all of MemAvailable: what --keep-free and the arena leave, less 0.5 GiB
-			lab_gib=$(awk -v m="$(meminfo MemAvailable)" -v k="$KEEP" -v a="$ARENA" \
-				'BEGIN { printf "%.2f", (m - a) / 1073741824 - k - 0.5 }')
+		else # nearly all of MemAvailable, the page cache included (faulting it
+			# pushes clean cache out: less for reclaim to build blocks from),
+			# less --keep-free and 0.5 GiB; the arena then lives in the holes
+			lab_gib=$(awk -v m="$(meminfo MemAvailable)" -v k="$KEEP" \
+				'BEGIN { printf "%.2f", m / 1073741824 - k - 0.5 }')
 		fi
 		;;
 	*) echo "run.sh: unknown state $state" >&2; exit 64 ;;
@@ -197,7 +200,7 @@ skips = [l.strip() for l in open(out + "/matrix.txt") if l.startswith("skip")]
 states = list(dict.fromkeys(r["state"] for r in rows))
 print("\n### THP policy matrix: arena fill of %.2f GiB, median of %s rounds interleaved, %s s idle before each\n"
       % (arena / 2**30, rounds, idle))
-print("| state | free 2 MiB blocks GiB | policy | fill s | vs best | allocate s | read s | read GiB/s | huge GiB | compact_stall | compact_fail | auto switched |")
+print("| state | free 2 MiB blocks GiB: state, at the loads | policy | fill s | vs best | allocate s | read s | read GiB/s | huge GiB | compact_stall | compact_fail | auto switched |")
 print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 fill = {}
 for s in states:
@@ -205,8 +208,8 @@ for s in states:
     best = min(float(r["fill_s"]) for r in rs)
     for r in rs:
         f = float(r["fill_s"]); fill[(s, r["variant"])] = f
-        print("| %s | %s | %s | %.3f | %.2f | %s | %s | %s | %s | %s | %s | %s |" % (
-            s, r["free2m_gib"], r["variant"], f, f / best, r["alloc_s"], r["read_s"], r["read_gibps"],
+        print("| %s | %s, %s | %s | %.3f | %.2f | %s | %s | %s | %s | %s | %s | %s |" % (
+            s, r["free2m_gib"], r.get("free2m_before_gib", "n/a"), r["variant"], f, f / best, r["alloc_s"], r["read_s"], r["read_gibps"],
             r["huge_gib"], r["compact_stall"], r["compact_fail"],
             r["switched"] if r["variant"] == "auto" else ""))
 for l in sorted(set(re.sub(r"state=\S+ ", "", l) for l in skips)):
