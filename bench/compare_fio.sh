@@ -10,7 +10,8 @@
 # bench_load with the profiler on and off, and bench_baseline (malloc + one
 # thread of 16 MiB preads + hash afterwards). fio runs with --invalidate=0
 # so it reads the page cache like the loader. Prints medians and ratios.
-# Keep FILE <= 4 GiB: the whole run should stay under 5 minutes.
+# Keep FILE <= 4 GiB: the whole run should stay under 5 minutes. A tiny
+# run (bench/smoke.sh): bench/compare_fio.sh BUILD /tmp/f.bin 0.0625 1.
 set -euo pipefail
 B=${1:-build}
 F=${2:-/tmp/loadscope-bench.bin}
@@ -34,25 +35,38 @@ fio_gibps() { # fio args... -> aggregate read GiB/s
 	fio --output-format=json --group_reporting --invalidate=0 --rw=read --filename="$F" "$@" |
 		python3 -c 'import json,sys; j=json.load(sys.stdin); print("%.3f" % (j["jobs"][0]["read"]["bw_bytes"]/2**30))'
 }
-field() { # key line -> value
-	sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p" <<<"$2" | head -1
+field() { # key line -> value; a missing field stops the script
+	local v
+	v=$(sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p" <<<"$2" | head -1)
+	[ -n "$v" ] || { echo "compare_fio.sh: no $1= in: $2" >&2; exit 1; }
+	echo "$v"
+}
+put() { # name key line: "name value" into the figures (a missing field stops the script)
+	local v
+	v=$(field "$2" "$3")
+	echo "$1 $v" >>"$out"
 }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) nproc=$(nproc) kernel=$(uname -r) file=$F bytes=$size rounds=$R" >&2
-for r in $(seq 1 "$R"); do
-	echo "fio_uring_1job $(fio_gibps --name=u1 --ioengine=io_uring --iodepth=4 --bs=4M --numjobs=1 --size="$size")" >>"$out"
-	echo "fio_uring_2jobs $(fio_gibps --name=u2 --ioengine=io_uring --iodepth=4 --bs=4M --numjobs=2 --size="$half" --offset_increment="$half")" >>"$out"
-	echo "fio_psync_1job $(fio_gibps --name=p1 --ioengine=psync --bs=16M --numjobs=1 --size="$size")" >>"$out"
-	l=$("$tool" load "$F" | grep 'loaded loaded' || true)
-	echo "cli_read_gibps $(field read_gibps "$l")" >>"$out"
-	echo "cli_wall_s $(field wall_s "$l")" >>"$out"
+for r in $(seq 1 "$R"); do # v=$(...): a failed fio stops the script
+	v=$(fio_gibps --name=u1 --ioengine=io_uring --iodepth=4 --bs=4M --numjobs=1 --size="$size")
+	echo "fio_uring_1job $v" >>"$out"
+	v=$(fio_gibps --name=u2 --ioengine=io_uring --iodepth=4 --bs=4M --numjobs=2 --size="$half" --offset_increment="$half")
+	echo "fio_uring_2jobs $v" >>"$out"
+	v=$(fio_gibps --name=p1 --ioengine=psync --bs=16M --numjobs=1 --size="$size")
+	echo "fio_psync_1job $v" >>"$out"
+	# The `loaded` line (docs/log-format.md); no such line is an error, not
+	# an empty figure: set -e and pipefail stop the script here.
+	l=$("$tool" load "$F" | grep '^\[loadscope[^]]*\] loaded ')
+	put cli_read_gibps read_gibps "$l"
+	put cli_wall_s wall_s "$l"
 	l=$("$bl" "$F" once on)
-	echo "lib_on_wall_s $(field wall_s "$l")" >>"$out"
-	echo "lib_on_read_gibps $(field read_gibps "$l")" >>"$out"
+	put lib_on_wall_s wall_s "$l"
+	put lib_on_read_gibps read_gibps "$l"
 	l=$("$bl" "$F" once off)
-	echo "lib_off_wall_s $(field wall_s "$l")" >>"$out"
+	put lib_off_wall_s wall_s "$l"
 	l=$("$bb" "$F")
-	echo "baseline_wall_s $(field wall_s "$l")" >>"$out"
+	put baseline_wall_s wall_s "$l"
 	echo "round $r done" >&2
 done
 

@@ -80,4 +80,9 @@ if [ $rc -eq 77 ]; then
 elif [ $rc -ne 0 ]; then
 	exit $rc
 fi
+# Every benchmark at a tiny size, so that none rots (issue 9): bench/run.sh
+# --quick and each bench/ program and script alone; any error fails.
+echo "== bench/smoke.sh build-test"
+bench/smoke.sh build-test
+
 echo "== all suites passed"
