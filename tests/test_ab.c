@@ -282,3 +282,40 @@ Test(ab, triage_groups_by_the_inputs_arm)
 		lsc_triage_free(t);
 	}
 }
+
+/* ab keeps its log directory's name in 400 bytes. A longer --out was cut
+ * there, so the logs went to whatever the cut named: here P/, the parent
+ * of the P/runs asked for (P is 398 bytes long), where nothing of this
+ * experiment belongs. A name that does not fit is refused before any run. */
+Test(ab, an_out_directory_too_long_to_keep_is_refused)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s", dir);
+	cr_assert_lt(strlen(p), 300);
+	size_t pad = 398 - strlen(p) - 1; /* "/" + the padding: P is 398 bytes */
+	char *end = p + strlen(p);
+	*end++ = '/';
+	while (pad) {
+		size_t k = pad > 200 ? 200 : pad;
+		if (pad - k == 1)
+			k--; /* no component of 0 bytes after a '/' */
+		memset(end, 'd', k);
+		end += k;
+		*end = 0;
+		cr_assert_eq(mkdir(p, 0777), 0, "%s: %s", p, strerror(errno));
+		pad -= k;
+		if (pad) {
+			*end++ = '/';
+			pad--;
+		}
+	}
+	cr_assert_eq(strlen(p), 398);
+	cr_assert_eq(chdir(dir), 0);
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 1 --arm A= --arm B= --out '%s/runs' -- true", p);
+	char stray[600];
+	snprintf(stray, sizeof(stray), "%s/001-A.log", p);
+	cr_assert_neq(access(stray, F_OK), 0, "a log written outside --out: %s", stray);
+	cr_assert_neq(rc, 0, "%s", err);
+	cr_assert(strstr(err, "--out"), "%s", err);
+}

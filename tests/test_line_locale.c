@@ -7,6 +7,7 @@
  * line is written.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,4 +171,42 @@ Test(line_locale, load_lines_are_c_locale)
 	double w = -1;
 	cr_assert_eq(lsc__parsed_f64(&l, "wall_s", &w), 0);
 	cr_assert_geq(w, 0.0);
+}
+
+/* An error's cause is formatted by the step that failed (here the memory
+ * guard's "arena of 0.00 GiB ... MemAvailable 0.06 GiB"), then put in the
+ * sentence and the cause field: it keeps the point too, in the line and in
+ * the load's result. The fixture small-memavailable gives 64 MiB
+ * MemAvailable, so a 4 MiB arena is refused before anything is mapped. */
+Test(line_locale, error_causes_keep_the_point)
+{
+	lsct_comma_locale();
+	const char *file = lsct_make_file("g.bin", 4u << 20, 5);
+	struct lsc_profiler_options po;
+	lsc_profiler_options_init(&po);
+	po.sink = lsct_sink;
+	po.sink_user = &cap;
+	po.mode = LSC_MODE_ON;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.proc_root = LSC_TEST_FIXTURES "/small-memavailable/proc";
+	lsc_profiler *p = NULL;
+	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	struct lsc_load_result res;
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.reader = "pread";
+	o.result = &res;
+	struct lsc_extent e = {.path = file, .length = UINT64_MAX};
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsc_load(p, &o, &e, 1, 0, &a), -ENOMEM, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed l;
+	cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &l), "%s", cap.buf);
+	const char *cause = lsc__parsed_get(&l, "cause");
+	cr_assert_not_null(cause, "%s", cap.buf);
+	cr_assert(strstr(cause, "arena of 0.00 GiB (4194304 bytes)"), "%s", cause);
+	cr_assert(strstr(cause, "MemAvailable 0.06 GiB"), "%s", cause);
+	cr_assert_null(digit_comma_digit(l.human), "%s", l.human);
+	cr_assert(strstr(res.err_cause, "arena of 0.00 GiB"), "%s", res.err_cause);
 }

@@ -235,3 +235,30 @@ Test(load_into, refused_before_reading)
 	lsc_profiler_destroy(p);
 	free(path);
 }
+
+/* A length of 0 is memory of 0 bytes, not "as large as the extents" (what
+ * arena_bytes 0 means to lsc_load): the extents do not end within it, so
+ * nothing is read into the caller's buffer, whose bytes past its stated
+ * length are not the loader's to write. */
+Test(load_into, zero_length_memory_is_not_grown_to_the_extents)
+{
+	char *path = pattern_file("into_zero.bin", 5000);
+	size_t len = 8192;
+	unsigned char *dst = malloc(len);
+	memset(dst, 0x5A, len);
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_profiler *p = lsct_profiler(&cap);
+	int fds = lsct_open_fds();
+	cr_assert_eq(lsc_load_into(p, NULL, &e, 1, dst, 0, NULL), -EINVAL);
+	char v[64];
+	cr_assert(lsct_field(&cap, "error", "what", v, sizeof(v)));
+	cr_assert_str_eq(v, "manifest");
+	cr_assert_eq(lsct_count(&cap, "loaded"), 0);
+	cr_assert_eq(lsct_sys_calls(LSCT_SYS_PREAD), 0);
+	cr_assert_eq(lsct_open_fds(), fds);
+	for (size_t i = 0; i < len; i++)
+		cr_assert_eq(dst[i], 0x5A, "byte %zu of memory of length 0 written", i);
+	lsc_profiler_destroy(p);
+	free(dst);
+	free(path);
+}

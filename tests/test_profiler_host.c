@@ -245,6 +245,72 @@ Test(profiler_host, forked_child_has_its_own_run_id)
 
 /* ---- descriptors -------------------------------------------------------------- */
 
+/* Whether @fd is open in this process, per fd. */
+static int fd_open(int fd)
+{
+	return fcntl(fd, F_GETFD) >= 0;
+}
+
+/*
+ * The kept /proc descriptors are the process that opened them's ("self"
+ * names it): a forked child never reads them, it opens by path. A child
+ * that kept them held them for nothing, and its destroy closed those
+ * numbers, which by then a child that closes what it inherited (as a
+ * daemon does) has handed to files of its own. The child must hold none
+ * of them from the fork on, and its destroy must leave its own descriptors
+ * under those numbers alone.
+ */
+Test(profiler_host, forked_child_drops_the_parents_proc_descriptors)
+{
+	unsigned char before[1024] = {0};
+	for (int fd = 0; fd < 1024; fd++)
+		before[fd] = (unsigned char)fd_open(fd);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
+	cr_assert_not_null(p);
+	int kept[8], n = 0;
+	for (int fd = 0; fd < 1024 && n < 8; fd++)
+		if (!before[fd] && fd_open(fd))
+			kept[n++] = fd;
+	if (access("/proc/vmstat", R_OK) != 0)
+		cr_skip("no /proc/vmstat here: the profiler keeps no descriptor to test");
+	cr_assert_geq(n, 1, "the profiler kept no /proc descriptor open");
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		alarm(20);
+		int held = 0;
+		for (int i = 0; i < n; i++)
+			held += fd_open(kept[i]);
+		/* the child's own files under those numbers */
+		for (int i = 0; i < n; i++)
+			if (!fd_open(kept[i])) {
+				int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+				if (fd != kept[i] && (fd < 0 || dup2(fd, kept[i]) < 0))
+					_exit(3);
+				if (fd != kept[i])
+					close(fd);
+			}
+		lsc_profiler_destroy(p);
+		int lost = 0;
+		for (int i = 0; i < n; i++)
+			lost += !fd_open(kept[i]);
+		_exit(held ? 1 : lost ? 2 : 0);
+	}
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st), "child status %#x", st);
+	cr_assert_neq(WEXITSTATUS(st), 1, "the child still holds the parent's /proc descriptors");
+	cr_assert_neq(WEXITSTATUS(st), 2, "the child's destroy closed descriptors that were its own");
+	cr_assert_eq(WEXITSTATUS(st), 0, "child status %#x", st);
+	/* the parent's are still its own */
+	for (int i = 0; i < n; i++)
+		cr_assert(fd_open(kept[i]), "descriptor %d closed in the parent", kept[i]);
+	lsc_profiler_destroy(p);
+	for (int i = 0; i < n; i++)
+		cr_assert(!fd_open(kept[i]), "descriptor %d still open after destroy", kept[i]);
+}
+
+
 /*
  * 600 profilers under a descriptor limit 64 above what the process has
  * open. Each once kept /proc/vmstat and /proc/self/status open for its

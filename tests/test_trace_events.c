@@ -206,3 +206,26 @@ Test(trace_events, threads_write_whole_events_on_their_own_tracks)
 		cr_assert_eq(named, 1, "%s named %u times", want, named);
 	}
 }
+
+/* The checker of the test above, on its own: two slices of one track that
+ * touch (the second starts at the first's end to the nanosecond, as the
+ * writer draws a lane's next event) are not an overlap, though the first's
+ * ts + dur, summed in double at a monotonic clock of days, rounds past the
+ * second's ts. That rounding made one_lane_never_overlaps_itself fail on
+ * some runs, by the machine's uptime. */
+Test(trace_events, touching_slices_are_not_an_overlap)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/touch.json", lsct_tmpdir());
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("[\n{\"name\":\"a\",\"cat\":\"copy\",\"ph\":\"X\",\"ts\":831321370648.249,\"dur\":10915283.487,"
+	      "\"pid\":1,\"tid\":1000000000},\n"
+	      "{\"name\":\"b\",\"cat\":\"copy\",\"ph\":\"X\",\"ts\":831332285931.736,\"dur\":1.000,"
+	      "\"pid\":1,\"tid\":1000000000}\n]\n",
+	      f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_gt(831321370648.249 + 10915283.487, 831332285931.736, "no rounding to test here");
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(tr.n, 2);
+}

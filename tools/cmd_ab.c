@@ -432,6 +432,11 @@ static int check_thp(const struct arm *a)
 static int make_dir(const char *want, char *dir, size_t cap)
 {
 	if (want) {
+		/* Cut, the name would be another directory's, logs and all. */
+		if (strlen(want) >= cap) {
+			fprintf(stderr, "loadscope ab: --out %s: longer than %zu bytes\n", want, cap - 1);
+			return -1;
+		}
 		if (mkdir(want, 0777) && errno != EEXIST) {
 			fprintf(stderr, "loadscope ab: --out %s: %s\n", want, strerror(errno));
 			return -1;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format/c_locale.h"
 #include "loader/arena.h"
 #include "loader/lines.h"
 #include "loader/result.h"
@@ -47,7 +48,11 @@ void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64
 	char cause[512];
 	va_list ap;
 	va_start(ap, fmt);
+	/* The step's own figures ("arena of 24.05 GiB"): in the C locale, as
+	 * the rest of the line is (format/c_locale.h). */
+	locale_t loc = lsc__c_locale_enter();
 	vsnprintf(cause, sizeof(cause), fmt, ap);
+	lsc__c_locale_leave(loc);
 	va_end(ap);
 	lsc__result_error(what, path, offset, cause); /* data even with the profiler off */
 	if (!lsc_profiler_enabled(p))

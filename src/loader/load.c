@@ -186,7 +186,9 @@ static int check_extents(struct lsc__load *L, size_t *idx, uint64_t *arena_bytes
 		}
 		any = 1;
 	}
-	if (*arena_bytes == 0) {
+	/* 0 asks lsc_load for an arena as large as the extents; the caller's
+	 * memory is as large as it says, 0 included. */
+	if (*arena_bytes == 0 && !L->caller_memory) {
 		*arena_bytes = end_max;
 	} else if (*arena_bytes < end_max) {
 		lsc__load_error(L->p, "manifest", NULL, 0, -EINVAL,

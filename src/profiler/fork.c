@@ -10,7 +10,8 @@
  * /proc descriptors of procfd.c) before the fork, releases them in the
  * parent, and in the child releases them, gives the condition variable a
  * fresh state, forgets the parent's watchdog thread (a child that begins a
- * start gets its own) and draws a run id of its own, so that the triage
+ * start gets its own), closes the parent's trace and /proc descriptors
+ * (procfd.c) and draws a run id of its own, so that the triage
  * does not merge the child's lines into the parent's start.
  *
  * The sink lock is the exception. It is held for as long as the sink takes
@@ -60,7 +61,7 @@ static void parent(void)
  * variable in place, are plain stores; the run id is a getrandom call. */
 static void child(void)
 {
-	lsc__procfd_fork_unlock();
+	lsc__procfd_fork_child();
 	for (lsc_profiler *p = registry; p; p = p->fork_next) {
 		lsc__watchdog_forget(p);
 		lsc__trace_forget(p);

@@ -135,6 +135,29 @@ void lsc__procfd_fork_unlock(void)
 	pthread_mutex_unlock(&table_lock);
 }
 
+/* In the child: every set in use is the parent's, which the child never
+ * reads (usable() sees another pid). Its descriptors are closed now, as the
+ * trace's are: kept, they were held for nothing, and the last destroy
+ * closed their numbers, which a child that closes what it inherited (a
+ * daemon) may have given to files of its own by then. The references
+ * stay, so the set is freed when the last inherited profiler is. */
+void lsc__procfd_fork_child(void)
+{
+	for (unsigned i = 0; i < LSC__PROCFD_SLOTS; i++) {
+		struct lsc__procfd *t = &table[i];
+		if (!t->refs)
+			continue;
+		if (t->vm_fd >= 0)
+			close(t->vm_fd);
+		if (t->status_fd >= 0)
+			close(t->status_fd);
+		if (t->psi_fd >= 0)
+			close(t->psi_fd);
+		t->vm_fd = t->status_fd = t->psi_fd = -1;
+	}
+	lsc__procfd_fork_unlock();
+}
+
 /* Read the whole file from offset 0; cut at the last full line if it does
  * not fit. Return its length, or -1. */
 static ssize_t pread_all(int fd, char *buf, size_t cap)

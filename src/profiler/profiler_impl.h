@@ -176,6 +176,8 @@ void lsc__procfd_open(lsc_profiler *p);
 void lsc__procfd_close(lsc_profiler *p);
 void lsc__procfd_fork_lock(void);
 void lsc__procfd_fork_unlock(void);
+/* fork.c's child handler: the unlock, and the parent's descriptors closed. */
+void lsc__procfd_fork_child(void);
 int lsc__procfd_vmstat(const lsc_profiler *p, struct lsc_vmstat *out);
 int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out);
 int lsc__procfd_psi(const lsc_profiler *p, struct lsc__psi *out);
