@@ -177,9 +177,12 @@ LSC_API void lsc_profiler_destroy(lsc_profiler *p)
 			lsc__usage(p, LSC__USAGE_OPEN_AT_END, msg);
 		}
 	}
+	/* Off the fork list before anything is freed: a fork in another thread
+	 * from here on leaves this profiler alone in the child, where the
+	 * child handler would otherwise touch a trace being freed. */
+	lsc__fork_untrack(p);
 	lsc__trace_destroy(p);
 	lsc__procfd_close(p);
-	lsc__fork_untrack(p);
 	pthread_cond_destroy(&p->wd_cond);
 	pthread_mutex_destroy(&p->sink_lock);
 	pthread_mutex_destroy(&p->lock);
