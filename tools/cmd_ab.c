@@ -78,9 +78,7 @@ static const struct option longopts[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"out", required_argument, NULL, OPT_OUT},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+	LSC_CLI_COMMON_OPTS,
 };
 
 struct arm {
@@ -495,14 +493,8 @@ int lsc_cmd_ab(int argc, char **argv)
 				return lsc_cli_usage("--out: an empty directory name");
 			out = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return LSC_EXIT_OK;
-		case 'V':
-			lsc_cli_version(stdout);
-			return LSC_EXIT_OK;
 		default:
-			return LSC_EXIT_USAGE;
+			return lsc_cli_common(c, usage);
 		}
 	}
 	if (cli.nops)
