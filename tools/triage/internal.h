@@ -260,6 +260,9 @@ void tr_f_ev(struct tr_finding *f, const struct tr_start *s, int ev);
 void tr_f_math(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tr_f_rem(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tr_f_miss(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A rule's last remedy is always the link to its page, built from the id
+ * given to tr_f_init; adds it and returns TR_FIRE for the rule to return. */
+int tr_f_fire(struct tr_finding *f);
 
 /* ---- rules -------------------------------------------------------------------- */
 
