@@ -616,13 +616,7 @@ int tr_render_html(struct lsc_triage *t, FILE *o)
 	}
 	if (t->nsrc > 16)
 		fprintf(o, "and %u more inputs: ", t->nsrc - 16);
-	fprintf(o, "%lu lines, %lu recognised, %u start%s", t->nlines, t->nrecog, t->nstarts,
-		t->nstarts == 1 ? "" : "s");
-	if (t->ntrunc)
-		fprintf(o, ", %lu line%s over %u bytes truncated", t->ntrunc, t->ntrunc == 1 ? "" : "s",
-			LSC_TRIAGE_LINE_MAX);
-	if (t->nbad_utf8)
-		fprintf(o, ", %lu with invalid UTF-8", t->nbad_utf8);
+	tr_print_counts(t, o);
 	static const char *const verdict[] = {"healthy", "warnings", "failures", "no verdict"};
 	int code = lsc_triage_exit_code(t);
 	fprintf(o, ". Verdict: <b>%s</b>.</p></header>\n", code >= 0 && code <= 3 ? verdict[code] : "?");
