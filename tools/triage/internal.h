@@ -399,6 +399,9 @@ void tr_close_all(struct lsc_triage *t);
 /* rules.c */
 void tr_run_rules(struct lsc_triage *t, struct tr_start *s);
 void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned long first_line);
+/* @p, a full array of @*cap (> 0) elements of @size bytes, grown to twice
+ * that and @*cap doubled; NULL, with @p and @*cap as they were. */
+void *tr_grow(void *p, size_t *cap, size_t size);
 
 /* recognisers: return 1 when the line was used */
 int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l);
