@@ -80,6 +80,9 @@ const char *tr_memmem(const char *h, size_t hn, const char *needle);
 const char *tr_memmem_ci(const char *h, size_t hn, const char *needle);
 /* A decimal number at *p (digits, thousands commas, one point, sign). */
 int tr_num(const char **p, const char *end, double *v);
+/* The digits at @p, after a decimal separator, added to *@v as its
+ * fraction (digit by digit, as the parsers always did); past them. */
+const char *tr_add_frac(const char *p, const char *end, double *v);
 const char *tr_skip_ws(const char *p, const char *end);
 /* Number + size unit -> GiB ("28.47 GiB", "30 GB", "484 MB", "123456789 bytes"). */
 int tr_size_gib(const char **p, const char *end, double *gib);
