@@ -360,6 +360,18 @@ static void counters(FILE *o, const struct tr_startsum *m, const struct bar *b, 
 	fprintf(o, "</dd></dl>\n");
 }
 
+/* A finding's @n texts as one list: @open, an escaped <li> each, @close. */
+static void items(FILE *o, const char *open, const char *close, const char (*a)[TR_F_TXT], unsigned n)
+{
+	fprintf(o, "%s", open);
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(o, "<li>");
+		esc(o, a[i]);
+		fprintf(o, "</li>");
+	}
+	fprintf(o, "%s", close);
+}
+
 static void finding(const struct lsc_triage *t, FILE *o, const struct tr_finding *f)
 {
 	char tmp[TR_EVTEXT * 2];
@@ -382,24 +394,10 @@ static void finding(const struct lsc_triage *t, FILE *o, const struct tr_finding
 		}
 		fprintf(o, "</ol>");
 	}
-	if (f->nmath) {
-		fprintf(o, "<ul class=\"math\">");
-		for (unsigned i = 0; i < f->nmath; i++) {
-			fprintf(o, "<li>");
-			esc(o, f->math[i]);
-			fprintf(o, "</li>");
-		}
-		fprintf(o, "</ul>");
-	}
-	if (f->nrem) {
-		fprintf(o, "<p class=\"h\">What to do</p><ol class=\"remedies\">");
-		for (unsigned i = 0; i < f->nrem; i++) {
-			fprintf(o, "<li>");
-			esc(o, f->rem[i]);
-			fprintf(o, "</li>");
-		}
-		fprintf(o, "</ol>");
-	}
+	if (f->nmath)
+		items(o, "<ul class=\"math\">", "</ul>", f->math, f->nmath);
+	if (f->nrem)
+		items(o, "<p class=\"h\">What to do</p><ol class=\"remedies\">", "</ol>", f->rem, f->nrem);
 	for (unsigned i = 0; i < f->nmiss; i++) {
 		fprintf(o, "<p class=\"miss\">Not evaluated: missing ");
 		esc(o, f->miss[i]);
