@@ -62,6 +62,12 @@ size_t tr_phases(const struct tr_startsum *m, struct tr_phase_row *rows, size_t 
 	return n;
 }
 
+void tr_print_missing(FILE *o, const char **missing, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%s %s", i ? "," : "", missing[i]);
+}
+
 const struct tr_startsum *tr_sum_of(const struct lsc_triage *t, unsigned idx)
 {
 	size_t lo = 0, hi = t->nsums;

@@ -36,8 +36,7 @@ static void start_header(struct lsc_triage *t, FILE *o, unsigned idx)
 		fprintf(o, "  %-22s %10.2f\n", rows[i].label, rows[i].v);
 	if (nm) {
 		fprintf(o, "  not measured:");
-		for (size_t i = 0; i < nm; i++)
-			fprintf(o, "%s %s", i ? "," : "", miss[i]);
+		tr_print_missing(o, miss, nm);
 		fprintf(o, "\n");
 	}
 	for (unsigned i = 0; i < m->nnoteval; i++)
