@@ -193,6 +193,20 @@ void lsc_cli_version(FILE *f)
 	fprintf(f, "\nreaders: %s, %s\n", lsc__reader_uring.name, lsc__reader_pread.name);
 }
 
+int lsc_cli_common(int opt, void (*usage)(FILE *f))
+{
+	switch (opt) {
+	case 'h':
+		usage(stdout);
+		return LSC_EXIT_OK;
+	case 'V':
+		lsc_cli_version(stdout);
+		return LSC_EXIT_OK;
+	default:
+		return LSC_EXIT_USAGE;
+	}
+}
+
 int lsc_cli_finish(int rc)
 {
 	int err = 0, bad;

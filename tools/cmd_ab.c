@@ -78,9 +78,7 @@ static const struct option longopts[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"timeout", required_argument, NULL, OPT_TIMEOUT},
 	{"out", required_argument, NULL, OPT_OUT},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+	LSC_CLI_COMMON_OPTS,
 };
 
 struct arm {
@@ -289,21 +287,6 @@ static int run_ok(const struct run *r)
 
 /* ---- the report --------------------------------------------------------------- */
 
-static void json_str(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(o, "\\u%04x", c);
-		else
-			fputc(c, o);
-	}
-	fputc('"', o);
-}
-
 static void json_num(FILE *o, double v)
 {
 	if (isnan(v))
@@ -320,14 +303,14 @@ static int report(FILE *o, enum fmt f, const char *dir, struct arm *arms, unsign
 
 	if (f == FMT_JSON) {
 		fputs("{\"schema\":\"loadscope-ab\",\"version\":1,\"dir\":", o);
-		json_str(o, dir);
+		lsc_triage_json_str(o, dir);
 		fprintf(o, ",\"runs_planned\":%u,\"runs\":[", total);
 		for (unsigned i = 0; i < nruns; i++) {
 			const struct run *r = &runs[i];
 			fprintf(o, "%s{\"index\":%u,\"arm\":", i ? "," : "", i + 1);
-			json_str(o, arms[r->arm].name);
+			lsc_triage_json_str(o, arms[r->arm].name);
 			fputs(",\"log\":", o);
-			json_str(o, r->log);
+			lsc_triage_json_str(o, r->log);
 			fputs(",\"exit\":", o);
 			if (!r->timed_out && !r->interrupted && WIFEXITED(r->status))
 				fprintf(o, "%d", WEXITSTATUS(r->status));
@@ -348,9 +331,9 @@ static int report(FILE *o, enum fmt f, const char *dir, struct arm *arms, unsign
 		fputs("],\"arms\":[", o);
 		for (unsigned a = 0; a < narms; a++) {
 			fprintf(o, "%s{\"name\":", a ? "," : "");
-			json_str(o, arms[a].name);
+			lsc_triage_json_str(o, arms[a].name);
 			fputs(",\"spec\":", o);
-			json_str(o, arms[a].spec);
+			lsc_triage_json_str(o, arms[a].spec);
 			fprintf(o, ",\"thp\":\"%s\",\"runs\":%u,\"ok\":%u,\"failed\":%u,\"timeouts\":%u,\"triage\":",
 				lsc_thp_ctl_name(arms[a].thp), arms[a].runs, arms[a].ok, arms[a].failed,
 				arms[a].timeouts);
@@ -500,14 +483,8 @@ int lsc_cmd_ab(int argc, char **argv)
 				return lsc_cli_usage("--out: an empty directory name");
 			out = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return LSC_EXIT_OK;
-		case 'V':
-			lsc_cli_version(stdout);
-			return LSC_EXIT_OK;
 		default:
-			return LSC_EXIT_USAGE;
+			return lsc_cli_common(c, usage);
 		}
 	}
 	if (cli.nops)

@@ -72,9 +72,7 @@ static const struct option longopts[] = {
 	{"gib", required_argument, NULL, OPT_GIB},
 	{"hold", required_argument, NULL, OPT_HOLD},
 	{"keep-free", required_argument, NULL, OPT_KEEP_FREE},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+	LSC_CLI_COMMON_OPTS,
 };
 
 struct state {
@@ -344,14 +342,8 @@ int lsc_cmd_lab(int argc, char **argv)
 			if (lsc_cli_real("--keep-free", optarg, 0, 65536, 0, &keep_free))
 				return LSC_EXIT_USAGE;
 			break;
-		case 'h':
-			usage(stdout);
-			return LSC_EXIT_OK;
-		case 'V':
-			lsc_cli_version(stdout);
-			return LSC_EXIT_OK;
 		default:
-			return LSC_EXIT_USAGE;
+			return lsc_cli_common(c, usage);
 		}
 	}
 	if (!cli.nops)

@@ -165,9 +165,7 @@ static const struct option longopts[] = {
 	{"no-verify", no_argument, NULL, OPT_NOVERIFY},
 	{"device", required_argument, NULL, OPT_DEVICE},
 	{"html", required_argument, NULL, OPT_HTML},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+	LSC_CLI_COMMON_OPTS,
 };
 
 /* --html: each line goes to stdout, as without it, and to the triage. */
@@ -317,14 +315,8 @@ int lsc_cmd_load(int argc, char **argv)
 				return LSC_EXIT_USAGE;
 			device = (int)v;
 			break;
-		case 'h':
-			usage(stdout);
-			return LSC_EXIT_OK;
-		case 'V':
-			lsc_cli_version(stdout);
-			return LSC_EXIT_OK;
 		default:
-			return LSC_EXIT_USAGE;
+			return lsc_cli_common(c, usage);
 		}
 	}
 	int n_files = cli.nops;

@@ -179,9 +179,7 @@ static const struct option longopts[] = {
 	{"backend", required_argument, NULL, OPT_BACKEND},
 	{"thp", required_argument, NULL, OPT_THP},
 	{"h2d", no_argument, NULL, OPT_H2D},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+	LSC_CLI_COMMON_OPTS,
 };
 
 /* 0 parsed, 1 --help or --version done, LSC_EXIT_USAGE (line printed). */
@@ -198,12 +196,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	o->n_modes = 1;
 	while ((c = lsc_cli_next(&cli)) != -1) {
 		switch (c) {
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			lsc_cli_version(stdout);
-			return 1;
 		case OPT_H2D:
 			o->h2d = 1;
 			break;
@@ -235,7 +227,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		}
 		default:
-			return LSC_EXIT_USAGE;
+			return lsc_cli_common(c, usage) == LSC_EXIT_OK ? 1 : LSC_EXIT_USAGE;
 		}
 	}
 	if (cli.nops != 1)

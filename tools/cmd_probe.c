@@ -65,9 +65,7 @@ static const struct option longopts[] = {
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"proc-root", required_argument, NULL, OPT_PROC},
 	{"sys-root", required_argument, NULL, OPT_SYS},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+	LSC_CLI_COMMON_OPTS,
 };
 
 /* 0 parsed, 1 --help or --version done, -1 usage error (message printed). */
@@ -100,14 +98,8 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 		case OPT_SYS:
 			a->sys_root = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			lsc_cli_version(stdout);
-			return 1;
 		default:
-			return -1;
+			return lsc_cli_common(c, usage) == LSC_EXIT_OK ? 1 : -1;
 		}
 	}
 	if (cli.nops) {

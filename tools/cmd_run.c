@@ -45,9 +45,7 @@ enum { OPT_THP = 256, OPT_ENV };
 static const struct option longopts[] = {
 	{"thp", required_argument, NULL, OPT_THP},
 	{"env", required_argument, NULL, OPT_ENV},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+	LSC_CLI_COMMON_OPTS,
 };
 
 int lsc_cmd_run(int argc, char **argv)
@@ -74,14 +72,8 @@ int lsc_cmd_run(int argc, char **argv)
 				return lsc_cli_usage("--env %s: more than %d --env", optarg, ENV_MAX);
 			env[nenv++] = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return LSC_EXIT_OK;
-		case 'V':
-			lsc_cli_version(stdout);
-			return LSC_EXIT_OK;
 		default:
-			return LSC_EXIT_USAGE;
+			return lsc_cli_common(c, usage);
 		}
 	}
 	if (cli.nops)

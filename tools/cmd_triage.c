@@ -46,9 +46,7 @@ static const struct option longopts[] = {
 	{"colour", no_argument, NULL, OPT_COLOR},
 	{"no-color", no_argument, NULL, OPT_NO_COLOR},
 	{"no-colour", no_argument, NULL, OPT_NO_COLOR},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
+	LSC_CLI_COMMON_OPTS,
 };
 
 static int feed_file(struct lsc_triage *t, const char *path, char *buf, size_t cap)
@@ -137,14 +135,8 @@ int lsc_cmd_triage(int argc, char **argv)
 		case OPT_NO_COLOR:
 			color = 0;
 			break;
-		case 'h':
-			usage(stdout);
-			return LSC_EXIT_OK;
-		case 'V':
-			lsc_cli_version(stdout);
-			return LSC_EXIT_OK;
 		default:
-			return LSC_EXIT_USAGE;
+			return lsc_cli_common(c, usage);
 		}
 	}
 	if (color < 0)

@@ -71,6 +71,18 @@ int lsc_cli_color(int asked);
 /* The version and the backends compiled in (pin registry, readers). */
 void lsc_cli_version(FILE *f);
 
+/* The end of every subcommand's longopts table: --help, --version and the
+ * terminator. */
+#define LSC_CLI_COMMON_OPTS                 \
+	{"help", no_argument, NULL, 'h'},       \
+	{"version", no_argument, NULL, 'V'},    \
+	{NULL, 0, NULL, 0}
+
+/* For a subcommand's switch default: after -h (@usage on stdout) or -V
+ * (the version), LSC_EXIT_OK; anything else is LSC_EXIT_USAGE (getopt's
+ * '?' has printed its line already). */
+int lsc_cli_common(int opt, void (*usage)(FILE *f));
+
 /* At exit: flush and close stdout; a write that failed, now or earlier,
  * is one line on stderr and LSC_EXIT_IO instead of @rc (a usage error
  * keeps its code). */

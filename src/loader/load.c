@@ -347,6 +347,17 @@ static void fill_stats(struct lsc__load *L, uint64_t wall_ns)
 	st->process_pin_kib = lsc__status_read(lsc__proc_root(L->p), &ps) == 0 ? ps.pin_kib : -1;
 }
 
+/* The per-load tables, freed on success and on failure alike. */
+static void free_tables(struct lsc__load *L)
+{
+	free(L->files);
+	free(L->lx);
+	free(L->chunks);
+	L->files = NULL;
+	L->lx = NULL;
+	L->chunks = NULL;
+}
+
 static void release_files(struct lsc__load *L)
 {
 	for (unsigned i = 0; L->files && i < L->n_files; i++)
@@ -460,12 +471,7 @@ static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64
 	lsc__load_summary(L, &vm0, &vm1);
 	release_files(L);
 	free(idx);
-	free(L->files);
-	free(L->lx);
-	free(L->chunks);
-	L->files = NULL;
-	L->lx = NULL;
-	L->chunks = NULL;
+	free_tables(L);
 	return 0;
 
 fail:
@@ -478,12 +484,7 @@ fail:
 	lsc_arena_destroy(A);
 	L->out = NULL;
 	free(idx);
-	free(L->files);
-	free(L->lx);
-	free(L->chunks);
-	L->files = NULL;
-	L->lx = NULL;
-	L->chunks = NULL;
+	free_tables(L);
 	return ret;
 }
 

@@ -110,15 +110,24 @@ void lsc__pool_free(struct lsc__pool *p)
 	}
 }
 
+/* @p, a full array of @*cap elements of @size bytes, doubled (@first when
+ * empty) and @*cap updated; NULL, with @p and @*cap as they were. */
+static void *grow(void *p, size_t *cap, size_t first, size_t size)
+{
+	size_t c = *cap ? *cap * 2 : first;
+	void *n = realloc(p, c * size);
+	if (n)
+		*cap = c;
+	return n;
+}
+
 struct lsc__mtensor *lsc__mfile_add(struct lsc__mfile *f)
 {
 	if (f->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 16;
-		struct lsc__mtensor *t = realloc(f->t, cap * sizeof(*t));
+		struct lsc__mtensor *t = grow(f->t, &f->cap, 16, sizeof(*t));
 		if (!t)
 			return NULL;
 		f->t = t;
-		f->cap = cap;
 	}
 	memset(&f->t[f->n], 0, sizeof(f->t[0]));
 	return &f->t[f->n++];
@@ -211,12 +220,10 @@ static int ends_with(const char *s, const char *suffix)
 static struct in_file *add_file(struct builder *b, const char *path)
 {
 	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 8;
-		struct in_file *f = realloc(b->f, cap * sizeof(*f));
+		struct in_file *f = grow(b->f, &b->cap, 8, sizeof(*f));
 		if (!f)
 			return NULL;
 		b->f = f;
-		b->cap = cap;
 	}
 	struct in_file *f = &b->f[b->n];
 	memset(f, 0, sizeof(*f));

@@ -239,6 +239,17 @@ static void to_sync(struct lsc__reader *r, struct slot *s)
 	r->n_sync++;
 }
 
+/* Ask again for the rest of slot @i's read: through the ring, or with
+ * pread once the reader has fallen back. */
+static int ask_again(struct lsc__reader *r, struct slot *s, unsigned i)
+{
+	if (r->state & LSC__RD_FELL_BACK) {
+		to_sync(r, s);
+		return 0;
+	}
+	return prep(r, i);
+}
+
 /* A read the ring could not do, done with pread from where it stopped. */
 static int sync_read(struct lsc__reader *r, struct lsc__rd_done *done)
 {
@@ -342,11 +353,7 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 			continue;
 		}
 		if (res == -EINTR || res == -EAGAIN) {
-			if (r->state & LSC__RD_FELL_BACK) {
-				to_sync(r, s);
-				continue;
-			}
-			if ((ret = prep(r, i)) < 0)
+			if ((ret = ask_again(r, s, i)) < 0)
 				return ret;
 			continue;
 		}
@@ -354,11 +361,7 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 		uint64_t need = s->req.need ? s->req.need : s->req.len;
 		if (res > 0 && s->got + (uint64_t)res < need) {
 			s->got += (uint64_t)res; /* short read: ask for the rest */
-			if (r->state & LSC__RD_FELL_BACK) {
-				to_sync(r, s);
-				continue;
-			}
-			if ((ret = prep(r, i)) < 0)
+			if ((ret = ask_again(r, s, i)) < 0)
 				return ret;
 			continue;
 		}

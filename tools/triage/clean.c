@@ -179,15 +179,8 @@ static size_t clock_at(const char *p, const char *end, double *secs)
 	double v = ((q[0] - '0') * 10 + (q[1] - '0')) * 3600.0 + ((q[3] - '0') * 10 + (q[4] - '0')) * 60.0 +
 		   ((q[6] - '0') * 10 + (q[7] - '0'));
 	q += 8;
-	if (q < end && (*q == '.' || *q == ',') && q + 1 < end && isdigit((unsigned char)q[1])) {
-		double f = 0.1;
-		q++;
-		while (q < end && isdigit((unsigned char)*q)) {
-			v += (*q - '0') * f;
-			f /= 10;
-			q++;
-		}
-	}
+	if (q < end && (*q == '.' || *q == ',') && q + 1 < end && isdigit((unsigned char)q[1]))
+		q = tr_add_frac(q + 1, end, &v);
 	*secs = v;
 	return (size_t)(q - p);
 }

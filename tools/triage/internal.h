@@ -80,6 +80,9 @@ const char *tr_memmem(const char *h, size_t hn, const char *needle);
 const char *tr_memmem_ci(const char *h, size_t hn, const char *needle);
 /* A decimal number at *p (digits, thousands commas, one point, sign). */
 int tr_num(const char **p, const char *end, double *v);
+/* The digits at @p, after a decimal separator, added to *@v as its
+ * fraction (digit by digit, as the parsers always did); past them. */
+const char *tr_add_frac(const char *p, const char *end, double *v);
 const char *tr_skip_ws(const char *p, const char *end);
 /* Number + size unit -> GiB ("28.47 GiB", "30 GB", "484 MB", "123456789 bytes"). */
 int tr_size_gib(const char **p, const char *end, double *gib);
@@ -260,6 +263,9 @@ void tr_f_ev(struct tr_finding *f, const struct tr_start *s, int ev);
 void tr_f_math(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tr_f_rem(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tr_f_miss(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A rule's last remedy is always the link to its page, built from the id
+ * given to tr_f_init; adds it and returns TR_FIRE for the rule to return. */
+int tr_f_fire(struct tr_finding *f);
 
 /* ---- rules -------------------------------------------------------------------- */
 
@@ -396,6 +402,9 @@ void tr_close_all(struct lsc_triage *t);
 /* rules.c */
 void tr_run_rules(struct lsc_triage *t, struct tr_start *s);
 void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned long first_line);
+/* @p, a full array of @*cap (> 0) elements of @size bytes, grown to twice
+ * that and @*cap doubled; NULL, with @p and @*cap as they were. */
+void *tr_grow(void *p, size_t *cap, size_t size);
 
 /* recognisers: return 1 when the line was used */
 int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l);

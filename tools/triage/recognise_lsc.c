@@ -322,6 +322,14 @@ static void on_loaded(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	tr_stage_raise(s, TR_ST_LOADED);
 }
 
+/* The events whose fields a handler of their own reads; the rest are
+ * read in tr_recognise_lsc. */
+static void (*const handlers[LSC__EV_COUNT])(struct tr_start *, const struct lsc__parsed *, int) = {
+	[LSC__EV_SYSTEM] = on_system,     [LSC__EV_PHASE] = on_phase,   [LSC__EV_STILL] = on_still,
+	[LSC__EV_FALLBACK] = on_fallback, [LSC__EV_ARENA] = on_arena,   [LSC__EV_COMPLEMENT] = on_complement,
+	[LSC__EV_LOADED] = on_loaded,
+};
+
 int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 {
 	if (!tr_memmem(l->s, l->len, LSC__TAG) && !tr_memmem(l->s, l->len, "\"loadscope\""))
@@ -346,29 +354,17 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	int e = tr_evid(s, l);
 	tr_touch(s, l);
-	if (ev == LSC__EV_START) {
+	if (ev >= 0 && ev < LSC__EV_COUNT && handlers[ev]) {
+		handlers[ev](s, &p, e);
+	} else if (ev == LSC__EV_START) {
 		tr_stage_raise(s, TR_ST_BEGAN);
 		s->ev_begin = e;
-	} else if (ev == LSC__EV_SYSTEM) {
-		on_system(s, &p, e);
-	} else if (ev == LSC__EV_PHASE) {
-		on_phase(s, &p, e);
-	} else if (ev == LSC__EV_STILL) {
-		on_still(s, &p, e);
 	} else if (ev == LSC__EV_READY) {
 		setif(&s->ready_s, num(&p, LSC__KEY(WALL_S)), e);
 		setif(&s->unattributed_s, num(&p, LSC__KEY(UNATTRIBUTED_S)), e);
 		setif(&s->covered_s, num(&p, LSC__KEY(COVERED_S)), e);
 		tr_stage_raise(s, TR_ST_READY);
 		s->ev_end = e;
-	} else if (ev == LSC__EV_FALLBACK) {
-		on_fallback(s, &p, e);
-	} else if (ev == LSC__EV_ARENA) {
-		on_arena(s, &p, e);
-	} else if (ev == LSC__EV_COMPLEMENT) {
-		on_complement(s, &p, e);
-	} else if (ev == LSC__EV_LOADED) {
-		on_loaded(s, &p, e);
 	} else if (ev == LSC__EV_REGION) {
 		double hb = num(&p, LSC__KEY(HUGETLB_BYTES));
 		if (!isnan(hb) && hb > 0) {

@@ -27,6 +27,15 @@ static struct tr_start *use(struct lsc_triage *t, struct tr_line *l, int *e)
 	return s;
 }
 
+/* use(), and @family for a start that has none yet. */
+static struct tr_start *use_as(struct lsc_triage *t, struct tr_line *l, int *e, const char *family)
+{
+	struct tr_start *s = use(t, l, e);
+	if (s && !s->family[0])
+		snprintf(s->family, sizeof(s->family), "%s", family);
+	return s;
+}
+
 /* ---- strace ------------------------------------------------------------------ */
 
 static int kfd_alloc(const char *s, size_t n)
@@ -409,22 +418,18 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 	}
 	const char *k = tr_memmem(s, l->len, "Loading weights took");
 	if (k && tr_after(k, end, "took", tr_dur_s, &v)) {
-		st = use(t, l, &e);
+		st = use_as(t, l, &e, "vllm");
 		if (!st)
 			return 0;
-		if (!st->family[0])
-			snprintf(st->family, sizeof(st->family), "vllm");
 		tr_setnum(&st->read_s, v, e);
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
 	k = tr_memmem(s, l->len, "Model loading took");
 	if (k && tr_after(k, end, "took", tr_size_gib, &g)) {
-		st = use(t, l, &e);
+		st = use_as(t, l, &e, "vllm");
 		if (!st)
 			return 0;
-		if (!st->family[0])
-			snprintf(st->family, sizeof(st->family), "vllm");
 		tr_setnum(&st->loaded_gib, g, e);
 		if (tr_after(k, end, " and ", tr_dur_s, &v)) {
 			tr_setnum(&st->loaded_s, v, e);

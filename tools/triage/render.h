@@ -17,7 +17,12 @@ struct tr_phase_row {
  * were not measured. Return the number of rows. */
 size_t tr_phases(const struct tr_startsum *m, struct tr_phase_row *rows, size_t cap, const char **missing,
 		 size_t *nmissing);
+/* The labels tr_phases found missing, as " a, b, c" after a heading. */
+void tr_print_missing(FILE *o, const char **missing, size_t n);
 const struct tr_startsum *tr_sum_of(const struct lsc_triage *t, unsigned idx);
+/* The input's counts as the text and HTML headers say them: "N lines, N
+ * recognised, N starts", then any truncated and invalid UTF-8 lines. */
+void tr_print_counts(const struct lsc_triage *t, FILE *o);
 
 /* --table (table.c): starts grouped into arms by the configuration keys that
  * differ between them, with median, min and max of each metric per arm. */

@@ -1,7 +1,8 @@
 /*
  * What the three renderers share: names for severities and phase kinds, the
- * phase table of a start (what was measured, what was not), and evidence
- * text as it may be printed (redacted on request).
+ * phase table of a start (what was measured, what was not), evidence
+ * text as it may be printed (redacted on request), and the input's counts
+ * that the text and HTML headers open with.
  */
 #include <string.h>
 
@@ -61,6 +62,12 @@ size_t tr_phases(const struct tr_startsum *m, struct tr_phase_row *rows, size_t 
 	return n;
 }
 
+void tr_print_missing(FILE *o, const char **missing, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(o, "%s %s", i ? "," : "", missing[i]);
+}
+
 const struct tr_startsum *tr_sum_of(const struct lsc_triage *t, unsigned idx)
 {
 	size_t lo = 0, hi = t->nsums;
@@ -74,4 +81,15 @@ const struct tr_startsum *tr_sum_of(const struct lsc_triage *t, unsigned idx)
 			hi = mid;
 	}
 	return NULL;
+}
+
+void tr_print_counts(const struct lsc_triage *t, FILE *o)
+{
+	fprintf(o, "%lu lines, %lu recognised, %u start%s", t->nlines, t->nrecog, t->nstarts,
+		t->nstarts == 1 ? "" : "s");
+	if (t->ntrunc)
+		fprintf(o, ", %lu line%s over %u bytes truncated", t->ntrunc, t->ntrunc == 1 ? "" : "s",
+			LSC_TRIAGE_LINE_MAX);
+	if (t->nbad_utf8)
+		fprintf(o, ", %lu with invalid UTF-8", t->nbad_utf8);
 }

@@ -360,6 +360,18 @@ static void counters(FILE *o, const struct tr_startsum *m, const struct bar *b, 
 	fprintf(o, "</dd></dl>\n");
 }
 
+/* A finding's @n texts as one list: @open, an escaped <li> each, @close. */
+static void items(FILE *o, const char *open, const char *close, const char (*a)[TR_F_TXT], unsigned n)
+{
+	fprintf(o, "%s", open);
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(o, "<li>");
+		esc(o, a[i]);
+		fprintf(o, "</li>");
+	}
+	fprintf(o, "%s", close);
+}
+
 static void finding(const struct lsc_triage *t, FILE *o, const struct tr_finding *f)
 {
 	char tmp[TR_EVTEXT * 2];
@@ -382,24 +394,10 @@ static void finding(const struct lsc_triage *t, FILE *o, const struct tr_finding
 		}
 		fprintf(o, "</ol>");
 	}
-	if (f->nmath) {
-		fprintf(o, "<ul class=\"math\">");
-		for (unsigned i = 0; i < f->nmath; i++) {
-			fprintf(o, "<li>");
-			esc(o, f->math[i]);
-			fprintf(o, "</li>");
-		}
-		fprintf(o, "</ul>");
-	}
-	if (f->nrem) {
-		fprintf(o, "<p class=\"h\">What to do</p><ol class=\"remedies\">");
-		for (unsigned i = 0; i < f->nrem; i++) {
-			fprintf(o, "<li>");
-			esc(o, f->rem[i]);
-			fprintf(o, "</li>");
-		}
-		fprintf(o, "</ol>");
-	}
+	if (f->nmath)
+		items(o, "<ul class=\"math\">", "</ul>", f->math, f->nmath);
+	if (f->nrem)
+		items(o, "<p class=\"h\">What to do</p><ol class=\"remedies\">", "</ol>", f->rem, f->nrem);
 	for (unsigned i = 0; i < f->nmiss; i++) {
 		fprintf(o, "<p class=\"miss\">Not evaluated: missing ");
 		esc(o, f->miss[i]);
@@ -616,13 +614,7 @@ int tr_render_html(struct lsc_triage *t, FILE *o)
 	}
 	if (t->nsrc > 16)
 		fprintf(o, "and %u more inputs: ", t->nsrc - 16);
-	fprintf(o, "%lu lines, %lu recognised, %u start%s", t->nlines, t->nrecog, t->nstarts,
-		t->nstarts == 1 ? "" : "s");
-	if (t->ntrunc)
-		fprintf(o, ", %lu line%s over %u bytes truncated", t->ntrunc, t->ntrunc == 1 ? "" : "s",
-			LSC_TRIAGE_LINE_MAX);
-	if (t->nbad_utf8)
-		fprintf(o, ", %lu with invalid UTF-8", t->nbad_utf8);
+	tr_print_counts(t, o);
 	static const char *const verdict[] = {"healthy", "warnings", "failures", "no verdict"};
 	int code = lsc_triage_exit_code(t);
 	fprintf(o, ". Verdict: <b>%s</b>.</p></header>\n", code >= 0 && code <= 3 ? verdict[code] : "?");

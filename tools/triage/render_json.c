@@ -10,7 +10,7 @@
 
 #include "render.h"
 
-static void json_str(FILE *o, const char *s)
+void lsc_triage_json_str(FILE *o, const char *s)
 {
 	fputc('"', o);
 	for (; *s; s++) {
@@ -39,7 +39,7 @@ static void strarr(FILE *o, const char *key, char (*a)[TR_F_TXT], unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		if (i)
 			fputc(',', o);
-		json_str(o, a[i]);
+		lsc_triage_json_str(o, a[i]);
 	}
 	fputc(']', o);
 }
@@ -60,7 +60,7 @@ int tr_render_json_table(struct lsc_triage *t, FILE *o)
 		tb.basis >= 0 ? tr_table_mkeys[tb.basis] : "null", tb.basis >= 0 ? "\"" : "");
 	for (unsigned a = 0; a < tb.narms; a++) {
 		fprintf(o, "%s{\"arm\":", a ? "," : "");
-		json_str(o, tb.arms[a].label);
+		lsc_triage_json_str(o, tb.arms[a].label);
 		fprintf(o, ",\"n\":%u,\"few\":%s", tb.arms[a].n, tb.arms[a].n < 3 ? "true" : "false");
 		for (int m = 0; m < TR_TABLE_METRICS; m++) {
 			fprintf(o, ",\"%s\":{\"n\":%u,\"median\":", tr_table_mkeys[m], tb.arms[a].cnt[m]);
@@ -87,7 +87,7 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 	for (unsigned i = 0; i < t->nsrc; i++) {
 		if (i)
 			fputc(',', o);
-		json_str(o, t->srcname[i]);
+		lsc_triage_json_str(o, t->srcname[i]);
 	}
 	fprintf(o, "],\"lines\":%lu,\"recognised\":%lu,\"truncated_lines\":%lu,\"invalid_utf8_lines\":%lu,"
 		   "\"exit\":%d,\"rule_errors\":%lu,\"starts\":[",
@@ -95,12 +95,12 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 	for (size_t i = 0; i < t->nsums; i++) {
 		const struct tr_startsum *m = &t->sums[i];
 		fprintf(o, "%s{\"index\":%u,\"family\":", i ? "," : "", m->idx);
-		json_str(o, m->family);
+		lsc_triage_json_str(o, m->family);
 		fprintf(o, ",\"source\":");
-		json_str(o, tr_src_name(t, m->src));
+		lsc_triage_json_str(o, tr_src_name(t, m->src));
 		fprintf(o, ",\"first_line\":%lu,\"last_line\":%lu,\"run\":", m->first_line, m->last_line);
 		if (m->run[0])
-			json_str(o, m->run);
+			lsc_triage_json_str(o, m->run);
 		else
 			fputs("null", o);
 		fprintf(o, ",\"reached_ready\":%s,\"phases\":{", m->stage >= TR_ST_READY ? "true" : "false");
@@ -109,23 +109,23 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 		size_t nm, n = tr_phases(m, rows, 16, miss, &nm);
 		for (size_t k = 0; k < n; k++) {
 			fprintf(o, "%s", k ? "," : "");
-			json_str(o, rows[k].label);
+			lsc_triage_json_str(o, rows[k].label);
 			fputc(':', o);
 			json_num(o, rows[k].v);
 		}
 		fprintf(o, "},\"not_measured\":[");
 		for (size_t k = 0; k < nm; k++) {
 			fprintf(o, "%s", k ? "," : "");
-			json_str(o, miss[k]);
+			lsc_triage_json_str(o, miss[k]);
 		}
 		fprintf(o, "],\"unattributed_s\":");
 		json_num(o, m->unattributed_s);
 		fprintf(o, ",\"not_evaluated\":[");
 		for (unsigned k = 0; k < m->nnoteval; k++) {
 			fprintf(o, "%s{\"rule\":", k ? "," : "");
-			json_str(o, m->noteval[k].id);
+			lsc_triage_json_str(o, m->noteval[k].id);
 			fprintf(o, ",\"missing\":");
-			json_str(o, m->noteval[k].text);
+			lsc_triage_json_str(o, m->noteval[k].text);
 			fputc('}', o);
 		}
 		fprintf(o, "]}");
@@ -134,19 +134,19 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 	for (size_t i = 0; i < t->nlite; i++) {
 		const struct tr_lite *x = &t->lite[i];
 		fprintf(o, "%s{\"id\":", i ? ",\n" : "\n");
-		json_str(o, x->id);
+		lsc_triage_json_str(o, x->id);
 		fprintf(o, ",\"severity\":\"%s\",\"start\":%u,\"line\":%lu", tr_sev_name(x->sev), x->start,
 			x->first_line);
 		if (x->full >= 0) {
 			const struct tr_finding *f = &t->full[x->full];
 			fprintf(o, ",\"summary\":");
-			json_str(o, f->summary);
+			lsc_triage_json_str(o, f->summary);
 			fprintf(o, ",\"evidence\":[");
 			for (unsigned k = 0; k < f->nev; k++) {
 				fprintf(o, "%s{\"source\":", k ? "," : "");
-				json_str(o, tr_src_name(t, f->ev[k].src));
+				lsc_triage_json_str(o, tr_src_name(t, f->ev[k].src));
 				fprintf(o, ",\"line\":%lu,\"text\":", f->ev[k].line);
-				json_str(o, tr_ev_text(t, &f->ev[k], tmp, sizeof(tmp)));
+				lsc_triage_json_str(o, tr_ev_text(t, &f->ev[k], tmp, sizeof(tmp)));
 				fputc('}', o);
 			}
 			fputc(']', o);

@@ -112,8 +112,7 @@ int tr_render_md(struct lsc_triage *t, FILE *o)
 				}
 				if (nm) {
 					fprintf(o, "\nNot measured:");
-					for (size_t k = 0; k < nm; k++)
-						fprintf(o, "%s %s", k ? "," : "", miss[k]);
+					tr_print_missing(o, miss, nm);
 					fprintf(o, ".\n");
 				}
 				for (unsigned k = 0; k < m->nnoteval; k++)

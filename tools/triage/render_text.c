@@ -36,8 +36,7 @@ static void start_header(struct lsc_triage *t, FILE *o, unsigned idx)
 		fprintf(o, "  %-22s %10.2f\n", rows[i].label, rows[i].v);
 	if (nm) {
 		fprintf(o, "  not measured:");
-		for (size_t i = 0; i < nm; i++)
-			fprintf(o, "%s %s", i ? "," : "", miss[i]);
+		tr_print_missing(o, miss, nm);
 		fprintf(o, "\n");
 	}
 	for (unsigned i = 0; i < m->nnoteval; i++)
@@ -98,13 +97,8 @@ int tr_render_text_table(struct lsc_triage *t, FILE *o)
 
 int tr_render_text(struct lsc_triage *t, FILE *o)
 {
-	fprintf(o, "loadscope triage: %lu lines, %lu recognised, %u start%s", t->nlines, t->nrecog, t->nstarts,
-		t->nstarts == 1 ? "" : "s");
-	if (t->ntrunc)
-		fprintf(o, ", %lu line%s over %u bytes truncated", t->ntrunc, t->ntrunc == 1 ? "" : "s",
-			LSC_TRIAGE_LINE_MAX);
-	if (t->nbad_utf8)
-		fprintf(o, ", %lu with invalid UTF-8", t->nbad_utf8);
+	fprintf(o, "loadscope triage: ");
+	tr_print_counts(t, o);
 	fprintf(o, "\n");
 	if (t->nrecog == 0) {
 		fprintf(o, "nothing recognisable: no loadscope, engine, strace or vmstat lines found\n");

@@ -88,8 +88,7 @@ remedies:
 		    "HIP, strace -f -T -e trace=ioctl; loadscope's phase lines carry both");
 	tr_f_rem(f, "try the allocation with THP disabled for the process (prctl(PR_SET_THP_DISABLE)) and in "
 		    "2 GiB pieces");
-	tr_f_rem(f, "see docs/triage.md#alloc-dominates");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_alloc_dominates = {"alloc-dominates", NULL, eval};

@@ -28,8 +28,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	tr_f_rem(f, "put the weights on a file system that supports O_DIRECT (ext4, xfs, btrfs; not tmpfs or "
 		    "most FUSE mounts)");
 	tr_f_rem(f, "if buffered reading is intended, expect the file to occupy page cache next to the arena");
-	tr_f_rem(f, "see docs/triage.md#direct-io-fallback");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_direct_io_fallback = {"direct-io-fallback", NULL, eval};

@@ -51,8 +51,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	tr_f_rem(f, "keep the weights on local NVMe (not a network or FUSE file system), or warm the page "
 		    "cache before the start");
 	tr_f_rem(f, "read with deep queues and O_DIRECT (loadscope's io_uring reader) instead of mmap faults");
-	tr_f_rem(f, "see docs/triage.md#disk-bound-read");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_disk_bound_read = {"disk-bound-read", NULL, eval};

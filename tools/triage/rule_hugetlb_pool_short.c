@@ -52,8 +52,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		if (s->thp_req == 1)
 			tr_f_rem(f, "the fallback asked for transparent huge pages: see thp-direct-compaction if the "
 				    "fill is slow");
-		tr_f_rem(f, "see docs/triage.md#hugetlb-pool-short");
-		return TR_FIRE;
+		return tr_f_fire(f);
 	}
 	if (s->hugetlb_used) {
 		tr_f_init(f, "hugetlb-arena-cost", LSC_TRIAGE_INFO, s);

@@ -20,8 +20,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	tr_f_rem(f, "check sysctl kernel.io_uring_disabled (0 allows it) and the kernel version (5.6+)");
 	tr_f_rem(f, "in containers: the seccomp profile may block io_uring_setup (docker/podman "
 		    "--security-opt seccomp=... allowing io_uring_*)");
-	tr_f_rem(f, "see docs/triage.md#io-uring-unavailable");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_io_uring_unavailable = {"io-uring-unavailable", NULL, eval};

@@ -83,8 +83,7 @@ remedies:
 		    "nothp wrapper): seed 000 A/B, complement 300.5 s -> 34.0 s median, 4 of 4 starts each");
 	tr_f_rem(f, "allocate the pinned range in pieces (2 GiB): an invalidated piece retries only itself");
 	tr_f_rem(f, "or set /sys/kernel/mm/transparent_hugepage/defrag to defer or never (root; not measured)");
-	tr_f_rem(f, "see docs/triage.md#kfd-userptr-eagain");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_kfd_userptr_eagain = {"kfd-userptr-eagain", "alloc", eval};

@@ -32,8 +32,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	tr_f_rem(f, "if the start was stopped or hung: the last line says where; rerun with output unbuffered "
 		    "(stdbuf -oL -eL, PYTHONUNBUFFERED=1) so the log reaches the step it was in");
 	tr_f_rem(f, "if the paste was cut: paste the whole start, up to its ready line");
-	tr_f_rem(f, "see docs/triage.md#log-truncated");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_log_truncated = {"log-truncated", NULL, eval};

@@ -29,8 +29,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		    "systemd unit, --ulimit memlock=-1 for docker, or memlock in /etc/security/limits.conf");
 	tr_f_rem(f, "or pin through the GPU runtime (cudaHostRegister / hipHostRegister), which does not use "
 		    "mlock");
-	tr_f_rem(f, "see docs/triage.md#memlock-limit");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_memlock_limit = {"memlock-limit", NULL, eval};

@@ -24,8 +24,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_math(f, "%.2f GiB of model pages are scanned and may be migrated between nodes", s->loaded_gib.v);
 	tr_f_rem(f, "turn it off for the run: sysctl -w kernel.numa_balancing=0 (as root; it is a system setting)");
 	tr_f_rem(f, "or bind the engine to one node (numactl --cpunodebind=0 --membind=0, llama.cpp --numa)");
-	tr_f_rem(f, "see docs/triage.md#numa-balancing");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_numa_balancing = {"numa-balancing", NULL, eval};

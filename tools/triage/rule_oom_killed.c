@@ -36,8 +36,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	tr_f_rem(f, "the load needs more memory than was free: use mmap instead of reading the whole model into "
 		    "RAM (llama.cpp without --no-mmap), offload more to the GPU, or a smaller quantisation");
 	tr_f_rem(f, "a systemd unit's MemoryMax= or a container's memory limit counts too: raise it or load less");
-	tr_f_rem(f, "see docs/triage.md#oom-killed");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_oom_killed = {"oom-killed", NULL, eval};

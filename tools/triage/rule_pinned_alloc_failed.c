@@ -61,8 +61,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 			    "some file systems, a VM without it); allocate the buffer anonymously or skip pinning",
 			 tr_cause_name(why));
 	tr_f_rem(f, "to go on without pinning: llama.cpp's GGML_CUDA_NO_PINNED=1; the copy to the GPU is slower");
-	tr_f_rem(f, "see docs/triage.md#pinned-alloc-failed");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_pinned_alloc_failed = {"pinned-alloc-failed", NULL, eval};

@@ -36,8 +36,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	if (s->thp_req == 1)
 		tr_f_rem(f, "this start asked for transparent huge pages: check thp-direct-compaction (collect "
 			    "vmstat deltas over the fill)");
-	tr_f_rem(f, "see docs/triage.md#rate-hides-wall-time");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_rate_hides_wall_time = {"rate-hides-wall-time", NULL, eval};

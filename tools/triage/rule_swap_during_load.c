@@ -27,8 +27,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	tr_f_rem(f, "start with enough free RAM for the pinned arena plus the page cache it reads through "
 		    "(stop other memory users, lower the resident budget)");
 	tr_f_rem(f, "pinned memory cannot be swapped: everything else is, so the rest of the machine pays");
-	tr_f_rem(f, "see docs/triage.md#swap-during-load");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_swap_during_load = {"swap-during-load", NULL, eval};

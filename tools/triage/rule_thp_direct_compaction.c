@@ -72,8 +72,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_ev(f, s, s->ev_defrag);
 		tr_f_rem(f, "use the loader's auto or 4k arena policy, or run the engine under PR_SET_THP_DISABLE");
 		tr_f_rem(f, "or set /sys/kernel/mm/transparent_hugepage/defrag to defer or never (root)");
-		tr_f_rem(f, "see docs/triage.md#thp-direct-compaction");
-		return TR_FIRE;
+		return tr_f_fire(f);
 	}
 	if (failing && falling && (slow_fill || slow_wall || isnan(fill)) && sync != 0) {
 		tr_f_init(f, "thp-direct-compaction", LSC_TRIAGE_FAIL, s);

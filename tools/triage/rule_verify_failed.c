@@ -18,8 +18,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		    "for I/O or GPU errors");
 	tr_f_rem(f, "a timeout rather than a mismatch points at the device or a stall during the check: note "
 		    "what else was loading at the time");
-	tr_f_rem(f, "see docs/triage.md#verify-failed");
-	return TR_FIRE;
+	return tr_f_fire(f);
 }
 
 const struct tr_rule tr_rule_verify_failed = {"verify-failed", NULL, eval};

@@ -45,11 +45,10 @@ void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned l
 	x->full = -1;
 	if (t->nfull < TR_FULL_FINDINGS) {
 		if (t->nfull == t->full_cap) {
-			struct tr_finding *n = realloc(t->full, t->full_cap * 2 * sizeof(*n));
+			struct tr_finding *n = tr_grow(t->full, &t->full_cap, sizeof(*n));
 			if (!n)
 				return;
 			t->full = n;
-			t->full_cap *= 2;
 		}
 		t->full[t->nfull] = *f;
 		x->full = (int)t->nfull++;

@@ -55,6 +55,17 @@ static int group3(const char *p, const char *end)
 	       !digit_at(p + 4, end);
 }
 
+const char *tr_add_frac(const char *p, const char *end, double *v)
+{
+	double f = 0.1;
+	while (p < end && isdigit((unsigned char)*p)) {
+		*v += (*p - '0') * f;
+		f /= 10;
+		p++;
+	}
+	return p;
+}
+
 int tr_num(const char **pp, const char *end, double *v)
 {
 	const char *p = *pp;
@@ -92,15 +103,8 @@ int tr_num(const char **pp, const char *end, double *v)
 	}
 	/* the fraction: "7.51", or a decimal comma ("1234,56 ms", "1.234,56") */
 	char dec = dot_groups ? ',' : '.';
-	if (p < end && (*p == dec || (*p == ',' && digits > 0)) && p + 1 < end && isdigit((unsigned char)p[1])) {
-		double f = 0.1;
-		p++;
-		while (p < end && isdigit((unsigned char)*p)) {
-			x += (*p - '0') * f;
-			f /= 10;
-			p++;
-		}
-	}
+	if (p < end && (*p == dec || (*p == ',' && digits > 0)) && p + 1 < end && isdigit((unsigned char)p[1]))
+		p = tr_add_frac(p + 1, end, &x);
 	*v = neg ? -x : x;
 	*pp = p;
 	return 1;

@@ -249,11 +249,10 @@ static void summarise(struct lsc_triage *t, const struct tr_start *s)
 	if (t->nsums >= TR_FULL_STARTS)
 		return;
 	if (t->nsums == t->sums_cap) {
-		struct tr_startsum *n = realloc(t->sums, t->sums_cap * 2 * sizeof(*n));
+		struct tr_startsum *n = tr_grow(t->sums, &t->sums_cap, sizeof(*n));
 		if (!n)
 			return;
 		t->sums = n;
-		t->sums_cap *= 2;
 	}
 	struct tr_startsum *m = &t->sums[t->nsums++];
 	memset(m, 0, sizeof(*m));

@@ -44,6 +44,14 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	return t;
 }
 
+void *tr_grow(void *p, size_t *cap, size_t size)
+{
+	void *n = realloc(p, 2 * *cap * size);
+	if (n)
+		*cap *= 2;
+	return n;
+}
+
 int lsc_triage_source(struct lsc_triage *t, const char *name)
 {
 	if (t->finished)

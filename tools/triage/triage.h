@@ -97,6 +97,10 @@ int lsc_triage_finish(struct lsc_triage *t);
 /* Render the result (finishes first if needed). Return 0 or -EIO. */
 int lsc_triage_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, FILE *out);
 
+/* @s as a JSON string, quoted and escaped as the JSON renderer writes
+ * strings, for a tool that writes JSON around triage's (ab's report). */
+void lsc_triage_json_str(FILE *o, const char *s);
+
 /* 0 healthy, 1 warnings, 2 failures, 3 unusable input (finishes first if needed). */
 int lsc_triage_exit_code(struct lsc_triage *t);
 
