@@ -100,6 +100,18 @@ void lsc__procfd_open(lsc_profiler *p)
 	pthread_mutex_unlock(&table_lock);
 }
 
+/* Close a set's descriptors (close(2) only: the fork child calls it too). */
+static void close_set(struct lsc__procfd *t)
+{
+	if (t->vm_fd >= 0)
+		close(t->vm_fd);
+	if (t->status_fd >= 0)
+		close(t->status_fd);
+	if (t->psi_fd >= 0)
+		close(t->psi_fd);
+	t->vm_fd = t->status_fd = t->psi_fd = -1;
+}
+
 void lsc__procfd_close(lsc_profiler *p)
 {
 	struct lsc__procfd *t = p->fds;
@@ -107,15 +119,8 @@ void lsc__procfd_close(lsc_profiler *p)
 	if (!t)
 		return;
 	pthread_mutex_lock(&table_lock);
-	if (--t->refs == 0) {
-		if (t->vm_fd >= 0)
-			close(t->vm_fd);
-		if (t->status_fd >= 0)
-			close(t->status_fd);
-		if (t->psi_fd >= 0)
-			close(t->psi_fd);
-		t->vm_fd = t->status_fd = t->psi_fd = -1;
-	}
+	if (--t->refs == 0)
+		close_set(t);
 	pthread_mutex_unlock(&table_lock);
 }
 
@@ -145,15 +150,8 @@ void lsc__procfd_fork_child(void)
 {
 	for (unsigned i = 0; i < LSC__PROCFD_SLOTS; i++) {
 		struct lsc__procfd *t = &table[i];
-		if (!t->refs)
-			continue;
-		if (t->vm_fd >= 0)
-			close(t->vm_fd);
-		if (t->status_fd >= 0)
-			close(t->status_fd);
-		if (t->psi_fd >= 0)
-			close(t->psi_fd);
-		t->vm_fd = t->status_fd = t->psi_fd = -1;
+		if (t->refs)
+			close_set(t);
 	}
 	lsc__procfd_fork_unlock();
 }
