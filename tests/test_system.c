@@ -18,6 +18,11 @@
 
 #include <loadscope/profiler.h>
 
+#include "format/line.h"
+#include "host/assess.h"
+#include "host/procfs.h"
+#include "profiler/internal.h"
+
 #ifndef PR_THP_DISABLE_EXCEPT_ADVISED
 #define PR_THP_DISABLE_EXCEPT_ADVISED (1 << 1)
 #endif
@@ -283,16 +288,84 @@ Test(system, memlock_limit)
 	cr_assert_eq(s.memlock_max, 65536);
 }
 
+/* RLIM_INFINITY cannot be reached by setrlimit where the hard limit is
+ * finite (no CAP_SYS_RESOURCE): the seam gives it. */
+static rlim_t fake_cur, fake_max;
+static int fake_errno;
+
+static int fake_getrlimit(int resource, struct rlimit *rl)
+{
+	if (resource != RLIMIT_MEMLOCK || fake_errno) {
+		errno = fake_errno ? fake_errno : EINVAL;
+		return -1;
+	}
+	rl->rlim_cur = fake_cur;
+	rl->rlim_max = fake_max;
+	return 0;
+}
+
+static const struct lsc__system_sys fake_sys = {.getrlimit = fake_getrlimit};
+
+static void read_with(rlim_t cur, rlim_t max, int err, struct lsc_system *s)
+{
+	fake_cur = cur;
+	fake_max = max;
+	fake_errno = err;
+	lsc__system_sys_set(&fake_sys);
+	int ret = lsc_system_read(NULL, NULL, s);
+	lsc__system_sys_set(NULL);
+	cr_assert_eq(ret, 0);
+}
+
+static void render(const struct lsc_system *s, char *line, size_t cap)
+{
+	struct lsc__rec r;
+
+	lsc__rec_init(&r, "system");
+	lsc__system_rec(&r, s);
+	lsc__rec_render(&r, LSC_FORMAT_HUMAN, "", line, cap);
+}
+
 Test(system, memlock_unlimited)
 {
-	struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
 	struct lsc_system s;
+	struct lsc__assessment a;
+	char line[LSC__LINE_MAX];
 
-	if (setrlimit(RLIMIT_MEMLOCK, &rl) != 0)
-		cr_skip_test("cannot raise RLIMIT_MEMLOCK to unlimited (needs CAP_SYS_RESOURCE): %s", strerror(errno));
-	cr_assert_eq(lsc_system_read(NULL, NULL, &s), 0);
+	read_with(RLIM_INFINITY, RLIM_INFINITY, 0, &s);
 	cr_assert_eq(s.memlock_cur, LSC_UNLIMITED);
 	cr_assert_eq(s.memlock_max, LSC_UNLIMITED);
+	render(&s, line, sizeof(line));
+	cr_assert(strstr(line, "; memlock unlimited"), "human part: %s", line);
+	cr_assert(strstr(line, " memlock_bytes=unlimited "), "fields: %s", line);
+	/* the probe: an unlimited memlock never binds, whatever the arena,
+	 * without CAP_IPC_LOCK to lift it */
+	s.cap_ipc_lock = 0;
+	cr_assert_eq(lsc__assess(&s, 1ull << 40, &a), 0);
+	cr_assert_eq(a.memlock_short, 0);
+	cr_assert_eq(a.memlock_lifted, 0);
+}
+
+Test(system, memlock_finite_and_failed_through_the_seam)
+{
+	struct lsc_system s;
+	struct lsc__assessment a;
+	char line[LSC__LINE_MAX];
+
+	read_with(8388608, RLIM_INFINITY, 0, &s);
+	cr_assert_eq(s.memlock_cur, 8388608);
+	cr_assert_eq(s.memlock_max, LSC_UNLIMITED);
+	render(&s, line, sizeof(line));
+	cr_assert(strstr(line, " memlock_bytes=8388608 "), "fields: %s", line);
+	s.cap_ipc_lock = 0;
+	cr_assert_eq(lsc__assess(&s, 1ull << 30, &a), 0);
+	cr_assert_eq(a.memlock_short, 1, "8 MiB against 1 GiB binds");
+
+	read_with(0, 0, EPERM, &s);
+	cr_assert_eq(s.memlock_cur, LSC_NA);
+	cr_assert_eq(s.memlock_max, LSC_NA);
+	render(&s, line, sizeof(line));
+	cr_assert(strstr(line, " memlock_bytes=n/a "), "fields: %s", line);
 }
 
 Test(system, thp_disable_names)

@@ -405,3 +405,25 @@ Test(triage_rules, internal_failure_is_reported_and_the_rest_run)
 	cr_assert_eq(t->rule_errors, 1);
 	lsc_triage_free(t);
 }
+
+/* ---- mem-short ---- */
+Test(triage_rules, mem_short_from_the_probe)
+{
+	const char *log = "[loadscope/1] warn probe: the 40.00 GiB arena is larger than MemAvailable (22.32 GiB) | "
+			  "run=00000011 id=mem-short arena_bytes=42949672960 mem_available_bytes=23965532160\n";
+	struct lsc_triage *t = run(log);
+	cr_assert_eq(sev_of(t, "mem-short"), LSC_TRIAGE_WARN);
+	const struct tr_finding *f = NULL;
+	for (size_t i = 0; i < t->nfull; i++)
+		if (!strcmp(t->full[i].id, "mem-short"))
+			f = &t->full[i];
+	cr_assert_not_null(f);
+	/* 42949672960 / 2^30 = 40.00; 23965532160 / 2^30 = 22.32; 40 / 22.32 = 1.79 */
+	cr_assert(strstr(f->math[0], "arena 40.00 GiB / MemAvailable 22.32 GiB = 1.79x"), "%s", f->math[0]);
+	lsc_triage_free(t);
+	/* near miss: the same probe with another warning id, and an ok probe */
+	QUIET("[loadscope/1] warn probe: an MADV_HUGEPAGE arena of 40.00 GiB can stall | run=00000012 "
+	      "id=thp-stall-risk arena_bytes=42949672960\n",
+	      "mem-short");
+	QUIET("[loadscope/1] ok probe: nothing in the way | run=00000013 arena_bytes=1073741824\n", "mem-short");
+}

@@ -53,6 +53,19 @@ struct lsc__procfs_sys {
 void lsc__procfs_sys_set(const struct lsc__procfs_sys *s);
 
 /*
+ * The system snapshot's process-level call (system.c), through a table in
+ * the same style: RLIMIT_MEMLOCK's RLIM_INFINITY path cannot be reached by
+ * setrlimit on a machine whose hard limit is finite, so a test gives the
+ * limit here instead. libc semantics (-1 and errno); NULL restores the
+ * default. Not for concurrent use.
+ */
+struct rlimit;
+struct lsc__system_sys {
+	int (*getrlimit)(int resource, struct rlimit *rl);
+};
+void lsc__system_sys_set(const struct lsc__system_sys *s);
+
+/*
  * lsc__read_lines - lsc__read_file for line-oriented files: when the file was
  * cut, the partial last line is dropped as well, so that a parser never sees
  * "VmRSS: 12" where the file said "VmRSS: 12345". Return: as lsc__read_file.

@@ -347,6 +347,19 @@ static int64_t cap_ipc_lock(void)
 	return (d[CAP_IPC_LOCK / 32].effective >> (CAP_IPC_LOCK % 32)) & 1u;
 }
 
+static int sys_getrlimit(int resource, struct rlimit *rl)
+{
+	return getrlimit((__rlimit_resource_t)resource, rl);
+}
+
+static const struct lsc__system_sys sys_default = {.getrlimit = sys_getrlimit};
+static const struct lsc__system_sys *sys = &sys_default;
+
+void lsc__system_sys_set(const struct lsc__system_sys *s)
+{
+	sys = s ? s : &sys_default;
+}
+
 /* What belongs to this process rather than to a root: the prctl bits, the
  * memlock limit, and THP_enabled of its status under the proc root. */
 static void read_process(const char *proc_root, struct lsc_system *s)
@@ -356,7 +369,7 @@ static void read_process(const char *proc_root, struct lsc_system *s)
 	int bits = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
 
 	s->prctl_thp_disable = bits < 0 ? LSC_NA : bits;
-	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
+	if (sys->getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
 		s->memlock_cur = rlim_value(rl.rlim_cur);
 		s->memlock_max = rlim_value(rl.rlim_max);
 	} else {

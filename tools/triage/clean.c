@@ -382,6 +382,28 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		}
 		p = (char *)q;
 	}
+	{
+		/* an engine's own prefix ("strata generate: ") is kept, but the
+		 * clock of the logger behind it is still the line's (the innermost) */
+		const char *w = p;
+		while (w < end && w - p < 40 && (isalpha((unsigned char)*w) || *w == ' ' || *w == '-' || *w == '_'))
+			w++;
+		if (w > p && w + 1 < end && w[0] == ':' && w[1] == ' ') {
+			const char *q = w + 2;
+			int k = clocks ? 1 : 0;
+			for (int i = 0; i < 8; i++) {
+				double ts = NAN;
+				const char *n = strip_one(q, end, &ts);
+				if (!isnan(ts)) {
+					l->tsk[k] = l->ts = ts;
+					break;
+				}
+				if (n == q)
+					break;
+				q = n;
+			}
+		}
+	}
 	while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
 		end--;
 	l->s = p;

@@ -140,6 +140,8 @@ struct tr_start {
 	enum tr_stage stage;
 	int ev_begin, ev_end;
 	double ts_begin[TR_TS_KINDS]; /* first timestamp of each kind in the start, NAN none */
+	unsigned vllm_loaded_n;       /* vLLM `Model loading took` lines (one per worker) */
+	double ts_last[TR_TS_KINDS];  /* latest timestamp of each kind before it was ready, NAN none */
 
 	struct tr_num ready_s;  /* load to ready */
 	struct tr_num unattributed_s, covered_s;
@@ -147,6 +149,7 @@ struct tr_start {
 	double ph_gib[TR_K_N];
 	struct tr_num comp_total_s, comp_alloc_s, comp_copy_s, comp_gib;
 	struct tr_num loaded_gib, loaded_rate, loaded_s;
+	int loaded_rate_stated; /* the load line printed its rate (not derived here from size and time) */
 	struct tr_num read_s, read_gib, read_rate;
 
 	int thp_req;            /* 1 requested, 0 skipped/none, -1 unknown */
@@ -179,6 +182,8 @@ struct tr_start {
 	int from_device;        /* something says the read came from a device */
 	int ev_exit;            /* the process exited (ended without ready) */
 	int ev_thp_risk;        /* loadscope probe: an MADV_HUGEPAGE arena may stall in compaction */
+	int ev_mem_short;       /* loadscope probe: the arena is larger than MemAvailable (mem-short) */
+	double mem_short_arena, mem_short_avail; /* its arena_bytes and mem_available_bytes, NAN n/a */
 	int ev_refault_risk;    /* loadscope probe: the host takes idle free memory back (host-refault) */
 	/* loadscope's system line: 1 when a virtio-balloon device reports free
 	 * pages to the host, 0 when nothing does; NAN when the line lacks it */
@@ -294,7 +299,8 @@ extern const size_t tr_nrules;
 	X(thp_direct_compaction) X(host_refault) X(kfd_userptr_eagain) X(hugetlb_pool_short)       \
 	X(alloc_dominates) X(rate_hides_wall_time) X(log_truncated) X(disk_bound_read)             \
 	X(swap_during_load) X(memlock_limit) X(io_uring_unavailable) X(direct_io_fallback)         \
-	X(verify_failed) X(load_failed) X(pinned_alloc_failed) X(oom_killed) X(numa_balancing)
+	X(verify_failed) X(load_failed) X(pinned_alloc_failed) X(oom_killed) X(numa_balancing) \
+	X(mem_short)
 #define TR_RULE_DECL(name) extern const struct tr_rule tr_rule_##name;
 TR_RULE_LIST(TR_RULE_DECL)
 #undef TR_RULE_DECL

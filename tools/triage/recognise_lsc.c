@@ -304,6 +304,7 @@ static void on_loaded(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		tr_setnum(&s->loaded_gib, b / GIB, ev);
 	setif(&s->loaded_s, num(p, LSC__KEY(WALL_S)), ev);
 	double g = num(p, LSC__KEY(GIBPS));
+	s->loaded_rate_stated |= !isnan(g);
 	if (isnan(g) && !isnan(b) && tr_has(&s->loaded_s) && s->loaded_s.v > 0)
 		g = b / GIB / s->loaded_s.v;
 	setif(&s->loaded_rate, g, ev);
@@ -376,6 +377,11 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		int id = lsc__probe_id_of(str(&p, LSC__KEY(ID)));
 		if (id == LSC__ID_THP_STALL_RISK)
 			s->ev_thp_risk = e;
+		if (id == LSC__ID_MEM_SHORT) {
+			s->ev_mem_short = e;
+			s->mem_short_arena = num(&p, LSC__KEY(ARENA_BYTES));
+			s->mem_short_avail = num(&p, "mem_available_bytes");
+		}
 		if (id == LSC__ID_HOST_REFAULT) {
 			s->ev_refault_risk = e;
 			if (!tr_has(&s->page_reporting)) { /* the system line was cut off the paste */

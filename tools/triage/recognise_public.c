@@ -430,11 +430,16 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 		st = use_as(t, l, &e, "vllm");
 		if (!st)
 			return 0;
-		tr_setnum(&st->loaded_gib, g, e);
+		/* each worker of the start (TP ranks) prints its own share: the
+		 * start loaded their sum, in the longest worker's time */
+		int more = tr_has(&st->loaded_gib) && st->vllm_loaded_n > 0;
+		st->vllm_loaded_n++;
+		tr_setnum(&st->loaded_gib, more ? st->loaded_gib.v + g : g, e);
 		if (tr_after(k, end, " and ", tr_dur_s, &v)) {
-			tr_setnum(&st->loaded_s, v, e);
-			if (v > 0)
-				tr_setnum(&st->loaded_rate, g / v, e);
+			if (!(more && tr_has(&st->loaded_s) && st->loaded_s.v > v))
+				tr_setnum(&st->loaded_s, v, e);
+			if (st->loaded_s.v > 0)
+				tr_setnum(&st->loaded_rate, st->loaded_gib.v / st->loaded_s.v, e);
 		}
 		if (tr_has(&st->read_s) && st->read_s.v > 0 && !tr_has(&st->read_gib)) {
 			tr_setnum(&st->read_gib, g, e);
@@ -512,12 +517,16 @@ static int io_line(struct lsc_triage *t, struct tr_line *l)
  * first line and this line carry (a Unix field, the engine's own clock, a
  * collector's). Equal clocks say nothing (a paste that stamped every line
  * with one time). A start that spans midnight wraps. */
+/* A ready line without a clock of its own (uvicorn's `Application startup
+ * complete` after vLLM's stamped lines) is no earlier than the last clock of
+ * that kind before it. */
 static int ts_span(const struct tr_start *st, const struct tr_line *l, double *v)
 {
 	for (int k = TR_TS_KINDS; k-- > 0;) {
-		if (isnan(l->tsk[k]) || isnan(st->ts_begin[k]))
+		double at = isnan(l->tsk[k]) ? st->ts_last[k] : l->tsk[k];
+		if (isnan(at) || isnan(st->ts_begin[k]))
 			continue;
-		double d = l->tsk[k] - st->ts_begin[k];
+		double d = at - st->ts_begin[k];
 		if (d < 0)
 			d += 86400;
 		if (d > 0) {

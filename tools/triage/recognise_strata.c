@@ -148,6 +148,7 @@ static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 	int e = tr_evid(st, l);
 	tr_touch(st, l);
 	tr_setnum(&st->loaded_gib, gib, e);
+	st->loaded_rate_stated |= !isnan(rate);
 	if (isnan(rate) && secs > 0)
 		rate = gib / secs;
 	if (isnan(secs) && rate > 0)

@@ -2,7 +2,9 @@
  * disk-bound-read: reading the weights was most of the start and ran at a
  * rate a local NVMe or the page cache would beat several times over (under
  * 1 GiB/s for at least 10 s). Major faults in the same window say the bytes
- * came from the device, not the page cache.
+ * came from the device, not the page cache. Severity (tests/corpus/README.md):
+ * fail when the read is a minute or more and most of the time to ready,
+ * warn otherwise (or when the time to ready is unknown).
  */
 #include "internal.h"
 
@@ -33,7 +35,11 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 			     "O_DIRECT flag", rs);
 		return TR_NOTEVAL;
 	}
-	tr_f_init(f, "disk-bound-read", LSC_TRIAGE_WARN, s);
+	/* the rate the arithmetic below shows, from the two numbers it prints */
+	if (tr_has(&s->read_gib) && rs > 0)
+		rate = s->read_gib.v / rs;
+	int slow = !isnan(share) && share >= 0.5 && rs >= 60;
+	tr_f_init(f, "disk-bound-read", slow ? LSC_TRIAGE_FAIL : LSC_TRIAGE_WARN, s);
 	tr_f_summary(f, "reading the weights took %.0f s at %.2f GiB/s%s", rs, rate,
 		     isnan(share) ? "" : ", most of the start");
 	tr_f_ev(f, s, s->read_s.ev);
@@ -42,7 +48,8 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	if (tr_has(&s->read_gib))
 		tr_f_math(f, "%.2f GiB / %.1f s = %.2f GiB/s (the rule fires under 1 GiB/s)", s->read_gib.v, rs, rate);
 	if (!isnan(share))
-		tr_f_math(f, "read %.0f s of %.0f s to ready = %.0f%%", rs, total, 100 * share);
+		tr_f_math(f, "read %.0f s of %.0f s to ready = %.0f%% (fail from 60 s and 50%%)", rs, total,
+			  100 * share);
 	if (tr_has(&s->vm[TR_VM_PGMAJFAULT]))
 		tr_f_math(f, "pgmajfault +%.0f = %.2f GiB faulted in from the device", s->vm[TR_VM_PGMAJFAULT].v,
 			  s->vm[TR_VM_PGMAJFAULT].v * GIB_PER_PAGE);

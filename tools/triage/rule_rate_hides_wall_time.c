@@ -4,13 +4,16 @@
  * computed over the copy, not over the allocation and faulting that came
  * before it. Fires when the wall time to ready (or the last `still starting`
  * count, a lower bound) is at least 3x and 20 s over what the rate implies.
+ * Only a rate the line states can hide anything: vLLM's `Model loading
+ * took 27.5 GiB and 5.9 seconds` names its own duration, and the rest of
+ * its start (compile, KV cache, graphs) is in its own lines.
  */
 #include "internal.h"
 
 static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f)
 {
 	(void)c;
-	if (!tr_has(&s->loaded_rate) || !tr_has(&s->loaded_gib) || s->loaded_rate.v <= 0)
+	if (!s->loaded_rate_stated || !tr_has(&s->loaded_rate) || !tr_has(&s->loaded_gib) || s->loaded_rate.v <= 0)
 		return TR_NOFIRE;
 	double implied = s->loaded_gib.v / s->loaded_rate.v;
 	const struct tr_num *w = tr_has(&s->ready_s) ? &s->ready_s : &s->still_max_s;

@@ -74,10 +74,11 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	s->ev_verify_fail = s->ev_mlock_fail = s->ev_uring = s->ev_direct = s->ev_swap_text = -1;
 	s->ev_arena = s->ev_exit = s->ev_thp_risk = s->ev_refault_risk = -1;
 	s->ev_error = s->ev_error2 = s->ev_pinned_fail = s->ev_pageable = s->ev_oom = s->ev_killed = -1;
-	s->ev_numa = s->ev_hugetlb_fail = s->ev_gds = -1;
+	s->ev_numa = s->ev_hugetlb_fail = s->ev_gds = s->ev_mem_short = -1;
+	s->mem_short_arena = s->mem_short_avail = NAN;
 	s->kfd_ts_first = s->kfd_ts_last = NAN;
 	for (int k = 0; k < TR_TS_KINDS; k++)
-		s->ts_begin[k] = NAN;
+		s->ts_begin[k] = s->ts_last[k] = NAN;
 }
 
 /* Every fact's evidence index, so that a full store can reuse a slot no
@@ -89,7 +90,8 @@ static int referenced(const struct tr_start *s, int i)
 			   s->ev_hugetlb_used, s->ev_eagain_first, s->ev_eagain_last, s->ev_kfd_ok, s->ev_arena,
 			   s->ev_exit, s->ev_thp_risk, s->ev_refault_risk, s->ev_verify_fail, s->ev_mlock_fail, s->ev_uring,
 			   s->ev_direct, s->ev_swap_text, s->ev_error, s->ev_error2, s->ev_pinned_fail,
-			   s->ev_pageable, s->ev_oom, s->ev_killed, s->ev_numa, s->ev_hugetlb_fail, s->ev_gds};
+			   s->ev_pageable, s->ev_oom, s->ev_killed, s->ev_numa, s->ev_hugetlb_fail, s->ev_gds,
+			   s->ev_mem_short};
 	for (size_t k = 0; k < sizeof(evs) / sizeof(evs[0]); k++)
 		if (evs[k] == i)
 			return 1;
@@ -145,7 +147,7 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 	s->t = t;
 	memcpy(s->arm, t->arm, sizeof(s->arm));
 	for (int k = 0; k < TR_TS_KINDS; k++) {
-		s->ts_begin[k] = t->pending_ts[k];
+		s->ts_begin[k] = s->ts_last[k] = t->pending_ts[k];
 		t->pending_ts[k] = NAN;
 	}
 	t->open[t->nopen++] = s;

@@ -113,6 +113,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src) {
 			if (isnan(t->cur->ts_begin[k]))
 				t->cur->ts_begin[k] = l.tsk[k];
+			t->cur->ts_last[k] = l.tsk[k];
 		} else if (isnan(t->pending_ts[k])) {
 			t->pending_ts[k] = l.tsk[k];
 		}
