@@ -423,6 +423,23 @@ Test(load_faults, pread_eagain_is_retried)
 	free(f);
 }
 
+/* A file system that answers EAGAIN to every read: the load fails with
+ * one read error after a bounded number of tries, never spins forever. */
+Test(load_faults, pread_eagain_forever_fails_the_load, .timeout = 60)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	lsct_sys_install(&(struct lsct_sys_plan){.op = LSCT_SYS_PREAD, .nth = 1, .every = 1, .err = EAGAIN});
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	expect_fail(f, &o, -EAGAIN, "read", buf, &pl);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "err"), "EAGAIN");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "path"), f);
+	/* 1000 tries in a row for the first read, then it is given up */
+	cr_assert_eq(lsct_sys_calls(LSCT_SYS_PREAD), 1000, "%u preads", lsct_sys_calls(LSCT_SYS_PREAD));
+	free(f);
+}
+
 /* A manifest whose file is shorter than an extent: refused before the
  * arena is mapped. */
 Test(load_faults, file_shorter_than_the_manifest)

@@ -41,19 +41,29 @@ static int pread_submit(struct lsc__reader *r, const struct lsc__rd_req *req)
 	return 0;
 }
 
+/* A regular file's pread does not say EAGAIN; a file system that does
+ * (FUSE, a network one under pressure) gets this many in a row without a
+ * byte before the read fails, instead of spinning the engine's thread. */
+#define EAGAIN_MAX 1000
+
 /* Whole length (or q->need of it), or fewer bytes only at end of file;
- * EINTR/EAGAIN retried. Also the io_uring reader's fallback (reader.h). */
+ * EINTR retried, EAGAIN up to EAGAIN_MAX times in a row. Also the io_uring
+ * reader's fallback (reader.h). */
 int64_t lsc__pread_full(const struct lsc__rd_req *q)
 {
 	uint64_t got = 0, need = q->need ? q->need : q->len;
+	unsigned again = 0;
 	while (got < need) {
 		ssize_t n = lsc__sys->pread(q->fd, (char *)q->buf + got, q->len - got,
 					    (off_t)(q->off + got));
 		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN && ++again < EAGAIN_MAX)
 				continue;
 			return -errno;
 		}
+		again = 0;
 		if (n == 0)
 			break;
 		got += (uint64_t)n;
