@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "helpers/capture.h"
+#include "helpers/comma_locale.h"
 #include "helpers/sys_shim.h"
 #include "loader/arena.h"
 #include "loader/arena_int.h"
@@ -153,6 +154,25 @@ Test(prefault_adaptive, compact_fail_mid_prefault_switches_the_rest, .fini = fin
 				     "memory 0.002 s: compact_fail rising; the other 64.0 MiB of the huge "
 				     "part get 4 KiB pages"),
 		     1, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}
+
+/* The switch's reason, kept in the stats for the engine, has its figures
+ * in the C locale whatever the engine's setlocale (de_DE here). */
+Test(prefault_adaptive, the_reason_keeps_the_point_in_a_comma_locale, .fini = fini)
+{
+	lsct_comma_locale();
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(failing, sizeof failing / sizeof failing[0]);
+	lsct_sys_install(NULL);
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 2, -1, &r, &ar), 0, "%s",
+		     cap.buf);
+	cr_assert_eq(ar.switched, 1);
+	cr_expect(strstr(ar.why, "at 3.12 GiB/s against 3.12 GiB/s first"), "%s", ar.why);
 	lsc_profiler_destroy(p);
 	munmap(m, BYTES);
 }

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "format/c_locale.h"
 #include "format/human.h"
 #include "format/line.h"
 #include "format/vocab.h"
@@ -241,11 +242,14 @@ int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_sp
 			ar->switch_ns = now.ns > t0 ? now.ns - t0 : 0;
 			char fl[24];
 			fmt_count(fl, sizeof fl, s.fail);
+			/* the stats' reason: its figures in the C locale, as the lines' */
+			locale_t loc = lsc__c_locale_enter();
 			snprintf(ar->why, sizeof ar->why,
 				 "%s at %llu of %llu bytes: a step of %llu bytes at %.2f GiB/s against "
 				 "%.2f GiB/s first, compact_fail %s",
 				 cause, (unsigned long long)off, (unsigned long long)huge,
 				 (unsigned long long)len, s.gibps, first, fl);
+			lsc__c_locale_leave(loc);
 			int arc = 0;
 			if (lsc__sys->madvise(b + off, (size_t)(huge - off), MADV_NOHUGEPAGE) < 0)
 				arc = -errno;
