@@ -22,6 +22,7 @@
 
 #include <loadscope/version.h>
 
+#include "helpers/tool_run.h"
 #include "loader/pin.h"
 
 #define SRC LSC_TEST_FIXTURES "/../.."
@@ -30,22 +31,17 @@
 #define FX LSC_TEST_FIXTURES
 
 static char out[1 << 16], err[1 << 14];
-static char dir[64];
+static const char *dir; /* the test's scratch directory */
 
 static void setup(void)
 {
-	if (!LSC_TEST_TOOL[0] || access(LSC_TEST_TOOL, X_OK))
-		cr_skip_test("the loadscope program was not built (LOADSCOPE_BUILD_TOOLS=OFF)");
-	snprintf(dir, sizeof(dir), "/tmp/lsc-cli-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	lsct_tool_required();
+	dir = lsct_scratch("cli");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (dir[0])
-		cr_assert_eq(system(cmd), 0);
+	lsct_scratch_remove();
 }
 
 TestSuite(cli, .init = setup, .fini = teardown);

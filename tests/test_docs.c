@@ -33,6 +33,7 @@
 #include "helpers/capture.h"
 #include "helpers/test_env.h"
 #include "helpers/tool_run.h"
+#include "helpers/triage_run.h"
 #include "triage/internal.h"
 
 #define ROOT LSC_TEST_FIXTURES "/../.."
@@ -42,19 +43,11 @@
 
 /* ---- text ------------------------------------------------------------------- */
 
+/* The whole file; a file that cannot be read fails the test. */
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	cr_assert_not_null(f, "cannot open %s", path);
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	long len = ftell(f);
-	cr_assert_geq(len, 0);
-	rewind(f);
-	char *s = malloc((size_t)len + 1);
-	cr_assert_not_null(s);
-	cr_assert_eq(fread(s, 1, (size_t)len, f), (size_t)len);
-	s[len] = '\0';
-	fclose(f);
+	char *s = trun_slurp(path, NULL);
+	cr_assert_not_null(s, "cannot read %s", path);
 	return s;
 }
 

@@ -99,16 +99,25 @@ static const struct lsc__adapt_reading failing[] = {
 	{.ns = 1060 * MS, .compact_stall = 700, .compact_fail = 600, .psi_some_us = 29100},
 };
 
-Test(prefault_adaptive, compact_fail_mid_prefault_switches_the_rest, .fini = fini)
+/* The failing machine's readings through a whole adaptive prefault of a
+ * fresh arena, two threads; the arena in *@m and the profiler in *@p. */
+static void prefault_failing(char **m, lsc_profiler **p, struct lsc__adapt_result *ar)
 {
-	char *m = arena();
-	lsc_profiler *p = prof();
+	*m = arena();
+	*p = prof();
 	use(failing, sizeof failing / sizeof failing[0]);
 	lsct_sys_install(NULL);
 	struct lsc__prefault_result r;
-	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 2, -1, &r, &ar), 0, "%s",
+	cr_assert_eq(lsc__prefault_adaptive(*p, NULL, 0, *m, BYTES, HUGE, 2, -1, &r, ar), 0, "%s",
 		     cap.buf);
+}
+
+Test(prefault_adaptive, compact_fail_mid_prefault_switches_the_rest, .fini = fini)
+{
+	char *m;
+	lsc_profiler *p;
+	struct lsc__adapt_result ar;
+	prefault_failing(&m, &p, &ar);
 
 	struct lsct_madvise no[8];
 	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 2, "%s", lsct_sys_trace);
@@ -163,14 +172,10 @@ Test(prefault_adaptive, compact_fail_mid_prefault_switches_the_rest, .fini = fin
 Test(prefault_adaptive, the_reason_keeps_the_point_in_a_comma_locale, .fini = fini)
 {
 	lsct_comma_locale();
-	char *m = arena();
-	lsc_profiler *p = prof();
-	use(failing, sizeof failing / sizeof failing[0]);
-	lsct_sys_install(NULL);
-	struct lsc__prefault_result r;
+	char *m;
+	lsc_profiler *p;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 2, -1, &r, &ar), 0, "%s",
-		     cap.buf);
+	prefault_failing(&m, &p, &ar);
 	cr_assert_eq(ar.switched, 1);
 	cr_expect(strstr(ar.why, "at 3.12 GiB/s against 3.12 GiB/s first"), "%s", ar.why);
 	lsc_profiler_destroy(p);

@@ -26,23 +26,19 @@
 #include <criterion/criterion.h>
 
 #include "helpers/triage_run.h"
+#include "helpers/tool_run.h"
 
-static char dir[64];
+static const char *dir; /* the test's scratch directory */
 
 static void setup(void)
 {
-	if (!LSC_TEST_TOOL[0] || access(LSC_TEST_TOOL, X_OK))
-		cr_skip_test("the loadscope program was not built (LOADSCOPE_BUILD_TOOLS=OFF)");
-	snprintf(dir, sizeof(dir), "/tmp/lsc-triage-html-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	lsct_tool_required();
+	dir = lsct_scratch("triage-html");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (dir[0])
-		cr_assert_eq(system(cmd), 0);
+	lsct_scratch_remove();
 }
 
 static const char *path_in(const char *name)

@@ -141,7 +141,8 @@ char *trun_slurp(const char *path, size_t *len)
 	fclose(f);
 	if (p) {
 		p[n] = '\0';
-		*len = n;
+		if (len)
+			*len = n;
 	}
 	return p;
 }

@@ -43,7 +43,8 @@ void tset_sort(struct tset *s);
 const char *tset_str(const struct tset *s, char *buf, size_t cap);
 int tset_equal(const struct tset *a, const struct tset *b);
 
-/* Whole file into a malloc'ed, NUL-terminated buffer; NULL when unreadable. */
+/* Whole file into a malloc'ed, NUL-terminated buffer (its length in @len
+ * unless NULL); NULL when unreadable. */
 char *trun_slurp(const char *path, size_t *len);
 /* Write @len bytes to @path; 0 or a negative errno. */
 int trun_write(const char *path, const char *buf, size_t len);
