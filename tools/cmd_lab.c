@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "host/procfs.h"
+#include "lab_drain.h"
 #include "tool.h"
 
 const char lsc_cmd_lab_help[] = "bring on the fragmented state on purpose (lab fragment; stresses the machine)";
@@ -47,7 +48,7 @@ const char lsc_cmd_lab_help[] = "bring on the fragmented state on purpose (lab f
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: loadscope lab fragment --gib N [--hold S] [--keep-free GIB]\n"
+		"usage: loadscope lab fragment --gib N [--hold S] [--keep-free GIB] [--drain]\n"
 		"Stresses the machine on purpose: fragments N GiB of free memory so that almost none\n"
 		"of it is left in free 2 MiB blocks, and compaction cannot make more. It faults N GiB\n"
 		"of 4 KiB pages, pins one 4 KiB page in every 2 MiB block (io_uring registered\n"
@@ -57,6 +58,10 @@ static void usage(FILE *f)
 		"  --hold S         release after S seconds (0 to 31536000; 0: at once); default:\n"
 		"                   hold until SIGINT or SIGTERM\n"
 		"  --keep-free GIB  refuse to leave less than GIB of MemAvailable (default 2)\n"
+		"  --drain          then take the free 2 MiB blocks that are left, and those that\n"
+		"                   reclaim and compaction build while it holds, with huge-page\n"
+		"                   faults kept until the end (never below --keep-free): no free\n"
+		"                   block is left for compaction to make, the worst state\n"
 		"Everything is released at the end, also on SIGINT and SIGTERM. Never writes sysfs\n"
 		"or /proc/sys. Pins count against RLIMIT_MEMLOCK without CAP_IPC_LOCK (2 MiB per\n"
 		"GiB fragmented). How to reach the worst state: docs/reproduce.md.\n"
@@ -66,12 +71,13 @@ static void usage(FILE *f)
 		"error (docs/cli.md)\n");
 }
 
-enum { OPT_GIB = 256, OPT_HOLD, OPT_KEEP_FREE };
+enum { OPT_GIB = 256, OPT_HOLD, OPT_KEEP_FREE, OPT_DRAIN };
 
 static const struct option longopts[] = {
 	{"gib", required_argument, NULL, OPT_GIB},
 	{"hold", required_argument, NULL, OPT_HOLD},
 	{"keep-free", required_argument, NULL, OPT_KEEP_FREE},
+	{"drain", no_argument, NULL, OPT_DRAIN},
 	LSC_CLI_COMMON_OPTS,
 };
 
@@ -172,8 +178,32 @@ static int stop_asked(void)
 	return sigpending(&p) == 0 && (sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1);
 }
 
-static int fragment(double gib, double hold, double keep_free)
+/* The drain's figures, one line; how much it took this time. */
+static void drained(const char *when, const struct lab_drain *d, int64_t took, const struct state *s)
 {
+	char buf[BUDDY_BUF];
+	int64_t fb = -1;
+
+	if (lsc__read_file("/proc", "buddyinfo", buf, sizeof(buf), NULL) > 0)
+		fb = lsc__buddy_free_bytes(buf, s->order, s->page);
+	printf("drained%s: took %.2f GiB of %zu KiB blocks in huge pages (%.2f GiB held so far); "
+	       "free in %zu KiB blocks now %.2f GiB\n",
+	       when, (double)took / GIB, s->block / 1024, (double)d->bytes / GIB, s->block / 1024,
+	       fb < 0 ? NAN : (double)fb / GIB);
+	fflush(stdout);
+}
+
+static int64_t free_blocks_now(const struct state *s)
+{
+	char buf[BUDDY_BUF];
+	if (lsc__read_file("/proc", "buddyinfo", buf, sizeof(buf), NULL) <= 0)
+		return -1;
+	return lsc__buddy_free_bytes(buf, s->order, s->page);
+}
+
+static int fragment(double gib, double hold, double keep_free, int drain)
+{
+	struct lab_drain dr = {0};
 	struct state s;
 	machine(&s);
 	size_t blocks = (size_t)ceil(gib * GIB / (double)s.block);
@@ -203,9 +233,11 @@ static int fragment(double gib, double hold, double keep_free)
 	}
 	fprintf(stderr,
 		"loadscope lab: this stresses the machine: %.2f GiB of free memory is fragmented into 4 KiB "
-		"holes with one pinned page per %zu KiB block, so every program here that wants huge pages "
+		"holes with one pinned page per %zu KiB block%s, so every program here that wants huge pages "
 		"gets fewer or stalls in compaction, until this ends (SIGINT or SIGTERM releases all)\n",
-		(double)bytes / GIB, s.block / 1024);
+		(double)bytes / GIB, s.block / 1024,
+		drain ? ", and the free blocks left are taken too (--drain)" : "");
+	dr.block = s.block;
 	if (show("before", &s, &before) < 0)
 		return LSC_EXIT_IO;
 
@@ -265,6 +297,14 @@ static int fragment(double gib, double hold, double keep_free)
 			rc = LSC_EXIT_IO;
 			goto out;
 		}
+	if (drain) {
+		int64_t took = lab_drain_take(&dr, (int64_t)(keep_free * GIB));
+		if (took < 0)
+			fprintf(stderr, "loadscope lab: drain: %s (smaps_rollup or meminfo unreadable); not drained\n",
+				strerror((int)-took));
+		else
+			drained("", &dr, took, &s);
+	}
 	if (show("after", &s, &after) < 0) {
 		rc = LSC_EXIT_IO;
 		goto out;
@@ -287,19 +327,36 @@ static int fragment(double gib, double hold, double keep_free)
 	struct timespec end, now;
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	double e = (double)end.tv_sec + end.tv_nsec / 1e9 + (isinf(hold) ? 0 : hold);
+	/* Draining, the hold wakes every second: blocks that reclaim,
+	 * compaction or a program's exit give back are taken again, so that
+	 * the state lasts from one load to the next. */
+	int64_t last = drain ? free_blocks_now(&s) : -1;
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		double left = isinf(hold) ? 86400 : e - ((double)now.tv_sec + now.tv_nsec / 1e9);
 		if (left <= 0)
 			break;
+		if (drain && left > 1)
+			left = 1;
 		struct timespec ts = {.tv_sec = (time_t)left, .tv_nsec = (long)((left - floor(left)) * 1e9)};
 		int sig = sigtimedwait(&set, NULL, &ts);
 		if (sig > 0) {
 			printf("%s: releasing\n", strsignal(sig));
 			break;
 		}
+		int64_t fb = drain ? free_blocks_now(&s) : -1;
+		if (fb >= 0 && fb > last + LAB_DRAIN_CHUNK) {
+			int64_t took = lab_drain_take(&dr, (int64_t)(keep_free * GIB));
+			if (took > 0)
+				drained(" while holding", &dr, took, &s);
+			last = free_blocks_now(&s);
+		} else if (fb >= 0 && fb < last) {
+			last = fb;
+		}
 	}
-out:
+out:;
+	uint64_t drained_bytes = dr.bytes;
+	lab_drain_release(&dr);
 	/* Unregistered first: the ring's own teardown runs later in a kernel
 	 * worker, and the pins would outlive this line by that much. */
 	for (size_t i = 0; i < up; i++) {
@@ -313,7 +370,10 @@ out:
 		/* The kernel's count of what this process still pins: 0 now. */
 		struct lsc__status self;
 		lsc__status_read(NULL, &self);
-		printf("released: %zu pins and %.2f GiB of mappings; VmPin now ", blocks, (double)bytes / GIB);
+		printf("released: %zu pins and %.2f GiB of mappings", blocks, (double)bytes / GIB);
+		if (drain)
+			printf(", %.2f GiB of drained huge pages", (double)drained_bytes / GIB);
+		printf("; VmPin now ");
 		if (self.pin_kib < 0)
 			printf("n/a\n");
 		else
@@ -325,6 +385,7 @@ out:
 int lsc_cmd_lab(int argc, char **argv)
 {
 	double gib = NAN, hold = INFINITY, keep_free = 2;
+	int drain = 0;
 	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
 	int c;
 
@@ -341,6 +402,9 @@ int lsc_cmd_lab(int argc, char **argv)
 		case OPT_KEEP_FREE:
 			if (lsc_cli_real("--keep-free", optarg, 0, 65536, 0, &keep_free))
 				return LSC_EXIT_USAGE;
+			break;
+		case OPT_DRAIN:
+			drain = 1;
 			break;
 		default:
 			return lsc_cli_common(c, usage);
@@ -362,5 +426,5 @@ int lsc_cmd_lab(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	return fragment(gib, hold, keep_free);
+	return fragment(gib, hold, keep_free, drain);
 }
