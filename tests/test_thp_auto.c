@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "format/human.h"
+#include "host/procfs.h"
 #include "helpers/capture.h"
 #include "loader/arena.h"
 #include "loader/arena_int.h"
@@ -43,7 +44,7 @@ static struct lsc_system machine(const char *enabled, const char *defrag, int64_
 static struct lsc__thp_decision decide(struct lsc_system s, int64_t bytes)
 {
 	struct lsc__thp_decision d;
-	cr_assert_eq(lsc__thp_auto(&s, (uint64_t)bytes, &d), 0);
+	cr_assert_eq(lsc__thp_auto(&s, (uint64_t)bytes, NULL, &d), 0);
 	return d;
 }
 
@@ -148,9 +149,9 @@ Test(thp_auto, unknown_free_blocks_with_sync_compaction_is_4k)
 Test(thp_auto, no_snapshot_is_a_safe_4k)
 {
 	struct lsc__thp_decision d;
-	cr_expect_lt(lsc__thp_auto(NULL, GIB, &d), 0);
+	cr_expect_lt(lsc__thp_auto(NULL, GIB, NULL, &d), 0);
 	cr_expect_eq(d.policy, LSC_THP_4K);
-	cr_expect_lt(lsc__thp_auto(NULL, GIB, NULL), 0);
+	cr_expect_lt(lsc__thp_auto(NULL, GIB, NULL, NULL), 0);
 }
 
 /* ---- fixture trees: copies of real /proc and /sys ------------------------ */
@@ -174,11 +175,9 @@ static struct lsc_system fixture(const char *name)
 #define FX_FREE_BLOCKS 4225761280ll
 #define MIB (1ll << 20)
 
-/* Free page reporting makes the first touch slow whatever the page size
- * (docs/benchmarks.md: 4 KiB pages moved the cost into the read phase and
- * the load took 1.18x as long), so it does not steer the policy: the VM's
- * tree decides exactly as the host's, each against literal expectations. */
-Test(thp_auto, fixture_vm_with_page_reporting_decides_as_the_host)
+/* Without what the host still backs (no lsc__auto_host), the VM's tree
+ * decides exactly as the host's, each against literal expectations. */
+Test(thp_auto, fixture_vm_without_host_figures_decides_as_the_host)
 {
 	static const char *const trees[] = {"vm-page-reporting", "host-6.18-madvise"};
 	for (unsigned i = 0; i < 2; i++) {
@@ -200,6 +199,112 @@ Test(thp_auto, fixture_vm_with_page_reporting_decides_as_the_host)
 		cr_expect(strstr(d.reason, "stall risk"), "%s: %s", trees[i], d.reason);
 		cr_expect(strstr(d.reason, "defrag=madvise"), "%s: %s", trees[i], d.reason);
 	}
+}
+
+/* The fixture's buddyinfo below order 9, by hand (KiB): DMA 1 x 1024;
+ * DMA32 8 + 24 + 0 + 64 + 192 + 256 + 256 + 2048 + 4096 = 6944; Normal
+ * 11636 + 8488 + 7168 + 9056 + 7744 + 10240 + 7168 + 4608 + 7168 = 73276;
+ * 81244 KiB in all. Less 1/16 (5077.75 KiB), down to 2 MiB: 74 MiB. */
+#define FX_UNREPORTED (81244ll * 1024)
+#define FX_COVER (74ll * MIB)
+
+static struct lsc__thp_decision decide_host(struct lsc_system s, int64_t bytes, int64_t unreported,
+					    int device)
+{
+	struct lsc__thp_decision d;
+	struct lsc__auto_host h = {unreported, device};
+	cr_assert_eq(lsc__thp_auto(&s, (uint64_t)bytes, &h, &d), 0);
+	return d;
+}
+
+Test(thp_auto, fixture_vm_free_below_the_reporting_order)
+{
+	char proc[512];
+	snprintf(proc, sizeof proc, "%s/vm-page-reporting/proc", LSC_TEST_FIXTURES);
+	cr_expect_eq(lsc__buddy_free_below(proc, 9), FX_UNREPORTED);
+	struct lsc_system s = fixture("vm-page-reporting");
+	cr_expect_eq(s.page_reporting, 1);
+	cr_expect_eq(s.page_reporting_order, 9);
+}
+
+/* Free page reporting: 4 KiB pages for what the unreported free blocks
+ * cover, huge pages judged for the rest only. */
+Test(thp_auto, page_reporting_gives_4k_to_what_the_host_still_backs)
+{
+	struct lsc_system s = fixture("vm-page-reporting");
+	/* All of a 64 MiB arena fits in the 74 MiB cover. */
+	struct lsc__thp_decision d = decide_host(s, 64 * MIB, FX_UNREPORTED, 0);
+	cr_expect_eq(d.policy, LSC_THP_4K, "reason: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 0);
+	cr_expect_eq(d.watch, 0);
+	cr_expect(strstr(d.reason, "free page reporting"), "reason: %s", d.reason);
+	char b[LSC__HBUF];
+	cr_expect(strstr(d.reason, lsc__fmt_bytes(b, (double)FX_UNREPORTED)), "the figure: %s", d.reason);
+	/* 2015 MiB: 74 MiB of 4 KiB pages; the other 1941 MiB fit in the
+	 * 4030 MiB of free 2 MiB blocks: huge pages for them, watched. */
+	d = decide_host(s, 2015 * MIB, FX_UNREPORTED, 0);
+	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 1941ull * MIB, "huge %llu", (unsigned long long)d.huge_bytes);
+	cr_expect_eq(d.watch, 1);
+	cr_expect(strstr(d.reason, "free page reporting"), "reason: %s", d.reason);
+	cr_expect(strstr(d.reason, "room"), "reason: %s", d.reason);
+	/* 8060 MiB: 74 MiB of 4 KiB pages, and the rest over the free blocks:
+	 * the split of 3778 MiB, as without reporting. */
+	d = decide_host(s, 8060 * MIB, FX_UNREPORTED, 0);
+	cr_expect_eq(d.huge_bytes, 3778ull * MIB, "huge %llu", (unsigned long long)d.huge_bytes);
+	cr_expect(strstr(d.reason, "stall risk"), "reason: %s", d.reason);
+}
+
+Test(thp_auto, page_reporting_rule_needs_reporting_and_a_host_pin)
+{
+	struct lsc_system vm = fixture("vm-page-reporting"), host = fixture("host-6.18-madvise");
+	/* A GPU pin keeps the huge pages (cheaper to register per page). */
+	struct lsc__thp_decision d = decide_host(vm, 64 * MIB, FX_UNREPORTED, 1);
+	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 64ull * MIB);
+	cr_expect_null(strstr(d.reason, "free page reporting"), "reason: %s", d.reason);
+	/* No reporting (the host's tree), or the figure unknown: as before. */
+	d = decide_host(host, 64 * MIB, FX_UNREPORTED, 0);
+	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+	d = decide_host(vm, 64 * MIB, LSC_NA, 0);
+	cr_expect_eq(d.policy, LSC_THP_THP, "reason: %s", d.reason);
+	cr_expect_eq(d.huge_bytes, 64ull * MIB);
+	/* A cover of less than a huge page is none: 1 MiB, less 1/16, is 0. */
+	d = decide_host(vm, 64 * MIB, MIB, 0);
+	cr_expect_eq(d.huge_bytes, 64ull * MIB, "reason: %s", d.reason);
+}
+
+/* The allocation on the VM tree finds the figure itself (buddyinfo under
+ * the profiler's proc root) and says why on its arena line. */
+Test(thp_auto, auto_allocation_on_a_reporting_vm_is_4k)
+{
+	struct lsct_capture cap;
+	struct lsc_profiler_options po;
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = NULL;
+	char proc[512], sys[512];
+
+	unsetenv("LOADSCOPE_ARENA_THP");
+	snprintf(proc, sizeof proc, "%s/vm-page-reporting/proc", LSC_TEST_FIXTURES);
+	snprintf(sys, sizeof sys, "%s/vm-page-reporting/sys", LSC_TEST_FIXTURES);
+	memset(&cap, 0, sizeof cap);
+	lsc_profiler_options_init(&po);
+	po.sink = lsct_sink;
+	po.sink_user = &cap;
+	po.mode = LSC_MODE_ON;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.proc_root = proc;
+	po.sys_root = sys;
+	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	lsc_load_options_init(&o);
+	cr_assert_eq(lsc__arena_alloc(p, &o, 64 << 20, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.wanted, LSC_THP_AUTO);
+	cr_expect_eq(a.applied, LSC_THP_4K, "%s", a.thp_reason);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "free page reporting"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "policy=4k "), 1, "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
 }
 
 /* An allocation under auto on the host tree: 64 MiB against 3.94 GiB of

@@ -14,6 +14,8 @@
 
 #include "host/procfs.h"
 
+#define BUDDY_TEXT 16384 /* one ~100-byte row per node and zone, as system.c reads it */
+
 int lsc__path(char *out, size_t cap, const char *root, const char *rel)
 {
 	size_t rl = root ? strlen(root) : 0;
@@ -406,4 +408,23 @@ int64_t lsc__buddy_free_bytes(const char *text, unsigned min_order, long page_si
 		text = *end ? end + 1 : end;
 	}
 	return rows ? (int64_t)sum : -EINVAL;
+}
+
+int64_t lsc__buddy_free_below(const char *proc_root, unsigned order)
+{
+	char buf[BUDDY_TEXT];
+	long page = sysconf(_SC_PAGESIZE);
+	int truncated;
+
+	ssize_t n = lsc__read_file(proc_root, "buddyinfo", buf, sizeof buf, &truncated);
+	if (n < 0)
+		return n;
+	if (truncated)
+		return -EFBIG;
+	int64_t all = lsc__buddy_free_bytes(buf, 0, page), big = lsc__buddy_free_bytes(buf, order, page);
+	if (all < 0)
+		return all;
+	if (big < 0)
+		return big;
+	return all - big;
 }

@@ -117,6 +117,15 @@ int lsc__kv_word(const char *text, const char *key, char *out, size_t cap);
 int64_t lsc__buddy_free_bytes(const char *text, unsigned min_order, long page_size);
 
 /*
+ * lsc__buddy_free_below - free memory in blocks below @order, read from
+ * "<proc_root>/buddyinfo" (NULL: "/proc") for pages of sysconf's size: on a
+ * guest with free page reporting of that order, the free memory the host
+ * still backs. Return: the bytes (>= 0), or a negative errno (unreadable,
+ * cut or not understood). Thread-safe; allocates nothing.
+ */
+int64_t lsc__buddy_free_below(const char *proc_root, unsigned order);
+
+/*
  * lsc__vmstat_parse - the counters of struct lsc_vmstat from the text of
  * /proc/vmstat (@len bytes, need not be NUL-terminated). A counter whose line
  * is absent or garbage keeps its valid bit clear; allocstall is the sum of

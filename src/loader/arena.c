@@ -35,6 +35,7 @@
 #include "loader/phase.h"
 #include "loader/sys.h"
 #include "format/human.h"
+#include "host/procfs.h"
 #include "profiler/internal.h"
 
 static uint64_t round_up(uint64_t v, uint64_t unit)
@@ -244,6 +245,28 @@ static void take_auto(struct lsc__arena *a, const struct lsc__thp_decision *d)
 	a->auto_huge_bytes = a->auto_watch ? d->huge_bytes : 0;
 }
 
+/* What `auto` weighs besides the snapshot: on a guest with free page
+ * reporting, the free memory in blocks below the reported order (the one
+ * the snapshot names, else the huge-page order), and whether the pin is
+ * for a GPU. */
+static void auto_host(struct alloc *st, struct lsc__auto_host *h)
+{
+	h->free_unreported_bytes = LSC_NA;
+	h->device_pin = st->ops && (st->ops->caps & LSC__PIN_CAP_DEVICE);
+	if (st->s.page_reporting != 1)
+		return;
+	int64_t order = st->s.page_reporting_order;
+	if (order == LSC_NA || order <= 0 || order > 20) {
+		long page = sysconf(_SC_PAGESIZE);
+		uint64_t hp = st->s.hpage_pmd_size > 0 ? (uint64_t)st->s.hpage_pmd_size : LSC__HPAGE_DEFAULT;
+		for (order = 0; page > 0 && ((uint64_t)page << order) < hp && order < 20;)
+			order++;
+	}
+	int64_t v = lsc__buddy_free_below(lsc__proc_root(st->p), (unsigned)order);
+	if (v >= 0)
+		h->free_unreported_bytes = v;
+}
+
 /* The policy asked for (LOADSCOPE_ARENA_THP over the option) and, for
  * `auto`, the judgement of the system snapshot. */
 static void choose_policy(struct alloc *st)
@@ -256,7 +279,9 @@ static void choose_policy(struct alloc *st)
 	lsc_system_read(lsc__proc_root(st->p), lsc__sys_root(st->p), &st->s);
 	if (a->applied == LSC_THP_AUTO) {
 		struct lsc__thp_decision d;
-		lsc__thp_auto(&st->s, a->bytes, &d);
+		struct lsc__auto_host h;
+		auto_host(st, &h);
+		lsc__thp_auto(&st->s, a->bytes, &h, &d);
 		a->applied = d.policy;
 		snprintf(a->thp_reason, sizeof a->thp_reason, "%s", d.reason);
 		take_auto(a, &d);
@@ -406,7 +431,9 @@ static int hugetlb_fallback(struct alloc *st, int *refused)
 		return -ENOMEM;
 	}
 	struct lsc__thp_decision d;
-	lsc__thp_auto(&st->s, a->bytes, &d);
+	struct lsc__auto_host h;
+	auto_host(st, &h);
+	lsc__thp_auto(&st->s, a->bytes, &h, &d);
 	snprintf(took, sizeof took, "auto (%s)", lsc_thp_policy_name(d.policy));
 	lsc__load_fallback(st->p, "arena", "hugetlb", took, reason);
 	snprintf(a->thp_reason, sizeof a->thp_reason, "%.100s; auto: %.140s", reason, d.reason);

@@ -37,10 +37,20 @@ struct lsc__thp_decision {
 #define LSC__AUTO_KEEP_DIV 16
 #define LSC__AUTO_MIN_HUGE (64ull << 20)
 
+/* What `auto` weighs besides the snapshot, for a guest with free page
+ * reporting (thp_auto.c). */
+struct lsc__auto_host {
+	int64_t free_unreported_bytes; /* free in blocks below page_reporting_order
+	                                * (lsc__buddy_free_below); LSC_NA */
+	int device_pin;                /* the arena is to be pinned for a GPU */
+};
+
 /* lsc__thp_auto - the `auto` policy: judge an arena of @bytes against the
- * snapshot @s (through lsc__assess, shared with `loadscope probe`).
+ * snapshot @s (through lsc__assess, shared with `loadscope probe`) and,
+ * where @h is not NULL, the free memory the host still backs.
  * Return 0 or a negative errno (then *d still holds a safe 4k decision). */
-int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, struct lsc__thp_decision *d);
+int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, const struct lsc__auto_host *h,
+		  struct lsc__thp_decision *d);
 
 /* ---- arena_policy.c -------------------------------------------------------- */
 
