@@ -20,8 +20,13 @@
 #      the free memory in 2 MiB blocks is a little short of the arena
 #      (aimed at 0.85 x G, accepted between 0.6 and 0.97 x G, up to four
 #      sizes tried, each measured by the lab's own `after:` line);
-#    - heavy: `lab fragment` over nearly all of MemAvailable (less
-#      --keep-free, default 3 GiB, for the rest of the machine).
+#    - heavy: `lab fragment --drain` over nearly all of MemAvailable (less
+#      --keep-free, default 3 GiB, for the rest of the machine): the free
+#      2 MiB blocks left, and those that reclaim builds while it holds, are
+#      taken too, so that compaction has nothing to build blocks from (seed
+#      001's state: compact_stall == compact_fail).
+#    After the lab holds, the file is read again into the page cache (the
+#    lab's faults pushed some of it out), so that no variant reads the disk.
 #    The lab is killed with SIGTERM after each state, and on any exit of
 #    this script. It never drops the page cache (a system setting; what
 #    that changes: docs/reproduce.md); the table says how much was cached.
@@ -91,12 +96,15 @@ lab_stop() {
 	LAB_PIDS=()
 }
 trap lab_stop EXIT
-# lab_start GIB LOG: a fragmenter holding in the background; returns once it
-# holds (its `holding` line), 1 when it could not (its output says why).
+# lab_start GIB LOG [OPTION...]: a fragmenter holding in the background;
+# returns once it holds (its `holding` line), 1 when it could not (its
+# output says why).
 lab_start() {
-	"$TOOL" lab fragment --gib "$1" --keep-free "$KEEP" >"$2" 2>&1 &
+	local g=$1 log=$2
+	shift 2
+	"$TOOL" lab fragment --gib "$g" --keep-free "$KEEP" "$@" >"$log" 2>&1 &
 	local pid=$! waited=0
-	while ! grep -q '^holding' "$2"; do
+	while ! grep -q '^holding' "$log"; do
 		if ! kill -0 "$pid" 2>/dev/null; then
 			wait "$pid" || true
 			return 1
@@ -125,7 +133,7 @@ say "bench_limit $LIMIT_MIB $LIMIT_ROUNDS"
 : >"$OUT/matrix.txt"
 for state in ${STATES//,/ }; do
 	read -r big small < <(buddy)
-	lab_gib=
+	lab_gib= lab_opt=()
 	case $state in
 	clean) ;;
 	partial)
@@ -137,8 +145,9 @@ for state in ${STATES//,/ }; do
 		fi
 		;;
 	heavy)
+		lab_opt=(--drain)
 		if [ $QUICK = 1 ]; then
-			lab_gib=0.25
+			lab_gib=0.25 lab_opt=(--drain --drain-max 0.125)
 		else # nearly all of MemAvailable, the page cache included (faulting it
 			# pushes clean cache out: less for reclaim to build blocks from),
 			# less --keep-free and 0.5 GiB; the arena then lives in the holes
@@ -151,14 +160,14 @@ for state in ${STATES//,/ }; do
 	if [ -n "$lab_gib" ]; then
 		ok=0
 		for try in 1 2 3 4; do
-			say "$state: loadscope lab fragment --gib $lab_gib --keep-free $KEEP (try $try)"
-			if ! lab_start "$lab_gib" "$OUT/lab-$state.txt"; then
+			say "$state: loadscope lab fragment --gib $lab_gib --keep-free $KEEP ${lab_opt[*]+${lab_opt[*]}} (try $try)"
+			if ! lab_start "$lab_gib" "$OUT/lab-$state.txt" ${lab_opt[@]+"${lab_opt[@]}"}; then
 				cat "$OUT/lab-$state.txt" >&2
 				say "SKIPPED state $state: the lab could not fragment here (above)"
 				continue 2
 			fi
 			after=$(lab_after "$OUT/lab-$state.txt")
-			grep -E '^(before|after|fragmented):.*GiB' "$OUT/lab-$state.txt" >&2 || true
+			grep -E '^(before|after|fragmented|drained):.*GiB' "$OUT/lab-$state.txt" >&2 || true
 			[ $QUICK = 1 ] || [ "$state" = heavy ] && { ok=1; break; }
 			# partial: accept 0.6-0.97 x the arena; else resize by what this try moved
 			verdict=$(awk -v f="$after" -v a="$ARENA" -v n="$lab_gib" -v b="$big" 'BEGIN {
@@ -172,6 +181,7 @@ for state in ${STATES//,/ }; do
 		done
 		[ $ok = 1 ] || say "$state: the free 2 MiB blocks ($after GiB) missed the target after four sizes; measured as it is"
 	fi
+	cat "$FILE" >/dev/null
 	read -r big small < <(buddy)
 	cached=$(meminfo Cached)
 	say "$state: free in 2 MiB blocks $(gib "$big") GiB, in smaller blocks $(gib "$small") GiB, page cache $(gib "$cached") GiB; bench_fill $FILE $ROUNDS $IDLE"

@@ -7,7 +7,8 @@
  * of /proc/zoneinfo beforehand; everything is released at the end, on
  * SIGTERM as after --hold (VmPin 0, the 2 MiB blocks come back); it
  * refuses to leave less than --keep-free and says that it stresses the
- * machine. io_uring turned off here is a loud skip.
+ * machine; --drain holds huge pages that the kernel counts, within
+ * --drain-max. io_uring turned off here is a loud skip.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -142,15 +143,20 @@ static void skip_if_no_pins(int rc, const char *why)
 		cr_skip_test("io_uring unavailable here: %s", why);
 }
 
-static struct lsct_child spawn(const char *gib, const char *hold)
+static struct lsct_child spawn_argv(const char *const *argv)
 {
 	char errp[256];
 	struct lsct_child c;
-	const char *argv[] = {"lab", "fragment", "--gib", gib, "--keep-free", "0", hold ? "--hold" : NULL, hold, NULL};
 	snprintf(errp, sizeof(errp), "%s/stderr", dir);
 	log_[0] = 0;
 	cr_assert_eq(lsct_tool_spawn(&c, argv, errp), 0);
 	return c;
+}
+
+static struct lsct_child spawn(const char *gib, const char *hold)
+{
+	const char *argv[] = {"lab", "fragment", "--gib", gib, "--keep-free", "0", hold ? "--hold" : NULL, hold, NULL};
+	return spawn_argv(argv);
 }
 
 static void read_err(void)
@@ -260,6 +266,70 @@ Test(lab, order9_falls_while_holding_and_comes_back)
 		      block_order(), (unsigned long long)big0, (unsigned long long)big1, (unsigned long long)big2);
 }
 
+/* AnonHugePages of a process's smaps_rollup, in kB; -1 when unreadable. */
+static long long anon_huge_kib(pid_t pid)
+{
+	char path[64], line[256];
+	long long v = -1;
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %lld kB", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static int thp_never(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char buf[128] = "";
+	if (!f)
+		return 1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return strstr(buf, "[never]") != NULL || !buf[0];
+}
+
+/* --drain takes free 2 MiB blocks in huge pages and holds them: the kernel
+ * counts them in the lab's AnonHugePages (its fragmenting mapping is
+ * MADV_NOHUGEPAGE, so nothing else of it counts there), never over
+ * --drain-max, the lab's "held so far" figure is the kernel's, and with
+ * plenty of free blocks here it reaches the bound (two 64 MiB chunks). */
+Test(lab, drain_holds_huge_pages_within_its_bound)
+{
+	uint64_t big0, small0;
+	char line[512], want[96];
+	buddy(&big0, &small0);
+	const char *argv[] = {"lab", "fragment", "--gib", "0.0625", "--keep-free", "0", "--drain",
+			      "--drain-max", "0.125", NULL};
+	struct lsct_child c = spawn_argv(argv);
+	if (!lsct_child_wait_line(&c, "holding until SIGINT or SIGTERM", line, sizeof(line), log_, sizeof(log_))) {
+		int rc = lsct_child_finish(&c, log_, sizeof(log_));
+		read_err();
+		skip_if_no_pins(rc, err);
+		cr_assert_fail("no holding line (exit %d): %s\n%s", rc, log_, err);
+	}
+	long long huge = anon_huge_kib(c.pid);
+	cr_assert_geq(huge, 0, "smaps_rollup of the lab");
+	cr_assert_leq(huge, 128 * 1024, "over --drain-max 0.125 GiB: %lld kB\n%s", huge, log_);
+	snprintf(want, sizeof(want), "(%.2f GiB held so far)", (double)huge / (1024.0 * 1024));
+	cr_assert(strstr(log_, want), "the kernel counts %lld kB: no '%s' in:\n%s", huge, want, log_);
+	if (!thp_never() && big0 >= 1024)
+		cr_assert_eq(huge, 128 * 1024, "%llu free 2 MiB blocks before, yet: %s", (unsigned long long)big0,
+			     log_);
+	cr_assert_eq(kill(c.pid, SIGTERM), 0);
+	cr_assert_eq(lsct_child_finish(&c, log_, sizeof(log_)), 0, "%s", log_);
+	snprintf(want, sizeof(want), ", %.2f GiB of drained huge pages; VmPin now 0 kB\n",
+		 (double)huge / (1024.0 * 1024));
+	cr_assert(strstr(log_, want), "no '%s' in:\n%s", want, log_);
+	read_err();
+	cr_assert(strstr(err, "and the free blocks left are taken too (--drain)"), "%s", err);
+}
+
 Test(lab, refuses_to_leave_less_than_keep_free)
 {
 	cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "lab fragment --gib 0.0625 --keep-free 65536"), 1);
@@ -307,6 +377,7 @@ Test(lab, usage_errors_do_nothing)
 		{"lab fragment --gib 0", "loadscope lab: --gib 0: a number above 0, at most 65536; see 'loadscope lab --help'\n"},
 		{"lab fragment --gib 1 --hold -1", "loadscope lab: --hold -1: a number from 0 to 31536000; see 'loadscope lab --help'\n"},
 		{"lab fragment --gib 1 --keep-free nan", "loadscope lab: --keep-free nan: a number from 0 to 65536; see 'loadscope lab --help'\n"},
+		{"lab fragment --gib 1 --drain-max 1", "loadscope lab: fragment: --drain-max without --drain; see 'loadscope lab --help'\n"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "%s", cases[i].args), 64, "%s", cases[i].args);

@@ -48,7 +48,7 @@ const char lsc_cmd_lab_help[] = "bring on the fragmented state on purpose (lab f
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: loadscope lab fragment --gib N [--hold S] [--keep-free GIB] [--drain]\n"
+		"usage: loadscope lab fragment --gib N [--hold S] [--keep-free GIB] [--drain [--drain-max GIB]]\n"
 		"Stresses the machine on purpose: fragments N GiB of free memory so that almost none\n"
 		"of it is left in free 2 MiB blocks, and compaction cannot make more. It faults N GiB\n"
 		"of 4 KiB pages, pins one 4 KiB page in every 2 MiB block (io_uring registered\n"
@@ -62,6 +62,7 @@ static void usage(FILE *f)
 		"                   reclaim and compaction build while it holds, with huge-page\n"
 		"                   faults kept until the end (never below --keep-free): no free\n"
 		"                   block is left for compaction to make, the worst state\n"
+		"  --drain-max GIB  hold at most GIB of drained huge pages (default: no bound)\n"
 		"Everything is released at the end, also on SIGINT and SIGTERM. Never writes sysfs\n"
 		"or /proc/sys. Pins count against RLIMIT_MEMLOCK without CAP_IPC_LOCK (2 MiB per\n"
 		"GiB fragmented). How to reach the worst state: docs/reproduce.md.\n"
@@ -71,13 +72,14 @@ static void usage(FILE *f)
 		"error (docs/cli.md)\n");
 }
 
-enum { OPT_GIB = 256, OPT_HOLD, OPT_KEEP_FREE, OPT_DRAIN };
+enum { OPT_GIB = 256, OPT_HOLD, OPT_KEEP_FREE, OPT_DRAIN, OPT_DRAIN_MAX };
 
 static const struct option longopts[] = {
 	{"gib", required_argument, NULL, OPT_GIB},
 	{"hold", required_argument, NULL, OPT_HOLD},
 	{"keep-free", required_argument, NULL, OPT_KEEP_FREE},
 	{"drain", no_argument, NULL, OPT_DRAIN},
+	{"drain-max", required_argument, NULL, OPT_DRAIN_MAX},
 	LSC_CLI_COMMON_OPTS,
 };
 
@@ -201,7 +203,7 @@ static int64_t free_blocks_now(const struct state *s)
 	return lsc__buddy_free_bytes(buf, s->order, s->page);
 }
 
-static int fragment(double gib, double hold, double keep_free, int drain)
+static int fragment(double gib, double hold, double keep_free, int drain, double drain_max)
 {
 	struct lab_drain dr = {0};
 	struct state s;
@@ -298,7 +300,7 @@ static int fragment(double gib, double hold, double keep_free, int drain)
 			goto out;
 		}
 	if (drain) {
-		int64_t took = lab_drain_take(&dr, (int64_t)(keep_free * GIB));
+		int64_t took = lab_drain_take(&dr, (int64_t)(keep_free * GIB), (uint64_t)(drain_max * GIB));
 		if (took < 0)
 			fprintf(stderr, "loadscope lab: drain: %s (smaps_rollup or meminfo unreadable); not drained\n",
 				strerror((int)-took));
@@ -346,7 +348,7 @@ static int fragment(double gib, double hold, double keep_free, int drain)
 		}
 		int64_t fb = drain ? free_blocks_now(&s) : -1;
 		if (fb >= 0 && fb > last + LAB_DRAIN_CHUNK) {
-			int64_t took = lab_drain_take(&dr, (int64_t)(keep_free * GIB));
+			int64_t took = lab_drain_take(&dr, (int64_t)(keep_free * GIB), (uint64_t)(drain_max * GIB));
 			if (took > 0)
 				drained(" while holding", &dr, took, &s);
 			last = free_blocks_now(&s);
@@ -386,6 +388,7 @@ int lsc_cmd_lab(int argc, char **argv)
 {
 	double gib = NAN, hold = INFINITY, keep_free = 2;
 	int drain = 0;
+	double drain_max = 0;
 	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
 	int c;
 
@@ -405,6 +408,10 @@ int lsc_cmd_lab(int argc, char **argv)
 			break;
 		case OPT_DRAIN:
 			drain = 1;
+			break;
+		case OPT_DRAIN_MAX:
+			if (lsc_cli_real("--drain-max", optarg, 0, 65536, 1, &drain_max))
+				return LSC_EXIT_USAGE;
 			break;
 		default:
 			return lsc_cli_common(c, usage);
@@ -426,5 +433,7 @@ int lsc_cmd_lab(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	return fragment(gib, hold, keep_free, drain);
+	if (drain_max > 0 && !drain)
+		return lsc_cli_usage("fragment: --drain-max without --drain");
+	return fragment(gib, hold, keep_free, drain, drain_max);
 }

@@ -100,7 +100,7 @@ static int64_t take_chunk(struct lab_drain *d, int64_t huge_before)
 	return got;
 }
 
-int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes)
+int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes, uint64_t max_bytes)
 {
 	int64_t taken = 0;
 
@@ -108,7 +108,7 @@ int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes)
 		int64_t avail = mem_available(), huge = anon_huge_bytes();
 		if (avail < 0 || huge < 0)
 			return taken ? taken : -ENOENT;
-		if (avail - (int64_t)CHUNK < keep_free_bytes)
+		if (avail - (int64_t)CHUNK < keep_free_bytes || (max_bytes && d->bytes + CHUNK > max_bytes))
 			return taken;
 		int64_t got = take_chunk(d, huge);
 		if (got < 0)

@@ -30,11 +30,12 @@ struct lab_drain {
  * fewer than half of its bytes in huge pages (the free blocks are gone and
  * compaction cannot make more: that chunk, which took 4 KiB holes instead,
  * is unmapped at once), or until taking another chunk would leave less
- * than @keep_free_bytes of MemAvailable. Return: the bytes taken in this
+ * than @keep_free_bytes of MemAvailable, or hold more than @max_bytes in
+ * all (0: no bound). Return: the bytes taken in this
  * call (>= 0), or -errno where /proc/self/smaps_rollup or MemAvailable is
  * unreadable (nothing taken by this call then). Not thread-safe.
  */
-int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes);
+int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes, uint64_t max_bytes);
 
 /* lab_drain_release - unmap every chunk; @d is empty and reusable after. */
 void lab_drain_release(struct lab_drain *d);

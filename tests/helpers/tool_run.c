@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,6 +112,11 @@ int lsct_tool_spawn(struct lsct_child *c, const char *const *argv, const char *e
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		/* A test that fails an assertion ends its process at once: the
+		 * child (a lab holding gigabytes) must not outlive it. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() == 1)
+			_exit(127);
 		dup2(fd[1], STDOUT_FILENO);
 		close(fd[0]);
 		close(fd[1]);

@@ -31,7 +31,8 @@ int lsct_tool(char *out, size_t out_cap, char *err, size_t err_cap, const char *
 
 /* The program in the background with @argv (argv[0] is the first argument
  * after the program's path: "lab"), stdout on a pipe, stderr to @err_path
- * (NULL: inherited). */
+ * (NULL: inherited). The child gets SIGTERM if the test process ends first
+ * (a failed assertion), so that it never outlives the test. */
 struct lsct_child {
 	pid_t pid;
 	FILE *out;
