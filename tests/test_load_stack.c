@@ -7,7 +7,9 @@
  * into the arena and through staging, with verify and with a failure line
  * (the error path prints from deeper frames). Then a load runs on a thread
  * created with exactly that stack size. Sanitizer builds grow every frame
- * (redzones): there the bound is 4 times the figure. The prefault threads
+ * (redzones): there the bound is 4 times the figure. A GGUF model's
+ * manifest and load are measured the same way (the header parser's
+ * buffers must not be on the caller's stack). The prefault threads
  * are the library's own and not counted here.
  */
 #include <criterion/criterion.h>
@@ -19,6 +21,7 @@
 #include <sys/mman.h>
 
 #include "helpers/load_helpers.h"
+#include "helpers/model_files.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
 #define BOUND (4 * LSC_LOAD_STACK_BYTES)
@@ -61,8 +64,57 @@ static void *run(void *arg)
 	return NULL;
 }
 
-/* Bytes of a painted stack that @j's load used. */
-static size_t used_by(struct job *j)
+/* A GGUF file by hand: version 3, one KV (general.architecture = "llama"),
+ * one F32 tensor "t" of 4 elements at offset 0; the header is 24 + 45 + 33
+ * = 102 bytes, the data at 128 (alignment 32), 16 bytes. */
+static char *gguf_file(void)
+{
+	unsigned char b[144] = {0};
+	size_t n = 0;
+#define PUT(p, len) (memcpy(b + n, (p), (len)), n += (len))
+#define U32(v) do { uint32_t v_ = (v); PUT(&v_, 4); } while (0)
+#define U64(v) do { uint64_t v_ = (v); PUT(&v_, 8); } while (0)
+	PUT("GGUF", 4);
+	U32(3);
+	U64(1);
+	U64(1);
+	U64(20);
+	PUT("general.architecture", 20);
+	U32(8);
+	U64(5);
+	PUT("llama", 5);
+	U64(1);
+	PUT("t", 1);
+	U32(1);
+	U64(4);
+	U32(0);
+	U64(0);
+	cr_assert_eq(n, 102);
+	for (unsigned i = 0; i < 16; i++)
+		b[128 + i] = (unsigned char)(i * 7 + 1);
+#undef PUT
+#undef U32
+#undef U64
+	return lsct_write("s.gguf", b, sizeof b);
+}
+
+static void *run_gguf(void *arg)
+{
+	struct job *j = arg;
+	lsc_profiler *p = lsct_profiler(&cap);
+	struct lsc_manifest *m = NULL;
+	lsc_arena *a = NULL;
+	j->ret = lsc_manifest_from_files(p, &j->path, 1, &m);
+	if (j->ret == 0)
+		j->ret = lsc_load_manifest(p, NULL, m, &a);
+	lsc_arena_destroy(a);
+	lsc_manifest_destroy(m);
+	lsc_profiler_destroy(p);
+	return NULL;
+}
+
+/* Bytes of a painted stack that @fn(@j) used. */
+static size_t used_by_fn(void *(*fn)(void *), struct job *j)
 {
 	unsigned char *stk = mmap(NULL, PAINTED, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	cr_assert(stk != MAP_FAILED);
@@ -71,7 +123,7 @@ static size_t used_by(struct job *j)
 	pthread_attr_init(&at);
 	cr_assert_eq(pthread_attr_setstack(&at, stk, PAINTED), 0);
 	pthread_t t;
-	cr_assert_eq(pthread_create(&t, &at, run, j), 0);
+	cr_assert_eq(pthread_create(&t, &at, fn, j), 0);
 	pthread_join(t, NULL);
 	pthread_attr_destroy(&at);
 	size_t low = 0;
@@ -80,6 +132,11 @@ static size_t used_by(struct job *j)
 	munmap(stk, PAINTED);
 	lsct_capture_reset(&cap);
 	return PAINTED - low;
+}
+
+static size_t used_by(struct job *j)
+{
+	return used_by_fn(run, j);
 }
 
 static void within(const char *reader, unsigned staging, uint64_t length, int want)
@@ -129,6 +186,16 @@ Test(load_stack, io_uring_success_through_staging)
 Test(load_stack, manifest_error)
 {
 	within("io_uring", 0, 1ull << 40, LSC_E_SHORT);
+}
+
+Test(load_stack, gguf_manifest_and_load)
+{
+	struct job j = {.path = gguf_file()};
+	size_t used = used_by_fn(run_gguf, &j);
+	cr_assert_eq(j.ret, 0, "%s", lsc_strerror(j.ret));
+	fprintf(stderr, "stack used by a GGUF manifest and load: %zu bytes\n", used);
+	cr_assert_lt(used, (size_t)BOUND, "%zu bytes of stack, documented %u", used,
+		     (unsigned)LSC_LOAD_STACK_BYTES);
 }
 
 Test(load_stack, a_thread_of_exactly_the_documented_size_loads)

@@ -18,12 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/json.h"
+#include "format/escape.h"
 #include "loader/model.h"
 
 #define GGUF_DEFAULT_ALIGNMENT 32u
 #define GGUF_MAX_DIMS 4u
 #define GGUF_NAME_MAX 64u
+#define GGUF_KEY_MAX 65536u /* the longest KV key read; longer is a bad header */
 #define GGUF_ARRAY_DEPTH 8
 
 /* ggml's types: name, elements per block, bytes per block (ggml.c's
@@ -54,6 +55,10 @@ struct rd {
 	uint64_t win_off;      /* the window holds [win_off, win_off + win_len) */
 	size_t win_len;
 	unsigned char win[64 * 1024];
+	/* A key as long as GGUF allows, here and not on the caller's stack:
+	 * the engine's loading thread may have a small one (docs/embedding.md
+	 * advises 64 KiB for a whole load). */
+	char key[GGUF_KEY_MAX + 1];
 	struct lsc__merr *e;
 	const char *where;     /* what is being read, for the line */
 };
@@ -227,12 +232,12 @@ int lsc__gguf_parse(const struct lsc__msrc *s, struct lsc__pool *pool, struct ls
 	}
 
 	uint64_t align = GGUF_DEFAULT_ALIGNMENT;
-	char key[65536 + 1];
+	char *key = r->key;
 	for (uint64_t i = 0; i < n_kv; i++) {
 		uint64_t klen, at = r->pos;
 		uint32_t type;
 		r->where = "a KV key";
-		if (str(r, key, sizeof(key) - 1, &klen) < 0)
+		if (str(r, key, GGUF_KEY_MAX, &klen) < 0)
 			goto out;
 		r->where = "a KV value";
 		if (u32(r, &type) < 0)
