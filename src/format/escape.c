@@ -6,30 +6,50 @@
  */
 #include "format/escape.h"
 
-static int cont(unsigned char c)
+size_t lsc__utf8_len(const unsigned char *s, size_t n)
 {
-	return (c & 0xc0) == 0x80;
+	unsigned c = s[0];
+	size_t len;
+	unsigned cp, min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	/* Byte by byte: a NUL (or any non-continuation) stops it before
+	 * the next byte is read, which keeps lsc__utf8_seq in its string. */
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* No overlong forms, no surrogates, nothing above U+10FFFF. */
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
 }
 
 size_t lsc__utf8_seq(const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	unsigned char c = s[0];
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return cont(s[1]) ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		/* E0: no overlong (A0..BF); ED: no surrogates (80..9F). */
-		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-		return s[1] >= lo && s[1] <= hi && cont(s[2]) ? 3 : 0;
+	return lsc__utf8_len((const unsigned char *)str, 4);
+}
+
+int lsc__utf8_valid(const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t l = lsc__utf8_len(s + i, n - i);
+		if (!l)
+			return 0;
+		i += l;
 	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		/* F0: no overlong (90..BF); F4: at most U+10FFFF (80..8F). */
-		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-		return s[1] >= lo && s[1] <= hi && cont(s[2]) && cont(s[3]) ? 4 : 0;
-	}
-	return 0;
+	return 1;
 }
 
 static size_t hex_escape(char *buf, const char *pre, size_t pre_n, unsigned v, size_t digits)

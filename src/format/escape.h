@@ -23,6 +23,13 @@
  * input), or 0 when its first byte starts none. */
 size_t lsc__utf8_seq(const char *s);
 
+/* The same for @s[0..n): 0 also when the sequence runs past @n. The one
+ * UTF-8 check of the project (lines, trace, model headers). */
+size_t lsc__utf8_len(const unsigned char *s, size_t n);
+
+/* Whether @s[0..n) is valid UTF-8 throughout. */
+int lsc__utf8_valid(const unsigned char *s, size_t n);
+
 /*
  * The escaped text of the character at @s (not at its NUL), in @buf, its
  * length in *@n. @json: JSON rules, else the human grammar's. Return: the

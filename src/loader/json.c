@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/escape.h"
 #include "loader/json.h"
 
 void lsc__json_init(struct lsc__json *j, const char *s, size_t n)
@@ -145,45 +146,6 @@ static int scratch(struct lsc__json *j, size_t need)
 	return 0;
 }
 
-/* The length of the UTF-8 sequence at @s (at most @n bytes), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	unsigned cp, min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-int lsc__utf8_valid(const unsigned char *s, size_t n)
-{
-	for (size_t i = 0; i < n;) {
-		size_t l = utf8_seq(s + i, n - i);
-		if (!l)
-			return 0;
-		i += l;
-	}
-	return 1;
-}
-
 static int hex4(const char *s, unsigned *v)
 {
 	*v = 0;
@@ -244,7 +206,7 @@ int lsc__json_string(struct lsc__json *j, const char **out, size_t *len)
 		if (*u < 0x20)
 			return lsc__json_fail(j, "a control character in a string");
 		if (*u != '\\') {
-			size_t l = utf8_seq(u, end - j->pos);
+			size_t l = lsc__utf8_len(u, end - j->pos);
 			if (!l)
 				return lsc__json_fail(j, "a string that is not valid UTF-8");
 			memcpy(j->str + o, u, l);

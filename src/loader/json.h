@@ -76,7 +76,4 @@ const char *lsc__json_error(const struct lsc__json *j, size_t *pos);
  * position; returns -1. */
 int lsc__json_fail(struct lsc__json *j, const char *why);
 
-/* Whether @s[0..n) is valid UTF-8 (the rules above). */
-int lsc__utf8_valid(const unsigned char *s, size_t n);
-
 #endif
