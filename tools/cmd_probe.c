@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <loadscope/loadscope.h>
 
@@ -133,29 +134,49 @@ static void warn_thp(lsc_profiler *p, const struct lsc_system *s, const struct l
 	lsc__emit(p, &r);
 }
 
-static void warn_host_refault(lsc_profiler *p, const struct lsc_system *s,
+/* The order free page reporting starts at: the snapshot's, else the
+ * huge-page order (the kernel's default, pageblock_order). */
+static unsigned reporting_order(const struct lsc_system *s)
+{
+	if (s->page_reporting_order != LSC_NA && s->page_reporting_order > 0 && s->page_reporting_order < 20)
+		return (unsigned)s->page_reporting_order;
+	unsigned o = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	int64_t hp = s->hpage_pmd_size > 0 ? s->hpage_pmd_size : 2 << 20;
+	while (page > 0 && ((int64_t)page << o) < hp && o < 20)
+		o++;
+	return o;
+}
+
+static void warn_host_refault(lsc_profiler *p, const char *proc_root, const struct lsc_system *s,
 			      const struct lsc__assessment *a, uint64_t arena)
 {
-	/* The measured rates are docs/benchmarks.md's (bench_host_refault). */
-	char b[LSC__HBUF];
+	/* The measured rates are docs/benchmarks.md's (bench_host_refault and
+	 * the policy matrix). */
+	char b[LSC__HBUF], u[LSC__HBUF], cover[96];
 	struct lsc__rec r;
+	unsigned order = reporting_order(s);
+	int64_t unreported = lsc__buddy_free_below(proc_root, order);
 
-	char order[48] = "";
 	warn_init(&r, LSC__ID(HOST_REFAULT), arena);
-	if (s->page_reporting_order != LSC_NA)
-		snprintf(order, sizeof order, ", blocks of order %lld and up",
-			 (long long)s->page_reporting_order);
+	if (unreported >= 0)
+		snprintf(cover, sizeof cover, "the %s free in smaller blocks (never reported) %s the arena",
+			 lsc__fmt_bytes(u, (double)unreported),
+			 (uint64_t)unreported >= arena ? "covers" : "does not cover");
+	else
+		snprintf(cover, sizeof cover, "the free memory in smaller blocks is n/a here");
 	lsc__rec_say(&r, "probe: this VM gives idle free memory back to its host (free page "
-		     "reporting%s): the first touch of a %s arena faults every page in again in "
-		     "the host, whatever the page size; huge pages pay it in allocate, 4 KiB pages "
-		     "at their first access (in a load, the read phase's writes into the arena); "
-		     "expect both at the host's refault rate (0.4-0.7 GiB/s on the build VM); "
-		     "remedy: turn free page reporting off in the VM's balloon device for inference "
-		     "hosts",
-		     order, lsc__fmt_bytes(b, (double)arena));
+		     "reporting, blocks of order %u and up): a page of a %s arena taken from such a "
+		     "block faults in again in the host at its first touch (0.4-0.7 GiB/s on the "
+		     "build VM, nothing in /proc/vmstat); huge pages always come from them, 4 KiB "
+		     "pages only once the smaller free blocks run out, and %s (the auto policy gives "
+		     "that part 4 KiB pages); remedy: turn free page reporting off in the VM's "
+		     "balloon device for inference hosts",
+		     order, lsc__fmt_bytes(b, (double)arena), cover);
 	lsc__rec_num(&r, LSC__KEY(PAGE_REPORTING), s->page_reporting);
 	lsc__rec_num(&r, LSC__KEY(PAGE_REPORTING_ORDER), s->page_reporting_order);
 	lsc__rec_num(&r, "free_huge_blocks_bytes", a->huge_free_bytes);
+	lsc__rec_num(&r, "free_unreported_bytes", unreported >= 0 ? unreported : LSC_NA);
 	lsc__emit(p, &r);
 }
 
@@ -295,7 +316,7 @@ static int probe(lsc_profiler *p, const struct probe_args *args)
 		warnings++;
 	}
 	if (a.host_refault) {
-		warn_host_refault(p, &s, &a, arena);
+		warn_host_refault(p, args->proc_root, &s, &a, arena);
 		warnings++;
 	}
 	if (a.memlock_short) {
