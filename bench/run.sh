@@ -140,8 +140,11 @@ for state in ${STATES//,/ }; do
 		if [ $QUICK = 1 ]; then
 			lab_gib=0.125
 		else # what 4 KiB faults take first, plus the 2 MiB blocks above 0.85 x the arena
-			lab_gib=$(awk -v b="$big" -v s="$small" -v a="$ARENA" \
-				'BEGIN { n = (s + b - 0.85 * a) / 1073741824; printf "%.2f", n < 0.1 ? 0.1 : n }')
+			# (at most MemAvailable less --keep-free and 0.25 GiB, the lab's own
+			# refusal: then the state is measured as far as it got)
+			lab_gib=$(awk -v b="$big" -v s="$small" -v a="$ARENA" -v m="$(meminfo MemAvailable)" -v k="$KEEP" \
+				'BEGIN { n = (s + b - 0.85 * a) / 1073741824; c = m / 1073741824 - k - 0.25
+					if (n > c) n = c; printf "%.2f", n < 0.1 ? 0.1 : n }')
 		fi
 		;;
 	heavy)
@@ -170,11 +173,12 @@ for state in ${STATES//,/ }; do
 			grep -E '^(before|after|fragmented|drained):.*GiB' "$OUT/lab-$state.txt" >&2 || true
 			[ $QUICK = 1 ] || [ "$state" = heavy ] && { ok=1; break; }
 			# partial: accept 0.6-0.97 x the arena; else resize by what this try moved
-			verdict=$(awk -v f="$after" -v a="$ARENA" -v n="$lab_gib" -v b="$big" 'BEGIN {
+			verdict=$(awk -v f="$after" -v a="$ARENA" -v n="$lab_gib" -v b="$big" \
+				-v c="$(awk -v m="$(meminfo MemAvailable)" -v k="$KEEP" 'BEGIN { print m / 1073741824 - k - 0.25 }')" 'BEGIN {
 				g = a / 1073741824; if (f >= 0.6 * g && f <= 0.97 * g) { print "ok"; exit }
 				moved = b / 1073741824 - f; want = b / 1073741824 - 0.85 * g
 				if (moved < 0.05) m = n + (f - 0.85 * g); else m = n * want / moved
-				printf "%.2f", m < 0.1 ? 0.1 : m }')
+				if (m > c) m = c; printf "%.2f", m < 0.1 ? 0.1 : m }')
 			[ "$verdict" = ok ] && { ok=1; break; }
 			lab_stop
 			lab_gib=$verdict
