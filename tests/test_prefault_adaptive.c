@@ -108,7 +108,7 @@ static void prefault_failing(char **m, lsc_profiler **p, struct lsc__adapt_resul
 	use(failing, sizeof failing / sizeof failing[0]);
 	lsct_sys_install(NULL);
 	struct lsc__prefault_result r;
-	cr_assert_eq(lsc__prefault_adaptive(*p, NULL, 0, *m, BYTES, HUGE, 2, -1, &r, ar), 0, "%s",
+	cr_assert_eq(lsc__prefault_adaptive(*p, NULL, 0, *m, BYTES, HUGE, 0, 2, -1, &r, ar), 0, "%s",
 		     cap.buf);
 }
 
@@ -201,7 +201,7 @@ Test(prefault_adaptive, a_clean_run_never_switches, .fini = fini)
 	lsct_sys_install(NULL);
 	struct lsc__prefault_result r;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 2, -1, &r, &ar), 0);
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 0, 2, -1, &r, &ar), 0);
 	struct lsct_madvise no[8];
 	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 1, "%s", lsct_sys_trace);
 	cr_expect_eq(no[0].addr, m + 192 * MIB);
@@ -231,7 +231,7 @@ Test(prefault_adaptive, a_slow_step_stalled_on_memory_switches, .fini = fini)
 	lsct_sys_install(NULL);
 	struct lsc__prefault_result r;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 1, -1, &r, &ar), 0);
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 0, 1, -1, &r, &ar), 0);
 	struct lsct_madvise no[8];
 	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 2, "%s", lsct_sys_trace);
 	cr_expect_eq(no[1].addr, m + 128 * MIB);
@@ -268,7 +268,7 @@ Test(prefault_adaptive, a_slow_step_without_a_stall_does_not_switch, .fini = fin
 	lsct_sys_install(NULL);
 	struct lsc__prefault_result r;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 1, -1, &r, &ar), 0);
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 0, 1, -1, &r, &ar), 0);
 	cr_expect_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, NULL, 0), 1, "%s", lsct_sys_trace);
 	cr_expect_eq(ar.switched, 0);
 	cr_expect_eq(lsct_count(&cap, "fallback"), 0, "%s", cap.buf);
@@ -441,7 +441,7 @@ Test(prefault_adaptive, refused_tail_advice_is_a_fallback, .fini = fini)
 	lsct_sys_fail(LSCT_SYS_MADVISE, 1, ENOMEM); /* the tail's MADV_NOHUGEPAGE */
 	struct lsc__prefault_result r;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 1, -1, &r, &ar), 0, "%s",
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 0, 1, -1, &r, &ar), 0, "%s",
 		     cap.buf);
 	cr_expect_eq(ar.switched, 0);
 	field("what", "auto");
@@ -464,7 +464,7 @@ Test(prefault_adaptive, refused_switch_advice_keeps_huge_pages_and_says_so, .fin
 	lsct_sys_fail(LSCT_SYS_MADVISE, 6, ENOMEM);
 	struct lsc__prefault_result r;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 1, -1, &r, &ar), 0, "%s",
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 0, 1, -1, &r, &ar), 0, "%s",
 		     cap.buf);
 	cr_expect_eq(lsct_sys_madv[5].advice, MADV_NOHUGEPAGE);
 	cr_expect_eq(lsct_sys_madv[5].addr, m + 128 * MIB);
@@ -473,6 +473,183 @@ Test(prefault_adaptive, refused_switch_advice_keeps_huge_pages_and_says_so, .fin
 	cr_expect_eq(lsct_count_with(&cap, "fallback", "(madvise(MADV_NOHUGEPAGE) failed: ENOMEM; "
 						       "they stay advised for huge pages)"),
 		     1, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}
+
+/* ---- free page reporting: the refault probe ----------------------------- */
+
+/* The whole huge part is the refault cover. The probe (the last 16 MiB of
+ * it, in 4 KiB pages) takes 4 ms: 16/1024 GiB / 0.004 s = 3.906 GiB/s.
+ * The first huge step (16 MiB) then takes 32 ms, 0.488 GiB/s, with the
+ * compaction counters still: huge pages fault in the host. */
+static const struct lsc__adapt_reading refaulting[] = {
+	{.ns = 0 * MS, .compact_stall = 3, .compact_fail = 3, .psi_some_us = 0},
+	{.ns = 4 * MS, .compact_stall = 3, .compact_fail = 3, .psi_some_us = 0},
+	{.ns = 36 * MS, .compact_stall = 3, .compact_fail = 3, .psi_some_us = 0},
+};
+
+Test(prefault_adaptive, huge_pages_slower_than_4k_ones_move_the_cover, .fini = fini)
+{
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(refaulting, sizeof refaulting / sizeof refaulting[0]);
+	lsct_sys_install(NULL);
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, HUGE, 1, -1, &r, &ar), 0, "%s",
+		     cap.buf);
+	struct lsct_madvise no[8];
+	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 3, "%s", lsct_sys_trace);
+	/* the 4 KiB part; the probe, the cover's last 16 MiB; and, after the
+	 * first 16 MiB step, the rest of the huge part up to the probe */
+	cr_expect_eq(no[0].addr, m + 192 * MIB);
+	cr_expect_eq(no[0].len, 64 * MIB);
+	cr_expect_eq(no[1].addr, m + 176 * MIB);
+	cr_expect_eq(no[1].len, 16 * MIB);
+	cr_expect_eq(no[2].addr, m + 16 * MIB);
+	cr_expect_eq(no[2].len, 160 * MIB);
+	cr_expect_eq(ar.switched, 1);
+	cr_expect_eq(ar.refault, 1);
+	cr_expect_eq(ar.switch_at, 16 * MIB);
+	cr_expect_eq(ar.switch_ns, 36 * MS);
+	cr_expect_eq(ar.steps, 1);
+	cr_expect(strstr(ar.why, "huge pages fault in the host at 16777216 of 201326592 bytes: a "
+				 "step of 16777216 bytes at 0.49 GiB/s against 3.91 GiB/s for 4 KiB pages"),
+		  "%s", ar.why);
+	cr_assert_eq(lsct_count(&cap, "fallback"), 1, "%s", cap.buf);
+	field("what", "auto");
+	field("took", "4k");
+	field("at_bytes", "16777216");
+	field("moved_bytes", "167772160");
+	field("step_bytes", "16777216");
+	field("step_gibps", "0.488");
+	field("probe_bytes", "16777216");
+	field("probe_gibps", "3.906");
+	field("compact_stall_delta", "0");
+	cr_expect_eq(lsct_count_with(&cap, "fallback",
+				     "took 4k for 160.0 MiB: huge pages fault in the host here (free page "
+				     "reporting): a huge step of 16.0 MiB ran at 0.49 GiB/s, 16.0 MiB "
+				     "of 4 KiB pages from the free blocks it still backs at 3.91 GiB/s"),
+		     1, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}
+
+/* The host has the memory: the first huge step takes 2 ms (7.8 GiB/s),
+ * faster than the probe, and so do the five steps of 32 MiB up to the
+ * probe at 176 MiB, 4 ms each (7.8 GiB/s): nothing moves, only the probe
+ * is in 4 KiB pages. The same when a step is slow but compacts
+ * (compact_stall +5): that is the other rule's business, and +2
+ * compact_fail is under its bar. */
+static const struct lsc__adapt_reading host_has_it[] = {
+	{.ns = 0 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 4 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 6 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 10 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 14 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 18 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 22 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 26 * MS, .compact_stall = 3, .compact_fail = 3},
+};
+static const struct lsc__adapt_reading slow_compacting[] = {
+	{.ns = 0 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 4 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 36 * MS, .compact_stall = 8, .compact_fail = 5},
+	{.ns = 40 * MS, .compact_stall = 8, .compact_fail = 5},
+	{.ns = 44 * MS, .compact_stall = 8, .compact_fail = 5},
+	{.ns = 48 * MS, .compact_stall = 8, .compact_fail = 5},
+	{.ns = 52 * MS, .compact_stall = 8, .compact_fail = 5},
+	{.ns = 56 * MS, .compact_stall = 8, .compact_fail = 5},
+};
+
+/* Some of the host's memory is back, some is not: the first huge step and
+ * the next are fast (4 ms for 16 and 32 MiB), the third (32 MiB) takes
+ * 64 ms, 0.488 GiB/s, without compaction: the rest of the cover moves
+ * there, at 80 MiB, up to the probe at 176 MiB (96 MiB). */
+static const struct lsc__adapt_reading partly_refaulting[] = {
+	{.ns = 0 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 4 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 6 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 10 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 74 * MS, .compact_stall = 3, .compact_fail = 3},
+};
+
+Test(prefault_adaptive, a_later_slow_step_moves_the_rest_of_the_cover, .fini = fini)
+{
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(partly_refaulting, sizeof partly_refaulting / sizeof partly_refaulting[0]);
+	lsct_sys_install(NULL);
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, HUGE, 1, -1, &r, &ar), 0, "%s",
+		     cap.buf);
+	struct lsct_madvise no[8];
+	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 3, "%s", lsct_sys_trace);
+	cr_expect_eq(no[2].addr, m + 80 * MIB);
+	cr_expect_eq(no[2].len, 96 * MIB);
+	cr_expect_eq(ar.switched, 1);
+	cr_expect_eq(ar.refault, 1);
+	cr_expect_eq(ar.switch_at, 80 * MIB);
+	cr_expect_eq(ar.switch_ns, 74 * MS);
+	cr_expect_eq(ar.steps, 3);
+	field("at_bytes", "83886080");
+	field("moved_bytes", "100663296");
+	field("step_bytes", "33554432");
+	field("step_gibps", "0.488");
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}
+
+static void keeps_the_cover(const struct lsc__adapt_reading *rd, unsigned n)
+{
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(rd, n);
+	lsct_sys_install(NULL);
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, HUGE, 1, -1, &r, &ar), 0, "%s",
+		     cap.buf);
+	struct lsct_madvise no[8];
+	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 2, "%s", lsct_sys_trace);
+	cr_expect_eq(no[1].addr, m + 176 * MIB);
+	cr_expect_eq(no[1].len, 16 * MIB);
+	cr_expect_eq(ar.switched, 0);
+	cr_expect_eq(ar.refault, 0);
+	cr_expect_eq(ar.steps, 6, "16 MiB, then five of 32 MiB up to the probe: %u", ar.steps);
+	cr_expect_eq(lsct_count(&cap, "fallback"), 0, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}
+
+Test(prefault_adaptive, huge_pages_faster_than_the_probe_keep_the_cover, .fini = fini)
+{
+	keeps_the_cover(host_has_it, sizeof host_has_it / sizeof host_has_it[0]);
+}
+
+Test(prefault_adaptive, a_slow_first_step_that_compacts_is_no_refault, .fini = fini)
+{
+	keeps_the_cover(slow_compacting, sizeof slow_compacting / sizeof slow_compacting[0]);
+}
+
+/* Without a cover nothing is probed: the first advice after the tail's is
+ * a switch or nothing (a_clean_run_never_switches), and an arena whose huge
+ * part is under two steps (48 MiB) is not probed either. */
+Test(prefault_adaptive, a_small_huge_part_is_not_probed, .fini = fini)
+{
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(clean, sizeof clean / sizeof clean[0]);
+	lsct_sys_install(NULL);
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, 48 * MIB, 48 * MIB, 1, -1, &r, &ar), 0);
+	struct lsct_madvise no[8];
+	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 1, "only the tail: %s", lsct_sys_trace);
+	cr_expect_eq(no[0].addr, m + 48 * MIB);
+	cr_expect_eq(ar.switched, 0);
 	lsc_profiler_destroy(p);
 	munmap(m, BYTES);
 }

@@ -128,7 +128,8 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 		lsc__arena_device_say(&r, a);
 	if (a->auto_watch)
 		lsc__rec_say(&r, "; faulted in steps, watched: a step that stalls moves the rest to "
-				 "4 KiB pages");
+				 "4 KiB pages%s", a->auto_refault_cover ? ", and huge pages slower than "
+				 "4 KiB ones move the watched part" : "");
 	lsc__rec_str(&r, LSC__KEY(POLICY), lsc_thp_policy_name(a->applied));
 	lsc__rec_str(&r, LSC__KEY(REQUESTED), requested);
 	lsc__rec_str(&r, LSC__KEY(SOURCE), source);
@@ -153,6 +154,8 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 		lsc__rec_u64(&r, "auto_watch", 1);
 		lsc__rec_u64(&r, "auto_huge_bytes", a->auto_huge_bytes);
 		lsc__rec_u64(&r, "auto_4k_bytes", a->mapped_bytes - a->auto_huge_bytes);
+		if (a->auto_refault_cover)
+			lsc__rec_u64(&r, "auto_refault_cover_bytes", a->auto_refault_cover);
 	}
 	lsc__emit(p, &r);
 }
@@ -243,6 +246,7 @@ static void take_auto(struct lsc__arena *a, const struct lsc__thp_decision *d)
 {
 	a->auto_watch = d->policy == LSC_THP_THP && d->watch;
 	a->auto_huge_bytes = a->auto_watch ? d->huge_bytes : 0;
+	a->auto_refault_cover = a->auto_watch ? d->refault_cover : 0;
 }
 
 /* What `auto` weighs besides the snapshot: on a guest with free page
@@ -306,6 +310,8 @@ static int decide(struct alloc *st, enum lsc_thp_policy pol)
 		a->auto_huge_bytes = st->g.mapped;
 	if (a->auto_watch && a->auto_huge_bytes >= a->bytes)
 		a->auto_huge_bytes = st->g.mapped;
+	if (!a->auto_watch || a->auto_refault_cover > a->auto_huge_bytes)
+		a->auto_refault_cover = a->auto_watch ? a->auto_huge_bytes : 0;
 	a->mapped_bytes = st->g.mapped;
 	a->piece_bytes = st->g.piece;
 	a->n_pieces = st->g.n;
@@ -327,7 +333,7 @@ static int decide_by_pin(struct alloc *st)
 		     st->g.n == 1 &&
 		     (a->applied == LSC_THP_PROCESS_OFF || !(ops->caps & LSC__PIN_CAP_REGISTER));
 	if (st->by_pin)
-		a->auto_watch = 0, a->auto_huge_bytes = 0; /* the backend faults it, not us */
+		a->auto_watch = 0, a->auto_huge_bytes = 0, a->auto_refault_cover = 0; /* the backend faults it */
 	if (!st->by_pin || a->applied == LSC_THP_PROCESS_OFF)
 		return 0;
 	if (a->applied != LSC_THP_4K) {
@@ -455,6 +461,7 @@ static void refused_fallback(struct alloc *st)
 	a->applied = LSC_THP_4K;
 	a->auto_watch = 0;
 	a->auto_huge_bytes = 0;
+	a->auto_refault_cover = 0;
 	snprintf(a->thp_reason, sizeof a->thp_reason, "%.250s", reason);
 }
 
@@ -504,7 +511,8 @@ static int prefault_arena(struct alloc *st)
 		if (a->auto_watch) {
 			struct lsc__adapt_result ar;
 			rc = lsc__prefault_adaptive(st->p, both, 2, a->base, a->mapped_bytes,
-						    a->auto_huge_bytes, st->o->prefault_threads,
+						    a->auto_huge_bytes, a->auto_refault_cover,
+						    st->o->prefault_threads,
 						    st->o->numa_node, &pr, &ar);
 			a->auto_switched = ar.switched;
 			a->auto_switch_at = ar.switch_at;

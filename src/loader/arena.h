@@ -57,9 +57,12 @@ struct lsc__arena {
 	 * first auto_huge_bytes asked for huge pages and the rest for 4 KiB
 	 * pages, and auto_switched when a stall moved the rest of the huge
 	 * part to 4 KiB pages at auto_switch_at (auto_switch_ns into the
-	 * prefault), for the reason in auto_why. */
+	 * prefault), for the reason in auto_why. On a guest with free page
+	 * reporting the last auto_refault_cover bytes of the huge part may
+	 * move to 4 KiB pages instead, when huge pages fault in the host. */
 	int auto_watch;
 	uint64_t auto_huge_bytes;
+	uint64_t auto_refault_cover;
 	int auto_switched;
 	uint64_t auto_switch_at, auto_switch_ns;
 	unsigned auto_steps;

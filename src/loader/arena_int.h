@@ -29,6 +29,11 @@ struct lsc__thp_decision {
 	 * pages when a step stalls. */
 	uint64_t huge_bytes;
 	int watch;
+	/* Watched, on a guest with free page reporting: the last
+	 * refault_cover bytes of the huge part are what the free blocks the
+	 * host still backs can serve in 4 KiB pages; they move to 4 KiB pages
+	 * when the first huge step faults in the host (prefault_adaptive.c). */
+	uint64_t refault_cover;
 };
 
 /* The `auto` split keeps this share of the free huge-page blocks for the
@@ -133,6 +138,7 @@ void lsc__adapt_set_source(const struct lsc__adapt_source *src);
 /* The thresholds (docs/loader.md, "The adaptive auto policy"). */
 #define LSC__ADAPT_STEP_MIN (32ull << 20)
 #define LSC__ADAPT_STEP_MAX (256ull << 20)
+#define LSC__ADAPT_PROBE (16ull << 20) /* the refault probe, and the first huge step after it */
 #define LSC__ADAPT_FAIL_MIN 8      /* compact_fail rising by this much in one step */
 #define LSC__ADAPT_SLOW_DIV 4      /* a step under 1/4 of the first steps' rate ... */
 #define LSC__ADAPT_PSI_PCT 10      /* ... with compaction or 10 % of it stalled on memory */
@@ -143,6 +149,7 @@ struct lsc__adapt_result {
 	uint64_t switch_at;      /* arena offset of that switch */
 	uint64_t switch_ns;      /* into the prefault */
 	unsigned steps;          /* steps faulted in the huge part */
+	int refault;             /* the switch was for huge pages faulting in the host */
 	char why[256];           /* the switch's reason with its figures */
 };
 
@@ -151,12 +158,16 @@ struct lsc__adapt_result {
  * were advised MADV_HUGEPAGE: advise the rest MADV_NOHUGEPAGE, fault the
  * huge part in steps, reading the counters between them, and when a step
  * stalls advise the rest of the huge part MADV_NOHUGEPAGE before touching
- * it, with one `fallback what=auto` line. The rest is faulted as
- * lsc__prefault does. Return 0 or a negative errno (as lsc__prefault).
+ * it, with one `fallback what=auto` line. With @refault_cover (0: none),
+ * the last LSC__ADAPT_PROBE bytes of the cover are faulted first in
+ * 4 KiB pages, and when the first huge step runs slower than they did
+ * without compacting, the rest of the cover moves to 4 KiB pages (one
+ * line too). The rest is faulted as lsc__prefault does. Return 0 or a
+ * negative errno (as lsc__prefault).
  */
 int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
-			   uint64_t bytes, uint64_t huge, unsigned threads, int numa_node,
-			   struct lsc__prefault_result *r, struct lsc__adapt_result *ar);
+			   uint64_t bytes, uint64_t huge, uint64_t refault_cover, unsigned threads,
+			   int numa_node, struct lsc__prefault_result *r, struct lsc__adapt_result *ar);
 
 /* ---- pin_segments.c -------------------------------------------------------- */
 

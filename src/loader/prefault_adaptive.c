@@ -26,6 +26,20 @@
  * before any of it is touched, and one `fallback what=auto` line with the
  * offset, the time and the figures. The 4 KiB part (MADV_NOHUGEPAGE from
  * the start) is faulted last, in one go: it cannot compact.
+ *
+ * That host refault is a cost 4 KiB pages avoid only where they come from
+ * the free blocks the host still backs (below the reported order): the
+ * refault cover thp_auto.c gives, the last bytes of the huge part. There
+ * the prefault measures instead of guessing: it faults the cover's last
+ * 16 MiB first in 4 KiB pages, then a first huge step of 16 MiB (8 huge
+ * pages: a host refault makes them 10-30 times slower, so 8 tell), and
+ * when that step, or any later one, ran slower than the 4 KiB pages
+ * without compacting (the huge pages came from blocks the host had taken
+ * back: on the build VM 0.4-0.7 GiB/s, against 4-15 GiB/s where it had
+ * not; a host may have taken back some of them and not others), the rest
+ * of the cover moves to 4 KiB pages, with its own `fallback what=auto`
+ * line. It costs at most one step at the refault rate (the first: about
+ * 30 ms at 0.5 GiB/s).
  */
 #include <errno.h>
 #include <math.h>
@@ -132,8 +146,9 @@ static void fmt_count(char *out, size_t cap, int64_t v)
 }
 
 /* The one line of a switch: when (offset, time), why, with which figures. */
-static void switch_line(lsc_profiler *p, const struct lsc__adapt_result *ar, uint64_t huge,
-			const struct step *s, double first, const char *cause, int advice_rc)
+static void switch_line(lsc_profiler *p, uint64_t at, uint64_t at_ns, uint64_t huge, uint64_t rest,
+			const struct step *s, double first, const char *cause, const char *why,
+			int advice_rc)
 {
 	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF], b4[LSC__HBUF];
 	char st[24], fl[24], psi[LSC__HBUF];
@@ -150,30 +165,64 @@ static void switch_line(lsc_profiler *p, const struct lsc__adapt_result *ar, uin
 	lsc__rec_init(&r, LSC__EV(FALLBACK));
 	lsc__rec_say(&r, "auto: wanted huge pages, took 4k for the rest: after %s of %s in huge pages "
 			 "(%s into the prefault), a step of %s ran at %.2f GiB/s",
-		     lsc__fmt_bytes(b1, (double)ar->switch_at), lsc__fmt_bytes(b2, (double)huge),
-		     lsc__fmt_secs(b3, (double)ar->switch_ns / 1e9), lsc__fmt_bytes(b4, (double)s->bytes),
+		     lsc__fmt_bytes(b1, (double)at), lsc__fmt_bytes(b2, (double)huge),
+		     lsc__fmt_secs(b3, (double)at_ns / 1e9), lsc__fmt_bytes(b4, (double)s->bytes),
 		     s->gibps);
 	if (first > 0)
 		lsc__rec_say(&r, " against %.2f GiB/s in the first steps", first);
 	lsc__rec_say(&r, ", compact_stall %s, compact_fail %s, stalled on memory %s: %s; the other "
 			 "%s of the huge part get 4 KiB pages",
-		     st, fl, psi, cause, lsc__fmt_bytes(b1, (double)(huge - ar->switch_at)));
+		     st, fl, psi, cause, lsc__fmt_bytes(b1, (double)rest));
 	if (advice_rc < 0)
 		lsc__rec_say(&r, " (madvise(MADV_NOHUGEPAGE) failed: %s; they stay advised for huge pages)",
 			     lsc__errname(advice_rc));
 	lsc__rec_str(&r, LSC__KEY(WHAT), "auto");
 	lsc__rec_str(&r, LSC__KEY(WANTED), "thp");
 	lsc__rec_str(&r, LSC__KEY(TOOK), advice_rc < 0 ? "thp" : "4k");
-	lsc__rec_str(&r, LSC__KEY(REASON), ar->why);
-	lsc__rec_u64(&r, "at_bytes", ar->switch_at);
+	lsc__rec_str(&r, LSC__KEY(REASON), why);
+	lsc__rec_u64(&r, "at_bytes", at);
 	lsc__rec_u64(&r, "huge_bytes", huge);
-	lsc__rec_f64(&r, "after_s", (double)ar->switch_ns / 1e9, 3);
+	lsc__rec_f64(&r, "after_s", (double)at_ns / 1e9, 3);
 	lsc__rec_u64(&r, "step_bytes", s->bytes);
 	lsc__rec_f64(&r, "step_gibps", s->gibps, 3);
 	lsc__rec_f64(&r, "first_gibps", first > 0 ? first : NAN, 3);
 	lsc__rec_i64(&r, "compact_stall_delta", s->stall);
 	lsc__rec_i64(&r, "compact_fail_delta", s->fail);
 	lsc__rec_i64(&r, "psi_some_us", s->psi_us);
+	lsc__emit(p, &r);
+}
+
+/* The line of a refault switch: huge pages ran slower than 4 KiB ones. */
+static void refault_line(lsc_profiler *p, uint64_t at, uint64_t moved, const struct step *s,
+			 double probe_gibps, uint64_t probe_bytes, const char *why, int advice_rc)
+{
+	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF], st[24];
+	struct lsc__rec r;
+
+	if (!lsc_profiler_enabled(p))
+		return;
+	fmt_count(st, sizeof st, s->stall);
+	lsc__rec_init(&r, LSC__EV(FALLBACK));
+	lsc__rec_say(&r, "auto: wanted huge pages, took 4k for %s: huge pages fault in the host here "
+			 "(free page reporting): a huge step of %s ran at %.2f GiB/s, %s of "
+			 "4 KiB pages from the free blocks it still backs at %.2f GiB/s, compact_stall "
+			 "%s",
+		     lsc__fmt_bytes(b1, (double)moved), lsc__fmt_bytes(b2, (double)s->bytes), s->gibps,
+		     lsc__fmt_bytes(b3, (double)probe_bytes), probe_gibps, st);
+	if (advice_rc < 0)
+		lsc__rec_say(&r, " (madvise(MADV_NOHUGEPAGE) failed: %s; they stay advised for huge pages)",
+			     lsc__errname(advice_rc));
+	lsc__rec_str(&r, LSC__KEY(WHAT), "auto");
+	lsc__rec_str(&r, LSC__KEY(WANTED), "thp");
+	lsc__rec_str(&r, LSC__KEY(TOOK), advice_rc < 0 ? "thp" : "4k");
+	lsc__rec_str(&r, LSC__KEY(REASON), why);
+	lsc__rec_u64(&r, "at_bytes", at);
+	lsc__rec_u64(&r, "moved_bytes", moved);
+	lsc__rec_u64(&r, "step_bytes", s->bytes);
+	lsc__rec_f64(&r, "step_gibps", s->gibps, 3);
+	lsc__rec_u64(&r, "probe_bytes", probe_bytes);
+	lsc__rec_f64(&r, "probe_gibps", probe_gibps, 3);
+	lsc__rec_i64(&r, "compact_stall_delta", s->stall);
 	lsc__emit(p, &r);
 }
 
@@ -187,9 +236,28 @@ static void merge(struct lsc__prefault_result *r, const struct lsc__prefault_res
 		snprintf(r->numa_why, sizeof r->numa_why, "%s", part->numa_why);
 }
 
+static struct step step_between(const struct lsc__adapt_reading *a, const struct lsc__adapt_reading *b,
+				uint64_t len)
+{
+	struct step s = {.bytes = len, .ns = b->ns > a->ns ? b->ns - a->ns : 0,
+			 .stall = delta(a->compact_stall, b->compact_stall),
+			 .fail = delta(a->compact_fail, b->compact_fail),
+			 .psi_us = delta(a->psi_some_us, b->psi_some_us)};
+	s.gibps = s.ns ? (double)len / 1073741824.0 / ((double)s.ns / 1e9) : 0;
+	return s;
+}
+
+/* Did the first huge step @s fault in the host? Slower than the 4 KiB
+ * probe, with no compaction in it (compaction is the other rule's). */
+static int host_refault(const struct step *s, double probe_gibps)
+{
+	return probe_gibps > 0 && s->gibps > 0 && s->gibps < probe_gibps && s->stall <= 0 &&
+	       s->fail < LSC__ADAPT_FAIL_MIN;
+}
+
 int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
-			   uint64_t bytes, uint64_t huge, unsigned threads, int numa_node,
-			   struct lsc__prefault_result *r, struct lsc__adapt_result *ar)
+			   uint64_t bytes, uint64_t huge, uint64_t refault_cover, unsigned threads,
+			   int numa_node, struct lsc__prefault_result *r, struct lsc__adapt_result *ar)
 {
 	struct lsc__prefault_result part;
 	char *b = base;
@@ -201,6 +269,8 @@ int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_sp
 		return -EINVAL;
 	if (huge > bytes)
 		huge = bytes;
+	if (refault_cover > huge)
+		refault_cover = huge;
 	ar->huge_bytes = huge;
 	/* The 4 KiB part, advised before anything is touched. A failure here
 	 * leaves it asking for huge pages: said, not fatal. */
@@ -211,14 +281,35 @@ int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_sp
 		lsc__load_fallback(p, "auto", "4k for the rest", "huge pages for all", why);
 	}
 
-	uint64_t step = step_of(huge), off = 0;
-	double first = 0;
+	uint64_t step = step_of(huge), off = 0, end = huge;
+	double first = 0, probe_gibps = 0;
 	int node = numa_node;
 	struct lsc__adapt_reading prev, now;
 	reading(p, &prev);
 	uint64_t t0 = prev.ns;
-	while (off < huge) {
-		uint64_t len = huge - off < step ? huge - off : step;
+	/* The refault probe: the last bytes of the cover in 4 KiB pages. Not
+	 * advised, not measured: no probe, and the cover stays huge. */
+	uint64_t probe = refault_cover < LSC__ADAPT_PROBE ? refault_cover : LSC__ADAPT_PROBE;
+	if (huge < 2 * LSC__ADAPT_STEP_MIN)
+		probe = 0; /* too small to measure and still have huge pages */
+	if (probe && lsc__sys->madvise(b + huge - probe, (size_t)probe, MADV_NOHUGEPAGE) < 0)
+		probe = 0;
+	if (probe) {
+		rc = lsc__prefault_part(p, spans, n_spans, b + huge - probe, probe, huge - probe,
+					LSC__PREFAULT_QUIET, threads, node, &part);
+		merge(r, &part);
+		if (node >= 0 && !part.numa_bound)
+			node = -1;
+		if (rc < 0)
+			return rc;
+		reading(p, &now);
+		probe_gibps = step_between(&prev, &now, probe).gibps;
+		prev = now;
+		end = huge - probe;
+	}
+	while (off < end) {
+		uint64_t want = probe && ar->steps == 0 ? LSC__ADAPT_PROBE : step;
+		uint64_t len = end - off < want ? end - off : want;
 		rc = lsc__prefault_part(p, spans, n_spans, b + off, len, off, LSC__PREFAULT_QUIET,
 					threads, node, &part);
 		merge(r, &part);
@@ -229,34 +320,57 @@ int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_sp
 		off += len;
 		ar->steps++;
 		reading(p, &now);
-		struct step s = {.bytes = len, .ns = now.ns > prev.ns ? now.ns - prev.ns : 0,
-				 .stall = delta(prev.compact_stall, now.compact_stall),
-				 .fail = delta(prev.compact_fail, now.compact_fail),
-				 .psi_us = delta(prev.psi_some_us, now.psi_some_us)};
-		s.gibps = s.ns ? (double)len / 1073741824.0 / ((double)s.ns / 1e9) : 0;
+		struct step s = step_between(&prev, &now, len);
 		prev = now;
+		uint64_t from = huge - refault_cover > off ? huge - refault_cover : off;
+		if (probe && !ar->refault && from < end && host_refault(&s, probe_gibps)) {
+			locale_t loc = lsc__c_locale_enter();
+			char why[256];
+			snprintf(why, sizeof why,
+				 "huge pages fault in the host at %llu of %llu bytes: a step of %llu "
+				 "bytes at %.2f GiB/s against %.2f GiB/s for 4 KiB pages",
+				 (unsigned long long)off, (unsigned long long)huge, (unsigned long long)len,
+				 s.gibps, probe_gibps);
+			lsc__c_locale_leave(loc);
+			int arc = 0;
+			if (lsc__sys->madvise(b + from, (size_t)(end - from), MADV_NOHUGEPAGE) < 0)
+				arc = -errno;
+			refault_line(p, from, end - from, &s, probe_gibps, probe, why, arc);
+			if (arc == 0) {
+				ar->switched = ar->refault = 1;
+				ar->switch_at = from;
+				ar->switch_ns = now.ns > t0 ? now.ns - t0 : 0;
+				snprintf(ar->why, sizeof ar->why, "%s", why);
+				end = from;
+			}
+			continue;
+		}
 		const char *cause;
-		if (off < huge && stalls(&s, ar->steps > 2 ? first : 0, &cause)) {
-			ar->switched = 1;
-			ar->switch_at = off;
-			ar->switch_ns = now.ns > t0 ? now.ns - t0 : 0;
-			char fl[24];
+		if (off < end && stalls(&s, ar->steps > 2 ? first : 0, &cause)) {
+			char why[256], fl[24];
 			fmt_count(fl, sizeof fl, s.fail);
 			/* the stats' reason: its figures in the C locale, as the lines' */
 			locale_t loc = lsc__c_locale_enter();
-			snprintf(ar->why, sizeof ar->why,
+			snprintf(why, sizeof why,
 				 "%s at %llu of %llu bytes: a step of %llu bytes at %.2f GiB/s against "
 				 "%.2f GiB/s first, compact_fail %s",
 				 cause, (unsigned long long)off, (unsigned long long)huge,
 				 (unsigned long long)len, s.gibps, first, fl);
 			lsc__c_locale_leave(loc);
 			int arc = 0;
-			if (lsc__sys->madvise(b + off, (size_t)(huge - off), MADV_NOHUGEPAGE) < 0)
+			if (lsc__sys->madvise(b + off, (size_t)(end - off), MADV_NOHUGEPAGE) < 0)
 				arc = -errno;
-			switch_line(p, ar, huge, &s, first, cause, arc);
-			/* Refused: the rest stays advised for huge pages, and
-			 * the stats must not say it moved. */
-			ar->switched = arc == 0;
+			uint64_t at_ns = now.ns > t0 ? now.ns - t0 : 0;
+			switch_line(p, off, at_ns, huge, end - off, &s, first, cause, why, arc);
+			/* The first switch is the one the stats keep; a refused
+			 * one leaves the rest advised for huge pages, and the
+			 * stats must not say it moved. */
+			if (!ar->switched && arc == 0) {
+				ar->switched = 1;
+				ar->switch_at = off;
+				ar->switch_ns = at_ns;
+				snprintf(ar->why, sizeof ar->why, "%s", why);
+			}
 			break;
 		}
 		if (ar->steps <= 2 && s.gibps > first)

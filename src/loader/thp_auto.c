@@ -23,19 +23,21 @@
  *
  * On a guest with free page reporting (a virtio balloon that gives free
  * blocks of page_reporting_order, 2 MiB, and up back to the host) a huge
- * page is such a block, and its first touch faults it in again in the host
- * unless it was freed a moment ago: measured on the build VM
- * (docs/benchmarks.md, 5 s idle before each load of 2 GiB), the huge-page
- * policies allocated in 0.8-2.2 s and the 4 KiB ones in 0.5-0.8 s, with
- * nothing in /proc/vmstat to show for it. Free blocks below that order are
- * never reported and the host still backs them, and 4 KiB faults take them
- * first. So where they cover part of the arena (less 1/16, as above) that
- * part is given 4 KiB pages, and only the rest is judged for huge pages:
- * from reported blocks a 4 KiB page costs the host's fault as a huge page
- * does ("Host refault": populate 4.40 against 0.42 GiB/s, first read 0.53
- * against 22.6 GiB/s), so huge pages keep their faster reads there. An
- * arena pinned for a GPU keeps the huge pages, which make registering it
- * cheaper per page (ROCm/mori #679).
+ * page is such a block, and its first touch may fault it in again in the
+ * host: on the build VM (docs/benchmarks.md, 2 GiB after 5 s idle) the
+ * huge-page policies allocated in 0.8-2.2 s and the 4 KiB ones in
+ * 0.5-0.8 s one hour, and `thp` in 0.22-0.92 s the next, as the host had
+ * taken the memory back or not; nothing in the guest tells which before
+ * the first touch. Free blocks below that order are never reported, the
+ * host still backs them, and 4 KiB faults take them first. So the part of
+ * the arena they cover (less 1/16, as above) is watched for it: the
+ * prefault times a few 4 KiB pages there and the first huge step, and
+ * moves the cover to 4 KiB pages when the huge pages are the slower
+ * (prefault_adaptive.c). From reported blocks a 4 KiB page costs the
+ * host's fault as a huge page does ("Host refault": populate 4.40 against
+ * 0.42 GiB/s, first read 0.53 against 22.6 GiB/s), so the rest keeps its
+ * huge pages. An arena pinned for a GPU is not watched for it: huge pages
+ * make registering it cheaper per page (ROCm/mori #679).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -46,8 +48,8 @@
 #include "host/assess.h"
 #include "loader/lines.h"
 
-/* The part of @bytes that free page reporting gives 4 KiB pages (see above);
- * 0 where the rule does not apply. */
+/* The part of @bytes that the free blocks the host still backs can serve
+ * (see above); 0 where the rule does not apply. */
 static uint64_t unreported_cover(const struct lsc_system *s, const struct lsc__auto_host *h,
 				 uint64_t bytes, uint64_t hp)
 {
@@ -65,32 +67,18 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, const struct lsc__
 {
 	struct lsc__assessment as;
 	const char *verdict;
-	char pre[112] = "";
 
 	if (!d)
 		return -EINVAL;
 	d->policy = LSC_THP_4K;
 	d->huge_bytes = 0;
 	d->watch = 0;
+	d->refault_cover = 0;
 	snprintf(d->reason, sizeof d->reason, "no system snapshot: 4 KiB pages");
 	if (!s)
 		return -EINVAL;
 	uint64_t hp = s->hpage_pmd_size > 0 ? (uint64_t)s->hpage_pmd_size : LSC__HPAGE_DEFAULT;
-	uint64_t cover = unreported_cover(s, h, bytes, hp);
-	/* What is left for huge pages to be judged on. */
-	uint64_t need = bytes - cover;
-	if (cover) {
-		char b1[LSC__HBUF], b2[LSC__HBUF];
-		snprintf(pre, sizeof pre, "free page reporting: %s free in blocks the host still backs, "
-			 "4 KiB pages for %s", lsc__fmt_bytes(b1, (double)h->free_unreported_bytes),
-			 lsc__fmt_bytes(b2, (double)cover));
-	}
-	if (!need) {
-		snprintf(d->reason, sizeof d->reason, "%s (all of it; huge pages would fault in the host)",
-			 pre);
-		return 0;
-	}
-	int rc = lsc__assess(s, need, &as);
+	int rc = lsc__assess(s, bytes, &as);
 	if (rc < 0) {
 		snprintf(d->reason, sizeof d->reason, "could not judge the system (%s): 4 KiB pages",
 			 lsc__errname(rc));
@@ -115,27 +103,37 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, const struct lsc__
 	} else if (as.sync_compaction == 1) {
 		verdict = "room";
 		d->policy = LSC_THP_THP;
-		d->huge_bytes = need;
+		d->huge_bytes = bytes;
 		d->watch = 1;
 	} else {
 		/* defer / never: a fault without a free block falls back to
 		 * 4 KiB pages at once instead of compacting. */
 		verdict = "no stall possible";
 		d->policy = LSC_THP_THP;
-		d->huge_bytes = need;
+		d->huge_bytes = bytes;
 	}
 	/* The assessment's sentence, so that `loadscope probe` and this line
 	 * say the same thing with the same numbers. */
-	int n = snprintf(d->reason, sizeof d->reason, "%s%s", pre, pre[0] ? "; the rest: " : "");
-	char *r = d->reason + n;
-	size_t cap = sizeof d->reason - (size_t)n;
+	int n;
 	if (d->huge_bytes && d->huge_bytes < bytes) {
 		char b1[LSC__HBUF], b2[LSC__HBUF];
-		snprintf(r, cap, "%s: %.120s; huge pages for the first %s, 4 KiB pages for the other %s",
-			 verdict, as.thp_reason, lsc__fmt_bytes(b1, (double)d->huge_bytes),
-			 lsc__fmt_bytes(b2, (double)(bytes - d->huge_bytes)));
-		return 0;
+		n = snprintf(d->reason, sizeof d->reason, "%s: %.150s; huge pages for the first %s, "
+			     "4 KiB pages for the other %s", verdict, as.thp_reason,
+			     lsc__fmt_bytes(b1, (double)d->huge_bytes),
+			     lsc__fmt_bytes(b2, (double)(bytes - d->huge_bytes)));
+	} else {
+		n = snprintf(d->reason, sizeof d->reason, "%s: %.230s", verdict, as.thp_reason);
 	}
-	snprintf(r, cap, "%s: %s", verdict, as.thp_reason);
+	uint64_t cover = d->huge_bytes ? unreported_cover(s, h, d->huge_bytes, hp) : 0;
+	if (cover) {
+		d->refault_cover = cover;
+		d->watch = 1;
+	}
+	if (cover && n >= 0 && (size_t)n < sizeof d->reason) {
+		char b1[LSC__HBUF];
+		snprintf(d->reason + n, sizeof d->reason - (size_t)n,
+			 "; free page reporting: %s of it watched for host refaults",
+			 lsc__fmt_bytes(b1, (double)cover));
+	}
 	return 0;
 }
