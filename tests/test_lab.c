@@ -330,6 +330,28 @@ Test(lab, drain_holds_huge_pages_within_its_bound)
 	cr_assert(strstr(err, "and the free blocks left are taken too (--drain)"), "%s", err);
 }
 
+/* --leave over what this machine has free in 2 MiB blocks: the drain
+ * takes nothing at all (and nothing counts in AnonHugePages). */
+Test(lab, drain_leaves_what_leave_asks)
+{
+	char line[512];
+	const char *argv[] = {"lab", "fragment", "--gib", "0.0625", "--keep-free", "0", "--drain",
+			      "--leave", "65536", NULL};
+	struct lsct_child c = spawn_argv(argv);
+	if (!lsct_child_wait_line(&c, "holding until SIGINT or SIGTERM", line, sizeof(line), log_, sizeof(log_))) {
+		int rc = lsct_child_finish(&c, log_, sizeof(log_));
+		read_err();
+		skip_if_no_pins(rc, err);
+		cr_assert_fail("no holding line (exit %d): %s\n%s", rc, log_, err);
+	}
+	long long huge = anon_huge_kib(c.pid);
+	cr_assert_eq(kill(c.pid, SIGTERM), 0);
+	cr_assert_eq(lsct_child_finish(&c, log_, sizeof(log_)), 0, "%s", log_);
+	cr_assert_eq(huge, 0, "%s", log_);
+	cr_assert(strstr(log_, "drained: took 0.00 GiB of "), "%s", log_);
+	cr_assert(strstr(log_, "(0.00 GiB held so far)"), "%s", log_);
+}
+
 Test(lab, refuses_to_leave_less_than_keep_free)
 {
 	cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "lab fragment --gib 0.0625 --keep-free 65536"), 1);
@@ -378,6 +400,7 @@ Test(lab, usage_errors_do_nothing)
 		{"lab fragment --gib 1 --hold -1", "loadscope lab: --hold -1: a number from 0 to 31536000; see 'loadscope lab --help'\n"},
 		{"lab fragment --gib 1 --keep-free nan", "loadscope lab: --keep-free nan: a number from 0 to 65536; see 'loadscope lab --help'\n"},
 		{"lab fragment --gib 1 --drain-max 1", "loadscope lab: fragment: --drain-max without --drain; see 'loadscope lab --help'\n"},
+		{"lab fragment --gib 1 --leave 1", "loadscope lab: fragment: --leave without --drain; see 'loadscope lab --help'\n"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "%s", cases[i].args), 64, "%s", cases[i].args);

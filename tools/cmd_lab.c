@@ -48,7 +48,7 @@ const char lsc_cmd_lab_help[] = "bring on the fragmented state on purpose (lab f
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: loadscope lab fragment --gib N [--hold S] [--keep-free GIB] [--drain [--drain-max GIB]]\n"
+		"usage: loadscope lab fragment --gib N [--hold S] [--keep-free GIB] [--drain [--drain-max GIB] [--leave GIB]]\n"
 		"Stresses the machine on purpose: fragments N GiB of free memory so that almost none\n"
 		"of it is left in free 2 MiB blocks, and compaction cannot make more. It faults N GiB\n"
 		"of 4 KiB pages, pins one 4 KiB page in every 2 MiB block (io_uring registered\n"
@@ -63,6 +63,8 @@ static void usage(FILE *f)
 		"                   faults kept until the end (never below --keep-free): no free\n"
 		"                   block is left for compaction to make, the worst state\n"
 		"  --drain-max GIB  hold at most GIB of drained huge pages (default: no bound)\n"
+		"  --leave GIB      drain only down to GIB free in 2 MiB blocks (default 0): a state\n"
+		"                   where the free blocks are a little short of an arena\n"
 		"Everything is released at the end, also on SIGINT and SIGTERM. Never writes sysfs\n"
 		"or /proc/sys. Pins count against RLIMIT_MEMLOCK without CAP_IPC_LOCK (2 MiB per\n"
 		"GiB fragmented). How to reach the worst state: docs/reproduce.md.\n"
@@ -72,7 +74,7 @@ static void usage(FILE *f)
 		"error (docs/cli.md)\n");
 }
 
-enum { OPT_GIB = 256, OPT_HOLD, OPT_KEEP_FREE, OPT_DRAIN, OPT_DRAIN_MAX };
+enum { OPT_GIB = 256, OPT_HOLD, OPT_KEEP_FREE, OPT_DRAIN, OPT_DRAIN_MAX, OPT_LEAVE };
 
 static const struct option longopts[] = {
 	{"gib", required_argument, NULL, OPT_GIB},
@@ -80,6 +82,7 @@ static const struct option longopts[] = {
 	{"keep-free", required_argument, NULL, OPT_KEEP_FREE},
 	{"drain", no_argument, NULL, OPT_DRAIN},
 	{"drain-max", required_argument, NULL, OPT_DRAIN_MAX},
+	{"leave", required_argument, NULL, OPT_LEAVE},
 	LSC_CLI_COMMON_OPTS,
 };
 
@@ -203,7 +206,7 @@ static int64_t free_blocks_now(const struct state *s)
 	return lsc__buddy_free_bytes(buf, s->order, s->page);
 }
 
-static int fragment(double gib, double hold, double keep_free, int drain, double drain_max)
+static int fragment(double gib, double hold, double keep_free, int drain, double drain_max, double leave)
 {
 	struct lab_drain dr = {0};
 	struct state s;
@@ -240,6 +243,9 @@ static int fragment(double gib, double hold, double keep_free, int drain, double
 		(double)bytes / GIB, s.block / 1024,
 		drain ? ", and the free blocks left are taken too (--drain)" : "");
 	dr.block = s.block;
+	dr.order = s.order;
+	dr.page = s.page;
+	dr.leave = (uint64_t)(leave * GIB);
 	if (show("before", &s, &before) < 0)
 		return LSC_EXIT_IO;
 
@@ -388,7 +394,7 @@ int lsc_cmd_lab(int argc, char **argv)
 {
 	double gib = NAN, hold = INFINITY, keep_free = 2;
 	int drain = 0;
-	double drain_max = 0;
+	double drain_max = 0, leave = 0;
 	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
 	int c;
 
@@ -413,6 +419,10 @@ int lsc_cmd_lab(int argc, char **argv)
 			if (lsc_cli_real("--drain-max", optarg, 0, 65536, 1, &drain_max))
 				return LSC_EXIT_USAGE;
 			break;
+		case OPT_LEAVE:
+			if (lsc_cli_real("--leave", optarg, 0, 65536, 0, &leave))
+				return LSC_EXIT_USAGE;
+			break;
 		default:
 			return lsc_cli_common(c, usage);
 		}
@@ -433,7 +443,7 @@ int lsc_cmd_lab(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	if (drain_max > 0 && !drain)
-		return lsc_cli_usage("fragment: --drain-max without --drain");
-	return fragment(gib, hold, keep_free, drain, drain_max);
+	if ((drain_max > 0 || leave > 0) && !drain)
+		return lsc_cli_usage("fragment: %s without --drain", drain_max > 0 ? "--drain-max" : "--leave");
+	return fragment(gib, hold, keep_free, drain, drain_max, leave);
 }

@@ -41,6 +41,17 @@ static int64_t anon_huge_bytes(void)
 	return kib * 1024;
 }
 
+/* Free memory in blocks of the huge-page order and up; -errno. */
+static int64_t free_blocks(const struct lab_drain *d)
+{
+	char buf[16384];
+	int truncated;
+	ssize_t n = lsc__read_file("/proc", "buddyinfo", buf, sizeof(buf), &truncated);
+	if (n < 0)
+		return n;
+	return truncated ? -EFBIG : lsc__buddy_free_bytes(buf, d->order, d->page);
+}
+
 static int64_t mem_available(void)
 {
 	char mi[MEMINFO_BUF];
@@ -110,6 +121,13 @@ int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes, uint64_t ma
 			return taken ? taken : -ENOENT;
 		if (avail - (int64_t)CHUNK < keep_free_bytes || (max_bytes && d->bytes + CHUNK > max_bytes))
 			return taken;
+		if (d->leave) {
+			int64_t fb = free_blocks(d);
+			if (fb < 0)
+				return taken ? taken : fb;
+			if ((uint64_t)fb <= d->leave + CHUNK)
+				return taken;
+		}
 		int64_t got = take_chunk(d, huge);
 		if (got < 0)
 			return taken ? taken : got;

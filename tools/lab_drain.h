@@ -19,6 +19,9 @@ struct lab_chunk {
 
 struct lab_drain {
 	size_t block;            /* the huge-page size */
+	unsigned order;          /* of a block, in pages of page bytes */
+	long page;
+	uint64_t leave;          /* stop while at most this much is free in blocks */
 	struct lab_chunk *chunks;
 	size_t n, cap;
 	uint64_t bytes;          /* held in huge pages, all chunks */
@@ -31,7 +34,8 @@ struct lab_drain {
  * compaction cannot make more: that chunk, which took 4 KiB holes instead,
  * is unmapped at once), or until taking another chunk would leave less
  * than @keep_free_bytes of MemAvailable, or hold more than @max_bytes in
- * all (0: no bound). Return: the bytes taken in this
+ * all (0: no bound), or while no more than d->leave bytes (plus a chunk)
+ * are free in blocks (/proc/buddyinfo). Return: the bytes taken in this
  * call (>= 0), or -errno where /proc/self/smaps_rollup or MemAvailable is
  * unreadable (nothing taken by this call then). Not thread-safe.
  */

@@ -22,7 +22,7 @@ _loadscope_run_valued="--thp --env"
 _loadscope_ab_flags="--help --version"
 _loadscope_ab_valued="--runs --arm --format --timeout --out"
 _loadscope_lab_flags="--drain --help --version"
-_loadscope_lab_valued="--gib --hold --keep-free --drain-max"
+_loadscope_lab_valued="--gib --hold --keep-free --drain-max --leave"
 
 # The pin backends of the program being completed; $1 all, or "locks"
 # without none (pintest times page-locking).
