@@ -16,10 +16,10 @@
 #    starts on memory the host has taken back (docs/benchmarks.md, "Host
 #    refault"), in three states:
 #    - clean: as the machine is;
-#    - partial: `loadscope lab fragment` in the background, sized so that
-#      the free memory in 2 MiB blocks is a little short of the arena
-#      (aimed at 0.85 x G, accepted between 0.6 and 0.97 x G, up to four
-#      sizes tried, each measured by the lab's own `after:` line);
+#    - partial: `loadscope lab fragment --drain --leave 0.85xG` in the
+#      background, as heavy below but draining only down to 0.85 x G free
+#      in 2 MiB blocks, a level it holds: the free blocks a little short of
+#      the arena;
 #    - heavy: `lab fragment --drain` over nearly all of MemAvailable (less
 #      --keep-free, default 3 GiB, for the rest of the machine): the free
 #      2 MiB blocks left, and those that reclaim builds while it holds, are
@@ -115,8 +115,6 @@ lab_start() {
 	done
 	LAB_PIDS+=("$pid")
 }
-# The lab's own figure of the free memory in 2 MiB blocks after it fragmented (GiB).
-lab_after() { sed -n 's/^after: free in [0-9]* KiB blocks: \([0-9.]*\) GiB.*/\1/p' "$1" | tail -1; }
 
 say "$(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -r), $(nproc) CPUs, $(gib "$(meminfo MemTotal)") GiB;" \
 	"THP $(cat /sys/kernel/mm/transparent_hugepage/enabled) defrag $(cat /sys/kernel/mm/transparent_hugepage/defrag);" \
@@ -132,19 +130,19 @@ say "bench_limit $LIMIT_MIB $LIMIT_ROUNDS"
 # 2. The matrix, state by state.
 : >"$OUT/matrix.txt"
 for state in ${STATES//,/ }; do
-	read -r big small < <(buddy)
 	lab_gib= lab_opt=()
 	case $state in
 	clean) ;;
 	partial)
+		# as heavy, but the drain stops while 0.85 x the arena is free in
+		# 2 MiB blocks, and holds that level (lab --leave)
+		leave=$(awk -v a="$ARENA" 'BEGIN { printf "%.3f", 0.85 * a / 1073741824 }')
 		if [ $QUICK = 1 ]; then
-			lab_gib=0.125
-		else # what 4 KiB faults take first, plus the 2 MiB blocks above 0.85 x the arena
-			# (at most MemAvailable less --keep-free and 0.25 GiB, the lab's own
-			# refusal: then the state is measured as far as it got)
-			lab_gib=$(awk -v b="$big" -v s="$small" -v a="$ARENA" -v m="$(meminfo MemAvailable)" -v k="$KEEP" \
-				'BEGIN { n = (s + b - 0.85 * a) / 1073741824; c = m / 1073741824 - k - 0.25
-					if (n > c) n = c; printf "%.2f", n < 0.1 ? 0.1 : n }')
+			lab_gib=0.125 lab_opt=(--drain --drain-max 0.0625 --leave "$leave")
+		else
+			lab_gib=$(awk -v m="$(meminfo MemAvailable)" -v k="$KEEP" \
+				'BEGIN { printf "%.2f", m / 1073741824 - k - 0.5 }')
+			lab_opt=(--drain --leave "$leave")
 		fi
 		;;
 	heavy)
@@ -161,29 +159,13 @@ for state in ${STATES//,/ }; do
 	*) echo "run.sh: unknown state $state" >&2; exit 64 ;;
 	esac
 	if [ -n "$lab_gib" ]; then
-		ok=0
-		for try in 1 2 3 4; do
-			say "$state: loadscope lab fragment --gib $lab_gib --keep-free $KEEP ${lab_opt[*]+${lab_opt[*]}} (try $try)"
-			if ! lab_start "$lab_gib" "$OUT/lab-$state.txt" ${lab_opt[@]+"${lab_opt[@]}"}; then
-				cat "$OUT/lab-$state.txt" >&2
-				say "SKIPPED state $state: the lab could not fragment here (above)"
-				continue 2
-			fi
-			after=$(lab_after "$OUT/lab-$state.txt")
-			grep -E '^(before|after|fragmented|drained):.*GiB' "$OUT/lab-$state.txt" >&2 || true
-			[ $QUICK = 1 ] || [ "$state" = heavy ] && { ok=1; break; }
-			# partial: accept 0.6-0.97 x the arena; else resize by what this try moved
-			verdict=$(awk -v f="$after" -v a="$ARENA" -v n="$lab_gib" -v b="$big" \
-				-v c="$(awk -v m="$(meminfo MemAvailable)" -v k="$KEEP" 'BEGIN { print m / 1073741824 - k - 0.25 }')" 'BEGIN {
-				g = a / 1073741824; if (f >= 0.6 * g && f <= 0.97 * g) { print "ok"; exit }
-				moved = b / 1073741824 - f; want = b / 1073741824 - 0.85 * g
-				if (moved < 0.05) m = n + (f - 0.85 * g); else m = n * want / moved
-				if (m > c) m = c; printf "%.2f", m < 0.1 ? 0.1 : m }')
-			[ "$verdict" = ok ] && { ok=1; break; }
-			lab_stop
-			lab_gib=$verdict
-		done
-		[ $ok = 1 ] || say "$state: the free 2 MiB blocks ($after GiB) missed the target after four sizes; measured as it is"
+		say "$state: loadscope lab fragment --gib $lab_gib --keep-free $KEEP ${lab_opt[*]}"
+		if ! lab_start "$lab_gib" "$OUT/lab-$state.txt" "${lab_opt[@]}"; then
+			cat "$OUT/lab-$state.txt" >&2
+			say "SKIPPED state $state: the lab could not fragment here (above)"
+			continue
+		fi
+		grep -E '^(before|after|fragmented|drained):.*GiB' "$OUT/lab-$state.txt" >&2 || true
 	fi
 	cat "$FILE" >/dev/null
 	read -r big small < <(buddy)
