@@ -337,9 +337,20 @@ static int key_seen(const char *ev, const char *key)
 	return 0;
 }
 
+/* Keys that come and go with what the adaptive `auto` policy met on the
+ * machine (a refault cover on a guest with free page reporting, a switch
+ * mid-prefault): the README's run, the docs' examples and this one may differ there by
+ * design. */
+static int is_auto_key(const char *k)
+{
+	return !strcmp(k, "auto_refault_cover_bytes") || !strcmp(k, "auto_switch_at_bytes");
+}
+
 static int key_always(const char *ev, const char *key)
 {
 	int any = 0;
+	if (is_auto_key(key))
+		return 0;
 	for (unsigned i = 0; i < n_real; i++)
 		if (!strcmp(real[i].event, ev)) {
 			any = 1;
@@ -591,14 +602,6 @@ Test(docs, anchor_rules)
 /* A line's shape: its event, then its keys but the vmstat deltas (which
  * counters moved is the machine's, not the format's). */
 static int field_is(const char *line, size_t len, const char *key, const char *val);
-
-/* Keys that come and go with what the adaptive `auto` policy met on the
- * machine (a refault cover on a guest with free page reporting, a switch
- * mid-prefault): the README's run and this one may differ there by design. */
-static int is_auto_key(const char *k)
-{
-	return !strcmp(k, "auto_refault_cover_bytes") || !strcmp(k, "auto_switch_at_bytes");
-}
 
 static void shape_of(const struct kline *l, char *out_, size_t cap_)
 {
