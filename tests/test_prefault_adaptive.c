@@ -653,3 +653,46 @@ Test(prefault_adaptive, a_small_huge_part_is_not_probed, .fini = fini)
 	lsc_profiler_destroy(p);
 	munmap(m, BYTES);
 }
+
+/* One thread: the tail's advice is call 1, the probe's advice 2 and its
+ * populate 3, the first huge step's populate 4, the refault switch's
+ * advice 5. Refused: said once, the cover stays advised for huge pages,
+ * nothing counts as moved, and the later steps, as slow (32 MiB in 64 ms),
+ * do not try again. */
+static const struct lsc__adapt_reading refaulting_on[] = {
+	{.ns = 0 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 4 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 36 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 100 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 164 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 228 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 292 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 356 * MS, .compact_stall = 3, .compact_fail = 3},
+};
+
+Test(prefault_adaptive, refused_refault_advice_is_said_once, .fini = fini)
+{
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(refaulting_on, sizeof refaulting_on / sizeof refaulting_on[0]);
+	lsct_sys_fail(LSCT_SYS_MADVISE, 5, ENOMEM);
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, HUGE, 1, -1, &r, &ar), 0, "%s",
+		     cap.buf);
+	cr_expect_eq(lsct_sys_madv[4].advice, MADV_NOHUGEPAGE);
+	cr_expect_eq(lsct_sys_madv[4].addr, m + 16 * MIB);
+	cr_expect_eq(ar.switched, 0);
+	cr_expect_eq(ar.refault, 0);
+	cr_expect_eq(ar.steps, 6, "every step faulted: %u", ar.steps);
+	struct lsct_madvise no[8];
+	cr_expect_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 3, "tail, probe and the one refused "
+		     "try: %s", lsct_sys_trace);
+	cr_expect_eq(lsct_count(&cap, "fallback"), 1, "%s", cap.buf);
+	field("took", "thp");
+	cr_expect_eq(lsct_count_with(&cap, "fallback", "(madvise(MADV_NOHUGEPAGE) failed: ENOMEM; "
+						       "they stay advised for huge pages)"),
+		     1, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}

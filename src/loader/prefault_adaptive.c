@@ -247,8 +247,8 @@ static struct step step_between(const struct lsc__adapt_reading *a, const struct
 	return s;
 }
 
-/* Did the first huge step @s fault in the host? Slower than the 4 KiB
- * probe, with no compaction in it (compaction is the other rule's). */
+/* Did huge step @s fault in the host? Slower than the 4 KiB probe, with
+ * no compaction in it (compaction is the other rule's). */
 static int host_refault(const struct step *s, double probe_gibps)
 {
 	return probe_gibps > 0 && s->gibps > 0 && s->gibps < probe_gibps && s->stall <= 0 &&
@@ -283,6 +283,7 @@ int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_sp
 
 	uint64_t step = step_of(huge), off = 0, end = huge;
 	double first = 0, probe_gibps = 0;
+	int refault_said = 0; /* one refault switch, or one refused one */
 	int node = numa_node;
 	struct lsc__adapt_reading prev, now;
 	reading(p, &prev);
@@ -323,7 +324,8 @@ int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_sp
 		struct step s = step_between(&prev, &now, len);
 		prev = now;
 		uint64_t from = huge - refault_cover > off ? huge - refault_cover : off;
-		if (probe && !ar->refault && from < end && host_refault(&s, probe_gibps)) {
+		if (probe && !refault_said && from < end && host_refault(&s, probe_gibps)) {
+			refault_said = 1;
 			locale_t loc = lsc__c_locale_enter();
 			char why[256];
 			snprintf(why, sizeof why,
