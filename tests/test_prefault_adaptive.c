@@ -696,3 +696,42 @@ Test(prefault_adaptive, refused_refault_advice_is_said_once, .fini = fini)
 	lsc_profiler_destroy(p);
 	munmap(m, BYTES);
 }
+
+/* A cover of 64 MiB of the 192 MiB huge part: the probe is its last
+ * 16 MiB (176-192), and the slow first step (16 MiB in 32 ms) moves only
+ * the rest of the cover, 128-176 MiB; the huge part before it keeps its
+ * huge pages, in steps of 32 MiB (4 ms each) up to 128 MiB. */
+static const struct lsc__adapt_reading refaulting_part[] = {
+	{.ns = 0 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 4 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 36 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 40 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 44 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 48 * MS, .compact_stall = 3, .compact_fail = 3},
+	{.ns = 52 * MS, .compact_stall = 3, .compact_fail = 3},
+};
+
+Test(prefault_adaptive, only_the_cover_moves, .fini = fini)
+{
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(refaulting_part, sizeof refaulting_part / sizeof refaulting_part[0]);
+	lsct_sys_install(NULL);
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 64 * MIB, 1, -1, &r, &ar), 0,
+		     "%s", cap.buf);
+	struct lsct_madvise no[8];
+	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 3, "%s", lsct_sys_trace);
+	cr_expect_eq(no[1].addr, m + 176 * MIB);
+	cr_expect_eq(no[1].len, 16 * MIB);
+	cr_expect_eq(no[2].addr, m + 128 * MIB);
+	cr_expect_eq(no[2].len, 48 * MIB);
+	cr_expect_eq(ar.refault, 1);
+	cr_expect_eq(ar.switch_at, 128 * MIB);
+	cr_expect_eq(ar.steps, 5, "16 MiB, then 32, 32, 32 and 16 up to the cover: %u", ar.steps);
+	field("at_bytes", "134217728");
+	field("moved_bytes", "50331648");
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}
