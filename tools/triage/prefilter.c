@@ -11,9 +11,12 @@
  * its own group bit (tr_shape_group), so recognise_shapes.c tries only the
  * rows whose keyword a line holds.
  *
- * A keyword is indexed by its rarest-looking two bytes, not its first two:
- * "of pinned memory" or "read error:" would stop the scan at every "of" and
- * "re" of a log; "_b" or "r:" almost never do.
+ * A keyword is indexed by its rarest-looking three bytes, not its first
+ * ones: "of pinned memory" or "read error:" would stop the scan at every
+ * "of" and "re" of a log; "_b" or "r:" almost never do. Both two-byte pairs
+ * of those three are indexed, so the scan looks at every second position
+ * only: one of the two pairs of any occurrence starts at an even offset.
+ * That halves the work of the loop every byte of the log goes through.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,18 +65,21 @@ static const struct {
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
 #define NALL 254 /* the fixed keywords and the shapes' */
+#define NENT (2 * NALL) /* two index entries per keyword */
 
 struct tr_prefilter {
 	const char *s[NALL];
 	uint64_t g[NALL];
-	uint64_t any[65536 / 64]; /* one bit per two-byte prefix in use: 8 KiB, stays in L1 */
-	uint8_t head[65536];   /* 1 + index of the first keyword with these two bytes; 0 none */
-	uint8_t next[NALL];    /* chain: 1 + index of the next one; 0 end */
 	uint8_t len[NALL];
-	uint8_t off[NALL];     /* where in the keyword the indexed two bytes are */
-	uint32_t pre[NALL];    /* four bytes from there (fewer: masked) */
-	uint32_t mask[NALL];
-	size_t n;
+	uint64_t any[65536 / 64]; /* one bit per two-byte pair in use: 8 KiB, stays in L1 */
+	uint16_t head[65536];  /* 1 + index of the first entry with these two bytes; 0 none */
+	/* the entries: a keyword and where in it the indexed pair is */
+	uint16_t next[NENT];   /* chain: 1 + index of the next one; 0 end */
+	uint8_t kwi[NENT];
+	uint8_t off[NENT];
+	uint32_t pre[NENT];    /* four bytes from there (fewer: masked) */
+	uint32_t mask[NENT];
+	size_t n, nent;
 };
 
 /* How common a byte is in log text: lower is rarer. */
@@ -88,18 +94,41 @@ static int common(unsigned char c)
 	return 0; /* upper case, digits, punctuation */
 }
 
+/* Where the keyword's rarest three bytes begin (its two pairs are indexed). */
 static size_t window(const char *k, size_t len)
 {
 	size_t best = 0;
 	int bs = 99;
-	for (size_t i = 0; i + 1 < len; i++) {
-		int sc = common((unsigned char)k[i]) + common((unsigned char)k[i + 1]);
+	for (size_t i = 0; i + 2 < len; i++) {
+		int sc = common((unsigned char)k[i]) + 2 * common((unsigned char)k[i + 1]) +
+			 common((unsigned char)k[i + 2]);
 		if (sc < bs) {
 			bs = sc;
 			best = i;
 		}
 	}
 	return best;
+}
+
+/* The pair at @s as the scan reads it: one two-byte load. */
+static inline unsigned pair(const unsigned char *s)
+{
+	return (unsigned)s[0] | (unsigned)s[1] << 8;
+}
+
+static void add_entry(struct tr_prefilter *p, size_t k, size_t o)
+{
+	size_t e = p->nent++;
+	unsigned b = pair((const unsigned char *)p->s[k] + o);
+	size_t m = p->len[k] - o < 4 ? p->len[k] - o : 4;
+	p->kwi[e] = (uint8_t)k;
+	p->off[e] = (uint8_t)o;
+	p->pre[e] = p->mask[e] = 0;
+	memcpy(&p->pre[e], p->s[k] + o, m);
+	memset(&p->mask[e], 0xff, m);
+	p->next[e] = p->head[b];
+	p->head[b] = (uint16_t)(e + 1);
+	p->any[b >> 6] |= 1ull << (b & 63);
 }
 
 struct tr_prefilter *tr_prefilter_new(void)
@@ -121,18 +150,15 @@ struct tr_prefilter *tr_prefilter_new(void)
 		return NULL;
 	}
 	for (size_t i = p->n; i-- > 0;) {
-		p->len[i] = (uint8_t)strlen(p->s[i]);
-		size_t o = window(p->s[i], p->len[i]);
-		p->off[i] = (uint8_t)o;
-		unsigned b = (unsigned)(unsigned char)p->s[i][o] << 8 | (unsigned char)p->s[i][o + 1];
-		size_t m = p->len[i] - o < 4 ? p->len[i] - o : 4;
-		p->mask[i] = 0;
-		memcpy(&p->pre[i], "\0\0\0\0", 4);
-		memcpy(&p->pre[i], p->s[i] + o, m);
-		memset(&p->mask[i], 0xff, m);
-		p->next[i] = p->head[b];
-		p->head[b] = (uint8_t)(i + 1);
-		p->any[b >> 6] |= 1ull << (b & 63);
+		size_t len = strlen(p->s[i]);
+		if (len < 3 || len > 255) { /* the two pairs need three bytes */
+			free(p);
+			return NULL;
+		}
+		p->len[i] = (uint8_t)len;
+		size_t o = window(p->s[i], len);
+		add_entry(p, i, o + 1);
+		add_entry(p, i, o);
 	}
 	return p;
 }
@@ -141,21 +167,22 @@ uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
 {
 	uint64_t m = 0;
 	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i + 1 < n; i++) {
-		unsigned b = (unsigned)u[i] << 8 | u[i + 1];
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		unsigned b = pair(u + i);
 		if (!(p->any[b >> 6] >> (b & 63) & 1))
 			continue;
-		unsigned h = p->head[b];
 		/* four bytes at once before the full compare; s[n] is the line's
 		 * NUL, and a line shorter than 4 from here reads it as zeros */
 		uint32_t four = 0;
-		memcpy(&four, s + i, n - i >= 4 ? 4 : n - i);
-		while (h) {
-			size_t k = h - 1, o = p->off[k];
-			if ((four & p->mask[k]) == p->pre[k] && i >= o && n - (i - o) >= p->len[k] &&
+		if (n - i >= 4)
+			memcpy(&four, s + i, 4);
+		else
+			memcpy(&four, s + i, n - i);
+		for (unsigned h = p->head[b]; h; h = p->next[h - 1]) {
+			size_t e = h - 1, o = p->off[e], k = p->kwi[e];
+			if ((four & p->mask[e]) == p->pre[e] && i >= o && n - (i - o) >= p->len[k] &&
 			    !memcmp(s + i - o, p->s[k], p->len[k]))
 				m |= p->g[k];
-			h = p->next[k];
 		}
 	}
 	return m;
