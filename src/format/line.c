@@ -307,10 +307,21 @@ static int is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* The bytes of a key or an event name, as a table: the parser tests every
+ * byte of every field's key, on every line of a log the triage reads. */
+#define KEY_ROW(c)                                                                                 \
+	(((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9') || \
+	 (c) == '_' || (c) == '.' || (c) == '-' || (c) == ':')
+#define KEY_ROW4(c) KEY_ROW(c), KEY_ROW((c) + 1), KEY_ROW((c) + 2), KEY_ROW((c) + 3)
+#define KEY_ROW16(c) KEY_ROW4(c), KEY_ROW4((c) + 4), KEY_ROW4((c) + 8), KEY_ROW4((c) + 12)
+static const unsigned char key_chars[256] = {
+	KEY_ROW16(0x00), KEY_ROW16(0x10), KEY_ROW16(0x20), KEY_ROW16(0x30),
+	KEY_ROW16(0x40), KEY_ROW16(0x50), KEY_ROW16(0x60), KEY_ROW16(0x70),
+};
+
 static int key_char(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '-' || c == ':';
+	return key_chars[c];
 }
 
 /* Unescape a quoted string starting after the opening quote, in place.
@@ -434,9 +445,9 @@ static int parse_human(char *tag, char *end, struct lsc__parsed *out)
 	/* The sentence runs to the first " |" that is followed by a space or
 	 * the end: the writer never lets '|' into the sentence. */
 	char *sep = NULL;
-	for (char *q = s; q < end; q++) {
-		if (q[0] == ' ' && q + 1 < end && q[1] == '|' && (q + 2 >= end || q[2] == ' ')) {
-			sep = q;
+	for (char *q = s; q + 1 < end && (q = memchr(q + 1, '|', (size_t)(end - q - 1))); ) {
+		if (q[-1] == ' ' && (q + 1 >= end || q[1] == ' ')) {
+			sep = q - 1;
 			break;
 		}
 	}
@@ -580,7 +591,13 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 {
 	if (!line || !out)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
+	/* not a memset: kv[] is read only up to n, and it is 1.5 KiB */
+	out->version = 0;
+	out->format = 0;
+	out->event = NULL;
+	out->tag_offset = 0;
+	out->n = 0;
+	out->damaged = 0;
 	out->human = "";
 	line[len] = '\0';
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -588,7 +605,9 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 	char *end = line + len;
 
 	char *h = memmem(line, len, LSC__TAG, strlen(LSC__TAG));
-	char *j = memmem(line, len, LSC__JSON_TAG, strlen(LSC__JSON_TAG));
+	/* the first tag wins: a JSON tag counts only where it begins before h */
+	size_t jn = h ? (size_t)(h - line) + strlen(LSC__JSON_TAG) - 1 : len;
+	char *j = memmem(line, jn < len ? jn : len, LSC__JSON_TAG, strlen(LSC__JSON_TAG));
 	if (!h && !j)
 		return 0;
 	char *tag = (h && (!j || h < j)) ? h : j;
@@ -598,8 +617,10 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 
 const char *lsc__parsed_get(const struct lsc__parsed *p, const char *key)
 {
+	/* the first byte before the call: a phase line has dozens of fields,
+	 * and the triage asks each line for a dozen keys */
 	for (unsigned i = 0; i < p->n; i++)
-		if (!strcmp(p->kv[i].key, key))
+		if (p->kv[i].key[0] == key[0] && !strcmp(p->kv[i].key, key))
 			return p->kv[i].val;
 	return NULL;
 }

@@ -19,6 +19,12 @@
 
 #include "internal.h"
 
+/* isalpha in the C locale, the triage's, without the call per byte */
+static int ascii_alpha(char c)
+{
+	return (unsigned)(((unsigned char)c | 0x20) - 'a') < 26;
+}
+
 static int is_fence(const char *p, const char *end)
 {
 	if (end - p >= 3 && ((p[0] == '`' && p[1] == '`' && p[2] == '`') ||
@@ -34,6 +40,9 @@ static const char *const tags[] = {"<details>", "</details>", "<summary>", "</su
 
 static size_t tag_len(const char *p, const char *end)
 {
+	/* every tag's second byte is one of these: most '<' of a log are not tags */
+	if (end - p < 3 || !strchr("/bBcCdDpPsS", p[1]) || !p[1])
+		return 0;
 	for (const char *const *t = tags; *t; t++) {
 		size_t n = strlen(*t);
 		if ((size_t)(end - p) >= n && !strncasecmp(p, *t, n))
@@ -285,7 +294,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 	}
 	/* Nov 30 04:05:16 host prog[123]: */
 	for (const char *const *m = months; end - q > 15 && isupper((unsigned char)*q) && q[3] == ' ' && *m; m++) {
-		if (end - q > 15 && !strncmp(q, *m, 3) && q[3] == ' ') {
+		if (end - q > 15 && q[0] == (*m)[0] && !strncmp(q, *m, 3) && q[3] == ' ') {
 			const char *c = tr_skip_ws(q + 4, end);
 			while (c < end && isdigit((unsigned char)*c))
 				c++;
@@ -320,6 +329,8 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 	}
 	/* vLLM / python logging: "INFO 10-16 15:39:01 [loader.py:123] " */
 	for (const char *const *lv = levels; q < end && isupper((unsigned char)*q) && *lv; lv++) {
+		if (*q != (*lv)[0])
+			continue;
 		size_t ln = strlen(*lv);
 		if ((size_t)(end - q) > ln + 1 && !strncmp(q, *lv, ln) && (q[ln] == ' ' || q[ln] == ':')) {
 			const char *c = tr_skip_ws(q + ln + (q[ln] == ':'), end);
@@ -386,7 +397,7 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		/* an engine's own prefix ("strata generate: ") is kept, but the
 		 * clock of the logger behind it is still the line's (the innermost) */
 		const char *w = p;
-		while (w < end && w - p < 40 && (isalpha((unsigned char)*w) || *w == ' ' || *w == '-' || *w == '_'))
+		while (w < end && w - p < 40 && (ascii_alpha(*w) || *w == ' ' || *w == '-' || *w == '_'))
 			w++;
 		if (w > p && w + 1 < end && w[0] == ':' && w[1] == ' ') {
 			const char *q = w + 2;

@@ -254,6 +254,11 @@ struct tr_finding {
 	const char *id;
 	enum lsc_triage_sev sev;
 	unsigned start;
+	/* Set by tr_run_rules when no text of this finding can be kept (the
+	 * full store is full and the start has no summary left): only its id,
+	 * severity and evidence count, and tr_f_summary and the rest format
+	 * nothing. On a gigabyte log that is nearly every finding. */
+	int lite;
 	char summary[320];
 	unsigned nev, nmath, nrem, nmiss;
 	struct tr_evid ev[TR_F_EV];
@@ -263,6 +268,8 @@ struct tr_finding {
 };
 
 void tr_f_init(struct tr_finding *f, const char *id, enum lsc_triage_sev sev, const struct tr_start *s);
+/* Is @f lite (see tr_finding.lite)? A rule may skip work that only feeds its text. */
+static inline int tr_f_lite(const struct tr_finding *f) { return f->lite; }
 void tr_f_summary(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tr_f_ev(struct tr_finding *f, const struct tr_start *s, int ev);
 void tr_f_math(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -17,6 +17,10 @@
  * of those three are indexed, so the scan looks at every second position
  * only: one of the two pairs of any occurrence starts at an even offset.
  * That halves the work of the loop every byte of the log goes through.
+ * A position whose pair is indexed then has its three bytes checked
+ * against a second bit table, of the keywords' three-byte windows (hashed),
+ * before any keyword is compared: most pairs in use are common ones ("re",
+ * "ad") that a window ("ead", "_re") tells apart.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +76,7 @@ struct tr_prefilter {
 	uint64_t g[NALL];
 	uint8_t len[NALL];
 	uint64_t any[65536 / 64]; /* one bit per two-byte pair in use: 8 KiB, stays in L1 */
+	uint64_t tri[65536 / 64]; /* one bit per (hashed) three-byte window in use */
 	uint16_t head[65536];  /* 1 + index of the first entry with these two bytes; 0 none */
 	/* the entries: a keyword and where in it the indexed pair is */
 	uint16_t next[NENT];   /* chain: 1 + index of the next one; 0 end */
@@ -114,6 +119,18 @@ static size_t window(const char *k, size_t len)
 static inline unsigned pair(const unsigned char *s)
 {
 	return (unsigned)s[0] | (unsigned)s[1] << 8;
+}
+
+/* The three bytes at @s, hashed to 16 bits (s[2] may be the line's NUL). */
+static inline unsigned tri_hash(const unsigned char *s)
+{
+	uint32_t x = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16;
+	return (x * 0x9e3779b1u) >> 16;
+}
+
+static int has_bit(const uint64_t *set, unsigned b)
+{
+	return set[b >> 6] >> (b & 63) & 1;
 }
 
 static void add_entry(struct tr_prefilter *p, size_t k, size_t o)
@@ -159,6 +176,8 @@ struct tr_prefilter *tr_prefilter_new(void)
 		size_t o = window(p->s[i], len);
 		add_entry(p, i, o + 1);
 		add_entry(p, i, o);
+		unsigned h = tri_hash((const unsigned char *)p->s[i] + o);
+		p->tri[h >> 6] |= 1ull << (h & 63);
 	}
 	return p;
 }
@@ -169,7 +188,11 @@ uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i + 1 < n; i += 2) {
 		unsigned b = pair(u + i);
-		if (!(p->any[b >> 6] >> (b & 63) & 1))
+		if (!has_bit(p->any, b))
+			continue;
+		/* the window the pair belongs to begins here (the pair is its
+		 * first) or a byte before (its second); i + 2 <= n, s[n] is NUL */
+		if (!has_bit(p->tri, tri_hash(u + i)) && !(i && has_bit(p->tri, tri_hash(u + i - 1))))
 			continue;
 		/* four bytes at once before the full compare; s[n] is the line's
 		 * NUL, and a line shorter than 4 from here reads it as zeros */
