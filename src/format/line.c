@@ -604,10 +604,14 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 		line[--len] = '\0';
 	char *end = line + len;
 
-	char *h = memmem(line, len, LSC__TAG, strlen(LSC__TAG));
+	/* strstr, vectorised, where the line holds no NUL (the triage's lines
+	 * never do); memmem for the rest */
+	int cstr = strlen(line) == len;
+	char *h = cstr ? strstr(line, LSC__TAG) : memmem(line, len, LSC__TAG, strlen(LSC__TAG));
 	/* the first tag wins: a JSON tag counts only where it begins before h */
 	size_t jn = h ? (size_t)(h - line) + strlen(LSC__JSON_TAG) - 1 : len;
-	char *j = memmem(line, jn < len ? jn : len, LSC__JSON_TAG, strlen(LSC__JSON_TAG));
+	char *j = cstr && !h ? strstr(line, LSC__JSON_TAG)
+			     : memmem(line, jn < len ? jn : len, LSC__JSON_TAG, strlen(LSC__JSON_TAG));
 	if (!h && !j)
 		return 0;
 	char *tag = (h && (!j || h < j)) ? h : j;

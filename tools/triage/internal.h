@@ -76,6 +76,8 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l);
 
 /* ---- scanning helpers (scan.c) -------------------------------------------- */
 
+/* The first @needle in @h[0..hn); h[hn] must be readable (a line's NUL, or
+ * any byte of the line after the range). */
 const char *tr_memmem(const char *h, size_t hn, const char *needle);
 const char *tr_memmem_ci(const char *h, size_t hn, const char *needle);
 /* A decimal number at *p (digits, thousands commas, one point, sign). */

@@ -11,16 +11,19 @@
  * its own group bit (tr_shape_group), so recognise_shapes.c tries only the
  * rows whose keyword a line holds.
  *
- * A keyword is indexed by its rarest-looking three bytes, not its first
- * ones: "of pinned memory" or "read error:" would stop the scan at every
- * "of" and "re" of a log; "_b" or "r:" almost never do. Both two-byte pairs
- * of those three are indexed, so the scan looks at every second position
- * only: one of the two pairs of any occurrence starts at an even offset.
- * That halves the work of the loop every byte of the log goes through.
- * A position whose pair is indexed then has its three bytes checked
- * against a second bit table, of the keywords' three-byte windows (hashed),
- * before any keyword is compared: most pairs in use are common ones ("re",
- * "ad") that a window ("ead", "_re") tells apart.
+ * The scan hashes the three bytes at every second position and tests one
+ * bit in an 8 KiB table: a loop of a few instructions per two bytes and a
+ * branch that is almost never taken, since the table holds only each
+ * keyword's two three-byte windows in its rarest-looking four bytes (not
+ * its first bytes: "of pinned memory" or "read error:" would stop the scan
+ * at every "of" and "re" of a log; "_b" or "r:" almost never do). One of
+ * the two windows of any occurrence begins at an even offset. Only where
+ * the bit is set are keywords compared: those with a window of that hash,
+ * each at the start its window gives.
+ *
+ * A three-byte keyword ("RSS") has one window; where it begins at an odd
+ * offset, the even position before it holds some byte and its first two,
+ * so the table holds all 256 of those windows too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,21 +72,21 @@ static const struct {
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
 #define NALL 254 /* the fixed keywords and the shapes' */
-#define NENT (2 * NALL) /* two index entries per keyword */
+#define NENT (2 * NALL + 4 * 256) /* two windows per keyword, 256 per three-byte one (four of them at most) */
 
 struct tr_prefilter {
 	const char *s[NALL];
 	uint64_t g[NALL];
 	uint8_t len[NALL];
-	uint64_t any[65536 / 64]; /* one bit per two-byte pair in use: 8 KiB, stays in L1 */
-	uint64_t tri[65536 / 64]; /* one bit per (hashed) three-byte window in use */
-	uint16_t head[65536];  /* 1 + index of the first entry with these two bytes; 0 none */
-	/* the entries: a keyword and where in it the indexed pair is */
-	uint16_t next[NENT];   /* chain: 1 + index of the next one; 0 end */
+	uint32_t pre[NALL];       /* the keyword's first four bytes (fewer: masked) */
+	uint32_t mask[NALL];
+	uint64_t tri[65536 / 64]; /* one bit per (hashed) window in use: 8 KiB, stays in L1 */
+	uint16_t head[65536];     /* 1 + index of the first entry of a window hash; 0 none */
+	/* the entries: a keyword and where its window begins in it (-1: the
+	 * byte before a three-byte keyword) */
+	uint16_t next[NENT];      /* chain: 1 + index of the next one; 0 end */
 	uint8_t kwi[NENT];
-	uint8_t off[NENT];
-	uint32_t pre[NENT];    /* four bytes from there (fewer: masked) */
-	uint32_t mask[NENT];
+	int8_t off[NENT];
 	size_t n, nent;
 };
 
@@ -99,14 +102,15 @@ static int common(unsigned char c)
 	return 0; /* upper case, digits, punctuation */
 }
 
-/* Where the keyword's rarest three bytes begin (its two pairs are indexed). */
+/* Where the keyword's rarest-looking four bytes begin (the two windows):
+ * the middle two bytes are in both windows and count twice. */
 static size_t window(const char *k, size_t len)
 {
 	size_t best = 0;
 	int bs = 99;
-	for (size_t i = 0; i + 2 < len; i++) {
+	for (size_t i = 0; i + 3 < len; i++) {
 		int sc = common((unsigned char)k[i]) + 2 * common((unsigned char)k[i + 1]) +
-			 common((unsigned char)k[i + 2]);
+			 2 * common((unsigned char)k[i + 2]) + common((unsigned char)k[i + 3]);
 		if (sc < bs) {
 			bs = sc;
 			best = i;
@@ -115,37 +119,32 @@ static size_t window(const char *k, size_t len)
 	return best;
 }
 
-/* The pair at @s as the scan reads it: one two-byte load. */
+/* The pair at @s: one two-byte load. */
 static inline unsigned pair(const unsigned char *s)
 {
 	return (unsigned)s[0] | (unsigned)s[1] << 8;
 }
 
-/* The three bytes at @s, hashed to 16 bits (s[2] may be the line's NUL). */
+/* The three bytes at @s, hashed to 16 bits. */
 static inline unsigned tri_hash(const unsigned char *s)
 {
 	uint32_t x = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16;
 	return (x * 0x9e3779b1u) >> 16;
 }
 
-static int has_bit(const uint64_t *set, unsigned b)
+/* Index the window @w, at @o in keyword @k. */
+static int add_window(struct tr_prefilter *p, size_t k, const unsigned char *w, int o)
 {
-	return set[b >> 6] >> (b & 63) & 1;
-}
-
-static void add_entry(struct tr_prefilter *p, size_t k, size_t o)
-{
+	if (p->nent == NENT)
+		return -1;
 	size_t e = p->nent++;
-	unsigned b = pair((const unsigned char *)p->s[k] + o);
-	size_t m = p->len[k] - o < 4 ? p->len[k] - o : 4;
+	unsigned h = tri_hash(w);
+	p->tri[h >> 6] |= 1ull << (h & 63);
 	p->kwi[e] = (uint8_t)k;
-	p->off[e] = (uint8_t)o;
-	p->pre[e] = p->mask[e] = 0;
-	memcpy(&p->pre[e], p->s[k] + o, m);
-	memset(&p->mask[e], 0xff, m);
-	p->next[e] = p->head[b];
-	p->head[b] = (uint16_t)(e + 1);
-	p->any[b >> 6] |= 1ull << (b & 63);
+	p->off[e] = (int8_t)o;
+	p->next[e] = p->head[h];
+	p->head[h] = (uint16_t)(e + 1);
+	return 0;
 }
 
 struct tr_prefilter *tr_prefilter_new(void)
@@ -166,47 +165,67 @@ struct tr_prefilter *tr_prefilter_new(void)
 		free(p);
 		return NULL;
 	}
-	for (size_t i = p->n; i-- > 0;) {
+	int bad = 0;
+	for (size_t i = p->n; i-- > 0 && !bad;) {
 		size_t len = strlen(p->s[i]);
-		if (len < 3 || len > 255) { /* the two pairs need three bytes */
-			free(p);
-			return NULL;
+		if (len < 3 || len > 127) { /* a window needs three bytes; off is an int8_t */
+			bad = 1;
+			break;
 		}
 		p->len[i] = (uint8_t)len;
-		size_t o = window(p->s[i], len);
-		add_entry(p, i, o + 1);
-		add_entry(p, i, o);
-		unsigned h = tri_hash((const unsigned char *)p->s[i] + o);
-		p->tri[h >> 6] |= 1ull << (h & 63);
+		size_t m = len < 4 ? len : 4;
+		p->pre[i] = p->mask[i] = 0;
+		memcpy(&p->pre[i], p->s[i], m);
+		memset(&p->mask[i], 0xff, m);
+		const unsigned char *k = (const unsigned char *)p->s[i];
+		if (len > 3) {
+			size_t o = window(p->s[i], len);
+			bad |= add_window(p, i, k + o, (int)o) | add_window(p, i, k + o + 1, (int)o + 1);
+			continue;
+		}
+		bad |= add_window(p, i, k, 0);
+		for (unsigned c = 0; c < 256; c++) {
+			unsigned char w[3] = {(unsigned char)c, k[0], k[1]};
+			bad |= add_window(p, i, w, -1);
+		}
+	}
+	if (bad) {
+		free(p);
+		return NULL;
 	}
 	return p;
+}
+
+/* The keywords with a window of hash @h, each compared in full where its
+ * window at @i says it begins. */
+static uint64_t compare_at(const struct tr_prefilter *p, const char *s, size_t n, size_t i, unsigned h)
+{
+	uint64_t m = 0;
+	for (unsigned x = p->head[h]; x; x = p->next[x - 1]) {
+		size_t e = x - 1, k = p->kwi[e];
+		if ((ptrdiff_t)i < p->off[e])
+			continue;
+		size_t at = i - (size_t)(ptrdiff_t)p->off[e];
+		if (at > n || n - at < p->len[k])
+			continue;
+		/* four bytes at once before the full compare: every keyword has
+		 * three, so at + 3 <= n, and s[n] is the line's NUL */
+		uint32_t four;
+		memcpy(&four, s + at, 4);
+		if ((four & p->mask[k]) == p->pre[k] && !memcmp(s + at, p->s[k], p->len[k]))
+			m |= p->g[k];
+	}
+	return m;
 }
 
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
 {
 	uint64_t m = 0;
 	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i + 1 < n; i += 2) {
-		unsigned b = pair(u + i);
-		if (!has_bit(p->any, b))
-			continue;
-		/* the window the pair belongs to begins here (the pair is its
-		 * first) or a byte before (its second); i + 2 <= n, s[n] is NUL */
-		if (!has_bit(p->tri, tri_hash(u + i)) && !(i && has_bit(p->tri, tri_hash(u + i - 1))))
-			continue;
-		/* four bytes at once before the full compare; s[n] is the line's
-		 * NUL, and a line shorter than 4 from here reads it as zeros */
-		uint32_t four = 0;
-		if (n - i >= 4)
-			memcpy(&four, s + i, 4);
-		else
-			memcpy(&four, s + i, n - i);
-		for (unsigned h = p->head[b]; h; h = p->next[h - 1]) {
-			size_t e = h - 1, o = p->off[e], k = p->kwi[e];
-			if ((four & p->mask[e]) == p->pre[e] && i >= o && n - (i - o) >= p->len[k] &&
-			    !memcmp(s + i - o, p->s[k], p->len[k]))
-				m |= p->g[k];
-		}
+	for (size_t i = 0; i + 2 < n; i += 2) {
+		unsigned h = tri_hash(u + i);
+		if (p->tri[h >> 6] >> (h & 63) & 1)
+			m |= compare_at(p, s, n, i, h);
 	}
 	return m;
 }
