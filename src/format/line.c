@@ -412,12 +412,21 @@ static char *unquote(char *s, char *end, int json, char **val)
 	return NULL;
 }
 
+/* The bit of lsc__parsed.keys for @k. */
+static unsigned key_bit(const char *k)
+{
+	unsigned a = (unsigned char)k[0], b = a ? (unsigned char)k[1] : 0, c = b ? (unsigned char)k[2] : 0;
+	return ((a * 31 + b) * 31 + c) & 255;
+}
+
 static int add_kv(struct lsc__parsed *p, const char *k, const char *v)
 {
 	if (p->n >= LSC__FIELDS_MAX) {
 		p->damaged++;
 		return -1;
 	}
+	unsigned b = key_bit(k);
+	p->keys[b >> 6] |= 1ull << (b & 63);
 	p->kv[p->n].key = k;
 	p->kv[p->n].val = v;
 	p->n++;
@@ -598,6 +607,7 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 	out->tag_offset = 0;
 	out->n = 0;
 	out->damaged = 0;
+	memset(out->keys, 0, sizeof(out->keys));
 	out->human = "";
 	line[len] = '\0';
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -621,8 +631,11 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 
 const char *lsc__parsed_get(const struct lsc__parsed *p, const char *key)
 {
-	/* the first byte before the call: a phase line has dozens of fields,
-	 * and the triage asks each line for a dozen keys */
+	/* a phase line has dozens of fields, and the triage asks each line
+	 * for a dozen keys, most of which it lacks */
+	unsigned b = key_bit(key);
+	if (!(p->keys[b >> 6] >> (b & 63) & 1))
+		return NULL;
 	for (unsigned i = 0; i < p->n; i++)
 		if (p->kv[i].key[0] == key[0] && !strcmp(p->kv[i].key, key))
 			return p->kv[i].val;

@@ -19,11 +19,14 @@
 
 #include "internal.h"
 
-/* isalpha in the C locale, the triage's, without the call per byte */
-static int ascii_alpha(char c)
-{
-	return (unsigned)(((unsigned char)c | 0x20) - 'a') < 26;
-}
+/* The bytes of an engine's own prefix ("strata generate: "): letters (the C
+ * locale's, the triage's), ' ', '-' and '_'. A table: every line is tested. */
+#define PFX(c) ((((c) | 0x20) >= 'a' && ((c) | 0x20) <= 'z') || (c) == ' ' || (c) == '-' || (c) == '_')
+#define PFX4(c) PFX(c), PFX((c) + 1), PFX((c) + 2), PFX((c) + 3)
+#define PFX16(c) PFX4(c), PFX4((c) + 4), PFX4((c) + 8), PFX4((c) + 12)
+static const unsigned char prefix_byte[256] = {
+	PFX16(0x00), PFX16(0x10), PFX16(0x20), PFX16(0x30), PFX16(0x40), PFX16(0x50), PFX16(0x60), PFX16(0x70),
+};
 
 static int is_fence(const char *p, const char *end)
 {
@@ -57,10 +60,17 @@ static size_t tag_len(const char *p, const char *end)
 	return 0;
 }
 
-/* Does @s hold a byte >= 0x80? Eight bytes at a time: most log lines are ASCII. */
+/* Does @s hold a byte >= 0x80? Sixteen bytes at a time: most log lines are ASCII. */
 static int any_high(const char *s, size_t n)
 {
 	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		uint64_t x, y;
+		memcpy(&x, s + i, 8);
+		memcpy(&y, s + i + 8, 8);
+		if ((x | y) & 0x8080808080808080ull)
+			return 1;
+	}
 	for (; i + 8 <= n; i += 8) {
 		uint64_t x;
 		memcpy(&x, s + i, 8);
@@ -396,8 +406,8 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 	{
 		/* an engine's own prefix ("strata generate: ") is kept, but the
 		 * clock of the logger behind it is still the line's (the innermost) */
-		const char *w = p;
-		while (w < end && w - p < 40 && (ascii_alpha(*w) || *w == ' ' || *w == '-' || *w == '_'))
+		const char *w = p, *lim = end - p < 40 ? end : p + 40;
+		while (w < lim && prefix_byte[(unsigned char)*w])
 			w++;
 		if (w > p && w + 1 < end && w[0] == ':' && w[1] == ' ') {
 			const char *q = w + 2;
