@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "triage.h"
 
@@ -79,6 +80,12 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l);
 /* The first @needle in @h[0..hn); h[hn] must be readable (a line's NUL, or
  * any byte of the line after the range). */
 const char *tr_memmem(const char *h, size_t hn, const char *needle);
+/* The first @needle in the whole of @l: a cleaned line is a C string that
+ * holds no NUL, so strstr (vectorised) needs no length check. */
+static inline const char *tr_find(const struct tr_line *l, const char *needle)
+{
+	return strstr(l->s, needle);
+}
 const char *tr_memmem_ci(const char *h, size_t hn, const char *needle);
 /* A decimal number at *p (digits, thousands commas, one point, sign). */
 int tr_num(const char **p, const char *end, double *v);

@@ -334,7 +334,7 @@ static void (*const handlers[LSC__EV_COUNT])(struct tr_start *, const struct lsc
 int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 {
 	/* TR_G_LSC: the prefilter found one of these already */
-	if (!(l->kw & TR_G_LSC) && !tr_memmem(l->s, l->len, LSC__TAG) && !tr_memmem(l->s, l->len, "\"loadscope\""))
+	if (!(l->kw & TR_G_LSC) && !tr_find(l, LSC__TAG) && !tr_find(l, "\"loadscope\""))
 		return 0;
 	/* the parser works in place; evidence must quote the line as it was */
 	memcpy(t->scratch, l->s, l->len);

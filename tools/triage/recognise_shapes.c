@@ -243,7 +243,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		e = tr_evid(st, l);
 		tr_touch(st, l);
 		tr_stage_raise(st, TR_ST_BEGAN);
-		if ((h->fields & TR_FLD_SIZE) && tr_memmem(s, l->len, "CUDA_Host")) {
+		if ((h->fields & TR_FLD_SIZE) && tr_find(l, "CUDA_Host")) {
 			v = size_after(s, end, h->num_after);
 			if (!isnan(v))
 				tr_setnum(&st->pin_bytes, v * GIB, e);
@@ -331,7 +331,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			if (st->ev_oom < 0)
 				st->ev_oom = e;
 			/* the kernel's "anon-rss:61234567kB" counts KiB */
-			const char *a = tr_memmem(s, l->len, "anon-rss:");
+			const char *a = tr_find(l, "anon-rss:");
 			const char *q = a ? a + 9 : NULL;
 			if (q && tr_num(&q, end, &v) && !isnan(sane(v, 1e13)))
 				tr_setnum(&st->oom_rss_gib, v * 1024 / GIB, e);
@@ -392,7 +392,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		static const char *const netfs[] = {"NFS", "Lustre", "LUSTRE", "CEPH", "Ceph", "FUSE", "fuse", "GPFS",
 						    "BeeGFS", "CIFS", "SMB", NULL};
 		int net = 0;
-		const char *fs = tr_memmem(s, l->len, "checkpoints:");
+		const char *fs = tr_find(l, "checkpoints:");
 		for (const char *const *w = netfs; fs && *w && !net; w++)
 			net = tr_memmem(fs, (size_t)(end - fs) < 24 ? (size_t)(end - fs) : 24, *w) != NULL;
 		if (net || (!isnan(ck) && !isnan(ram) && ck > 0.9 * ram))
@@ -443,7 +443,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 	case TR_EV_SETTING_CAT: {
 		/* `cat FILE` (or `ulimit -l`) alone: the value is the next line;
 		 * `cat FILE` followed by the value on the same line is read here */
-		const char *k = tr_memmem(s, l->len, h->key);
+		const char *k = tr_find(l, h->key);
 		const char *after = tr_skip_ws(k + strlen(h->key), end);
 		int kind = pending_kind(s, l->len);
 		if (after == end) {
