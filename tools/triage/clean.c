@@ -183,7 +183,7 @@ static int dig(const char *p, const char *end, int n)
 	if (end - p < n)
 		return 0;
 	for (int i = 0; i < n; i++)
-		if (!isdigit((unsigned char)p[i]))
+		if (!tr_digit(p[i]))
 			return 0;
 	return 1;
 }
@@ -198,7 +198,7 @@ static size_t clock_at(const char *p, const char *end, double *secs)
 	double v = ((q[0] - '0') * 10 + (q[1] - '0')) * 3600.0 + ((q[3] - '0') * 10 + (q[4] - '0')) * 60.0 +
 		   ((q[6] - '0') * 10 + (q[7] - '0'));
 	q += 8;
-	if (q < end && (*q == '.' || *q == ',') && q + 1 < end && isdigit((unsigned char)q[1]))
+	if (q < end && (*q == '.' || *q == ',') && q + 1 < end && tr_digit(q[1]))
 		q = tr_add_frac(q + 1, end, &v);
 	*secs = v;
 	return (size_t)(q - p);
@@ -261,7 +261,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 		const char *r = tr_skip_ws(q + 1, end);
 		if (end - r > 4 && !strncmp(r, "pid", 3)) {
 			r = tr_skip_ws(r + 3, end);
-			while (r < end && isdigit((unsigned char)*r))
+			while (r < end && tr_digit(*r))
 				r++;
 			if (r < end && *r == ']')
 				return tr_skip_ws(r + 1, end);
@@ -283,7 +283,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 				return tr_skip_ws(e + 1, end);
 			}
 			const char *d = in;
-			while (d < e && (isdigit((unsigned char)*d) || *d == '.'))
+			while (d < e && (tr_digit(*d) || *d == '.'))
 				d++;
 			if (d == e && d > in)
 				return tr_skip_ws(e + 1, end);
@@ -303,10 +303,10 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 		}
 	}
 	/* Nov 30 04:05:16 host prog[123]: */
-	for (const char *const *m = months; end - q > 15 && isupper((unsigned char)*q) && q[3] == ' ' && *m; m++) {
+	for (const char *const *m = months; end - q > 15 && tr_upper(*q) && q[3] == ' ' && *m; m++) {
 		if (end - q > 15 && q[0] == (*m)[0] && !strncmp(q, *m, 3) && q[3] == ' ') {
 			const char *c = tr_skip_ws(q + 4, end);
-			while (c < end && isdigit((unsigned char)*c))
+			while (c < end && tr_digit(*c))
 				c++;
 			c = tr_skip_ws(c, end);
 			n = clock_at(c, end, &secs);
@@ -323,10 +323,10 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 		return tr_skip_ws(q + n, end);
 	}
 	/* llama.cpp: "0.00.189.951 I " (elapsed time, then a level letter) */
-	if (q < end && isdigit((unsigned char)*q)) {
+	if (q < end && tr_digit(*q)) {
 		const char *c = q;
 		int dots = 0;
-		while (c < end && (isdigit((unsigned char)*c) || *c == '.'))
+		while (c < end && (tr_digit(*c) || *c == '.'))
 			dots += *c++ == '.';
 		if (dots == 3 && end - c >= 3 && c[0] == ' ' && strchr("DIWETN", c[1]) && c[2] == ' ')
 			return c + 3;
@@ -338,7 +338,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 			return tr_skip_ws(e + 1, end);
 	}
 	/* vLLM / python logging: "INFO 10-16 15:39:01 [loader.py:123] " */
-	for (const char *const *lv = levels; q < end && isupper((unsigned char)*q) && *lv; lv++) {
+	for (const char *const *lv = levels; q < end && tr_upper(*q) && *lv; lv++) {
 		if (*q != (*lv)[0])
 			continue;
 		size_t ln = strlen(*lv);

@@ -99,7 +99,7 @@ static int strace_line(struct lsc_triage *t, struct tr_line *l)
 		if (st->ev_eagain_first < 0)
 			st->ev_eagain_first = tr_evid(st, l);
 		tr_evid_raw(&st->eagain_tail, l);
-	} else if (r < end && (*r == '0' || isdigit((unsigned char)*r))) {
+	} else if (r < end && (*r == '0' || tr_digit(*r))) {
 		st->kfd_ok_n++;
 		if (!isnan(secs))
 			st->kfd_ok_s += secs;
@@ -162,7 +162,7 @@ static int vmstat_line(struct lsc_triage *t, struct tr_line *l)
 			const char *q = tr_skip_ws(p + kn, end);
 			if (q < end && (*q == ':' || *q == '='))
 				q = tr_skip_ws(q + 1, end);
-			if (!(q < end && (*q == '+' || *q == '-' || isdigit((unsigned char)*q))))
+			if (!(q < end && (*q == '+' || *q == '-' || tr_digit(*q))))
 				break;
 			double v;
 			const char *r = q;
@@ -191,7 +191,7 @@ static int vmstat_line(struct lsc_triage *t, struct tr_line *l)
 		tr_setnum(&st->vm_window_s, w, e);
 	else {
 		const char *p = s;
-		while (p < end && !isdigit((unsigned char)*p))
+		while (p < end && !tr_digit(*p))
 			p++;
 		const char *q = p;
 		if (tr_dur_s(&q, end, &w) && tr_memmem(q, (size_t)(end - q), "window"))
@@ -283,10 +283,10 @@ static int rates_in_prose(struct lsc_triage *t, struct tr_line *l)
 	double fps = NAN;
 	if (mf) {
 		const char *p = mf;
-		while (p > s && (isdigit((unsigned char)p[-1]) || p[-1] == ',' || p[-1] == ' ' ||
+		while (p > s && (tr_digit(p[-1]) || p[-1] == ',' || p[-1] == ' ' ||
 				 isalpha((unsigned char)p[-1])) && mf - p < 40)
 			p--;
-		while (p < mf && !isdigit((unsigned char)*p))
+		while (p < mf && !tr_digit(*p))
 			p++;
 		if (!tr_num(&p, mf, &fps))
 			fps = NAN;
@@ -376,7 +376,7 @@ static int ik_llama_line(struct lsc_triage *t, struct tr_line *l)
 	if (!a)
 		return 0;
 	const char *p = a + 9;
-	while (p < end && !isdigit((unsigned char)*p) && p - a < 24)
+	while (p < end && !tr_digit(*p) && p - a < 24)
 		p++;
 	if (!tr_size_gib(&p, end, &gib))
 		return 0;
@@ -467,7 +467,7 @@ static int runai_line(struct lsc_triage *t, struct tr_line *l)
 	if (!tr_dur_s(&p, end, &secs))
 		return 0;
 	for (; p < end; p++)
-		if (isdigit((unsigned char)*p)) {
+		if (tr_digit(*p)) {
 			const char *q = p;
 			if (tr_rate_gibps(&q, end, &rate))
 				break;
@@ -559,7 +559,7 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 	tr_touch(st, l);
 	double v;
 	const char *p = k;
-	while (p < end && !isdigit((unsigned char)*p) && p - k < 48)
+	while (p < end && !tr_digit(*p) && p - k < 48)
 		p++;
 	if (p < end && tr_dur_s(&p, end, &v))
 		tr_setnum(&st->ready_s, v, e);

@@ -39,7 +39,7 @@ static double size_after(const char *s, const char *end, const char *after)
 			return NAN;
 		p = k + strlen(after);
 	}
-	while (p < end && !isdigit((unsigned char)*p))
+	while (p < end && !tr_digit(*p))
 		p++;
 	if (p >= end || (p > s && (tr_isword(p[-1]) || p[-1] == '-' || p[-1] == '.')))
 		return NAN;
@@ -67,17 +67,17 @@ static double bytes_after(const char *s, const char *end, const char *after)
 	if (!k)
 		return NAN;
 	const char *p = tr_skip_ws(k + strlen(after), end);
-	if (p >= end || !isdigit((unsigned char)*p))
+	if (p >= end || !tr_digit(*p))
 		return NAN;
 	double v = 0;
 	int digits = 0;
 	while (p < end) {
-		if (isdigit((unsigned char)*p)) {
+		if (tr_digit(*p)) {
 			v = v * 10 + (*p++ - '0');
 			digits++;
 		} else if ((*p == ' ' || *p == ',' || *p == '\'' || *p == '.') && digits && p + 3 < end + 0 &&
-			   isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2]) && isdigit((unsigned char)p[3]) &&
-			   (p + 4 >= end || !isdigit((unsigned char)p[4]))) {
+			   tr_digit(p[1]) && tr_digit(p[2]) && tr_digit(p[3]) &&
+			   (p + 4 >= end || !tr_digit(p[4]))) {
 			p++; /* a group of three */
 		} else {
 			break;

@@ -126,7 +126,7 @@ static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	/* the rate: "at 3.12 GiB/s", "(3.12 GiB/s)", "@ 3.1 GB/s"; the time: "in 12.8 s" */
 	for (const char *q = p; q < end; q++)
-		if (isdigit((unsigned char)*q) && !isdigit((unsigned char)q[-1]) && q[-1] != '.') {
+		if (tr_digit(*q) && !tr_digit(q[-1]) && q[-1] != '.') {
 			const char *r = q;
 			double x;
 			if (isnan(rate) && tr_rate_gibps(&r, end, &x)) {
@@ -177,7 +177,7 @@ static int complement_line(struct lsc_triage *t, struct tr_line *l)
 	 * and a duration; without a size it is prose about the line */
 	const char *pinned = tr_memmem(c, (size_t)(end - c), "pinned");
 	const char *p = pinned ? pinned : c;
-	while (p < end && !isdigit((unsigned char)*p))
+	while (p < end && !tr_digit(*p))
 		p++;
 	double gib, total = NAN, alloc = NAN, copy = NAN, v;
 	if (!tr_size_gib(&p, end, &gib))
@@ -216,7 +216,7 @@ static int still_line(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	double v = NAN;
 	const char *p = k + 14;
-	while (p < end && !isdigit((unsigned char)*p) && p - k < 40)
+	while (p < end && !tr_digit(*p) && p - k < 40)
 		p++;
 	if (!(p < end && tr_dur_s(&p, end, &v)))
 		v = NAN;

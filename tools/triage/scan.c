@@ -50,7 +50,7 @@ const char *tr_skip_ws(const char *p, const char *end)
 
 static int digit_at(const char *p, const char *end)
 {
-	return p < end && isdigit((unsigned char)*p);
+	return p < end && tr_digit(*p);
 }
 
 /* ".234" or "'234" or ",234" followed by no fourth digit: a group of three */
@@ -63,7 +63,7 @@ static int group3(const char *p, const char *end)
 const char *tr_add_frac(const char *p, const char *end, double *v)
 {
 	double f = 0.1;
-	while (p < end && isdigit((unsigned char)*p)) {
+	while (p < end && tr_digit(*p)) {
 		*v += (*p - '0') * f;
 		f /= 10;
 		p++;
@@ -79,7 +79,7 @@ int tr_num(const char **pp, const char *end, double *v)
 		neg = *p == '-';
 		p++;
 	}
-	if (p >= end || !(isdigit((unsigned char)*p) || (*p == '.' && p + 1 < end && isdigit((unsigned char)p[1]))))
+	if (p >= end || !(tr_digit(*p) || (*p == '.' && p + 1 < end && tr_digit(p[1]))))
 		return 0;
 	/* "1.234,56" and "1.234.567": dots that group thousands (a decimal
 	 * comma or another group follows), as much of Europe writes them */
@@ -95,7 +95,7 @@ int tr_num(const char **pp, const char *end, double *v)
 	double x = 0;
 	int digits = 0;
 	while (p < end) {
-		if (isdigit((unsigned char)*p)) {
+		if (tr_digit(*p)) {
 			x = x * 10 + (*p - '0');
 			digits++;
 			p++;
@@ -108,7 +108,7 @@ int tr_num(const char **pp, const char *end, double *v)
 	}
 	/* the fraction: "7.51", or a decimal comma ("1234,56 ms", "1.234,56") */
 	char dec = dot_groups ? ',' : '.';
-	if (p < end && (*p == dec || (*p == ',' && digits > 0)) && p + 1 < end && isdigit((unsigned char)p[1]))
+	if (p < end && (*p == dec || (*p == ',' && digits > 0)) && p + 1 < end && tr_digit(p[1]))
 		p = tr_add_frac(p + 1, end, &x);
 	*v = neg ? -x : x;
 	*pp = p;
@@ -192,12 +192,12 @@ int tr_after(const char *p, const char *end, const char *after,
 	/* The number may follow a few separators: "took 7.51 s", "= 312 ms",
 	 * "stream 30 GiB". Scan at most 24 bytes for its first digit. */
 	for (const char *lim = q + 24; q < end && q < lim; q++) {
-		if (isdigit((unsigned char)*q)) {
+		if (tr_digit(*q)) {
 			const char *r = q;
 			if (fn(&r, end, v))
 				return 1;
 			/* skip this number and keep looking */
-			while (q < end && (isdigit((unsigned char)*q) || *q == '.' || *q == ','))
+			while (q < end && (tr_digit(*q) || *q == '.' || *q == ','))
 				q++;
 			q--;
 		}
