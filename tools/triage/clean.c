@@ -256,6 +256,10 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 	double secs;
 	size_t n;
 
+	/* every prefix below opens with one of these: most lines go no further */
+	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q)))
+		return p;
+
 	/* [ 123.456789] dmesg, [pid  1234] strace -f, [2026-10-16 15:39:01] */
 	if (q < end && *q == '[') {
 		const char *r = tr_skip_ws(q + 1, end);

@@ -241,6 +241,8 @@ static int exact(const char *s, size_t n, const char *key)
 
 int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from)
 {
+	if (!(kw >> TR_G_SHAPE_SHIFT)) /* no shape's keyword: the common case */
+		return -1;
 	for (size_t i = from; i < tr_nshapes; i++) {
 		const struct tr_shape *h = &tr_shapes[i];
 		if (!(kw & tr_shape_group(i)))
