@@ -31,7 +31,7 @@ static double num2(const struct lsc__parsed *p, const char *a, const char *b)
 static const char *str(const struct lsc__parsed *p, const char *key)
 {
 	const char *v = lsc__parsed_get(p, key);
-	return v && strcmp(v, "n/a") ? v : NULL;
+	return v && !(v[0] == 'n' && !strcmp(v, "n/a")) ? v : NULL;
 }
 
 static void setif(struct tr_num *n, double v, int ev)

@@ -226,13 +226,21 @@ static void mem_estimate(struct tr_start *st, const char *s, const char *end, in
 		tr_setnum(&st->mem_available_gib, g, e);
 }
 
+/* Is @e an engine name that names no family of its own ("any", the kernel's,
+ * systemd's, a shell's, sysctl's, Python's lines)? */
+static int generic(const char *e)
+{
+	static const char *const g[] = {"any", "kernel", "systemd", "shell", "sysctl", "python", NULL};
+	for (const char *const *w = g; *w; w++)
+		if (e[0] == (*w)[0] && !strcmp(e, *w))
+			return 1;
+	return 0;
+}
+
 static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h)
 {
 	const char *s = l->s, *end = s + l->len;
-	const char *fam = strcmp(h->engine, "any") && strcmp(h->engine, "kernel") && strcmp(h->engine, "systemd") &&
-				  strcmp(h->engine, "shell") && strcmp(h->engine, "sysctl") && strcmp(h->engine, "python")
-			      ? h->engine
-			      : NULL;
+	const char *fam = generic(h->engine) ? NULL : h->engine;
 	struct tr_start *st;
 	int e;
 	double v;

@@ -224,7 +224,7 @@ struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int 
 struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const char *run, int create)
 {
 	for (unsigned i = 0; i < t->nopen; i++)
-		if (!strcmp(t->open[i]->run, run)) {
+		if (t->open[i]->run[0] == run[0] && !strcmp(t->open[i]->run, run)) {
 			if (create && t->open[i]->stage >= TR_ST_LOADING) {
 				/* the same run id began again: a new start */
 				tr_close(t, t->open[i]);
