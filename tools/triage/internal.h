@@ -50,6 +50,9 @@ struct tr_line {
 	 * log often has a collector's clock on some lines only. */
 	double tsk[TR_TS_KINDS];
 	uint64_t kw;          /* keyword groups found by the prefilter (TR_G_*) */
+	/* one bit per declared shape (shapes.c) whose keyword the line holds,
+	 * found by the same pass: no shape's keyword is searched for again */
+	uint64_t shapes[2];
 };
 
 /* prefilter.c: keyword groups a line contains, found in one pass */
@@ -65,6 +68,8 @@ enum {
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
+/* tr_prefilter of a cleaned line into l->kw, and its shapes into l->shapes. */
+void tr_prefilter_line(const struct tr_prefilter *p, struct tr_line *l);
 
 struct tr_clean {
 	unsigned fence;       /* open code-fence depth (informational) */
@@ -491,6 +496,8 @@ extern const size_t tr_nshapes;
  * whose keyword groups are in @kw (all when @kw is ~0), or -1. */
 int tr_shape_match(const char *s, size_t n, uint64_t kw);
 int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from);
+/* The same for a prefiltered line, from its shape bits (tr_prefilter_line). */
+int tr_shape_match_line(const struct tr_line *l, size_t from);
 #define TR_G_SHAPE_SHIFT 24
 #define TR_G_SHAPE_BUCKETS 32
 static inline uint64_t tr_shape_group(size_t i)

@@ -161,7 +161,9 @@ struct tr_prefilter *tr_prefilter_new(void)
 		p->s[p->n] = tr_shapes[i].key;
 		p->g[p->n++] = tr_shape_group(i);
 	}
-	if (p->n < NKW + tr_nshapes) { /* a table too large: fail loudly, not silently blind */
+	/* a table too large (or more shapes than tr_line.shapes has bits):
+	 * fail loudly, not silently blind */
+	if (p->n < NKW + tr_nshapes || tr_nshapes > 64 * sizeof(((struct tr_line *)0)->shapes) / sizeof(uint64_t)) {
 		free(p);
 		return NULL;
 	}
@@ -198,7 +200,8 @@ struct tr_prefilter *tr_prefilter_new(void)
 
 /* The keywords with a window of hash @h, each compared in full where its
  * window at @i says it begins. */
-static uint64_t compare_at(const struct tr_prefilter *p, const char *s, size_t n, size_t i, unsigned h)
+static uint64_t compare_at(const struct tr_prefilter *p, const char *s, size_t n, size_t i, unsigned h,
+			   uint64_t *shapes)
 {
 	uint64_t m = 0;
 	for (unsigned x = p->head[h]; x; x = p->next[x - 1]) {
@@ -212,20 +215,35 @@ static uint64_t compare_at(const struct tr_prefilter *p, const char *s, size_t n
 		 * three, so at + 3 <= n, and s[n] is the line's NUL */
 		uint32_t four;
 		memcpy(&four, s + at, 4);
-		if ((four & p->mask[k]) == p->pre[k] && !memcmp(s + at, p->s[k], p->len[k]))
+		if ((four & p->mask[k]) == p->pre[k] && !memcmp(s + at, p->s[k], p->len[k])) {
 			m |= p->g[k];
+			if (k >= NKW && shapes)
+				shapes[(k - NKW) >> 6] |= 1ull << ((k - NKW) & 63);
+		}
 	}
 	return m;
 }
 
-uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
+/* The groups of @s[0..n), and into @shapes (when not NULL) its shapes. */
+static uint64_t scan(const struct tr_prefilter *p, const char *s, size_t n, uint64_t *shapes)
 {
 	uint64_t m = 0;
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i + 2 < n; i += 2) {
 		unsigned h = tri_hash(u + i);
 		if (p->tri[h >> 6] >> (h & 63) & 1)
-			m |= compare_at(p, s, n, i, h);
+			m |= compare_at(p, s, n, i, h, shapes);
 	}
 	return m;
+}
+
+uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
+{
+	return scan(p, s, n, NULL);
+}
+
+void tr_prefilter_line(const struct tr_prefilter *p, struct tr_line *l)
+{
+	l->shapes[0] = l->shapes[1] = 0;
+	l->kw = scan(p, l->s, l->len, l->shapes);
 }

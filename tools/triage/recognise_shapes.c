@@ -471,14 +471,14 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 
 int tr_recognise_shapes(struct lsc_triage *t, struct tr_line *l)
 {
-	int i = tr_shape_match(l->s, l->len, l->kw);
+	int i = tr_shape_match_line(l, 0);
 	if (i < 0 || !apply(t, l, &tr_shapes[i]))
 		return 0;
 	/* An error line that names its cause ("error loading model: hugetlb
 	 * mmap failed: need N ... pool has M", "failed to reserve ...:
 	 * cudaMallocHost failed to pin 8192 MiB") is the cause's line too. */
 	if (tr_shapes[i].ev == TR_EV_LOAD_FAIL)
-		for (int j = i; (j = tr_shape_match_from(l->s, l->len, l->kw, (size_t)j + 1)) >= 0;) {
+		for (int j = i; (j = tr_shape_match_line(l, (size_t)j + 1)) >= 0;) {
 			enum tr_event ev = tr_shapes[j].ev;
 			if (ev == TR_EV_PINNED_FAIL || ev == TR_EV_HUGETLB_SHORT || ev == TR_EV_DIRECT_FAIL) {
 				apply(t, l, &tr_shapes[j]);

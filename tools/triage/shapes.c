@@ -239,24 +239,38 @@ static int exact(const char *s, size_t n, const char *key)
 	return n == k && !memcmp(s, key, k);
 }
 
+/* Does @s, which holds row @h's keyword, match the row? */
+static int row_matches(const struct tr_shape *h, const char *s, size_t n)
+{
+	if (h->fields & TR_FLD_EXACT)
+		return exact(s, n, h->key);
+	return !h->also || tr_memmem_ci(s, n, h->also);
+}
+
 int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from)
 {
 	if (!(kw >> TR_G_SHAPE_SHIFT)) /* no shape's keyword: the common case */
 		return -1;
 	for (size_t i = from; i < tr_nshapes; i++) {
 		const struct tr_shape *h = &tr_shapes[i];
-		if (!(kw & tr_shape_group(i)))
-			continue;
-		if (h->fields & TR_FLD_EXACT) {
-			if (exact(s, n, h->key))
+		if ((kw & tr_shape_group(i)) && tr_memmem(s, n, h->key) && row_matches(h, s, n))
+			return (int)i;
+	}
+	return -1;
+}
+
+int tr_shape_match_line(const struct tr_line *l, size_t from)
+{
+	/* the rows whose keyword the line holds, in table order */
+	for (size_t w = from / 64; w < 2; w++) {
+		uint64_t bits = l->shapes[w];
+		if (w == from / 64)
+			bits &= ~0ull << (from % 64);
+		for (; bits; bits &= bits - 1) {
+			size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
+			if (i < tr_nshapes && row_matches(&tr_shapes[i], l->s, l->len))
 				return (int)i;
-			continue;
 		}
-		if (!tr_memmem(s, n, h->key))
-			continue;
-		if (h->also && !tr_memmem_ci(s, n, h->also))
-			continue;
-		return (int)i;
 	}
 	return -1;
 }

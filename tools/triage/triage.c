@@ -115,7 +115,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	if (lsc_first)
 		l.kw = TR_G_LSC | (tr_memmem(l.s, l.len, "timestamp=") ? TR_G_EPOCH : 0);
 	else
-		l.kw = tr_prefilter(t->pf, l.s, l.len);
+		tr_prefilter_line(t->pf, &l);
 	if (l.kw & TR_G_EPOCH) {
 		/* ik_llama/llama-server: "timestamp=1760633941" (Unix seconds) */
 		const char *k = tr_memmem(l.s, l.len, "timestamp=");
@@ -138,7 +138,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	if (l.kw & TR_G_LSC)
 		used = tr_recognise_lsc(t, &l);
 	if (!used && lsc_first)
-		l.kw = tr_prefilter(t->pf, l.s, l.len);
+		tr_prefilter_line(t->pf, &l);
 	/* A markdown table row is a report's prose, not a log line (seed
 	 * 000's A/B table); only this project's tagged lines count there. */
 	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
