@@ -108,11 +108,12 @@ int tr_rate_gibps(const char **p, const char *end, double *g);
 int tr_after(const char *p, const char *end, const char *after,
 	     int (*fn)(const char **, const char *, double *), double *v);
 int tr_isword(char c);
-/* isdigit and isupper of the C locale (the triage's) inline: the ctype
- * macros call __ctype_b_loc for every byte, and the cleaner and the number
- * scanners test several bytes of every line. */
+/* isdigit, isupper and tolower of the C locale (the triage's) inline: the
+ * ctype functions are a call for every byte, and the cleaner, the number
+ * scanners and the case-blind searches test several bytes of every line. */
 static inline int tr_digit(char c) { return (unsigned)((unsigned char)c - '0') < 10; }
 static inline int tr_upper(char c) { return (unsigned)((unsigned char)c - 'A') < 26; }
+static inline unsigned char tr_lower(unsigned char c) { return tr_upper((char)c) ? (unsigned char)(c + 32) : c; }
 
 /* ---- the facts of one start --------------------------------------------- */
 

@@ -26,11 +26,15 @@ const char *tr_memmem_ci(const char *h, size_t hn, const char *needle)
 	size_t nn = strlen(needle);
 	if (nn == 0 || hn < nn)
 		return NULL;
-	int c0 = tolower((unsigned char)needle[0]);
+	const unsigned char *u = (const unsigned char *)h, *k = (const unsigned char *)needle;
+	unsigned char c0 = tr_lower(k[0]);
 	for (size_t i = 0; i + nn <= hn; i++) {
-		if (tolower((unsigned char)h[i]) != c0)
+		if (tr_lower(u[i]) != c0)
 			continue;
-		if (!strncasecmp(h + i, needle, nn))
+		size_t j = 1;
+		while (j < nn && tr_lower(u[i + j]) == tr_lower(k[j]))
+			j++;
+		if (j == nn)
 			return h + i;
 	}
 	return NULL;

@@ -287,14 +287,18 @@ int tr_shape_match(const char *s, size_t n, uint64_t kw)
  * (the rules classify every error line, and pastes are long). */
 static int any_of_low(const char *low, size_t n, const char *const *w)
 {
+	/* strstr (vectorised) where @low is a C string of @n bytes, as a
+	 * lowered copy of a quoted line is */
+	int cstr = !low[n] && strlen(low) == n;
 	for (; *w; w++) {
 		char nl[48];
 		size_t k = strlen(*w);
 		if (k >= sizeof(nl))
 			continue;
 		for (size_t i = 0; i < k; i++)
-			nl[i] = (char)tolower((unsigned char)(*w)[i]);
-		if (memmem(low, n, nl, k))
+			nl[i] = (char)tr_lower((unsigned char)(*w)[i]);
+		nl[k] = 0;
+		if (cstr ? strstr(low, nl) != NULL : memmem(low, n, nl, k) != NULL)
 			return 1;
 	}
 	return 0;
@@ -302,10 +306,11 @@ static int any_of_low(const char *low, size_t n, const char *const *w)
 
 static int any_of(const char *s, size_t n, const char *const *w)
 {
-	char low[TR_EVTEXT * 2];
-	size_t m = n < sizeof(low) ? n : sizeof(low);
+	char low[TR_EVTEXT * 2 + 1];
+	size_t m = n < sizeof(low) - 1 ? n : sizeof(low) - 1;
 	for (size_t i = 0; i < m; i++)
-		low[i] = (char)tolower((unsigned char)s[i]);
+		low[i] = (char)tr_lower((unsigned char)s[i]);
+	low[m] = 0;
 	return any_of_low(low, m, w);
 }
 
@@ -347,10 +352,11 @@ enum tr_cause tr_cause_of(const char *s, size_t n)
 					 NULL};
 	static const char *const noent[] = {"ENOENT", "No such file", NULL};
 	static const char *const perm[] = {"EPERM", "EACCES", "Permission denied", "not permitted", NULL};
-	char low[TR_EVTEXT * 2];
-	size_t m = n < sizeof(low) ? n : sizeof(low);
+	char low[TR_EVTEXT * 2 + 1];
+	size_t m = n < sizeof(low) - 1 ? n : sizeof(low) - 1;
 	for (size_t i = 0; i < m; i++)
-		low[i] = (char)tolower((unsigned char)s[i]);
+		low[i] = (char)tr_lower((unsigned char)s[i]);
+	low[m] = 0;
 	if (any_of_low(low, m, timeout))
 		return TR_C_TIMEOUT;
 	if (any_of_low(low, m, killed))
