@@ -18,7 +18,15 @@ const char *tr_memmem(const char *h, size_t hn, const char *needle)
 	 * times faster than memmem on lines of a log's length. */
 	if (!h[hn] && strlen(h) == hn)
 		return strstr(h, needle);
-	return memmem(h, hn, needle, strlen(needle));
+	size_t nn = strlen(needle);
+	if (hn > 256 || !nn)
+		return memmem(h, hn, needle, nn);
+	/* a short range (a bracket's contents): the first byte by memchr, then
+	 * the rest; memmem's setup costs more than the whole search */
+	for (const char *p = h, *end = h + hn; (size_t)(end - p) >= nn && (p = memchr(p, needle[0], (size_t)(end - p) - nn + 1)); p++)
+		if (!memcmp(p + 1, needle + 1, nn - 1))
+			return p;
+	return NULL;
 }
 
 const char *tr_memmem_ci(const char *h, size_t hn, const char *needle)
@@ -121,6 +129,9 @@ int tr_num(const char **pp, const char *end, double *v)
 
 static int unit_is(const char *p, const char *end, const char *u, const char **after)
 {
+	/* the first byte before the call: a number is tried against a dozen units */
+	if (p >= end || tr_lower((unsigned char)*p) != tr_lower((unsigned char)*u))
+		return 0;
 	size_t n = strlen(u);
 	if ((size_t)(end - p) < n || strncasecmp(p, u, n))
 		return 0;
