@@ -7,6 +7,7 @@
  * "29153 MiB" and "**7.51 s**" (once cleaned) all read the same.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -23,9 +24,12 @@ const char *tr_memmem(const char *h, size_t hn, const char *needle)
 		return memmem(h, hn, needle, nn);
 	/* a short range (a bracket's contents): the first byte by memchr, then
 	 * the rest; memmem's setup costs more than the whole search */
-	for (const char *p = h, *end = h + hn; (size_t)(end - p) >= nn && (p = memchr(p, needle[0], (size_t)(end - p) - nn + 1)); p++)
+	const char *p = h, *end = h + hn;
+	while ((size_t)(end - p) >= nn && (p = memchr(p, needle[0], (size_t)(end - p) - nn + 1))) {
 		if (!memcmp(p + 1, needle + 1, nn - 1))
 			return p;
+		p++;
+	}
 	return NULL;
 }
 
@@ -36,7 +40,20 @@ const char *tr_memmem_ci(const char *h, size_t hn, const char *needle)
 		return NULL;
 	const unsigned char *u = (const unsigned char *)h, *k = (const unsigned char *)needle;
 	unsigned char c0 = tr_lower(k[0]);
+	/* eight bytes at a time past those that cannot begin a match: a
+	 * letter in either case (its 0x20 bit set), another byte exactly */
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t fold = c0 >= 'a' && c0 <= 'z' ? 0x20 * ones : 0, pat = c0 * ones;
 	for (size_t i = 0; i + nn <= hn; i++) {
+		if (i + 8 <= hn) {
+			uint64_t x;
+			memcpy(&x, u + i, 8);
+			uint64_t v = (x | fold) ^ pat;
+			if (!((v - ones) & ~v & high)) {
+				i += 7;
+				continue;
+			}
+		}
 		if (tr_lower(u[i]) != c0)
 			continue;
 		size_t j = 1;
