@@ -77,6 +77,11 @@ static int any_high(const char *s, size_t n)
 		if (x & 0x8080808080808080ull)
 			return 1;
 	}
+	if (i < n && n >= 8) { /* the last eight bytes, some seen already */
+		uint64_t x;
+		memcpy(&x, s + n - 8, 8);
+		return (x & 0x8080808080808080ull) != 0;
+	}
 	for (; i < n; i++)
 		if ((unsigned char)s[i] >= 0x80)
 			return 1;

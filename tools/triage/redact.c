@@ -12,12 +12,19 @@
 #include "internal.h"
 
 /* The length of the run of printable ASCII (0x20-0x7e) that @s begins
- * with, eight bytes at a time: nearly every quoted line is all of it, and
+ * with, sixteen or eight bytes at a time: nearly every quoted line is all of it, and
  * tr_sanitize copies such a run as it is. */
 static size_t plain_run(const char *s, size_t n)
 {
 	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
 	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		uint64_t x, y;
+		memcpy(&x, s + i, 8);
+		memcpy(&y, s + i + 8, 8);
+		if ((x | (x - 0x20 * ones) | (x + ones) | y | (y - 0x20 * ones) | (y + ones)) & high)
+			break;
+	}
 	for (; i + 8 <= n; i += 8) {
 		uint64_t x;
 		memcpy(&x, s + i, 8);
