@@ -85,18 +85,21 @@ static void vm_fields(struct tr_start *s, const struct lsc__parsed *p, int ev, c
 		seen[k] = NAN;
 	for (unsigned i = 0; i < p->n; i++) {
 		const char *key = p->kv[i].key;
-		size_t kl = strlen(key);
+		size_t kl;
 		if (!suffix) {
 			if (strncmp(key, LSC__VM_KEY_PREFIX, sizeof(LSC__VM_KEY_PREFIX) - 1))
 				continue;
 			key += sizeof(LSC__VM_KEY_PREFIX) - 1;
-			kl -= sizeof(LSC__VM_KEY_PREFIX) - 1;
+			kl = strlen(key);
 		} else {
+			kl = strlen(key);
 			if (kl <= sl || strcmp(key + kl - sl, suffix))
 				continue;
 			kl -= sl;
 		}
 		for (int k = 0; k < TR_VM_N; k++) {
+			if (key[0] != tr_vm_names[k][0]) /* the first byte tells most pairs apart */
+				continue;
 			size_t nl = strlen(tr_vm_names[k]);
 			/* allocstall_normal, allocstall_movable, ... add up */
 			int match = kl == nl ? !strncmp(key, tr_vm_names[k], nl)
