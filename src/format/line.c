@@ -307,10 +307,21 @@ static int is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* The bytes of a key or an event name, as a table: the parser tests every
+ * byte of every field's key, on every line of a log the triage reads. */
+#define KEY_ROW(c)                                                                                 \
+	(((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9') || \
+	 (c) == '_' || (c) == '.' || (c) == '-' || (c) == ':')
+#define KEY_ROW4(c) KEY_ROW(c), KEY_ROW((c) + 1), KEY_ROW((c) + 2), KEY_ROW((c) + 3)
+#define KEY_ROW16(c) KEY_ROW4(c), KEY_ROW4((c) + 4), KEY_ROW4((c) + 8), KEY_ROW4((c) + 12)
+static const unsigned char key_chars[256] = {
+	KEY_ROW16(0x00), KEY_ROW16(0x10), KEY_ROW16(0x20), KEY_ROW16(0x30),
+	KEY_ROW16(0x40), KEY_ROW16(0x50), KEY_ROW16(0x60), KEY_ROW16(0x70),
+};
+
 static int key_char(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '-' || c == ':';
+	return key_chars[c];
 }
 
 /* Unescape a quoted string starting after the opening quote, in place.
@@ -401,12 +412,21 @@ static char *unquote(char *s, char *end, int json, char **val)
 	return NULL;
 }
 
+/* The bit of lsc__parsed.keys for @k. */
+static unsigned key_bit(const char *k)
+{
+	unsigned a = (unsigned char)k[0], b = a ? (unsigned char)k[1] : 0, c = b ? (unsigned char)k[2] : 0;
+	return ((a * 31 + b) * 31 + c) & 255;
+}
+
 static int add_kv(struct lsc__parsed *p, const char *k, const char *v)
 {
 	if (p->n >= LSC__FIELDS_MAX) {
 		p->damaged++;
 		return -1;
 	}
+	unsigned b = key_bit(k);
+	p->keys[b >> 6] |= 1ull << (b & 63);
 	p->kv[p->n].key = k;
 	p->kv[p->n].val = v;
 	p->n++;
@@ -434,9 +454,9 @@ static int parse_human(char *tag, char *end, struct lsc__parsed *out)
 	/* The sentence runs to the first " |" that is followed by a space or
 	 * the end: the writer never lets '|' into the sentence. */
 	char *sep = NULL;
-	for (char *q = s; q < end; q++) {
-		if (q[0] == ' ' && q + 1 < end && q[1] == '|' && (q + 2 >= end || q[2] == ' ')) {
-			sep = q;
+	for (char *q = s; q + 1 < end && (q = memchr(q + 1, '|', (size_t)(end - q - 1))); ) {
+		if (q[-1] == ' ' && (q + 1 >= end || q[1] == ' ')) {
+			sep = q - 1;
 			break;
 		}
 	}
@@ -580,15 +600,28 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 {
 	if (!line || !out)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
+	/* not a memset: kv[] is read only up to n, and it is 1.5 KiB */
+	out->version = 0;
+	out->format = 0;
+	out->event = NULL;
+	out->tag_offset = 0;
+	out->n = 0;
+	out->damaged = 0;
+	memset(out->keys, 0, sizeof(out->keys));
 	out->human = "";
 	line[len] = '\0';
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		line[--len] = '\0';
 	char *end = line + len;
 
-	char *h = memmem(line, len, LSC__TAG, strlen(LSC__TAG));
-	char *j = memmem(line, len, LSC__JSON_TAG, strlen(LSC__JSON_TAG));
+	/* strstr, vectorised, where the line holds no NUL (the triage's lines
+	 * never do); memmem for the rest */
+	int cstr = strlen(line) == len;
+	char *h = cstr ? strstr(line, LSC__TAG) : memmem(line, len, LSC__TAG, strlen(LSC__TAG));
+	/* the first tag wins: a JSON tag counts only where it begins before h */
+	size_t jn = h ? (size_t)(h - line) + strlen(LSC__JSON_TAG) - 1 : len;
+	char *j = cstr && !h ? strstr(line, LSC__JSON_TAG)
+			     : memmem(line, jn < len ? jn : len, LSC__JSON_TAG, strlen(LSC__JSON_TAG));
 	if (!h && !j)
 		return 0;
 	char *tag = (h && (!j || h < j)) ? h : j;
@@ -598,10 +631,48 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 
 const char *lsc__parsed_get(const struct lsc__parsed *p, const char *key)
 {
+	/* a phase line has dozens of fields, and the triage asks each line
+	 * for a dozen keys, most of which it lacks */
+	unsigned b = key_bit(key);
+	if (!(p->keys[b >> 6] >> (b & 63) & 1))
+		return NULL;
 	for (unsigned i = 0; i < p->n; i++)
-		if (!strcmp(p->kv[i].key, key))
+		if (p->kv[i].key[0] == key[0] && !strcmp(p->kv[i].key, key))
 			return p->kv[i].val;
 	return NULL;
+}
+
+/* A plain decimal ("-12", "0.259") of at most 15 digits, read exactly: the
+ * digits make an integer below 2^53 and the power of ten is exact, so one
+ * division rounds as strtod does (Clinger's fast path). 0 when @s is not
+ * that shape, for strtod to decide. The triage reads a dozen numbers off
+ * every loadscope line; strtod and its locale switch cost ten times more. */
+static int plain_decimal(const char *s, double *v)
+{
+	static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+				       1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+	int neg = *s == '-';
+	s += neg;
+	uint64_t m = 0;
+	int digits = 0, frac = -1;
+	for (;; s++) {
+		if (*s >= '0' && *s <= '9') {
+			if (++digits > 15)
+				return 0;
+			m = m * 10 + (uint64_t)(*s - '0');
+			if (frac >= 0)
+				frac++;
+		} else if (*s == '.' && frac < 0 && digits) {
+			frac = 0;
+		} else {
+			break;
+		}
+	}
+	if (*s || !digits || frac == 0)
+		return 0; /* "1.", "1e5", "0x1", trailing bytes: strtod's to judge */
+	double d = (double)m / pow10[frac > 0 ? frac : 0];
+	*v = neg ? -d : d;
+	return 1;
 }
 
 int lsc__parsed_f64(const struct lsc__parsed *p, const char *key, double *v)
@@ -609,6 +680,8 @@ int lsc__parsed_f64(const struct lsc__parsed *p, const char *key, double *v)
 	const char *s = lsc__parsed_get(p, key);
 	if (!s)
 		return -ENOENT;
+	if (plain_decimal(s, v))
+		return 0;
 	char *e;
 	/* A decimal point is '.', whatever locale the engine set. */
 	locale_t loc = lsc__c_locale_enter();

@@ -90,6 +90,9 @@ struct lsc__parsed {
 	unsigned n;
 	struct lsc__kv kv[LSC__FIELDS_MAX];
 	unsigned damaged;       /* fields dropped because the line was cut */
+	/* one bit per hash of a key's first three bytes: a lookup of a key
+	 * the line lacks (most of a reader's lookups) ends at its bit */
+	uint64_t keys[4];
 };
 
 /*

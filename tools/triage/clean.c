@@ -19,6 +19,15 @@
 
 #include "internal.h"
 
+/* The bytes of an engine's own prefix ("strata generate: "): letters (the C
+ * locale's, the triage's), ' ', '-' and '_'. A table: every line is tested. */
+#define PFX(c) ((((c) | 0x20) >= 'a' && ((c) | 0x20) <= 'z') || (c) == ' ' || (c) == '-' || (c) == '_')
+#define PFX4(c) PFX(c), PFX((c) + 1), PFX((c) + 2), PFX((c) + 3)
+#define PFX16(c) PFX4(c), PFX4((c) + 4), PFX4((c) + 8), PFX4((c) + 12)
+static const unsigned char prefix_byte[256] = {
+	PFX16(0x00), PFX16(0x10), PFX16(0x20), PFX16(0x30), PFX16(0x40), PFX16(0x50), PFX16(0x60), PFX16(0x70),
+};
+
 static int is_fence(const char *p, const char *end)
 {
 	if (end - p >= 3 && ((p[0] == '`' && p[1] == '`' && p[2] == '`') ||
@@ -34,6 +43,9 @@ static const char *const tags[] = {"<details>", "</details>", "<summary>", "</su
 
 static size_t tag_len(const char *p, const char *end)
 {
+	/* every tag's second byte is one of these: most '<' of a log are not tags */
+	if (end - p < 3 || !strchr("/bBcCdDpPsS", p[1]) || !p[1])
+		return 0;
 	for (const char *const *t = tags; *t; t++) {
 		size_t n = strlen(*t);
 		if ((size_t)(end - p) >= n && !strncasecmp(p, *t, n))
@@ -48,15 +60,27 @@ static size_t tag_len(const char *p, const char *end)
 	return 0;
 }
 
-/* Does @s hold a byte >= 0x80? Eight bytes at a time: most log lines are ASCII. */
+/* Does @s hold a byte >= 0x80? Sixteen bytes at a time: most log lines are ASCII. */
 static int any_high(const char *s, size_t n)
 {
 	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		uint64_t x, y;
+		memcpy(&x, s + i, 8);
+		memcpy(&y, s + i + 8, 8);
+		if ((x | y) & 0x8080808080808080ull)
+			return 1;
+	}
 	for (; i + 8 <= n; i += 8) {
 		uint64_t x;
 		memcpy(&x, s + i, 8);
 		if (x & 0x8080808080808080ull)
 			return 1;
+	}
+	if (i < n && n >= 8) { /* the last eight bytes, some seen already */
+		uint64_t x;
+		memcpy(&x, s + n - 8, 8);
+		return (x & 0x8080808080808080ull) != 0;
 	}
 	for (; i < n; i++)
 		if ((unsigned char)s[i] >= 0x80)
@@ -164,7 +188,7 @@ static int dig(const char *p, const char *end, int n)
 	if (end - p < n)
 		return 0;
 	for (int i = 0; i < n; i++)
-		if (!isdigit((unsigned char)p[i]))
+		if (!tr_digit(p[i]))
 			return 0;
 	return 1;
 }
@@ -179,7 +203,7 @@ static size_t clock_at(const char *p, const char *end, double *secs)
 	double v = ((q[0] - '0') * 10 + (q[1] - '0')) * 3600.0 + ((q[3] - '0') * 10 + (q[4] - '0')) * 60.0 +
 		   ((q[6] - '0') * 10 + (q[7] - '0'));
 	q += 8;
-	if (q < end && (*q == '.' || *q == ',') && q + 1 < end && isdigit((unsigned char)q[1]))
+	if (q < end && (*q == '.' || *q == ',') && q + 1 < end && tr_digit(q[1]))
 		q = tr_add_frac(q + 1, end, &v);
 	*secs = v;
 	return (size_t)(q - p);
@@ -237,12 +261,16 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 	double secs;
 	size_t n;
 
+	/* every prefix below opens with one of these: most lines go no further */
+	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q)))
+		return p;
+
 	/* [ 123.456789] dmesg, [pid  1234] strace -f, [2026-10-16 15:39:01] */
 	if (q < end && *q == '[') {
 		const char *r = tr_skip_ws(q + 1, end);
 		if (end - r > 4 && !strncmp(r, "pid", 3)) {
 			r = tr_skip_ws(r + 3, end);
-			while (r < end && isdigit((unsigned char)*r))
+			while (r < end && tr_digit(*r))
 				r++;
 			if (r < end && *r == ']')
 				return tr_skip_ws(r + 1, end);
@@ -264,7 +292,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 				return tr_skip_ws(e + 1, end);
 			}
 			const char *d = in;
-			while (d < e && (isdigit((unsigned char)*d) || *d == '.'))
+			while (d < e && (tr_digit(*d) || *d == '.'))
 				d++;
 			if (d == e && d > in)
 				return tr_skip_ws(e + 1, end);
@@ -284,10 +312,10 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 		}
 	}
 	/* Nov 30 04:05:16 host prog[123]: */
-	for (const char *const *m = months; end - q > 15 && isupper((unsigned char)*q) && q[3] == ' ' && *m; m++) {
-		if (end - q > 15 && !strncmp(q, *m, 3) && q[3] == ' ') {
+	for (const char *const *m = months; end - q > 15 && tr_upper(*q) && q[3] == ' ' && *m; m++) {
+		if (end - q > 15 && q[0] == (*m)[0] && !strncmp(q, *m, 3) && q[3] == ' ') {
 			const char *c = tr_skip_ws(q + 4, end);
-			while (c < end && isdigit((unsigned char)*c))
+			while (c < end && tr_digit(*c))
 				c++;
 			c = tr_skip_ws(c, end);
 			n = clock_at(c, end, &secs);
@@ -304,10 +332,10 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 		return tr_skip_ws(q + n, end);
 	}
 	/* llama.cpp: "0.00.189.951 I " (elapsed time, then a level letter) */
-	if (q < end && isdigit((unsigned char)*q)) {
+	if (q < end && tr_digit(*q)) {
 		const char *c = q;
 		int dots = 0;
-		while (c < end && (isdigit((unsigned char)*c) || *c == '.'))
+		while (c < end && (tr_digit(*c) || *c == '.'))
 			dots += *c++ == '.';
 		if (dots == 3 && end - c >= 3 && c[0] == ' ' && strchr("DIWETN", c[1]) && c[2] == ' ')
 			return c + 3;
@@ -319,7 +347,9 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 			return tr_skip_ws(e + 1, end);
 	}
 	/* vLLM / python logging: "INFO 10-16 15:39:01 [loader.py:123] " */
-	for (const char *const *lv = levels; q < end && isupper((unsigned char)*q) && *lv; lv++) {
+	for (const char *const *lv = levels; q < end && tr_upper(*q) && *lv; lv++) {
+		if (*q != (*lv)[0])
+			continue;
 		size_t ln = strlen(*lv);
 		if ((size_t)(end - q) > ln + 1 && !strncmp(q, *lv, ln) && (q[ln] == ' ' || q[ln] == ':')) {
 			const char *c = tr_skip_ws(q + ln + (q[ln] == ':'), end);
@@ -385,8 +415,8 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 	{
 		/* an engine's own prefix ("strata generate: ") is kept, but the
 		 * clock of the logger behind it is still the line's (the innermost) */
-		const char *w = p;
-		while (w < end && w - p < 40 && (isalpha((unsigned char)*w) || *w == ' ' || *w == '-' || *w == '_'))
+		const char *w = p, *lim = end - p < 40 ? end : p + 40;
+		while (w < lim && prefix_byte[(unsigned char)*w])
 			w++;
 		if (w > p && w + 1 < end && w[0] == ':' && w[1] == ' ') {
 			const char *q = w + 2;

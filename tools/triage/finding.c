@@ -3,7 +3,8 @@
  * from the start, which is freed when it closes), the arithmetic, the ranked
  * remedies and what could not be evaluated. Text that does not fit is cut;
  * slots that are full are dropped silently (the first ones matter most:
- * rules add them in order of weight).
+ * rules add them in order of weight). A lite finding (tr_finding.lite)
+ * keeps its evidence and formats no text at all.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 void tr_f_init(struct tr_finding *f, const char *id, enum lsc_triage_sev sev, const struct tr_start *s)
 {
 	/* not a memset: the arrays are read only up to their counts, and
-	 * rules run a dozen times per start */
+	 * rules run a dozen times per start; @lite is tr_run_rules' to set */
 	f->nev = f->nmath = f->nrem = f->nmiss = 0;
 	f->summary[0] = 0;
 	f->id = id;
@@ -23,6 +24,8 @@ void tr_f_init(struct tr_finding *f, const char *id, enum lsc_triage_sev sev, co
 
 void tr_f_summary(struct tr_finding *f, const char *fmt, ...)
 {
+	if (f->lite)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(f->summary, sizeof(f->summary), fmt, ap);
@@ -41,7 +44,7 @@ void tr_f_ev(struct tr_finding *f, const struct tr_start *s, int ev)
 
 #define ADD(arr, n, max)                                          \
 	do {                                                      \
-		if (f->n >= (max))                                \
+		if (f->lite || f->n >= (max))                     \
 			return;                                   \
 		va_list ap;                                       \
 		va_start(ap, fmt);                                \

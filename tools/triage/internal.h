@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "triage.h"
 
@@ -49,6 +50,9 @@ struct tr_line {
 	 * log often has a collector's clock on some lines only. */
 	double tsk[TR_TS_KINDS];
 	uint64_t kw;          /* keyword groups found by the prefilter (TR_G_*) */
+	/* one bit per declared shape (shapes.c) whose keyword the line holds,
+	 * found by the same pass: no shape's keyword is searched for again */
+	uint64_t shapes[2];
 };
 
 /* prefilter.c: keyword groups a line contains, found in one pass */
@@ -64,6 +68,8 @@ enum {
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
+/* tr_prefilter of a cleaned line into l->kw, and its shapes into l->shapes. */
+void tr_prefilter_line(const struct tr_prefilter *p, struct tr_line *l);
 
 struct tr_clean {
 	unsigned fence;       /* open code-fence depth (informational) */
@@ -76,7 +82,15 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l);
 
 /* ---- scanning helpers (scan.c) -------------------------------------------- */
 
+/* The first @needle in @h[0..hn); h[hn] must be readable (a line's NUL, or
+ * any byte of the line after the range). */
 const char *tr_memmem(const char *h, size_t hn, const char *needle);
+/* The first @needle in the whole of @l: a cleaned line is a C string that
+ * holds no NUL, so strstr (vectorised) needs no length check. */
+static inline const char *tr_find(const struct tr_line *l, const char *needle)
+{
+	return strstr(l->s, needle);
+}
 const char *tr_memmem_ci(const char *h, size_t hn, const char *needle);
 /* A decimal number at *p (digits, thousands commas, one point, sign). */
 int tr_num(const char **p, const char *end, double *v);
@@ -94,6 +108,12 @@ int tr_rate_gibps(const char **p, const char *end, double *g);
 int tr_after(const char *p, const char *end, const char *after,
 	     int (*fn)(const char **, const char *, double *), double *v);
 int tr_isword(char c);
+/* isdigit, isupper and tolower of the C locale (the triage's) inline: the
+ * ctype functions are a call for every byte, and the cleaner, the number
+ * scanners and the case-blind searches test several bytes of every line. */
+static inline int tr_digit(char c) { return (unsigned)((unsigned char)c - '0') < 10; }
+static inline int tr_upper(char c) { return (unsigned)((unsigned char)c - 'A') < 26; }
+static inline unsigned char tr_lower(unsigned char c) { return tr_upper((char)c) ? (unsigned char)(c + 32) : c; }
 
 /* ---- the facts of one start --------------------------------------------- */
 
@@ -254,6 +274,11 @@ struct tr_finding {
 	const char *id;
 	enum lsc_triage_sev sev;
 	unsigned start;
+	/* Set by tr_run_rules when no text of this finding can be kept (the
+	 * full store is full and the start has no summary left): only its id,
+	 * severity and evidence count, and tr_f_summary and the rest format
+	 * nothing. On a gigabyte log that is nearly every finding. */
+	int lite;
 	char summary[320];
 	unsigned nev, nmath, nrem, nmiss;
 	struct tr_evid ev[TR_F_EV];
@@ -263,6 +288,8 @@ struct tr_finding {
 };
 
 void tr_f_init(struct tr_finding *f, const char *id, enum lsc_triage_sev sev, const struct tr_start *s);
+/* Is @f lite (see tr_finding.lite)? A rule may skip work that only feeds its text. */
+static inline int tr_f_lite(const struct tr_finding *f) { return f->lite; }
 void tr_f_summary(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tr_f_ev(struct tr_finding *f, const struct tr_start *s, int ev);
 void tr_f_math(struct tr_finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -470,6 +497,8 @@ extern const size_t tr_nshapes;
  * whose keyword groups are in @kw (all when @kw is ~0), or -1. */
 int tr_shape_match(const char *s, size_t n, uint64_t kw);
 int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from);
+/* The same for a prefiltered line, from its shape bits (tr_prefilter_line). */
+int tr_shape_match_line(const struct tr_line *l, size_t from);
 #define TR_G_SHAPE_SHIFT 24
 #define TR_G_SHAPE_BUCKETS 32
 static inline uint64_t tr_shape_group(size_t i)

@@ -11,9 +11,19 @@
  * its own group bit (tr_shape_group), so recognise_shapes.c tries only the
  * rows whose keyword a line holds.
  *
- * A keyword is indexed by its rarest-looking two bytes, not its first two:
- * "of pinned memory" or "read error:" would stop the scan at every "of" and
- * "re" of a log; "_b" or "r:" almost never do.
+ * The scan hashes the three bytes at every second position and tests one
+ * bit in an 8 KiB table: a loop of a few instructions per two bytes and a
+ * branch that is almost never taken, since the table holds only each
+ * keyword's two three-byte windows in its rarest-looking four bytes (not
+ * its first bytes: "of pinned memory" or "read error:" would stop the scan
+ * at every "of" and "re" of a log; "_b" or "r:" almost never do). One of
+ * the two windows of any occurrence begins at an even offset. Only where
+ * the bit is set are keywords compared: those with a window of that hash,
+ * each at the start its window gives.
+ *
+ * A three-byte keyword ("RSS") has one window; where it begins at an odd
+ * offset, the even position before it holds some byte and its first two,
+ * so the table holds all 256 of those windows too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,18 +72,22 @@ static const struct {
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
 #define NALL 254 /* the fixed keywords and the shapes' */
+#define NENT (2 * NALL + 4 * 256) /* two windows per keyword, 256 per three-byte one (four of them at most) */
 
 struct tr_prefilter {
 	const char *s[NALL];
 	uint64_t g[NALL];
-	uint64_t any[65536 / 64]; /* one bit per two-byte prefix in use: 8 KiB, stays in L1 */
-	uint8_t head[65536];   /* 1 + index of the first keyword with these two bytes; 0 none */
-	uint8_t next[NALL];    /* chain: 1 + index of the next one; 0 end */
 	uint8_t len[NALL];
-	uint8_t off[NALL];     /* where in the keyword the indexed two bytes are */
-	uint32_t pre[NALL];    /* four bytes from there (fewer: masked) */
+	uint32_t pre[NALL];       /* the keyword's first four bytes (fewer: masked) */
 	uint32_t mask[NALL];
-	size_t n;
+	uint64_t tri[65536 / 64]; /* one bit per (hashed) window in use: 8 KiB, stays in L1 */
+	uint16_t head[65536];     /* 1 + index of the first entry of a window hash; 0 none */
+	/* the entries: a keyword and where its window begins in it (-1: the
+	 * byte before a three-byte keyword) */
+	uint16_t next[NENT];      /* chain: 1 + index of the next one; 0 end */
+	uint8_t kwi[NENT];
+	int8_t off[NENT];
+	size_t n, nent;
 };
 
 /* How common a byte is in log text: lower is rarer. */
@@ -88,18 +102,71 @@ static int common(unsigned char c)
 	return 0; /* upper case, digits, punctuation */
 }
 
+/* Three-byte runs of English and of these engines' words that a log is
+ * full of ("loa" of every "load", "ing", "mod", "erv"): a window that is
+ * one of them stops the scan at every such word. Picked from the commonest
+ * runs of the corpus logs (tests/corpus/logs) that are words, not names. */
+static const char common3[][4] = {
+	"ing", "ion", "ent", "the", "and", "ter", "ers", "ate", "tio", "con", "com", "omp", "ple", "pro",
+	"ver", "ser", "str", "tra", "rat", "sta", "tar", "art", "oad", "loa", "mod", "ode", "del", "lla",
+	"ama", "erv", "rve", "ner", "ene", "gen", "era", "abl", "ble", "tin", "ail", "ile", "ted", "ed ",
+	"er ", "ng ", "es ", "ce ", "te ", "ory", "emo", "mem", "all", "ize", "ead", "re ", "ati", "ass",
+	"rea", "ach", "che", "ect",
+};
+
+static int is_common3(const char *w)
+{
+	for (size_t i = 0; i < sizeof(common3) / sizeof(common3[0]); i++)
+		if (!memcmp(w, common3[i], 3))
+			return 1;
+	return 0;
+}
+
+/* Where the keyword's rarest-looking four bytes begin (the two windows):
+ * a common run costs most, and of the bytes the middle two are in both
+ * windows and count twice. */
 static size_t window(const char *k, size_t len)
 {
 	size_t best = 0;
-	int bs = 99;
-	for (size_t i = 0; i + 1 < len; i++) {
-		int sc = common((unsigned char)k[i]) + common((unsigned char)k[i + 1]);
+	int bs = 1 << 30;
+	for (size_t i = 0; i + 3 < len; i++) {
+		int sc = 100 * (is_common3(k + i) + is_common3(k + i + 1)) + common((unsigned char)k[i]) +
+			 2 * common((unsigned char)k[i + 1]) + 2 * common((unsigned char)k[i + 2]) +
+			 common((unsigned char)k[i + 3]);
 		if (sc < bs) {
 			bs = sc;
 			best = i;
 		}
 	}
 	return best;
+}
+
+/* The pair at @s: one two-byte load. */
+static inline unsigned pair(const unsigned char *s)
+{
+	return (unsigned)s[0] | (unsigned)s[1] << 8;
+}
+
+/* The three bytes at @s, hashed to 16 bits. */
+static inline unsigned tri_hash(const unsigned char *s)
+{
+	uint32_t x = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16;
+	return (x * 0x9e3779b1u) >> 16;
+}
+
+/* Index the window @w, at @o in keyword @k. */
+static int add_window(struct tr_prefilter *p, size_t k, const unsigned char *w, int o)
+{
+	if (p->nent == NENT)
+		return -1;
+	size_t e = p->nent++;
+	unsigned h = tri_hash(w);
+	p->tri[h >> 6] |= 1ull << (h & 63);
+	p->kwi[e] = (uint8_t)k;
+	p->off[e] = (int8_t)o;
+	p->next[e] = p->head[h];
+	p->head[h] = (uint16_t)(e + 1);
+	return 0;
 }
 
 struct tr_prefilter *tr_prefilter_new(void)
@@ -116,47 +183,110 @@ struct tr_prefilter *tr_prefilter_new(void)
 		p->s[p->n] = tr_shapes[i].key;
 		p->g[p->n++] = tr_shape_group(i);
 	}
-	if (p->n < NKW + tr_nshapes) { /* a table too large: fail loudly, not silently blind */
+	/* a table too large (or more shapes than tr_line.shapes has bits):
+	 * fail loudly, not silently blind */
+	if (p->n < NKW + tr_nshapes || tr_nshapes > 64 * sizeof(((struct tr_line *)0)->shapes) / sizeof(uint64_t)) {
 		free(p);
 		return NULL;
 	}
-	for (size_t i = p->n; i-- > 0;) {
-		p->len[i] = (uint8_t)strlen(p->s[i]);
-		size_t o = window(p->s[i], p->len[i]);
-		p->off[i] = (uint8_t)o;
-		unsigned b = (unsigned)(unsigned char)p->s[i][o] << 8 | (unsigned char)p->s[i][o + 1];
-		size_t m = p->len[i] - o < 4 ? p->len[i] - o : 4;
-		p->mask[i] = 0;
-		memcpy(&p->pre[i], "\0\0\0\0", 4);
-		memcpy(&p->pre[i], p->s[i] + o, m);
+	int bad = 0;
+	for (size_t i = p->n; i-- > 0 && !bad;) {
+		size_t len = strlen(p->s[i]);
+		if (len < 3 || len > 127) { /* a window needs three bytes; off is an int8_t */
+			bad = 1;
+			break;
+		}
+		p->len[i] = (uint8_t)len;
+		size_t m = len < 4 ? len : 4;
+		p->pre[i] = p->mask[i] = 0;
+		memcpy(&p->pre[i], p->s[i], m);
 		memset(&p->mask[i], 0xff, m);
-		p->next[i] = p->head[b];
-		p->head[b] = (uint8_t)(i + 1);
-		p->any[b >> 6] |= 1ull << (b & 63);
+		const unsigned char *k = (const unsigned char *)p->s[i];
+		if (len > 3) {
+			size_t o = window(p->s[i], len);
+			bad |= add_window(p, i, k + o, (int)o) | add_window(p, i, k + o + 1, (int)o + 1);
+			continue;
+		}
+		bad |= add_window(p, i, k, 0);
+		for (unsigned c = 0; c < 256; c++) {
+			unsigned char w[3] = {(unsigned char)c, k[0], k[1]};
+			bad |= add_window(p, i, w, -1);
+		}
+	}
+	if (bad) {
+		free(p);
+		return NULL;
 	}
 	return p;
 }
 
-uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
+/* The keywords with a window of hash @h, each compared in full where its
+ * window at @i says it begins. */
+static uint64_t compare_at(const struct tr_prefilter *p, const char *s, size_t n, size_t i, unsigned h,
+			   uint64_t *shapes)
 {
 	uint64_t m = 0;
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i + 1 < n; i++) {
-		unsigned b = (unsigned)u[i] << 8 | u[i + 1];
-		if (!(p->any[b >> 6] >> (b & 63) & 1))
+	for (unsigned x = p->head[h]; x; x = p->next[x - 1]) {
+		size_t e = x - 1, k = p->kwi[e];
+		if ((ptrdiff_t)i < p->off[e])
 			continue;
-		unsigned h = p->head[b];
-		/* four bytes at once before the full compare; s[n] is the line's
-		 * NUL, and a line shorter than 4 from here reads it as zeros */
-		uint32_t four = 0;
-		memcpy(&four, s + i, n - i >= 4 ? 4 : n - i);
-		while (h) {
-			size_t k = h - 1, o = p->off[k];
-			if ((four & p->mask[k]) == p->pre[k] && i >= o && n - (i - o) >= p->len[k] &&
-			    !memcmp(s + i - o, p->s[k], p->len[k]))
-				m |= p->g[k];
-			h = p->next[k];
+		size_t at = i - (size_t)(ptrdiff_t)p->off[e];
+		if (at > n || n - at < p->len[k])
+			continue;
+		/* four bytes at once before the full compare: every keyword has
+		 * three, so at + 3 <= n, and s[n] is the line's NUL */
+		uint32_t four;
+		memcpy(&four, s + at, 4);
+		if ((four & p->mask[k]) == p->pre[k] && !memcmp(s + at, p->s[k], p->len[k])) {
+			m |= p->g[k];
+			if (k >= NKW && shapes)
+				shapes[(k - NKW) >> 6] |= 1ull << ((k - NKW) & 63);
 		}
 	}
 	return m;
+}
+
+/* The groups of @s[0..n), and into @shapes (when not NULL) its shapes. */
+static uint64_t scan(const struct tr_prefilter *p, const char *s, size_t n, uint64_t *shapes)
+{
+	uint64_t m = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	/* three positions from one eight-byte load, one branch for the three */
+	for (; i + 8 <= n; i += 6) {
+		uint64_t w;
+		memcpy(&w, u + i, 8);
+		if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) /* the bytes in tri_hash's order */
+			w = __builtin_bswap64(w);
+		unsigned h0 = ((uint32_t)w & 0xffffffu) * 0x9e3779b1u >> 16;
+		unsigned h1 = ((uint32_t)(w >> 16) & 0xffffffu) * 0x9e3779b1u >> 16;
+		unsigned h2 = ((uint32_t)(w >> 32) & 0xffffffu) * 0x9e3779b1u >> 16;
+		uint64_t b0 = p->tri[h0 >> 6] >> (h0 & 63) & 1, b1 = p->tri[h1 >> 6] >> (h1 & 63) & 1,
+			 b2 = p->tri[h2 >> 6] >> (h2 & 63) & 1;
+		if (!(b0 | b1 | b2))
+			continue;
+		if (b0)
+			m |= compare_at(p, s, n, i, h0, shapes);
+		if (b1)
+			m |= compare_at(p, s, n, i + 2, h1, shapes);
+		if (b2)
+			m |= compare_at(p, s, n, i + 4, h2, shapes);
+	}
+	for (; i + 2 < n; i += 2) {
+		unsigned h = tri_hash(u + i);
+		if (p->tri[h >> 6] >> (h & 63) & 1)
+			m |= compare_at(p, s, n, i, h, shapes);
+	}
+	return m;
+}
+
+uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n)
+{
+	return scan(p, s, n, NULL);
+}
+
+void tr_prefilter_line(const struct tr_prefilter *p, struct tr_line *l)
+{
+	l->shapes[0] = l->shapes[1] = 0;
+	l->kw = scan(p, l->s, l->len, l->shapes);
 }

@@ -31,7 +31,7 @@ static double num2(const struct lsc__parsed *p, const char *a, const char *b)
 static const char *str(const struct lsc__parsed *p, const char *key)
 {
 	const char *v = lsc__parsed_get(p, key);
-	return v && strcmp(v, "n/a") ? v : NULL;
+	return v && !(v[0] == 'n' && !strcmp(v, "n/a")) ? v : NULL;
 }
 
 static void setif(struct tr_num *n, double v, int ev)
@@ -85,18 +85,21 @@ static void vm_fields(struct tr_start *s, const struct lsc__parsed *p, int ev, c
 		seen[k] = NAN;
 	for (unsigned i = 0; i < p->n; i++) {
 		const char *key = p->kv[i].key;
-		size_t kl = strlen(key);
+		size_t kl;
 		if (!suffix) {
 			if (strncmp(key, LSC__VM_KEY_PREFIX, sizeof(LSC__VM_KEY_PREFIX) - 1))
 				continue;
 			key += sizeof(LSC__VM_KEY_PREFIX) - 1;
-			kl -= sizeof(LSC__VM_KEY_PREFIX) - 1;
+			kl = strlen(key);
 		} else {
+			kl = strlen(key);
 			if (kl <= sl || strcmp(key + kl - sl, suffix))
 				continue;
 			kl -= sl;
 		}
 		for (int k = 0; k < TR_VM_N; k++) {
+			if (key[0] != tr_vm_names[k][0]) /* the first byte tells most pairs apart */
+				continue;
 			size_t nl = strlen(tr_vm_names[k]);
 			/* allocstall_normal, allocstall_movable, ... add up */
 			int match = kl == nl ? !strncmp(key, tr_vm_names[k], nl)
@@ -333,7 +336,8 @@ static void (*const handlers[LSC__EV_COUNT])(struct tr_start *, const struct lsc
 
 int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 {
-	if (!tr_memmem(l->s, l->len, LSC__TAG) && !tr_memmem(l->s, l->len, "\"loadscope\""))
+	/* TR_G_LSC: the prefilter found one of these already */
+	if (!(l->kw & TR_G_LSC) && !tr_find(l, LSC__TAG) && !tr_find(l, "\"loadscope\""))
 		return 0;
 	/* the parser works in place; evidence must quote the line as it was */
 	memcpy(t->scratch, l->s, l->len);

@@ -49,13 +49,13 @@ static int strace_line(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
 	int named = kfd_alloc(s, l->len);
-	int resumed = tr_memmem(s, l->len, "ioctl resumed") != NULL;
+	int resumed = tr_find(l, "ioctl resumed") != NULL;
 	if (!named && !resumed)
 		return 0;
 	struct tr_start *cur = t->cur;
 	if (resumed && !(cur && cur->kfd_pending))
 		return 0;
-	if (named && tr_memmem(s, l->len, "<unfinished")) {
+	if (named && tr_find(l, "<unfinished")) {
 		int e;
 		struct tr_start *st = use(t, l, &e);
 		if (st) {
@@ -99,7 +99,7 @@ static int strace_line(struct lsc_triage *t, struct tr_line *l)
 		if (st->ev_eagain_first < 0)
 			st->ev_eagain_first = tr_evid(st, l);
 		tr_evid_raw(&st->eagain_tail, l);
-	} else if (r < end && (*r == '0' || isdigit((unsigned char)*r))) {
+	} else if (r < end && (*r == '0' || tr_digit(*r))) {
 		st->kfd_ok_n++;
 		if (!isnan(secs))
 			st->kfd_ok_s += secs;
@@ -113,8 +113,8 @@ static int strace_line(struct lsc_triage *t, struct tr_line *l)
 static int madvise_line(struct lsc_triage *t, struct tr_line *l)
 {
 	/* strace's shape: madvise(0x..., N, MADV_HUGEPAGE) = 0 */
-	if (!tr_memmem(l->s, l->len, "madvise(0x") || !tr_memmem(l->s, l->len, "MADV_HUGEPAGE") ||
-	    !tr_memmem(l->s, l->len, ") = 0"))
+	if (!tr_find(l, "madvise(0x") || !tr_find(l, "MADV_HUGEPAGE") ||
+	    !tr_find(l, ") = 0"))
 		return 0;
 	int e;
 	struct tr_start *st = use(t, l, &e);
@@ -142,9 +142,9 @@ static const struct {
 static int vmstat_line(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
-	if (!tr_memmem(s, l->len, "compact_") && !tr_memmem(s, l->len, "thp_fault") &&
-	    !tr_memmem(s, l->len, "pswp") && !tr_memmem(s, l->len, "allocstall") &&
-	    !tr_memmem(s, l->len, "pgmajfault") && !tr_memmem(s, l->len, "pgfault"))
+	if (!tr_find(l, "compact_") && !tr_find(l, "thp_fault") &&
+	    !tr_find(l, "pswp") && !tr_find(l, "allocstall") &&
+	    !tr_find(l, "pgmajfault") && !tr_find(l, "pgfault"))
 		return 0;
 	struct tr_start *st = NULL;
 	int e = -1, got = 0;
@@ -162,7 +162,7 @@ static int vmstat_line(struct lsc_triage *t, struct tr_line *l)
 			const char *q = tr_skip_ws(p + kn, end);
 			if (q < end && (*q == ':' || *q == '='))
 				q = tr_skip_ws(q + 1, end);
-			if (!(q < end && (*q == '+' || *q == '-' || isdigit((unsigned char)*q))))
+			if (!(q < end && (*q == '+' || *q == '-' || tr_digit(*q))))
 				break;
 			double v;
 			const char *r = q;
@@ -191,7 +191,7 @@ static int vmstat_line(struct lsc_triage *t, struct tr_line *l)
 		tr_setnum(&st->vm_window_s, w, e);
 	else {
 		const char *p = s;
-		while (p < end && !isdigit((unsigned char)*p))
+		while (p < end && !tr_digit(*p))
 			p++;
 		const char *q = p;
 		if (tr_dur_s(&q, end, &w) && tr_memmem(q, (size_t)(end - q), "window"))
@@ -203,10 +203,10 @@ static int vmstat_line(struct lsc_triage *t, struct tr_line *l)
 static int thp_settings(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
-	const char *d = tr_memmem(s, l->len, "defrag");
-	const char *en = tr_memmem(s, l->len, "transparent_hugepage/enabled");
-	const char *pr = tr_memmem(s, l->len, "PR_SET_THP_DISABLE");
-	const char *st_ = tr_memmem(s, l->len, "THP_enabled:");
+	const char *d = tr_find(l, "defrag");
+	const char *en = tr_find(l, "transparent_hugepage/enabled");
+	const char *pr = tr_find(l, "PR_SET_THP_DISABLE");
+	const char *st_ = tr_find(l, "THP_enabled:");
 	if (!d && !en && !pr && !st_)
 		return 0;
 	int e;
@@ -249,7 +249,7 @@ static int thp_settings(struct lsc_triage *t, struct tr_line *l)
 	}
 	/* strace's prctl(PR_SET_THP_DISABLE, 1, ...) = 0, or /proc/PID/status's
 	 * THP_enabled: 0; prose that names the prctl is not its result */
-	int prctl_ok = pr && tr_memmem(s, l->len, "prctl(PR_SET_THP_DISABLE, 1") && tr_memmem(pr, (size_t)(end - pr), ") = 0");
+	int prctl_ok = pr && tr_find(l, "prctl(PR_SET_THP_DISABLE, 1") && tr_memmem(pr, (size_t)(end - pr), ") = 0");
 	double thpv = 1;
 	const char *q = st_ ? tr_skip_ws(st_ + 12, end) : NULL;
 	int status_off = q && tr_num(&q, end, &thpv) && thpv == 0;
@@ -266,8 +266,8 @@ static int thp_settings(struct lsc_triage *t, struct tr_line *l)
 static int rates_in_prose(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
-	const char *rss = tr_memmem(s, l->len, "RSS");
-	const char *mf = tr_memmem(s, l->len, "faults/s");
+	const char *rss = tr_find(l, "RSS");
+	const char *mf = tr_find(l, "faults/s");
 	if (!rss && !mf)
 		return 0;
 	double v = NAN, secs = NAN, rate = NAN;
@@ -283,10 +283,10 @@ static int rates_in_prose(struct lsc_triage *t, struct tr_line *l)
 	double fps = NAN;
 	if (mf) {
 		const char *p = mf;
-		while (p > s && (isdigit((unsigned char)p[-1]) || p[-1] == ',' || p[-1] == ' ' ||
+		while (p > s && (tr_digit(p[-1]) || p[-1] == ',' || p[-1] == ' ' ||
 				 isalpha((unsigned char)p[-1])) && mf - p < 40)
 			p--;
-		while (p < mf && !isdigit((unsigned char)*p))
+		while (p < mf && !tr_digit(*p))
 			p++;
 		if (!tr_num(&p, mf, &fps))
 			fps = NAN;
@@ -316,16 +316,16 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 	int e;
 	double v;
 	struct tr_start *st;
-	if (tr_memmem(s, l->len, "loading model tensors") || tr_memmem(s, l->len, "llama_model_loader: loaded meta")) {
+	if (tr_find(l, "loading model tensors") || tr_find(l, "llama_model_loader: loaded meta")) {
 		st = tr_begin(t, l, "llama.cpp");
 		if (!st)
 			return 0;
 		tr_touch(st, l);
-		if (tr_memmem(s, l->len, "direct_io = true"))
+		if (tr_find(l, "direct_io = true"))
 			st->direct_on = 1; /* a read error later is direct I/O's */
 		return 1;
 	}
-	if (tr_memmem(s, l->len, "load time") && tr_after(s, end, "load time", tr_dur_s, &v)) {
+	if (tr_find(l, "load time") && tr_after(s, end, "load time", tr_dur_s, &v)) {
 		/* a second timings block is a second run (llama.cpp prints them once, at the end) */
 		st = t->cur && t->cur->src == l->src && tr_has(&t->cur->loaded_s)
 			     ? tr_fresh_if(t, l, 1, "llama.cpp")
@@ -342,23 +342,23 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
-	if (tr_memmem(s, l->len, "failed to mlock") || tr_memmem(s, l->len, "RLIMIT_MEMLOCK") ||
-	    (tr_memmem(s, l->len, "mlock") && tr_memmem_ci(s, l->len, "fail"))) {
+	if (tr_find(l, "failed to mlock") || tr_find(l, "RLIMIT_MEMLOCK") ||
+	    (tr_find(l, "mlock") && tr_memmem_ci(s, l->len, "fail"))) {
 		st = use(t, l, &e);
 		if (!st)
 			return 0;
 		if (st->ev_mlock_fail < 0)
 			st->ev_mlock_fail = e;
-		const char *p = tr_memmem(s, l->len, "mlock ");
+		const char *p = tr_find(l, "mlock ");
 		if (p && tr_after(p, end, "mlock", tr_size_gib, &v))
 			tr_setnum(&st->pin_bytes, v * GIB, e);
 		return 1;
 	}
-	if (tr_memmem(s, l->len, "max locked memory")) {
+	if (tr_find(l, "max locked memory")) {
 		st = use(t, l, &e);
 		if (!st)
 			return 0;
-		if (tr_memmem(s, l->len, "unlimited"))
+		if (tr_find(l, "unlimited"))
 			tr_setnum(&st->memlock_bytes, INFINITY, e);
 		else if (tr_after(s, end, ")", tr_num, &v))
 			tr_setnum(&st->memlock_bytes, v * 1024, e); /* ulimit -a: kbytes */
@@ -372,16 +372,16 @@ static int ik_llama_line(struct lsc_triage *t, struct tr_line *l)
 	const char *s = l->s, *end = s + l->len;
 	double gib, ms;
 	int e;
-	const char *a = tr_memmem(s, l->len, "llocating");
+	const char *a = tr_find(l, "llocating");
 	if (!a)
 		return 0;
 	const char *p = a + 9;
-	while (p < end && !isdigit((unsigned char)*p) && p - a < 24)
+	while (p < end && !tr_digit(*p) && p - a < 24)
 		p++;
 	if (!tr_size_gib(&p, end, &gib))
 		return 0;
 	struct tr_start *st;
-	if (tr_memmem(s, l->len, "done allocating") && tr_after(p, end, " in ", tr_dur_s, &ms)) {
+	if (tr_find(l, "done allocating") && tr_after(p, end, " in ", tr_dur_s, &ms)) {
 		st = use(t, l, &e);
 		if (!st)
 			return 0;
@@ -389,7 +389,7 @@ static int ik_llama_line(struct lsc_triage *t, struct tr_line *l)
 		st->ph_gib[TR_K_ALLOC] += gib;
 		if (ms > 0 && gib > 1 && (!tr_has(&st->fill_rate) || gib / ms < st->fill_rate.v))
 			tr_setnum(&st->fill_rate, gib / ms, e);
-	} else if (tr_memmem(s, l->len, "pinned")) {
+	} else if (tr_find(l, "pinned")) {
 		st = tr_fresh_if(t, l, 0, "ik_llama.cpp");
 		if (!st)
 			return 0;
@@ -408,15 +408,15 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 	double v, g;
 	int e;
 	struct tr_start *st;
-	if (tr_memmem(s, l->len, "vLLM API server version") ||
-	    tr_memmem(s, l->len, "Initializing a V1 LLM engine") || tr_memmem(s, l->len, "Initializing an LLM engine")) {
+	if (tr_find(l, "vLLM API server version") ||
+	    tr_find(l, "Initializing a V1 LLM engine") || tr_find(l, "Initializing an LLM engine")) {
 		st = tr_begin(t, l, "vllm");
 		if (!st)
 			return 0;
 		tr_touch(st, l);
 		return 1;
 	}
-	const char *k = tr_memmem(s, l->len, "Loading weights took");
+	const char *k = tr_find(l, "Loading weights took");
 	if (k && tr_after(k, end, "took", tr_dur_s, &v)) {
 		st = use_as(t, l, &e, "vllm");
 		if (!st)
@@ -425,7 +425,7 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
-	k = tr_memmem(s, l->len, "Model loading took");
+	k = tr_find(l, "Model loading took");
 	if (k && tr_after(k, end, "took", tr_size_gib, &g)) {
 		st = use_as(t, l, &e, "vllm");
 		if (!st)
@@ -454,7 +454,7 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 static int runai_line(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
-	const char *k = tr_memmem(s, l->len, "time to stream");
+	const char *k = tr_find(l, "time to stream");
 	if (!k)
 		return 0;
 	double g, secs, rate = NAN;
@@ -467,7 +467,7 @@ static int runai_line(struct lsc_triage *t, struct tr_line *l)
 	if (!tr_dur_s(&p, end, &secs))
 		return 0;
 	for (; p < end; p++)
-		if (isdigit((unsigned char)*p)) {
+		if (tr_digit(*p)) {
 			const char *q = p;
 			if (tr_rate_gibps(&q, end, &rate))
 				break;
@@ -546,11 +546,11 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 					    "ready in", "ready after", "Ready in", "] ready", "startup took", NULL};
 	const char *k = NULL;
 	for (const char *const *m = marks; *m && !k; m++) {
-		k = tr_memmem(s, l->len, *m);
+		k = tr_find(l, *m);
 		if (k && k > s && isalpha((unsigned char)k[-1]))
 			k = NULL; /* "already in" is not "ready in" */
 	}
-	if (!k || tr_memmem(s, l->len, "complement"))
+	if (!k || tr_find(l, "complement"))
 		return 0;
 	struct tr_start *st = t->cur;
 	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY)
@@ -559,7 +559,7 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 	tr_touch(st, l);
 	double v;
 	const char *p = k;
-	while (p < end && !isdigit((unsigned char)*p) && p - k < 48)
+	while (p < end && !tr_digit(*p) && p - k < 48)
 		p++;
 	if (p < end && tr_dur_s(&p, end, &v))
 		tr_setnum(&st->ready_s, v, e);
@@ -574,7 +574,7 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 
 static int swap_text(struct lsc_triage *t, struct tr_line *l)
 {
-	if (!tr_memmem_ci(l->s, l->len, "swapping") && !tr_memmem(l->s, l->len, "kswapd"))
+	if (!tr_memmem_ci(l->s, l->len, "swapping") && !tr_find(l, "kswapd"))
 		return 0;
 	int e;
 	struct tr_start *st = use(t, l, &e);

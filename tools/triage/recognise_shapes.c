@@ -39,7 +39,7 @@ static double size_after(const char *s, const char *end, const char *after)
 			return NAN;
 		p = k + strlen(after);
 	}
-	while (p < end && !isdigit((unsigned char)*p))
+	while (p < end && !tr_digit(*p))
 		p++;
 	if (p >= end || (p > s && (tr_isword(p[-1]) || p[-1] == '-' || p[-1] == '.')))
 		return NAN;
@@ -67,17 +67,17 @@ static double bytes_after(const char *s, const char *end, const char *after)
 	if (!k)
 		return NAN;
 	const char *p = tr_skip_ws(k + strlen(after), end);
-	if (p >= end || !isdigit((unsigned char)*p))
+	if (p >= end || !tr_digit(*p))
 		return NAN;
 	double v = 0;
 	int digits = 0;
 	while (p < end) {
-		if (isdigit((unsigned char)*p)) {
+		if (tr_digit(*p)) {
 			v = v * 10 + (*p++ - '0');
 			digits++;
 		} else if ((*p == ' ' || *p == ',' || *p == '\'' || *p == '.') && digits && p + 3 < end + 0 &&
-			   isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2]) && isdigit((unsigned char)p[3]) &&
-			   (p + 4 >= end || !isdigit((unsigned char)p[4]))) {
+			   tr_digit(p[1]) && tr_digit(p[2]) && tr_digit(p[3]) &&
+			   (p + 4 >= end || !tr_digit(p[4]))) {
 			p++; /* a group of three */
 		} else {
 			break;
@@ -226,13 +226,21 @@ static void mem_estimate(struct tr_start *st, const char *s, const char *end, in
 		tr_setnum(&st->mem_available_gib, g, e);
 }
 
+/* Is @e an engine name that names no family of its own ("any", the kernel's,
+ * systemd's, a shell's, sysctl's, Python's lines)? */
+static int generic(const char *e)
+{
+	static const char *const g[] = {"any", "kernel", "systemd", "shell", "sysctl", "python", NULL};
+	for (const char *const *w = g; *w; w++)
+		if (e[0] == (*w)[0] && !strcmp(e, *w))
+			return 1;
+	return 0;
+}
+
 static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h)
 {
 	const char *s = l->s, *end = s + l->len;
-	const char *fam = strcmp(h->engine, "any") && strcmp(h->engine, "kernel") && strcmp(h->engine, "systemd") &&
-				  strcmp(h->engine, "shell") && strcmp(h->engine, "sysctl") && strcmp(h->engine, "python")
-			      ? h->engine
-			      : NULL;
+	const char *fam = generic(h->engine) ? NULL : h->engine;
 	struct tr_start *st;
 	int e;
 	double v;
@@ -243,7 +251,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		e = tr_evid(st, l);
 		tr_touch(st, l);
 		tr_stage_raise(st, TR_ST_BEGAN);
-		if ((h->fields & TR_FLD_SIZE) && tr_memmem(s, l->len, "CUDA_Host")) {
+		if ((h->fields & TR_FLD_SIZE) && tr_find(l, "CUDA_Host")) {
 			v = size_after(s, end, h->num_after);
 			if (!isnan(v))
 				tr_setnum(&st->pin_bytes, v * GIB, e);
@@ -331,7 +339,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			if (st->ev_oom < 0)
 				st->ev_oom = e;
 			/* the kernel's "anon-rss:61234567kB" counts KiB */
-			const char *a = tr_memmem(s, l->len, "anon-rss:");
+			const char *a = tr_find(l, "anon-rss:");
 			const char *q = a ? a + 9 : NULL;
 			if (q && tr_num(&q, end, &v) && !isnan(sane(v, 1e13)))
 				tr_setnum(&st->oom_rss_gib, v * 1024 / GIB, e);
@@ -392,7 +400,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		static const char *const netfs[] = {"NFS", "Lustre", "LUSTRE", "CEPH", "Ceph", "FUSE", "fuse", "GPFS",
 						    "BeeGFS", "CIFS", "SMB", NULL};
 		int net = 0;
-		const char *fs = tr_memmem(s, l->len, "checkpoints:");
+		const char *fs = tr_find(l, "checkpoints:");
 		for (const char *const *w = netfs; fs && *w && !net; w++)
 			net = tr_memmem(fs, (size_t)(end - fs) < 24 ? (size_t)(end - fs) : 24, *w) != NULL;
 		if (net || (!isnan(ck) && !isnan(ram) && ck > 0.9 * ram))
@@ -443,7 +451,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 	case TR_EV_SETTING_CAT: {
 		/* `cat FILE` (or `ulimit -l`) alone: the value is the next line;
 		 * `cat FILE` followed by the value on the same line is read here */
-		const char *k = tr_memmem(s, l->len, h->key);
+		const char *k = tr_find(l, h->key);
 		const char *after = tr_skip_ws(k + strlen(h->key), end);
 		int kind = pending_kind(s, l->len);
 		if (after == end) {
@@ -463,14 +471,14 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 
 int tr_recognise_shapes(struct lsc_triage *t, struct tr_line *l)
 {
-	int i = tr_shape_match(l->s, l->len, l->kw);
+	int i = tr_shape_match_line(l, 0);
 	if (i < 0 || !apply(t, l, &tr_shapes[i]))
 		return 0;
 	/* An error line that names its cause ("error loading model: hugetlb
 	 * mmap failed: need N ... pool has M", "failed to reserve ...:
 	 * cudaMallocHost failed to pin 8192 MiB") is the cause's line too. */
 	if (tr_shapes[i].ev == TR_EV_LOAD_FAIL)
-		for (int j = i; (j = tr_shape_match_from(l->s, l->len, l->kw, (size_t)j + 1)) >= 0;) {
+		for (int j = i; (j = tr_shape_match_line(l, (size_t)j + 1)) >= 0;) {
 			enum tr_event ev = tr_shapes[j].ev;
 			if (ev == TR_EV_PINNED_FAIL || ev == TR_EV_HUGETLB_SHORT || ev == TR_EV_DIRECT_FAIL) {
 				apply(t, l, &tr_shapes[j]);

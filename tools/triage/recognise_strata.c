@@ -17,7 +17,7 @@
 
 static const char *family_of(const struct tr_line *l)
 {
-	return tr_memmem(l->s, l->len, "strata") ? "strata" : "engine";
+	return tr_find(l, "strata") ? "strata" : "engine";
 }
 
 static void word_after(const char *p, const char *end, const char *key, char *out, size_t cap)
@@ -58,18 +58,18 @@ static int arena_note(struct lsc_triage *t, struct tr_line *l)
 	 * hugetlb attempt (unavailable / N MB pages), the THP request
 	 * (requested / skipped), or the page size used. Prose that only
 	 * mentions MADV_HUGEPAGE is not a note. */
-	if (!tr_memmem(s, l->len, "arena"))
+	if (!tr_find(l, "arena"))
 		return 0;
 	const char *th = tr_memmem_ci(s, l->len, "transparent huge pages");
 	int thp = th && (tr_memmem_ci(th, (size_t)(end - th), "requested") ||
 			 tr_memmem_ci(th, (size_t)(end - th), "skipped") ||
 			 tr_memmem_ci(th, (size_t)(end - th), "not requested"));
-	const char *mh = tr_memmem(s, l->len, "MAP_HUGETLB");
+	const char *mh = tr_find(l, "MAP_HUGETLB");
 	int unavail = mh && (tr_memmem_ci(mh, (size_t)(end - mh), "unavailable") ||
 			     tr_memmem(mh, (size_t)(end - mh), "needed"));
 	const char *ht = tr_memmem_ci(s, l->len, "hugetlb ");
 	int hused = ht && sized_pages(ht + 8, end);
-	const char *us = tr_memmem(s, l->len, "using ");
+	const char *us = tr_find(l, "using ");
 	int small = us && sized_pages(us + 6, end);
 	int huge = unavail || hused;
 	if (!(thp || unavail || hused || small))
@@ -99,7 +99,7 @@ static int arena_note(struct lsc_triage *t, struct tr_line *l)
 			      tr_memmem_ci(from, n, "disabled");
 		st->thp_req = skipped ? 0 : 1;
 		st->ev_thp = e;
-		if (tr_memmem(s, l->len, "defrag")) {
+		if (tr_find(l, "defrag")) {
 			word_after(s, end, "defrag", st->thp_defrag, sizeof(st->thp_defrag));
 			st->ev_defrag = e;
 		}
@@ -107,7 +107,7 @@ static int arena_note(struct lsc_triage *t, struct tr_line *l)
 		st->thp_req = 0;
 		st->ev_thp = e;
 	}
-	if (tr_memmem(s, l->len, "hipHost") || tr_memmem(s, l->len, "HIP"))
+	if (tr_find(l, "hipHost") || tr_find(l, "HIP"))
 		st->hip = 1;
 	return 1;
 }
@@ -115,9 +115,9 @@ static int arena_note(struct lsc_triage *t, struct tr_line *l)
 static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = l->s + l->len;
-	const char *k = tr_memmem(s, l->len, "loaded ");
+	const char *k = tr_find(l, "loaded ");
 	if (!k)
-		k = tr_memmem(s, l->len, "Loaded ");
+		k = tr_find(l, "Loaded ");
 	if (!k)
 		return 0;
 	const char *p = tr_skip_ws(k + 7, end);
@@ -126,7 +126,7 @@ static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	/* the rate: "at 3.12 GiB/s", "(3.12 GiB/s)", "@ 3.1 GB/s"; the time: "in 12.8 s" */
 	for (const char *q = p; q < end; q++)
-		if (isdigit((unsigned char)*q) && !isdigit((unsigned char)q[-1]) && q[-1] != '.') {
+		if (tr_digit(*q) && !tr_digit(q[-1]) && q[-1] != '.') {
 			const char *r = q;
 			double x;
 			if (isnan(rate) && tr_rate_gibps(&r, end, &x)) {
@@ -157,7 +157,7 @@ static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 	tr_setnum(&st->loaded_s, secs, e);
 	tr_stage_raise(st, TR_ST_LOADED);
 	/* "reached ready at 432 s while still printing loaded ... at 2.86 GiB/s" */
-	const char *rd = tr_memmem(s, l->len, "ready ");
+	const char *rd = tr_find(l, "ready ");
 	double w;
 	if (rd && (rd == s || !isalpha((unsigned char)rd[-1])) && tr_after(rd, end, "ready ", tr_dur_s, &w)) {
 		tr_setnum(&st->ready_s, w, e);
@@ -169,15 +169,15 @@ static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 
 static int complement_line(struct lsc_triage *t, struct tr_line *l)
 {
-	const char *s = l->s, *end = l->s + l->len;
-	const char *c = tr_memmem(s, l->len, "complement");
+	const char *end = l->s + l->len;
+	const char *c = tr_find(l, "complement");
 	if (!c || !tr_memmem(c, (size_t)(end - c), "ready"))
 		return 0;
 	/* "pinned 28.47 GiB in 300 s" (or "resident X GiB"): a size, then "in"
 	 * and a duration; without a size it is prose about the line */
 	const char *pinned = tr_memmem(c, (size_t)(end - c), "pinned");
 	const char *p = pinned ? pinned : c;
-	while (p < end && !isdigit((unsigned char)*p))
+	while (p < end && !tr_digit(*p))
 		p++;
 	double gib, total = NAN, alloc = NAN, copy = NAN, v;
 	if (!tr_size_gib(&p, end, &gib))
@@ -200,7 +200,7 @@ static int complement_line(struct lsc_triage *t, struct tr_line *l)
 		tr_setnum(&st->comp_alloc_s, alloc, e);
 	if (!isnan(copy))
 		tr_setnum(&st->comp_copy_s, copy, e);
-	if (tr_memmem(s, l->len, "hip") || tr_memmem(s, l->len, "HIP"))
+	if (tr_find(l, "hip") || tr_find(l, "HIP"))
 		st->hip = 1;
 	tr_stage_raise(st, TR_ST_LOADED);
 	return 1;
@@ -216,7 +216,7 @@ static int still_line(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	double v = NAN;
 	const char *p = k + 14;
-	while (p < end && !isdigit((unsigned char)*p) && p - k < 40)
+	while (p < end && !tr_digit(*p) && p - k < 40)
 		p++;
 	if (!(p < end && tr_dur_s(&p, end, &v)))
 		v = NAN;
@@ -260,12 +260,12 @@ static int verify_line(struct lsc_triage *t, struct tr_line *l)
 
 static int gpu_line(struct lsc_triage *t, struct tr_line *l)
 {
-	const char *k = tr_memmem(l->s, l->len, "compute capability");
+	const char *k = tr_find(l, "compute capability");
 	if (!k)
 		return 0;
-	const char *g = tr_memmem(l->s, l->len, "GPU 0:");
+	const char *g = tr_find(l, "GPU 0:");
 	if (!g)
-		g = tr_memmem(l->s, l->len, "Device 0:");
+		g = tr_find(l, "Device 0:");
 	struct tr_start *st = g ? tr_begin(t, l, family_of(l)) : tr_current(t, l);
 	if (!st)
 		return 0;

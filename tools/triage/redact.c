@@ -6,9 +6,36 @@
  * the user. tr_sanitize makes any bytes printable UTF-8 for quoting.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
+
+/* The length of the run of printable ASCII (0x20-0x7e) that @s begins
+ * with, sixteen or eight bytes at a time: nearly every quoted line is all of it, and
+ * tr_sanitize copies such a run as it is. */
+static size_t plain_run(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		uint64_t x, y;
+		memcpy(&x, s + i, 8);
+		memcpy(&y, s + i + 8, 8);
+		if ((x | (x - 0x20 * ones) | (x + ones) | y | (y - 0x20 * ones) | (y + ones)) & high)
+			break;
+	}
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, s + i, 8);
+		/* a byte >= 0x80, below 0x20, or 0x7f (x + 1 reaches 0x80) */
+		if ((x | (x - 0x20 * ones) | (x + ones)) & high)
+			break;
+	}
+	while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f)
+		i++;
+	return i;
+}
 
 size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap)
 {
@@ -16,6 +43,18 @@ size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap)
 	if (cap == 0)
 		return 0;
 	for (size_t r = 0; r < n && w + 4 < cap;) {
+		size_t run = plain_run(in + r, n - r);
+		if (run) {
+			/* as the byte loop below would: up to the last byte that
+			 * leaves room for a 4-byte sequence and the NUL */
+			size_t room = cap - 4 - w;
+			if (run > room)
+				run = room;
+			memcpy(out + w, in + r, run);
+			w += run;
+			r += run;
+			continue;
+		}
 		unsigned char c = (unsigned char)in[r];
 		if (c < 0x20 || c == 0x7f) {
 			out[w++] = ' ';

@@ -107,6 +107,14 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	(void)c;
 	if (s->ev_error < 0)
 		return TR_NOFIRE;
+	if (tr_f_lite(f)) { /* the cause only words the text */
+		tr_f_init(f, "load-failed", LSC_TRIAGE_FAIL, s);
+		tr_f_ev(f, s, s->ev_error);
+		tr_f_ev(f, s, s->ev_error2);
+		tr_f_ev(f, s, s->ev_pinned_fail);
+		tr_f_ev(f, s, s->ev_gds);
+		return TR_FIRE;
+	}
 	enum tr_cause a = cause_of_ev(s, s->ev_error), b = cause_of_ev(s, s->ev_error2);
 	/* the more specific class: a named cause over none, an OOM's kind over "an allocation" */
 	enum tr_cause cause = a == TR_C_UNKNOWN || (a == TR_C_OOM && b != TR_C_UNKNOWN) ? b : a;

@@ -23,7 +23,8 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	tail = tail ? tail + 14 : strrchr(txt, ':') ? strrchr(txt, ':') + 1 : txt;
 	while (*tail == ' ')
 		tail++;
-	enum tr_cause why = tr_cause_of(tail, strlen(tail));
+	/* the reason only words the text */
+	enum tr_cause why = tr_f_lite(f) ? TR_C_UNKNOWN : tr_cause_of(tail, strlen(tail));
 	char reason[80];
 	size_t rn = strlen(tail);
 	while (rn && (tail[rn - 1] == '"' || tail[rn - 1] == ',' || tail[rn - 1] == ' ' || tail[rn - 1] == '`'))

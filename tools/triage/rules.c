@@ -89,6 +89,10 @@ void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 		if (r == &tr_rule_alloc_dominates && specific)
 			continue;
 		tr_f_init(f, r->id, LSC_TRIAGE_INFO, s);
+		/* text that nothing keeps is not formatted: a finding's text
+		 * goes to the full store (while it has room) and a not-evaluated
+		 * rule's to the start's summary (while there is one) */
+		f->lite = t->nfull >= TR_FULL_FINDINGS && !sum;
 		int ret = r->eval(s, &t->ctx, f);
 		if (ret < 0) {
 			t->rule_errors++;
@@ -117,6 +121,7 @@ void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 		sort_evidence(f);
 		tr_add_finding(t, f, first);
 	}
+	f->lite = t->nfull >= TR_FULL_FINDINGS;
 	if (!bad && s->done) {
 		tr_f_init(f, "healthy", LSC_TRIAGE_INFO, s);
 		tr_f_summary(f, "start %u (%s, lines %lu-%lu) shows none of the known problems", s->idx,

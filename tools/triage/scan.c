@@ -7,13 +7,30 @@
  * "29153 MiB" and "**7.51 s**" (once cleaned) all read the same.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
 
 const char *tr_memmem(const char *h, size_t hn, const char *needle)
 {
-	return memmem(h, hn, needle, strlen(needle));
+	/* A cleaned line is a C string to its end and holds no NUL: there
+	 * strstr, which glibc vectorises, finds the same first match three
+	 * times faster than memmem on lines of a log's length. */
+	if (!h[hn] && strlen(h) == hn)
+		return strstr(h, needle);
+	size_t nn = strlen(needle);
+	if (hn > 256 || !nn)
+		return memmem(h, hn, needle, nn);
+	/* a short range (a bracket's contents): the first byte by memchr, then
+	 * the rest; memmem's setup costs more than the whole search */
+	const char *p = h, *end = h + hn;
+	while ((size_t)(end - p) >= nn && (p = memchr(p, needle[0], (size_t)(end - p) - nn + 1))) {
+		if (!memcmp(p + 1, needle + 1, nn - 1))
+			return p;
+		p++;
+	}
+	return NULL;
 }
 
 const char *tr_memmem_ci(const char *h, size_t hn, const char *needle)
@@ -21,11 +38,28 @@ const char *tr_memmem_ci(const char *h, size_t hn, const char *needle)
 	size_t nn = strlen(needle);
 	if (nn == 0 || hn < nn)
 		return NULL;
-	int c0 = tolower((unsigned char)needle[0]);
+	const unsigned char *u = (const unsigned char *)h, *k = (const unsigned char *)needle;
+	unsigned char c0 = tr_lower(k[0]);
+	/* eight bytes at a time past those that cannot begin a match: a
+	 * letter in either case (its 0x20 bit set), another byte exactly */
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t fold = c0 >= 'a' && c0 <= 'z' ? 0x20 * ones : 0, pat = c0 * ones;
 	for (size_t i = 0; i + nn <= hn; i++) {
-		if (tolower((unsigned char)h[i]) != c0)
+		if (i + 8 <= hn) {
+			uint64_t x;
+			memcpy(&x, u + i, 8);
+			uint64_t v = (x | fold) ^ pat;
+			if (!((v - ones) & ~v & high)) {
+				i += 7;
+				continue;
+			}
+		}
+		if (tr_lower(u[i]) != c0)
 			continue;
-		if (!strncasecmp(h + i, needle, nn))
+		size_t j = 1;
+		while (j < nn && tr_lower(u[i + j]) == tr_lower(k[j]))
+			j++;
+		if (j == nn)
 			return h + i;
 	}
 	return NULL;
@@ -45,7 +79,7 @@ const char *tr_skip_ws(const char *p, const char *end)
 
 static int digit_at(const char *p, const char *end)
 {
-	return p < end && isdigit((unsigned char)*p);
+	return p < end && tr_digit(*p);
 }
 
 /* ".234" or "'234" or ",234" followed by no fourth digit: a group of three */
@@ -58,7 +92,7 @@ static int group3(const char *p, const char *end)
 const char *tr_add_frac(const char *p, const char *end, double *v)
 {
 	double f = 0.1;
-	while (p < end && isdigit((unsigned char)*p)) {
+	while (p < end && tr_digit(*p)) {
 		*v += (*p - '0') * f;
 		f /= 10;
 		p++;
@@ -74,7 +108,7 @@ int tr_num(const char **pp, const char *end, double *v)
 		neg = *p == '-';
 		p++;
 	}
-	if (p >= end || !(isdigit((unsigned char)*p) || (*p == '.' && p + 1 < end && isdigit((unsigned char)p[1]))))
+	if (p >= end || !(tr_digit(*p) || (*p == '.' && p + 1 < end && tr_digit(p[1]))))
 		return 0;
 	/* "1.234,56" and "1.234.567": dots that group thousands (a decimal
 	 * comma or another group follows), as much of Europe writes them */
@@ -90,7 +124,7 @@ int tr_num(const char **pp, const char *end, double *v)
 	double x = 0;
 	int digits = 0;
 	while (p < end) {
-		if (isdigit((unsigned char)*p)) {
+		if (tr_digit(*p)) {
 			x = x * 10 + (*p - '0');
 			digits++;
 			p++;
@@ -103,7 +137,7 @@ int tr_num(const char **pp, const char *end, double *v)
 	}
 	/* the fraction: "7.51", or a decimal comma ("1234,56 ms", "1.234,56") */
 	char dec = dot_groups ? ',' : '.';
-	if (p < end && (*p == dec || (*p == ',' && digits > 0)) && p + 1 < end && isdigit((unsigned char)p[1]))
+	if (p < end && (*p == dec || (*p == ',' && digits > 0)) && p + 1 < end && tr_digit(p[1]))
 		p = tr_add_frac(p + 1, end, &x);
 	*v = neg ? -x : x;
 	*pp = p;
@@ -112,6 +146,9 @@ int tr_num(const char **pp, const char *end, double *v)
 
 static int unit_is(const char *p, const char *end, const char *u, const char **after)
 {
+	/* the first byte before the call: a number is tried against a dozen units */
+	if (p >= end || tr_lower((unsigned char)*p) != tr_lower((unsigned char)*u))
+		return 0;
 	size_t n = strlen(u);
 	if ((size_t)(end - p) < n || strncasecmp(p, u, n))
 		return 0;
@@ -187,12 +224,12 @@ int tr_after(const char *p, const char *end, const char *after,
 	/* The number may follow a few separators: "took 7.51 s", "= 312 ms",
 	 * "stream 30 GiB". Scan at most 24 bytes for its first digit. */
 	for (const char *lim = q + 24; q < end && q < lim; q++) {
-		if (isdigit((unsigned char)*q)) {
+		if (tr_digit(*q)) {
 			const char *r = q;
 			if (fn(&r, end, v))
 				return 1;
 			/* skip this number and keep looking */
-			while (q < end && (isdigit((unsigned char)*q) || *q == '.' || *q == ','))
+			while (q < end && (tr_digit(*q) || *q == '.' || *q == ','))
 				q++;
 			q--;
 		}

@@ -239,22 +239,38 @@ static int exact(const char *s, size_t n, const char *key)
 	return n == k && !memcmp(s, key, k);
 }
 
+/* Does @s, which holds row @h's keyword, match the row? */
+static int row_matches(const struct tr_shape *h, const char *s, size_t n)
+{
+	if (h->fields & TR_FLD_EXACT)
+		return exact(s, n, h->key);
+	return !h->also || tr_memmem_ci(s, n, h->also);
+}
+
 int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from)
 {
+	if (!(kw >> TR_G_SHAPE_SHIFT)) /* no shape's keyword: the common case */
+		return -1;
 	for (size_t i = from; i < tr_nshapes; i++) {
 		const struct tr_shape *h = &tr_shapes[i];
-		if (!(kw & tr_shape_group(i)))
-			continue;
-		if (h->fields & TR_FLD_EXACT) {
-			if (exact(s, n, h->key))
+		if ((kw & tr_shape_group(i)) && tr_memmem(s, n, h->key) && row_matches(h, s, n))
+			return (int)i;
+	}
+	return -1;
+}
+
+int tr_shape_match_line(const struct tr_line *l, size_t from)
+{
+	/* the rows whose keyword the line holds, in table order */
+	for (size_t w = from / 64; w < 2; w++) {
+		uint64_t bits = l->shapes[w];
+		if (w == from / 64)
+			bits &= ~0ull << (from % 64);
+		for (; bits; bits &= bits - 1) {
+			size_t i = w * 64 + (size_t)__builtin_ctzll(bits);
+			if (i < tr_nshapes && row_matches(&tr_shapes[i], l->s, l->len))
 				return (int)i;
-			continue;
 		}
-		if (!tr_memmem(s, n, h->key))
-			continue;
-		if (h->also && !tr_memmem_ci(s, n, h->also))
-			continue;
-		return (int)i;
 	}
 	return -1;
 }
@@ -271,14 +287,18 @@ int tr_shape_match(const char *s, size_t n, uint64_t kw)
  * (the rules classify every error line, and pastes are long). */
 static int any_of_low(const char *low, size_t n, const char *const *w)
 {
+	/* strstr (vectorised) where @low is a C string of @n bytes, as a
+	 * lowered copy of a quoted line is */
+	int cstr = !low[n] && strlen(low) == n;
 	for (; *w; w++) {
 		char nl[48];
 		size_t k = strlen(*w);
 		if (k >= sizeof(nl))
 			continue;
 		for (size_t i = 0; i < k; i++)
-			nl[i] = (char)tolower((unsigned char)(*w)[i]);
-		if (memmem(low, n, nl, k))
+			nl[i] = (char)tr_lower((unsigned char)(*w)[i]);
+		nl[k] = 0;
+		if (cstr ? strstr(low, nl) != NULL : memmem(low, n, nl, k) != NULL)
 			return 1;
 	}
 	return 0;
@@ -286,10 +306,11 @@ static int any_of_low(const char *low, size_t n, const char *const *w)
 
 static int any_of(const char *s, size_t n, const char *const *w)
 {
-	char low[TR_EVTEXT * 2];
-	size_t m = n < sizeof(low) ? n : sizeof(low);
+	char low[TR_EVTEXT * 2 + 1];
+	size_t m = n < sizeof(low) - 1 ? n : sizeof(low) - 1;
 	for (size_t i = 0; i < m; i++)
-		low[i] = (char)tolower((unsigned char)s[i]);
+		low[i] = (char)tr_lower((unsigned char)s[i]);
+	low[m] = 0;
 	return any_of_low(low, m, w);
 }
 
@@ -331,10 +352,11 @@ enum tr_cause tr_cause_of(const char *s, size_t n)
 					 NULL};
 	static const char *const noent[] = {"ENOENT", "No such file", NULL};
 	static const char *const perm[] = {"EPERM", "EACCES", "Permission denied", "not permitted", NULL};
-	char low[TR_EVTEXT * 2];
-	size_t m = n < sizeof(low) ? n : sizeof(low);
+	char low[TR_EVTEXT * 2 + 1];
+	size_t m = n < sizeof(low) - 1 ? n : sizeof(low) - 1;
 	for (size_t i = 0; i < m; i++)
-		low[i] = (char)tolower((unsigned char)s[i]);
+		low[i] = (char)tr_lower((unsigned char)s[i]);
+	low[m] = 0;
 	if (any_of_low(low, m, timeout))
 		return TR_C_TIMEOUT;
 	if (any_of_low(low, m, killed))

@@ -81,6 +81,15 @@ const char *tr_src_name(const struct lsc_triage *t, unsigned src)
 	return src < t->nsrc ? t->srcname[src] : "input";
 }
 
+/* Does @s begin with one of the prefilter's TR_G_LSC keywords (the human
+ * tag, or the JSON tag's key)? */
+static int opens_with_tag(const char *s, size_t n)
+{
+	static const char human[] = "[loadscope/", json[] = "{\"loadscope\"";
+	return (n >= sizeof(human) - 1 && !memcmp(s, human, sizeof(human) - 1)) ||
+	       (n >= sizeof(json) - 1 && !memcmp(s, json, sizeof(json) - 1));
+}
+
 static void process_line(struct lsc_triage *t, char *s, size_t len)
 {
 	struct tr_line l = {.s = s, .len = len, .no = t->lineno, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
@@ -98,7 +107,15 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 		t->nrecog++;
 		return;
 	}
-	l.kw = tr_prefilter(t->pf, l.s, l.len);
+	/* A line that opens with this project's tag (half the bytes of a log
+	 * loadscope writes to) is its recogniser's: the keyword pass, the
+	 * costliest step per byte, runs for it only when that recogniser does
+	 * not take it. Its one other keyword that matters first is the clock. */
+	int lsc_first = opens_with_tag(l.s, l.len);
+	if (lsc_first)
+		l.kw = TR_G_LSC | (tr_memmem(l.s, l.len, "timestamp=") ? TR_G_EPOCH : 0);
+	else
+		tr_prefilter_line(t->pf, &l);
 	if (l.kw & TR_G_EPOCH) {
 		/* ik_llama/llama-server: "timestamp=1760633941" (Unix seconds) */
 		const char *k = tr_memmem(l.s, l.len, "timestamp=");
@@ -120,6 +137,8 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	}
 	if (l.kw & TR_G_LSC)
 		used = tr_recognise_lsc(t, &l);
+	if (!used && lsc_first)
+		tr_prefilter_line(t->pf, &l);
 	/* A markdown table row is a report's prose, not a log line (seed
 	 * 000's A/B table); only this project's tagged lines count there. */
 	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))

@@ -1,0 +1,88 @@
+/*
+ * Description: the triage's one keyword pass finds every keyword wherever
+ * it sits in a line. The pass looks at every second byte only, through two
+ * three-byte windows per keyword (one of them begins at an even offset) and
+ * the 256 windows that end in a three-byte keyword's first two bytes, so
+ * each keyword is put at every offset from 0 to 9, amid filler that holds
+ * none, and must give its group (or its shape's bit) there, at the very
+ * start and at the very end of the line; filler alone gives nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "triage/internal.h"
+
+static struct tr_prefilter *pf;
+
+static void setup(void)
+{
+	pf = tr_prefilter_new();
+	cr_assert_not_null(pf, "the prefilter could not hold the keywords");
+}
+
+static void teardown(void)
+{
+	free(pf);
+}
+
+TestSuite(prefilter, .init = setup, .fini = teardown);
+
+/* "~" * off + @kw + @tail, as a cleaned line (NUL after its last byte) */
+static size_t place(char *buf, size_t cap, size_t off, const char *kw, const char *tail)
+{
+	int n = snprintf(buf, cap, "%.*s%s%s", (int)off, "~~~~~~~~~~~~~~~~", kw, tail);
+	cr_assert(n > 0 && (size_t)n < cap);
+	return (size_t)n;
+}
+
+Test(prefilter, a_fixed_keyword_is_found_at_every_offset)
+{
+	/* keywords of three, four and more bytes, each with its group */
+	static const struct {
+		const char *kw;
+		uint64_t g;
+	} cases[] = {
+		{"RSS", TR_G_RATES},		{"HIP ", TR_G_HIP},	      {"ROCm", TR_G_HIP},
+		{"pswp", TR_G_VMSTAT},		{"[loadscope/", TR_G_LSC},     {"timestamp=", TR_G_EPOCH},
+		{"io_uring", TR_G_IO},		{"Model loading took", TR_G_VLLM}, {"kswapd", TR_G_SWAP},
+	};
+	char buf[128];
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (size_t off = 0; off < 10; off++) {
+			for (int end = 0; end < 2; end++) {
+				size_t n = place(buf, sizeof(buf), off, cases[c].kw, end ? "" : " ~~~~~ ~~");
+				uint64_t m = tr_prefilter(pf, buf, n);
+				cr_expect(m & cases[c].g, "\"%s\" at offset %zu%s: groups %#llx lack %#llx", cases[c].kw,
+					  off, end ? " (line end)" : "", (unsigned long long)m,
+					  (unsigned long long)cases[c].g);
+			}
+		}
+}
+
+Test(prefilter, every_shape_keyword_sets_its_own_bit_at_every_offset)
+{
+	char buf[512];
+	for (size_t i = 0; i < tr_nshapes; i++)
+		for (size_t off = 0; off < 10; off++) {
+			struct tr_line l = {.s = buf};
+			l.len = place(buf, sizeof(buf), off, tr_shapes[i].key, off & 1 ? "" : " ~~~");
+			tr_prefilter_line(pf, &l);
+			cr_expect(l.shapes[i / 64] >> (i % 64) & 1, "shape %zu's keyword \"%s\" at offset %zu: no bit", i,
+				  tr_shapes[i].key, off);
+			cr_expect(l.kw & tr_shape_group(i), "shape %zu's keyword \"%s\" at offset %zu: no group", i,
+				  tr_shapes[i].key, off);
+		}
+}
+
+Test(prefilter, filler_holds_no_keyword)
+{
+	static const char s[] = "~~~~ ~~~~~~~ ~~ ~~~~~~~~~~~~~~~~~~~~~~ ~~~ 12345 ~~~";
+	struct tr_line l = {.s = (char *)s, .len = sizeof(s) - 1};
+	tr_prefilter_line(pf, &l);
+	cr_expect_eq(l.kw, 0ull);
+	cr_expect_eq(l.shapes[0] | l.shapes[1], 0ull);
+	cr_expect_eq(tr_prefilter(pf, "RS", 2), 0ull, "a keyword's prefix is not the keyword");
+}
