@@ -124,15 +124,6 @@ static int show(const char *when, const struct state *s, int64_t *free_blocks)
 	return 0;
 }
 
-static int64_t mem_available(void)
-{
-	char mi[MEMINFO_BUF];
-	int64_t v;
-	if (lsc__read_lines("/proc", "meminfo", mi, sizeof(mi)) < 0 || lsc__kv_kib(mi, "MemAvailable", &v))
-		return -1;
-	return v * 1024;
-}
-
 static void machine(struct state *s)
 {
 	char buf[64];
@@ -186,24 +177,13 @@ static int stop_asked(void)
 /* The drain's figures, one line; how much it took this time. */
 static void drained(const char *when, const struct lab_drain *d, int64_t took, const struct state *s)
 {
-	char buf[BUDDY_BUF];
-	int64_t fb = -1;
+	int64_t fb = lab_free_blocks(d);
 
-	if (lsc__read_file("/proc", "buddyinfo", buf, sizeof(buf), NULL) > 0)
-		fb = lsc__buddy_free_bytes(buf, s->order, s->page);
 	printf("drained%s: took %.2f GiB of %zu KiB blocks in huge pages (%.2f GiB held so far); "
 	       "free in %zu KiB blocks now %.2f GiB\n",
 	       when, (double)took / GIB, s->block / 1024, (double)d->bytes / GIB, s->block / 1024,
 	       fb < 0 ? NAN : (double)fb / GIB);
 	fflush(stdout);
-}
-
-static int64_t free_blocks_now(const struct state *s)
-{
-	char buf[BUDDY_BUF];
-	if (lsc__read_file("/proc", "buddyinfo", buf, sizeof(buf), NULL) <= 0)
-		return -1;
-	return lsc__buddy_free_bytes(buf, s->order, s->page);
 }
 
 static int fragment(double gib, double hold, double keep_free, int drain, double drain_max, double leave)
@@ -213,7 +193,7 @@ static int fragment(double gib, double hold, double keep_free, int drain, double
 	machine(&s);
 	size_t blocks = (size_t)ceil(gib * GIB / (double)s.block);
 	size_t bytes = blocks * s.block;
-	int64_t avail = mem_available(), before, after, released;
+	int64_t avail = lab_mem_available(), before, after, released;
 
 	if (avail < 0) {
 		fprintf(stderr, "loadscope lab: MemAvailable unreadable in /proc/meminfo; refusing without it\n");
@@ -338,7 +318,7 @@ static int fragment(double gib, double hold, double keep_free, int drain, double
 	/* Draining, the hold wakes every second: blocks that reclaim,
 	 * compaction or a program's exit give back are taken again, so that
 	 * the state lasts from one load to the next. */
-	int64_t last = drain ? free_blocks_now(&s) : -1;
+	int64_t last = drain ? lab_free_blocks(&dr) : -1;
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		double left = isinf(hold) ? 86400 : e - ((double)now.tv_sec + now.tv_nsec / 1e9);
@@ -352,12 +332,12 @@ static int fragment(double gib, double hold, double keep_free, int drain, double
 			printf("%s: releasing\n", strsignal(sig));
 			break;
 		}
-		int64_t fb = drain ? free_blocks_now(&s) : -1;
+		int64_t fb = drain ? lab_free_blocks(&dr) : -1;
 		if (fb >= 0 && fb > last + LAB_DRAIN_CHUNK) {
 			int64_t took = lab_drain_take(&dr, (int64_t)(keep_free * GIB), (uint64_t)(drain_max * GIB));
 			if (took > 0)
 				drained(" while holding", &dr, took, &s);
-			last = free_blocks_now(&s);
+			last = lab_free_blocks(&dr);
 		} else if (fb >= 0 && fb < last) {
 			last = fb;
 		}

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <loadscope/loadscope.h>
 
@@ -134,20 +133,6 @@ static void warn_thp(lsc_profiler *p, const struct lsc_system *s, const struct l
 	lsc__emit(p, &r);
 }
 
-/* The order free page reporting starts at: the snapshot's, else the
- * huge-page order (the kernel's default, pageblock_order). */
-static unsigned reporting_order(const struct lsc_system *s)
-{
-	if (s->page_reporting_order != LSC_NA && s->page_reporting_order > 0 && s->page_reporting_order < 20)
-		return (unsigned)s->page_reporting_order;
-	unsigned o = 0;
-	long page = sysconf(_SC_PAGESIZE);
-	int64_t hp = s->hpage_pmd_size > 0 ? s->hpage_pmd_size : 2 << 20;
-	while (page > 0 && ((int64_t)page << o) < hp && o < 20)
-		o++;
-	return o;
-}
-
 static void warn_host_refault(lsc_profiler *p, const char *proc_root, const struct lsc_system *s,
 			      const struct lsc__assessment *a, uint64_t arena)
 {
@@ -155,11 +140,11 @@ static void warn_host_refault(lsc_profiler *p, const char *proc_root, const stru
 	 * the policy matrix). */
 	char b[LSC__HBUF], u[LSC__HBUF], cover[96];
 	struct lsc__rec r;
-	unsigned order = reporting_order(s);
-	int64_t unreported = lsc__buddy_free_below(proc_root, order);
+	unsigned order;
+	int64_t unreported = lsc__free_unreported(proc_root, s, &order);
 
 	warn_init(&r, LSC__ID(HOST_REFAULT), arena);
-	if (unreported >= 0)
+	if (unreported != LSC_NA)
 		snprintf(cover, sizeof cover, "the %s free in smaller blocks (never reported) %s the arena",
 			 lsc__fmt_bytes(u, (double)unreported),
 			 (uint64_t)unreported >= arena ? "covers" : "does not cover");
@@ -176,7 +161,7 @@ static void warn_host_refault(lsc_profiler *p, const char *proc_root, const stru
 	lsc__rec_num(&r, LSC__KEY(PAGE_REPORTING), s->page_reporting);
 	lsc__rec_num(&r, LSC__KEY(PAGE_REPORTING_ORDER), s->page_reporting_order);
 	lsc__rec_num(&r, "free_huge_blocks_bytes", a->huge_free_bytes);
-	lsc__rec_num(&r, "free_unreported_bytes", unreported >= 0 ? unreported : LSC_NA);
+	lsc__rec_num(&r, "free_unreported_bytes", unreported);
 	lsc__emit(p, &r);
 }
 

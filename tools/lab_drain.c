@@ -41,8 +41,7 @@ static int64_t anon_huge_bytes(void)
 	return kib * 1024;
 }
 
-/* Free memory in blocks of the huge-page order and up; -errno. */
-static int64_t free_blocks(const struct lab_drain *d)
+int64_t lab_free_blocks(const struct lab_drain *d)
 {
 	char buf[16384];
 	int truncated;
@@ -52,7 +51,7 @@ static int64_t free_blocks(const struct lab_drain *d)
 	return truncated ? -EFBIG : lsc__buddy_free_bytes(buf, d->order, d->page);
 }
 
-static int64_t mem_available(void)
+int64_t lab_mem_available(void)
 {
 	char mi[MEMINFO_BUF];
 	int64_t kib;
@@ -116,13 +115,13 @@ int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes, uint64_t ma
 	int64_t taken = 0;
 
 	for (;;) {
-		int64_t avail = mem_available(), huge = anon_huge_bytes();
+		int64_t avail = lab_mem_available(), huge = anon_huge_bytes();
 		if (avail < 0 || huge < 0)
 			return taken ? taken : -ENOENT;
 		if (avail - (int64_t)CHUNK < keep_free_bytes || (max_bytes && d->bytes + CHUNK > max_bytes))
 			return taken;
 		if (d->leave) {
-			int64_t fb = free_blocks(d);
+			int64_t fb = lab_free_blocks(d);
 			if (fb < 0)
 				return taken ? taken : fb;
 			if ((uint64_t)fb <= d->leave + CHUNK)

@@ -41,6 +41,12 @@ struct lab_drain {
  */
 int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes, uint64_t max_bytes);
 
+/* lab_free_blocks - free memory in blocks of d->order and up
+ * (/proc/buddyinfo); -errno. lab_mem_available - MemAvailable in bytes;
+ * -errno. Both read /proc each call. */
+int64_t lab_free_blocks(const struct lab_drain *d);
+int64_t lab_mem_available(void);
+
 /* lab_drain_release - unmap every chunk; @d is empty and reusable after. */
 void lab_drain_release(struct lab_drain *d);
 

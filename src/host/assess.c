@@ -14,9 +14,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "format/human.h"
 #include "host/assess.h"
+#include "host/procfs.h"
 
 #ifndef PR_THP_DISABLE_EXCEPT_ADVISED
 #define PR_THP_DISABLE_EXCEPT_ADVISED (1 << 1)
@@ -171,4 +173,25 @@ int lsc__assess(const struct lsc_system *s, uint64_t arena_bytes, struct lsc__as
 
 	thp_reason(s, arena_bytes, out);
 	return 0;
+}
+
+int64_t lsc__free_unreported(const char *proc_root, const struct lsc_system *s, unsigned *order)
+{
+	unsigned o = 0;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (s->page_reporting_order != LSC_NA && s->page_reporting_order > 0 && s->page_reporting_order < 20) {
+		o = (unsigned)s->page_reporting_order;
+	} else {
+		/* The kernel's default: pageblock_order, the huge-page order. */
+		int64_t hp = s->hpage_pmd_size > 0 ? s->hpage_pmd_size : 2 << 20;
+		while (page > 0 && ((int64_t)page << o) < hp && o < 20)
+			o++;
+	}
+	if (order)
+		*order = o;
+	if (s->page_reporting != 1)
+		return LSC_NA;
+	int64_t v = lsc__buddy_free_below(proc_root, o);
+	return v < 0 ? LSC_NA : v;
 }

@@ -9,9 +9,11 @@
  * Free memory already in blocks of the huge-page size (buddyinfo) is what
  * such a fault can take without compaction.
  *
- * A guest with free page reporting has another cost that no page size
- * avoids: memory idle for a few seconds goes back to the host, and its
- * first touch faults it in again there (system.c, docs/benchmarks.md).
+ * A guest with free page reporting has another cost: free blocks of the
+ * reported order and up that stay idle a few seconds go back to the host,
+ * and a page taken from one faults in again there at its first touch
+ * (system.c, docs/benchmarks.md). Smaller free blocks are never reported:
+ * lsc__free_unreported counts them.
  */
 #ifndef LSC_HOST_ASSESS_H
 #define LSC_HOST_ASSESS_H
@@ -27,9 +29,9 @@ struct lsc__assessment {
 	                         * -1 when defrag is n/a */
 	int64_t huge_free_bytes;/* free memory in huge-page-sized blocks; LSC_NA */
 	int stall_risk;         /* thp_possible && sync_compaction && huge_free < arena */
-	int host_refault;       /* the host takes back idle free memory (free page
-	                         * reporting): the arena's first touch faults it in again
-	                         * in the host, whatever the page size */
+	int host_refault;       /* the host takes back idle free blocks (free page
+	                         * reporting): a page from one faults in again in the
+	                         * host at its first touch, whatever its size */
 	int memlock_short;      /* RLIMIT_MEMLOCK below the arena and no CAP_IPC_LOCK
 	                         * (mlock pinning would fail) */
 	int memlock_lifted;     /* below the arena, but CAP_IPC_LOCK lifts the limit */
@@ -42,5 +44,16 @@ struct lsc__assessment {
 /* lsc__assess - judge an arena of @arena_bytes against @s. Never fails on
  * n/a fields (they make the judgement say "n/a"). Return 0 or -EINVAL. */
 int lsc__assess(const struct lsc_system *s, uint64_t arena_bytes, struct lsc__assessment *out);
+
+/*
+ * lsc__free_unreported - on a guest with free page reporting (@s says so),
+ * the free memory in blocks below the reported order, read from
+ * "<proc_root>/buddyinfo" (NULL: "/proc"): never reported, so the host
+ * still backs it, and 4 KiB faults take it first. The order is
+ * page_reporting_order, else the huge-page order; *@order gets it when
+ * @order is not NULL. Return: bytes, or LSC_NA (no reporting, or buddyinfo
+ * unreadable). Thread-safe; allocates nothing.
+ */
+int64_t lsc__free_unreported(const char *proc_root, const struct lsc_system *s, unsigned *order);
 
 #endif

@@ -35,7 +35,7 @@
 #include "loader/phase.h"
 #include "loader/sys.h"
 #include "format/human.h"
-#include "host/procfs.h"
+#include "host/assess.h"
 #include "profiler/internal.h"
 
 static uint64_t round_up(uint64_t v, uint64_t unit)
@@ -250,25 +250,12 @@ static void take_auto(struct lsc__arena *a, const struct lsc__thp_decision *d)
 }
 
 /* What `auto` weighs besides the snapshot: on a guest with free page
- * reporting, the free memory in blocks below the reported order (the one
- * the snapshot names, else the huge-page order), and whether the pin is
+ * reporting, the free memory the host still backs, and whether the pin is
  * for a GPU. */
 static void auto_host(struct alloc *st, struct lsc__auto_host *h)
 {
-	h->free_unreported_bytes = LSC_NA;
+	h->free_unreported_bytes = lsc__free_unreported(lsc__proc_root(st->p), &st->s, NULL);
 	h->device_pin = st->ops && (st->ops->caps & LSC__PIN_CAP_DEVICE);
-	if (st->s.page_reporting != 1)
-		return;
-	int64_t order = st->s.page_reporting_order;
-	if (order == LSC_NA || order <= 0 || order > 20) {
-		long page = sysconf(_SC_PAGESIZE);
-		uint64_t hp = st->s.hpage_pmd_size > 0 ? (uint64_t)st->s.hpage_pmd_size : LSC__HPAGE_DEFAULT;
-		for (order = 0; page > 0 && ((uint64_t)page << order) < hp && order < 20;)
-			order++;
-	}
-	int64_t v = lsc__buddy_free_below(lsc__proc_root(st->p), (unsigned)order);
-	if (v >= 0)
-		h->free_unreported_bytes = v;
 }
 
 /* The policy asked for (LOADSCOPE_ARENA_THP over the option) and, for
