@@ -55,6 +55,7 @@ static char *slurp(const char *path)
 
 struct kline {
 	char event[16];
+	char id[40]; /* the id= field (warn lines: each id carries its own keys), or "" */
 	char key[LSC__FIELDS_MAX][KEY_MAX];
 	unsigned n;
 	int abridged; /* an example cut short ("...", or a human line without " | ") */
@@ -76,6 +77,8 @@ static int kline_parse(const char *line, size_t len, struct kline *out)
 	if (rc != 1)
 		return rc;
 	snprintf(out->event, sizeof out->event, "%s", p.event);
+	const char *id = lsc__parsed_get(&p, "id");
+	snprintf(out->id, sizeof out->id, "%s", id ? id : "");
 	for (unsigned i = 0; i < p.n && i < LSC__FIELDS_MAX; i++)
 		snprintf(out->key[out->n++], KEY_MAX, "%s", p.kv[i].key);
 	out->abridged = memmem(line, len, "...", 3) != NULL ||
@@ -346,13 +349,15 @@ static int is_auto_key(const char *k)
 	return !strcmp(k, "auto_refault_cover_bytes") || !strcmp(k, "auto_switch_at_bytes");
 }
 
-static int key_always(const char *ev, const char *key)
+/* Whether every real line of @ex's event (and id: a warn line's keys are
+ * its id's) carries @key. */
+static int key_always(const struct kline *ex, const char *key)
 {
 	int any = 0;
 	if (is_auto_key(key))
 		return 0;
 	for (unsigned i = 0; i < n_real; i++)
-		if (!strcmp(real[i].event, ev)) {
+		if (!strcmp(real[i].event, ex->event) && !strcmp(real[i].id, ex->id)) {
 			any = 1;
 			if (!has_key(&real[i], key))
 				return 0;
@@ -389,11 +394,11 @@ static unsigned check_example(const char *file, unsigned lineno, const char *lin
 	if (!ex.abridged && event_seen(ex.event)) {
 		/* The keys every real line of the event carries. */
 		for (unsigned i = 0; i < n_real; i++) {
-			if (strcmp(real[i].event, ex.event))
+			if (strcmp(real[i].event, ex.event) || strcmp(real[i].id, ex.id))
 				continue;
 			for (unsigned k = 0; k < real[i].n; k++) {
 				const char *key = real[i].key[k];
-				if (key_always(ex.event, key) && !has_key(&ex, key)) {
+				if (key_always(&ex, key) && !has_key(&ex, key)) {
 					cr_log_error("%s:%u: a %s line always has %s, the example has not: %s",
 						     file, lineno, ex.event, key, ex.text);
 					bad++;

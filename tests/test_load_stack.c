@@ -190,8 +190,10 @@ Test(load_stack, manifest_error)
 
 Test(load_stack, gguf_manifest_and_load)
 {
-	struct job j = {.path = gguf_file()};
+	char *path = gguf_file();
+	struct job j = {.path = path};
 	size_t used = used_by_fn(run_gguf, &j);
+	free(path);
 	cr_assert_eq(j.ret, 0, "%s", lsc_strerror(j.ret));
 	fprintf(stderr, "stack used by a GGUF manifest and load: %zu bytes\n", used);
 	cr_assert_lt(used, (size_t)BOUND, "%zu bytes of stack, documented %u", used,

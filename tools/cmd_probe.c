@@ -154,8 +154,9 @@ static void warn_host_refault(lsc_profiler *p, const char *proc_root, const stru
 		     "reporting, blocks of order %u and up): a page of a %s arena taken from such a "
 		     "block faults in again in the host at its first touch (0.4-0.7 GiB/s on the "
 		     "build VM, nothing in /proc/vmstat); huge pages always come from them, 4 KiB "
-		     "pages only once the smaller free blocks run out, and %s (the auto policy gives "
-		     "that part 4 KiB pages); remedy: turn free page reporting off in the VM's "
+		     "pages only once the smaller free blocks run out, and %s (the auto policy moves "
+		     "that part to 4 KiB pages when huge pages fault in the host); remedy: turn free "
+		     "page reporting off in the VM's "
 		     "balloon device for inference hosts",
 		     order, lsc__fmt_bytes(b, (double)arena), cover);
 	lsc__rec_num(&r, LSC__KEY(PAGE_REPORTING), s->page_reporting);

@@ -416,7 +416,7 @@ int64_t lsc__buddy_free_below(const char *proc_root, unsigned order)
 	long page = sysconf(_SC_PAGESIZE);
 	int truncated;
 
-	ssize_t n = lsc__read_file(proc_root, "buddyinfo", buf, sizeof buf, &truncated);
+	ssize_t n = lsc__read_file(proc_root ? proc_root : "/proc", "buddyinfo", buf, sizeof buf, &truncated);
 	if (n < 0)
 		return n;
 	if (truncated)
