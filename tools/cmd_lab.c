@@ -226,6 +226,7 @@ static int fragment(double gib, double hold, double keep_free, int drain, double
 	dr.order = s.order;
 	dr.page = s.page;
 	dr.leave = (uint64_t)(leave * GIB);
+	dr.stop = stop_asked; /* a signal while draining goes to the release at once */
 	if (show("before", &s, &before) < 0)
 		return LSC_EXIT_IO;
 

@@ -115,6 +115,8 @@ int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes, uint64_t ma
 	int64_t taken = 0;
 
 	for (;;) {
+		if (d->stop && d->stop())
+			return taken;
 		int64_t avail = lab_mem_available(), huge = anon_huge_bytes();
 		if (avail < 0 || huge < 0)
 			return taken ? taken : -ENOENT;

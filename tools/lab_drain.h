@@ -22,6 +22,7 @@ struct lab_drain {
 	unsigned order;          /* of a block, in pages of page bytes */
 	long page;
 	uint64_t leave;          /* stop while at most this much is free in blocks */
+	int (*stop)(void);       /* checked before each chunk: nonzero ends the call (NULL: never) */
 	struct lab_chunk *chunks;
 	size_t n, cap;
 	uint64_t bytes;          /* held in huge pages, all chunks */
