@@ -46,7 +46,7 @@ struct lsc__thp_decision {
  * reporting (thp_auto.c). */
 struct lsc__auto_host {
 	int64_t free_unreported_bytes; /* free in blocks below page_reporting_order
-	                                * (lsc__buddy_free_below); LSC_NA */
+	                                * (lsc__free_unreported); LSC_NA */
 	int device_pin;                /* the arena is to be pinned for a GPU */
 };
 
