@@ -477,6 +477,21 @@ Test(prefault_adaptive, refused_switch_advice_keeps_huge_pages_and_says_so, .fin
 	munmap(m, BYTES);
 }
 
+/* One thread through a whole adaptive prefault of a fresh arena with a
+ * refault cover of @cover bytes, the readings @rd; the arena in *@m and
+ * the profiler in *@p. */
+static void prefault_cover(const struct lsc__adapt_reading *rd, unsigned n, uint64_t cover, char **m,
+			   lsc_profiler **p, struct lsc__adapt_result *ar)
+{
+	*m = arena();
+	*p = prof();
+	use(rd, n);
+	lsct_sys_install(NULL);
+	struct lsc__prefault_result r;
+	cr_assert_eq(lsc__prefault_adaptive(*p, NULL, 0, *m, BYTES, HUGE, cover, 1, -1, &r, ar), 0, "%s",
+		     cap.buf);
+}
+
 /* ---- free page reporting: the refault probe ----------------------------- */
 
 /* The whole huge part is the refault cover. The probe (the last 16 MiB of
@@ -491,14 +506,10 @@ static const struct lsc__adapt_reading refaulting[] = {
 
 Test(prefault_adaptive, huge_pages_slower_than_4k_ones_move_the_cover, .fini = fini)
 {
-	char *m = arena();
-	lsc_profiler *p = prof();
-	use(refaulting, sizeof refaulting / sizeof refaulting[0]);
-	lsct_sys_install(NULL);
-	struct lsc__prefault_result r;
+	char *m;
+	lsc_profiler *p;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, HUGE, 1, -1, &r, &ar), 0, "%s",
-		     cap.buf);
+	prefault_cover(refaulting, sizeof refaulting / sizeof refaulting[0], HUGE, &m, &p, &ar);
 	struct lsct_madvise no[8];
 	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 3, "%s", lsct_sys_trace);
 	/* the 4 KiB part; the probe, the cover's last 16 MiB; and, after the
@@ -577,14 +588,10 @@ static const struct lsc__adapt_reading partly_refaulting[] = {
 
 Test(prefault_adaptive, a_later_slow_step_moves_the_rest_of_the_cover, .fini = fini)
 {
-	char *m = arena();
-	lsc_profiler *p = prof();
-	use(partly_refaulting, sizeof partly_refaulting / sizeof partly_refaulting[0]);
-	lsct_sys_install(NULL);
-	struct lsc__prefault_result r;
+	char *m;
+	lsc_profiler *p;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, HUGE, 1, -1, &r, &ar), 0, "%s",
-		     cap.buf);
+	prefault_cover(partly_refaulting, sizeof partly_refaulting / sizeof partly_refaulting[0], HUGE, &m, &p, &ar);
 	struct lsct_madvise no[8];
 	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 3, "%s", lsct_sys_trace);
 	cr_expect_eq(no[2].addr, m + 80 * MIB);
@@ -604,14 +611,10 @@ Test(prefault_adaptive, a_later_slow_step_moves_the_rest_of_the_cover, .fini = f
 
 static void keeps_the_cover(const struct lsc__adapt_reading *rd, unsigned n)
 {
-	char *m = arena();
-	lsc_profiler *p = prof();
-	use(rd, n);
-	lsct_sys_install(NULL);
-	struct lsc__prefault_result r;
+	char *m;
+	lsc_profiler *p;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, HUGE, 1, -1, &r, &ar), 0, "%s",
-		     cap.buf);
+	prefault_cover(rd, n, HUGE, &m, &p, &ar);
 	struct lsct_madvise no[8];
 	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 2, "%s", lsct_sys_trace);
 	cr_expect_eq(no[1].addr, m + 176 * MIB);
@@ -713,14 +716,10 @@ static const struct lsc__adapt_reading refaulting_part[] = {
 
 Test(prefault_adaptive, only_the_cover_moves, .fini = fini)
 {
-	char *m = arena();
-	lsc_profiler *p = prof();
-	use(refaulting_part, sizeof refaulting_part / sizeof refaulting_part[0]);
-	lsct_sys_install(NULL);
-	struct lsc__prefault_result r;
+	char *m;
+	lsc_profiler *p;
 	struct lsc__adapt_result ar;
-	cr_assert_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 64 * MIB, 1, -1, &r, &ar), 0,
-		     "%s", cap.buf);
+	prefault_cover(refaulting_part, sizeof refaulting_part / sizeof refaulting_part[0], 64 * MIB, &m, &p, &ar);
 	struct lsct_madvise no[8];
 	cr_assert_eq(lsct_sys_madvised(MADV_NOHUGEPAGE, no, 8), 3, "%s", lsct_sys_trace);
 	cr_expect_eq(no[1].addr, m + 176 * MIB);

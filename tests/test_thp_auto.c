@@ -295,6 +295,32 @@ Test(thp_auto, page_reporting_rule_needs_reporting_and_a_host_pin)
 	cr_expect_eq(d.watch, 0);
 }
 
+/* A 64 MiB `auto` allocation by a profiler over fixture tree @tree, its
+ * lines in *@cap; release with lsc__arena_release and lsc_profiler_destroy. */
+static lsc_profiler *alloc_on_tree(const char *tree, struct lsct_capture *cap, struct lsc__arena *a)
+{
+	struct lsc_profiler_options po;
+	struct lsc_load_options o;
+	lsc_profiler *p = NULL;
+	char proc[512], sys[512];
+
+	unsetenv("LOADSCOPE_ARENA_THP");
+	snprintf(proc, sizeof proc, "%s/%s/proc", LSC_TEST_FIXTURES, tree);
+	snprintf(sys, sizeof sys, "%s/%s/sys", LSC_TEST_FIXTURES, tree);
+	memset(cap, 0, sizeof *cap);
+	lsc_profiler_options_init(&po);
+	po.sink = lsct_sink;
+	po.sink_user = cap;
+	po.mode = LSC_MODE_ON;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.proc_root = proc;
+	po.sys_root = sys;
+	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	lsc_load_options_init(&o);
+	cr_assert_eq(lsc__arena_alloc(p, &o, 64 << 20, a), 0, "%s", cap->buf);
+	return p;
+}
+
 /* The allocation on the VM tree finds the figure itself (buddyinfo under
  * the profiler's proc root) and says so on its arena line. Whether the
  * prefault then moves the cover depends on this machine's rates, which
@@ -303,26 +329,8 @@ Test(thp_auto, page_reporting_rule_needs_reporting_and_a_host_pin)
 Test(thp_auto, auto_allocation_on_a_reporting_vm_watches_for_refaults)
 {
 	struct lsct_capture cap;
-	struct lsc_profiler_options po;
-	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = NULL;
-	char proc[512], sys[512];
-
-	unsetenv("LOADSCOPE_ARENA_THP");
-	snprintf(proc, sizeof proc, "%s/vm-page-reporting/proc", LSC_TEST_FIXTURES);
-	snprintf(sys, sizeof sys, "%s/vm-page-reporting/sys", LSC_TEST_FIXTURES);
-	memset(&cap, 0, sizeof cap);
-	lsc_profiler_options_init(&po);
-	po.sink = lsct_sink;
-	po.sink_user = &cap;
-	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
-	po.proc_root = proc;
-	po.sys_root = sys;
-	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
-	lsc_load_options_init(&o);
-	cr_assert_eq(lsc__arena_alloc(p, &o, 64 << 20, &a), 0, "%s", cap.buf);
+	lsc_profiler *p = alloc_on_tree("vm-page-reporting", &cap, &a);
 	cr_expect_eq(a.wanted, LSC_THP_AUTO);
 	cr_expect_eq(a.applied, LSC_THP_THP, "%s", a.thp_reason);
 	cr_expect_eq(a.auto_refault_cover, 64ull * MIB);
@@ -335,26 +343,8 @@ Test(thp_auto, auto_allocation_on_a_reporting_vm_watches_for_refaults)
 Test(thp_auto, auto_allocation_prints_its_numbers)
 {
 	struct lsct_capture cap;
-	struct lsc_profiler_options po;
-	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = NULL;
-	char proc[512], sys[512];
-
-	unsetenv("LOADSCOPE_ARENA_THP");
-	snprintf(proc, sizeof proc, "%s/host-6.18-madvise/proc", LSC_TEST_FIXTURES);
-	snprintf(sys, sizeof sys, "%s/host-6.18-madvise/sys", LSC_TEST_FIXTURES);
-	memset(&cap, 0, sizeof cap);
-	lsc_profiler_options_init(&po);
-	po.sink = lsct_sink;
-	po.sink_user = &cap;
-	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
-	po.proc_root = proc;
-	po.sys_root = sys;
-	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
-	lsc_load_options_init(&o);
-	cr_assert_eq(lsc__arena_alloc(p, &o, 64 << 20, &a), 0, "%s", cap.buf);
+	lsc_profiler *p = alloc_on_tree("host-6.18-madvise", &cap, &a);
 	cr_expect_eq(a.wanted, LSC_THP_AUTO);
 	cr_expect_eq(a.applied, LSC_THP_THP, "%s", a.thp_reason);
 	cr_expect_eq(lsct_count_with(&cap, "arena", NULL), 1, "%s", cap.buf);
@@ -404,26 +394,8 @@ Test(thp_auto, fixture_container_without_thp_files_is_4k)
 Test(thp_auto, allocation_uses_the_profiler_roots)
 {
 	struct lsct_capture cap;
-	struct lsc_profiler_options po;
-	struct lsc_load_options o;
 	struct lsc__arena a;
-	lsc_profiler *p = NULL;
-	char proc[512], sys[512];
-
-	unsetenv("LOADSCOPE_ARENA_THP");
-	snprintf(proc, sizeof proc, "%s/old-kernel-no-mthp/proc", LSC_TEST_FIXTURES);
-	snprintf(sys, sizeof sys, "%s/old-kernel-no-mthp/sys", LSC_TEST_FIXTURES);
-	memset(&cap, 0, sizeof cap);
-	lsc_profiler_options_init(&po);
-	po.sink = lsct_sink;
-	po.sink_user = &cap;
-	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
-	po.proc_root = proc;
-	po.sys_root = sys;
-	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
-	lsc_load_options_init(&o);
-	cr_assert_eq(lsc__arena_alloc(p, &o, 64 << 20, &a), 0, "%s", cap.buf);
+	lsc_profiler *p = alloc_on_tree("old-kernel-no-mthp", &cap, &a);
 	cr_expect_eq(a.applied, LSC_THP_THP, "defrag=never in the fixture: %s", a.thp_reason);
 	cr_expect_eq(lsct_count_with(&cap, "arena", "thp_defrag=never"), 1, "%s", cap.buf);
 	lsc__arena_release(&a);

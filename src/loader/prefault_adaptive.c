@@ -145,6 +145,19 @@ static void fmt_count(char *out, size_t cap, int64_t v)
 		snprintf(out, cap, "+%lld", (long long)v);
 }
 
+/* What both kinds of switch line end their text with and begin their
+ * fields with: a refused advice, and what was wanted and taken. */
+static void switch_keys(struct lsc__rec *r, const char *why, int advice_rc)
+{
+	if (advice_rc < 0)
+		lsc__rec_say(r, " (madvise(MADV_NOHUGEPAGE) failed: %s; they stay advised for huge pages)",
+			     lsc__errname(advice_rc));
+	lsc__rec_str(r, LSC__KEY(WHAT), "auto");
+	lsc__rec_str(r, LSC__KEY(WANTED), "thp");
+	lsc__rec_str(r, LSC__KEY(TOOK), advice_rc < 0 ? "thp" : "4k");
+	lsc__rec_str(r, LSC__KEY(REASON), why);
+}
+
 /* The one line of a switch: when (offset, time), why, with which figures. */
 static void switch_line(lsc_profiler *p, uint64_t at, uint64_t at_ns, uint64_t huge, uint64_t rest,
 			const struct step *s, double first, const char *cause, const char *why,
@@ -173,13 +186,7 @@ static void switch_line(lsc_profiler *p, uint64_t at, uint64_t at_ns, uint64_t h
 	lsc__rec_say(&r, ", compact_stall %s, compact_fail %s, stalled on memory %s: %s; the other "
 			 "%s of the huge part get 4 KiB pages",
 		     st, fl, psi, cause, lsc__fmt_bytes(b1, (double)rest));
-	if (advice_rc < 0)
-		lsc__rec_say(&r, " (madvise(MADV_NOHUGEPAGE) failed: %s; they stay advised for huge pages)",
-			     lsc__errname(advice_rc));
-	lsc__rec_str(&r, LSC__KEY(WHAT), "auto");
-	lsc__rec_str(&r, LSC__KEY(WANTED), "thp");
-	lsc__rec_str(&r, LSC__KEY(TOOK), advice_rc < 0 ? "thp" : "4k");
-	lsc__rec_str(&r, LSC__KEY(REASON), why);
+	switch_keys(&r, why, advice_rc);
 	lsc__rec_u64(&r, "at_bytes", at);
 	lsc__rec_u64(&r, "huge_bytes", huge);
 	lsc__rec_f64(&r, "after_s", (double)at_ns / 1e9, 3);
@@ -209,13 +216,7 @@ static void refault_line(lsc_profiler *p, uint64_t at, uint64_t moved, const str
 			 "%s",
 		     lsc__fmt_bytes(b1, (double)moved), lsc__fmt_bytes(b2, (double)s->bytes), s->gibps,
 		     lsc__fmt_bytes(b3, (double)probe_bytes), probe_gibps, st);
-	if (advice_rc < 0)
-		lsc__rec_say(&r, " (madvise(MADV_NOHUGEPAGE) failed: %s; they stay advised for huge pages)",
-			     lsc__errname(advice_rc));
-	lsc__rec_str(&r, LSC__KEY(WHAT), "auto");
-	lsc__rec_str(&r, LSC__KEY(WANTED), "thp");
-	lsc__rec_str(&r, LSC__KEY(TOOK), advice_rc < 0 ? "thp" : "4k");
-	lsc__rec_str(&r, LSC__KEY(REASON), why);
+	switch_keys(&r, why, advice_rc);
 	lsc__rec_u64(&r, "at_bytes", at);
 	lsc__rec_u64(&r, "moved_bytes", moved);
 	lsc__rec_u64(&r, "step_bytes", s->bytes);
