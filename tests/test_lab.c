@@ -272,7 +272,7 @@ Test(lab, order9_falls_while_holding_and_comes_back)
 	 * release itself is VmPin 0, asserted above; this claim is skipped,
 	 * loudly, where the kernel does not show it. */
 	if (big2 < big1 + want_fall / 2)
-		cr_skip_test("free blocks of order >= %u: %llu before, %llu holding, %llu 60 s after the "
+		cr_skip_test("free blocks of order %u and up: %llu before, %llu holding, %llu 60 s after the "
 			     "release (VmPin 0): the freed pages are not back in the buddy lists (%.2f GiB in "
 			     "per-CPU lists now, %.2f GiB in smaller free blocks against %.2f while holding)",
 			     block_order(), (unsigned long long)big0, (unsigned long long)big1,
