@@ -90,13 +90,27 @@ Test(load_env, read_path_words_in_any_case)
 	cr_assert_str_neq(v, "none", "%s", cap.buf);
 }
 
-Test(load_env, bad_read_fixed_is_one_line_and_fixed_buffers)
+Test(load_env, bad_read_fixed_is_one_line_and_the_default)
 {
 	need_uring();
 	setenv("LOADSCOPE_READ_FIXED", "bogus", 1);
 	cr_assert_eq(load(), 0, "%s", cap.buf);
-	one_usage_line("API misuse: LOADSCOPE_READ_FIXED=bogus is not 1, on, yes, 0, off or no; "
-		       "the default, 1, applies (reported once)");
+	one_usage_line("API misuse: LOADSCOPE_READ_FIXED=bogus is not 1, on, yes, 0, off, no or "
+		       "auto; the default, auto, applies (reported once)");
+	/* auto: the arena is registered only where it is all huge pages, so
+	 * the line names the reason exactly when it is not (test_load_fixed). */
+	char v[64];
+	cr_assert(lsct_field(&cap, "loaded", "fixed", v, sizeof v), "%s", cap.buf);
+	cr_assert_eq(!strcmp(v, "0"), strstr(cap.buf, "(arena not registered: its pages ") != NULL,
+		     "fixed=%s in: %s", v, cap.buf);
+}
+
+Test(load_env, read_fixed_yes_registers)
+{
+	need_uring();
+	setenv("LOADSCOPE_READ_FIXED", "Yes", 1);
+	cr_assert_eq(load(), 0, "%s", cap.buf);
+	cr_assert_eq(lsct_count(&cap, "usage"), 0, "%s", cap.buf);
 	/* 1 as asked, unless this process cannot register 3 MiB: then the
 	 * buffers fallback says so, and 0 is that fallback's, not the word's. */
 	if (!lsct_has_fallback(&cap, "buffers"))

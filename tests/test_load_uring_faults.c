@@ -131,6 +131,7 @@ static void teardown(void)
 {
 	lsc__sys_set(NULL);
 	unsetenv("LOADSCOPE_READ_ASYNC");
+	unsetenv("LOADSCOPE_READ_FIXED");
 	lsct_capture_reset(&cap);
 }
 
@@ -282,6 +283,7 @@ Test(load_uring_faults, ecanceled_into_the_arena_falls_back)
 	o.reader = "io_uring";
 	F.res = -ECANCELED;
 	F.nth = 1;
+	setenv("LOADSCOPE_READ_FIXED", "1", 1); /* the arena registered, whatever its pages */
 	char *path = strdup(lsct_make_file("arena.bin", (40u << 20) + 3, 92)); /* 3 chunks of 16 MiB */
 	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
 	lsc_profiler *p = lsct_profiler(&cap);
@@ -350,6 +352,7 @@ Test(load_uring_faults, no_pages_stay_pinned_after_the_load)
 	struct lsc_load_options o;
 	lsc_load_options_init(&o);
 	o.reader = "io_uring";
+	setenv("LOADSCOPE_READ_FIXED", "1", 1); /* the arena registered, whatever its pages */
 	char *path = strdup(lsct_make_file("pin.bin", 64u << 20, 93));
 	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
 	lsc_profiler *p = lsct_profiler(&cap);

@@ -44,7 +44,12 @@ int lsc__env_switch(lsc_profiler *p, enum lsc__env_var var, int def)
 	int i = match(v, switch_words);
 	if (i >= 0)
 		return i >= 3;
-	bad(p, var, v, "1, on, yes, 0, off or no", def ? "1" : "0");
+	if (def < 0 && !strcasecmp(v, "auto"))
+		return -1;
+	if (def < 0)
+		bad(p, var, v, "1, on, yes, 0, off, no or auto", "auto");
+	else
+		bad(p, var, v, "1, on, yes, 0, off or no", def ? "1" : "0");
 	return def;
 }
 

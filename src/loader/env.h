@@ -15,7 +15,9 @@
 #include "profiler/internal.h"
 
 /* The switch @var: 1 or 0 as its value says, @def when unset or empty or
- * bad (a bad value also prints its line). */
+ * bad (a bad value also prints its line). @def -1 makes it a three-way
+ * switch whose third word, auto, is -1, the default: the caller decides
+ * (LOADSCOPE_READ_FIXED: by the arena's pages). */
 int lsc__env_switch(lsc_profiler *p, enum lsc__env_var var, int def);
 
 /* The choice @var: the index of its value in @words (NULL-terminated), or

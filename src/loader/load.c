@@ -17,8 +17,9 @@
  * measurement on the build machine: docs/benchmarks.md, "Loader". Three
  * environment variables override the path for benchmarks, read once per
  * load: LOADSCOPE_READ_PATH=arena|staging, LOADSCOPE_READ_ASYNC=0|1 and
- * LOADSCOPE_READ_FIXED=0|1 (register buffers with io_uring); a bad value
- * is one usage line and the default (loader/env.c).
+ * LOADSCOPE_READ_FIXED=0|1 (register buffers with io_uring; unset: the
+ * staging buffers, and the arena where it is all huge pages, pipeline.c);
+ * a bad value is one usage line and the default (loader/env.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,7 +48,7 @@
 #define DEF_QD 4u
 #define DEF_TO_ARENA 1
 #define DEF_ASYNC 1
-#define DEF_FIXED 1
+#define DEF_FIXED -1 /* staging buffers, and the arena where it is all huge pages */
 
 const struct lsc__reader_ops *lsc__reader_forced;
 static const struct lsc__pin_ops *pin_forced;

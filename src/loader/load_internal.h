@@ -100,7 +100,8 @@ struct lsc__load {
 	int to_arena;          /* reads land in the arena where they can (no copy) */
 	uint64_t n_staged;     /* chunks that go through staging (all, or O_DIRECT tails) */
 	int async;             /* IOSQE_ASYNC: page-cache copies on io-wq workers */
-	int register_bufs;     /* register the buffers (staging or arena) as fixed */
+	int register_bufs;     /* register the buffers as fixed: 1, 0, or -1 (the staging
+	                        * buffers, and the arena where it is all huge pages) */
 	int verify;
 	int direct_wanted;
 	struct lsc__staging stg;
@@ -114,6 +115,8 @@ struct lsc__load {
 	uint64_t read_ns, copy_ns, verify_ns;
 	uint64_t bytes_done;
 	int fixed_bufs, fixed_files, async_applied; /* what the reader really does */
+	int arena_fixed;             /* the arena's pieces were registered */
+	const char *arena_unreg_why; /* why not, when the reads land in the arena */
 
 	/* lsc_load_into: the memory is the caller's (no arena is built), and
 	 * where its start sits in a 4 KiB block (O_DIRECT alignment). */
@@ -218,5 +221,10 @@ int lsc__chunks_build(struct lsc__load *L);
 /* Read, copy, verify every chunk: the `read` span. Return 0 or an error
  * (line printed). */
 int lsc__pipeline_run(struct lsc__load *L);
+/* Whether to register the arena as fixed buffers, from LOADSCOPE_READ_FIXED
+ * (@want 1 or 0; -1 unset) and the arena's page backing read from smaps
+ * (@region_rc, @ri): 1, or 0 with *why (a static phrase). pipeline.c. */
+int lsc__arena_fixed_choice(int want, int region_rc, const struct lsc_region_info *ri,
+			    const char **why);
 
 #endif

@@ -12,6 +12,9 @@
  *   #32913 corrupted weights that way).
  * - Chunks never cross a 1 GiB boundary of the arena, so each read into
  *   the arena falls inside one registered piece (READ_FIXED's limit).
+ * - By default the arena is registered only when it is wholly huge pages
+ *   (lsc__arena_fixed_choice): io_uring registers a buffer of 4 KiB pages
+ *   page by page, and one that mixes huge and 4 KiB pages far slower still.
  * - With O_DIRECT a read covers whole 4 KiB blocks. Aligned chunks go
  *   straight into the arena; the others are cut so that their aligned cover
  *   fits one staging buffer, and only the wanted slice is copied out, so a
@@ -25,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "host/procfs.h"
 #include "loader/load_internal.h"
 #include "loader/sys.h"
 #include "profiler/internal.h"
@@ -104,6 +108,7 @@ struct run {
 	unsigned inflight;
 	unsigned fixed_bufs;
 	unsigned n_arena_iov;  /* registered arena pieces come first, then staging */
+	int arena_fixed;       /* the arena's pieces are among the registered buffers */
 };
 
 /* Queue the read of chunk @seq: into the arena, or into staging buffer @b. */
@@ -119,7 +124,7 @@ static int issue(struct run *R, uint64_t seq, unsigned b)
 	if (!c->staged) {
 		uint64_t ao = x->arena_off + c->off_in_ext;
 		q.buf = (unsigned char *)L->out->a.base + ao;
-		if (R->fixed_bufs)
+		if (R->fixed_bufs && R->arena_fixed)
 			q.buf_index = (int)(ao / LSC__REG_MAX);
 		if (f->direct)
 			q.tag |= TAG_DIRECT; /* aligned: no cover needed */
@@ -127,7 +132,7 @@ static int issue(struct run *R, uint64_t seq, unsigned b)
 		q.buf = lsc__staging_buf(&L->stg, b);
 		q.tag |= (uint64_t)b << TAG_BUF_SHIFT;
 		if (R->fixed_bufs)
-			q.buf_index = (int)(R->n_arena_iov + b);
+			q.buf_index = (int)((R->arena_fixed ? R->n_arena_iov : 0) + b);
 		if (f->direct) {
 			uint64_t aoff = fo & ~(LSC__DIO_ALIGN - 1);
 			uint64_t cover = (fo - aoff + c->len + LSC__DIO_ALIGN - 1) & ~(LSC__DIO_ALIGN - 1);
@@ -230,11 +235,60 @@ static int refill(struct run *R, uint64_t *next)
 	return 0;
 }
 
+/*
+ * Register the arena's pieces as fixed buffers, or not. io_uring pins a
+ * registered buffer page by page and keeps one entry per page unless every
+ * page belongs to a folio of one size, which it then coalesces: a 1 GiB
+ * piece of huge pages registers in about 2 ms, one of 4 KiB pages in about
+ * 20 ms, and one that mixes the two in about 180 ms, since the memlock
+ * accounting of each huge page scans the entries before it (bench_register,
+ * docs/benchmarks.md; kernel 6.18). A buffered read into an unregistered
+ * arena is no slower, so by default only an arena whose mappings are
+ * wholly huge pages (THP or hugetlb) is registered: `auto` and a `thp`
+ * arena with a few fallback faults are mixed. Unknown backing (no smaps)
+ * is not registered either. @want: LOADSCOPE_READ_FIXED (1, 0) or -1 unset.
+ * Return 1 to register; else 0 with *why saying why not.
+ */
+int lsc__arena_fixed_choice(int want, int region_rc, const struct lsc_region_info *ri,
+			    const char **why)
+{
+	*why = NULL;
+	if (want >= 0) {
+		if (!want)
+			*why = "LOADSCOPE_READ_FIXED=0";
+		return want;
+	}
+	uint64_t huge = ri->anon_huge_bytes + ri->hugetlb_bytes;
+	if (region_rc < 0 || ri->mappings == 0 || ri->bytes == 0)
+		*why = "its page backing is unknown";
+	else if (huge == 0)
+		*why = "its pages are 4 KiB";
+	else if (huge < ri->bytes)
+		*why = "its pages mix huge and 4 KiB";
+	return *why == NULL;
+}
+
+static int arena_fixed(struct lsc__load *L)
+{
+	struct lsc_region_info ri;
+	int rc = 0;
+	if (L->register_bufs < 0)
+		rc = lsc__region_read_root(lsc__proc_root(L->p), L->out->a.base, L->out->a.bytes, &ri);
+	else
+		memset(&ri, 0, sizeof(ri));
+	return lsc__arena_fixed_choice(L->register_bufs, rc, &ri, &L->arena_unreg_why);
+}
+
 static int setup_reader(struct run *R, int *fds, struct iovec *iov, unsigned n_iov)
 {
 	struct lsc__load *L = R->L;
-	struct lsc__rd_cfg cfg = {.p = L->p, .fds = fds, .n_fds = L->n_files, .bufs = iov,
-				  .n_bufs = L->register_bufs ? n_iov : 0, .qd = L->Q, .async = L->async};
+	/* Unregistered arena pieces are left out of the table; the staging
+	 * buffers, reused for every staged read, are registered unless
+	 * LOADSCOPE_READ_FIXED=0. */
+	unsigned skip = R->arena_fixed ? 0 : R->n_arena_iov;
+	struct lsc__rd_cfg cfg = {.p = L->p, .fds = fds, .n_fds = L->n_files, .bufs = iov + skip,
+				  .n_bufs = L->register_bufs ? n_iov - skip : 0, .qd = L->Q,
+				  .async = L->async};
 	char why[384] = "";
 	R->rd = L->rd;
 	int ret = R->rd->setup(&cfg, &R->r, why, sizeof(why));
@@ -252,6 +306,7 @@ static int setup_reader(struct run *R, int *fds, struct iovec *iov, unsigned n_i
 	L->rd = R->rd;
 	unsigned st = R->rd->state(R->r);
 	L->fixed_bufs = R->fixed_bufs = !!(st & LSC__RD_FIXED_BUFS);
+	L->arena_fixed = R->fixed_bufs && R->arena_fixed;
 	L->fixed_files = !!(st & LSC__RD_FIXED_FILES);
 	L->async_applied = !!(st & LSC__RD_ASYNC);
 	return 0;
@@ -293,6 +348,8 @@ int lsc__pipeline_run(struct lsc__load *L)
 	struct lsc__phase span;
 	lsc__phase_begin(L->p, L->pin, LSC_PHASE_READ, NULL, L->total_bytes, &span);
 	uint64_t t0 = lsc__now_ns();
+	if (R.n_arena_iov)
+		R.arena_fixed = arena_fixed(L);
 	if ((ret = setup_reader(&R, fds, iov, n_iov)) < 0)
 		goto end_span;
 
@@ -338,7 +395,7 @@ end_span:
 	if (R.r && (R.rd->state(R.r) & LSC__RD_FELL_BACK)) {
 		/* The rest was read with pread (a fallback line said why). */
 		L->rd = &lsc__reader_pread;
-		L->fixed_bufs = L->fixed_files = L->async_applied = 0;
+		L->fixed_bufs = L->fixed_files = L->async_applied = L->arena_fixed = 0;
 	}
 	if (R.r)
 		R.rd->teardown(R.r); /* waits for reads still in flight */

@@ -13,6 +13,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "loader/load_internal.h"
 #include "profiler/internal.h"
@@ -187,8 +188,14 @@ static void loaded(const struct lsc__load *L)
 	if (L->out->dev)
 		lsc__rec_say(&r, ", device copy %.3f s busy (%.2f GiB/s)", sec(L->dev_ns),
 			     rate(st->bytes, L->dev_ns));
-	lsc__rec_say(&r, "; %s%s%s, %s, staging %s, qd %u, %u files, %zu extents",
-		     st->reader_applied, L->fixed_bufs ? " fixed buffers" : "",
+	/* Which buffers are registered, and why the arena is not when its
+	 * reads land there (pipeline.c): "fixed buffers" covers them all. */
+	const char *fixed = !L->fixed_bufs ? "" : L->arena_fixed || !L->to_arena ? " fixed buffers"
+									      : " fixed staging buffers";
+	lsc__rec_say(&r, "; %s%s", st->reader_applied, fixed);
+	if (L->arena_unreg_why && strcmp(st->reader_applied, "pread"))
+		lsc__rec_say(&r, " (arena not registered: %s)", L->arena_unreg_why);
+	lsc__rec_say(&r, "%s, %s, staging %s, qd %u, %u files, %zu extents",
 		     L->fixed_files ? ", registered files" : "",
 		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
 	if (L->n_tensors)

@@ -152,7 +152,14 @@ void lsct_load_check(struct lsct_capture *capp, const char *reader, const char *
 	const char *env = getenv("LOADSCOPE_READ_ASYNC");
 	int want_async = uring && !(env && !strcmp(env, "0"));
 	int want_files = uring && !lsct_has_fallback(capp, "files");
-	int want_fixed = uring && !lsct_has_fallback(capp, "buffers");
+	/* Registered buffers (pipeline.c): the staging buffers, and the arena
+	 * only where it is wholly huge pages (its mapping is rounded to 2 MiB
+	 * then), unless LOADSCOPE_READ_FIXED says 1 or 0. */
+	const char *fx = getenv("LOADSCOPE_READ_FIXED");
+	uint64_t in_2m = (len + (2ull << 20) - 1) & ~((2ull << 20) - 1);
+	int by_pages = strcmp(staging, "none") != 0 || (st.huge_bytes && st.huge_bytes >= in_2m);
+	int want_fixed = uring && !lsct_has_fallback(capp, "buffers") &&
+			 (fx && !strcmp(fx, "1") ? 1 : fx && !strcmp(fx, "0") ? 0 : by_pages);
 	cr_assert_eq(lsc__parsed_i64(&pl, "fixed_files", &v), 0);
 	cr_assert_eq(v, want_files, "fixed_files=%lld: %s", (long long)v, pl.human);
 	cr_assert_eq(lsc__parsed_i64(&pl, "fixed", &v), 0);

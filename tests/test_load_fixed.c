@@ -1,0 +1,196 @@
+/*
+ * Description: which buffers the io_uring reader registers (pipeline.c).
+ * By default the staging buffers are registered and the arena only where
+ * smaps shows it wholly huge pages: io_uring registers 4 KiB pages one by
+ * one, and a buffer that mixes huge and 4 KiB pages far slower still
+ * (bench_register). LOADSCOPE_READ_FIXED=1 registers the arena whatever
+ * its pages, 0 registers nothing, auto is the default. The `loaded` line
+ * says which, and why the arena was not. The io_uring cases skip loudly
+ * where the kernel has no usable io_uring.
+ */
+#include <criterion/criterion.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/load_helpers.h"
+#include "loader/load_internal.h"
+
+static struct lsct_capture cap;
+
+static void teardown(void)
+{
+	lsct_capture_reset(&cap);
+	unsetenv("LOADSCOPE_READ_FIXED");
+	unsetenv("LOADSCOPE_READ_PATH");
+}
+
+TestSuite(load_fixed, .fini = teardown);
+
+#define MIB (1ull << 20)
+
+/* ---- the rule, on region readings -------------------------------------- */
+
+static struct lsc_region_info region(uint64_t bytes, uint64_t anon_huge, uint64_t hugetlb)
+{
+	struct lsc_region_info ri = {.bytes = bytes, .rss_bytes = bytes,
+				     .anon_huge_bytes = anon_huge, .hugetlb_bytes = hugetlb,
+				     .thp_eligible = 1, .mappings = 1};
+	return ri;
+}
+
+static void choice(int want, int rc, struct lsc_region_info ri, int expect, const char *why)
+{
+	const char *got = "untouched";
+	cr_assert_eq(lsc__arena_fixed_choice(want, rc, &ri, &got), expect,
+		     "want %d rc %d: %s", want, rc, got ? got : "(null)");
+	if (why)
+		cr_assert_str_eq(got, why);
+	else
+		cr_assert_null(got, "%s", got);
+}
+
+Test(load_fixed, all_huge_pages_are_registered)
+{
+	choice(-1, 0, region(2048 * MIB, 2048 * MIB, 0), 1, NULL);
+	choice(-1, 0, region(2048 * MIB, 0, 2048 * MIB), 1, NULL); /* hugetlb */
+	choice(-1, 0, region(64 * MIB, 32 * MIB, 32 * MIB), 1, NULL);
+}
+
+Test(load_fixed, small_or_mixed_pages_are_not)
+{
+	choice(-1, 0, region(2048 * MIB, 0, 0), 0, "its pages are 4 KiB");
+	/* one fallback fault of 2 MiB is enough to make a piece mixed */
+	choice(-1, 0, region(2048 * MIB, 2046 * MIB, 0), 0, "its pages mix huge and 4 KiB");
+	choice(-1, 0, region(2048 * MIB, 2 * MIB, 0), 0, "its pages mix huge and 4 KiB");
+}
+
+Test(load_fixed, unknown_backing_is_not_registered)
+{
+	choice(-1, -2, region(2048 * MIB, 2048 * MIB, 0), 0, "its page backing is unknown");
+	struct lsc_region_info none = region(0, 0, 0);
+	none.mappings = 0;
+	choice(-1, 0, none, 0, "its page backing is unknown");
+}
+
+Test(load_fixed, the_variable_overrides_the_pages)
+{
+	choice(1, 0, region(2048 * MIB, 0, 0), 1, NULL);
+	choice(1, -2, region(0, 0, 0), 1, NULL);
+	choice(0, 0, region(2048 * MIB, 2048 * MIB, 0), 0, "LOADSCOPE_READ_FIXED=0");
+}
+
+/* ---- real loads --------------------------------------------------------- */
+
+static void need_uring(void)
+{
+	struct io_uring ring;
+	int ret = io_uring_queue_init(4, &ring, 0);
+	if (ret < 0)
+		cr_skip_test("io_uring unavailable here: io_uring_queue_init: %s", strerror(-ret));
+	io_uring_queue_exit(&ring);
+}
+
+/* An 8 MiB load by io_uring with @thp; its `loaded` line in *pl (kept in
+ * @buf) and the arena's huge bytes after the load in *huge. */
+static void load(enum lsc_thp_policy thp, char *buf, size_t cap_bytes, struct lsc__parsed *pl,
+		 uint64_t *huge)
+{
+	need_uring();
+	const char *path = lsct_make_file("fixed.bin", 8 * MIB, 77);
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.reader = "io_uring";
+	o.thp = thp;
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	lsc_arena *a = NULL;
+	int ret = lsc_load(p, &o, &e, 1, 0, &a);
+	cr_assert_eq(ret, 0, "%s: %s", lsc_strerror(ret), cap.buf);
+	struct lsc_load_stats st;
+	cr_assert_eq(lsc_arena_stats(a, &st), 0);
+	*huge = st.huge_bytes;
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	cr_assert(lsct_find(&cap, "loaded", 0, buf, cap_bytes, pl), "no loaded line: %s", cap.buf);
+	if (lsct_has_fallback(&cap, "buffers"))
+		cr_skip_test("this process cannot register buffers (a buffers fallback line): %s",
+			     cap.buf);
+}
+
+Test(load_fixed, an_arena_of_4k_pages_is_read_unregistered)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	uint64_t huge;
+	load(LSC_THP_4K, buf, sizeof buf, &pl, &huge);
+	cr_assert_eq(huge, 0);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "0", "%s", pl.human);
+	cr_assert(strstr(pl.human, "; io_uring (arena not registered: its pages are 4 KiB), "
+				   "registered files,"),
+		  "%s", pl.human);
+}
+
+Test(load_fixed, read_fixed_1_registers_4k_pages_anyway)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	uint64_t huge;
+	setenv("LOADSCOPE_READ_FIXED", "1", 1);
+	load(LSC_THP_4K, buf, sizeof buf, &pl, &huge);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "1", "%s", pl.human);
+	cr_assert(strstr(pl.human, "; io_uring fixed buffers, registered files,"), "%s", pl.human);
+	cr_assert_null(strstr(pl.human, "not registered"), "%s", pl.human);
+}
+
+Test(load_fixed, auto_word_is_the_default)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	uint64_t huge;
+	setenv("LOADSCOPE_READ_FIXED", "AUTO", 1);
+	load(LSC_THP_4K, buf, sizeof buf, &pl, &huge);
+	cr_assert_eq(lsct_count(&cap, "usage"), 0, "%s", cap.buf);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "0", "%s", pl.human);
+	cr_assert(strstr(pl.human, "(arena not registered: its pages are 4 KiB)"), "%s", pl.human);
+}
+
+Test(load_fixed, read_fixed_0_registers_nothing_and_says_so)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	uint64_t huge;
+	setenv("LOADSCOPE_READ_FIXED", "0", 1);
+	load(LSC_THP_THP, buf, sizeof buf, &pl, &huge);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "0", "%s", pl.human);
+	cr_assert(strstr(pl.human, "(arena not registered: LOADSCOPE_READ_FIXED=0)"), "%s",
+		  pl.human);
+}
+
+/* Staging buffers are reused for every staged read: registered by default
+ * even when the arena's pages are 4 KiB (the arena is not read into). */
+Test(load_fixed, staging_buffers_are_registered_by_default)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	uint64_t huge;
+	setenv("LOADSCOPE_READ_PATH", "staging", 1);
+	load(LSC_THP_4K, buf, sizeof buf, &pl, &huge);
+	cr_assert_str_neq(lsc__parsed_get(&pl, "staging"), "none", "%s", pl.human);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "1", "%s", pl.human);
+	cr_assert(strstr(pl.human, "; io_uring fixed buffers, registered files,"), "%s", pl.human);
+}
+
+Test(load_fixed, an_arena_of_huge_pages_is_registered)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	uint64_t huge;
+	load(LSC_THP_THP, buf, sizeof buf, &pl, &huge);
+	if (huge < 8 * MIB)
+		cr_skip_test("THP gave %llu of 8 MiB in huge pages here (THP off, or no free "
+			     "2 MiB blocks): the all-huge case is not reachable",
+			     (unsigned long long)huge);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "1", "%s", pl.human);
+	cr_assert(strstr(pl.human, "; io_uring fixed buffers, registered files,"), "%s", pl.human);
+}
