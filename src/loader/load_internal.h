@@ -116,7 +116,7 @@ struct lsc__load {
 	uint64_t bytes_done;
 	int fixed_bufs, fixed_files, async_applied; /* what the reader really does */
 	int arena_fixed;             /* the arena's pieces were registered */
-	const char *arena_unreg_why; /* why not, when the reads land in the arena */
+	char arena_unreg_why[96];    /* why not, when the reads land in the arena; "" */
 
 	/* lsc_load_into: the memory is the caller's (no arena is built), and
 	 * where its start sits in a 4 KiB block (O_DIRECT alignment). */
@@ -222,9 +222,10 @@ int lsc__chunks_build(struct lsc__load *L);
  * (line printed). */
 int lsc__pipeline_run(struct lsc__load *L);
 /* Whether to register the arena as fixed buffers, from LOADSCOPE_READ_FIXED
- * (@want 1 or 0; -1 unset) and the arena's page backing read from smaps
- * (@region_rc, @ri): 1, or 0 with *why (a static phrase). pipeline.c. */
+ * (@want 1 or 0; -1 unset or auto) and the arena's page backing read from
+ * smaps (@region_rc, @ri): 1 with @why "", or 0 with @why saying why not
+ * (a phrase for the `loaded` line, cut to @cap). pipeline.c. */
 int lsc__arena_fixed_choice(int want, int region_rc, const struct lsc_region_info *ri,
-			    const char **why);
+			    char *why, size_t cap);
 
 #endif

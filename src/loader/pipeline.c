@@ -24,10 +24,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "format/human.h"
 #include "host/procfs.h"
 #include "loader/load_internal.h"
 #include "loader/sys.h"
@@ -238,34 +240,36 @@ static int refill(struct run *R, uint64_t *next)
 /*
  * Register the arena's pieces as fixed buffers, or not. io_uring pins a
  * registered buffer page by page and keeps one entry per page unless every
- * page belongs to a folio of one size, which it then coalesces: a 1 GiB
- * piece of huge pages registers in about 2 ms, one of 4 KiB pages in about
- * 20 ms, and one that mixes the two in about 180 ms, since the memlock
- * accounting of each huge page scans the entries before it (bench_register,
- * docs/benchmarks.md; kernel 6.18). A buffered read into an unregistered
- * arena is no slower, so by default only an arena whose mappings are
- * wholly huge pages (THP or hugetlb) is registered: `auto` and a `thp`
- * arena with a few fallback faults are mixed. Unknown backing (no smaps)
- * is not registered either. @want: LOADSCOPE_READ_FIXED (1, 0) or -1 unset.
- * Return 1 to register; else 0 with *why saying why not.
+ * page belongs to a folio of one size, which it then coalesces: on the
+ * build VM (kernel 6.18) a 1 GiB piece of huge pages registered in 2.4 ms,
+ * one of 4 KiB pages in 18.7 ms, and one that mixed the two in 227 ms,
+ * since the memlock accounting of each huge page scans the entries before
+ * it (bench_register, docs/benchmarks.md). A buffered read into an
+ * unregistered arena is no slower, so by default only an arena whose
+ * mappings are wholly huge pages (THP or hugetlb) is registered: `auto`
+ * after a switch, and a `thp` arena with a few fallback faults, are mixed.
+ * Unknown backing (no smaps) is not registered either.
  */
 int lsc__arena_fixed_choice(int want, int region_rc, const struct lsc_region_info *ri,
-			    const char **why)
+			    char *why, size_t cap)
 {
-	*why = NULL;
+	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF];
+	why[0] = 0;
 	if (want >= 0) {
 		if (!want)
-			*why = "LOADSCOPE_READ_FIXED=0";
+			snprintf(why, cap, "LOADSCOPE_READ_FIXED=0");
 		return want;
 	}
 	uint64_t huge = ri->anon_huge_bytes + ri->hugetlb_bytes;
 	if (region_rc < 0 || ri->mappings == 0 || ri->bytes == 0)
-		*why = "its page backing is unknown";
+		snprintf(why, cap, "its page backing is unknown");
 	else if (huge == 0)
-		*why = "its pages are 4 KiB";
+		snprintf(why, cap, "it has no huge pages");
 	else if (huge < ri->bytes)
-		*why = "its pages mix huge and 4 KiB";
-	return *why == NULL;
+		snprintf(why, cap, "%s of its %s are huge pages and %s are not",
+			 lsc__fmt_bytes(b1, (double)huge), lsc__fmt_bytes(b2, (double)ri->bytes),
+			 lsc__fmt_bytes(b3, (double)(ri->bytes - huge)));
+	return why[0] == 0;
 }
 
 static int arena_fixed(struct lsc__load *L)
@@ -276,7 +280,8 @@ static int arena_fixed(struct lsc__load *L)
 		rc = lsc__region_read_root(lsc__proc_root(L->p), L->out->a.base, L->out->a.bytes, &ri);
 	else
 		memset(&ri, 0, sizeof(ri));
-	return lsc__arena_fixed_choice(L->register_bufs, rc, &ri, &L->arena_unreg_why);
+	return lsc__arena_fixed_choice(L->register_bufs, rc, &ri, L->arena_unreg_why,
+				       sizeof(L->arena_unreg_why));
 }
 
 static int setup_reader(struct run *R, int *fds, struct iovec *iov, unsigned n_iov)
@@ -348,7 +353,7 @@ int lsc__pipeline_run(struct lsc__load *L)
 	struct lsc__phase span;
 	lsc__phase_begin(L->p, L->pin, LSC_PHASE_READ, NULL, L->total_bytes, &span);
 	uint64_t t0 = lsc__now_ns();
-	if (R.n_arena_iov)
+	if (R.n_arena_iov && L->rd != &lsc__reader_pread)
 		R.arena_fixed = arena_fixed(L);
 	if ((ret = setup_reader(&R, fds, iov, n_iov)) < 0)
 		goto end_span;

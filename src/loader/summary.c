@@ -193,7 +193,7 @@ static void loaded(const struct lsc__load *L)
 	const char *fixed = !L->fixed_bufs ? "" : L->arena_fixed || !L->to_arena ? " fixed buffers"
 									      : " fixed staging buffers";
 	lsc__rec_say(&r, "; %s%s", st->reader_applied, fixed);
-	if (L->arena_unreg_why && strcmp(st->reader_applied, "pread"))
+	if (L->arena_unreg_why[0] && strcmp(st->reader_applied, "pread"))
 		lsc__rec_say(&r, " (arena not registered: %s)", L->arena_unreg_why);
 	lsc__rec_say(&r, "%s, %s, staging %s, qd %u, %u files, %zu extents",
 		     L->fixed_files ? ", registered files" : "",
