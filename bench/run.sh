@@ -17,9 +17,9 @@
 #    refault"), in three states:
 #    - clean: as the machine is;
 #    - partial: `loadscope lab fragment --drain --leave 0.85xG` in the
-#      background, as heavy below but draining only down to 0.85 x G free
-#      in 2 MiB blocks, a level it holds: the free blocks a little short of
-#      the arena;
+#      background over MemFree less that level and 0.3 GiB, draining only
+#      down to 0.85 x G free in 2 MiB blocks, a level it holds: the free
+#      blocks a little short of the arena, the page cache left as it was;
 #    - heavy: `lab fragment --drain` over nearly all of MemAvailable (less
 #      --keep-free, default 3 GiB, for the rest of the machine): the free
 #      2 MiB blocks left, and those that reclaim builds while it holds, are
@@ -134,14 +134,19 @@ for state in ${STATES//,/ }; do
 	case $state in
 	clean) ;;
 	partial)
-		# as heavy, but the drain stops while 0.85 x the arena is free in
-		# 2 MiB blocks, and holds that level (lab --leave)
+		# the drain stops while 0.85 x the arena is free in 2 MiB blocks,
+		# and holds that level (lab --leave). The fragmenter covers MemFree
+		# less that level and 0.3 GiB, not MemAvailable: its 4 KiB faults
+		# take the small free blocks first, then 2 MiB ones, so about the
+		# level is left, and no page cache is pushed out (a bigger one left
+		# 0.41 GiB, under the level, and the state was heavy's)
 		leave=$(awk -v a="$ARENA" 'BEGIN { printf "%.3f", 0.85 * a / 1073741824 }')
 		if [ $QUICK = 1 ]; then
 			lab_gib=0.125 lab_opt=(--drain --drain-max 0.0625 --leave "$leave")
 		else
-			lab_gib=$(awk -v m="$(meminfo MemAvailable)" -v k="$KEEP" \
-				'BEGIN { printf "%.2f", m / 1073741824 - k - 0.5 }')
+			lab_gib=$(awk -v m="$(meminfo MemAvailable)" -v f="$(meminfo MemFree)" -v k="$KEEP" -v l="$leave" \
+				'BEGIN { a = m / 1073741824 - k - 0.5; b = f / 1073741824 - l - 0.3
+				         printf "%.2f", a < b ? a : b }')
 			lab_opt=(--drain --leave "$leave")
 		fi
 		;;
