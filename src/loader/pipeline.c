@@ -274,12 +274,20 @@ int lsc__arena_fixed_choice(int want, int region_rc, const struct lsc_region_inf
 
 static int arena_fixed(struct lsc__load *L)
 {
+	const struct lsc__arena *a = &L->out->a;
 	struct lsc_region_info ri;
 	int rc = 0;
-	if (L->register_bufs < 0)
-		rc = lsc__region_read_root(lsc__proc_root(L->p), L->out->a.base, L->out->a.bytes, &ri);
-	else
-		memset(&ri, 0, sizeof(ri));
+	memset(&ri, 0, sizeof(ri));
+	if (L->register_bufs >= 0) {
+		/* the variable decides */
+	} else if (!L->caller_memory && a->applied == LSC_THP_4K) {
+		/* MADV_NOHUGEPAGE over all of it: smaps would say no huge pages,
+		 * after walking every page table entry (8 ms per GiB here). */
+		ri.bytes = a->bytes;
+		ri.mappings = 1;
+	} else {
+		rc = lsc__region_read_root(lsc__proc_root(L->p), a->base, a->bytes, &ri);
+	}
 	return lsc__arena_fixed_choice(L->register_bufs, rc, &ri, L->arena_unreg_why,
 				       sizeof(L->arena_unreg_why));
 }
