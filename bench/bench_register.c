@@ -17,12 +17,14 @@
  *   half   the first half huge, the rest 4 KiB (an `auto` arena that
  *          switched half way)
  * The variants are interleaved round by round, the first one rotating.
- * Each line gives the huge pages the mapping really had (smaps): where THP
- * is off or memory is fragmented, `huge` is not huge and says so.
+ * Each line gives the huge pages the mapping really had and the time the
+ * smaps read of it took (what the loader reads to choose): where THP is
+ * off or memory is fragmented, `huge` is not huge and says so.
  *
  *   bench_register [MiB [ROUNDS]]   (default 2048 MiB, 5 rounds)
  *
- * Needs RLIMIT_MEMLOCK above the buffer (or CAP_IPC_LOCK, as root).
+ * Needs RLIMIT_MEMLOCK above the buffer (or CAP_IPC_LOCK, as root): where
+ * registration is refused with ENOMEM it prints one `skip` line and exits 0.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -43,6 +45,7 @@
 #define HUGE (2ull << 20)
 #define PIECE (1ull << 30)
 #define MAXR 64
+#define MAXPIECES 1024 /* of 1 GiB: the largest buffer */
 #define NV 4
 
 static const char *const names[NV] = {"huge", "4k", "mixed", "half"};
@@ -67,7 +70,8 @@ static double median(double *v, int n)
 }
 
 /* One registration of a fresh buffer of backing @v; 0, or -errno. */
-static int one(int v, size_t len, double *reg_s, double *unreg_s, uint64_t *huge_bytes)
+static int one(int v, size_t len, double *reg_s, double *unreg_s, double *smaps_s,
+	       uint64_t *huge_bytes)
 {
 	char *m = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
@@ -86,10 +90,12 @@ static int one(int v, size_t len, double *reg_s, double *unreg_s, uint64_t *huge
 		for (size_t o = 0; o < len; o += 4096)
 			b[o] = 1;
 	struct lsc_region_info ri;
+	double s0 = now_s();
 	*huge_bytes = lsc_region_read(NULL, b, len, &ri) == 0 ? ri.anon_huge_bytes : 0;
+	*smaps_s = now_s() - s0;
 
 	struct io_uring ring;
-	struct iovec iov[MAXR * 64];
+	static struct iovec iov[MAXPIECES];
 	unsigned n = 0;
 	for (size_t o = 0; o < len && n < sizeof(iov) / sizeof(iov[0]); o += PIECE, n++) {
 		iov[n].iov_base = b + o;
@@ -114,38 +120,43 @@ int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 2048;
 	int rounds = argc > 2 ? atoi(argv[2]) : 5;
-	if (mib < 8 || mib % 2 || rounds < 1 || rounds > MAXR) {
-		fprintf(stderr, "usage: bench_register [MiB (even, >= 8) [ROUNDS (1-%d)]]\n", MAXR);
+	if (mib < 8 || mib % 2 || mib > MAXPIECES * 1024ull || rounds < 1 || rounds > MAXR) {
+		fprintf(stderr, "usage: bench_register [MiB (even, 8-%d) [ROUNDS (1-%d)]]\n",
+			MAXPIECES * 1024, MAXR);
 		return 2;
 	}
 	size_t len = mib * MIB;
-	double reg[NV][MAXR], unreg[NV][MAXR];
+	double reg[NV][MAXR], unreg[NV][MAXR], smaps[NV][MAXR];
 	uint64_t huge[NV][MAXR];
 	for (int r = 0; r < rounds; r++)
 		for (int k = 0; k < NV; k++) {
 			int v = (r + k) % NV;
-			int ret = one(v, len, &reg[v][r], &unreg[v][r], &huge[v][r]);
+			int ret = one(v, len, &reg[v][r], &unreg[v][r], &smaps[v][r], &huge[v][r]);
+			if (ret == -ENOMEM) {
+				printf("skip bench_register: registering %zu MiB: ENOMEM (RLIMIT_MEMLOCK "
+				       "below the buffer: run as root or raise it)\n",
+				       mib);
+				return 0;
+			}
 			if (ret < 0) {
-				fprintf(stderr, "bench_register: %s, %zu MiB: %s%s\n", names[v], mib,
-					strerror(-ret),
-					ret == -ENOMEM ? " (RLIMIT_MEMLOCK below the buffer: run as root "
-							 "or raise it)"
-						       : "");
+				fprintf(stderr, "bench_register: %s, %zu MiB: %s\n", names[v], mib,
+					strerror(-ret));
 				return 1;
 			}
 			printf("register variant=%s round=%d mib=%zu huge_bytes=%llu register_s=%.4f "
-			       "unregister_s=%.4f\n",
+			       "unregister_s=%.4f smaps_s=%.4f\n",
 			       names[v], r + 1, mib, (unsigned long long)huge[v][r], reg[v][r],
-			       unreg[v][r]);
+			       unreg[v][r], smaps[v][r]);
 			fflush(stdout);
 		}
 	printf("\n| backing | huge GiB (first round) | register s (median) | per GiB ms | "
-	       "unregister s |\n| --- | ---: | ---: | ---: | ---: |\n");
+	       "unregister s | smaps read s |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
 	for (int v = 0; v < NV; v++) {
 		double mr = median(reg[v], rounds), mu = median(unreg[v], rounds);
-		printf("| %s | %.2f | %.4f | %.1f | %.4f |\n", names[v],
+		double ms = median(smaps[v], rounds);
+		printf("| %s | %.2f | %.4f | %.1f | %.4f | %.4f |\n", names[v],
 		       (double)huge[v][0] / (double)(1ull << 30), mr, mr * 1e3 / ((double)mib / 1024.0),
-		       mu);
+		       mu, ms);
 	}
 	for (int v = 0; v < NV; v++)
 		printf("summary variant=%s median_register_s=%.4f\n", names[v], median(reg[v], rounds));

@@ -136,10 +136,11 @@ for state in ${STATES//,/ }; do
 	partial)
 		# the drain stops while 0.85 x the arena is free in 2 MiB blocks,
 		# and holds that level (lab --leave). The fragmenter covers MemFree
-		# less that level and 0.3 GiB, not MemAvailable: its 4 KiB faults
-		# take the small free blocks first, then 2 MiB ones, so about the
-		# level is left, and no page cache is pushed out (a bigger one left
-		# 0.41 GiB, under the level, and the state was heavy's)
+		# less that level and 0.3 GiB (or heavy's size, if smaller), not
+		# MemAvailable: its 4 KiB faults take the small free blocks first,
+		# then 2 MiB ones, so about the level is left and no page cache is
+		# pushed out (one of heavy's size left 0.41 GiB, under the level:
+		# the state was heavy's)
 		leave=$(awk -v a="$ARENA" 'BEGIN { printf "%.3f", 0.85 * a / 1073741824 }')
 		if [ $QUICK = 1 ]; then
 			lab_gib=0.125 lab_opt=(--drain --drain-max 0.0625 --leave "$leave")

@@ -1,6 +1,6 @@
 /*
  * Description: the io_uring reader. Files load byte for byte with registered
- * files and fixed buffers, straight into the registered arena and through
+ * files and fixed buffers, straight into the arena and through
  * staging buffers, with reads done inline or by io-wq workers, at queue
  * depths 1 and 8, and with O_DIRECT on unaligned extents (a whole-block read
  * into staging and the wanted slice copied out). A ring that cannot be set
@@ -26,15 +26,6 @@
 
 static struct lsct_capture cap;
 
-static void need_uring(void)
-{
-	struct io_uring ring;
-	int ret = io_uring_queue_init(4, &ring, 0);
-	if (ret < 0)
-		cr_skip_test("io_uring unavailable here: io_uring_queue_init: %s", strerror(-ret));
-	io_uring_queue_exit(&ring);
-}
-
 static void teardown(void)
 {
 	lsct_capture_reset(&cap);
@@ -43,7 +34,7 @@ static void teardown(void)
 	lsc__sys_set(NULL);
 }
 
-TestSuite(load_uring, .init = need_uring, .fini = teardown);
+TestSuite(load_uring, .init = lsct_need_uring, .fini = teardown);
 
 static void opts(struct lsc_load_options *o, unsigned k, uint64_t c, unsigned qd)
 {

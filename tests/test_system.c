@@ -480,6 +480,31 @@ Test(system, kernel_release_from_the_tree, .init = make_tree, .fini = remove_tre
 	cr_assert_str_eq(snap_tree().kernel, "", "longer than a utsname release");
 }
 
+/* lsc__kernel_at_least: the release's first two numbers against maj.min;
+ * anything it cannot read says 0 (the callers' cautious side). */
+Test(system, kernel_at_least_reads_the_release, .init = make_tree, .fini = remove_tree)
+{
+	char proc[128];
+	snprintf(proc, sizeof(proc), "%s/proc", tree);
+	cr_assert_eq(lsc__kernel_at_least(proc, 6, 10), 0, "no osrelease at all");
+	put("proc/sys/kernel/osrelease", "6.18.44-fc-v973\n");
+	cr_assert_eq(lsc__kernel_at_least(proc, 6, 10), 1);
+	cr_assert_eq(lsc__kernel_at_least(proc, 6, 18), 1);
+	cr_assert_eq(lsc__kernel_at_least(proc, 6, 19), 0);
+	cr_assert_eq(lsc__kernel_at_least(proc, 7, 0), 0);
+	put("proc/sys/kernel/osrelease", "6.9.12\n");
+	cr_assert_eq(lsc__kernel_at_least(proc, 6, 10), 0, "9 < 10, not '9' > '1'");
+	cr_assert_eq(lsc__kernel_at_least(proc, 5, 15), 1);
+	put("proc/sys/kernel/osrelease", "5.14.0-427.el9.x86_64\n");
+	cr_assert_eq(lsc__kernel_at_least(proc, 6, 10), 0);
+	put("proc/sys/kernel/osrelease", "10.2\n");
+	cr_assert_eq(lsc__kernel_at_least(proc, 6, 10), 1);
+	put("proc/sys/kernel/osrelease", "6\n");
+	cr_assert_eq(lsc__kernel_at_least(proc, 6, 0), 0, "no minor number");
+	put("proc/sys/kernel/osrelease", "garbage\n");
+	cr_assert_eq(lsc__kernel_at_least(proc, 0, 0), 0);
+}
+
 /* Only a balloon with the reporting bit reports: not a balloon without it,
  * not another virtio device with bit 5 set, not a bus without virtio. */
 Test(system, page_reporting_needs_a_reporting_balloon, .init = make_tree, .fini = remove_tree)

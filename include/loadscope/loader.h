@@ -249,8 +249,9 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
  * @stats: if not NULL, receives what the load did (caller_memory = 1).
  * Nothing of @dst is freed, unmapped, madvised, locked or unlocked; the
  * io_uring reader registers it as fixed buffers for the load's duration
- * (a fallback line when the kernel refuses memory of that kind) and
- * unregisters it before returning. The options that shape an arena (thp,
+ * only where smaps shows it wholly huge pages of one kind on Linux 6.10 or
+ * later, or LOADSCOPE_READ_FIXED=1 asks (a fallback line when the kernel
+ * refuses memory of that kind), and unregisters it before returning. The options that shape an arena (thp,
  * pin, chunk_bytes, pin_segment_bytes, prefault_threads, numa_node, the
  * HUGETLB_STRICT, PIN_STRICT, PIN_READONLY and NO_MEM_CHECK flags) do not
  * apply and are ignored; device >= 0 is refused with -EINVAL (there is no

@@ -117,6 +117,14 @@ int lsc__kv_word(const char *text, const char *key, char *out, size_t cap);
 int64_t lsc__buddy_free_bytes(const char *text, unsigned min_order, long page_size);
 
 /*
+ * lsc__kernel_at_least - whether "<proc_root>/sys/kernel/osrelease" (NULL:
+ * "/proc") names a release of at least @maj.@min ("6.18.44-fc" is 6.18).
+ * Return: 1, or 0 when older, unreadable or not in that shape (callers make
+ * 0 their cautious side). Thread-safe.
+ */
+int lsc__kernel_at_least(const char *proc_root, int maj, int min);
+
+/*
  * lsc__buddy_free_below - free memory in blocks below @order, read from
  * "<proc_root>/buddyinfo" (NULL: "/proc") for pages of sysconf's size: on a
  * guest with free page reporting of that order, the free memory the host

@@ -109,6 +109,30 @@ static void read_kernel(const char *proc_root, struct lsc_system *s)
 		copy_release(buf, s->kernel, sizeof(s->kernel));
 }
 
+/* A decimal number at *p, advancing past it; -1 without a digit. */
+static int release_number(const char **p)
+{
+	int v = -1;
+	while (**p >= '0' && **p <= '9' && v < 100000)
+		v = (v < 0 ? 0 : v * 10) + (*(*p)++ - '0');
+	return v;
+}
+
+int lsc__kernel_at_least(const char *proc_root, int maj, int min)
+{
+	char buf[SMALL_BUF];
+	int truncated;
+	if (lsc__read_file(proc_root ? proc_root : "/proc", "sys/kernel/osrelease", buf, sizeof(buf),
+			   &truncated) < 0)
+		return 0;
+	const char *p = buf;
+	int a = release_number(&p);
+	if (a < 0 || *p++ != '.')
+		return 0;
+	int b = release_number(&p);
+	return b >= 0 && (a > maj || (a == maj && b >= min));
+}
+
 static void read_thp(const char *sys_root, struct lsc_system *s)
 {
 	read_choice(sys_root, THP_DIR "/enabled", s->thp_enabled, sizeof(s->thp_enabled));

@@ -25,9 +25,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 #include <sys/prctl.h>
 
+#include "host/procfs.h"
 #include "loader/arena_int.h"
 #include "loader/lines.h"
 #include "loader/sys.h"
@@ -118,10 +118,7 @@ static int advise_piece(enum lsc_thp_policy policy, void *at, size_t len, char *
  * (the cautious side). */
 static int kernel_restores_failed_fixed_map(void)
 {
-	struct utsname u;
-	int maj = 0, min = 0;
-	return uname(&u) == 0 && sscanf(u.release, "%d.%d", &maj, &min) == 2 &&
-	       (maj > 6 || (maj == 6 && min >= 12));
+	return lsc__kernel_at_least(NULL, 6, 12);
 }
 
 /*

@@ -39,9 +39,10 @@
 #include "profiler/internal.h"
 
 /* Measured defaults (docs/benchmarks.md, "Loader", 2026-11-30): reads
- * straight into the registered arena with IOSQE_ASYNC at queue depth 4 were
- * the fastest of the variants (4.48 GiB/s; inline 0.89x, pread 0.87x, any
- * staging 0.44-0.56x); among staging layouts 8 x 4 MiB at depth 8 led. */
+ * straight into the arena (an arena of huge pages, registered) with
+ * IOSQE_ASYNC at queue depth 4 were the fastest of the variants
+ * (4.48 GiB/s; unregistered 0.99x, inline 0.89x, pread 0.87x, any staging
+ * 0.44-0.56x); among staging layouts 8 x 4 MiB at depth 8 led. */
 #define DEF_STAGING_COUNT 8u
 #define DEF_STAGING_BYTES (4ull << 20)
 #define DEF_ARENA_CHUNK (16ull << 20)

@@ -222,10 +222,11 @@ int lsc__chunks_build(struct lsc__load *L);
  * (line printed). */
 int lsc__pipeline_run(struct lsc__load *L);
 /* Whether to register the arena as fixed buffers, from LOADSCOPE_READ_FIXED
- * (@want 1 or 0; -1 unset or auto) and the arena's page backing read from
- * smaps (@region_rc, @ri): 1 with @why "", or 0 with @why saying why not
- * (a phrase for the `loaded` line, cut to @cap). pipeline.c. */
-int lsc__arena_fixed_choice(int want, int region_rc, const struct lsc_region_info *ri,
-			    char *why, size_t cap);
+ * (@want 1 or 0; -1 unset or auto), whether the kernel coalesces buffers of
+ * several huge pages (@coalesces: 6.10 and later) and the arena's page
+ * backing read from smaps (@region_rc, @ri): 1 with @why "", or 0 with @why
+ * saying why not (a phrase for the `loaded` line, cut to @cap). pipeline.c. */
+int lsc__arena_fixed_choice(int want, int coalesces, int region_rc,
+			    const struct lsc_region_info *ri, char *why, size_t cap);
 
 #endif

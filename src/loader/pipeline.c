@@ -109,7 +109,7 @@ struct run {
 	unsigned n_free;
 	unsigned inflight;
 	unsigned fixed_bufs;
-	unsigned n_arena_iov;  /* registered arena pieces come first, then staging */
+	unsigned n_arena_iov;  /* the arena's pieces; in the table first, when registered */
 	int arena_fixed;       /* the arena's pieces are among the registered buffers */
 };
 
@@ -240,20 +240,24 @@ static int refill(struct run *R, uint64_t *next)
 /*
  * Register the arena's pieces as fixed buffers, or not. io_uring pins a
  * registered buffer page by page and keeps one entry per page unless every
- * page belongs to a folio of one size, which it then coalesces: on the
- * build VM (kernel 6.18) a 1 GiB piece of huge pages registered in 2.4 ms,
- * one of 4 KiB pages in 18.7 ms, and one that mixed the two in 227 ms,
- * since the memlock accounting of each huge page scans the entries before
- * it (bench_register, docs/benchmarks.md). A buffered read into an
- * unregistered arena is no slower, so by default only an arena whose
- * mappings are wholly huge pages (THP or hugetlb) is registered: `auto`
+ * page belongs to a folio of one size, which it then coalesces (for
+ * buffers of several huge pages, since Linux 6.10): on the build VM
+ * (kernel 6.18) a 1 GiB piece of huge pages registered in 2.2-2.4 ms, one
+ * of 4 KiB pages in 18.7-18.8 ms, and one with 2 MiB of 4 KiB pages at its
+ * end in 179-227 ms, since the memlock accounting of each huge page in an
+ * uncoalesced buffer scans the entries before it (bench_register,
+ * docs/benchmarks.md). Before 6.10 every buffer of several huge pages
+ * takes that slow path. A buffered read into an unregistered arena is no
+ * slower, so by default only an arena whose mappings are wholly huge pages
+ * of one kind (THP or hugetlb) is registered, and only from 6.10: `auto`
  * after a switch, and a `thp` arena with a few fallback faults, are mixed.
- * Unknown backing (no smaps) is not registered either.
+ * Unknown backing (no smaps) is not registered either. The figures in *why
+ * are those of the mappings the range lies in (smaps has no finer grain).
  */
-int lsc__arena_fixed_choice(int want, int region_rc, const struct lsc_region_info *ri,
-			    char *why, size_t cap)
+int lsc__arena_fixed_choice(int want, int coalesces, int region_rc,
+			    const struct lsc_region_info *ri, char *why, size_t cap)
 {
-	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF];
+	char b1[LSC__HBUF], b2[LSC__HBUF];
 	why[0] = 0;
 	if (want >= 0) {
 		if (!want)
@@ -265,10 +269,14 @@ int lsc__arena_fixed_choice(int want, int region_rc, const struct lsc_region_inf
 		snprintf(why, cap, "its page backing is unknown");
 	else if (huge == 0)
 		snprintf(why, cap, "it has no huge pages");
+	else if (ri->anon_huge_bytes && ri->hugetlb_bytes)
+		snprintf(why, cap, "its mappings mix THP and hugetlb pages");
 	else if (huge < ri->bytes)
-		snprintf(why, cap, "%s of its %s are huge pages and %s are not",
-			 lsc__fmt_bytes(b1, (double)huge), lsc__fmt_bytes(b2, (double)ri->bytes),
-			 lsc__fmt_bytes(b3, (double)(ri->bytes - huge)));
+		snprintf(why, cap, "%s of its mappings' %s are not huge pages",
+			 lsc__fmt_bytes(b1, (double)(ri->bytes - huge)),
+			 lsc__fmt_bytes(b2, (double)ri->bytes));
+	else if (!coalesces)
+		snprintf(why, cap, "this kernel, before 6.10, registers huge pages one by one");
 	return why[0] == 0;
 }
 
@@ -282,13 +290,14 @@ static int arena_fixed(struct lsc__load *L)
 		/* the variable decides */
 	} else if (!L->caller_memory && a->applied == LSC_THP_4K) {
 		/* MADV_NOHUGEPAGE over all of it: smaps would say no huge pages,
-		 * after walking every page table entry (8 ms per GiB here). */
+		 * after walking every page table entry (4.2 ms per GiB here). */
 		ri.bytes = a->bytes;
 		ri.mappings = 1;
 	} else {
 		rc = lsc__region_read_root(lsc__proc_root(L->p), a->base, a->bytes, &ri);
 	}
-	return lsc__arena_fixed_choice(L->register_bufs, rc, &ri, L->arena_unreg_why,
+	int coalesces = lsc__kernel_at_least(lsc__proc_root(L->p), 6, 10);
+	return lsc__arena_fixed_choice(L->register_bufs, coalesces, rc, &ri, L->arena_unreg_why,
 				       sizeof(L->arena_unreg_why));
 }
 

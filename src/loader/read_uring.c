@@ -1,7 +1,8 @@
 /*
  * The io_uring reader (liburing 2.3): registered files, fixed buffers
- * (staging buffers, or the arena itself in <= 1 GiB pieces) read with
- * READ_FIXED, a queue of Q reads in flight.
+ * (staging buffers, or the arena itself in <= 1 GiB pieces where it is all
+ * huge pages: pipeline.c chooses) read with READ_FIXED, plain READ into
+ * memory not registered, a queue of Q reads in flight.
  *
  * Why each piece:
  * - Registered files and buffers save the per-read fget and page pinning;

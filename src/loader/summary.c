@@ -194,7 +194,8 @@ static void loaded(const struct lsc__load *L)
 									      : " fixed staging buffers";
 	lsc__rec_say(&r, "; %s%s", st->reader_applied, fixed);
 	if (L->arena_unreg_why[0] && strcmp(st->reader_applied, "pread"))
-		lsc__rec_say(&r, " (arena not registered: %s)", L->arena_unreg_why);
+		lsc__rec_say(&r, " (%s not registered: %s)", L->caller_memory ? "memory" : "arena",
+			     L->arena_unreg_why);
 	lsc__rec_say(&r, "%s, %s, staging %s, qd %u, %u files, %zu extents",
 		     L->fixed_files ? ", registered files" : "",
 		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
@@ -215,6 +216,7 @@ static void loaded(const struct lsc__load *L)
 		lsc__rec_str(&r, "verify_s", "n/a");
 	lsc__rec_str(&r, "reader", st->reader_applied);
 	lsc__rec_i64(&r, "fixed", L->fixed_bufs);
+	lsc__rec_i64(&r, "fixed_arena", L->arena_fixed);
 	lsc__rec_i64(&r, "fixed_files", L->fixed_files);
 	lsc__rec_i64(&r, "async", L->async_applied);
 	lsc__rec_i64(&r, LSC__KEY(DIRECT), st->direct_applied);

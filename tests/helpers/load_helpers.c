@@ -3,6 +3,7 @@
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,15 @@
 #include <xxhash.h>
 
 #include "helpers/load_helpers.h"
+
+void lsct_need_uring(void)
+{
+	struct io_uring ring;
+	int ret = io_uring_queue_init(4, &ring, 0);
+	if (ret < 0)
+		cr_skip_test("io_uring unavailable here: io_uring_queue_init: %s", strerror(-ret));
+	io_uring_queue_exit(&ring);
+}
 
 static char tmpdir[256];
 

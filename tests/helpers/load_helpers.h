@@ -25,6 +25,9 @@ unsigned char *lsct_read_file(const char *path, uint64_t *len);
 /* XXH3-64 of [off, off+len) of the file. */
 uint64_t lsct_file_hash(const char *path, uint64_t off, uint64_t len);
 
+/* Skip the test loudly where io_uring cannot be set up here. */
+void lsct_need_uring(void);
+
 /* Load @path whole with @o; assert the arena equals the file, the extent hash
  * is XXH3-64 of the file, the stats and the `loaded`/`complement` lines
  * (reader @reader, staging @staging). */
