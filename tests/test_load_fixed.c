@@ -133,6 +133,7 @@ Test(load_fixed, an_arena_of_4k_pages_is_read_unregistered)
 	load(LSC_THP_4K, buf, sizeof buf, &pl, &huge);
 	cr_assert_eq(huge, 0);
 	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "0", "%s", pl.human);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed_arena"), "0", "%s", pl.human);
 	cr_assert(strstr(pl.human, "; io_uring (arena not registered: it has no huge pages), "),
 		  "%s", pl.human);
 }
@@ -145,6 +146,7 @@ Test(load_fixed, read_fixed_1_registers_4k_pages_anyway)
 	setenv("LOADSCOPE_READ_FIXED", "1", 1);
 	load(LSC_THP_4K, buf, sizeof buf, &pl, &huge);
 	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "1", "%s", pl.human);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed_arena"), "1", "%s", pl.human);
 	cr_assert(strstr(pl.human, "; io_uring fixed buffers, "), "%s", pl.human);
 	cr_assert_null(strstr(pl.human, "not registered"), "%s", pl.human);
 }
@@ -184,6 +186,7 @@ Test(load_fixed, staging_buffers_are_registered_by_default)
 	load(LSC_THP_4K, buf, sizeof buf, &pl, &huge);
 	cr_assert_str_neq(lsc__parsed_get(&pl, "staging"), "none", "%s", pl.human);
 	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed"), "1", "%s", pl.human);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "fixed_arena"), "0", "%s", pl.human);
 	cr_assert(strstr(pl.human, "; io_uring fixed buffers, "), "%s", pl.human);
 }
 
