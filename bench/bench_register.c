@@ -1,7 +1,7 @@
 /*
  * What io_uring buffer registration costs against the buffer's page
  * backing: the figures behind the loader's rule that registers the arena
- * only when it is wholly huge pages (src/loader/pipeline.c).
+ * only when it is wholly huge pages (src/loader/read/pipeline.c).
  *
  * io_uring pins a registered buffer page by page and keeps one entry per
  * page unless every page belongs to a folio of one size; the memlock

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the model header parsers (src/loader/model.h) on
+ * libFuzzer target: the model header parsers (src/model/model.h) on
  * arbitrary bytes, from memory: the same input read as a safetensors file
  * and as a GGUF file (the magic prepended when it lacks one, so that the
  * fuzzer reaches the KV and tensor sections). Either parser returns 0 or an
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/model.h"
+#include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,8 +10,9 @@ need=(cmake ninja-build gcc pkg-config liburing-dev libcriterion-dev libxxhash-d
 need+=(libamdhip64-dev)
 if [ "${1:-}" = "--test" ]; then
 	# fio: the loader benchmark's reference; clang: the fuzz targets;
-	# chromium: tests/test_triage_html.c opens the triage's page headless.
-	need+=(fio clang chromium)
+	# chromium: tests/test_triage_html.c opens the triage's page headless;
+	# universal-ctags: tests/test_layout.c counts the functions' lengths.
+	need+=(fio clang chromium universal-ctags)
 fi
 
 missing=()

@@ -1,6 +1,6 @@
 /*
  * Description: every syscall of the arena failing, one at a time, through
- * the syscall shim (src/loader/sys.h): mmap, munmap, madvise and prctl at
+ * the syscall shim (src/sys/sys.h): mmap, munmap, madvise and prctl at
  * the Nth call, mlock in the pin chain, and an arena larger than memory.
  * Each failure gives one line that names the cause, returns the error, and
  * leaves nothing behind: no mapping of the arena's pieces in

@@ -23,7 +23,7 @@
 #include <loadscope/version.h>
 
 #include "helpers/tool_run.h"
-#include "loader/pin.h"
+#include "pin/pin.h"
 
 #define SRC LSC_TEST_FIXTURES "/../.."
 #define MAN SRC "/docs/man/loadscope.1"

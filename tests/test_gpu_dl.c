@@ -1,5 +1,5 @@
 /*
- * Description: the GPU runtime loader (src/loader/gpu_dl.c): the first name
+ * Description: the GPU runtime loader (src/pin/gpu_dl.c): the first name
  * that loads wins, a runtime that is not installed gives LSC_E_NORUNTIME and
  * one line naming every file tried with dlopen's reason, and a symbol table
  * resolves all or nothing. Uses libc and libm as the "runtime" (always
@@ -10,7 +10,7 @@
 
 #include <loadscope/common.h>
 
-#include "loader/gpu_dl.h"
+#include "pin/gpu_dl.h"
 
 Test(gpu_dl, not_installed_names_every_file_tried)
 {

@@ -1,6 +1,6 @@
 /*
  * Description: the KFD EAGAIN counter (tools/preload, libloadscope_kfdcount.so)
- * and the library's reader of it (src/loader/kfd_counter.c).
+ * and the library's reader of it (src/pin/kfd_counter.c).
  *
  * This machine has no /dev/kfd, so the test runs this very executable again
  * as a child under LD_PRELOAD with two seams, and says so:
@@ -35,7 +35,7 @@
 #include <loadscope/loader.h>
 
 #include "loader/arena.h"
-#include "loader/kfd_counter.h"
+#include "pin/kfd_counter.h"
 
 #define CHILD_ENV "LSC_KFDCOUNT_TEST_CHILD"
 

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "helpers/load_helpers.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 #define SIZE ((4u << 20) + 100)
 

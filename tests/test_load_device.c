@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "helpers/load_helpers.h"
-#include "loader/load_internal.h"
+#include "loader/read/read.h"
 
 static struct lsct_capture cap;
 

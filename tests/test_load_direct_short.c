@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "helpers/load_helpers.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 #define END 8200 /* where the file seems to end */
 

@@ -1,5 +1,5 @@
 /*
- * Description: faults, caused through the syscall shim (src/loader/sys.h)
+ * Description: faults, caused through the syscall shim (src/sys/sys.h)
  * and a failing reader ops table, never by breaking the machine. Each one
  * (EIO at the Nth pread, a file that ends early, a short read, EINTR, open
  * and fstat failures, a file changed during the load, an arena mmap that
@@ -18,8 +18,8 @@
 
 #include "helpers/load_helpers.h"
 #include "helpers/sys_shim.h"
-#include "loader/reader.h"
-#include "loader/sys.h"
+#include "loader/read/reader.h"
+#include "sys/sys.h"
 
 static struct lsct_capture cap;
 

@@ -18,7 +18,7 @@
 
 #include "helpers/load_helpers.h"
 #include "host/procfs.h"
-#include "loader/load_internal.h"
+#include "loader/read/read.h"
 
 static struct lsct_capture cap;
 

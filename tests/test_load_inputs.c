@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "helpers/load_helpers.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 static struct lsct_capture cap;
 static struct lsc__sys shim;

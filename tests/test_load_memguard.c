@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #include "helpers/load_helpers.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 #define FX LSC_TEST_FIXTURES
 

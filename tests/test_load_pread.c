@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 #include "helpers/load_helpers.h"
 

@@ -1,5 +1,5 @@
 /*
- * Description: the staging buffers' share of memory (src/loader/staging.c),
+ * Description: the staging buffers' share of memory (src/loader/read/staging.c),
  * found by a mutation the suite let through (scripts/mutate.sh,
  * docs/testing.md). Staging is populated and locked at once, so it may take
  * at most half of MemAvailable: with the fixture small-memavailable (64 MiB

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "helpers/load_helpers.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23

@@ -22,7 +22,7 @@
 #include <xxhash.h>
 
 #include "helpers/load_helpers.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 static struct lsct_capture cap;
 

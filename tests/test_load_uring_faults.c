@@ -1,6 +1,6 @@
 /*
  * Description: the io_uring reader's failures after setup, caused through
- * the syscall shim (src/loader/sys.h): its uring_wait_cqe hook hands back
+ * the syscall shim (src/sys/sys.h): its uring_wait_cqe hook hands back
  * the kernel's real CQE, whose result a test rewrites (a short read,
  * -EINTR, -EAGAIN, -EIO, -ECANCELED), and its submit hooks deny
  * io_uring_enter the way a seccomp filter does (-EPERM), or fail waiting.
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "helpers/load_helpers.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 #define SIZE ((4u << 20) + 100) /* 5 chunks of 1 MiB through staging */
 

@@ -1,5 +1,5 @@
 /*
- * Description: the GPU pin backends' shared core (src/loader/pin_gpu.c)
+ * Description: the GPU pin backends' shared core (src/pin/pin_gpu.c)
  * against a fake runtime, so that what a machine without a GPU cannot reach
  * in the real backends is tested in every build: the retries of an
  * allocation failure and their count, the flags handed to the runtime, the
@@ -23,7 +23,7 @@
 #include <loadscope/common.h>
 
 #include "helpers/pin_fakes.h"
-#include "loader/pin_gpu.h"
+#include "pin/pin_gpu.h"
 
 enum { OK, E_NODEV = 100, E_NORT, E_OOM, E_OTHER, E_INVALID };
 #define MAX_QUEUED 8

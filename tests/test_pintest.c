@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "helpers/test_env.h"
-#include "loader/pin.h"
+#include "pin/pin.h"
 
 static char out[65536];
 

@@ -17,7 +17,7 @@
 #include "helpers/process.h"
 #include "helpers/sys_shim.h"
 #include "loader/arena_int.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 #include "profiler/profiler_impl.h"
 
 #define MIB (1ull << 20)

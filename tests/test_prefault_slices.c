@@ -4,7 +4,7 @@
  * docs/testing.md): EAGAIN from MADV_POPULATE_WRITE is retried like EINTR,
  * and what one slice of a parallel prefault met is what the whole prefault
  * reports, whichever thread ran that slice. The syscall table is the seam
- * (src/loader/sys.h): its madvise refuses by address, so the slice that is
+ * (src/sys/sys.h): its madvise refuses by address, so the slice that is
  * refused is the same one on every run, whatever the threads' order.
  */
 #include <criterion/criterion.h>
@@ -15,7 +15,7 @@
 
 #include "helpers/capture.h"
 #include "loader/arena_int.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 #define MIB (1ull << 20)
 #define SIZE (64 * MIB) /* two threads: slices [0, 32 MiB) and [32 MiB, 64 MiB) */

@@ -20,8 +20,8 @@
 
 #include <loadscope/loadscope.h>
 
-#include "loader/pin.h"
-#include "loader/reader.h"
+#include "pin/pin.h"
+#include "loader/read/reader.h"
 #include "tool.h"
 
 const char *lsc_cli_cmd;

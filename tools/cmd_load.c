@@ -24,8 +24,8 @@
 
 #include <loadscope/loadscope.h>
 
-#include "loader/pin.h"
-#include "loader/reader.h"
+#include "pin/pin.h"
+#include "loader/read/reader.h"
 #include "profiler/internal.h"
 #include "load_device.h"
 #include "tool.h"

@@ -34,8 +34,8 @@
 
 #include <loadscope/loadscope.h>
 
-#include "loader/kfd_counter.h"
-#include "loader/pin.h"
+#include "pin/kfd_counter.h"
+#include "pin/pin.h"
 #include "pin_cost.h"
 #include "tool.h"
 

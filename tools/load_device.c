@@ -15,7 +15,7 @@
 #include "load_device.h"
 #include "loader/arena.h"
 #include "loader/lines.h"
-#include "loader/pin.h"
+#include "pin/pin.h"
 
 int lsc_tool_load_device(lsc_profiler *p, struct lsc_load_options *o, int device, char *why,
 			 size_t why_len)

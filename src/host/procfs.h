@@ -41,7 +41,7 @@ ssize_t lsc__read_file(const char *root, const char *rel, char *buf, size_t cap,
 
 /*
  * The readers' two system calls, through a table in the style of the
- * loader's syscall shim (loader/sys.h), so that a test can give short reads
+ * loader's syscall shim (sys/sys.h), so that a test can give short reads
  * and EINTR at chosen calls instead of waiting for a signal to land. The
  * hooks have libc semantics (-1 and errno). Production code uses the
  * default; lsc__procfs_sys_set(NULL) restores it. Not for concurrent use.

@@ -29,11 +29,11 @@
 #include <unistd.h>
 
 #include "loader/arena.h"
-#include "loader/kfd_counter.h"
+#include "pin/kfd_counter.h"
 #include "loader/arena_int.h"
 #include "loader/lines.h"
-#include "loader/phase.h"
-#include "loader/sys.h"
+#include "pin/phase.h"
+#include "sys/sys.h"
 #include "format/human.h"
 #include "host/assess.h"
 #include "profiler/internal.h"

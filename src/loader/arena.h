@@ -19,7 +19,7 @@
 
 #include <loadscope/loader.h>
 
-#include "loader/pin.h"
+#include "pin/pin.h"
 
 struct lsc__arena {
 	void *base;
@@ -75,17 +75,8 @@ int lsc__arena_alloc(lsc_profiler *p, const struct lsc_load_options *o, uint64_t
 		     struct lsc__arena *a);
 
 /* Pin: the `pin` phase, along the fallback chain starting at
- * lsc__pin_wanted(@o). */
+ * lsc__pin_wanted(@o) (pin/pin.h). */
 int lsc__arena_pin(lsc_profiler *p, const struct lsc_load_options *o, struct lsc__arena *a);
-
-/* The pin table a load with @o uses, for the allocate and pin phases alike:
- * the one lsc__pin_override() set (tests), or else the
- * compiled table @o->pin names ("none" when unset); NULL when this build has
- * no table of that name. Defined in load.c, beside the override. */
-const struct lsc__pin_ops *lsc__pin_wanted(const struct lsc_load_options *o);
-/* Tests: the pin table a load uses instead of the one o.pin names (for the
- * arena, its pinning and the ranges of every phase); NULL restores. */
-void lsc__pin_override(const struct lsc__pin_ops *ops);
 
 /* Unpin and unmap; safe on a zeroed or half-built arena. */
 void lsc__arena_release(struct lsc__arena *a);

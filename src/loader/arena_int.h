@@ -2,7 +2,7 @@
  * The arena's parts, for the files that build it (arena.c drives;
  * arena_policy.c maps and advises; thp_auto.c decides; prefault.c faults;
  * pin_segments.c pins) and for the tests that drive each part on its own.
- * Not used outside src/loader and tests/.
+ * Private to src/loader/ (and tests): the others use arena.h.
  */
 #ifndef LSC_LOADER_ARENA_INT_H
 #define LSC_LOADER_ARENA_INT_H
@@ -13,7 +13,7 @@
 #include <loadscope/loader.h>
 #include <loadscope/profiler.h>
 
-#include "loader/pin.h"
+#include "pin/pin.h"
 
 #define LSC__HPAGE_DEFAULT (2ull << 20)
 

@@ -30,7 +30,7 @@
 #include "host/procfs.h"
 #include "loader/arena_int.h"
 #include "loader/lines.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 #ifndef PR_THP_DISABLE_EXCEPT_ADVISED
 #define PR_THP_DISABLE_EXCEPT_ADVISED (1 << 1)

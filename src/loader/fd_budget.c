@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
-#include "loader/load_internal.h"
+#include "loader/load_state.h"
 #include "profiler/internal.h"
 
 static long open_now(lsc_profiler *p)

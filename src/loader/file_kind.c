@@ -25,8 +25,8 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "loader/load_internal.h"
-#include "loader/sys.h"
+#include "loader/load_state.h"
+#include "sys/sys.h"
 
 static const char *kind(mode_t m)
 {

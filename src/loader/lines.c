@@ -1,9 +1,7 @@
 /*
  * The loader's shared lines (lines.h): `error`, `fallback`, the KFD note,
- * and the error names they print. Every step of a load prints through
- * these, so a reader fallback and an arena fallback read the same, and an
- * error has one name whichever file met it (a GPU runtime's LSC_E_GPU
- * included, which strerrorname_np() does not know).
+ * with the error names of format/errname.h. Every step of a load prints
+ * through these, so a reader fallback and an arena fallback read the same.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,27 +10,11 @@
 #include <string.h>
 
 #include "format/c_locale.h"
+#include "format/errname.h"
 #include "loader/arena.h"
 #include "loader/lines.h"
 #include "loader/result.h"
 #include "profiler/internal.h"
-
-const char *lsc__errname(int err)
-{
-	if (err > 0)
-		err = -err;
-	switch (err) {
-	case LSC_E_NODEVICE: return "LSC_E_NODEVICE";
-	case LSC_E_NORUNTIME: return "LSC_E_NORUNTIME";
-	case LSC_E_GPU: return "LSC_E_GPU";
-	case LSC_E_HASH: return "LSC_E_HASH";
-	case LSC_E_CHANGED: return "LSC_E_CHANGED";
-	case LSC_E_SHORT: return "LSC_E_SHORT";
-	default: break;
-	}
-	const char *n = err < 0 && err > -4096 ? strerrorname_np(-err) : NULL;
-	return n ? n : "error";
-}
 
 static const char *errtext(int err)
 {

@@ -1,8 +1,8 @@
 /*
  * The loader's lines that more than one of its steps prints: the `error`
  * line of a failure, the `fallback` line of a path wanted and not taken,
- * the `note` with the KFD counts, and the name of an error as those lines
- * give it (docs/log-format.md). One home, so that each line has one format
+ * and the `note` with the KFD counts (docs/log-format.md); the name of an
+ * error they give is format/errname.h's. One home, so that each line has one format
  * and every step prints it the same way; a line that only one step prints
  * stays beside that step (the `arena` line in arena.c, the pin notes in
  * pin_segments.c), and the two summaries that close a load are summary.c's.
@@ -17,12 +17,9 @@
 
 #include <loadscope/profiler.h>
 
-struct lsc__arena;
+#include "format/errname.h" /* lsc__errname, which every caller of these names */
 
-/* The name of an error as the lines give it: "EIO" for -EIO, "LSC_E_GPU"
- * for LSC_E_GPU, "error" for a value that is neither. @err is negative, as
- * the library returns it; a positive errno is read as its negative. */
-const char *lsc__errname(int err);
+struct lsc__arena;
 
 /* One clear line for a failure: what failed, on which file at which offset,
  * and why (err named). @path may be NULL. */

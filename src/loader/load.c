@@ -33,9 +33,10 @@
 
 #include "host/procfs.h"
 #include "loader/env.h"
-#include "loader/load_internal.h"
+#include "loader/read/read.h"
+#include "loader/read/reader.h"
 #include "loader/result.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 #include "profiler/internal.h"
 
 /* Measured defaults (docs/benchmarks.md, "Loader", 2026-11-30): reads
@@ -52,23 +53,10 @@
 #define DEF_FIXED -1 /* staging buffers, and the arena where it is all huge pages */
 
 const struct lsc__reader_ops *lsc__reader_forced;
-static const struct lsc__pin_ops *pin_forced;
 
 void lsc__reader_override(const struct lsc__reader_ops *ops)
 {
 	lsc__reader_forced = ops;
-}
-
-void lsc__pin_override(const struct lsc__pin_ops *ops)
-{
-	pin_forced = ops;
-}
-
-const struct lsc__pin_ops *lsc__pin_wanted(const struct lsc_load_options *o)
-{
-	if (pin_forced)
-		return pin_forced;
-	return lsc__pin_find(o && o->pin && *o->pin ? o->pin : "none");
 }
 
 static int cmp_path(const void *a, const void *b, void *ctx)
@@ -503,16 +491,10 @@ static void load_init(struct lsc__load *L, lsc_profiler *p, const struct lsc_loa
 	L->n_ext = n_ext;
 }
 
-LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
-		     const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
-		     lsc_arena **out)
-{
-	return lsc__load_tensors(p, o, ext, n_ext, arena_bytes, 0, out);
-}
-
-int lsc__load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
-		      const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
-		      size_t n_tensors, lsc_arena **out)
+/* lsc_load with the manifest's tensor count (for the stats and `loaded`). */
+static int load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
+			const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
+			size_t n_tensors, lsc_arena **out)
 {
 	if (!out)
 		return -EINVAL;
@@ -526,6 +508,26 @@ int lsc__load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
 	if (ret == 0)
 		*out = L.out;
 	return ret;
+}
+
+LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
+		     const struct lsc_extent *ext, size_t n_ext, uint64_t arena_bytes,
+		     lsc_arena **out)
+{
+	return load_tensors(p, o, ext, n_ext, arena_bytes, 0, out);
+}
+
+/* A manifest is extents, an arena size and a tensor count (model/model.c
+ * builds them): loading one is the same load, with the count in `loaded`. */
+LSC_API int lsc_load_manifest(lsc_profiler *p, const struct lsc_load_options *o,
+			      const struct lsc_manifest *m, lsc_arena **out)
+{
+	if (!m) {
+		if (out)
+			*out = NULL;
+		return -EINVAL;
+	}
+	return load_tensors(p, o, m->extents, m->n_extents, m->arena_bytes, m->n_tensors, out);
 }
 
 LSC_API int lsc_load_into(lsc_profiler *p, const struct lsc_load_options *o,

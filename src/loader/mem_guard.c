@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "loader/env.h"
-#include "loader/load_internal.h"
+#include "loader/load_state.h"
 
 #define MIB (1ull << 20)
 #define RESERVE_MIN (512 * MIB)

@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "loader/arena.h"
-#include "loader/kfd_counter.h"
+#include "pin/kfd_counter.h"
 #include "loader/arena_int.h"
 #include "loader/lines.h"
-#include "loader/phase.h"
+#include "pin/phase.h"
 #include "format/human.h"
 #include "profiler/internal.h"
 

@@ -31,7 +31,7 @@
 
 #include "loader/arena_int.h"
 #include "loader/lines.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23

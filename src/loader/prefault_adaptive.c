@@ -54,7 +54,7 @@
 #include "host/procfs.h"
 #include "loader/arena_int.h"
 #include "loader/lines.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 #include "profiler/internal.h"
 
 static const struct lsc__adapt_source *source;
@@ -256,14 +256,167 @@ static int host_refault(const struct step *s, double probe_gibps)
 	       s->fail < LSC__ADAPT_FAIL_MIN;
 }
 
+/* One adaptive prefault as it goes: the caller's arguments, where the huge
+ * part ends now (a switch moves it), the refault probe and the figures the
+ * steps are judged against. */
+struct adapt {
+	lsc_profiler *p;
+	const lsc_span *spans;
+	unsigned n_spans;
+	char *b;
+	uint64_t huge, refault_cover;
+	unsigned threads;
+	int node;                      /* -1 once a binding failed: said once */
+	struct lsc__prefault_result *r;
+	struct lsc__adapt_result *ar;
+	uint64_t end;                  /* the huge part still to fault ends here */
+	uint64_t probe;                /* bytes of the refault probe, 0: none */
+	double probe_gibps, first;
+	uint64_t t0;
+	struct lsc__adapt_reading prev;
+};
+
+/* Fault @len bytes at @off quietly, merged into the result, and read the
+ * machine after it: @s the step's figures, @now the reading. 0 or the
+ * prefault's error. */
+static int fault_step(struct adapt *A, uint64_t off, uint64_t len, struct step *s,
+		      struct lsc__adapt_reading *now)
+{
+	struct lsc__prefault_result part;
+	int rc = lsc__prefault_part(A->p, A->spans, A->n_spans, A->b + off, len, off, LSC__PREFAULT_QUIET,
+				    A->threads, A->node, &part);
+	merge(A->r, &part);
+	if (A->node >= 0 && !part.numa_bound)
+		A->node = -1;
+	if (rc < 0)
+		return rc;
+	reading(A->p, now);
+	*s = step_between(&A->prev, now, len);
+	A->prev = *now;
+	return 0;
+}
+
+/* The refault probe: the last bytes of the cover in 4 KiB pages, faulted
+ * first for the rate the huge steps in the cover are held to. Not advised,
+ * not measured: no probe, and the cover stays huge. 0 or the prefault's
+ * error. */
+static int run_probe(struct adapt *A)
+{
+	uint64_t probe = A->refault_cover < LSC__ADAPT_PROBE ? A->refault_cover : LSC__ADAPT_PROBE;
+	if (A->huge < 2 * LSC__ADAPT_STEP_MIN)
+		probe = 0; /* too small to measure and still have huge pages */
+	if (probe && lsc__sys->madvise(A->b + A->huge - probe, (size_t)probe, MADV_NOHUGEPAGE) < 0)
+		probe = 0;
+	A->probe = probe;
+	if (!probe)
+		return 0;
+	struct step s;
+	struct lsc__adapt_reading now;
+	int rc = fault_step(A, A->huge - probe, probe, &s, &now);
+	if (rc < 0)
+		return rc;
+	A->probe_gibps = s.gibps;
+	A->end = A->huge - probe;
+	return 0;
+}
+
+/* A huge step in the refault cover ran slower than the probe's 4 KiB pages:
+ * move the cover still ahead, from @from, to 4 KiB pages, and say it. */
+static void refault_switch(struct adapt *A, uint64_t off, uint64_t len, uint64_t from, const struct step *s,
+			   const struct lsc__adapt_reading *now)
+{
+	struct lsc__adapt_result *ar = A->ar;
+	locale_t loc = lsc__c_locale_enter();
+	char why[256];
+	snprintf(why, sizeof why,
+		 "huge pages fault in the host at %llu of %llu bytes: a step of %llu "
+		 "bytes at %.2f GiB/s against %.2f GiB/s for 4 KiB pages",
+		 (unsigned long long)off, (unsigned long long)A->huge, (unsigned long long)len, s->gibps,
+		 A->probe_gibps);
+	lsc__c_locale_leave(loc);
+	int arc = 0;
+	if (lsc__sys->madvise(A->b + from, (size_t)(A->end - from), MADV_NOHUGEPAGE) < 0)
+		arc = -errno;
+	refault_line(A->p, from, A->end - from, s, A->probe_gibps, A->probe, why, arc);
+	if (arc == 0) {
+		ar->switched = ar->refault = 1;
+		ar->switch_at = from;
+		ar->switch_ns = now->ns > A->t0 ? now->ns - A->t0 : 0;
+		snprintf(ar->why, sizeof ar->why, "%s", why);
+		A->end = from;
+	}
+}
+
+/* A huge step stalled (@cause): move the rest of the huge part, from @off,
+ * to 4 KiB pages, and say it. */
+static void stall_switch(struct adapt *A, uint64_t off, uint64_t len, const char *cause, const struct step *s,
+			 const struct lsc__adapt_reading *now)
+{
+	struct lsc__adapt_result *ar = A->ar;
+	char why[256], fl[24];
+	fmt_count(fl, sizeof fl, s->fail);
+	/* the stats' reason: its figures in the C locale, as the lines' */
+	locale_t loc = lsc__c_locale_enter();
+	snprintf(why, sizeof why,
+		 "%s at %llu of %llu bytes: a step of %llu bytes at %.2f GiB/s against "
+		 "%.2f GiB/s first, compact_fail %s",
+		 cause, (unsigned long long)off, (unsigned long long)A->huge, (unsigned long long)len, s->gibps,
+		 A->first, fl);
+	lsc__c_locale_leave(loc);
+	int arc = 0;
+	if (lsc__sys->madvise(A->b + off, (size_t)(A->end - off), MADV_NOHUGEPAGE) < 0)
+		arc = -errno;
+	uint64_t at_ns = now->ns > A->t0 ? now->ns - A->t0 : 0;
+	switch_line(A->p, off, at_ns, A->huge, A->end - off, s, A->first, cause, why, arc);
+	/* The first switch is the one the stats keep; a refused one leaves the
+	 * rest advised for huge pages, and the stats must not say it moved. */
+	if (!ar->switched && arc == 0) {
+		ar->switched = 1;
+		ar->switch_at = off;
+		ar->switch_ns = at_ns;
+		snprintf(ar->why, sizeof ar->why, "%s", why);
+	}
+}
+
+/* The huge part in steps, each judged as it ends: a refault switch or a
+ * stall moves what is ahead. @off receives where the steps stopped. 0 or
+ * the prefault's error. */
+static int huge_steps(struct adapt *A, uint64_t *off_out)
+{
+	uint64_t step = step_of(A->huge), off = 0;
+	int refault_said = 0; /* one refault switch, or one refused one */
+	int rc = 0;
+	while (off < A->end) {
+		uint64_t want = A->probe && A->ar->steps == 0 ? LSC__ADAPT_PROBE : step;
+		uint64_t len = A->end - off < want ? A->end - off : want;
+		struct step s;
+		struct lsc__adapt_reading now;
+		if ((rc = fault_step(A, off, len, &s, &now)) < 0)
+			break;
+		off += len;
+		A->ar->steps++;
+		uint64_t from = A->huge - A->refault_cover > off ? A->huge - A->refault_cover : off;
+		if (A->probe && !refault_said && from < A->end && host_refault(&s, A->probe_gibps)) {
+			refault_said = 1;
+			refault_switch(A, off, len, from, &s, &now);
+			continue;
+		}
+		const char *cause;
+		if (off < A->end && stalls(&s, A->ar->steps > 2 ? A->first : 0, &cause)) {
+			stall_switch(A, off, len, cause, &s, &now);
+			break;
+		}
+		if (A->ar->steps <= 2 && s.gibps > A->first)
+			A->first = s.gibps;
+	}
+	*off_out = off;
+	return rc;
+}
+
 int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_spans, void *base,
 			   uint64_t bytes, uint64_t huge, uint64_t refault_cover, unsigned threads,
 			   int numa_node, struct lsc__prefault_result *r, struct lsc__adapt_result *ar)
 {
-	struct lsc__prefault_result part;
-	char *b = base;
-	int rc = 0;
-
 	memset(r, 0, sizeof *r);
 	memset(ar, 0, sizeof *ar);
 	if (!base || !bytes)
@@ -273,115 +426,29 @@ int lsc__prefault_adaptive(lsc_profiler *p, const lsc_span *spans, unsigned n_sp
 	if (refault_cover > huge)
 		refault_cover = huge;
 	ar->huge_bytes = huge;
+	struct adapt A = {.p = p, .spans = spans, .n_spans = n_spans, .b = base, .huge = huge,
+			  .refault_cover = refault_cover, .threads = threads, .node = numa_node,
+			  .r = r, .ar = ar, .end = huge};
 	/* The 4 KiB part, advised before anything is touched. A failure here
 	 * leaves it asking for huge pages: said, not fatal. */
-	if (huge < bytes && lsc__sys->madvise(b + huge, (size_t)(bytes - huge), MADV_NOHUGEPAGE) < 0) {
+	if (huge < bytes && lsc__sys->madvise(A.b + huge, (size_t)(bytes - huge), MADV_NOHUGEPAGE) < 0) {
 		char why[160];
 		snprintf(why, sizeof why, "madvise(MADV_NOHUGEPAGE) on the last %llu bytes: %s",
 			 (unsigned long long)(bytes - huge), lsc__errname(-errno));
 		lsc__load_fallback(p, "auto", "4k for the rest", "huge pages for all", why);
 	}
-
-	uint64_t step = step_of(huge), off = 0, end = huge;
-	double first = 0, probe_gibps = 0;
-	int refault_said = 0; /* one refault switch, or one refused one */
-	int node = numa_node;
-	struct lsc__adapt_reading prev, now;
-	reading(p, &prev);
-	uint64_t t0 = prev.ns;
-	/* The refault probe: the last bytes of the cover in 4 KiB pages. Not
-	 * advised, not measured: no probe, and the cover stays huge. */
-	uint64_t probe = refault_cover < LSC__ADAPT_PROBE ? refault_cover : LSC__ADAPT_PROBE;
-	if (huge < 2 * LSC__ADAPT_STEP_MIN)
-		probe = 0; /* too small to measure and still have huge pages */
-	if (probe && lsc__sys->madvise(b + huge - probe, (size_t)probe, MADV_NOHUGEPAGE) < 0)
-		probe = 0;
-	if (probe) {
-		rc = lsc__prefault_part(p, spans, n_spans, b + huge - probe, probe, huge - probe,
-					LSC__PREFAULT_QUIET, threads, node, &part);
-		merge(r, &part);
-		if (node >= 0 && !part.numa_bound)
-			node = -1;
-		if (rc < 0)
-			return rc;
-		reading(p, &now);
-		probe_gibps = step_between(&prev, &now, probe).gibps;
-		prev = now;
-		end = huge - probe;
-	}
-	while (off < end) {
-		uint64_t want = probe && ar->steps == 0 ? LSC__ADAPT_PROBE : step;
-		uint64_t len = end - off < want ? end - off : want;
-		rc = lsc__prefault_part(p, spans, n_spans, b + off, len, off, LSC__PREFAULT_QUIET,
-					threads, node, &part);
-		merge(r, &part);
-		if (node >= 0 && !part.numa_bound)
-			node = -1; /* said once: no binding */
-		if (rc < 0)
-			return rc;
-		off += len;
-		ar->steps++;
-		reading(p, &now);
-		struct step s = step_between(&prev, &now, len);
-		prev = now;
-		uint64_t from = huge - refault_cover > off ? huge - refault_cover : off;
-		if (probe && !refault_said && from < end && host_refault(&s, probe_gibps)) {
-			refault_said = 1;
-			locale_t loc = lsc__c_locale_enter();
-			char why[256];
-			snprintf(why, sizeof why,
-				 "huge pages fault in the host at %llu of %llu bytes: a step of %llu "
-				 "bytes at %.2f GiB/s against %.2f GiB/s for 4 KiB pages",
-				 (unsigned long long)off, (unsigned long long)huge, (unsigned long long)len,
-				 s.gibps, probe_gibps);
-			lsc__c_locale_leave(loc);
-			int arc = 0;
-			if (lsc__sys->madvise(b + from, (size_t)(end - from), MADV_NOHUGEPAGE) < 0)
-				arc = -errno;
-			refault_line(p, from, end - from, &s, probe_gibps, probe, why, arc);
-			if (arc == 0) {
-				ar->switched = ar->refault = 1;
-				ar->switch_at = from;
-				ar->switch_ns = now.ns > t0 ? now.ns - t0 : 0;
-				snprintf(ar->why, sizeof ar->why, "%s", why);
-				end = from;
-			}
-			continue;
-		}
-		const char *cause;
-		if (off < end && stalls(&s, ar->steps > 2 ? first : 0, &cause)) {
-			char why[256], fl[24];
-			fmt_count(fl, sizeof fl, s.fail);
-			/* the stats' reason: its figures in the C locale, as the lines' */
-			locale_t loc = lsc__c_locale_enter();
-			snprintf(why, sizeof why,
-				 "%s at %llu of %llu bytes: a step of %llu bytes at %.2f GiB/s against "
-				 "%.2f GiB/s first, compact_fail %s",
-				 cause, (unsigned long long)off, (unsigned long long)huge,
-				 (unsigned long long)len, s.gibps, first, fl);
-			lsc__c_locale_leave(loc);
-			int arc = 0;
-			if (lsc__sys->madvise(b + off, (size_t)(end - off), MADV_NOHUGEPAGE) < 0)
-				arc = -errno;
-			uint64_t at_ns = now.ns > t0 ? now.ns - t0 : 0;
-			switch_line(p, off, at_ns, huge, end - off, &s, first, cause, why, arc);
-			/* The first switch is the one the stats keep; a refused
-			 * one leaves the rest advised for huge pages, and the
-			 * stats must not say it moved. */
-			if (!ar->switched && arc == 0) {
-				ar->switched = 1;
-				ar->switch_at = off;
-				ar->switch_ns = at_ns;
-				snprintf(ar->why, sizeof ar->why, "%s", why);
-			}
-			break;
-		}
-		if (ar->steps <= 2 && s.gibps > first)
-			first = s.gibps;
-	}
+	reading(p, &A.prev);
+	A.t0 = A.prev.ns;
+	uint64_t off = 0;
+	int rc = run_probe(&A);
+	if (rc < 0)
+		return rc;
+	if ((rc = huge_steps(&A, &off)) < 0)
+		return rc;
 	if (off < bytes) {
-		rc = lsc__prefault_part(p, spans, n_spans, b + off, bytes - off, off,
-					LSC__PREFAULT_QUIET, threads, node, &part);
+		struct lsc__prefault_result part;
+		rc = lsc__prefault_part(p, spans, n_spans, A.b + off, bytes - off, off, LSC__PREFAULT_QUIET,
+					threads, A.node, &part);
 		merge(r, &part);
 	}
 	if (r->touched)

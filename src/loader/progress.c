@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "loader/load_internal.h"
+#include "loader/load_state.h"
 #include "profiler/internal.h"
 
 #define MIN_INTERVAL_NS (100ull * 1000 * 1000)

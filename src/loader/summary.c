@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "loader/load_internal.h"
+#include "loader/load_state.h"
 #include "profiler/internal.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)

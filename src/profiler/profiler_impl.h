@@ -1,6 +1,7 @@
 /*
  * The profiler's private state, shared by its files (profiler.c: creation,
  * sinks and emission; span.c: starts and spans; watchdog.c; trace.c).
+ * Private to src/profiler/ (and tests): the others use internal.h.
  *
  * Spans live in a fixed table so that nothing is allocated after creation: an
  * engine leaves the profiler on in every build, and a phase boundary must

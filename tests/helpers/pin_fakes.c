@@ -6,7 +6,7 @@
 #include <sys/mman.h>
 
 #include "helpers/pin_fakes.h"
-#include "loader/load_internal.h"
+#include "loader/read/read.h"
 
 int lsct_pin_nothing(void *addr, size_t len, unsigned flags, unsigned *retries, char *why,
 		     size_t why_len)

@@ -12,7 +12,7 @@
 #include <loadscope/loader.h>
 
 #include "helpers/load_helpers.h"
-#include "loader/pin.h"
+#include "pin/pin.h"
 
 /* pin and unpin that succeed and lock nothing. */
 int lsct_pin_nothing(void *addr, size_t len, unsigned flags, unsigned *retries, char *why,

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "loader/pin.h"
+#include "pin/pin.h"
 
 struct lsct_gpu {
 	const char *name; /* the backend: "cuda" */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "helpers/sys_shim.h"
-#include "loader/sys.h"
+#include "sys/sys.h"
 
 static unsigned calls[LSCT_SYS_OP_COUNT];
 static struct lsct_sys_plan plan;

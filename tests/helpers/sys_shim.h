@@ -1,5 +1,5 @@
 /*
- * The test kit's failing syscall table (the shim of src/loader/sys.h): every
+ * The test kit's failing syscall table (the shim of src/sys/sys.h): every
  * hook a fault test needs wraps the real call, counts it, and fails the call
  * the test's plan names, in the way it names (an errno, a short read, end of
  * file). It also records what a test proves afterwards: the prctl and

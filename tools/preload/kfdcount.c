@@ -15,7 +15,7 @@
  *   - in a process that uses loadscope: the library finds
  *     lsc_kfdcount_snapshot() with dlsym(RTLD_DEFAULT) and prints a `note`
  *     with topic=kfd, kfd_calls=, kfd_eagain= and kfd_s= after the arena's
- *     allocation and pin steps (src/loader/kfd_counter.c, pin_segments.c);
+ *     allocation and pin steps (src/pin/kfd_counter.c, pin_segments.c);
  *   - in any process (an engine that does not embed loadscope): set
  *     LSC_KFDCOUNT_FILE=path and one line is appended there at exit.
  *
@@ -39,7 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "loader/kfd_counter.h"
+#include "pin/kfd_counter.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
