@@ -46,14 +46,18 @@ LSC_API const char *lsc_thp_policy_name(enum lsc_thp_policy p);
 /* lsc_thp_policy_parse - the reverse. Return 0 or -EINVAL. */
 LSC_API int lsc_thp_policy_parse(const char *s, enum lsc_thp_policy *out);
 
-/* One piece of one file, and where it goes in the arena. */
+/* One piece of one file, and where it goes in the arena (or in the
+ * caller's memory). */
 struct lsc_extent {
 	const char *path;
 	uint64_t file_offset;
 	uint64_t length;       /* UINT64_MAX: to the end of the file */
-	uint64_t arena_offset;
+	uint64_t arena_offset; /* in the arena; with lsc_load_into_many, in dst[dest] */
 	uint64_t xxh3;         /* expected XXH3-64 of the bytes, if has_xxh3 */
 	int has_xxh3;
+	/* Added in 0.4: the destination of lsc_load_into_many() that
+	 * arena_offset is an offset into; must be 0 for every other load. */
+	uint32_t dest;
 };
 
 /* Flags for lsc_load_options.flags. */
@@ -76,8 +80,7 @@ struct lsc_extent {
 #define LSC_LOAD_NO_MEM_CHECK (1u << 5)
 
 /*
- * Progress of a load, as llama.cpp's progress_callback: @done of @total
- * bytes are in place (read, and copied out of staging; hashing follows a
+ * Progress of a load: @done of @total bytes are in place (read, and copied out of staging; hashing follows a
  * chunk or two behind and is done when the last call comes). Called on the thread that runs the load, at a bounded rate:
  * once the first 1/64 of the total is in, then whenever both another
  * 1/64 of the total and 100 ms of wall time have passed since the last
@@ -88,6 +91,11 @@ struct lsc_extent {
  * lsc_load_into() return -ECANCELED after one `error what=cancel` line,
  * with everything released as for any failure (nothing of the caller's
  * memory). A callback must not call back into the load's profiler.
+ *
+ * The polarity is the reverse of llama.cpp's llama_progress_callback,
+ * which returns true to go on and takes a float fraction: an adapter
+ * returns `!llama_cb((float)done / total, user)` (examples/ggml/ shows
+ * one). Forwarding llama.cpp's value as is cancels at the first call.
  */
 typedef int (*lsc_progress_fn)(uint64_t done, uint64_t total, void *user);
 
@@ -147,6 +155,9 @@ struct lsc_load_options {
 	lsc_progress_fn progress;    /* progress and cancel (above); NULL = none */
 	void *progress_user;
 	struct lsc_load_result *result; /* fallbacks and the failure as data; NULL = none */
+	/* Added in 0.4: */
+	size_t tensors;              /* the model tensors the extents hold, for the stats and
+	                              * `loaded` (0: not said; a manifest's loads set it) */
 };
 
 /* lsc_load_options_init - the defaults. Thread-safe. */
@@ -265,6 +276,38 @@ LSC_API int lsc_load_into(lsc_profiler *p, const struct lsc_load_options *o,
 			  const struct lsc_extent *ext, size_t n_ext, void *dst, size_t dst_len,
 			  struct lsc_load_stats *stats);
 
+/* One destination of lsc_load_into_many(): memory the caller allocated. */
+struct lsc_dest {
+	void *addr;          /* its first byte; any alignment */
+	size_t len;          /* its bytes */
+	const char *name;    /* what it is, for the lines ("CPU", "CUDA_Host"); NULL: "memory N" */
+};
+#define LSC_DESTS_MAX 64
+
+/*
+ * lsc_load_into_many - lsc_load_into() over several destinations, one
+ * start's lines for them all: the reads of every destination in one
+ * pipeline, one `complement ready` and one `loaded` line. For engines whose
+ * tensors live in several buffers (ggml's backend buffers: CPU, CUDA_Host,
+ * one per device; a destination per tensor group as kvikio or
+ * fastsafetensors take).
+ * @dst, @n_dst: the destinations (1 to LSC_DESTS_MAX; none may overlap
+ *       another). Extent i goes to dst[ext[i].dest].addr +
+ *       ext[i].arena_offset and must end within dst[ext[i].dest].len.
+ * Everything else is as lsc_load_into(): nothing of the memory is freed,
+ * madvised, locked or unlocked; with more than one destination, none is
+ * registered with io_uring as fixed buffers (a registration spans one
+ * range); the summary gives what smaps shows of all of them together.
+ * Return: 0 or the error lsc_load_into would give, with its one line;
+ * -EINVAL (its line) for no destination, more than LSC_DESTS_MAX,
+ * overlapping destinations, a NULL address with a non-zero length, an
+ * extent whose dest is past @n_dst or that ends past its destination.
+ * Thread-safe for distinct destinations.
+ */
+LSC_API int lsc_load_into_many(lsc_profiler *p, const struct lsc_load_options *o,
+			       const struct lsc_extent *ext, size_t n_ext, const struct lsc_dest *dst,
+			       size_t n_dst, struct lsc_load_stats *stats);
+
 /* lsc_arena_data / lsc_arena_size - the arena's bytes. Valid until destroy. */
 LSC_API void *lsc_arena_data(const lsc_arena *a);
 LSC_API uint64_t lsc_arena_size(const lsc_arena *a);
@@ -367,6 +410,30 @@ LSC_API void lsc_manifest_destroy(struct lsc_manifest *m);
  */
 LSC_API int lsc_load_manifest(lsc_profiler *p, const struct lsc_load_options *o,
 			      const struct lsc_manifest *m, lsc_arena **out);
+
+/*
+ * lsc_load_manifest_into - the manifest into memory the caller allocated:
+ * lsc_load_into(p, o, m->extents, m->n_extents, dst, dst_len, stats) with
+ * the tensor count. Allocate m->arena_bytes: every tensor lands at
+ * dst + m->extents[t->extent].arena_offset (lsc_manifest_tensor() finds a
+ * tensor by name). To scatter the tensors over buffers of the engine's
+ * own, copy the extents, set each one's dest and arena_offset, and call
+ * lsc_load_into_many() with .tensors set. Return and thread safety:
+ * lsc_load_into's (-EINVAL for a NULL @m).
+ */
+LSC_API int lsc_load_manifest_into(lsc_profiler *p, const struct lsc_load_options *o,
+				   const struct lsc_manifest *m, void *dst, size_t dst_len,
+				   struct lsc_load_stats *stats);
+
+/*
+ * lsc_manifest_tensor - the tensor of @m called @name (as its header names
+ * it), as llama.cpp's loader finds a tensor's metadata by name.
+ * Return: the tensor, owned by the manifest (valid until
+ * lsc_manifest_destroy); NULL when no tensor has that name, or for a NULL
+ * argument. O(log n): the manifest keeps its names sorted. Thread-safe
+ * (reads the manifest only).
+ */
+LSC_API const struct lsc_tensor *lsc_manifest_tensor(const struct lsc_manifest *m, const char *name);
 
 #ifdef __cplusplus
 }

@@ -65,11 +65,88 @@ static int cmp_path(const void *a, const void *b, void *ctx)
 	return strcmp(e[*(const size_t *)a].path, e[*(const size_t *)b].path);
 }
 
+/* By destination, then by offset in it (one destination but for
+ * lsc_load_into_many). */
 static int cmp_arena(const void *a, const void *b, void *ctx)
 {
-	const struct lsc__lext *x = ctx;
-	uint64_t u = x[*(const size_t *)a].arena_off, v = x[*(const size_t *)b].arena_off;
+	const struct lsc__lext *x = &((const struct lsc__lext *)ctx)[*(const size_t *)a];
+	const struct lsc__lext *y = &((const struct lsc__lext *)ctx)[*(const size_t *)b];
+	if (x->dest != y->dest)
+		return x->dest < y->dest ? -1 : 1;
+	return x->arena_off < y->arena_off ? -1 : x->arena_off > y->arena_off;
+}
+
+static int cmp_dest(const void *a, const void *b)
+{
+	uintptr_t u = (uintptr_t)(*(const struct lsc_dest *const *)a)->addr;
+	uintptr_t v = (uintptr_t)(*(const struct lsc_dest *const *)b)->addr;
 	return u < v ? -1 : u > v;
+}
+
+/* The caller's destinations: 1 to LSC_DESTS_MAX, each with an address
+ * when it has bytes, none overlapping another. 0 or -EINVAL (its line). */
+static int check_dests(struct lsc__load *L)
+{
+	const struct lsc_dest *sorted[LSC_DESTS_MAX];
+	size_t n = 0;
+	if (L->n_dst < 1 || L->n_dst > LSC_DESTS_MAX || !L->dst) {
+		lsc__load_error(L->p, "options", NULL, 0, -EINVAL,
+				"%zu destinations (1 to %u)", L->dst ? L->n_dst : 0, LSC_DESTS_MAX);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < L->n_dst; i++) {
+		const struct lsc_dest *d = &L->dst[i];
+		if (!d->addr && d->len && L->n_dst > 1) { /* one: "no memory to load" below */
+			lsc__load_error(L->p, "options", NULL, 0, -EINVAL,
+					"destination %zu has %zu bytes but no address", i, d->len);
+			return -EINVAL;
+		}
+		if ((uintptr_t)d->addr + d->len < (uintptr_t)d->addr) {
+			lsc__load_error(L->p, "options", NULL, 0, -EINVAL,
+					"destination %zu: address + length overflows", i);
+			return -EINVAL;
+		}
+		if (d->len)
+			sorted[n++] = d;
+	}
+	qsort(sorted, n, sizeof(*sorted), cmp_dest);
+	for (size_t k = 1; k < n; k++) {
+		if ((uintptr_t)sorted[k - 1]->addr + sorted[k - 1]->len > (uintptr_t)sorted[k]->addr) {
+			lsc__load_error(L->p, "options", NULL, 0, -EINVAL,
+					"destinations %zu and %zu overlap", (size_t)(sorted[k - 1] - L->dst),
+					(size_t)(sorted[k] - L->dst));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Extent @i's destination: each ends within it. 0 or -EINVAL (its line). */
+static int check_dest_of(struct lsc__load *L, size_t i)
+{
+	const struct lsc__lext *x = &L->lx[i];
+	const char *path = L->ext[i].path;
+	uint64_t fo = L->ext[i].file_offset;
+	if (!L->caller_memory || L->n_dst == 1) {
+		if (x->dest == 0)
+			return 0;
+		lsc__load_error(L->p, "manifest", path, fo, -EINVAL,
+				"extent %zu names destination %u, but this load has one", i, x->dest);
+		return -EINVAL;
+	}
+	if (x->dest >= L->n_dst) {
+		lsc__load_error(L->p, "manifest", path, fo, -EINVAL,
+				"extent %zu names destination %u of %zu", i, x->dest, L->n_dst);
+		return -EINVAL;
+	}
+	const struct lsc_dest *d = &L->dst[x->dest];
+	if (x->arena_off + x->len > d->len) {
+		lsc__load_error(L->p, "manifest", path, fo, -EINVAL,
+				"extent %zu ends at %" PRIu64 ", past destination %u (%s) of %zu bytes", i,
+				x->arena_off + x->len, x->dest, d->name ? d->name : "memory", d->len);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* One file per distinct path, opened, statted and checked. */
@@ -128,6 +205,7 @@ static int check_extents(struct lsc__load *L, size_t *idx, uint64_t *arena_bytes
 		const struct lsc__lfile *f = &L->files[x->file];
 		x->off = e->file_offset;
 		x->arena_off = e->arena_offset;
+		x->dest = e->dest;
 		if (e->file_offset > f->size) {
 			lsc__load_error(L->p, "manifest", f->path, e->file_offset, LSC_E_SHORT,
 					"extent %zu starts past the end of the file (%" PRIu64 " bytes)",
@@ -147,6 +225,9 @@ static int check_extents(struct lsc__load *L, size_t *idx, uint64_t *arena_bytes
 					"extent %zu: arena offset + length overflows", i);
 			return -EINVAL;
 		}
+		int ret = check_dest_of(L, i);
+		if (ret < 0)
+			return ret;
 		if (x->arena_off + x->len > end_max)
 			end_max = x->arena_off + x->len;
 		L->total_bytes += x->len;
@@ -164,6 +245,8 @@ static int check_extents(struct lsc__load *L, size_t *idx, uint64_t *arena_bytes
 		const struct lsc__lext *b = &L->lx[idx[k]];
 		if (!b->len)
 			continue;
+		if (any && b->dest != L->lx[reach_i].dest)
+			any = 0; /* another destination: its offsets start again */
 		if (any && b->arena_off < reach) {
 			lsc__load_error(L->p, "manifest", L->ext[idx[k]].path, L->ext[idx[k]].file_offset,
 					-EINVAL, "extents %zu and %zu overlap in the arena at offset %" PRIu64,
@@ -177,8 +260,11 @@ static int check_extents(struct lsc__load *L, size_t *idx, uint64_t *arena_bytes
 		any = 1;
 	}
 	/* 0 asks lsc_load for an arena as large as the extents; the caller's
-	 * memory is as large as it says, 0 included. */
-	if (*arena_bytes == 0 && !L->caller_memory) {
+	 * memory is as large as it says, 0 included; several destinations
+	 * were each checked above. */
+	if (L->caller_memory && L->n_dst > 1) {
+		/* checked per destination */
+	} else if (*arena_bytes == 0 && !L->caller_memory) {
 		*arena_bytes = end_max;
 	} else if (*arena_bytes < end_max) {
 		lsc__load_error(L->p, "manifest", NULL, 0, -EINVAL,
@@ -328,10 +414,16 @@ static void fill_stats(struct lsc__load *L, uint64_t wall_ns)
 	st->files = L->n_files;
 	st->tensors = L->n_tensors;
 	st->caller_memory = L->caller_memory;
-	struct lsc_region_info ri;
-	if (A->a.base && A->a.bytes && lsc_region_read(L->p, A->a.base, A->a.bytes, &ri) == 0) {
-		st->huge_bytes = ri.anon_huge_bytes + ri.hugetlb_bytes;
-		st->locked_bytes = ri.locked_bytes;
+	/* What smaps shows of the memory: the arena, or every destination. */
+	size_t n_ranges = L->caller_memory ? L->n_dst : 1;
+	for (size_t i = 0; i < n_ranges; i++) {
+		struct lsc_region_info ri;
+		void *base = L->caller_memory ? L->dst[i].addr : A->a.base;
+		uint64_t len = L->caller_memory ? L->dst[i].len : A->a.bytes;
+		if (base && len && lsc_region_read(L->p, base, len, &ri) == 0) {
+			st->huge_bytes += ri.anon_huge_bytes + ri.hugetlb_bytes;
+			st->locked_bytes += ri.locked_bytes;
+		}
 	}
 	struct lsc__status ps;
 	st->process_pin_kib = lsc__status_read(lsc__proc_root(L->p), &ps) == 0 ? ps.pin_kib : -1;
@@ -355,9 +447,20 @@ static void release_files(struct lsc__load *L)
 			lsc__sys->close(L->files[i].fd);
 }
 
-/* The order of a load, for both entries: into an arena of its own
- * (@dst NULL: allocate and pin it) or into the caller's memory. */
-static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64_t dst_len)
+/* Where each extent's first byte goes, once the memory is there. */
+static void place_extents(struct lsc__load *L)
+{
+	for (size_t i = 0; i < L->n_ext; i++) {
+		struct lsc__lext *x = &L->lx[i];
+		unsigned char *base = L->caller_memory ? L->dst[x->dest].addr : L->out->a.base;
+		x->mem = base ? base + x->arena_off : NULL;
+	}
+}
+
+/* The order of a load, for every entry: into an arena of its own
+ * (caller_memory 0: allocate and pin it) or into the caller's
+ * destinations (L->dst). */
+static int load_run(struct lsc__load *L, uint64_t arena_bytes)
 {
 	lsc_profiler *p = L->p;
 	const struct lsc_extent *ext = L->ext;
@@ -399,8 +502,14 @@ static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64
 		lsc__load_error(p, "manifest", NULL, 0, ret, "tables for %zu extents", n_ext);
 		goto fail;
 	}
-	if (L->caller_memory)
-		arena_bytes = dst_len;
+	if (L->caller_memory) {
+		if ((ret = check_dests(L)) < 0)
+			goto fail;
+		arena_bytes = 0;
+		for (size_t i = 0; i < L->n_dst; i++)
+			arena_bytes += L->dst[i].len;
+	}
+	void *dst = L->caller_memory ? L->dst[0].addr : NULL;
 	if ((ret = open_files(L, idx)) < 0 || (ret = check_extents(L, idx, &arena_bytes)) < 0)
 		goto fail;
 	if (L->caller_memory && arena_bytes && !dst) {
@@ -420,9 +529,8 @@ static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64
 	if (L->caller_memory) {
 		/* The caller allocated and pinned: no phase of ours, and the
 		 * arena is only a view of its memory, never released by us. */
-		A->a.base = arena_bytes ? dst : NULL;
+		A->a.base = arena_bytes && L->n_dst == 1 ? dst : NULL;
 		A->a.bytes = A->a.mapped_bytes = arena_bytes;
-		L->base_misalign = (uintptr_t)dst % LSC__DIO_ALIGN;
 		L->pin = NULL;
 	} else if (arena_bytes) {
 		if ((ret = lsc__arena_mem_guard(p, &L->o, arena_bytes)) < 0)
@@ -438,6 +546,7 @@ static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64
 			goto fail;
 		}
 	}
+	place_extents(L);
 	if (L->o.device >= 0 && arena_bytes && (ret = lsc__device_open(L)) < 0)
 		goto fail;
 	if (L->verify && (ret = hash_empty(L)) < 0)
@@ -489,6 +598,7 @@ static void load_init(struct lsc__load *L, lsc_profiler *p, const struct lsc_loa
 		lsc_load_options_init(&L->o);
 	L->ext = ext;
 	L->n_ext = n_ext;
+	L->n_tensors = L->o.tensors;
 }
 
 /* lsc_load with the manifest's tensor count (for the stats and `loaded`). */
@@ -501,9 +611,10 @@ static int load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
 	*out = NULL;
 	struct lsc__load L;
 	load_init(&L, p, o, ext, n_ext);
-	L.n_tensors = n_tensors;
+	if (n_tensors)
+		L.n_tensors = n_tensors;
 	struct lsc_load_result *prev = lsc__result_begin(L.o.result);
-	int ret = load_run(&L, arena_bytes, NULL, 0);
+	int ret = load_run(&L, arena_bytes);
 	lsc__result_end(prev, ret, L.bytes_done, L.total_bytes);
 	if (ret == 0)
 		*out = L.out;
@@ -530,25 +641,60 @@ LSC_API int lsc_load_manifest(lsc_profiler *p, const struct lsc_load_options *o,
 	return load_tensors(p, o, m->extents, m->n_extents, m->arena_bytes, m->n_tensors, out);
 }
 
+/* Into the caller's destinations: the handle is a view of its memory,
+ * freed after the load, never the memory. */
+static int load_into(struct lsc__load *L, struct lsc_load_stats *stats)
+{
+	L->caller_memory = 1;
+	struct lsc_load_result *prev = lsc__result_begin(L->o.result);
+	int ret = load_run(L, 0);
+	lsc__result_end(prev, ret, L->bytes_done, L->total_bytes);
+	if (ret == 0) {
+		if (stats)
+			*stats = L->out->st;
+		memset(&L->out->a, 0, sizeof(L->out->a));
+		L->out->dev = NULL;
+		lsc_arena_destroy(L->out);
+	}
+	return ret;
+}
+
 LSC_API int lsc_load_into(lsc_profiler *p, const struct lsc_load_options *o,
 			  const struct lsc_extent *ext, size_t n_ext, void *dst, size_t dst_len,
 			  struct lsc_load_stats *stats)
 {
 	struct lsc__load L;
+	const struct lsc_dest one = {.addr = dst, .len = dst_len};
 	load_init(&L, p, o, ext, n_ext);
-	L.caller_memory = 1;
-	struct lsc_load_result *prev = lsc__result_begin(L.o.result);
-	int ret = load_run(&L, 0, dst, dst_len);
-	lsc__result_end(prev, ret, L.bytes_done, L.total_bytes);
-	if (ret == 0) {
-		if (stats)
-			*stats = L.out->st;
-		/* A view of the caller's memory: free the handle, not the memory. */
-		memset(&L.out->a, 0, sizeof(L.out->a));
-		L.out->dev = NULL;
-		lsc_arena_destroy(L.out);
-	}
-	return ret;
+	L.dst = &one;
+	L.n_dst = 1;
+	return load_into(&L, stats);
+}
+
+LSC_API int lsc_load_into_many(lsc_profiler *p, const struct lsc_load_options *o,
+			       const struct lsc_extent *ext, size_t n_ext, const struct lsc_dest *dst,
+			       size_t n_dst, struct lsc_load_stats *stats)
+{
+	struct lsc__load L;
+	load_init(&L, p, o, ext, n_ext);
+	L.dst = dst;
+	L.n_dst = n_dst;
+	return load_into(&L, stats);
+}
+
+LSC_API int lsc_load_manifest_into(lsc_profiler *p, const struct lsc_load_options *o,
+				   const struct lsc_manifest *m, void *dst, size_t dst_len,
+				   struct lsc_load_stats *stats)
+{
+	if (!m)
+		return -EINVAL;
+	struct lsc__load L;
+	const struct lsc_dest one = {.addr = dst, .len = dst_len};
+	load_init(&L, p, o, m->extents, m->n_extents);
+	L.n_tensors = m->n_tensors;
+	L.dst = &one;
+	L.n_dst = 1;
+	return load_into(&L, stats);
 }
 
 LSC_API void *lsc_arena_data(const lsc_arena *a)

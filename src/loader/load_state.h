@@ -41,7 +41,9 @@ struct lsc__lfile {
 struct lsc__lext {
 	unsigned file;
 	uint64_t off, len;     /* resolved: UINT64_MAX replaced by the file's rest */
-	uint64_t arena_off;
+	uint64_t arena_off;    /* in the arena, or in the caller's destination @dest */
+	uint32_t dest;
+	unsigned char *mem;    /* where its first byte goes (NULL: an empty arena) */
 	uint64_t first_chunk, n_chunks;
 };
 
@@ -119,10 +121,11 @@ struct lsc__load {
 	int arena_fixed;             /* the arena's pieces were registered */
 	char arena_unreg_why[96];    /* why not, when the reads land in the arena; "" */
 
-	/* lsc_load_into: the memory is the caller's (no arena is built), and
-	 * where its start sits in a 4 KiB block (O_DIRECT alignment). */
+	/* lsc_load_into: the memory is the caller's (no arena is built), in
+	 * one destination or several (lsc_load_into_many). */
 	int caller_memory;
-	uint64_t base_misalign;
+	const struct lsc_dest *dst; /* the caller's destinations (lsc_load_into_many) */
+	size_t n_dst;
 
 	/* progress (progress.c): the last call's bytes and time, and calls made */
 	uint64_t prog_last, prog_last_ns;

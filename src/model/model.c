@@ -54,6 +54,7 @@ struct manifest_impl {
 	struct lsc__pool pool;
 	struct lsc_extent *ext;
 	struct lsc_tensor *t;
+	const struct lsc_tensor **by_name; /* the tensors sorted by name */
 	const char **files;
 };
 
@@ -464,9 +465,39 @@ LSC_API void lsc_manifest_destroy(struct lsc_manifest *pub)
 		return;
 	free(m->ext);
 	free(m->t);
+	free(m->by_name);
 	free(m->files);
 	lsc__pool_free(&m->pool);
 	free(m);
+}
+
+static int cmp_tensor_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct lsc_tensor *const *)a)->name, (*(const struct lsc_tensor *const *)b)->name);
+}
+
+/* The tensors by name, for lsc_manifest_tensor (names are unique). */
+static int index_names(struct manifest_impl *m, size_t n_t)
+{
+	m->by_name = malloc((n_t ? n_t : 1) * sizeof(*m->by_name));
+	if (!m->by_name)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_t; i++)
+		m->by_name[i] = &m->t[i];
+	qsort(m->by_name, n_t, sizeof(*m->by_name), cmp_tensor_name);
+	return 0;
+}
+
+LSC_API const struct lsc_tensor *lsc_manifest_tensor(const struct lsc_manifest *pub, const char *name)
+{
+	const struct manifest_impl *m = (const struct manifest_impl *)pub;
+	if (!m || !name || !m->pub.n_tensors)
+		return NULL;
+	struct lsc_tensor key = {.name = name};
+	const struct lsc_tensor *k = &key;
+	const struct lsc_tensor **hit =
+		bsearch(&k, m->by_name, m->pub.n_tensors, sizeof(*m->by_name), cmp_tensor_name);
+	return hit ? *hit : NULL;
 }
 
 LSC_API int lsc_manifest_from_files(lsc_profiler *p, const char *const *paths, size_t n,
@@ -562,6 +593,11 @@ LSC_API int lsc_manifest_from_files(lsc_profiler *p, const char *const *paths, s
 	m->pub.n_tensors = n_t;
 	m->pub.files = m->files;
 	m->pub.n_files = b.n;
+	if (index_names(m, n_t) < 0) {
+		lsc__merr_set(&e, -ENOMEM, 0, "out of memory for the index of %zu tensor names", n_t);
+		ret = fail(&b, "model", b.f[0].path, &e);
+		goto out;
+	}
 	/* The names, shapes and paths live in the builder's pool: it moves. */
 	m->pool = b.pool;
 	b.pool.head = NULL;

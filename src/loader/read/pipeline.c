@@ -59,7 +59,7 @@ static uint64_t piece_len(const struct lsc__load *L, const struct lsc__lext *x, 
 }
 
 /* Through staging: always on the staging path; with O_DIRECT, any chunk
- * whose file offset, arena offset or length is not block-aligned (a direct
+ * whose file offset, address in memory or length is not block-aligned (a direct
  * read of its cover would write outside the chunk's place in the arena). */
 static int staged(const struct lsc__load *L, const struct lsc__lext *x, uint64_t pos, uint64_t len)
 {
@@ -67,7 +67,7 @@ static int staged(const struct lsc__load *L, const struct lsc__lext *x, uint64_t
 		return 1;
 	if (!L->files[x->file].direct)
 		return 0;
-	return ((x->off + pos) | (x->arena_off + pos + L->base_misalign) | len) % LSC__DIO_ALIGN != 0;
+	return ((x->off + pos) | ((uintptr_t)x->mem + pos) | len) % LSC__DIO_ALIGN != 0;
 }
 
 int lsc__chunks_build(struct lsc__load *L)
@@ -126,7 +126,7 @@ static int issue(struct run *R, uint64_t seq, unsigned b)
 				.buf_index = -1, .tag = seq};
 	if (!c->staged) {
 		uint64_t ao = x->arena_off + c->off_in_ext;
-		q.buf = (unsigned char *)L->out->a.base + ao;
+		q.buf = x->mem + c->off_in_ext;
 		if (R->fixed_bufs && R->arena_fixed)
 			q.buf_index = (int)(ao / LSC__REG_MAX);
 		if (f->direct)
@@ -208,7 +208,7 @@ static int finish(struct run *R, const struct lsc__rd_done *d)
 	if (c->staged) {
 		struct lsc__busy busy;
 		lsc__busy_begin(L->pin, LSC_PHASE_COPY, NULL, &busy);
-		memcpy((unsigned char *)L->out->a.base + x->arena_off + c->off_in_ext,
+		memcpy(x->mem + c->off_in_ext,
 		       (unsigned char *)lsc__staging_buf(&L->stg, b) + lead, c->len);
 		lsc__busy_end(&busy, &L->copy_ns);
 		R->free_bufs[R->n_free++] = b;
@@ -340,7 +340,14 @@ int lsc__pipeline_run(struct lsc__load *L)
 	struct run R = {.L = L};
 	struct lsc__verify *v = NULL;
 	int *fds = calloc(L->n_files ? L->n_files : 1, sizeof(*fds));
-	R.n_arena_iov = L->to_arena ? (unsigned)((L->out->a.bytes + LSC__REG_MAX - 1) / LSC__REG_MAX) : 0;
+	/* Several destinations are several ranges, which a registration of
+	 * pieces of one range cannot cover: none of them is registered. */
+	int one_range = !(L->caller_memory && L->n_dst > 1);
+	R.n_arena_iov = L->to_arena && one_range
+				? (unsigned)((L->out->a.bytes + LSC__REG_MAX - 1) / LSC__REG_MAX)
+				: 0;
+	if (!one_range && L->to_arena)
+		snprintf(L->arena_unreg_why, sizeof(L->arena_unreg_why), "it is %zu destinations", L->n_dst);
 	unsigned n_iov = R.n_arena_iov + L->stg.count;
 	struct iovec *iov = calloc(n_iov ? n_iov : 1, sizeof(*iov));
 	R.free_bufs = calloc(L->stg.count ? L->stg.count : 1, sizeof(*R.free_bufs));

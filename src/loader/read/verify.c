@@ -66,14 +66,13 @@ int lsc__verify_advance(struct lsc__load *L, struct lsc__verify *v, uint64_t *ne
 		return 0;
 	struct lsc__busy busy;
 	lsc__busy_begin(L->pin, LSC_PHASE_VERIFY, NULL, &busy);
-	const unsigned char *base = L->out->a.base;
 	int ret = 0;
 	while (n < L->n_chunks && L->chunks[n].done) {
 		const struct lsc__chunk *c = &L->chunks[n];
 		const struct lsc__lext *x = &L->lx[c->ext];
 		if (c->off_in_ext == 0)
 			XXH3_64bits_reset(v->st);
-		XXH3_64bits_update(v->st, base + x->arena_off + c->off_in_ext, c->len);
+		XXH3_64bits_update(v->st, x->mem + c->off_in_ext, c->len);
 		n++;
 		if (c->off_in_ext + c->len == x->len) {
 			ret = finish(L, c->ext, XXH3_64bits_digest(v->st));
