@@ -457,6 +457,39 @@ static void place_extents(struct lsc__load *L)
 	}
 }
 
+/* The memory the bytes go to: the caller's (a view of it, never released
+ * by us: no phase of ours), or an arena allocated and pinned. 0 or the
+ * error, its line printed. */
+static int take_memory(struct lsc__load *L, uint64_t arena_bytes, void *dst)
+{
+	lsc_profiler *p = L->p;
+	struct lsc_arena *A = L->out;
+	int ret;
+	/* NULL for a name this build lacks: the pin phase says so. */
+	L->pin = lsc__pin_wanted(&L->o);
+	if (L->caller_memory) {
+		A->a.base = arena_bytes && L->n_dst == 1 ? dst : NULL;
+		A->a.bytes = A->a.mapped_bytes = arena_bytes;
+		L->pin = NULL;
+		return 0;
+	}
+	if (!arena_bytes)
+		return 0;
+	if ((ret = lsc__arena_mem_guard(p, &L->o, arena_bytes)) < 0)
+		return ret;
+	if ((ret = lsc__arena_alloc(p, &L->o, arena_bytes, &A->a)) < 0) {
+		lsc__load_error(p, "allocate", NULL, 0, ret, "arena of %.2f GiB (%" PRIu64 " bytes)",
+				arena_bytes / (1024.0 * 1024 * 1024), arena_bytes);
+		return ret;
+	}
+	if ((ret = lsc__arena_pin(p, &L->o, &A->a)) < 0) {
+		lsc__load_error(p, "pin", NULL, 0, ret, "arena of %" PRIu64 " bytes with %s", arena_bytes,
+				L->o.pin ? L->o.pin : "none");
+		return ret;
+	}
+	return 0;
+}
+
 /* The order of a load, for every entry: into an arena of its own
  * (caller_memory 0: allocate and pin it) or into the caller's
  * destinations (L->dst). */
@@ -524,28 +557,8 @@ static int load_run(struct lsc__load *L, uint64_t arena_bytes)
 	for (size_t i = 0; i < n_ext; i++)
 		L->verify |= ext[i].has_xxh3;
 
-	/* NULL for a name this build lacks: the pin phase says so. */
-	L->pin = lsc__pin_wanted(&L->o);
-	if (L->caller_memory) {
-		/* The caller allocated and pinned: no phase of ours, and the
-		 * arena is only a view of its memory, never released by us. */
-		A->a.base = arena_bytes && L->n_dst == 1 ? dst : NULL;
-		A->a.bytes = A->a.mapped_bytes = arena_bytes;
-		L->pin = NULL;
-	} else if (arena_bytes) {
-		if ((ret = lsc__arena_mem_guard(p, &L->o, arena_bytes)) < 0)
-			goto fail;
-		if ((ret = lsc__arena_alloc(p, &L->o, arena_bytes, &A->a)) < 0) {
-			lsc__load_error(p, "allocate", NULL, 0, ret, "arena of %.2f GiB (%" PRIu64 " bytes)",
-					arena_bytes / (1024.0 * 1024 * 1024), arena_bytes);
-			goto fail;
-		}
-		if ((ret = lsc__arena_pin(p, &L->o, &A->a)) < 0) {
-			lsc__load_error(p, "pin", NULL, 0, ret, "arena of %" PRIu64 " bytes with %s",
-					arena_bytes, L->o.pin ? L->o.pin : "none");
-			goto fail;
-		}
-	}
+	if ((ret = take_memory(L, arena_bytes, dst)) < 0)
+		goto fail;
 	place_extents(L);
 	if (L->o.device >= 0 && arena_bytes && (ret = lsc__device_open(L)) < 0)
 		goto fail;
