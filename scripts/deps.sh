@@ -12,7 +12,9 @@ if [ "${1:-}" = "--test" ]; then
 	# fio: the loader benchmark's reference; clang: the fuzz targets;
 	# chromium: tests/test_triage_html.c opens the triage's page headless;
 	# universal-ctags: tests/test_layout.c counts the functions' lengths.
-	need+=(fio clang chromium universal-ctags)
+	# g++: the C++ embedding example and ggml, the ggml integration's
+	# outside dependency (scripts/ggml.sh).
+	need+=(fio clang chromium universal-ctags g++)
 fi
 
 missing=()

@@ -32,7 +32,21 @@ run_suite() { # name, extra cmake args...
 	return $rc
 }
 
-run_suite build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# The ggml integration (examples/ggml) against ../shared/ggml where it is:
+# ggml built once for both suites (scripts/ggml.sh); without it, its test
+# is a loud skip.
+ggml_args=()
+grc=0
+gdir=$(scripts/ggml.sh ../shared/ggml) || grc=$?
+if [ $grc -eq 0 ]; then
+	ggml_args=(-DLOADSCOPE_GGML_DIR="$(cd ../shared/ggml && pwd)" -Dggml_DIR="$gdir")
+elif [ $grc -eq 77 ]; then
+	echo "== SKIPPED: the ggml integration (no ../shared/ggml)"
+else
+	echo "== scripts/ggml.sh failed"; exit 1
+fi
+
+run_suite build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo ${ggml_args[@]+"${ggml_args[@]}"}
 
 # Sanitizer reports go to files as well as failing the test that crashed:
 # Criterion ignores a worker's exit status once its test has passed, so a
@@ -43,7 +57,7 @@ rm -rf "$logs" && mkdir -p "$logs"
 export ASAN_OPTIONS=detect_leaks=1:log_path=$logs/asan
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan
 failed=0
-run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DLOADSCOPE_SANITIZE=ON || failed=1
+run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DLOADSCOPE_SANITIZE=ON ${ggml_args[@]+"${ggml_args[@]}"} || failed=1
 unset ASAN_OPTIONS UBSAN_OPTIONS
 if [ -n "$(ls -A "$logs")" ]; then
 	echo "== sanitizer reports (each fails the suite):"
