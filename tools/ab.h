@@ -77,6 +77,7 @@ struct ab_mwu {
 
 struct ab_pair {
 	unsigned a, b;       /* arms */
+	int ready;           /* 0 on the wall time, 1 on the triage's load to ready */
 	struct ab_mwu t;
 	int valid;           /* both arms have at least 2 runs to compare */
 	int faster;          /* the arm with the lower median, -1 equal */
@@ -105,7 +106,9 @@ struct ab {
 	double ph_med[AB_ARMS_MAX][AB_PHASES];
 	unsigned ph_n[AB_ARMS_MAX][AB_PHASES];
 	int any_phase;
-	struct ab_pair pair[AB_PAIRS];
+	/* each pair on the wall time, then (when every run that exited 0 has
+	 * one) on the load to ready the triage read from the logs */
+	struct ab_pair pair[2 * AB_PAIRS];
 	unsigned npairs;
 };
 

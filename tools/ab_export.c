@@ -92,7 +92,8 @@ static void comparisons(FILE *o, const struct ab *x)
 		lsc_triage_json_str(o, x->arms[p->a].name);
 		fputs(",\"b\":", o);
 		lsc_triage_json_str(o, x->arms[p->b].name);
-		fprintf(o, ",\"test\":\"mann-whitney-u\",\"valid\":%s", p->valid ? "true" : "false");
+		fprintf(o, ",\"metric\":\"%s\",\"test\":\"mann-whitney-u\",\"valid\":%s",
+			p->ready ? "load_to_ready_s" : "wall_s", p->valid ? "true" : "false");
 		jkey(o, "u", p->valid ? p->t.u : NAN);
 		jkey(o, "p", p->valid ? p->t.p : NAN);
 		fprintf(o, ",\"exact\":%s,\"faster\":", p->valid && p->t.exact ? "true" : "false");
