@@ -34,7 +34,7 @@ static void usage(FILE *f)
 		"                     goes back to a VM's host about 2 s after it is freed; 0 none)\n"
 		"  --arm NAME=SPEC    an arm (2 to 8): NAME of letters, digits, '.', '_', '-' (at most\n"
 		"                     23); SPEC items joined by ',' (empty: CMD as it is):\n"
-		"      thp=off             the process's THP off (PR_SET_THP_DISABLE), as 'run --thp'\n"
+		"      thp=off             the process's THP off (PR_SET_THP_DISABLE), as 'run' sets it\n"
 		"      thp=except-advised  THP only where the program asks for it (Linux 6.18+)\n"
 		"      thp=default         the system's THP settings\n"
 		"      env=K=V             K=V in CMD's environment (repeatable; no ',' in V)\n"
