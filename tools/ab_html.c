@@ -143,8 +143,8 @@ static void chart(FILE *o, const struct ab *x)
 	int ay = y0 + (int)x->narms * rowh + 2;
 	fprintf(o, "<g class=\"axis\"><line x1=\"%.0f\" y1=\"%d\" x2=\"%.0f\" y2=\"%d\"/>", lw, ay, lw + pw, ay);
 	for (int t = 0; t <= 4; t++)
-		fprintf(o, "<text class=\"tick\" x=\"%.1f\" y=\"%d\">%.3g s</text>", lw + pw * t / 4 - 8, ay + 16,
-			hi * t / 4);
+		fprintf(o, "<text class=\"tick\" x=\"%.1f\" y=\"%d\"%s>%.3g s</text>", lw + pw * t / 4 - (t == 4 ? 0 : 8),
+			ay + 16, t == 4 ? " text-anchor=\"end\"" : "", hi * t / 4);
 	fputs("</g></svg></section>\n", o);
 }
 
@@ -238,8 +238,12 @@ int ab_write_html(FILE *o, struct ab *x)
 		fprintf(o, "%s%s", a ? " vs " : "", x->arms[a].name);
 	fprintf(o, "</title>\n<style>%s</style></head>\n<body>\n<header><h1>loadscope ab</h1><p class=\"meta\"><code>", style);
 	esc(o, x->cmdline);
-	fprintf(o, "</code>: %u arms x %u of %u runs, %u warm-up round%s, interleaved, %.3g s apart; logs in <code>",
-		x->narms, x->done / (x->narms ? x->narms : 1), x->runs, x->warmup, x->warmup == 1 ? "" : "s", x->pause);
+	if (x->done == x->total)
+		fprintf(o, "</code>: %u arms x %u runs", x->narms, x->runs);
+	else
+		fprintf(o, "</code>: %u arms, %u of %u runs", x->narms, x->done, x->total);
+	fprintf(o, ", %u warm-up round%s, interleaved, %.3g s apart; logs in <code>", x->warmup, x->warmup == 1 ? "" : "s",
+		x->pause);
 	esc(o, x->dir);
 	fputs("</code>.</p></header>\n", o);
 	verdicts(o, x);
