@@ -475,3 +475,37 @@ Test(ab, peak_rss_from_wait4)
 	slurp("logs/001-big.log", buf, sizeof(buf));
 	cr_assert(strstr(buf, "\n40000000\n"), "%s", buf);
 }
+
+/* ab --help lists every arm spec there is, with an example of each: the
+ * process THP modes, and every arena policy the loader itself names when
+ * LOADSCOPE_ARENA_THP holds something else (its fallback line's list). */
+Test(ab, help_lists_every_spec_and_the_loaders_policies)
+{
+	static char help[1 << 14];
+	const char *f = lsct_scratch_file("f.bin", "some bytes to load\n", 0644);
+	cr_assert_eq(lsct_tool(help, sizeof(help), err, sizeof(err), "ab --help"), 0, "%s", err);
+	for (const char *m = "off\0except-advised\0default\0"; *m; m += strlen(m) + 1) {
+		char want[64];
+		snprintf(want, sizeof(want), "      thp=%s ", m);
+		cr_assert(strstr(help, want), "no %s in %s", want, help);
+	}
+	cr_assert(strstr(help, "      env=K=V "), "%s", help);
+	/* the loader's list, from the loader */
+	cr_assert_eq(setenv("LOADSCOPE_ARENA_THP", "not-a-policy", 1), 0);
+	lsct_tool(out, sizeof(out), err, sizeof(err), "load '%s'", f);
+	unsetenv("LOADSCOPE_ARENA_THP");
+	const char *l = strstr(out, "is not a policy (");
+	cr_assert_not_null(l, "the loader did not name its policies: %s", out);
+	l += strlen("is not a policy (");
+	unsigned n = 0;
+	while (*l && *l != ')') {
+		size_t k = strcspn(l, ",)");
+		char want[96];
+		snprintf(want, sizeof(want), "=env=LOADSCOPE_ARENA_THP=%.*s ", (int)k, l);
+		cr_assert(strstr(help, want), "ab --help has no example of %.*s: %s", (int)k, l, help);
+		n++;
+		l += k;
+		l += strspn(l, ", ");
+	}
+	cr_assert_geq(n, 5, "%s", out);
+}
