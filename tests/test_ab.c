@@ -509,3 +509,30 @@ Test(ab, help_lists_every_spec_and_the_loaders_policies)
 	}
 	cr_assert_geq(n, 5, "%s", out);
 }
+
+/* --pause S: between two runs at least S seconds pass (a lower bound, as
+ * the runs note their own start times; nothing can make it shorter). */
+Test(ab, the_pause_between_runs)
+{
+	char buf[4096];
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 2 --pause 0.3 --arm a= --arm b= --out '%s/logs' --format json "
+			   "-- sh -c 'date +%%s.%%N >> %s/stamps'",
+			   dir, dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert(strstr(out, "\"pause_s\":0.3,"), "%s", out);
+	slurp("stamps", buf, sizeof(buf));
+	double t[4];
+	const char *p = buf;
+	for (int i = 0; i < 4; i++) {
+		char *e;
+		t[i] = strtod(p, &e);
+		cr_assert_neq(e, p, "%s", buf);
+		p = e;
+	}
+	for (int i = 1; i < 4; i++)
+		cr_assert_geq(t[i] - t[i - 1], 0.3, "runs %d and %d %.3f s apart: %s", i, i + 1, t[i] - t[i - 1], buf);
+	/* the default, as --help says it */
+	cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "ab --help"), 0);
+	cr_assert(strstr(out, "  --pause S          seconds between runs, after --prepare (default 3: "), "%s", out);
+}
