@@ -165,6 +165,17 @@ Test(ab_stats, the_verdict_on_each_side)
 	cr_assert_str_eq(q.conclusion, "slow vs fast: no measurable difference at n = 3: run more (every run of fast "
 				       "was faster, 2.93x by median, but n = 3 cannot show it: p = 0.1 is the least it "
 				       "allows)");
+	/* p below the threshold, the medians under 1% apart: not a difference
+	 * an A/B is about; just over 1%: one */
+	q = pair(0.0079, 25, 0, 1.0093);
+	ab_conclude(&q, "a", "b", 5, 5);
+	cr_assert_not(ab_differ(&q));
+	cr_assert_str_eq(q.conclusion,
+			 "a vs b: no measurable difference at n = 5: the medians are 0.9% apart, under 1% (p = 0.0079)");
+	q = pair(0.0079, 25, 0, 1.0107);
+	ab_conclude(&q, "a", "b", 5, 5);
+	cr_assert(ab_differ(&q));
+	cr_assert_str_eq(q.conclusion, "a is 1.01x faster than b (p = 0.0079)");
 	q = pair(0.0001, 0, 0, 5);
 	ab_conclude(&q, "x", "y", 30, 20);
 	cr_assert_str_eq(q.conclusion, "x is 5.00x faster than y (p < 0.001)");

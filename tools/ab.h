@@ -33,6 +33,10 @@
 #define AB_PH_READY 10 /* ab_phase_names[]: "load to ready (s)" */
 #define AB_PAIRS (AB_ARMS_MAX * (AB_ARMS_MAX - 1) / 2)
 #define AB_ALPHA 0.05  /* a pair differs when the test's p is below this */
+/* and its medians at least this far apart: an arm's environment alone (its
+ * size moves the stack) can shift a program's time by a fraction of a
+ * percent, real but not what an A/B asks */
+#define AB_MIN_RATIO 1.01
 /* Between runs: free page reporting gives freed memory back to the host
  * about 2 s after it is freed; docs/reproduce.md has the measurement. */
 #define AB_PAUSE_DEFAULT_S 3.0
@@ -155,6 +159,8 @@ void ab_stats_of(const double *v, unsigned n, struct ab_stats *s); /* wall field
 int ab_mwu(const double *a, unsigned na, const double *b, unsigned nb, struct ab_mwu *out);
 /* The smallest two-sided p an exact test of na against nb runs can give. */
 double ab_mwu_floor(unsigned na, unsigned nb);
+/* Does the pair differ: p below AB_ALPHA and medians AB_MIN_RATIO apart? */
+int ab_differ(const struct ab_pair *p);
 /* The one-line verdict on a pair into p->conclusion, from its fields. */
 void ab_conclude(struct ab_pair *p, const char *na, const char *nb, unsigned n_a, unsigned n_b);
 

@@ -102,7 +102,7 @@ static void comparisons(FILE *o, const struct ab *x)
 		else
 			fputs("null", o);
 		jkey(o, "ratio", p->ratio);
-		fprintf(o, ",\"significant\":%s,\"conclusion\":", p->valid && p->t.p < AB_ALPHA ? "true" : "false");
+		fprintf(o, ",\"significant\":%s,\"conclusion\":", ab_differ(p) ? "true" : "false");
 		lsc_triage_json_str(o, p->conclusion);
 		fputc('}', o);
 	}

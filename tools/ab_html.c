@@ -73,14 +73,14 @@ static void verdicts(FILE *o, const struct ab *x)
 	for (unsigned i = 0; i < x->npairs; i++) {
 		const struct ab_pair *p = &x->pair[i];
 		fprintf(o, "<p class=\"conclusion %s\" data-metric=\"%s\" data-a=\"%s\" data-b=\"%s\" data-p=\"%.6g\">",
-			p->valid && p->t.p < AB_ALPHA ? "differ" : "same", p->ready ? "load_to_ready_s" : "wall_s",
+			ab_differ(p) ? "differ" : "same", p->ready ? "load_to_ready_s" : "wall_s",
 			x->arms[p->a].name, x->arms[p->b].name,
 			p->valid ? p->t.p : 1.0);
 		esc(o, p->conclusion);
 		fputs("</p>\n", o);
 	}
 	fputs("<p class=\"meta\">Mann-Whitney U test on the wall times of the runs that exited 0 (and on the "
-	      "load to ready the logs gave, when each of them gave one); a pair differs when p &lt; 0.05.</p></section>\n",
+	      "load to ready the logs gave, when each of them gave one); a pair differs when p &lt; 0.05 and its medians are at least 1% apart.</p></section>\n",
 	      o);
 }
 

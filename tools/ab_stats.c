@@ -11,6 +11,7 @@
  * the exact two-sided probability from the distribution of the rank sum
  * (counted by dynamic programming over the ranks); otherwise the normal
  * approximation with the tie correction and the continuity correction.
+ * A pair differs when p < AB_ALPHA and its medians are AB_MIN_RATIO apart.
  * The exact test has a floor: with 3 runs an arm, the most extreme result
  * possible has p = 2 / C(6, 3) = 0.1, so n = 3 can never show a difference
  * at the 0.05 level, and the verdict says so instead of "no difference".
@@ -157,6 +158,11 @@ static int separated(const struct ab_pair *p, unsigned n_a, unsigned n_b)
 	return p->t.u == 0 || p->t.u == (double)n_a * n_b;
 }
 
+int ab_differ(const struct ab_pair *p)
+{
+	return p->valid && p->faster >= 0 && p->t.p < AB_ALPHA && p->ratio >= AB_MIN_RATIO;
+}
+
 void ab_conclude(struct ab_pair *p, const char *na, const char *nb, unsigned n_a, unsigned n_b)
 {
 	char pw[32], nw[48];
@@ -171,8 +177,12 @@ void ab_conclude(struct ab_pair *p, const char *na, const char *nb, unsigned n_a
 	}
 	p_words(p->t.p, pw, sizeof(pw));
 	const char *fast = p->faster == (int)p->a ? na : nb, *slow = p->faster == (int)p->a ? nb : na;
-	if (p->t.p < AB_ALPHA && p->faster >= 0)
+	if (ab_differ(p))
 		snprintf(p->conclusion, cap, "%s is %.2fx faster than %s (%s)", fast, p->ratio, slow, pw);
+	else if (p->t.p < AB_ALPHA)
+		snprintf(p->conclusion, cap,
+			 "%s vs %s: no measurable difference at %s: the medians are %.1f%% apart, under %.0f%% (%s)", na,
+			 nb, nw, (p->ratio - 1) * 100, (AB_MIN_RATIO - 1) * 100, pw);
 	else if (p->faster >= 0 && separated(p, n_a, n_b) && ab_mwu_floor(n_a, n_b) >= AB_ALPHA)
 		/* the strongest result these sizes can give, and still not enough */
 		snprintf(p->conclusion, cap,
