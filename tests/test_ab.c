@@ -1,14 +1,18 @@
 /*
- * Description: `loadscope ab`, the built program (LSC_TEST_TOOL) running a
- * small fake start command that the test writes: a shell script that
- * prints llama.cpp's or this project's lines with a load time taken from a
- * per-arm list (no sleeping), and notes the order it was run in and the
- * THP_enabled it saw. Asserted: the runs are interleaved (A B, B A, A B),
- * each arm's THP control and environment reach its runs, each run's output
- * is kept in the file the report names, a progress line per run, the A/B
- * table's n, median, min-max and relative column (computed here by hand
- * from the fake data), and a run that blocks on a FIFO past --timeout is
- * killed with its process group and counted as a timeout, not dropped.
+ * Description: `loadscope ab`, the built program (LSC_TEST_TOOL) running
+ * small commands the test writes. A fake start prints llama.cpp's or this
+ * project's lines with a load time taken from a per-arm list (no sleeping)
+ * and notes the order it was run in and the THP_enabled it saw. Asserted:
+ * the runs are interleaved (A B, B A, A B; three arms balanced as a
+ * Williams design), each arm's THP control and environment reach its runs,
+ * each run's output is kept in the file the report names, a progress line
+ * per run, the triage's figures joined per run and per arm (computed here
+ * by hand from the fake data), --warmup and --prepare in their order, a
+ * failing --prepare stopping, peak RSS from wait4, any command compared by
+ * its wall time (two sleeps far apart: the faster arm named, p exact), the
+ * n = 3 floor, and a run that blocks on a FIFO past --timeout killed with
+ * its process group and counted as a timeout, not dropped. No assertion
+ * depends on how long anything took, beyond differences of 30x.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -64,7 +68,7 @@ Test(ab, interleaved_with_the_table_by_hand)
 	lsct_scratch_file("times.A", "3000\n1000\n2000\n", 0644);
 	lsct_scratch_file("times.B", "500\n700\n600\n", 0644);
 	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
-			   "ab --runs 3 --arm A=thp=default,env=ARM=A --arm B=thp=off,env=ARM=B,env=LSCT_X=1 "
+			   "ab --runs 3 --pause 0 --arm A=thp=default,env=ARM=A --arm B=thp=off,env=ARM=B,env=LSCT_X=1 "
 			   "--out '%s/logs' --format json -- env D='%s' '%s'",
 			   dir, dir, fake);
 	cr_assert_eq(rc, 0, "%s", err);
@@ -111,12 +115,21 @@ Test(ab, interleaved_with_the_table_by_hand)
 	cr_assert(strstr(out, "{\"arm\":\"arm=B\",\"n\":3,\"few\":false,"), "%s", out);
 	cr_assert(strstr(out, "\"load_to_ready_s\":{\"n\":3,\"median\":0.6,\"min\":0.5,\"max\":0.7},\"relative\":1}"),
 		  "%s", out);
-	cr_assert(strstr(out, "\"name\":\"A\",\"spec\":\"thp=default,env=ARM=A\",\"thp\":\"default\",\"runs\":3,"
+	cr_assert(strstr(out, "\"arm_spec\":\"thp=default,env=ARM=A\",\"thp\":\"default\",\"runs\":3,"
 			      "\"ok\":3,\"failed\":0,\"timeouts\":0,"),
 		  "%s", out);
-	/* each arm's findings: its own three starts */
-	cr_assert(strstr(out, "\"name\":\"B\",\"spec\":\"thp=off,env=ARM=B,env=LSCT_X=1\",\"thp\":\"off\""), "%s", out);
-	cr_assert(strstr(out, "\"starts_total\":3,"), "%s", out);
+	cr_assert(strstr(out, "\"arm_spec\":\"thp=off,env=ARM=B,env=LSCT_X=1\",\"thp\":\"off\""), "%s", out);
+	/* the triage's figures joined per run and per arm: A's in run order
+	 * 3.0 1.0 2.0, median 2; B's 0.5 0.7 0.6, median 0.6 */
+	cr_assert(strstr(out, "\"ready_s\":[3,1,2],\"arm_spec\":\"thp=default"), "%s", out);
+	cr_assert(strstr(out, "\"ready_s\":[0.5,0.7,0.6],\"arm_spec\":\"thp=off"), "%s", out);
+	cr_assert(strstr(out, "\"load_to_ready_s\":{\"n\":3,\"median\":2}"), "%s", out);
+	cr_assert(strstr(out, "\"load_to_ready_s\":{\"n\":3,\"median\":0.6}"), "%s", out);
+	/* and tested as the wall time is: separated, but n = 3 cannot show it
+	 * (p = 2 / C(6,3) = 0.1); B's median 2.0 / 0.6 = 3.33x lower */
+	cr_assert(strstr(out, "\"metric\":\"load_to_ready_s\",\"test\":\"mann-whitney-u\",\"valid\":true,\"u\":9,"
+			      "\"p\":0.1,\"exact\":true,\"faster\":\"B\",\"ratio\":3.33333333,\"significant\":false,"),
+		  "%s", out);
 }
 
 /* This project's own lines: the start and ready lines a program using
@@ -136,7 +149,7 @@ Test(ab, this_projects_lines_in_markdown)
 	lsct_scratch_file("times.slow", "4.0\n6.0\n", 0644);
 	lsct_scratch_file("times.fast", "1.0\n2.0\n", 0644);
 	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
-			   "ab --runs 2 --arm slow=env=ARM=slow --arm fast=env=ARM=fast --out '%s/logs' --format md "
+			   "ab --runs 2 --pause 0 --verbose --arm slow=env=ARM=slow --arm fast=env=ARM=fast --out '%s/logs' --format md "
 			   "-- env D='%s' '%s'",
 			   dir, dir, fake);
 	cr_assert_eq(rc, 0, "%s", err);
@@ -146,7 +159,15 @@ Test(ab, this_projects_lines_in_markdown)
 	cr_assert(strstr(out, "| **median, arm=fast (2)** | | - | - | - | **1.5** (1.0-2.0) | 1.00x |\n"), "%s", out);
 	cr_assert(strstr(out, "Arm \"arm=slow\" has 2 starts: fewer than 3"), "%s", out);
 	cr_assert(strstr(out, "### Arm slow: findings\n"), "%s", out);
-	cr_assert(strstr(out, "| slow | `env=ARM=slow` | 2 | 2 | 0 | 0 |\n"), "%s", out);
+	/* the arm's row, as many runs as asked; the phases the logs gave */
+	cr_assert(strstr(out, "| slow | `env=ARM=slow` | 2 | "), "%s", out);
+	cr_assert(strstr(out, "| arm | load to ready (s) | unattributed (s) |\n|---|---:|---:|\n"
+			      "| slow | 5.000 | 5.000 |\n| fast | 1.500 | 1.500 |\n"),
+		  "%s", out);
+	cr_assert(strstr(out, "- load to ready: slow vs fast: no measurable difference at n = 2: run more (every run of "
+			      "fast was faster, 3.33x by median, but n = 2 cannot show it: p = 0.33 is the least it "
+			      "allows)\n"),
+		  "%s", out);
 	/* order: slow fast, fast slow */
 	cr_assert(strstr(err, "run 1/4 arm slow: ready 4.000 s"), "%s", err);
 	cr_assert(strstr(err, "run 2/4 arm fast: ready 1.000 s"), "%s", err);
@@ -187,7 +208,7 @@ Test(ab, a_run_past_the_timeout_is_killed_and_counted)
 		"echo \"llama_perf_context_print:        load time =    250 ms\"\n",
 		0755);
 	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
-			   "ab --runs 1 --arm ok=env=ARM=ok --arm hang=env=ARM=hang --timeout 1 --out '%s/logs' "
+			   "ab --runs 1 --pause 0 --arm ok=env=ARM=ok --arm hang=env=ARM=hang --timeout 1 --out '%s/logs' "
 			   "--format json -- env D='%s' '%s'",
 			   dir, dir, fake);
 	cr_assert_eq(rc, 1, "%s", err);
@@ -196,11 +217,14 @@ Test(ab, a_run_past_the_timeout_is_killed_and_counted)
 		  "%s", err);
 	cr_assert(strstr(out, "\"index\":2,\"arm\":\"hang\","), "%s", out);
 	cr_assert(strstr(out, ",\"exit\":null,\"signal\":null,\"timeout\":true,"), "%s", out);
-	cr_assert(strstr(out, "\"name\":\"hang\",\"spec\":\"env=ARM=hang\",\"thp\":\"inherited\",\"runs\":1,\"ok\":0,"
+	cr_assert(strstr(out, "\"arm_spec\":\"env=ARM=hang\",\"thp\":\"inherited\",\"runs\":1,\"ok\":0,"
 			      "\"failed\":0,\"timeouts\":1,"),
 		  "%s", out);
-	cr_assert(strstr(out, "\"name\":\"ok\",\"spec\":\"env=ARM=ok\",\"thp\":\"inherited\",\"runs\":1,\"ok\":1,"),
-		  "%s", out);
+	cr_assert(strstr(out, "\"arm_spec\":\"env=ARM=ok\",\"thp\":\"inherited\",\"runs\":1,\"ok\":1,"), "%s", out);
+	/* hyperfine's exit_codes: null for the run that was killed; no
+	 * statistics over it (no run of the arm exited 0) */
+	cr_assert(strstr(out, "{\"command\":\"hang\",\"mean\":null,\"stddev\":null,\"median\":null,"), "%s", out);
+	cr_assert(strstr(out, "\"exit_codes\":[null],"), "%s", out);
 	/* counted in the table as a start, with no time to ready */
 	cr_assert(strstr(out, "{\"arm\":\"arm=hang\",\"n\":1,\"few\":true,"), "%s", out);
 	/* the whole group went: the script and what it left behind */
@@ -216,10 +240,13 @@ Test(ab, usage_errors_run_nothing)
 		const char *args, *want;
 	} cases[] = {
 		{"ab --runs 2 --arm A= -- true", "loadscope ab: one --arm: an A/B needs at least two --arm; see 'loadscope ab --help'\n"},
-		{"ab --arm A= --arm B= -- true", "loadscope ab: no --runs N given; see 'loadscope ab --help'\n"},
+		{"ab --arm A= --arm B= --pause -1 -- true", "loadscope ab: --pause -1: a number from 0 to 3600; see 'loadscope ab --help'\n"},
+		{"ab --arm A= --arm B= --warmup 101 -- true", "loadscope ab: --warmup 101: a whole number from 0 to 100; see 'loadscope ab --help'\n"},
+		{"ab --arm A= --arm B= --prepare '' -- true", "loadscope ab: --prepare: an empty command; see 'loadscope ab --help'\n"},
+		{"ab --arm A= --arm B= --export-json '' -- true", "loadscope ab: --export-json: an empty file name; see 'loadscope ab --help'\n"},
 		{"ab --runs 0 --arm A= --arm B= -- true", "loadscope ab: --runs 0: a whole number from 1 to 1000; see 'loadscope ab --help'\n"},
 		{"ab --runs 1 --arm A=thp=maybe --arm B= -- true", "loadscope ab: --arm A=thp=maybe: thp=maybe: thp=off, thp=except-advised or thp=default; see 'loadscope ab --help'\n"},
-		{"ab --runs 1 --arm A=fast --arm B= -- true", "loadscope ab: --arm A=fast: fast: not thp=MODE or env=K=V; see 'loadscope ab --help'\n"},
+		{"ab --runs 1 --arm A=fast --arm B= -- true", "loadscope ab: --arm A=fast: fast: not thp=MODE or env=K=V (loadscope ab --help lists them); see 'loadscope ab --help'\n"},
 		{"ab --runs 1 --arm A= --arm A= -- true", "loadscope ab: --arm A=: arm A given twice; see 'loadscope ab --help'\n"},
 		{"ab --runs 1 --arm 'a b=' --arm B= -- true", "loadscope ab: --arm a b=: not NAME=SPEC with a NAME of at most 23 letters, digits, '.', '_' or '-'; see 'loadscope ab --help'\n"},
 		{"ab --runs 1 --arm A= --arm B= --timeout 0 -- true", "loadscope ab: --timeout 0: a number above 0, at most 604800; see 'loadscope ab --help'\n"},
@@ -312,10 +339,200 @@ Test(ab, an_out_directory_too_long_to_keep_is_refused)
 	cr_assert_eq(strlen(p), 398);
 	cr_assert_eq(chdir(dir), 0);
 	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
-			   "ab --runs 1 --arm A= --arm B= --out '%s/runs' -- true", p);
+			   "ab --runs 1 --pause 0 --arm A= --arm B= --out '%s/runs' -- true", p);
 	char stray[600];
 	snprintf(stray, sizeof(stray), "%s/001-A.log", p);
 	cr_assert_neq(access(stray, F_OK), 0, "a log written outside --out: %s", stray);
 	cr_assert_neq(rc, 0, "%s", err);
 	cr_assert(strstr(err, "--out"), "%s", err);
+}
+
+/* Any command is compared by the wall time ab measures itself: here one
+ * that prints nothing, sleeping 0.02 s in one arm and 0.6 s in the other,
+ * a difference far beyond a loaded machine's jitter. Five runs each, every
+ * fast run below every slow one: p = 2 / C(10,5) = 0.0079. */
+Test(ab, any_command_by_its_wall_time)
+{
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 5 --pause 0 --arm slow=env=T=0.6 --arm fast=env=T=0.02 --out '%s/logs' "
+			   "-- sh -c 'sleep $T'",
+			   dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert(strstr(out, "loadscope ab: sh -c 'sleep $T'\n2 arms x 5 runs, interleaved, 0 s apart; logs in "), "%s", out);
+	cr_assert(strstr(out, "\nslow               5 "), "%s", out);
+	cr_assert(strstr(out, "\nfast               5 "), "%s", out);
+	const char *v = strstr(out, "\nfast is ");
+	cr_assert_not_null(v, "%s", out);
+	double ratio = 0;
+	cr_assert_eq(sscanf(v, "\nfast is %lfx faster than slow (p = 0.0079)", &ratio), 1, "%s", out);
+	cr_assert(strstr(v, "x faster than slow (p = 0.0079)\n"), "%s", out);
+	cr_assert_gt(ratio, 1.0);
+	/* nothing the triage reads: no phases, no per-start findings */
+	cr_assert_null(strstr(out, "phases"), "%s", out);
+	cr_assert_null(strstr(out, "findings"), "%s", out);
+}
+
+/* At n = 3 no order of the runs can reach p < 0.05 (the least is 0.1):
+ * whatever the times, the verdict is no measurable difference. */
+Test(ab, three_runs_cannot_show_a_difference)
+{
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 3 --pause 0 --arm a=env=X=1 --arm b=env=X=2 --out '%s/logs' -- true", dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert(strstr(out, "\na vs b: no measurable difference at n = 3: run more ("), "%s", out);
+}
+
+/* --prepare runs before every run, warm-ups included, in the arm's
+ * environment; the warm-up rounds come first and are not counted. */
+Test(ab, warmup_and_prepare_in_order)
+{
+	char buf[4096];
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 2 --warmup 1 --pause 0 --arm A=env=ARM=A --arm B=env=ARM=B --out '%s/logs' "
+			   "--prepare 'echo p $ARM >> %s/order' --format json -- sh -c 'echo r $ARM >> %s/order'",
+			   dir, dir, dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	slurp("order", buf, sizeof(buf));
+	/* warm-up round A B; then A B, B A */
+	cr_assert_str_eq(buf, "p A\nr A\np B\nr B\np A\nr A\np B\nr B\np B\nr B\np A\nr A\n");
+	cr_assert(strstr(err, "loadscope ab: warm-up 1/2 arm A: exit 0, "), "%s", err);
+	cr_assert(strstr(err, "loadscope ab: warm-up 2/2 arm B: exit 0, "), "%s", err);
+	cr_assert(strstr(err, "loadscope ab: run 4/4 arm A: "), "%s", err);
+	cr_assert_null(strstr(err, "run 5/"), "%s", err);
+	cr_assert(strstr(out, "\"runs_planned\":4,\"warmup\":1,\"pause_s\":0,\"prepare\":\"echo p $ARM >> "), "%s", out);
+	cr_assert(strstr(out, "{\"command\":\"A\","), "%s", out);
+	cr_assert(strstr(out, "\"exit_codes\":[0,0],"), "%s", out);
+	slurp("logs/prepare.log", buf, sizeof(buf));
+	cr_assert(strstr(buf, "loadscope ab: arm B: prepare: echo p $ARM >> "), "%s", buf);
+	slurp("logs/w001-A.log", buf, sizeof(buf));
+	cr_assert(strstr(buf, "loadscope ab: arm A: "), "%s", buf);
+}
+
+/* A failing --prepare stops the experiment: no run after it, exit 1. */
+Test(ab, a_failing_prepare_stops)
+{
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 3 --pause 0 --arm A=env=ARM=A --arm B=env=ARM=B --out '%s/logs' "
+			   "--prepare '[ -e %s/stop ] && exit 3; [ $ARM = B ] && touch %s/stop; exit 0' -- true",
+			   dir, dir, dir);
+	cr_assert_eq(rc, 1, "%s", err);
+	/* A, then B (whose prepare made the mark), then B's second prepare fails */
+	cr_assert(strstr(err, "loadscope ab: run 2/6 arm B: "), "%s", err);
+	cr_assert(strstr(err, "loadscope ab: --prepare for arm B: exit 3 (its output in "), "%s", err);
+	cr_assert_null(strstr(err, "run 3/6"), "%s", err);
+	cr_assert(strstr(out, "2 arms, 2 of 6 runs"), "%s", out);
+}
+
+/* Three arms: over 6 rounds each arm runs first twice and follows each
+ * other arm twice (a Williams design), as the runs' own record shows. */
+Test(ab, three_arms_rotated_and_balanced)
+{
+	char buf[4096];
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 6 --pause 0 --arm a=env=ARM=a --arm b=env=ARM=b --arm c=env=ARM=c --out '%s/logs' "
+			   "-- sh -c 'echo $ARM >> %s/order'",
+			   dir, dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	slurp("order", buf, sizeof(buf));
+	cr_assert_eq(strlen(buf), 36, "%s", buf);
+	unsigned first[3] = {0}, after[3][3] = {{0}};
+	for (unsigned r = 0; r < 6; r++) {
+		const char *round = buf + r * 6; /* "x\ny\nz\n" */
+		cr_assert(round[0] != round[2] && round[2] != round[4] && round[0] != round[4], "%s", buf);
+		first[round[0] - 'a']++;
+		after[round[0] - 'a'][round[2] - 'a']++;
+		after[round[2] - 'a'][round[4] - 'a']++;
+	}
+	for (unsigned a = 0; a < 3; a++) {
+		cr_assert_eq(first[a], 2, "%s", buf);
+		for (unsigned b = 0; b < 3; b++)
+			cr_assert_eq(after[a][b], a == b ? 0 : 2, "%c then %c: %s", 'a' + a, 'a' + b, buf);
+	}
+	/* three pairs, each with its verdict */
+	cr_assert(strstr(out, "\na vs b: "), "%s", out);
+	cr_assert(strstr(out, "\na vs c: "), "%s", out);
+	cr_assert(strstr(out, "\nb vs c: "), "%s", out);
+}
+
+/* CPU time and peak RSS come from wait4: an arm whose shell holds a
+ * 40 MB string peaks above 40 MB, one that holds 10 bytes far below. */
+Test(ab, peak_rss_from_wait4)
+{
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 1 --pause 0 --arm big=env=N=40000000 --arm small=env=N=10 --out '%s/logs' "
+			   "--format json -- sh -c 'x=$(head -c $N /dev/zero | tr \"\\\\0\" a); echo ${#x}'",
+			   dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	long long big = 0, small = 0;
+	const char *b = strstr(out, "{\"command\":\"big\""), *s = strstr(out, "{\"command\":\"small\"");
+	cr_assert(b && s, "%s", out);
+	cr_assert_eq(sscanf(strstr(b, "\"memory_usage_byte\":["), "\"memory_usage_byte\":[%lld]", &big), 1, "%s", out);
+	cr_assert_eq(sscanf(strstr(s, "\"memory_usage_byte\":["), "\"memory_usage_byte\":[%lld]", &small), 1, "%s", out);
+	cr_assert_gt(big, 40000000LL, "%s", out);
+	cr_assert_lt(small, 20000000LL, "%s", out);
+	cr_assert_gt(small, 0);
+	char buf[256];
+	slurp("logs/001-big.log", buf, sizeof(buf));
+	cr_assert(strstr(buf, "\n40000000\n"), "%s", buf);
+}
+
+/* ab --help lists every arm spec there is, with an example of each: the
+ * process THP modes, and every arena policy the loader itself names when
+ * LOADSCOPE_ARENA_THP holds something else (its fallback line's list). */
+Test(ab, help_lists_every_spec_and_the_loaders_policies)
+{
+	static char help[1 << 14];
+	const char *f = lsct_scratch_file("f.bin", "some bytes to load\n", 0644);
+	cr_assert_eq(lsct_tool(help, sizeof(help), err, sizeof(err), "ab --help"), 0, "%s", err);
+	for (const char *m = "off\0except-advised\0default\0"; *m; m += strlen(m) + 1) {
+		char want[64];
+		snprintf(want, sizeof(want), "      thp=%s ", m);
+		cr_assert(strstr(help, want), "no %s in %s", want, help);
+	}
+	cr_assert(strstr(help, "      env=K=V "), "%s", help);
+	/* the loader's list, from the loader */
+	cr_assert_eq(setenv("LOADSCOPE_ARENA_THP", "not-a-policy", 1), 0);
+	lsct_tool(out, sizeof(out), err, sizeof(err), "load '%s'", f);
+	unsetenv("LOADSCOPE_ARENA_THP");
+	const char *l = strstr(out, "is not a policy (");
+	cr_assert_not_null(l, "the loader did not name its policies: %s", out);
+	l += strlen("is not a policy (");
+	unsigned n = 0;
+	while (*l && *l != ')') {
+		size_t k = strcspn(l, ",)");
+		char want[96];
+		snprintf(want, sizeof(want), "=env=LOADSCOPE_ARENA_THP=%.*s ", (int)k, l);
+		cr_assert(strstr(help, want), "ab --help has no example of %.*s: %s", (int)k, l, help);
+		n++;
+		l += k;
+		l += strspn(l, ", ");
+	}
+	cr_assert_geq(n, 5, "%s", out);
+}
+
+/* --pause S: between two runs at least S seconds pass (a lower bound, as
+ * the runs note their own start times; nothing can make it shorter). */
+Test(ab, the_pause_between_runs)
+{
+	char buf[4096];
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 2 --pause 0.3 --arm a= --arm b= --out '%s/logs' --format json "
+			   "-- sh -c 'date +%%s.%%N >> %s/stamps'",
+			   dir, dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	cr_assert(strstr(out, "\"pause_s\":0.3,"), "%s", out);
+	slurp("stamps", buf, sizeof(buf));
+	double t[4];
+	const char *p = buf;
+	for (int i = 0; i < 4; i++) {
+		char *e;
+		t[i] = strtod(p, &e);
+		cr_assert_neq(e, p, "%s", buf);
+		p = e;
+	}
+	for (int i = 1; i < 4; i++)
+		cr_assert_geq(t[i] - t[i - 1], 0.3, "runs %d and %d %.3f s apart: %s", i, i + 1, t[i] - t[i - 1], buf);
+	/* the default, as --help says it */
+	cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "ab --help"), 0);
+	cr_assert(strstr(out, "  --pause S          seconds between runs, after --prepare (default 3: "), "%s", out);
 }

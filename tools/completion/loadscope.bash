@@ -19,8 +19,8 @@ _loadscope_pintest_flags="--h2d --help --version"
 _loadscope_pintest_valued="--mode --chunk-gib --repeats --backend --thp"
 _loadscope_run_flags="--help --version"
 _loadscope_run_valued="--thp --env"
-_loadscope_ab_flags="--help --version"
-_loadscope_ab_valued="--runs --arm --format --timeout --out"
+_loadscope_ab_flags="--verbose --help --version"
+_loadscope_ab_valued="--runs --warmup --prepare --pause --arm --format --timeout --out --export-json --export-markdown --export-csv --html"
 _loadscope_lab_flags="--drain --help --version"
 _loadscope_lab_valued="--gib --hold --keep-free --drain-max --leave"
 
@@ -63,6 +63,10 @@ _loadscope()
 		run:--thp) words="off except-advised default" ;;
 		ab:--out)
 			COMPREPLY=($(compgen -d -- "$cur"))
+			return
+			;;
+		ab:--export-json | ab:--export-markdown | ab:--export-csv | ab:--html)
+			COMPREPLY=($(compgen -f -- "$cur"))
 			return
 			;;
 		load:--thp) words="auto thp 4k hugetlb process-off" ;;

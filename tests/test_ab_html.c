@@ -1,0 +1,221 @@
+/*
+ * Description: `loadscope ab --html` (tools/ab_html.c), over a fake start
+ * that prints llama.cpp's lines with load times from a per-arm list (no
+ * sleeping), checked as text and in a real browser, as test_triage_html.c
+ * checks the triage's page. As text: the CSP that forbids every script, no
+ * script, an arm's spec with markup in it escaped. In headless Chromium
+ * (Debian's `chromium`; the browser tests skip loudly where it is missing or
+ * cannot start): the title and the strip chart carry the arms' own names
+ * (one row per arm, one point per run), the phase table per arm has the
+ * medians worked by hand from the fake data, both verdicts are on the page
+ * (the wall time's, the load to ready's worked by hand), the spec's markup
+ * is text, not elements, and the screenshot is far from a blank page's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "helpers/tool_run.h"
+#include "helpers/triage_run.h"
+
+static char out[1 << 16], err[1 << 15];
+static const char *dir;
+
+static void setup(void)
+{
+	lsct_tool_required();
+	dir = lsct_scratch("ab-html");
+}
+
+TestSuite(ab_html, .init = setup, .fini = lsct_scratch_remove);
+
+static const char *path_in(const char *name)
+{
+	static char p[8][256];
+	static int k;
+	char *r = p[k++ % 8];
+	snprintf(r, 256, "%s/%s", dir, name);
+	return r;
+}
+
+static const char fake_llama[] =
+	"#!/bin/sh\n"
+	"n=$(cat \"$D/count.$ARM\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$D/count.$ARM\"\n"
+	"t=$(sed -n \"${n}p\" \"$D/times.$ARM\")\n"
+	"echo \"llama_model_loader: loaded meta data with 40 key-value pairs and 626 tensors from /m/x.gguf\"\n"
+	"echo \"load_tensors: loading model tensors, this can take a while... (mmap = true)\"\n"
+	"echo \"llama_perf_context_print:        load time =    $t ms\"\n";
+
+/* The page of 3 runs per arm: auto 3.0 1.0 2.0 s, 4k 0.5 0.7 0.6 s. */
+static char *make_page(const char *page)
+{
+	const char *fake = lsct_scratch_file("fake.sh", fake_llama, 0755);
+	lsct_scratch_file("times.auto", "3000\n1000\n2000\n", 0644);
+	lsct_scratch_file("times.4k", "500\n700\n600\n", 0644);
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 3 --pause 0 --arm auto=env=ARM=auto --arm '4k=env=ARM=4k,env=X=<b>x</b>' "
+			   "--out '%s/logs' --html '%s' -- env D='%s' '%s'",
+			   dir, page, dir, fake);
+	cr_assert_eq(rc, 0, "%s", err);
+	char *h = trun_slurp(page, &(size_t){0});
+	cr_assert_not_null(h, "no page %s", page);
+	return h;
+}
+
+Test(ab_html, the_page_as_text)
+{
+	char *h = make_page(path_in("ab.html"));
+	cr_assert(strstr(h, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "), "%s", h);
+	cr_assert_null(strstr(h, "<script"));
+	cr_assert_null(strstr(h, "<b>x"), "the spec's markup reached the page");
+	cr_assert(strstr(h, "<code>env=ARM=4k,env=X=&lt;b&gt;x&lt;/b&gt;</code>"), "%s", h);
+	cr_assert(strstr(h, "<title>loadscope ab: auto vs 4k</title>"), "%s", h);
+	free(h);
+}
+
+/* ---- in a real browser ------------------------------------------------------ */
+
+/* Run @argv with stdout to @to (NULL: /dev/null), in a process group of
+ * its own that is killed afterwards (a browser leaves helpers behind). An
+ * alarm bounds a hung child. Return the exit status, 128+signal. */
+static int run(char *const argv[], const char *to)
+{
+	pid_t pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		setpgid(0, 0);
+		int fd = open(to ? to : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int nul = open("/dev/null", O_RDWR);
+		if (fd < 0 || nul < 0)
+			_exit(126);
+		dup2(nul, 0);
+		dup2(fd, 1);
+		dup2(nul, 2);
+		alarm(120);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	kill(-pid, SIGKILL);
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+}
+
+static const char *chromium(void)
+{
+	static const char *const names[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"};
+	const char *env = getenv("LSC_TEST_CHROMIUM");
+	if (env && *env)
+		return access(env, X_OK) ? NULL : env;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!access(names[i], X_OK))
+			return names[i];
+	return NULL;
+}
+
+/* Open file://@page headless: --dump-dom into @dom, or a screenshot into @png. */
+static int browse(const char *page, const char *dom, const char *png)
+{
+	char prof[128], url[512], shot[512];
+	snprintf(prof, sizeof(prof), "--user-data-dir=%s/profile-XXXXXX", dir);
+	cr_assert_not_null(mkdtemp(prof + strlen("--user-data-dir=")));
+	snprintf(url, sizeof(url), "file://%s", page);
+	snprintf(shot, sizeof(shot), "--screenshot=%s", png ? png : "");
+	char *argv[] = {(char *)chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+			"--no-first-run", "--disable-background-networking", "--disable-component-update",
+			"--disable-sync", prof, "--window-size=1200,900", png ? shot : "--dump-dom", url, NULL};
+	return run(argv, dom);
+}
+
+static void need_browser(void)
+{
+	if (!chromium())
+		cr_skip_test("SKIPPED LOUDLY: no chromium (scripts/deps.sh --test installs Debian's chromium: "
+			     "apt-get install -y chromium); the page was not checked in a browser");
+	const char *p = path_in("probe.html"), *d = path_in("probe.dom");
+	FILE *f = fopen(p, "w");
+	cr_assert_not_null(f);
+	fputs("<!DOCTYPE html><html><head><title>probe</title></head><body>probe-ok</body></html>", f);
+	fclose(f);
+	int rc = browse(p, d, NULL);
+	char *dom = trun_slurp(d, &(size_t){0});
+	int ok = rc == 0 && dom && strstr(dom, "probe-ok");
+	free(dom);
+	if (!ok)
+		cr_skip_test("SKIPPED LOUDLY: %s did not start headless (exit %d); the page was not checked in a browser",
+			     chromium(), rc);
+}
+
+static unsigned count(const char *s, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static size_t png_bytes(const char *p, uint32_t *w)
+{
+	size_t n = 0;
+	unsigned char *b = (unsigned char *)trun_slurp(p, &n);
+	int ok = b && n > 24 && !memcmp(b, "\x89PNG\r\n\x1a\n", 8) && !memcmp(b + 12, "IHDR", 4);
+	if (ok)
+		*w = (uint32_t)b[16] << 24 | (uint32_t)b[17] << 16 | (uint32_t)b[18] << 8 | b[19];
+	free(b);
+	return ok ? n : 0;
+}
+
+Test(ab_html, the_page_in_the_browser)
+{
+	need_browser();
+	const char *page = path_in("ab.html"), *dom = path_in("ab.dom");
+	free(make_page(page));
+	cr_assert_eq(browse(page, dom, NULL), 0);
+	char *d = trun_slurp(dom, &(size_t){0});
+	cr_assert_not_null(d);
+	cr_assert(strstr(d, "<title>loadscope ab: auto vs 4k</title>"), "%s", d);
+	/* the strip chart: a row per arm by its own name, a point per run */
+	cr_assert(strstr(d, "<g class=\"arm\" data-arm=\"auto\" data-n=\"3\">"), "%s", d);
+	cr_assert(strstr(d, "<g class=\"arm\" data-arm=\"4k\" data-n=\"3\">"), "%s", d);
+	cr_assert_eq(count(d, "<circle class=\"pt\""), 6, "%s", d);
+	cr_assert_eq(count(d, "<line class=\"median\""), 2, "%s", d);
+	/* the phases per arm, by hand: auto 3.0 1.0 2.0 -> 2.000; 4k -> 0.600 */
+	cr_assert(strstr(d, "<tr data-phase=\"load_to_ready_s\"><th>load to ready (s)</th><td>2.000</td><td>0.600</td></tr>"),
+		  "%s", d);
+	/* both verdicts; on load to ready 4k is below auto in every run, but
+	 * n = 3 cannot show it; 2.0 / 0.6 = 3.33x */
+	cr_assert(strstr(d, "<p class=\"conclusion same\" data-metric=\"wall_s\" data-a=\"auto\" data-b=\"4k\""), "%s", d);
+	cr_assert(strstr(d, "load to ready: auto vs 4k: no measurable difference at n = 3: run more (every run of 4k "
+			    "was faster, 3.33x by median, but n = 3 cannot show it: p = 0.1 is the least it allows)"),
+		  "%s", d);
+	/* the spec's markup is text: no <b> element came of it */
+	cr_assert(strstr(d, "env=X=&lt;b&gt;x&lt;/b&gt;"), "%s", d);
+	cr_assert_null(strstr(d, "<b>x</b>"), "%s", d);
+	/* each arm's findings section, and each run with its log */
+	cr_assert(strstr(d, "<section class=\"findings\" data-arm=\"auto\">"), "%s", d);
+	cr_assert_eq(count(d, "<tr data-run=\""), 6, "%s", d);
+	free(d);
+
+	/* drawn: the screenshot is the window's width and far from blank */
+	const char *png = path_in("ab.png"), *blank = path_in("blank.html"), *bpng = path_in("blank.png");
+	FILE *f = fopen(blank, "w");
+	cr_assert_not_null(f);
+	fputs("<!DOCTYPE html><html><head><title>blank</title></head><body></body></html>", f);
+	fclose(f);
+	cr_assert_eq(browse(page, NULL, png), 0);
+	cr_assert_eq(browse(blank, NULL, bpng), 0);
+	uint32_t w = 0, bw = 0;
+	size_t n = png_bytes(png, &w), bn = png_bytes(bpng, &bw);
+	cr_assert(n && bn, "no screenshot");
+	cr_assert_eq(w, 1200);
+	cr_assert_gt(n, 5 * bn, "the page's screenshot (%zu bytes) is close to a blank page's (%zu)", n, bn);
+}
