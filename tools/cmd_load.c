@@ -216,191 +216,233 @@ static int reader_known(const char *name)
 	       !strcmp(name, lsc__reader_pread.name);
 }
 
-int lsc_cmd_load(int argc, char **argv)
-{
+/* What the command line asked for. */
+struct load_args {
 	struct lsc_load_options o;
-	lsc_load_options_init(&o);
-	enum lsc_format fmt = LSC_FORMAT_HUMAN;
-	const char *make = NULL, *html = NULL;
-	double gib = 1.0;
-	uint64_t expect = 0, v;
-	int has_expect = 0, c, device = -1;
+	enum lsc_format fmt;
+	const char *make, *html;
+	double gib;
+	uint64_t expect;
+	int has_expect, device;
+	int n_files;                  /* at argv[1..n_files] */
+	const char *const *files;
+};
+
+/* --staging KxC. Digits only on both sides: %u would take "-1" as 4294967295. */
+static int parse_staging(const char *arg, struct lsc_load_options *o)
+{
+	size_t kl = strspn(arg, "0123456789");
+	size_t cl = arg[kl] == 'x' ? strspn(arg + kl + 1, "0123456789") : 0;
+	unsigned long k = kl && kl < 6 ? strtoul(arg, NULL, 10) : 0;
+	unsigned long cm = cl && cl < 6 ? strtoul(arg + kl + 1, NULL, 10) : 0;
+	if (arg[kl + 1 + cl] || arg[kl] != 'x' || !k || k > 4096 || !cm || cm > 1024)
+		return bad("--staging", arg, "KxC: K buffers (1-4096) of C MiB (1-1024)");
+	o->staging_count = k;
+	o->staging_bytes = (uint64_t)cm << 20;
+	return 0;
+}
+
+/* --expect: strtoull would take a sign, "0x" or spaces: only 16 hex digits. */
+static int parse_expect(const char *arg, uint64_t *out)
+{
+	char *end;
+	if (strlen(arg) != 16 || strspn(arg, "0123456789abcdefABCDEF") != 16)
+		return bad("--expect", arg, "16 hex digits (XXH3-64)");
+	errno = 0;
+	*out = strtoull(arg, &end, 16);
+	if (errno || *end)
+		return bad("--expect", arg, "16 hex digits (XXH3-64)");
+	return 0;
+}
+
+/* One option into @A: 0, or the exit status (a usage line printed; or 0
+ * after --help and --version, with *done set). */
+static int parse_opt(int c, struct load_args *A, int *done)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_THP:
+		if (lsc_thp_policy_parse(optarg, &A->o.thp) < 0)
+			return bad("--thp", optarg, "auto, thp, 4k, hugetlb or process-off");
+		return 0;
+	case OPT_PIN:
+		if (!lsc__pin_find(optarg))
+			return bad_pin(optarg);
+		A->o.pin = optarg;
+		return 0;
+	case OPT_PIN_READONLY:
+		A->o.flags |= LSC_LOAD_PIN_READONLY;
+		return 0;
+	case OPT_CHUNK:
+		if (lsc_cli_uint("--chunk-gib", optarg, 1, 1024, &v) < 0)
+			return LSC_EXIT_USAGE;
+		A->o.chunk_bytes = v << 30;
+		return 0;
+	case OPT_STAGING:
+		return parse_staging(optarg, &A->o);
+	case OPT_QD:
+		if (lsc_cli_uint("--qd", optarg, 1, 4096, &v) < 0)
+			return LSC_EXIT_USAGE;
+		A->o.queue_depth = (unsigned)v;
+		return 0;
+	case OPT_DIRECT:
+		A->o.flags |= LSC_LOAD_DIRECT;
+		return 0;
+	case OPT_THREADS:
+		if (lsc_cli_uint("--threads", optarg, 1, 1024, &v) < 0)
+			return LSC_EXIT_USAGE;
+		A->o.prefault_threads = (unsigned)v;
+		return 0;
+	case OPT_READER:
+		if (!reader_known(optarg))
+			return bad("--reader", optarg, "auto, io_uring or pread");
+		A->o.reader = optarg;
+		return 0;
+	case OPT_EXPECT:
+		A->has_expect = 1;
+		return parse_expect(optarg, &A->expect);
+	case OPT_FORMAT:
+		if (!strcmp(optarg, "human"))
+			A->fmt = LSC_FORMAT_HUMAN;
+		else if (!strcmp(optarg, "json"))
+			A->fmt = LSC_FORMAT_JSON;
+		else
+			return bad("--format", optarg, "human or json");
+		return 0;
+	case OPT_MAKE:
+		A->make = optarg;
+		return 0;
+	case OPT_GIB:
+		return lsc_cli_real("--gib", optarg, 0, 1024, 0, &A->gib) < 0 ? LSC_EXIT_USAGE : 0;
+	case OPT_HTML:
+		A->html = optarg;
+		return 0;
+	case OPT_NOVERIFY:
+		A->o.flags |= LSC_LOAD_NO_VERIFY;
+		return 0;
+	case OPT_DEVICE:
+		if (lsc_cli_uint("--device", optarg, 0, 1023, &v) < 0)
+			return LSC_EXIT_USAGE;
+		A->device = (int)v;
+		return 0;
+	default:
+		*done = 1;
+		return lsc_cli_common(c, usage);
+	}
+}
+
+/* The command line into @A: 0, or the exit status (*done: --help,
+ * --version or a usage error; nothing more to do). */
+static int parse_args(int argc, char **argv, struct load_args *A, int *done)
+{
 	struct lsc_cli cli = {argc, argv, "hV", longopts, 0, 0};
+	int c;
 
+	memset(A, 0, sizeof(*A));
+	lsc_load_options_init(&A->o);
+	A->fmt = LSC_FORMAT_HUMAN;
+	A->gib = 1.0;
+	A->device = -1;
+	*done = 0;
 	while ((c = lsc_cli_next(&cli)) != -1) {
-		switch (c) {
-		case OPT_THP:
-			if (lsc_thp_policy_parse(optarg, &o.thp) < 0)
-				return bad("--thp", optarg, "auto, thp, 4k, hugetlb or process-off");
-			break;
-		case OPT_PIN:
-			if (!lsc__pin_find(optarg))
-				return bad_pin(optarg);
-			o.pin = optarg;
-			break;
-		case OPT_PIN_READONLY:
-			o.flags |= LSC_LOAD_PIN_READONLY;
-			break;
-		case OPT_CHUNK:
-			if (lsc_cli_uint("--chunk-gib", optarg, 1, 1024, &v) < 0)
-				return LSC_EXIT_USAGE;
-			o.chunk_bytes = v << 30;
-			break;
-		case OPT_STAGING: {
-			/* Digits only on both sides: %u would take "-1" as 4294967295. */
-			size_t kl = strspn(optarg, "0123456789");
-			size_t cl = optarg[kl] == 'x' ? strspn(optarg + kl + 1, "0123456789") : 0;
-			unsigned long k = kl && kl < 6 ? strtoul(optarg, NULL, 10) : 0;
-			unsigned long cm = cl && cl < 6 ? strtoul(optarg + kl + 1, NULL, 10) : 0;
-			if (optarg[kl + 1 + cl] || optarg[kl] != 'x' || !k || k > 4096 || !cm ||
-			    cm > 1024)
-				return bad("--staging", optarg, "KxC: K buffers (1-4096) of C MiB (1-1024)");
-			o.staging_count = k;
-			o.staging_bytes = (uint64_t)cm << 20;
-			break;
-		}
-		case OPT_QD:
-			if (lsc_cli_uint("--qd", optarg, 1, 4096, &v) < 0)
-				return LSC_EXIT_USAGE;
-			o.queue_depth = (unsigned)v;
-			break;
-		case OPT_DIRECT:
-			o.flags |= LSC_LOAD_DIRECT;
-			break;
-		case OPT_THREADS:
-			if (lsc_cli_uint("--threads", optarg, 1, 1024, &v) < 0)
-				return LSC_EXIT_USAGE;
-			o.prefault_threads = (unsigned)v;
-			break;
-		case OPT_READER:
-			if (!reader_known(optarg))
-				return bad("--reader", optarg, "auto, io_uring or pread");
-			o.reader = optarg;
-			break;
-		case OPT_EXPECT: {
-			char *end;
-			/* strtoull would take a sign, "0x" or spaces: only 16 hex digits. */
-			if (strlen(optarg) != 16 || strspn(optarg, "0123456789abcdefABCDEF") != 16)
-				return bad("--expect", optarg, "16 hex digits (XXH3-64)");
-			errno = 0;
-			expect = strtoull(optarg, &end, 16);
-			if (errno || *end)
-				return bad("--expect", optarg, "16 hex digits (XXH3-64)");
-			has_expect = 1;
-			break;
-		}
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "human"))
-				fmt = LSC_FORMAT_HUMAN;
-			else if (!strcmp(optarg, "json"))
-				fmt = LSC_FORMAT_JSON;
-			else
-				return bad("--format", optarg, "human or json");
-			break;
-		case OPT_MAKE:
-			make = optarg;
-			break;
-		case OPT_GIB:
-			if (lsc_cli_real("--gib", optarg, 0, 1024, 0, &gib) < 0)
-				return LSC_EXIT_USAGE;
-			break;
-		case OPT_HTML:
-			html = optarg;
-			break;
-		case OPT_NOVERIFY:
-			o.flags |= LSC_LOAD_NO_VERIFY;
-			break;
-		case OPT_DEVICE:
-			if (lsc_cli_uint("--device", optarg, 0, 1023, &v) < 0)
-				return LSC_EXIT_USAGE;
-			device = (int)v;
-			break;
-		default:
-			return lsc_cli_common(c, usage);
+		int r = parse_opt(c, A, done);
+		if (r || *done) {
+			*done = 1;
+			return r;
 		}
 	}
-	int n_files = cli.nops;
-	if (make) {
-		int ret = make_test_file(make, gib);
-		if (ret || !n_files)
-			return ret;
-	}
-	if (!n_files)
-		return lsc_cli_usage("no FILE to load");
-	if (has_expect && n_files != 1)
-		return lsc_cli_usage("--expect is the hash of one file; %d given", n_files);
+	A->n_files = cli.nops;
+	A->files = (const char *const *)argv + 1;
+	return 0;
+}
 
+/* The profiler on stdout, and with --html the triage fed its lines; 0, or
+ * the exit status after the line that says why. */
+static int open_profiler(const struct load_args *A, lsc_profiler **p, struct lsc_triage **tri)
+{
 	struct lsc_profiler_options po;
 	lsc_profiler_options_init(&po);
 	po.stream = stdout;
-	po.format = fmt;
-	struct lsc_triage *tri = NULL;
-	if (html) {
-		tri = lsc_triage_new(&(struct lsc_triage_opts){.source = "loadscope load"});
-		if (!tri || lsc_triage_source(tri, "loadscope load") < 0) {
+	po.format = A->fmt;
+	*tri = NULL;
+	if (A->html) {
+		*tri = lsc_triage_new(&(struct lsc_triage_opts){.source = "loadscope load"});
+		if (!*tri || lsc_triage_source(*tri, "loadscope load") < 0) {
 			fprintf(stderr, "loadscope load: --html: out of memory\n");
-			lsc_triage_free(tri);
+			lsc_triage_free(*tri);
 			return LSC_EXIT_IO;
 		}
 		po.sink = tee_line;
-		po.sink_user = tri;
+		po.sink_user = *tri;
 	}
-	lsc_profiler *p = NULL;
-	int ret = lsc_profiler_create(&po, &p);
+	int ret = lsc_profiler_create(&po, p);
 	if (ret < 0) {
 		fprintf(stderr, "loadscope load: profiler: %s\n", lsc_strerror(ret));
-		lsc_triage_free(tri);
+		lsc_triage_free(*tri);
 		return LSC_EXIT_IO;
 	}
+	return 0;
+}
+
+/* The start line, after --device's probe: a backend without device memory
+ * is a usage error and prints nothing on stdout (LSC_EXIT_USAGE returned,
+ * no start begun). Else 0 or the load's negative error, the line printed. */
+static int begin_start(lsc_profiler *p, struct load_args *A)
+{
+	if (A->device < 0) {
+		lsc_start_begin(p, "loadscope load");
+		return 0;
+	}
+	char why[320];
+	struct lsc_load_options d = A->o;
+	int ret = lsc_tool_load_device(NULL, &d, A->device, why, sizeof(why));
+	if (ret == -EINVAL)
+		return lsc_cli_usage("--device %d: %s", A->device, why);
+	lsc_start_begin(p, "loadscope load");
+	if (ret < 0) /* the backend's one line, now on the profiler */
+		lsc_tool_load_device(p, &A->o, A->device, why, sizeof(why));
+	else
+		A->o = d;
+	return ret;
+}
+
+/* The start: manifest, load, the verify note, `ready`. 0, a negative error
+ * (its line printed), or LSC_EXIT_USAGE with nothing on stdout. */
+static int load_start(lsc_profiler *p, struct load_args *A)
+{
 	/* Model files become one extent per tensor, other files one extent
 	 * each. Read before the start begins, silently, so that --expect on a
 	 * model stays a usage error with nothing on stdout; a failure is read
 	 * again inside the start, for its error line. */
 	struct lsc_manifest *m = NULL;
-	const char *const *files = (const char *const *)argv + 1;
-	int mret = lsc_manifest_from_files(NULL, files, (size_t)n_files, &m);
-	if (mret == 0 && has_expect && m->n_tensors) {
+	size_t n = (size_t)A->n_files;
+	int mret = lsc_manifest_from_files(NULL, A->files, n, &m);
+	if (mret == 0 && A->has_expect && m->n_tensors) {
 		lsc_manifest_destroy(m);
-		lsc_profiler_destroy(p);
-		lsc_triage_free(tri);
-		return lsc_cli_usage("--expect is the hash of a whole file; %s holds tensors", files[0]);
+		return lsc_cli_usage("--expect is the hash of a whole file; %s holds tensors", A->files[0]);
 	}
+	int ret = begin_start(p, A);
+	if (ret == LSC_EXIT_USAGE) {
+		lsc_manifest_destroy(m);
+		return ret;
+	}
+	if (ret == 0 && mret)
+		ret = lsc_manifest_from_files(p, A->files, n, &m);
 	lsc_arena *arena = NULL;
-	if (device >= 0) {
-		char why[320];
-		struct lsc_load_options d = o;
-		/* Probed before the start line: a backend without device memory
-		 * is a usage error, and prints nothing on stdout. */
-		ret = lsc_tool_load_device(NULL, &d, device, why, sizeof(why));
-		if (ret == -EINVAL) {
-			lsc_manifest_destroy(m);
-			lsc_profiler_destroy(p);
-			lsc_triage_free(tri);
-			return lsc_cli_usage("--device %d: %s", device, why);
-		}
-		lsc_start_begin(p, "loadscope load");
-		if (ret < 0) /* the backend's one line, now on the profiler */
-			lsc_tool_load_device(p, &o, device, why, sizeof(why));
-		else
-			o = d;
-	} else {
-		lsc_start_begin(p, "loadscope load");
-	}
-	if (ret == 0)
-		ret = mret == 0 ? 0 : lsc_manifest_from_files(p, files, (size_t)n_files, &m);
-	if (ret == 0 && has_expect) {
+	if (ret == 0 && A->has_expect) {
 		/* One plain file: its one extent, with the hash. */
 		struct lsc_extent e = m->extents[0];
-		e.xxh3 = expect;
+		e.xxh3 = A->expect;
 		e.has_xxh3 = 1;
-		ret = lsc_load(p, &o, &e, 1, m->arena_bytes, &arena);
+		ret = lsc_load(p, &A->o, &e, 1, m->arena_bytes, &arena);
 	} else if (ret == 0) {
-		ret = lsc_load_manifest(p, &o, m, &arena);
+		ret = lsc_load_manifest(p, &A->o, m, &arena);
 	}
 	lsc_manifest_destroy(m);
-	if (ret == 0 && has_expect) {
+	if (ret == 0 && A->has_expect) {
 		char text[96];
-		snprintf(text, sizeof(text), "XXH3-64 %016" PRIx64 " matches --expect", expect);
+		snprintf(text, sizeof(text), "XXH3-64 %016" PRIx64 " matches --expect", A->expect);
 		lsc_note(p, "verify", text);
 	}
 	if (ret == 0)
@@ -408,12 +450,42 @@ int lsc_cmd_load(int argc, char **argv)
 	if (ret < 0 && !lsc_profiler_enabled(p))
 		fprintf(stderr, "loadscope load: %s\n", lsc_strerror(ret));
 	lsc_arena_destroy(arena);
+	return ret;
+}
+
+int lsc_cmd_load(int argc, char **argv)
+{
+	struct load_args A;
+	int done;
+	int ret = parse_args(argc, argv, &A, &done);
+	if (done)
+		return ret;
+	if (A.make) {
+		ret = make_test_file(A.make, A.gib);
+		if (ret || !A.n_files)
+			return ret;
+	}
+	if (!A.n_files)
+		return lsc_cli_usage("no FILE to load");
+	if (A.has_expect && A.n_files != 1)
+		return lsc_cli_usage("--expect is the hash of one file; %d given", A.n_files);
+
+	lsc_profiler *p = NULL;
+	struct lsc_triage *tri = NULL;
+	ret = open_profiler(&A, &p, &tri);
+	if (ret)
+		return ret;
+	ret = load_start(p, &A);
 	lsc_profiler_destroy(p);
+	if (ret == LSC_EXIT_USAGE) {
+		lsc_triage_free(tri);
+		return ret;
+	}
 	int hret = 0;
 	if (tri) {
 		/* the profiler is gone: every line it printed is in */
 		lsc_triage_finish(tri);
-		hret = write_html(tri, html);
+		hret = write_html(tri, A.html);
 		lsc_triage_free(tri);
 	}
 	if (hret < 0)
