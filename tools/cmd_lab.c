@@ -416,6 +416,8 @@ static int fragment(struct frag *f)
 			       (double)before / GIB, (double)after / GIB);
 		if (isinf(f->hold))
 			printf("holding until SIGINT or SIGTERM (pid %d)\n", (int)getpid());
+		else if (f->hold == 0)
+			printf("releasing at once (--hold 0)\n");
 		else
 			printf("holding for %.6g s or until SIGINT or SIGTERM (pid %d)\n", f->hold, (int)getpid());
 		fflush(stdout);
