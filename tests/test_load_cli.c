@@ -88,6 +88,11 @@ Test(load_cli, make_and_load)
 	int64_t v;
 	cr_assert_eq(lsc__parsed_i64(&pl, "bytes", &v), 0);
 	cr_assert_eq(v, (int64_t)(0.01 * 1024 * 1024 * 1024));
+	/* counts of one are singular: "1 file, 1 extent", "in 1 segment" */
+	cr_assert(strstr(out, ", 1 file, 1 extent | "), "%s", out);
+	cr_assert(strstr(out, " retries in 1 segment; "), "%s", out);
+	cr_assert_null(strstr(out, "1 segments"), "%s", out);
+	cr_assert_null(strstr(out, "1 files"), "%s", out);
 
 	snprintf(args, sizeof(args), "--format json --reader pread --staging 2x1 --qd 2 '%s'", path);
 	cr_assert_eq(run(args), 0, "%s", out);
