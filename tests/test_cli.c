@@ -199,7 +199,9 @@ Test(cli, numbers_refuse_inf_nan_negative_and_absurd)
 		{"load x --gib", "-1"},                {"load x --gib", "1025"},
 		{"load x --qd", "-1"},                 {"load x --qd", "99999999999999999999999"},
 		{"load x --threads", "inf"},           {"load x --threads", "1025"},
-		{"load x --chunk-gib", "1e3"},         {"load x --chunk-gib", "' 8'"},
+		{"load x --chunk-gib", "1e4"},         {"load x --chunk-gib", "' 8'"},
+		{"load x --chunk-gib", "0"},           {"load x --chunk-gib", "nan"},
+		{"load x --gib", "0"},
 		{"load x --staging", "-1x5"},          {"load x --staging", "4x0"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

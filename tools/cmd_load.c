@@ -10,12 +10,15 @@
  * grep, a file); usage errors go to stderr, one line each (tools/cli.c).
  * `--html OUT.html` also feeds the run's own lines to the triage library as
  * they are printed and writes the triage's page of this start
- * (tools/triage/render_html.c) at the end.
+ * (tools/triage/render_html.c) at the end, with one line on stderr that
+ * says where; `--html -` is stdout, as for `loadscope triage --html -`, and
+ * the lines then go to stderr so that the page stands alone.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,22 +59,28 @@ static void usage(FILE *f)
 	fprintf(f, "\n"
 		"  --pin-readonly               register the arena read-only for the device (cuda;\n"
 		"                               hip with ROCm 6 headers); elsewhere ignored, with a note\n"
-		"  --chunk-gib N                allocate the arena in pieces of N GiB\n"
-		"  --staging KxC                read through K staging buffers of C MiB\n"
-		"  --qd Q                       reads in flight (io_uring queue depth)\n"
+		"  --chunk-gib N                allocate the arena in pieces of N GiB (above 0, at most\n"
+		"                               1024, fractional; rounded up to the arena's page)\n"
+		"  --staging KxC                read through K staging buffers (1 to 4096) of C MiB\n"
+		"                               (1 to 1024)\n"
+		"  --qd Q                       reads in flight (io_uring queue depth, 1 to 4096)\n"
 		"  --direct                     O_DIRECT (falls back to buffered on EINVAL)\n"
-		"  --threads T                  prefault threads (default: one per CPU, at most 8)\n"
+		"  --threads T                  prefault threads (1 to 1024; default: one per CPU,\n"
+		"                               at most 8)\n"
 		"  --reader auto|io_uring|pread the reader (auto: io_uring, else pread)\n"
-		"  --device N                   copy to GPU N as the arena fills (a pin backend with\n"
-		"                               device memory: --pin, else the build's first); fails\n"
-		"                               with the backend's line where there is no such device\n"
+		"  --device N                   copy to GPU N (0 to 1023) as the arena fills (a pin\n"
+		"                               backend with device memory: --pin, else the build's\n"
+		"                               first); fails with the backend's line where there is\n"
+		"                               no such device\n"
 		"  --expect HEX                 XXH3-64 of the (single) file, 16 hex digits\n"
 		"  --no-verify                  do not hash\n"
 		"  --format human|json          line format (default human; LOADSCOPE=json too)\n"
 		"  --html OUT.html              also write the triage's page of this start\n"
-		"                               (timeline, counters, findings; no script)\n"
+		"                               (timeline, counters, findings; no script);\n"
+		"                               - is stdout, and the lines then go to stderr\n"
 		"  --make-test-file PATH        write pseudo-random bytes to PATH, print XXH3-64\n"
-		"  --gib N                      size of the test file in GiB (default 1, at most 1024)\n"
+		"  --gib N                      size of the test file in GiB (above 0, at most 1024;\n"
+		"                               default 1)\n"
 		"  -h, --help                   this text\n"
 		"  -V, --version                version and backends\n");
 }
@@ -87,7 +96,7 @@ static uint64_t xs_next(uint64_t *s)
 	return x * 0x2545F4914F6CDD1Dull;
 }
 
-static int make_test_file(const char *path, double gib)
+static int make_test_file(const char *path, double gib, FILE *out)
 {
 	uint64_t total = (uint64_t)(gib * 1024.0 * 1024.0 * 1024.0);
 	const size_t bufsz = 16u << 20;
@@ -135,9 +144,9 @@ static int make_test_file(const char *path, double gib)
 		fprintf(stderr, "loadscope load: closing %s: %s\n", path, strerror(cerr));
 		return LSC_EXIT_IO;
 	}
-	printf("made %s: %" PRIu64 " bytes (%.2f GiB) in %.3f s, xxh3=%016" PRIx64 "\n", path, total,
-	       total / (1024.0 * 1024 * 1024), (lsc__now_ns() - t0) / 1e9, h);
-	fflush(stdout);
+	fprintf(out, "made %s: %" PRIu64 " bytes (%.2f GiB) in %.3f s, xxh3=%016" PRIx64 "\n", path, total,
+		total / (1024.0 * 1024 * 1024), (lsc__now_ns() - t0) / 1e9, h);
+	fflush(out);
 	return 0;
 }
 
@@ -168,23 +177,38 @@ static const struct option longopts[] = {
 	LSC_CLI_COMMON_OPTS,
 };
 
-/* --html: each line goes to stdout, as without it, and to the triage. */
+/* --html: each line goes where the lines go, as without it, and to the
+ * triage. */
+struct tee {
+	FILE *out;
+	struct lsc_triage *t;
+};
+
 static void tee_line(void *user, const char *line, size_t len)
 {
-	fwrite(line, 1, len, stdout);
-	fflush(stdout);
-	lsc_triage_feed(user, line, len);
+	struct tee *tee = user;
+	fwrite(line, 1, len, tee->out);
+	fflush(tee->out);
+	lsc_triage_feed(tee->t, line, len);
 }
 
-/* The triage's page of the run to @path; 0, or -1 with the line that says why. */
+/* The triage's page of the run to @path ("-": stdout, as triage --html);
+ * 0, or -1 with the line that says why. A file written is one line on
+ * stderr, so that a run whose stdout is the lines says where the page went. */
 static int write_html(struct lsc_triage *t, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	int to_stdout = !strcmp(path, "-");
+	FILE *f = to_stdout ? stdout : fopen(path, "w");
 	int r = f ? tr_render_html(t, f) : -1;
-	if (f && (ferror(f) | fclose(f)))
+	long size = f && !to_stdout ? ftell(f) : -1;
+	if (f && ferror(f))
+		r = -1;
+	if (f && !to_stdout && fclose(f))
 		r = -1;
 	if (r < 0)
 		fprintf(stderr, "loadscope load: --html %s: %s\n", path, f ? "write failed" : strerror(errno));
+	else if (!to_stdout)
+		fprintf(stderr, "loadscope load: --html: wrote %s (%ld bytes)\n", path, size);
 	return r;
 }
 
@@ -226,6 +250,8 @@ struct load_args {
 	int has_expect, device;
 	int n_files;                  /* at argv[1..n_files] */
 	const char *const *files;
+	FILE *lines;                  /* stdout; stderr when the page goes there */
+	struct tee tee;
 };
 
 /* --staging KxC. Digits only on both sides: %u would take "-1" as 4294967295. */
@@ -274,11 +300,14 @@ static int parse_opt(int c, struct load_args *A, int *done)
 	case OPT_PIN_READONLY:
 		A->o.flags |= LSC_LOAD_PIN_READONLY;
 		return 0;
-	case OPT_CHUNK:
-		if (lsc_cli_uint("--chunk-gib", optarg, 1, 1024, &v) < 0)
+	case OPT_CHUNK: {
+		/* fractional, as pintest's: the arena rounds it up to its page */
+		double gib;
+		if (lsc_cli_real("--chunk-gib", optarg, 0, 1024, 1, &gib) < 0)
 			return LSC_EXIT_USAGE;
-		A->o.chunk_bytes = v << 30;
+		A->o.chunk_bytes = (uint64_t)ceil(gib * 1073741824.0);
 		return 0;
+	}
 	case OPT_STAGING:
 		return parse_staging(optarg, &A->o);
 	case OPT_QD:
@@ -313,8 +342,8 @@ static int parse_opt(int c, struct load_args *A, int *done)
 	case OPT_MAKE:
 		A->make = optarg;
 		return 0;
-	case OPT_GIB:
-		return lsc_cli_real("--gib", optarg, 0, 1024, 0, &A->gib) < 0 ? LSC_EXIT_USAGE : 0;
+	case OPT_GIB: /* above 0: an empty test file loads nothing */
+		return lsc_cli_real("--gib", optarg, 0, 1024, 1, &A->gib) < 0 ? LSC_EXIT_USAGE : 0;
 	case OPT_HTML:
 		A->html = optarg;
 		return 0;
@@ -354,16 +383,18 @@ static int parse_args(int argc, char **argv, struct load_args *A, int *done)
 	}
 	A->n_files = cli.nops;
 	A->files = (const char *const *)argv + 1;
+	/* --html -: the page alone on stdout, as triage's; the lines on stderr */
+	A->lines = A->html && !strcmp(A->html, "-") ? stderr : stdout;
 	return 0;
 }
 
-/* The profiler on stdout, and with --html the triage fed its lines; 0, or
+/* The profiler on A->lines, and with --html the triage fed its lines; 0, or
  * the exit status after the line that says why. */
-static int open_profiler(const struct load_args *A, lsc_profiler **p, struct lsc_triage **tri)
+static int open_profiler(struct load_args *A, lsc_profiler **p, struct lsc_triage **tri)
 {
 	struct lsc_profiler_options po;
 	lsc_profiler_options_init(&po);
-	po.stream = stdout;
+	po.stream = A->lines;
 	po.format = A->fmt;
 	*tri = NULL;
 	if (A->html) {
@@ -373,8 +404,9 @@ static int open_profiler(const struct load_args *A, lsc_profiler **p, struct lsc
 			lsc_triage_free(*tri);
 			return LSC_EXIT_IO;
 		}
+		A->tee = (struct tee){A->lines, *tri};
 		po.sink = tee_line;
-		po.sink_user = *tri;
+		po.sink_user = &A->tee;
 	}
 	int ret = lsc_profiler_create(&po, p);
 	if (ret < 0) {
@@ -461,7 +493,7 @@ int lsc_cmd_load(int argc, char **argv)
 	if (done)
 		return ret;
 	if (A.make) {
-		ret = make_test_file(A.make, A.gib);
+		ret = make_test_file(A.make, A.gib, A.lines);
 		if (ret || !A.n_files)
 			return ret;
 	}
