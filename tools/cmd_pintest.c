@@ -21,8 +21,9 @@
  * passes), so that `pintest SIZE` works on a machine without a GPU as on one
  * with; a backend asked for by name that cannot run here is one line that
  * names the one that can (`--backend mlock`). The mlock backend needs no
- * GPU, so the command and its table are tested on the build machines. Exit (docs/cli.md): 0, 1 when the backend cannot
- * run here (one line says why) or a case failed, 64 usage.
+ * GPU, so the command and its table are tested on the build machines.
+ * Exit (docs/cli.md): 0, 1 when the backend cannot run here (one line says
+ * why) or a case failed, 64 usage.
  */
 #include <errno.h>
 #include <math.h>
