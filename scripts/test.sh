@@ -30,9 +30,10 @@ took() { # seconds since $1, as 1m05s or 42s
 
 # The lines of a log that say what went wrong, without the progress lines
 # around them: ninja's "[12/340] ...", ctest's "Start" and passed-test lines,
-# libFuzzer's "#1234 pulse/NEW/REDUCE ..." lines.
+# libFuzzer's "#1234 pulse/NEW/REDUCE ..." lines and its recommended
+# dictionary ('"..." # Uses: N').
 failing_part() {
-	grep -Ev '^\[[0-9]+/[0-9]+\] |^ *Start +[0-9]+: |^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* +Passed +[0-9.]+ sec$|^#[0-9]+[[:space:]]+(pulse|NEW|REDUCE|INITED|RELOAD)[[:space:]]' "$1" || true
+	grep -Ev '^\[[0-9]+/[0-9]+\] |^ *Start +[0-9]+: |^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* +Passed +[0-9.]+ sec$|^#[0-9]+[[:space:]]+(pulse|NEW|REDUCE|INITED|RELOAD)[[:space:]]|^".*" # Uses: [0-9]+$|^###### (End of )?Recommended dictionary' "$1" || true
 }
 
 # stage NAME LOG CMD...: CMD's output into LOG; one line when it passes, its
@@ -152,10 +153,12 @@ elif [ $rc -ne 0 ]; then
 	echo "== scripts/fuzz.sh: FAILED (exit $rc); the whole output: $logs/fuzz.log"
 	exit $rc
 else
-	# libFuzzer's closing line per target: "Done N runs in S second(s)"
+	# libFuzzer's closing line per target, "Done N runs in S second(s)",
+	# named after the corpus its run read ("... files found in fuzz/corpus/T")
 	runs=$(grep -Ec '^Done [0-9]+ runs in ' "$logs/fuzz.log" || true)
 	echo "== scripts/fuzz.sh $secs: ok, $runs targets fuzzed $secs s each ($(took "$t0"); log $logs/fuzz.log)"
-	grep -E '^Done [0-9]+ runs in ' "$logs/fuzz.log" | sed 's/^/   /' || true
+	awk '/ files found in fuzz\/corpus\// { t = $NF; sub(".*/", "", t) }
+	     /^Done [0-9]+ runs in / { print "   fuzz_" (t == "" ? "?" : t) ": " $0 }' "$logs/fuzz.log"
 	results+=("scripts/fuzz.sh: ok, $runs targets x $secs s ($(took "$t0"))")
 fi
 
