@@ -567,6 +567,12 @@ Test(cli, completion_completes)
 		{"load --pin ''", pins},
 		{"tr", "triage\n"},
 		{"run --thp ''", "off except-advised default\n"},
+		{"run --e", "--env\n"},
+		/* from CMD on, CMD's words: none of run's or ab's options */
+		{"run grep --th", "\n"},
+		{"run --thp off -- ls --e", "\n"},
+		{"run --thp=off grep --e", "\n"},
+		{"ab --runs 2 -- ./engine --ru", "\n"},
 		{"ab --format ''", "text md json\n"},
 		{"lab ''", "fragment\n"},
 	};
