@@ -56,8 +56,11 @@ fi
 # docs/building.md's command, exactly: the rpath from pkg-config's libdir.
 # shellcheck disable=SC2086
 cc -std=c11 -o "$work/engine-pc" examples/embed/main.c $flags -Wl,-rpath,"$libdir"
-ldd "$work/engine-pc" | grep -q "libloadscope\.so[^ ]* => $libdir/" ||
-	{ echo "the rpath build does not take libloadscope.so from $libdir:"; ldd "$work/engine-pc"; exit 1; }
+# Into a file first: grep -q stops reading at its match, and ldd's SIGPIPE
+# would fail the pipeline under pipefail.
+ldd "$work/engine-pc" >"$work/pc.ldd"
+grep -q "libloadscope\.so[^ ]* => $libdir/" "$work/pc.ldd" ||
+	{ echo "the rpath build does not take libloadscope.so from $libdir:"; cat "$work/pc.ldd"; exit 1; }
 "$work/engine-pc" "$work/weights.bin" >"$work/pc.out"
 grep -q '^engine: \[loadscope/1\] loaded ' "$work/pc.out" ||
 	{ echo "no 'engine: [loadscope/1] loaded' line:"; cat "$work/pc.out"; exit 1; }
