@@ -199,7 +199,9 @@ Test(cli, numbers_refuse_inf_nan_negative_and_absurd)
 		{"load x --gib", "-1"},                {"load x --gib", "1025"},
 		{"load x --qd", "-1"},                 {"load x --qd", "99999999999999999999999"},
 		{"load x --threads", "inf"},           {"load x --threads", "1025"},
-		{"load x --chunk-gib", "1e3"},         {"load x --chunk-gib", "' 8'"},
+		{"load x --chunk-gib", "1e4"},         {"load x --chunk-gib", "' 8'"},
+		{"load x --chunk-gib", "0"},           {"load x --chunk-gib", "nan"},
+		{"load x --gib", "0"},
 		{"load x --staging", "-1x5"},          {"load x --staging", "4x0"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -469,6 +471,80 @@ Test(cli, man_page_and_completion_match_the_program)
 		check_command(c);
 }
 
+/* An option @opt ("--pin") named in @help as itself, not as a prefix of a
+ * longer one ("--pin-readonly"). */
+static int help_names(const char *help, const char *opt)
+{
+	size_t n = strlen(opt);
+	for (const char *s = help; (s = strstr(s, opt)); s += n)
+		if (strchr(" \n=[],|)", s[n]))
+			return 1;
+	return 0;
+}
+
+/* The man page's EXAMPLES: each command line (between .nf and .fi, pipes
+ * split) is `loadscope COMMAND ...` of a command the program has, every
+ * option it gives before a bare `--` is one that command's --help names,
+ * and every command has an example. */
+Test(cli, man_examples_are_the_programs_commands)
+{
+	slurp(MAN, man, sizeof(man));
+	const char *ex = strstr(man, "\n.SH EXAMPLES\n");
+	cr_assert_not_null(ex, "%s has no EXAMPLES section", MAN);
+	const char *end = strstr(ex + 1, "\n.SH ");
+	cr_assert_not_null(end, "EXAMPLES is not followed by a section");
+	static char text[1 << 14];
+	cr_assert_lt((size_t)(end - ex), sizeof(text));
+	/* roff's \- is a plain '-' on the command line */
+	size_t k = 0;
+	for (const char *p = ex; p < end; p++) {
+		if (p[0] == '\\' && p[1] == '-')
+			p++;
+		text[k++] = *p;
+	}
+	text[k] = 0;
+	const char *const cmds[] = {"load", "probe", "triage", "pintest", "run", "ab", "lab"};
+	unsigned seen[7] = {0}, lines = 0;
+	int in_nf = 0;
+	char *save = NULL;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(l, ".nf") || !strcmp(l, ".fi")) {
+			in_nf = !strcmp(l, ".nf");
+			continue;
+		}
+		if (!in_nf)
+			continue;
+		lines++;
+		char *save2 = NULL;
+		for (char *seg = strtok_r(l, "|", &save2); seg; seg = strtok_r(NULL, "|", &save2)) {
+			char sub[32], help[1 << 13];
+			seg += strspn(seg, " ");
+			cr_assert(!strncmp(seg, "loadscope ", 10), "an example that is not loadscope's: %s", seg);
+			cr_assert_eq(sscanf(seg + 10, "%31s", sub), 1, "%s", seg);
+			size_t c = 0;
+			while (c < 7 && strcmp(cmds[c], sub))
+				c++;
+			cr_assert_lt(c, 7, "%s: not a command of the program", sub);
+			seen[c]++;
+			cr_assert_eq(tool("%s --help", sub), 0, "%s", sub);
+			cr_assert_lt(strlen(out), sizeof(help));
+			memcpy(help, out, strlen(out) + 1);
+			char *save3 = NULL;
+			for (char *w = strtok_r(seg + 10, " ", &save3); w; w = strtok_r(NULL, " ", &save3)) {
+				if (!strcmp(w, "--"))
+					break; /* CMD's own from here */
+				if (strncmp(w, "--", 2))
+					continue;
+				w[strcspn(w, "=")] = 0;
+				cr_assert(help_names(help, w), "EXAMPLES: `loadscope %s %s`: not an option of its --help", sub, w);
+			}
+		}
+	}
+	cr_assert_gt(lines, 0, "no example command lines in EXAMPLES");
+	for (size_t c = 0; c < 7; c++)
+		cr_assert_gt(seen[c], 0, "EXAMPLES has no example of %s", cmds[c]);
+}
+
 /* The completion itself, run by bash: prefixes, value lists, --opt=value
  * (bash splits it at '=' as readline does), the registry's pin names. */
 Test(cli, completion_completes)
@@ -491,6 +567,12 @@ Test(cli, completion_completes)
 		{"load --pin ''", pins},
 		{"tr", "triage\n"},
 		{"run --thp ''", "off except-advised default\n"},
+		{"run --e", "--env\n"},
+		/* from CMD on, CMD's words: none of run's or ab's options */
+		{"run grep --th", "\n"},
+		{"run --thp off -- ls --e", "\n"},
+		{"run --thp=off grep --e", "\n"},
+		{"ab --runs 2 -- ./engine --ru", "\n"},
 		{"ab --format ''", "text md json\n"},
 		{"lab ''", "fragment\n"},
 	};

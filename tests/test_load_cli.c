@@ -5,15 +5,20 @@
  * the right hash exits 0 and with a wrong one exits 1 with an error line;
  * a missing file exits 1 with a line naming it; no file is a usage error
  * (64, docs/cli.md);
- * --pin-readonly with a backend that has no read-only flag is a note.
+ * --pin-readonly with a backend that has no read-only flag is a note;
+ * --html - is the page alone on stdout (the lines on stderr, no file named
+ * "-"), and --html OUT says on stderr that it wrote OUT; --gib 0 is a usage
+ * error, and --help gives every number's range.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "helpers/load_helpers.h"
+#include "helpers/tool_run.h"
 
 static char out[1 << 16];
 
@@ -88,6 +93,11 @@ Test(load_cli, make_and_load)
 	int64_t v;
 	cr_assert_eq(lsc__parsed_i64(&pl, "bytes", &v), 0);
 	cr_assert_eq(v, (int64_t)(0.01 * 1024 * 1024 * 1024));
+	/* counts of one are singular: "1 file, 1 extent", "in 1 segment" */
+	cr_assert(strstr(out, ", 1 file, 1 extent | "), "%s", out);
+	cr_assert(strstr(out, " retries in 1 segment; "), "%s", out);
+	cr_assert_null(strstr(out, "1 segments"), "%s", out);
+	cr_assert_null(strstr(out, "1 files"), "%s", out);
 
 	snprintf(args, sizeof(args), "--format json --reader pread --staging 2x1 --qd 2 '%s'", path);
 	cr_assert_eq(run(args), 0, "%s", out);
@@ -150,4 +160,66 @@ Test(load_cli, pin_readonly_without_the_flag_is_a_note)
 	snprintf(args, sizeof(args), "--pin mlock '%s'", path);
 	cr_assert_eq(run(args), 0, "%s", out);
 	cr_assert_null(strstr(out, "readonly="), "%s", out);
+}
+
+/* --html - is stdout, as `triage --html -`: the page alone there, the lines
+ * on stderr, and no file named "-" in the current directory. A page written
+ * to a file is one line on stderr. */
+Test(load_cli, html_dash_is_stdout)
+{
+	static char o[1 << 18], e[1 << 16];
+	make();
+	cr_assert_eq(chdir(lsct_tmpdir()), 0);
+	int rc = lsct_tool(o, sizeof o, e, sizeof e, "load '%s' --html -", path);
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, e);
+	cr_assert_eq(strncmp(o, "<!DOCTYPE html>", 15), 0, "the page, alone, on stdout: %.200s", o);
+	cr_assert_null(strstr(o, "[loadscope/1]"), "no line in the page's stream");
+	cr_assert(strstr(e, "[loadscope/1] loaded "), "the lines on stderr: %s", e);
+	cr_assert_neq(access("-", F_OK), 0, "a file named '-' was written");
+
+	char page[600];
+	snprintf(page, sizeof page, "%s/p.html", lsct_tmpdir());
+	rc = lsct_tool(o, sizeof o, e, sizeof e, "load '%s' --html '%s'", path, page);
+	cr_assert_eq(rc, 0, "exit %d: %s", rc, e);
+	cr_assert(strstr(o, "[loadscope/1] loaded "), "the lines on stdout: %s", o);
+	uint64_t len;
+	free(lsct_read_file(page, &len));
+	char want[700];
+	snprintf(want, sizeof want, "loadscope load: --html: wrote %s (%llu bytes)\n", page,
+		 (unsigned long long)len);
+	cr_assert(strstr(e, want), "want '%s' in: %s", want, e);
+}
+
+/* A test file of 0 bytes is refused; each number's range is in --help. */
+Test(load_cli, gib_and_ranges)
+{
+	char p0[600];
+	snprintf(p0, sizeof p0, "%s/zero.bin", lsct_tmpdir());
+	char args[700];
+	snprintf(args, sizeof args, "--make-test-file '%s' --gib 0", p0);
+	cr_assert_eq(run(args), 64, "%s", out);
+	cr_assert_neq(access(p0, F_OK), 0, "--gib 0 made a file");
+	cr_assert_eq(run("--help"), 0);
+	const char *const want[] = {"--chunk-gib N", "pieces of N GiB (above 0, at most\n", "--qd Q",
+				    "depth, 1 to 4096)", "--threads T", "(1 to 1024;", "--device N",
+				    "GPU N (0 to 1023)", "in GiB (above 0, at most 1024;"};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		cr_assert(strstr(out, want[i]), "--help lacks '%s':\n%s", want[i], out);
+	cr_assert_eq(run("--chunk-gib 0 x"), 64);
+	cr_assert_eq(run("--chunk-gib 1025 x"), 64);
+}
+
+/* --chunk-gib is fractional, as pintest's: 4 MiB pieces of the 10.24 MiB
+ * test file's 4 KiB arena are ceil(10.24 / 4) = 3. */
+Test(load_cli, chunk_gib_fractional)
+{
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	make();
+	char args[700];
+	snprintf(args, sizeof args, "--thp 4k --chunk-gib 0.00390625 '%s'", path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	cr_assert(line_of("arena", buf, sizeof(buf), &pl), "%s", out);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "pieces"), "3", "%s", out);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "piece_bytes"), "4194304", "%s", out);
 }

@@ -136,6 +136,33 @@ Test(pin_segments, one_segment_is_the_arena)
 	char want[48];
 	snprintf(want, sizeof want, "segment_bytes=%llu", (unsigned long long)ARENA);
 	cr_expect_eq(lsct_count_with(&cap, "note", want), 1, "%s", cap.buf);
+	/* one segment is "1 segment", in the note as in the sentence */
+	cr_expect_eq(lsct_count_with(&cap, "note", "with mlock in 1 segment of 64.0 MiB: "), 1, "%s", cap.buf);
+	cr_expect_null(strstr(cap.buf, "1 segments"), "%s", cap.buf);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+/* --pin none locks nothing: its phase line says the time and no size or
+ * rate (it once said "1.00 GiB in 0.000 s (33373.38 GiB/s)"), where mlock's
+ * says the bytes it locked. */
+Test(pin_segments, none_has_no_pin_rate)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+
+	lsc_profiler *p = arena_4k(&a, &o);
+	o.pin = "none";
+	cr_assert_eq(lsc__arena_pin(p, &o, &a), 0, "%s", cap.buf);
+	cr_expect_eq(a.pinned_bytes, 0);
+	cr_assert_eq(lsct_count(&cap, "phase"), 1, "%s", cap.buf); /* the allocate's was reset */
+	cr_assert(lsct_find(&cap, "phase", 0, buf, sizeof buf, &pl), "%s", cap.buf);
+	cr_expect_str_eq(lsc__parsed_get(&pl, "kind"), "pin", "%s", buf);
+	cr_expect_str_eq(lsc__parsed_get(&pl, "bytes"), "0", "%s", buf);
+	cr_expect_str_eq(lsc__parsed_get(&pl, "gibps"), "n/a", "%s", buf);
+	cr_expect_null(strstr(buf, "GiB/s"), "no rate for what was not pinned: %s", buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 }
@@ -159,6 +186,10 @@ Test(pin_segments, mlock_in_segments)
 	cr_expect_eq(v.locked_bytes, ARENA, "smaps Locked %llu", (unsigned long long)v.locked_bytes);
 	cr_expect_eq(lsct_count_with(&cap, "phase", "kind=pin"), 1, "%s", cap.buf);
 	cr_expect_eq(lsct_count_with(&cap, "note", "segments=8"), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "note", "with mlock in 8 segments of 8.0 MiB: "), 1, "%s", cap.buf);
+	char want[64];
+	snprintf(want, sizeof want, "name=pin bytes=%llu ", (unsigned long long)ARENA);
+	cr_expect_eq(lsct_count_with(&cap, "phase", want), 1, "the phase holds the bytes locked: %s", cap.buf);
 	cr_expect_eq(lsct_count_with(&cap, "note", "s_per_gib="), 1, "%s", cap.buf);
 	cr_expect_eq(lsct_count_with(&cap, "fallback", NULL), 0, "%s", cap.buf);
 	void *base = a.base;

@@ -2,7 +2,8 @@
  * Description: `loadscope pintest`, run as a program (LSC_TEST_TOOL) on
  * 64 MiB with the mlock backend, which needs no GPU: the table's shape, one
  * row per mode and repeat, interleaved, the register notes, chunking, and
- * the one-line exit 1 of a GPU backend on a machine without a device.
+ * the one-line exit 1 of a GPU backend on a machine without a device, which
+ * names the backend that runs here, and the default, which is one that does.
  * Timings are printed, never asserted.
  */
 #include <criterion/criterion.h>
@@ -95,6 +96,19 @@ Test(pintest, chunks)
 	cr_assert_eq(rows("mlock register 4x0.0156 GiB thp=4k #1 |"), 1, "%s", out);
 }
 
+/* The first page-locking backend of the registry, other than @except, that
+ * passes its probe here (or has none): read off the registry, as a user
+ * would try them one by one. */
+static const struct lsc__pin_ops *first_runnable(const char *except)
+{
+	char why[512];
+	for (const struct lsc__pin_ops *const *b = lsc__pin_backends; *b; b++)
+		if (((*b)->caps & LSC__PIN_CAP_LOCKS) && (!except || strcmp((*b)->name, except)) &&
+		    (!(*b)->probe || (*b)->probe(why, sizeof why) == 0))
+			return *b;
+	return NULL;
+}
+
 static void no_device_line(const char *backend, const char *err_prefix)
 {
 	char args[128];
@@ -113,6 +127,37 @@ static void no_device_line(const char *backend, const char *err_prefix)
 	cr_assert(strncmp(out, want, strlen(want)) == 0, "%s", out);
 	cr_assert(strstr(out, err_prefix), "the line names the runtime's error: %s", out);
 	cr_assert_eq(strchr(out, '\n'), out + strlen(out) - 1, "one line only:\n%s", out);
+	const struct lsc__pin_ops *alt = first_runnable(backend);
+	if (alt) {
+		snprintf(want, sizeof(want), "; --backend %s runs here\n", alt->name);
+		cr_assert(strstr(out, want), "the line names the backend that runs here (%s):\n%s", alt->name,
+			  out);
+	}
+}
+
+/* Without --backend: one that runs here, so the command works on a machine
+ * without a GPU; each backend it passed over is named with its reason. */
+Test(pintest, default_backend_runs_here)
+{
+	const struct lsc__pin_ops *want = first_runnable(NULL);
+	cr_assert_not_null(want, "mlock has no probe: some backend always runs");
+	if (!strcmp(want->name, "mlock"))
+		require_memlock(64u << 20);
+	int rc = run("0.0625 --mode register");
+	cr_assert_eq(rc, 0, "exit %d:\n%s", rc, out);
+	char line[96];
+	snprintf(line, sizeof(line), "pintest: backend=%s size=0.0625 GiB", want->name);
+	cr_assert(strstr(out, line), "want %s:\n%s", line, out);
+	snprintf(line, sizeof(line), "| %s register 0.0625 GiB #1 |", want->name);
+	cr_assert(strstr(out, line), "want a row %s:\n%s", line, out);
+	for (const struct lsc__pin_ops *const *b = lsc__pin_backends; *b && *b != want; b++)
+		if ((*b)->caps & LSC__PIN_CAP_LOCKS) {
+			snprintf(line, sizeof(line), "(%s: ", (*b)->name);
+			char alt[96];
+			snprintf(alt, sizeof(alt), "; %s: ", (*b)->name);
+			cr_assert(strstr(out, line) || strstr(out, alt),
+				  "the default line says why %s was passed over:\n%s", (*b)->name, out);
+		}
 }
 
 Test(pintest, cuda_without_device_is_one_line)

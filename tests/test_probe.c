@@ -209,6 +209,25 @@ Test(probe, json_lines_carry_the_same_records)
 	warn_with_id(&r, "hugetlb-short", &p, store);
 	cr_assert_eq(p.format, LSC_FORMAT_JSON);
 	assert_field(&p, "hugetlb_needed", "20480");
+	/* Counts and flags are JSON numbers: the fixture's THP_enabled: 1 is
+	 * "thp_process":1, and no field of the system line but the run id is
+	 * a quoted string of digits only. */
+	const char *sys = strstr(r.out, "{\"loadscope\":1,\"event\":\"system\"");
+	cr_assert_not_null(sys, "%s", r.out);
+	const char *eol = strchr(sys, '\n');
+	cr_assert_not_null(eol);
+	char *line = strndup(sys, (size_t)(eol - sys));
+	cr_assert(strstr(line, ",\"thp_process\":1,"), "%s", line);
+	for (const char *q = strstr(line, "\":\""); q; q = strstr(q + 1, "\":\"")) {
+		size_t d = strspn(q + 3, "0123456789");
+		if (d && q[3 + d] == '"') {
+			const char *k = q;
+			while (k > line && k[-1] != '"')
+				k--;
+			cr_assert(!strncmp(k, "run\"", 4), "a number as text: %.40s", k);
+		}
+	}
+	free(line);
 }
 
 Test(probe, capability_lifts_the_memlock_limit)

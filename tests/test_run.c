@@ -7,7 +7,8 @@
  * thp_prctl) and refused in one line where it does not (this kernel's own
  * answer, and an older kernel's EINVAL through a seccomp filter on a
  * kernel that has it); --env reaches the child; CMD's own exit status, 127
- * for a CMD not found, 64 for a usage error, with nothing run.
+ * for a CMD not found, 64 for a usage error, with nothing run; CMD without
+ * '--', as env(1) takes it, and its options left to it.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -207,12 +208,31 @@ Test(run, usage_errors_run_nothing)
 		{"run --thp sometimes -- echo ran", "loadscope run: --thp sometimes: off, except-advised or default; see 'loadscope run --help'\n"},
 		{"run --env =x -- echo ran", "loadscope run: --env =x: not NAME=VALUE; see 'loadscope run --help'\n"},
 		{"run --env X -- echo ran", "loadscope run: --env X: not NAME=VALUE; see 'loadscope run --help'\n"},
-		{"run echo ran", "loadscope run: echo: an operand before '--' (CMD comes after '--'); see 'loadscope run --help'\n"},
-		{"run --thp off --", "loadscope run: no CMD given after '--'; see 'loadscope run --help'\n"},
+		{"run --thp off --", "loadscope run: no CMD given; see 'loadscope run --help'\n"},
+		{"run --thp off", "loadscope run: no CMD given; see 'loadscope run --help'\n"},
+		{"run --bogus echo ran", "loadscope run: --bogus: unknown option; see 'loadscope run --help'\n"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "%s", cases[i].args), 64, "%s", cases[i].args);
 		cr_assert_str_eq(out, "", "%s", cases[i].args);
 		cr_assert_str_eq(err, cases[i].want, "%s", cases[i].args);
 	}
+}
+
+/* As env, nice, taskset and numactl: options end at CMD, so '--' is
+ * optional, and what follows CMD is CMD's, options that look like run's
+ * included. */
+Test(run, cmd_without_dashdash)
+{
+	cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "run --env LSCT_A=one sh -c 'echo \"$LSCT_A\"; exit 5'"),
+		     5, "%s", err);
+	cr_assert_str_eq(out, "one\n");
+	cr_assert(strstr(err, "; env LSCT_A=one; exec sh\n"), "%s", err);
+	/* CMD's own --thp and --env are its arguments, not run's */
+	cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "run echo --thp off --env A=b -- x"), 0, "%s", err);
+	cr_assert_str_eq(out, "--thp off --env A=b -- x\n");
+	cr_assert(strstr(err, "THP control inherited"), "no --thp was run's: %s", err);
+	/* a CMD that begins with '-' still needs '--' */
+	cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "run -- echo -n x"), 0, "%s", err);
+	cr_assert_str_eq(out, "x");
 }

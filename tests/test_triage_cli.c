@@ -148,3 +148,23 @@ Test(triage_cli, redact)
 	cr_assert(strstr(out, "<path>"), "%s", out);
 	cr_assert(strstr(out, "verify: timed out at layer 32"), "%s", out);
 }
+
+/* --html OUT without --format prints no report: one line on stderr says
+ * the page was written, where, and how big; stdout stays empty. */
+Test(triage_cli, html_says_it_wrote_the_page)
+{
+	static char o[1 << 12], e[1 << 12];
+	char page[160];
+	snprintf(page, sizeof(page), "%s/p.html", dir);
+	int rc = lsct_tool(o, sizeof(o), e, sizeof(e), "triage --html '%s' '%s'", page, file("h.log", HEALTHY));
+	cr_assert_eq(rc, 0, "%s", e);
+	cr_assert_str_eq(o, "");
+	FILE *f = fopen(page, "r");
+	cr_assert_not_null(f, "no page at %s", page);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fclose(f);
+	char want[256];
+	snprintf(want, sizeof(want), "loadscope triage: --html: wrote %s (%ld bytes)\n", page, n);
+	cr_assert_str_eq(e, want);
+}

@@ -107,10 +107,14 @@ static void report(const struct lsc_cli *c, int ch)
 int lsc_cli_next(struct lsc_cli *c)
 {
 	/* "-": operands come back in order as 1, whatever POSIXLY_CORRECT
-	 * says; ":": a missing value is told apart from an unknown option. */
+	 * says; "+" (asked for by a leading '+'): getopt stops at the first
+	 * operand, and the end below gathers it and the rest; ":": a missing
+	 * value is told apart from an unknown option. */
 	char shorts[32];
+	const char *own = c->shorts ? c->shorts : "";
+	int in_order = own[0] == '+';
 
-	snprintf(shorts, sizeof(shorts), "-:%s", c->shorts ? c->shorts : "");
+	snprintf(shorts, sizeof(shorts), "%s:%s", in_order ? "+" : "-", own + in_order);
 	if (!c->started) {
 		optind = 0; /* glibc: 0 re-reads the optstring's leading "-" */
 		opterr = 0;

@@ -186,24 +186,36 @@ static void drained(const char *when, const struct lab_drain *d, int64_t took, c
 	fflush(stdout);
 }
 
-static int fragment(double gib, double hold, double keep_free, int drain, double drain_max, double leave)
-{
-	struct lab_drain dr = {0};
+/* What fragment() asked for, and what it holds: each step takes the
+ * struct, and release() gives back whatever the steps took. */
+struct frag {
+	double gib, hold, keep_free, drain_max, leave;
+	int drain;
 	struct state s;
-	machine(&s);
-	size_t blocks = (size_t)ceil(gib * GIB / (double)s.block);
-	size_t bytes = blocks * s.block;
-	int64_t avail = lab_mem_available(), before, after, released;
+	size_t blocks, bytes;     /* blocks of s.block, the faulted bytes */
+	char *map, *base;         /* the mapping, and its first block */
+	size_t map_len;
+	struct io_uring *rings;
+	size_t nrings, up;        /* rings made, rings with buffers registered */
+	struct iovec *iov;
+	struct lab_drain dr;
+};
+
+/* Refuse before anything is taken: MemAvailable less --keep-free, and the
+ * pins over RLIMIT_MEMLOCK. 0, or the exit status (the line printed). */
+static int refuse_early(const struct frag *f)
+{
+	int64_t avail = lab_mem_available();
 
 	if (avail < 0) {
 		fprintf(stderr, "loadscope lab: MemAvailable unreadable in /proc/meminfo; refusing without it\n");
 		return LSC_EXIT_IO;
 	}
-	if ((double)avail - (double)bytes < keep_free * GIB) {
+	if ((double)avail - (double)f->bytes < f->keep_free * GIB) {
 		fprintf(stderr,
 			"loadscope lab: refusing: --gib %.6g would leave %.2f GiB of MemAvailable (%.2f GiB now), "
 			"less than --keep-free %.6g GiB\n",
-			gib, ((double)avail - (double)bytes) / GIB, (double)avail / GIB, keep_free);
+			f->gib, ((double)avail - (double)f->bytes) / GIB, (double)avail / GIB, f->keep_free);
 		return LSC_EXIT_PROBLEM;
 	}
 	/* The pins count against RLIMIT_MEMLOCK without CAP_IPC_LOCK: refuse
@@ -212,120 +224,97 @@ static int fragment(double gib, double hold, double keep_free, int drain, double
 	struct lsc__status st;
 	struct rlimit rl;
 	if (lsc__status_read(NULL, &st) == 0 && st.cap_ipc_lock == 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
-	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < blocks * (size_t)s.page) {
-		pin_refused(ENOMEM, &s, blocks * (size_t)s.page, 1);
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < f->blocks * (size_t)f->s.page) {
+		pin_refused(ENOMEM, &f->s, f->blocks * (size_t)f->s.page, 1);
 		return LSC_EXIT_PROBLEM;
 	}
-	fprintf(stderr,
-		"loadscope lab: this stresses the machine: %.2f GiB of free memory is fragmented into 4 KiB "
-		"holes with one pinned page per %zu KiB block%s, so every program here that wants huge pages "
-		"gets fewer or stalls in compaction, until this ends (SIGINT or SIGTERM releases all)\n",
-		(double)bytes / GIB, s.block / 1024,
-		drain ? ", and the free blocks left are taken too (--drain)" : "");
-	dr.block = s.block;
-	dr.order = s.order;
-	dr.page = s.page;
-	dr.leave = (uint64_t)(leave * GIB);
-	dr.stop = stop_asked; /* a signal while draining goes to the release at once */
-	if (show("before", &s, &before) < 0)
-		return LSC_EXIT_IO;
+	return 0;
+}
 
-	/* Aligned to a block, so that each block of the mapping is one the
-	 * buddy allocator could have handed out whole. */
-	size_t map_len = bytes + s.block;
-	char *map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (map == MAP_FAILED) {
-		fprintf(stderr, "loadscope lab: mmap %zu bytes: %s\n", map_len, strerror(errno));
+/* Map N GiB aligned to a block, so that each block of the mapping is one
+ * the buddy allocator could have handed out whole, and fault it in 4 KiB
+ * pages. 0; 1 stopped by a signal (nothing more to do); or LSC_EXIT_IO. */
+static int fault_in(struct frag *f)
+{
+	f->map_len = f->bytes + f->s.block;
+	f->map = mmap(NULL, f->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (f->map == MAP_FAILED) {
+		f->map = NULL;
+		fprintf(stderr, "loadscope lab: mmap %zu bytes: %s\n", f->map_len, strerror(errno));
 		return LSC_EXIT_IO;
 	}
-	char *base = (char *)(((uintptr_t)map + s.block - 1) & ~((uintptr_t)s.block - 1));
-	if (madvise(base, bytes, MADV_NOHUGEPAGE))
+	f->base = (char *)(((uintptr_t)f->map + f->s.block - 1) & ~((uintptr_t)f->s.block - 1));
+	if (madvise(f->base, f->bytes, MADV_NOHUGEPAGE))
 		fprintf(stderr, "loadscope lab: madvise(MADV_NOHUGEPAGE): %s (THP may fill some blocks whole)\n",
 			strerror(errno));
-	for (size_t off = 0; off < bytes; off += (size_t)s.page) {
-		base[off] = 1;
-		if (off % s.block == 0 && stop_asked()) {
+	for (size_t off = 0; off < f->bytes; off += (size_t)f->s.page) {
+		f->base[off] = 1;
+		if (off % f->s.block == 0 && stop_asked()) {
 			printf("stopped by a signal while faulting: releasing\n");
-			munmap(map, map_len);
-			return LSC_EXIT_OK;
+			return 1;
 		}
 	}
+	return 0;
+}
 
-	size_t nrings = (blocks + RING_BUFS - 1) / RING_BUFS;
-	struct io_uring *rings = calloc(nrings, sizeof(*rings));
-	struct iovec *iov = calloc(blocks, sizeof(*iov));
-	int rc = LSC_EXIT_OK;
-	size_t up = 0;
-	if (!rings || !iov) {
+/* One 4 KiB page of every block pinned (io_uring registered buffers), then
+ * the rest of every block back to the kernel: 4 KiB holes around a pin.
+ * 0, or the exit status (the line printed). */
+static int pin_and_punch(struct frag *f)
+{
+	f->nrings = (f->blocks + RING_BUFS - 1) / RING_BUFS;
+	f->rings = calloc(f->nrings, sizeof(*f->rings));
+	f->iov = calloc(f->blocks, sizeof(*f->iov));
+	if (!f->rings || !f->iov) {
 		fprintf(stderr, "loadscope lab: out of memory\n");
-		rc = LSC_EXIT_IO;
-		goto out;
+		return LSC_EXIT_IO;
 	}
-	for (size_t b = 0; b < blocks; b++) {
-		iov[b].iov_base = base + b * s.block;
-		iov[b].iov_len = (size_t)s.page;
+	for (size_t b = 0; b < f->blocks; b++) {
+		f->iov[b].iov_base = f->base + b * f->s.block;
+		f->iov[b].iov_len = (size_t)f->s.page;
 	}
-	for (; up < nrings; up++) {
-		size_t first = up * RING_BUFS, n = blocks - first < RING_BUFS ? blocks - first : RING_BUFS;
-		int r = io_uring_queue_init(1, &rings[up], 0);
+	for (; f->up < f->nrings; f->up++) {
+		size_t first = f->up * RING_BUFS;
+		size_t n = f->blocks - first < RING_BUFS ? f->blocks - first : RING_BUFS;
+		int r = io_uring_queue_init(1, &f->rings[f->up], 0);
 		if (r == 0) {
-			r = io_uring_register_buffers(&rings[up], iov + first, (unsigned)n);
+			r = io_uring_register_buffers(&f->rings[f->up], f->iov + first, (unsigned)n);
 			if (r < 0)
-				io_uring_queue_exit(&rings[up]);
+				io_uring_queue_exit(&f->rings[f->up]);
 		}
 		if (r < 0) {
-			pin_refused(-r, &s, blocks * (size_t)s.page, 0);
-			rc = LSC_EXIT_PROBLEM;
-			goto out;
+			pin_refused(-r, &f->s, f->blocks * (size_t)f->s.page, 0);
+			return LSC_EXIT_PROBLEM;
 		}
 	}
-	/* The rest of every block back to the kernel: 4 KiB holes around a pin. */
-	for (size_t b = 0; b < blocks; b++)
-		if (madvise(base + b * s.block + s.page, s.block - (size_t)s.page, MADV_DONTNEED)) {
+	for (size_t b = 0; b < f->blocks; b++)
+		if (madvise(f->base + b * f->s.block + f->s.page, f->s.block - (size_t)f->s.page, MADV_DONTNEED)) {
 			fprintf(stderr, "loadscope lab: madvise(MADV_DONTNEED): %s\n", strerror(errno));
-			rc = LSC_EXIT_IO;
-			goto out;
+			return LSC_EXIT_IO;
 		}
-	if (drain) {
-		int64_t took = lab_drain_take(&dr, (int64_t)(keep_free * GIB), (uint64_t)(drain_max * GIB));
-		if (took < 0)
-			fprintf(stderr, "loadscope lab: drain: %s (smaps_rollup or meminfo unreadable); not drained\n",
-				strerror((int)-took));
-		else
-			drained("", &dr, took, &s);
-	}
-	if (show("after", &s, &after) < 0) {
-		rc = LSC_EXIT_IO;
-		goto out;
-	}
-	if (before >= 0 && after >= 0)
-		printf("fragmented: %zu pages of %ld bytes pinned, one per %zu KiB block of the %.2f GiB faulted; "
-		       "free in %zu KiB blocks %.2f -> %.2f GiB\n",
-		       blocks, s.page, s.block / 1024, (double)bytes / GIB, s.block / 1024, (double)before / GIB,
-		       (double)after / GIB);
-	if (isinf(hold))
-		printf("holding until SIGINT or SIGTERM (pid %d)\n", (int)getpid());
-	else
-		printf("holding for %.6g s or until SIGINT or SIGTERM (pid %d)\n", hold, (int)getpid());
-	fflush(stdout);
+	return 0;
+}
 
+/* Hold until SIGINT or SIGTERM, or --hold runs out. Draining, the hold
+ * wakes every second: blocks that reclaim, compaction or a program's exit
+ * give back are taken again, so that the state lasts from one load to the
+ * next. */
+static void hold_state(struct frag *f)
+{
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	struct timespec end, now;
 	clock_gettime(CLOCK_MONOTONIC, &end);
-	double e = (double)end.tv_sec + end.tv_nsec / 1e9 + (isinf(hold) ? 0 : hold);
-	/* Draining, the hold wakes every second: blocks that reclaim,
-	 * compaction or a program's exit give back are taken again, so that
-	 * the state lasts from one load to the next. */
-	int64_t last = drain ? lab_free_blocks(&dr) : -1;
+	double e = (double)end.tv_sec + end.tv_nsec / 1e9 + (isinf(f->hold) ? 0 : f->hold);
+	int64_t last = f->drain ? lab_free_blocks(&f->dr) : -1;
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		double left = isinf(hold) ? 86400 : e - ((double)now.tv_sec + now.tv_nsec / 1e9);
+		double left = isinf(f->hold) ? 86400 : e - ((double)now.tv_sec + now.tv_nsec / 1e9);
 		if (left <= 0)
 			break;
-		if (drain && left > 1)
+		if (f->drain && left > 1)
 			left = 1;
 		struct timespec ts = {.tv_sec = (time_t)left, .tv_nsec = (long)((left - floor(left)) * 1e9)};
 		int sig = sigtimedwait(&set, NULL, &ts);
@@ -333,41 +322,108 @@ static int fragment(double gib, double hold, double keep_free, int drain, double
 			printf("%s: releasing\n", strsignal(sig));
 			break;
 		}
-		int64_t fb = drain ? lab_free_blocks(&dr) : -1;
+		int64_t fb = f->drain ? lab_free_blocks(&f->dr) : -1;
 		if (fb >= 0 && fb > last + LAB_DRAIN_CHUNK) {
-			int64_t took = lab_drain_take(&dr, (int64_t)(keep_free * GIB), (uint64_t)(drain_max * GIB));
+			int64_t took = lab_drain_take(&f->dr, (int64_t)(f->keep_free * GIB),
+						      (uint64_t)(f->drain_max * GIB));
 			if (took > 0)
-				drained(" while holding", &dr, took, &s);
-			last = lab_free_blocks(&dr);
+				drained(" while holding", &f->dr, took, &f->s);
+			last = lab_free_blocks(&f->dr);
 		} else if (fb >= 0 && fb < last) {
 			last = fb;
 		}
 	}
-out:;
-	uint64_t drained_bytes = dr.bytes;
-	lab_drain_release(&dr);
+}
+
+/* Give back what the steps took; after a clean run, the released lines. */
+static void release(struct frag *f, int rc)
+{
+	int64_t released;
+	uint64_t drained_bytes = f->dr.bytes;
+
+	lab_drain_release(&f->dr);
 	/* Unregistered first: the ring's own teardown runs later in a kernel
 	 * worker, and the pins would outlive this line by that much. */
-	for (size_t i = 0; i < up; i++) {
-		io_uring_unregister_buffers(&rings[i]);
-		io_uring_queue_exit(&rings[i]);
+	for (size_t i = 0; i < f->up; i++) {
+		io_uring_unregister_buffers(&f->rings[i]);
+		io_uring_queue_exit(&f->rings[i]);
 	}
-	munmap(map, map_len);
-	free(rings);
-	free(iov);
-	if (rc == LSC_EXIT_OK && show("released", &s, &released) == 0) {
-		/* The kernel's count of what this process still pins: 0 now. */
-		struct lsc__status self;
-		lsc__status_read(NULL, &self);
-		printf("released: %zu pins and %.2f GiB of mappings", blocks, (double)bytes / GIB);
-		if (drain)
-			printf(", %.2f GiB of drained huge pages", (double)drained_bytes / GIB);
-		printf("; VmPin now ");
-		if (self.pin_kib < 0)
-			printf("n/a\n");
+	if (f->map)
+		munmap(f->map, f->map_len);
+	free(f->rings);
+	free(f->iov);
+	if (rc != LSC_EXIT_OK || show("released", &f->s, &released) < 0)
+		return;
+	/* The kernel's count of what this process still pins: 0 now. */
+	struct lsc__status self;
+	lsc__status_read(NULL, &self);
+	printf("released: %zu pins and %.2f GiB of mappings", f->blocks, (double)f->bytes / GIB);
+	if (f->drain)
+		printf(", %.2f GiB of drained huge pages", (double)drained_bytes / GIB);
+	printf("; VmPin now ");
+	if (self.pin_kib < 0)
+		printf("n/a\n");
+	else
+		printf("%lld kB\n", (long long)self.pin_kib);
+}
+
+static int fragment(struct frag *f)
+{
+	int64_t before, after;
+
+	machine(&f->s);
+	f->blocks = (size_t)ceil(f->gib * GIB / (double)f->s.block);
+	f->bytes = f->blocks * f->s.block;
+	int rc = refuse_early(f);
+	if (rc)
+		return rc;
+	fprintf(stderr,
+		"loadscope lab: this stresses the machine: %.2f GiB of free memory is fragmented into 4 KiB "
+		"holes with one pinned page per %zu KiB block%s, so every program here that wants huge pages "
+		"gets fewer or stalls in compaction, until this ends (SIGINT or SIGTERM releases all)\n",
+		(double)f->bytes / GIB, f->s.block / 1024,
+		f->drain ? ", and the free blocks left are taken too (--drain)" : "");
+	f->dr.block = f->s.block;
+	f->dr.order = f->s.order;
+	f->dr.page = f->s.page;
+	f->dr.leave = (uint64_t)(f->leave * GIB);
+	f->dr.stop = stop_asked; /* a signal while draining goes to the release at once */
+	if (show("before", &f->s, &before) < 0)
+		return LSC_EXIT_IO;
+
+	rc = fault_in(f);
+	if (rc == 1) { /* stopped by a signal: nothing pinned yet */
+		release(f, -1);
+		return LSC_EXIT_OK;
+	}
+	if (rc == 0)
+		rc = pin_and_punch(f);
+	if (rc == 0 && f->drain) {
+		int64_t took = lab_drain_take(&f->dr, (int64_t)(f->keep_free * GIB), (uint64_t)(f->drain_max * GIB));
+		if (took < 0)
+			fprintf(stderr, "loadscope lab: drain: %s (smaps_rollup or meminfo unreadable); not drained\n",
+				strerror((int)-took));
 		else
-			printf("%lld kB\n", (long long)self.pin_kib);
+			drained("", &f->dr, took, &f->s);
 	}
+	if (rc == 0 && show("after", &f->s, &after) < 0)
+		rc = LSC_EXIT_IO;
+	if (rc == 0) {
+		if (before >= 0 && after >= 0)
+			printf("fragmented: %zu pages of %ld bytes pinned, one per %zu KiB block of the %.2f GiB "
+			       "faulted; free in %zu KiB blocks %.2f -> %.2f GiB\n",
+			       f->blocks, f->s.page, f->s.block / 1024, (double)f->bytes / GIB, f->s.block / 1024,
+			       (double)before / GIB, (double)after / GIB);
+		if (isinf(f->hold))
+			printf("holding until SIGINT or SIGTERM (pid %d)\n", (int)getpid());
+		else if (f->hold == 0)
+			printf("releasing at once (--hold 0)\n");
+		else
+			printf("holding for %.6g s or until SIGINT or SIGTERM (pid %d)\n", f->hold, (int)getpid());
+		fflush(stdout);
+		hold_state(f);
+	}
+	release(f, rc);
 	return rc;
 }
 
@@ -426,5 +482,7 @@ int lsc_cmd_lab(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	if ((drain_max > 0 || leave > 0) && !drain)
 		return lsc_cli_usage("fragment: %s without --drain", drain_max > 0 ? "--drain-max" : "--leave");
-	return fragment(gib, hold, keep_free, drain, drain_max, leave);
+	struct frag f = {.gib = gib, .hold = hold, .keep_free = keep_free, .drain = drain,
+			 .drain_max = drain_max, .leave = leave};
+	return fragment(&f);
 }

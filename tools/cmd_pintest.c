@@ -17,9 +17,13 @@
  * Several modes may be given as a comma list; they are interleaved per
  * repeat so that a drifting machine hits every mode alike.
  *
- * The mlock backend needs no GPU, so the command and its table are tested
- * on the build machines. Exit (docs/cli.md): 0, 1 when the backend cannot
- * run here (one line says why) or a case failed, 64 usage.
+ * The default backend is the first of the build that runs here (its probe
+ * passes), so that `pintest SIZE` works on a machine without a GPU as on one
+ * with; a backend asked for by name that cannot run here is one line that
+ * names the one that can (`--backend mlock`). The mlock backend needs no
+ * GPU, so the command and its table are tested on the build machines.
+ * Exit (docs/cli.md): 0, 1 when the backend cannot run here (one line says
+ * why) or a case failed, 64 usage.
  */
 #include <errno.h>
 #include <math.h>
@@ -87,7 +91,7 @@ static void usage(FILE *f)
 		if ((*b)->caps & LSC__PIN_CAP_LOCKS)
 			fprintf(f, " %s", (*b)->name);
 	fprintf(f, "\n"
-		"               (default the first, GPU runtimes before mlock)\n"
+		"               (default: the first that runs here, GPU runtimes before mlock)\n"
 		"  --thp        register: madvise before the touch (4k, thp) or PR_SET_THP_DISABLE\n"
 		"               around the allocation (process-off, also for alloc modes)\n"
 		"  --h2d        after each allocation, copy it all to the device (GPU backends)\n"
@@ -139,14 +143,33 @@ static uint64_t geometry(const struct opts *o, size_t *total, size_t *chunk)
 	return (*total + *chunk - 1) / *chunk;
 }
 
-/* The default backend: the first in the registry's fallback order that
- * really page-locks (GPU runtimes, then mlock). */
-static const char *default_backend(void)
+/* The first page-locking backend in the registry's fallback order (GPU
+ * runtimes, then mlock) that can run here, other than @except: its probe
+ * passes, or it has none. NULL when none can. The default is this, so that
+ * `pintest SIZE` works on the machine it runs on; @passed gets the probe
+ * lines of those passed over, "; " between them (why the default is not
+ * the first backend of the build). */
+static const struct lsc__pin_ops *runnable_backend(const struct lsc__pin_ops *except,
+						   char *passed, size_t len)
 {
-	for (const struct lsc__pin_ops *const *b = lsc__pin_backends; *b; b++)
-		if ((*b)->caps & LSC__PIN_CAP_LOCKS)
-			return (*b)->name;
-	return "mlock";
+	char why[512];
+	size_t used = 0;
+
+	if (passed && len)
+		passed[0] = '\0';
+	for (const struct lsc__pin_ops *const *b = lsc__pin_backends; *b; b++) {
+		if (!((*b)->caps & LSC__PIN_CAP_LOCKS) || *b == except)
+			continue;
+		why[0] = '\0';
+		if (!(*b)->probe || (*b)->probe(why, sizeof(why)) == 0)
+			return *b;
+		if (passed && used < len) {
+			int w = snprintf(passed + used, len - used, "%s%s", used ? "; " : "",
+					 why[0] ? why : (*b)->name);
+			used += w > 0 ? (size_t)w : 0;
+		}
+	}
+	return NULL;
 }
 
 /* The registry decides the names; "none" locks nothing, so times nothing. */
@@ -191,7 +214,7 @@ static int parse(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->repeats = 1;
-	o->backend = default_backend();
+	o->backend = NULL; /* lsc_cmd_pintest: the first one that runs here */
 	o->modes[0] = M_ALLOC_MP;
 	o->n_modes = 1;
 	while ((c = lsc_cli_next(&cli)) != -1) {
@@ -483,14 +506,26 @@ int lsc_cmd_pintest(int argc, char **argv)
 	int pr = parse(argc, argv, &o);
 	if (pr)
 		return pr > 1 ? pr : LSC_EXIT_OK;
-	int is_mlock = !strcmp(o.backend, "mlock");
-	/* In the registry with CAP_LOCKS: parse() and default_backend(). */
-	const struct lsc__pin_ops *ops = lsc__pin_find(o.backend);
-	char why[512] = "";
-	if (ops->probe && ops->probe(why, sizeof(why)) < 0) {
-		printf("pintest: %s\n", why[0] ? why : "backend unusable here");
-		return 1;
+	char why[512] = "", passed[1024] = "";
+	const struct lsc__pin_ops *ops;
+	if (!o.backend) {
+		ops = runnable_backend(NULL, passed, sizeof(passed));
+		if (!ops) {
+			printf("pintest: no page-locking backend of this build runs here (%s)\n",
+			       passed[0] ? passed : "none compiled in");
+			return LSC_EXIT_PROBLEM;
+		}
+	} else {
+		/* In the registry with CAP_LOCKS: parse() checked. */
+		ops = lsc__pin_find(o.backend);
+		if (ops->probe && ops->probe(why, sizeof(why)) < 0) {
+			const struct lsc__pin_ops *alt = runnable_backend(ops, NULL, 0);
+			printf("pintest: %s%s%s%s\n", why[0] ? why : "backend unusable here",
+			       alt ? "; --backend " : "", alt ? alt->name : "", alt ? " runs here" : "");
+			return LSC_EXIT_PROBLEM;
+		}
 	}
+	int is_mlock = !strcmp(ops->name, "mlock");
 	for (unsigned k = 0; k < o.n_modes; k++)
 		if (o.modes[k] != M_REGISTER && !is_mlock && !ops->alloc) {
 			printf("pintest: %s has no pinned allocation (mode %s)\n", ops->name,
@@ -505,9 +540,13 @@ int lsc_cmd_pintest(int argc, char **argv)
 	const char *en = sys.thp_enabled[0] ? sys.thp_enabled : "n/a";
 	const char *df = sys.thp_defrag[0] ? sys.thp_defrag : "n/a";
 	printf("pintest: backend=%s size=%.4g GiB chunk=%.4g GiB repeats=%u thp_enabled=%s "
-	       "thp_defrag=%s thp=%s kfd_counter=%s\n\n",
+	       "thp_defrag=%s thp=%s kfd_counter=%s\n",
 	       ops->name, o.gib, o.chunk_gib, o.repeats, en, df, thp_names[o.thp],
 	       lsc__kfd_counter_read(NULL, NULL, NULL) == 0 ? "on" : "off");
+	if (passed[0]) /* the default passed over the build's first backend */
+		printf("pintest: default backend %s, the first that runs here (%s)\n", ops->name,
+		       passed);
+	printf("\n");
 	printf("| case | alloc s | GiB/s | memset s | notes |\n|---|---:|---:|---:|---|\n");
 	fflush(stdout);
 	int rc = 0;

@@ -1,5 +1,5 @@
 /*
- * `loadscope run [--thp off|except-advised|default] [--env K=V ...] -- CMD
+ * `loadscope run [--thp off|except-advised|default] [--env K=V ...] [--] CMD
  * [ARGS...]`: set the process THP control (PR_SET_THP_DISABLE, inherited
  * across exec) and the environment, say in one line on stderr what was set,
  * and exec CMD in place. Seed 000 wrote nothp.c for exactly this and found
@@ -27,14 +27,15 @@ const char lsc_cmd_run_help[] = "exec a command with its THP control and environ
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: loadscope run [--thp off|except-advised|default] [--env K=V ...] -- CMD [ARGS...]\n"
+		"usage: loadscope run [--thp off|except-advised|default] [--env K=V ...] [--] CMD [ARGS...]\n"
 		"Sets the THP control of this process, which CMD inherits, and execs CMD:\n"
 		"  --thp off             PR_SET_THP_DISABLE 1: no huge pages for any of CMD's memory\n"
 		"  --thp except-advised  huge pages only where CMD asks (MADV_HUGEPAGE); Linux 6.18+\n"
 		"  --thp default         PR_SET_THP_DISABLE 0: the system's THP settings apply\n"
 		"                        (without --thp the inherited control is left as it is)\n"
 		"  --env K=V             set K in CMD's environment (repeatable)\n"
-		"One line on stderr says what was set before CMD runs. No root needed.\n"
+		"Options end at CMD, as for env(1); '--' before CMD is optional. One line on\n"
+		"stderr says what was set before CMD runs. No root needed.\n"
 		"  -h, --help     this text      -V, --version  version and backends\n"
 		"exit: CMD's status once it runs; 1 the kernel refused the THP control, 126 CMD\n"
 		"could not be executed, 127 CMD not found, 64 usage error (docs/cli.md)\n");
@@ -52,13 +53,12 @@ int lsc_cmd_run(int argc, char **argv)
 {
 	enum lsc_thp_ctl thp = LSC_THP_CTL_INHERIT;
 	const char *env[ENV_MAX];
-	int nenv = 0, c, dd;
+	int nenv = 0, c;
 	char why[320];
 
-	/* CMD and its options are not ours: parse only what comes before "--". */
-	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
-		;
-	struct lsc_cli cli = {dd, argv, "hV", longopts, 0, 0};
+	/* CMD and its options are not ours: options end at CMD, as env(1),
+	 * nice(1) and taskset(1) have it, or at "--". */
+	struct lsc_cli cli = {argc, argv, "+hV", longopts, 0, 0};
 	while ((c = lsc_cli_next(&cli)) != -1) {
 		switch (c) {
 		case OPT_THP:
@@ -76,11 +76,10 @@ int lsc_cmd_run(int argc, char **argv)
 			return lsc_cli_common(c, usage);
 		}
 	}
-	if (cli.nops)
-		return lsc_cli_usage("%s: an operand before '--' (CMD comes after '--')", argv[1]);
-	if (dd + 1 >= argc)
-		return lsc_cli_usage("no CMD given after '--'");
-	char **cmd = argv + dd + 1;
+	if (!cli.nops)
+		return lsc_cli_usage("no CMD given");
+	char **cmd = argv + 1; /* CMD and its arguments, gathered there */
+	cmd[cli.nops] = NULL;
 
 	if (lsc_thp_ctl_set(thp, why, sizeof(why)) < 0) {
 		fprintf(stderr, "loadscope run: %s\n", why);

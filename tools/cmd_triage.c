@@ -85,12 +85,15 @@ static int write_html(struct lsc_triage *t, const char *path)
 		return -1;
 	}
 	int r = tr_render_html(t, f);
+	long size = f != stdout ? ftell(f) : -1;
 	if (ferror(f))
 		r = -1;
 	if (f != stdout && fclose(f))
 		r = -1;
 	if (r < 0)
 		fprintf(stderr, "loadscope triage: --html %s: write failed\n", path);
+	else if (f != stdout) /* without --format, the only word of the run */
+		fprintf(stderr, "loadscope triage: --html: wrote %s (%ld bytes)\n", path, size);
 	return r;
 }
 

@@ -43,7 +43,11 @@ extern const char *lsc_cli_cmd;
 struct lsc_cli {
 	int argc;
 	char **argv;
-	const char *shorts;              /* short options, as getopt's optstring */
+	const char *shorts;              /* short options, as getopt's optstring; a
+	                                  * leading '+': options end at the first
+	                                  * operand, which and all after it are
+	                                  * operands, as env(1) has it (run: CMD
+	                                  * and its own options) */
 	const struct option *longopts;
 	int nops;                        /* operands so far, at argv[1..nops] */
 	int started;

@@ -170,9 +170,10 @@ static void pin_line(lsc_profiler *p, const struct lsc_load_options *o, const st
 	lsc__rec_init(&r, LSC__EV(NOTE));
 	char b1[LSC__HBUF], b2[LSC__HBUF];
 	if (a->pin->caps & LSC__PIN_CAP_LOCKS)
-		lsc__rec_say(&r, "pin: %s with %s in %u segments of %s: %.3f s (%.3f s/GiB)",
+		lsc__rec_say(&r, "pin: %s with %s in %u segment%s of %s: %.3f s (%.3f s/GiB)",
 			     lsc__fmt_bytes(b1, (double)a->mapped_bytes), a->pin->name,
-			     a->pin_segments, lsc__fmt_bytes(b2, (double)a->pin_segment_bytes), s,
+			     a->pin_segments, a->pin_segments == 1 ? "" : "s",
+			     lsc__fmt_bytes(b2, (double)a->pin_segment_bytes), s,
 			     per_gib);
 	else
 		lsc__rec_say(&r, "pin: %s left pageable (%s)",
@@ -296,6 +297,8 @@ out:
 	}
 	if (a->kfd_seen)
 		lsc__kfd_note(p, a, a->pin ? a->pin->name : name);
+	if (rc == 0) /* what was page-locked: none pins nothing, so has no rate */
+		lsc_span_set_bytes(p, span.span, a->pinned_bytes);
 	lsc__phase_end(p, &span);
 	return rc;
 }

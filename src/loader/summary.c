@@ -114,8 +114,8 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 	if (a->auto_switched)
 		lsc__rec_say(&r, "auto moved the rest to 4 KiB pages at %.2f GiB (%s); ",
 			     (double)a->auto_switch_at / GIB, a->auto_why);
-	lsc__rec_say(&r, "pin %s, %u retries in %u segments", a->pin ? a->pin->name : "none",
-		     a->pin_retries, a->pin_segments);
+	lsc__rec_say(&r, "pin %s, %u retries in %u segment%s", a->pin ? a->pin->name : "none",
+		     a->pin_retries, a->pin_segments, a->pin_segments == 1 ? "" : "s");
 	if (a->pin_failures)
 		lsc__rec_say(&r, " (%u failed)", a->pin_failures);
 	vm_say(&r, vm0, vm1);
@@ -196,11 +196,12 @@ static void loaded(const struct lsc__load *L)
 	if (L->arena_unreg_why[0] && strcmp(st->reader_applied, "pread"))
 		lsc__rec_say(&r, " (%s not registered: %s)", L->caller_memory ? "memory" : "arena",
 			     L->arena_unreg_why);
-	lsc__rec_say(&r, "%s, %s, staging %s, qd %u, %u files, %zu extents",
+	lsc__rec_say(&r, "%s, %s, staging %s, qd %u, %u file%s, %zu extent%s",
 		     L->fixed_files ? ", registered files" : "",
-		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files, L->n_ext);
+		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files,
+		     L->n_files == 1 ? "" : "s", L->n_ext, L->n_ext == 1 ? "" : "s");
 	if (L->n_tensors)
-		lsc__rec_say(&r, ", %zu tensors", L->n_tensors);
+		lsc__rec_say(&r, ", %zu tensor%s", L->n_tensors, L->n_tensors == 1 ? "" : "s");
 
 	lsc__rec_u64(&r, LSC__KEY(BYTES), st->bytes);
 	lsc__rec_f64(&r, LSC__KEY(WALL_S), sec(st->wall_ns), 3);

@@ -67,7 +67,11 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 	lsc__rec_num(r, "thp_pmd_bytes", s->hpage_pmd_size);
 	lsc__rec_str(r, "mthp", ml ? mthp : "n/a");
 	lsc__rec_str(r, LSC__KEY(THP_PRCTL), lsc_thp_disable_name(s->prctl_thp_disable));
-	lsc__rec_str(r, LSC__KEY(THP_PROCESS), txt(s->proc_thp_enabled));
+	/* a 0/1 flag, a number in JSON as cap_ipc_lock is */
+	lsc__rec_num(r, LSC__KEY(THP_PROCESS),
+		     (s->proc_thp_enabled[0] == '0' || s->proc_thp_enabled[0] == '1') && !s->proc_thp_enabled[1]
+			     ? s->proc_thp_enabled[0] - '0'
+			     : LSC_NA);
 	lsc__rec_num(r, LSC__KEY(HUGETLB_TOTAL), s->hugetlb_total);
 	lsc__rec_num(r, LSC__KEY(HUGETLB_FREE), s->hugetlb_free);
 	lsc__rec_num(r, "hugetlb_page_kib", s->hugetlb_page_kib);

@@ -54,6 +54,28 @@ _loadscope()
 	*) return ;;
 	esac
 	eval "flags=\$_loadscope_${cmd}_flags valued=\$_loadscope_${cmd}_valued"
+	# run, ab: from CMD on the words are CMD's (after '--'; for run also
+	# from its first operand, as the program parses it): a command at
+	# CMD's place, then bash's default, file names.
+	if [ "$cmd" = run ] || [ "$cmd" = ab ]; then
+		local j=2 w p
+		while [ $j -lt "$COMP_CWORD" ]; do
+			w=${COMP_WORDS[j]} p=${COMP_WORDS[j - 1]}
+			if [ "$w" = -- ]; then
+				[ $((j + 1)) -eq "$COMP_CWORD" ] && COMPREPLY=($(compgen -c -- "$cur"))
+				return
+			fi
+			if [ "$cmd" = run ] && [[ $w != -* ]] && [ "$w" != = ] && [ "$p" != = ] &&
+				[[ " $valued " != *" $p "* ]]; then
+				return
+			fi
+			j=$((j + 1))
+		done
+		if [ "$cmd" = run ] && [[ $cur != -* ]] && [[ " $valued " != *" $prev "* ]] && [ "$prev" != = ]; then
+			COMPREPLY=($(compgen -c -- "$cur"))
+			return
+		fi
+	fi
 	case " $valued " in
 	*" $prev "*)
 		case "$cmd:$prev" in
