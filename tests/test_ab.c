@@ -234,6 +234,20 @@ Test(ab, a_run_past_the_timeout_is_killed_and_counted)
 	cr_assert(gone((pid_t)atoi(buf)), "the run's background cat %s is still alive", buf);
 }
 
+/* CMD without "--", as run, env(1) and hyperfine take it: options end at
+ * CMD, whose own options stay its own. */
+Test(ab, cmd_without_dashdash)
+{
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 1 --pause 0 --arm a=env=ARM=a --arm b=env=ARM=b --out '%s/logs' "
+			   "sh -c 'echo $ARM >> %s/order' --runs",
+			   dir, dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	char buf[64];
+	slurp("order", buf, sizeof(buf));
+	cr_assert(!strcmp(buf, "a\nb\n") || !strcmp(buf, "b\na\n"), "%s", buf);
+}
+
 Test(ab, usage_errors_run_nothing)
 {
 	const struct {
@@ -250,7 +264,8 @@ Test(ab, usage_errors_run_nothing)
 		{"ab --runs 1 --arm A= --arm A= -- true", "loadscope ab: --arm A=: arm A given twice; see 'loadscope ab --help'\n"},
 		{"ab --runs 1 --arm 'a b=' --arm B= -- true", "loadscope ab: --arm a b=: not NAME=SPEC with a NAME of at most 23 letters, digits, '.', '_' or '-'; see 'loadscope ab --help'\n"},
 		{"ab --runs 1 --arm A= --arm B= --timeout 0 -- true", "loadscope ab: --timeout 0: a number above 0, at most 604800; see 'loadscope ab --help'\n"},
-		{"ab --runs 1 --arm A= --arm B=", "loadscope ab: no CMD given after '--'; see 'loadscope ab --help'\n"},
+		{"ab --runs 1 --arm A= --arm B=", "loadscope ab: no CMD given; see 'loadscope ab --help'\n"},
+		{"ab --runs 1 --arm A= --arm B= --", "loadscope ab: no CMD given; see 'loadscope ab --help'\n"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char args[512];

@@ -19,7 +19,7 @@ static void usage(FILE *f)
 		"usage: loadscope ab [--runs N] [--warmup N] [--prepare CMD] [--pause S] --arm NAME=SPEC\n"
 		"                    --arm NAME=SPEC ... [--timeout S] [--out DIR] [--format text|md|json]\n"
 		"                    [--export-json F] [--export-markdown F] [--export-csv F] [--html F]\n"
-		"                    [--verbose] -- CMD [ARGS...]\n"
+		"                    [--verbose] [--] CMD [ARGS...]\n"
 		"Runs CMD N times per arm, interleaved in rounds with the order of the arms rotated\n"
 		"per round (A B, B A, ...; for 3 and more arms each arm follows every other equally\n"
 		"often), times each run itself (wall time, exit status, CPU time, peak RSS), and\n"
@@ -239,15 +239,15 @@ static void cmdline_of(struct ab *x)
 
 int ab_parse(struct ab *x, int argc, char **argv, int *done)
 {
-	int c, dd, rc;
+	int c, rc;
 
 	*done = 0;
 	x->runs = 10;
 	x->pause = AB_PAUSE_DEFAULT_S;
 	x->timeout = INFINITY;
-	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
-		;
-	struct lsc_cli cli = {dd, argv, "hVvr:w:p:", longopts, 0, 0};
+	/* CMD and its options are not ours: options end at CMD, as run's (and
+	 * env(1)'s) do, or at "--". */
+	struct lsc_cli cli = {argc, argv, "+hVvr:w:p:", longopts, 0, 0};
 	while ((c = lsc_cli_next(&cli)) != -1) {
 		rc = one_opt(x, c, optarg);
 		if (rc == -1) {
@@ -257,13 +257,12 @@ int ab_parse(struct ab *x, int argc, char **argv, int *done)
 		if (rc)
 			return rc;
 	}
-	if (cli.nops)
-		return lsc_cli_usage("%s: an operand before '--' (CMD comes after '--')", argv[1]);
 	if (x->narms < 2)
 		return lsc_cli_usage("%s: an A/B needs at least two --arm", x->narms ? "one --arm" : "no --arm");
-	if (dd + 1 >= argc)
-		return lsc_cli_usage("no CMD given after '--'");
-	x->cmd = argv + dd + 1;
+	if (!cli.nops)
+		return lsc_cli_usage("no CMD given");
+	x->cmd = argv + 1; /* CMD and its arguments, gathered there */
+	x->cmd[cli.nops] = NULL;
 	cmdline_of(x);
 	return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * `loadscope ab [OPTIONS] --arm NAME=SPEC --arm NAME=SPEC ... -- CMD [ARGS...]`:
+ * `loadscope ab [OPTIONS] --arm NAME=SPEC --arm NAME=SPEC ... [--] CMD [ARGS...]`:
  * seed 000's experiment as one command, with what people who use hyperfine
  * and llama-bench expect of it. Its author started the server 4 times per
  * arm, interleaved, and built the median table by hand; here CMD runs
