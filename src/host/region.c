@@ -20,6 +20,7 @@
 #include <loadscope/profiler.h>
 
 #include "host/procfs.h"
+#include "sys/guard.h"
 
 /* Large enough for any header line (a path is at most PATH_MAX). */
 #define SMAPS_BUF 16384
@@ -192,7 +193,7 @@ int lsc__region_read_root(const char *proc_root, const void *addr, size_t len,
 	if (ret < 0)
 		return ret;
 	do
-		r.fd = open(path, O_RDONLY | O_CLOEXEC);
+		r.fd = lsc__open_high(path, O_RDONLY, 0);
 	while (r.fd < 0 && errno == EINTR);
 	if (r.fd < 0)
 		return -ENOENT;

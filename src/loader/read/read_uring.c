@@ -45,6 +45,7 @@
 
 #include "loader/read/read.h"
 #include "loader/read/reader.h"
+#include "sys/guard.h"
 #include "sys/sys.h"
 #include "profiler/internal.h"
 
@@ -75,7 +76,7 @@ static void read_sysctl(lsc_profiler *p, char *out, size_t cap)
 	char path[512];
 	snprintf(path, sizeof(path), "%s/sys/kernel/io_uring_disabled", lsc__proc_root(p));
 	out[0] = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = lsc__open_high(path, O_RDONLY, 0);
 	if (fd < 0) {
 		snprintf(out, cap, "n/a");
 		return;
@@ -131,6 +132,21 @@ static int uring_setup(const struct lsc__rd_cfg *cfg, struct lsc__reader **out, 
 		return ret;
 	}
 
+	/* The ring's descriptor above 2, as every descriptor of the library
+	 * (sys/guard.h): a ring on fd 2 would take the engine's stderr. */
+	if (r->ring.ring_fd >= 0 && r->ring.ring_fd < 3) {
+		int fd = lsc__fd_high(r->ring.ring_fd);
+		if (r->ring.enter_ring_fd == r->ring.ring_fd)
+			r->ring.enter_ring_fd = fd;
+		r->ring.ring_fd = fd;
+		if (fd < 0) {
+			int err = errno;
+			snprintf(why, why_len, "moving the ring's descriptor above 2: %s", strerror(err));
+			io_uring_queue_exit(&r->ring); /* unmaps; the descriptor is closed */
+			free(r);
+			return -err;
+		}
+	}
 	if (cfg->n_fds) {
 		ret = lsc__sys->uring_register_files(&r->ring, cfg->fds, cfg->n_fds);
 		if (ret == 0) {
