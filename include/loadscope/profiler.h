@@ -168,7 +168,9 @@ struct lsc_profiler_options {
 	lsc_sink_fn sink;      /* if set, lines go here instead of .stream */
 	void *sink_user;
 	const char *prefix;    /* prepended to every line, e.g. "strata generate: "
-	                        * (copied; at most 63 bytes) */
+	                        * (copied; at most 63 bytes; a control character,
+	                        * newline or tab included, is -EINVAL: one sink
+	                        * call carries exactly one line) */
 	enum lsc_format format;
 	enum lsc_mode mode;
 	const char *proc_root; /* "/proc" by default; tests point it at fixtures (copied) */
@@ -326,8 +328,9 @@ LSC_API int lsc_span_progress(lsc_profiler *p, lsc_span s, uint64_t done);
  * lsc_span_end - close a span and print its phase line.
  * @res: if not NULL, receives what the span measured (zeroed when off).
  * Must be called from the thread that opened the span. Ending a span twice,
- * a handle that is not open, or a span whose children are still open is a
- * usage error: reported once per profiler in a usage line, otherwise the call
+ * a handle that is not open, a handle of another profiler (handles are
+ * unique across the profilers of a process, until 2^26 spans wrap them),
+ * or a span whose children are still open is a usage error: reported once per profiler in a usage line, otherwise the call
  * does nothing and returns -EINVAL. A span inside which its thread printed
  * a failure line (the loader's `error` line, or any line with an `error`
  * field) ended in failure: its phase line says "failed", carries failed=1
