@@ -88,6 +88,23 @@ struct lsc_extent {
  * lsc_load_into() return -ECANCELED after one `error what=cancel` line,
  * with everything released as for any failure (nothing of the caller's
  * memory). A callback must not call back into the load's profiler.
+ *
+ * It must return. It must not throw (a C++ exception through the
+ * library's C frames is undefined behaviour), longjmp out, or end the
+ * thread (pthread_exit, pthread_cancel): nothing of the load would be
+ * released. No library lock is held across the call, so the profiler
+ * and other loads go on, but the load that called it keeps, for the life
+ * of the process: its descriptors (one per distinct file, and the
+ * io_uring ring's), the arena (mapped and pinned, VmPin included) or the
+ * staging buffers, the reads still queued on the ring (which the kernel
+ * completes into that memory afterwards), its heap tables, and its phase
+ * span (open in the profiler; lsc_profiler_destroy then reports it).
+ * Why the library cannot give them back later: the load's state lived on
+ * the stack frames the jump discarded, and the ring's reads may still be
+ * writing into the arena, so freeing it from another call could hand
+ * memory to the allocator that the kernel is still writing. Return
+ * nonzero instead: that is the way to abandon a load, and it releases
+ * everything.
  */
 typedef int (*lsc_progress_fn)(uint64_t done, uint64_t total, void *user);
 

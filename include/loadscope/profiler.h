@@ -109,7 +109,16 @@ LSC_API const char *lsc_vm_name(enum lsc_vm_counter c);
 /* Where lines go: called once per line with the complete line (newline
  * included, NUL-terminated at line[len]). Called from the thread that
  * produced the line, or from the watchdog thread; calls never overlap (the
- * profiler serialises them). Must not call back into any profiler. A sink
+ * profiler serialises them). Must not call back into any profiler. Must
+ * return: it must not throw (a C++ exception through the library's C
+ * frames is undefined behaviour), longjmp out or end the thread. No
+ * library lock is held across the call, and a call that left without
+ * returning is survived where it can be: the next line of the same thread
+ * takes the turn back (one usage line says so), after which the other
+ * threads' lines and lsc_profiler_destroy go on; until that thread calls
+ * the profiler again, other threads' lines wait. A sink that calls back
+ * into its own profiler gets a few nested lines, then the rest is dropped
+ * with one usage line, rather than recursing without end. A sink
  * that blocks holds up the thread whose line it is taking and the next
  * lines of the same profiler, nothing else: a fork() in any thread returns
  * at once, and the child starts with the sink free (the line that was in
@@ -164,7 +173,15 @@ enum lsc_mode {
  */
 struct lsc_profiler_options {
 	FILE *stream;          /* sink when .sink is NULL; default stderr. Each
-	                        * line is written with one fwrite + fflush. */
+	                        * line is written with one fwrite + fflush,
+	                        * SIGPIPE and SIGXFSZ blocked on the writing
+	                        * thread for it (one the write raised is
+	                        * consumed). The first failed write (EPIPE:
+	                        * the reader went away; EFBIG: the file size
+	                        * limit) stops the stream: no line is written
+	                        * to it again, its error flag stays set, and
+	                        * the trace file, if any, gets a `fallback
+	                        * what=lines` record saying why. */
 	lsc_sink_fn sink;      /* if set, lines go here instead of .stream */
 	void *sink_user;
 	const char *prefix;    /* prepended to every line, e.g. "strata generate: "
