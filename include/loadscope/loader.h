@@ -276,7 +276,10 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
  * checked; the computed ones are not kept.
  * Return: 0, or the error lsc_load would give, with its one line; on
  * failure @dst may hold part of the bytes. -EINVAL for a NULL @dst with
- * extents that have bytes. Thread-safe for distinct @dst.
+ * extents that have bytes; -EFAULT, before a byte is read and on every
+ * read path, when any byte of [@dst, @dst + @dst_len) is not in a mapping
+ * this process may write (read-only, or a hole; from /proc/self/maps).
+ * Thread-safe for distinct @dst.
  */
 LSC_API int lsc_load_into(lsc_profiler *p, const struct lsc_load_options *o,
 			  const struct lsc_extent *ext, size_t n_ext, void *dst, size_t dst_len,

@@ -355,6 +355,30 @@ static void release_files(struct lsc__load *L)
 			lsc__sys->close(L->files[i].fd);
 }
 
+/* The caller's memory: there, and writable where the load writes, before a
+ * byte is read: a pread into read-only memory fails with EFAULT, but a copy
+ * out of staging (chosen by the options, by LOADSCOPE_READ_PATH=staging, or
+ * for an unaligned O_DIRECT tail) would fault and end the process. From
+ * /proc/self/maps, so nothing is written to find out; when the maps cannot
+ * be read the load goes on (the direct paths still say EFAULT). */
+static int check_dst(struct lsc__load *L, void *dst, uint64_t len)
+{
+	if (len && !dst) {
+		lsc__load_error(L->p, "options", NULL, 0, -EINVAL, "no memory to load %" PRIu64 " bytes into",
+				L->total_bytes);
+		return -EINVAL;
+	}
+	uintptr_t bad;
+	int ret = lsc__region_writable(dst, (size_t)len, &bad);
+	if (ret != -EFAULT)
+		return 0;
+	lsc__load_error(L->p, "options", NULL, 0, -EFAULT,
+			"the memory to load into is not writable: byte %" PRIu64 " of %" PRIu64
+			" (%p) is in no mapping or in one without write permission",
+			(uint64_t)(bad - (uintptr_t)dst), len, (void *)bad);
+	return -EFAULT;
+}
+
 /* The order of a load, for both entries: into an arena of its own
  * (@dst NULL: allocate and pin it) or into the caller's memory. */
 static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64_t dst_len)
@@ -403,12 +427,8 @@ static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64
 		arena_bytes = dst_len;
 	if ((ret = open_files(L, idx)) < 0 || (ret = check_extents(L, idx, &arena_bytes)) < 0)
 		goto fail;
-	if (L->caller_memory && arena_bytes && !dst) {
-		ret = -EINVAL;
-		lsc__load_error(p, "options", NULL, 0, ret, "no memory to load %" PRIu64 " bytes into",
-				L->total_bytes);
+	if (L->caller_memory && (ret = check_dst(L, dst, arena_bytes)) < 0)
 		goto fail;
-	}
 	if ((ret = choose_path(L)) < 0)
 		goto fail;
 	L->verify = !(L->o.flags & LSC_LOAD_NO_VERIFY);
