@@ -36,7 +36,9 @@
  *   as it lasts (the start's system snapshot); and the trace file's own,
  *   from its first event until destroy, when one was asked for;
  * - threads: one watchdog thread, from the first start until destroy
- *   (none with LSC_PROFILER_NO_WATCHDOG); it is joined by destroy;
+ *   (none with LSC_PROFILER_NO_WATCHDOG); it is joined by destroy; its
+ *   stack is 256 KiB whatever the process default (about 46 KiB of it the
+ *   watchdog's own, measured; the rest is for a sink, which it calls);
  * - stack: a call uses about 30 KiB of the calling thread's stack (measured
  *   at 30056 bytes on x86-64, gcc 12 -O2, by tests/test_profiler_host.c);
  *   give a thread that calls the profiler at least 64 KiB.

@@ -33,6 +33,7 @@
 #include "loader/arena_int.h"
 #include "loader/lines.h"
 #include "sys/sys.h"
+#include "sys/thread.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -57,7 +58,7 @@ struct slice {
 	int rc;
 	int touched;
 	int touch_err; /* why MADV_POPULATE_WRITE was given up: EINVAL, or a denial */
-	pthread_t tid;
+	struct lsc__thread th;
 	int started;
 	struct progress *pg;
 };
@@ -203,13 +204,13 @@ int lsc__prefault_part(lsc_profiler *p, const lsc_span *spans, unsigned n_spans,
 	/* Helpers take slices 1.., the caller slice 0 (its CPU affinity is
 	 * the caller's to keep; the memory policy binds its faults anyway). */
 	for (unsigned i = 1; i < used; i++)
-		sl[i].started = pthread_create(&sl[i].tid, NULL, slice_main, &sl[i]) == 0;
+		sl[i].started = lsc__thread_start(&sl[i].th, LSC__THREAD_PREFAULT, slice_main, &sl[i]) == 0;
 	sl[0].rc = populate(&sl[0]);
 	int rc = sl[0].rc;
 	unsigned ran = 1;
 	for (unsigned i = 1; i < used; i++) {
 		if (sl[i].started) {
-			pthread_join(sl[i].tid, NULL);
+			lsc__thread_join(&sl[i].th);
 			ran++;
 		} else {
 			sl[i].rc = populate(&sl[i]); /* no thread: do it here */

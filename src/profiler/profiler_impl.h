@@ -17,6 +17,7 @@
 #include <loadscope/profiler.h>
 
 #include "profiler/internal.h"
+#include "sys/thread.h"
 
 #define LSC__SPANS_MAX 64
 #define LSC__SLOT_BITS 6
@@ -110,7 +111,7 @@ struct lsc_profiler {
 
 	struct lsc__trace *trace;   /* NULL when no trace file was asked for */
 
-	pthread_t wd_thread;
+	struct lsc__thread wd_thread;
 	int wd_started;
 	int wd_stop;
 	pthread_cond_t wd_cond;
