@@ -448,7 +448,7 @@ static void refused_fallback(struct alloc *st, int err)
 	if (err == EINVAL)
 		snprintf(reason, sizeof reason, "%s (a kernel without THP)", st->why);
 	else
-		snprintf(reason, sizeof reason, "%s (denied: a seccomp filter or sandbox); the arena has no "
+		snprintf(reason, sizeof reason, "%.180s (denied: a seccomp filter or sandbox); the arena has no "
 			 "advice: 4 KiB pages unless THP is enabled=always", st->why);
 	lsc__load_fallback(st->p, "arena", lsc_thp_policy_name(a->applied), "4k",
 			   reason);

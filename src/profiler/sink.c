@@ -152,7 +152,7 @@ static void write_stream(lsc_profiler *p, const char *line, size_t len)
 
 void lsc__sink_line(lsc_profiler *p, enum lsc_level level, const char *event, const char *line, size_t len)
 {
-	char frame;
+	char frame = 0; /* only its address is used: where this call sits on the stack */
 	int how = take_turn(p, &frame);
 	if (how == TURN_REFUSED)
 		return;
