@@ -91,20 +91,19 @@ struct lsc_extent {
  *
  * It must return. It must not throw (a C++ exception through the
  * library's C frames is undefined behaviour), longjmp out, or end the
- * thread (pthread_exit, pthread_cancel): nothing of the load would be
- * released. No library lock is held across the call, so the profiler
- * and other loads go on, but the load that called it keeps, for the life
- * of the process: its descriptors (one per distinct file, and the
- * io_uring ring's), the arena (mapped and pinned, VmPin included) or the
- * staging buffers, the reads still queued on the ring (which the kernel
- * completes into that memory afterwards), its heap tables, and its phase
- * span (open in the profiler; lsc_profiler_destroy then reports it).
- * Why the library cannot give them back later: the load's state lived on
- * the stack frames the jump discarded, and the ring's reads may still be
- * writing into the arena, so freeing it from another call could hand
- * memory to the allocator that the kernel is still writing. Return
- * nonzero instead: that is the way to abandon a load, and it releases
- * everything.
+ * thread (pthread_exit, pthread_cancel). No library lock is held across
+ * the call, so the profiler and other loads go on. A load whose callback
+ * left without returning keeps its descriptors (one per distinct file, and
+ * the io_uring ring's), the arena (mapped and pinned, VmPin included) or
+ * the staging buffers, and its tables, until the next load on the same
+ * thread: that one releases them first (waiting for the reads still on the
+ * ring, which the kernel would otherwise finish into that memory), with
+ * one `note` line saying so. Nothing else can: the load's state was on the
+ * stack frames the jump discarded, and another thread cannot tell an
+ * abandoned load from one still running. What stays for good: its phase
+ * spans, open in the profiler (lsc_profiler_destroy reports them), and a
+ * few small tables. Return nonzero instead: that is the way to abandon a
+ * load, and it releases everything at once.
  */
 typedef int (*lsc_progress_fn)(uint64_t done, uint64_t total, void *user);
 

@@ -501,6 +501,7 @@ fail:
 static void load_init(struct lsc__load *L, lsc_profiler *p, const struct lsc_load_options *o,
 		      const struct lsc_extent *ext, size_t n_ext)
 {
+	lsc__progress_reclaim(p);
 	memset(L, 0, sizeof(*L));
 	L->p = p;
 	if (o)
@@ -523,6 +524,7 @@ static int load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
 	load_init(&L, p, o, ext, n_ext);
 	L.n_tensors = n_tensors;
 	struct lsc_load_result *prev = lsc__result_begin(L.o.result);
+	L.result_prev = prev;
 	int ret = load_run(&L, arena_bytes, NULL, 0);
 	lsc__result_end(prev, ret, L.bytes_done, L.total_bytes);
 	if (ret == 0)
@@ -558,6 +560,7 @@ LSC_API int lsc_load_into(lsc_profiler *p, const struct lsc_load_options *o,
 	load_init(&L, p, o, ext, n_ext);
 	L.caller_memory = 1;
 	struct lsc_load_result *prev = lsc__result_begin(L.o.result);
+	L.result_prev = prev;
 	int ret = load_run(&L, 0, dst, dst_len);
 	lsc__result_end(prev, ret, L.bytes_done, L.total_bytes);
 	if (ret == 0) {
