@@ -22,7 +22,9 @@ int lsc__open_high(const char *path, int flags, int mode);
 /* The calling thread's SIGPIPE and SIGXFSZ blocked around a write, and any
  * of them that write raised consumed before they are unblocked, so the
  * write only fails (EPIPE, EFBIG). One the host itself had pending before
- * the write (sigpending) is left pending. */
+ * the write (sigpending) is left pending. The library sends on no socket
+ * of its own (where it would, MSG_NOSIGNAL would do); a FILE* sink that is
+ * a socket is covered by the block. */
 struct lsc__nosig {
 	sigset_t old;
 	int pending_before; /* bit 0 SIGPIPE, bit 1 SIGXFSZ */
