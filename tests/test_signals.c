@@ -279,3 +279,36 @@ Test(signals, load_with_a_trace_under_fsize_zero_stays_alive_and_names_the_limit
 	cr_assert_eq(rc, 0, "exit status %d (153 is SIGXFSZ's death): %s", rc, out);
 	cr_assert(strstr(out, "the file size limit (RLIMIT_FSIZE)"), "%s", out);
 }
+
+/* A full non-blocking pipe (EAGAIN) loses a line, not the stream: once the
+ * reader drains it, the next line arrives. */
+Test(signals, a_full_nonblocking_pipe_loses_a_line_not_the_stream)
+{
+	int fds[2];
+	cr_assert_eq(pipe(fds), 0);
+	cr_assert_eq(fcntl(fds[1], F_SETFL, O_NONBLOCK), 0);
+	cr_assert_eq(fcntl(fds[0], F_SETFL, O_NONBLOCK), 0);
+	static char junk[1 << 16];
+	while (write(fds[1], junk, sizeof(junk)) > 0)
+		;
+	FILE *f = fdopen(fds[1], "w");
+	cr_assert_not_null(f);
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.stream = f;
+	lsc_profiler *p = NULL;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_note(p, "x", "into a full pipe");
+	while (read(fds[0], junk, sizeof(junk)) > 0)
+		;
+	lsc_note(p, "x", "after the drain");
+	static char got[1 << 16];
+	ssize_t n = read(fds[0], got, sizeof(got) - 1);
+	cr_assert_gt(n, 0, "nothing reached the pipe after the drain");
+	got[n] = '\0';
+	cr_assert(strstr(got, "after the drain"), "%s", got);
+	lsc_profiler_destroy(p);
+	fclose(f);
+	close(fds[0]);
+}

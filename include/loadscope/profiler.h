@@ -180,7 +180,8 @@ struct lsc_profiler_options {
 	                        * thread for it (one the write raised is
 	                        * consumed). The first failed write (EPIPE:
 	                        * the reader went away; EFBIG: the file size
-	                        * limit) stops the stream: no line is written
+	                        * limit; not EAGAIN, which loses one line)
+	                        * stops the stream: no line is written
 	                        * to it again, its error flag stays set, and
 	                        * the trace file, if any, gets a `fallback
 	                        * what=lines` record saying why. */

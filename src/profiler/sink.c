@@ -19,8 +19,9 @@
  * The stream is written with SIGPIPE and SIGXFSZ held off the writing
  * thread (sys/guard.h): an engine whose stderr goes to a pipe whose reader
  * went away (a restarted log shipper, `| head`) gets EPIPE, not death. A
- * failed write stops the stream for good (retrying would fail each line
- * again, or block on it): the reason is a `fallback what=lines` record in
+ * failed write (but EAGAIN from a full non-blocking pipe, which loses that
+ * line only) stops the stream for good (retrying would fail each line
+ * again): the reason is a `fallback what=lines` record in
  * the trace file, where there is one, since the stream cannot carry it.
  * The stream's error flag is left set for the host to see (the CLI exits
  * 4 on it).
@@ -146,7 +147,8 @@ static void write_stream(lsc_profiler *p, const char *line, size_t len)
 	bad |= fflush(p->stream) != 0;
 	int err = errno;
 	lsc__nosig_leave(&g);
-	if (bad)
+	/* A full non-blocking pipe loses this line only: the next may fit. */
+	if (bad && err != EAGAIN && err != EINTR)
 		stream_failed(p, err);
 }
 
