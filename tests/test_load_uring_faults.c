@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "helpers/load_helpers.h"
@@ -37,6 +38,10 @@ static struct {
 	int res2;            /* and this error into completion number nth2 */
 	unsigned nth2;
 	int deny_enter;      /* io_uring_enter: this errno */
+	unsigned deny_after; /* ... only after this many submit_and_wait calls went through */
+	unsigned enters;     /* submit_and_wait calls seen */
+	unsigned submitted;  /* reads the kernel took through them */
+	unsigned inflight_at_denial; /* reads the kernel held when the first denial came */
 	int wait_err;        /* uring_wait_cqe fails with this */
 	off_t truncate_to;   /* truncate the file at its fadvise (after the size check) */
 	int reg_files_err, reg_bufs_err; /* io_uring_register fails with this */
@@ -96,9 +101,15 @@ static int f_submit(struct io_uring *ring)
 
 static int f_submit_and_wait(struct io_uring *ring, unsigned n)
 {
-	if (F.deny_enter)
+	if (F.deny_enter && ++F.enters > F.deny_after) {
+		if (F.enters == F.deny_after + 1)
+			F.inflight_at_denial = F.submitted - F.seen;
 		return -F.deny_enter;
-	return io_uring_submit_and_wait(ring, n);
+	}
+	int ret = io_uring_submit_and_wait(ring, n);
+	if (ret > 0)
+		F.submitted += (unsigned)ret;
+	return ret;
 }
 
 static int f_fadvise(int fd, off_t off, off_t len, int advice)
@@ -266,6 +277,38 @@ Test(load_uring_faults, ecanceled_falls_back_to_pread)
 	fell_back("ECANCELED");
 }
 
+/* The reason names RLIMIT_NPROC's value when it is finite, beside the
+ * signal storm that cancels io-wq's worker start as well (unlimited:
+ * test_load_iowq_nproc.c, which needs CAP_SYS_RESOURCE). */
+static void ecanceled_with_nproc(rlim_t nproc, const char *named)
+{
+	struct rlimit rl;
+	cr_assert_eq(getrlimit(RLIMIT_NPROC, &rl), 0);
+	char text[96];
+	if (nproc != RLIM_INFINITY) {
+		if (rl.rlim_max != RLIM_INFINITY && nproc > rl.rlim_max)
+			nproc = rl.rlim_max - 1; /* lowering needs no privilege */
+		snprintf(text, sizeof(text), named, (unsigned long long)nproc);
+		named = text;
+	}
+	rl.rlim_cur = nproc;
+	if (nproc == RLIM_INFINITY)
+		rl.rlim_max = RLIM_INFINITY;
+	if (setrlimit(RLIMIT_NPROC, &rl) != 0)
+		cr_skip_test("cannot set RLIMIT_NPROC to %s here (raising it needs CAP_SYS_RESOURCE): %s",
+			     nproc == RLIM_INFINITY ? "unlimited" : "a finite value", strerror(errno));
+	struct lsc_load_options o = opts(4);
+	F.res = -ECANCELED;
+	loads_right(&o);
+	fell_back("a signal storm");
+	fell_back(named);
+}
+
+Test(load_uring_faults, ecanceled_under_a_finite_nproc_names_it)
+{
+	ecanceled_with_nproc(12345, "RLIMIT_NPROC (%llu processes for this user)");
+}
+
 /* ... or refused with EAGAIN every time: retried forever before. */
 Test(load_uring_faults, eagain_forever_falls_back_to_pread)
 {
@@ -309,6 +352,33 @@ Test(load_uring_faults, enter_denied_falls_back_to_pread)
 	F.deny_enter = EPERM;
 	loads_right(&o);
 	fell_back("io_uring_enter: EPERM");
+}
+
+/* Denied at the second io_uring_enter, with the first one's reads still in
+ * flight (it failed the load): they are reaped from the completion queue,
+ * the rest read with pread, one fallback line. Both with the reads done
+ * inline at submit and on io-wq workers. */
+static void denied_with_reads_in_flight(const char *async)
+{
+	setenv("LOADSCOPE_READ_ASYNC", async, 1);
+	struct lsc_load_options o = opts(4);
+	F.deny_enter = EPERM;
+	F.deny_after = 1;
+	loads_right(&o);
+	cr_assert_gt(F.enters, 1, "the second io_uring_enter never came");
+	cr_assert_gt(F.inflight_at_denial, 0, "no read was in flight at the denial");
+	fell_back("the reads in flight are reaped first");
+	cr_assert_eq(lsct_count(&cap, "fallback"), 1, "%s", cap.buf);
+}
+
+Test(load_uring_faults, enter_denied_with_reads_in_flight_falls_back_to_pread)
+{
+	denied_with_reads_in_flight("0");
+}
+
+Test(load_uring_faults, enter_denied_with_async_reads_in_flight_falls_back_to_pread)
+{
+	denied_with_reads_in_flight("1");
 }
 
 /* qd 1: completions in order, the 2nd is the chunk at 1 MiB. */

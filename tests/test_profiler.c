@@ -274,7 +274,7 @@ Test(profiler, usage_line_says_ignored_only_when_it_was)
 	cr_assert(lsct_find(&cap, "usage", 0, store, sizeof store, &u));
 	cr_assert_str_eq(u.human, "API misuse: 1 span(s) still open at lsc_start_end (reported once)");
 	cr_assert(lsct_find(&cap, "usage", 1, store, sizeof store, &u));
-	cr_assert_str_eq(u.human, "API misuse: a span was ended twice (or its handle is not open) "
+	cr_assert_str_eq(u.human, "API misuse: a span was ended twice (or its handle is not open in this profiler) "
 				  "(reported once; the call was ignored)");
 }
 
@@ -719,4 +719,64 @@ Test(profiler, watchdog_thresholds_must_be_finite)
 	o.watchdog_every_s = 0;
 	cr_assert_eq(lsc_profiler_create(&o, &p), -EINVAL);
 	cr_assert_null(p);
+}
+
+/* A newline (or any control character) in .prefix made one sink call carry
+ * two lines; such a prefix is refused. A space, a colon, UTF-8 are not. */
+Test(profiler, a_prefix_with_a_control_character_is_refused)
+{
+	static const char *const bad[] = {"engine\n", "a\nb: ", "\r", "tab\t", "\x7f", "\x1b[31m"};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct lsc_profiler_options o;
+		lsc_profiler_options_init(&o);
+		o.prefix = bad[i];
+		lsc_profiler *p = (lsc_profiler *)1;
+		cr_assert_eq(lsc_profiler_create(&o, &p), -EINVAL, "prefix %u", i);
+		cr_assert_null(p);
+	}
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.prefix = "strata générer: ";
+	o.sink = lsct_sink;
+	o.sink_user = &cap;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	lsc_profiler *p = NULL;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_note(p, "x", "one line");
+	lsc_profiler_destroy(p);
+	cr_assert_eq(cap.lines, 1);
+	cr_assert_eq(cap.calls_without_newline, 0);
+}
+
+/* Handles counted from 1 in every profiler: P's first span had Q's first
+ * span's handle, and ending it on Q ended Q's span. Now refused, with a
+ * usage line, and Q's span stays open until Q ends it. */
+Test(profiler, a_span_handle_is_not_valid_in_another_profiler)
+{
+	struct lsct_capture *capq = calloc(1, sizeof(*capq));
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
+	lsc_profiler *q = lsct_profiler_fresh(capq);
+	lsc_start_begin(p, "p");
+	lsc_start_begin(q, "q");
+	lsc_span sp[4], sq[4];
+	for (unsigned i = 0; i < 4; i++) {
+		cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, "p-span", 0, &sp[i]), 0);
+		cr_assert_eq(lsc_span_begin(q, LSC_PHASE_READ, "q-span", 0, &sq[i]), 0);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned j = 0; j < 4; j++)
+			cr_assert_neq(sp[i], sq[j], "P's span %u and Q's span %u share a handle", i, j);
+	cr_assert_eq(lsc_span_end(q, sp[3], NULL), -EINVAL);
+	cr_assert_eq(lsct_count(capq, "phase"), 0, "%s", capq->buf);
+	cr_assert_eq(lsct_count_with(capq, "usage", "not open in this profiler"), 1, "%s", capq->buf);
+	for (int i = 3; i >= 0; i--) {
+		cr_assert_eq(lsc_span_end(q, sq[i], NULL), 0);
+		cr_assert_eq(lsc_span_end(p, sp[i], NULL), 0);
+	}
+	cr_assert_eq(lsct_count_with(capq, "phase", "q-span"), 4);
+	lsc_start_end(p);
+	lsc_start_end(q);
+	lsc_profiler_destroy(p);
+	lsc_profiler_destroy(q);
+	free(capq);
 }

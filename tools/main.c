@@ -3,6 +3,7 @@
  * tools/cmd_*.c (probe, load, triage, ...), and checks stdout once they
  * return (tools/cli.c, docs/cli.md for the conventions and exit statuses).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,7 +55,24 @@ static int run(int argc, char **argv)
 	return lsc_cli_usage("%s: unknown command", argv[1]);
 }
 
+/* The program's own writes (usage, reports, the stdout check's line) to a
+ * pipe whose reader left (`| head -c1`) or a file at RLIMIT_FSIZE fail
+ * with EPIPE or EFBIG and end in exit status 4 (docs/cli.md), instead of
+ * the signal's death (141, 153). A handler that does nothing, not SIG_IGN:
+ * exec resets a handler, so `run` and `ab` give the engine the default. */
+static void nothing(int sig)
+{
+	(void)sig;
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = nothing;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGXFSZ, &sa, NULL);
 	return lsc_cli_finish(run(argc, argv));
 }

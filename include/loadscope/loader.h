@@ -96,6 +96,22 @@ struct lsc_extent {
  * which returns true to go on and takes a float fraction: an adapter
  * returns `!llama_cb((float)done / total, user)` (examples/ggml/ shows
  * one). Forwarding llama.cpp's value as is cancels at the first call.
+ *
+ * It must return. It must not throw (a C++ exception through the
+ * library's C frames is undefined behaviour), longjmp out, or end the
+ * thread (pthread_exit, pthread_cancel). No library lock is held across
+ * the call, so the profiler and other loads go on. A load whose callback
+ * left without returning keeps its descriptors (one per distinct file, and
+ * the io_uring ring's), the arena (mapped and pinned, VmPin included) or
+ * the staging buffers, and its tables, until the next load on the same
+ * thread: that one releases them first (waiting for the reads still on the
+ * ring, which the kernel would otherwise finish into that memory), with
+ * one `note` line saying so. Nothing else can: the load's state was on the
+ * stack frames the jump discarded, and another thread cannot tell an
+ * abandoned load from one still running. What stays for good: its phase
+ * spans, open in the profiler (lsc_profiler_destroy reports them), and a
+ * few small tables. Return nonzero instead: that is the way to abandon a
+ * load, and it releases everything at once.
  */
 typedef int (*lsc_progress_fn)(uint64_t done, uint64_t total, void *user);
 
@@ -270,7 +286,10 @@ LSC_API int lsc_load(lsc_profiler *p, const struct lsc_load_options *o,
  * checked; the computed ones are not kept.
  * Return: 0, or the error lsc_load would give, with its one line; on
  * failure @dst may hold part of the bytes. -EINVAL for a NULL @dst with
- * extents that have bytes. Thread-safe for distinct @dst.
+ * extents that have bytes; -EFAULT, before a byte is read and on every
+ * read path, when any byte of [@dst, @dst + @dst_len) is not in a mapping
+ * this process may write (read-only, or a hole; from /proc/self/maps).
+ * Thread-safe for distinct @dst.
  */
 LSC_API int lsc_load_into(lsc_profiler *p, const struct lsc_load_options *o,
 			  const struct lsc_extent *ext, size_t n_ext, void *dst, size_t dst_len,

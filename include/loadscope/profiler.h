@@ -36,7 +36,9 @@
  *   as it lasts (the start's system snapshot); and the trace file's own,
  *   from its first event until destroy, when one was asked for;
  * - threads: one watchdog thread, from the first start until destroy
- *   (none with LSC_PROFILER_NO_WATCHDOG); it is joined by destroy;
+ *   (none with LSC_PROFILER_NO_WATCHDOG); it is joined by destroy; its
+ *   stack is 256 KiB whatever the process default (about 46 KiB of it the
+ *   watchdog's own, measured; the rest is for a sink, which it calls);
  * - stack: a call uses about 30 KiB of the calling thread's stack (measured
  *   at 30056 bytes on x86-64, gcc 12 -O2, by tests/test_profiler_host.c);
  *   give a thread that calls the profiler at least 64 KiB.
@@ -109,7 +111,16 @@ LSC_API const char *lsc_vm_name(enum lsc_vm_counter c);
 /* Where lines go: called once per line with the complete line (newline
  * included, NUL-terminated at line[len]). Called from the thread that
  * produced the line, or from the watchdog thread; calls never overlap (the
- * profiler serialises them). Must not call back into any profiler. A sink
+ * profiler serialises them). Must not call back into any profiler. Must
+ * return: it must not throw (a C++ exception through the library's C
+ * frames is undefined behaviour), longjmp out or end the thread. No
+ * library lock is held across the call, and a call that left without
+ * returning is survived where it can be: the next line of the same thread
+ * takes the turn back (one usage line says so), after which the other
+ * threads' lines and lsc_profiler_destroy go on; until that thread calls
+ * the profiler again, other threads' lines wait. A sink that calls back
+ * into its own profiler gets a few nested lines, then the rest is dropped
+ * with one usage line, rather than recursing without end. A sink
  * that blocks holds up the thread whose line it is taking and the next
  * lines of the same profiler, nothing else: a fork() in any thread returns
  * at once, and the child starts with the sink free (the line that was in
@@ -164,11 +175,22 @@ enum lsc_mode {
  */
 struct lsc_profiler_options {
 	FILE *stream;          /* sink when .sink is NULL; default stderr. Each
-	                        * line is written with one fwrite + fflush. */
+	                        * line is written with one fwrite + fflush,
+	                        * SIGPIPE and SIGXFSZ blocked on the writing
+	                        * thread for it (one the write raised is
+	                        * consumed). The first failed write (EPIPE:
+	                        * the reader went away; EFBIG: the file size
+	                        * limit; not EAGAIN, which loses one line)
+	                        * stops the stream: no line is written
+	                        * to it again, its error flag stays set, and
+	                        * the trace file, if any, gets a `fallback
+	                        * what=lines` record saying why. */
 	lsc_sink_fn sink;      /* if set, lines go here instead of .stream */
 	void *sink_user;
 	const char *prefix;    /* prepended to every line, e.g. "strata generate: "
-	                        * (copied; at most 63 bytes) */
+	                        * (copied; at most 63 bytes; a control character,
+	                        * newline or tab included, is -EINVAL: one sink
+	                        * call carries exactly one line) */
 	enum lsc_format format;
 	enum lsc_mode mode;
 	const char *proc_root; /* "/proc" by default; tests point it at fixtures (copied) */
@@ -326,8 +348,9 @@ LSC_API int lsc_span_progress(lsc_profiler *p, lsc_span s, uint64_t done);
  * lsc_span_end - close a span and print its phase line.
  * @res: if not NULL, receives what the span measured (zeroed when off).
  * Must be called from the thread that opened the span. Ending a span twice,
- * a handle that is not open, or a span whose children are still open is a
- * usage error: reported once per profiler in a usage line, otherwise the call
+ * a handle that is not open, a handle of another profiler (handles are
+ * unique across the profilers of a process, until 2^26 spans wrap them),
+ * or a span whose children are still open is a usage error: reported once per profiler in a usage line, otherwise the call
  * does nothing and returns -EINVAL. A span inside which its thread printed
  * a failure line (the loader's `error` line, or any line with an `error`
  * field) ended in failure: its phase line says "failed", carries failed=1

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "host/procfs.h"
+#include "sys/guard.h"
 
 #define BUDDY_TEXT 16384 /* one ~100-byte row per node and zone, as system.c reads it */
 
@@ -39,7 +40,7 @@ int lsc__path(char *out, size_t cap, const char *root, const char *rel)
 
 static int sys_open(const char *path, int flags)
 {
-	return open(path, flags);
+	return lsc__open_high(path, flags, 0);
 }
 
 static const struct lsc__procfs_sys sys_default = {.open = sys_open, .read = read};

@@ -202,4 +202,14 @@ int lsc__psi_read(const char *proc_root, struct lsc__psi *out);
 int lsc__region_read_root(const char *proc_root, const void *addr, size_t len,
 			  struct lsc_region_info *out);
 
+/*
+ * lsc__region_writable - whether every byte of [addr, addr+len) is in a
+ * mapping of this process that allows writing (/proc/self/maps, this
+ * process's own whatever the proc root: it is about its memory, not the
+ * host). 0 yes; -EFAULT no, with the first address that is not in *bad
+ * (in a hole, or in a mapping without write); another negative errno when
+ * the maps cannot be read (the answer is unknown).
+ */
+int lsc__region_writable(const void *addr, size_t len, uintptr_t *bad);
+
 #endif

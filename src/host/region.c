@@ -20,6 +20,7 @@
 #include <loadscope/profiler.h>
 
 #include "host/procfs.h"
+#include "sys/guard.h"
 
 /* Large enough for any header line (a path is at most PATH_MAX). */
 #define SMAPS_BUF 16384
@@ -192,7 +193,7 @@ int lsc__region_read_root(const char *proc_root, const void *addr, size_t len,
 	if (ret < 0)
 		return ret;
 	do
-		r.fd = open(path, O_RDONLY | O_CLOEXEC);
+		r.fd = lsc__open_high(path, O_RDONLY, 0);
 	while (r.fd < 0 && errno == EINTR);
 	if (r.fd < 0)
 		return -ENOENT;
@@ -220,4 +221,53 @@ int lsc__region_read_root(const char *proc_root, const void *addr, size_t len,
 		return r.err;
 	}
 	return 0;
+}
+
+/* "start-end perms ...": the range and whether perms give write. */
+static int parse_maps_line(const char *line, uint64_t *start, uint64_t *end, int *writable)
+{
+	const char *p = line;
+
+	if (parse_hex(&p, start) < 0 || *p++ != '-' || parse_hex(&p, end) < 0 || *p++ != ' ' ||
+	    strlen(p) < 4)
+		return 0;
+	*writable = p[1] == 'w';
+	return *start <= *end;
+}
+
+int lsc__region_writable(const void *addr, size_t len, uintptr_t *bad)
+{
+	struct line_reader r = {.fd = -1};
+	uint64_t lo = (uintptr_t)addr, hi, s, e, at;
+	int w, ret = -EFAULT;
+	char *line;
+
+	*bad = (uintptr_t)addr;
+	if (len == 0)
+		return 0;
+	hi = len > UINT64_MAX - lo ? UINT64_MAX : lo + len;
+	do
+		r.fd = lsc__open_high("/proc/self/maps", O_RDONLY, 0);
+	while (r.fd < 0 && errno == EINTR);
+	if (r.fd < 0)
+		return -ENOENT;
+	/* In address order: every byte from @at on must be in the next
+	 * mapping, and that mapping writable. */
+	at = lo;
+	while ((line = next_line(&r))) {
+		if (!parse_maps_line(line, &s, &e, &w) || e <= at)
+			continue;
+		if (s > at || !w)
+			break; /* a hole at @at, or a mapping without write */
+		at = e;
+		if (at >= hi) {
+			ret = 0;
+			break;
+		}
+	}
+	close(r.fd);
+	if (ret < 0 && r.err)
+		return r.err;
+	*bad = (uintptr_t)at;
+	return ret;
 }

@@ -435,16 +435,23 @@ static int hugetlb_fallback(struct alloc *st, int *refused)
 	return rc < 0 ? rc : map_pieces(st, refused);
 }
 
-/* No THP in this kernel (both advices refused): 4 KiB pages whatever was
- * asked. The pieces stay as mapped, so this is no new plan, only the name
- * of what the arena got. */
-static void refused_fallback(struct alloc *st)
+/* No THP in this kernel (both advices refused, EINVAL): 4 KiB pages
+ * whatever was asked. Advice denied (EPERM, EACCES or ENOSYS from a
+ * sandbox): the arena without advice, whose pages follow the system's THP
+ * setting (4 KiB under enabled=madvise, the usual default). The pieces stay
+ * as mapped, so this is no new plan, only the name of what the arena got. */
+static void refused_fallback(struct alloc *st, int err)
 {
 	struct lsc__arena *a = st->a;
 	char reason[300];
 
-	snprintf(reason, sizeof reason, "%s (a kernel without THP)", st->why);
-	lsc__load_fallback(st->p, "arena", lsc_thp_policy_name(a->applied), "4k", reason);
+	if (err == EINVAL)
+		snprintf(reason, sizeof reason, "%s (a kernel without THP)", st->why);
+	else
+		snprintf(reason, sizeof reason, "%.180s (denied: a seccomp filter or sandbox); the arena has no "
+			 "advice: 4 KiB pages unless THP is enabled=always", st->why);
+	lsc__load_fallback(st->p, "arena", lsc_thp_policy_name(a->applied), "4k",
+			   reason);
 	a->applied = LSC_THP_4K;
 	a->auto_watch = 0;
 	a->auto_huge_bytes = 0;
@@ -466,7 +473,7 @@ static int map_own(struct alloc *st)
 	if (rc < 0)
 		return rc;
 	if (refused)
-		refused_fallback(st);
+		refused_fallback(st, refused);
 	return 0;
 }
 

@@ -80,8 +80,9 @@ int lsc__thp_restore(struct lsc__thp_hold *h);
  * touch. @mapped and @piece are multiples of the page size of the policy.
  * On success *base is the arena; on failure nothing stays mapped and @why
  * names the call that failed. A kernel without THP refuses both advices with
- * EINVAL: then the pieces stay unadvised (they get 4 KiB pages anyway),
- * *advice_refused is set and @why says so. Return 0 or a negative errno.
+ * EINVAL, a sandbox denies them with EPERM, EACCES or ENOSYS: then the
+ * pieces stay unadvised, *advice_refused is that errno and @why says so.
+ * Return 0 or a negative errno.
  */
 int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
 		    unsigned n_pieces, uint64_t align, void **base, int *advice_refused, char *why,

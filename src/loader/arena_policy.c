@@ -212,8 +212,11 @@ int lsc__policy_map(enum lsc_thp_policy policy, uint64_t mapped, uint64_t piece,
 			snprintf(why, why_len, "mmap of piece %u/%u landed elsewhere", i + 1, n_pieces);
 		} else if (!*advice_refused) {
 			rc = advise_piece(policy, at, len, why, why_len);
-			if (rc == -EINVAL) {
-				*advice_refused = 1;
+			/* EINVAL: a kernel without THP. EPERM, EACCES, ENOSYS: a
+			 * sandbox that denies madvise. Either way the arena is
+			 * mapped and usable without the advice. */
+			if (rc == -EINVAL || rc == -EPERM || rc == -EACCES || rc == -ENOSYS) {
+				*advice_refused = -rc;
 				rc = 0;
 			}
 		}

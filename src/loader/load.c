@@ -447,6 +447,41 @@ static void release_files(struct lsc__load *L)
 			lsc__sys->close(L->files[i].fd);
 }
 
+/* The caller's memory: there, and writable where the load writes, before a
+ * byte is read: a pread into read-only memory fails with EFAULT, but a copy
+ * out of staging (chosen by the options, by LOADSCOPE_READ_PATH=staging, or
+ * for an unaligned O_DIRECT tail) would fault and end the process. From
+ * /proc/self/maps, so nothing is written to find out; when the maps cannot
+ * be read the load goes on (the direct paths still say EFAULT). */
+static int check_dst(struct lsc__load *L, void *dst, uint64_t len)
+{
+	if (len && !dst) {
+		lsc__load_error(L->p, "options", NULL, 0, -EINVAL, "no memory to load %" PRIu64 " bytes into",
+				L->total_bytes);
+		return -EINVAL;
+	}
+	uintptr_t bad;
+	int ret = lsc__region_writable(dst, (size_t)len, &bad);
+	if (ret != -EFAULT)
+		return 0;
+	lsc__load_error(L->p, "options", NULL, 0, -EFAULT,
+			"the memory to load into is not writable: byte %" PRIu64 " of %" PRIu64
+			" (%p) is in no mapping or in one without write permission",
+			(uint64_t)(bad - (uintptr_t)dst), len, (void *)bad);
+	return -EFAULT;
+}
+
+/* Every destination of the caller's, as check_dst. */
+static int check_dsts(struct lsc__load *L)
+{
+	for (size_t i = 0; i < L->n_dst; i++) {
+		int ret = check_dst(L, L->dst[i].addr, L->dst[i].len);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 /* Where each extent's first byte goes, once the memory is there. */
 static void place_extents(struct lsc__load *L)
 {
@@ -545,12 +580,8 @@ static int load_run(struct lsc__load *L, uint64_t arena_bytes)
 	void *dst = L->caller_memory ? L->dst[0].addr : NULL;
 	if ((ret = open_files(L, idx)) < 0 || (ret = check_extents(L, idx, &arena_bytes)) < 0)
 		goto fail;
-	if (L->caller_memory && arena_bytes && !dst) {
-		ret = -EINVAL;
-		lsc__load_error(p, "options", NULL, 0, ret, "no memory to load %" PRIu64 " bytes into",
-				L->total_bytes);
+	if (L->caller_memory && (ret = L->n_dst == 1 ? check_dst(L, dst, arena_bytes) : check_dsts(L)) < 0)
 		goto fail;
-	}
 	if ((ret = choose_path(L)) < 0)
 		goto fail;
 	L->verify = !(L->o.flags & LSC_LOAD_NO_VERIFY);
@@ -603,6 +634,7 @@ fail:
 static void load_init(struct lsc__load *L, lsc_profiler *p, const struct lsc_load_options *o,
 		      const struct lsc_extent *ext, size_t n_ext)
 {
+	lsc__progress_reclaim(p);
 	memset(L, 0, sizeof(*L));
 	L->p = p;
 	if (o)
@@ -627,6 +659,7 @@ static int load_tensors(lsc_profiler *p, const struct lsc_load_options *o,
 	if (n_tensors)
 		L.n_tensors = n_tensors;
 	struct lsc_load_result *prev = lsc__result_begin(L.o.result);
+	L.result_prev = prev;
 	int ret = load_run(&L, arena_bytes);
 	lsc__result_end(prev, ret, L.bytes_done, L.total_bytes);
 	if (ret == 0)
@@ -660,6 +693,7 @@ static int load_into(struct lsc__load *L, struct lsc_load_stats *stats)
 {
 	L->caller_memory = 1;
 	struct lsc_load_result *prev = lsc__result_begin(L->o.result);
+	L->result_prev = prev;
 	int ret = load_run(L, 0);
 	lsc__result_end(prev, ret, L->bytes_done, L->total_bytes);
 	if (ret == 0) {

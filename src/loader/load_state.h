@@ -130,6 +130,12 @@ struct lsc__load {
 	/* progress (progress.c): the last call's bytes and time, and calls made */
 	uint64_t prog_last, prog_last_ns;
 	unsigned prog_calls;
+	/* What progress.c records before each call, in case it never returns:
+	 * the reader while it is set up (pipeline.c), and the load result
+	 * that was current before this load's (load.c). */
+	const struct lsc__reader_ops *rd_live_ops;
+	struct lsc__reader *rd_live;
+	struct lsc_load_result *result_prev;
 };
 
 /* ---- progress and cancel (progress.c) ------------------------------------ */
@@ -139,6 +145,10 @@ struct lsc__load {
 int lsc__progress(struct lsc__load *L, uint64_t done);
 /* The last call, done == total. 0 or -ECANCELED. */
 int lsc__progress_end(struct lsc__load *L);
+/* At the start of every load: release what an earlier load of this thread
+ * kept when its progress callback left without returning (a longjmp, an
+ * exception), one note line on @p saying so. */
+void lsc__progress_reclaim(lsc_profiler *p);
 
 /* ---- the summaries (summary.c; the other lines: lines.h) ---------------- */
 

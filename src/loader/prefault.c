@@ -29,9 +29,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "format/errname.h"
 #include "loader/arena_int.h"
 #include "loader/lines.h"
 #include "sys/sys.h"
+#include "sys/thread.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -55,7 +57,8 @@ struct slice {
 	int node;    /* run on this node; -1 none */
 	int rc;
 	int touched;
-	pthread_t tid;
+	int touch_err; /* why MADV_POPULATE_WRITE was given up: EINVAL, or a denial */
+	struct lsc__thread th;
 	int started;
 	struct progress *pg;
 };
@@ -82,9 +85,13 @@ static int populate_step(struct slice *s, char *at, size_t len)
 		/* A signal interrupts the walk; what was faulted stays faulted. */
 		if ((err == EINTR || err == EAGAIN) && tries < 16)
 			continue;
-		if (err == EINVAL) {
+		/* EINVAL: a kernel before 5.14. EPERM, EACCES, ENOSYS: a
+		 * sandbox (seccomp) that denies madvise; touching needs no
+		 * system call. */
+		if (err == EINVAL || err == EPERM || err == EACCES || err == ENOSYS) {
 			touch(at, len);
 			s->touched = 1;
+			s->touch_err = err;
 			return 0;
 		}
 		return -err;
@@ -197,13 +204,13 @@ int lsc__prefault_part(lsc_profiler *p, const lsc_span *spans, unsigned n_spans,
 	/* Helpers take slices 1.., the caller slice 0 (its CPU affinity is
 	 * the caller's to keep; the memory policy binds its faults anyway). */
 	for (unsigned i = 1; i < used; i++)
-		sl[i].started = pthread_create(&sl[i].tid, NULL, slice_main, &sl[i]) == 0;
+		sl[i].started = lsc__thread_start(&sl[i].th, LSC__THREAD_PREFAULT, slice_main, &sl[i]) == 0;
 	sl[0].rc = populate(&sl[0]);
 	int rc = sl[0].rc;
 	unsigned ran = 1;
 	for (unsigned i = 1; i < used; i++) {
 		if (sl[i].started) {
-			pthread_join(sl[i].tid, NULL);
+			lsc__thread_join(&sl[i].th);
 			ran++;
 		} else {
 			sl[i].rc = populate(&sl[i]); /* no thread: do it here */
@@ -212,10 +219,20 @@ int lsc__prefault_part(lsc_profiler *p, const lsc_span *spans, unsigned n_spans,
 			rc = sl[i].rc;
 	}
 	r->threads = ran;
-	for (unsigned i = 0; i < used; i++)
+	int touch_err = 0;
+	for (unsigned i = 0; i < used; i++) {
 		r->touched |= sl[i].touched;
-	if (r->touched && !(flags & LSC__PREFAULT_QUIET))
-		lsc__load_fallback(p, "prefault", "MADV_POPULATE_WRITE", "touching one byte per page",
-				   "the kernel refused MADV_POPULATE_WRITE (EINVAL; it needs Linux 5.14)");
+		if (sl[i].touched && !touch_err)
+			touch_err = sl[i].touch_err;
+	}
+	if (r->touched && !(flags & LSC__PREFAULT_QUIET)) {
+		char why[160];
+		if (touch_err == EINVAL)
+			snprintf(why, sizeof why, "the kernel refused MADV_POPULATE_WRITE (EINVAL; it needs Linux 5.14)");
+		else
+			snprintf(why, sizeof why, "madvise(MADV_POPULATE_WRITE): %s (denied: a seccomp filter or sandbox)",
+				 lsc__errname(-touch_err));
+		lsc__load_fallback(p, "prefault", "MADV_POPULATE_WRITE", "touching one byte per page", why);
+	}
 	return rc;
 }

@@ -48,6 +48,11 @@ void lsc__result_end(struct lsc_load_result *prev, int err, uint64_t done, uint6
 	cur = prev;
 }
 
+void lsc__result_restore(struct lsc_load_result *prev)
+{
+	cur = prev;
+}
+
 void lsc__result_fallback(const char *what, const char *wanted, const char *took, const char *reason)
 {
 	struct lsc_load_result *r = cur;

@@ -14,15 +14,16 @@
  * (procfd.c) and draws a run id of its own, so that the triage
  * does not merge the child's lines into the parent's start.
  *
- * The sink lock is the exception. It is held for as long as the sink takes
- * a line, and a sink may block: a full stderr pipe, a stopped log reader, a
- * slow callback. Taking it before the fork made every fork() in the host
- * wait for the slowest line (issue 14: a test program still blocked after
- * 5 s). The sink lock guards nothing of the profiler's, only the order of
- * calls into the sink, so prepare leaves it alone and the child, which has
- * no thread inside the sink, starts with a fresh one. A line that was in
- * the sink in the parent is the parent's: the child neither repeats nor
- * finishes it. (A FILE* sink's own lock the C library resets in the child.)
+ * The sink's turn is the exception (sink.c). It is held for as long as the
+ * sink takes a line, and a sink may block: a full stderr pipe, a stopped
+ * log reader, a slow callback. Waiting for it before the fork made every
+ * fork() in the host wait for the slowest line (issue 14: a test program
+ * still blocked after 5 s). The turn guards nothing of the profiler's,
+ * only the order of calls into the sink, so prepare leaves it alone and the
+ * child, which has no thread inside the sink, starts with a fresh one. A
+ * line that was in the sink in the parent is the parent's: the child
+ * neither repeats nor finishes it. (A FILE* sink's own lock the C library
+ * resets in the child.)
  * The locks taken here are never held across a sink call or any other
  * wait, so prepare waits for nothing slower than a /proc read.
  */
@@ -65,7 +66,7 @@ static void child(void)
 	for (lsc_profiler *p = registry; p; p = p->fork_next) {
 		lsc__watchdog_forget(p);
 		lsc__trace_forget(p);
-		pthread_mutex_init(&p->sink_lock, NULL);
+		lsc__sink_fork_child(p);
 		lsc__run_id(p->run);
 		pthread_mutex_unlock(&p->lock);
 	}

@@ -38,6 +38,7 @@
 
 #include "host/procfs.h"
 #include "profiler/profiler_impl.h"
+#include "sys/guard.h"
 
 #define PROCFD_BUF 16384
 
@@ -63,7 +64,7 @@ static int open_in(const char *root, const char *name)
 	char path[600];
 	if (lsc__path(path, sizeof(path), root, name) < 0)
 		return -1;
-	return open(path, O_RDONLY | O_CLOEXEC);
+	return lsc__open_high(path, O_RDONLY, 0);
 }
 
 void lsc__procfd_open(lsc_profiler *p)

@@ -75,6 +75,11 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		return -EINVAL;
 	if (opt->prefix && strlen(opt->prefix) >= sizeof(((lsc_profiler *)0)->prefix))
 		return -EINVAL;
+	/* A newline in the prefix made one sink call carry two lines (and the
+	 * second a line of no known shape): no control character at all. */
+	for (const char *c = opt->prefix; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return -EINVAL;
 	/* A cut path would read other files or write the trace elsewhere. */
 	if ((opt->proc_root && strlen(opt->proc_root) >= sizeof(((lsc_profiler *)0)->proc_root)) ||
 	    (opt->sys_root && strlen(opt->sys_root) >= sizeof(((lsc_profiler *)0)->sys_root)) ||
@@ -103,6 +108,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 	p->wd_every_s = opt->watchdog_every_s;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_mutex_init(&p->sink_lock, NULL);
+	pthread_cond_init(&p->sink_cond, NULL);
 	pthread_cond_init(&p->wd_cond, NULL);
 	lsc__run_id(p->run);
 
@@ -136,6 +142,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 	if (p->on && p->trace_path[0]) {
 		if (lsc__trace_create(p) < 0) {
 			pthread_cond_destroy(&p->wd_cond);
+			pthread_cond_destroy(&p->sink_cond);
 			pthread_mutex_destroy(&p->sink_lock);
 			pthread_mutex_destroy(&p->lock);
 			free(p);
@@ -164,6 +171,9 @@ LSC_API void lsc_profiler_destroy(lsc_profiler *p)
 {
 	if (!p)
 		return;
+	/* A sink call of this thread that never returned would keep the
+	 * watchdog, whose line waits for the turn, from being joined. */
+	lsc__sink_reclaim(p);
 	lsc__watchdog_stop(p);
 	if (p->on) {
 		unsigned open = 0;
@@ -184,6 +194,7 @@ LSC_API void lsc_profiler_destroy(lsc_profiler *p)
 	lsc__trace_destroy(p);
 	lsc__procfd_close(p);
 	pthread_cond_destroy(&p->wd_cond);
+	pthread_cond_destroy(&p->sink_cond);
 	pthread_mutex_destroy(&p->sink_lock);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
@@ -273,16 +284,7 @@ int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 	if (p->trace)
 		lsc__trace_line(p, rr);
 	size_t len = lsc__rec_render(rr, p->format, p->prefix, line, sizeof(line));
-	pthread_mutex_lock(&p->sink_lock);
-	if (p->sink_level) {
-		p->sink_level(p->sink_user, level_of(rr), rr->event, line, len);
-	} else if (p->sink) {
-		p->sink(p->sink_user, line, len);
-	} else {
-		fwrite(line, 1, len, p->stream);
-		fflush(p->stream);
-	}
-	pthread_mutex_unlock(&p->sink_lock);
+	lsc__sink_line(p, level_of(rr), rr->event, line, len);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <loadscope/profiler.h>
 
 #include "profiler/internal.h"
+#include "sys/thread.h"
 
 #define LSC__SPANS_MAX 64
 #define LSC__SLOT_BITS 6
@@ -85,7 +86,14 @@ struct lsc_profiler {
 	char trace_path[512];
 	double wd_after_s, wd_every_s;
 
-	pthread_mutex_t sink_lock; /* one line at a time into the sink */
+	/* The sink's turn (sink.c): one line at a time, no lock held across
+	 * the call. sink_lock guards these fields only. */
+	pthread_mutex_t sink_lock;
+	pthread_cond_t sink_cond;
+	int sink_busy;
+	pid_t sink_owner;
+	int sink_reentered;
+	int stream_err;            /* the stream failed with this errno: no more lines to it */
 	pthread_mutex_t lock;      /* everything below */
 
 	char run[9];
@@ -95,7 +103,6 @@ struct lsc_profiler {
 	unsigned open_spans;
 	uint64_t cover_t0, covered_ns;
 	uint64_t seq;
-	uint32_t gen;
 	struct lsc__span spans[LSC__SPANS_MAX];
 	unsigned usage_seen;       /* bit per usage error kind already reported */
 	unsigned usage_count;
@@ -104,7 +111,7 @@ struct lsc_profiler {
 
 	struct lsc__trace *trace;   /* NULL when no trace file was asked for */
 
-	pthread_t wd_thread;
+	struct lsc__thread wd_thread;
 	int wd_started;
 	int wd_stop;
 	pthread_cond_t wd_cond;
@@ -135,6 +142,7 @@ enum lsc__usage {
 	LSC__USAGE_TOO_MANY,
 	LSC__USAGE_ENV,
 	LSC__USAGE_ENV_TRACE,
+	LSC__USAGE_SINK_RETURN,
 	LSC__USAGE_ENV_LOADER, /* the first of LSC__ENV_LOADER_MAX, one per variable */
 };
 
@@ -182,6 +190,15 @@ void lsc__procfd_fork_child(void);
 int lsc__procfd_vmstat(const lsc_profiler *p, struct lsc_vmstat *out);
 int lsc__procfd_status(const lsc_profiler *p, struct lsc__status *out);
 int lsc__procfd_psi(const lsc_profiler *p, struct lsc__psi *out);
+
+/* sink.c: hand a rendered line to the sink, one at a time, no lock held
+ * across the call. */
+void lsc__sink_line(lsc_profiler *p, enum lsc_level level, const char *event, const char *line, size_t len);
+/* A turn this thread left held (a sink call that never returned) given
+ * back; destroy calls it before it waits for the watchdog. */
+void lsc__sink_reclaim(lsc_profiler *p);
+/* fork.c's child handler: a fresh turn (async-signal-safe stores). */
+void lsc__sink_fork_child(lsc_profiler *p);
 
 /* watchdog.c */
 void lsc__watchdog_start(lsc_profiler *p);

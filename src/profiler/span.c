@@ -151,6 +151,17 @@ LSC_API int lsc_start_end(lsc_profiler *p)
 
 /* ---- spans ---------------------------------------------------------------------- */
 
+/* A handle's generation, drawn from one counter for every profiler of the
+ * process: a handle is then open in at most one profiler, and ending P's
+ * handle on Q is refused with a usage line instead of ending whichever
+ * span of Q had the same number (each profiler counted from 1). Wraps
+ * after 2^26 - 1 spans, never to 0. */
+static uint32_t next_gen(void)
+{
+	static _Atomic uint32_t gen;
+	return atomic_fetch_add_explicit(&gen, 1, memory_order_relaxed) % ((1u << (32 - LSC__SLOT_BITS)) - 1) + 1;
+}
+
 LSC_API int lsc_span_begin(lsc_profiler *p, enum lsc_phase_kind kind, const char *name,
 			   uint64_t bytes, lsc_span *out)
 {
@@ -184,9 +195,7 @@ LSC_API int lsc_span_begin(lsc_profiler *p, enum lsc_phase_kind kind, const char
 		if (o->id && o->tid == tid && !o->closing && (!parent || o->seq > parent->seq))
 			parent = o;
 	}
-	if (++p->gen >= (1u << (32 - LSC__SLOT_BITS)))
-		p->gen = 1;
-	sp->id = (p->gen << LSC__SLOT_BITS) | slot;
+	sp->id = (next_gen() << LSC__SLOT_BITS) | slot;
 	sp->tid = tid;
 	sp->seq = ++p->seq;
 	sp->parent = parent ? parent->id : 0;
@@ -398,7 +407,7 @@ LSC_API int lsc_span_end(lsc_profiler *p, lsc_span s, struct lsc_span_result *re
 	enum lsc__usage bad = LSC__USAGE_DOUBLE_END;
 	const char *why = NULL;
 	if (!sp || sp->closing) {
-		why = "a span was ended twice (or its handle is not open)";
+		why = "a span was ended twice (or its handle is not open in this profiler)";
 	} else if (sp->tid != tid) {
 		bad = LSC__USAGE_FOREIGN_THREAD;
 		why = "a span was ended from a thread other than the one that opened it";

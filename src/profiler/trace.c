@@ -68,6 +68,7 @@
 #include "format/escape.h"
 #include "host/procfs.h"
 #include "profiler/profiler_impl.h"
+#include "sys/guard.h"
 
 /* The first bytes of every trace this library writes: how it knows a file
  * it may replace. A metadata event, which a viewer shows as the process's
@@ -220,7 +221,7 @@ static const char *not_replaceable(const char *path)
 	}
 	if (st.st_size == 0)
 		return NULL;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = lsc__open_high(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0);
 	if (fd < 0)
 		return "a file this process cannot read";
 	char b[sizeof(magic)];
@@ -246,7 +247,7 @@ static int open_unnamed(const char *path)
 		dir[1] = '\0';
 	else
 		*slash = '\0';
-	return open(dir, O_TMPFILE | O_WRONLY | O_APPEND | O_CLOEXEC, 0666);
+	return lsc__open_high(dir, O_TMPFILE | O_WRONLY | O_APPEND, 0666);
 }
 
 /* A named temporary file of our own: a stale one of ours (a regular file,
@@ -254,9 +255,9 @@ static int open_unnamed(const char *path)
 static int open_named(const char *tmp)
 {
 	int flags = O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-	int fd = open(tmp, flags, 0666);
+	int fd = lsc__open_high(tmp, flags, 0666);
 	if (fd < 0 && errno == EEXIST && !not_replaceable(tmp) && unlink(tmp) == 0)
-		fd = open(tmp, flags, 0666);
+		fd = lsc__open_high(tmp, flags, 0666);
 	return fd;
 }
 
@@ -288,19 +289,35 @@ static int place(int fd, int unnamed, const char *path, const char *tmp, const c
 	return -1;
 }
 
+/* One write(2), SIGXFSZ and SIGPIPE held off it (sys/guard.h): a trace
+ * that reaches RLIMIT_FSIZE fails with EFBIG instead of ending the host.
+ * A short write is cut back to the last whole event; its reason is the
+ * errno of writing the rest (EFBIG at the file size limit, ENOSPC on a
+ * full disk), never a guess. */
 static int write_whole(struct lsc__trace *tr, const char *b, size_t n)
 {
+	struct lsc__nosig g;
+	lsc__nosig_enter(&g);
 	ssize_t w;
 	do
 		w = write(tr->fd, b, n);
 	while (w < 0 && errno == EINTR);
+	int err = w < 0 ? errno : 0;
+	if (w >= 0 && w < (ssize_t)n) {
+		ssize_t w2;
+		do
+			w2 = write(tr->fd, b + w, n - (size_t)w);
+		while (w2 < 0 && errno == EINTR);
+		err = w2 < 0 ? errno : ENOSPC;
+		if (ftruncate(tr->fd, tr->size) != 0)
+			err = errno;
+	}
+	lsc__nosig_leave(&g);
 	if (w == (ssize_t)n) {
 		tr->size += (off_t)n;
 		return 0;
 	}
-	if (w > 0 && ftruncate(tr->fd, tr->size) != 0)
-		return -errno;
-	return w < 0 ? -errno : -ENOSPC;
+	return -err;
 }
 
 static void say(lsc_profiler *p, const char *path, const char *what)
@@ -345,14 +362,19 @@ static void open_file(lsc_profiler *p, const char **what, const char **why)
 	put(&t, "}");
 	tr->fd = fd;
 	tr->size = 0;
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0 || write_whole(tr, t.b, t.n) != 0 ||
+	int werr = 0;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0 || (werr = write_whole(tr, t.b, t.n)) != 0 ||
 	    place(fd, unnamed, tr->path, tmp, what) != 0) {
 		if (!unnamed)
 			unlink(tmp);
 		close(fd);
 		tr->fd = -1;
 		if (!*what)
-			*why = "cannot write the trace file; no trace";
+			*why = werr == -EFBIG ? "cannot write the trace file (EFBIG: the file size limit "
+						"(RLIMIT_FSIZE)); no trace"
+			       : werr == -ENOSPC ? "cannot write the trace file (ENOSPC: no space left on "
+						   "the device); no trace"
+						 : "cannot write the trace file; no trace";
 		return;
 	}
 	tr->pid = getpid();
@@ -398,8 +420,8 @@ static int write_locked(lsc_profiler *p, struct tbuf *t)
 		return 0;
 	tr->state = LSC__TRACE_OFF;
 	char msg[sizeof(tr->path) + 96];
-	snprintf(msg, sizeof(msg), "writing %s failed (%s): the trace stops at its last whole event", tr->path,
-		 lsc_strerror(err));
+	snprintf(msg, sizeof(msg), "writing %s failed (%s%s): the trace stops at its last whole event", tr->path,
+		 lsc_strerror(err), err == -EFBIG ? ": the file size limit (RLIMIT_FSIZE)" : "");
 	pthread_mutex_unlock(&tr->lock);
 	lsc_note(p, "trace", msg);
 	return -1;

@@ -201,7 +201,7 @@ void lsc__watchdog_start(lsc_profiler *p)
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&p->wd_thread, NULL, watchdog_main, p);
+	int rc = lsc__thread_start(&p->wd_thread, LSC__THREAD_WATCHDOG, watchdog_main, p);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		pthread_mutex_lock(&p->lock);
@@ -223,7 +223,7 @@ void lsc__watchdog_stop(lsc_profiler *p)
 	pthread_cond_broadcast(&p->wd_cond);
 	pthread_mutex_unlock(&p->lock);
 	if (running)
-		pthread_join(p->wd_thread, NULL);
+		lsc__thread_join(&p->wd_thread);
 }
 
 /* In a forked child, with the profiler's lock held by the forking thread

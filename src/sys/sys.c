@@ -10,11 +10,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "sys/guard.h"
 #include "sys/sys.h"
 
 static int sys_open(const char *path, int flags, int mode)
 {
-	return open(path, flags, mode);
+	return lsc__open_high(path, flags, mode);
 }
 
 static int sys_prctl(int op, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5)

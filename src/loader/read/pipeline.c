@@ -382,6 +382,8 @@ int lsc__pipeline_run(struct lsc__load *L)
 		R.arena_fixed = arena_fixed(L);
 	if ((ret = setup_reader(&R, fds, iov, n_iov)) < 0)
 		goto end_span;
+	L->rd_live_ops = R.rd;
+	L->rd_live = R.r;
 
 	uint64_t next_issue = 0, next_hash = 0, completed = 0;
 	while (completed < L->n_chunks) {
@@ -427,6 +429,7 @@ end_span:
 		L->rd = &lsc__reader_pread;
 		L->fixed_bufs = L->fixed_files = L->async_applied = L->arena_fixed = 0;
 	}
+	L->rd_live = NULL;
 	if (R.r)
 		R.rd->teardown(R.r); /* waits for reads still in flight */
 	L->read_ns = lsc__now_ns() - t0;

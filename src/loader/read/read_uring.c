@@ -24,9 +24,12 @@
  *   that complete with -ECANCELED (the kernel could not start an io-wq
  *   worker: RLIMIT_NPROC, a pids cgroup limit) or with -EAGAIN again and
  *   again, and io_uring_enter denied (-EPERM, -EACCES or -ENOSYS from a
- *   seccomp filter that allowed the setup) while nothing is in flight.
- *   Reads still in the ring are waited for; every read after that, and
- *   the one that failed, are done with pread into the same memory.
+ *   seccomp filter that allowed the setup), with or without reads in
+ *   flight. Reads still in the ring are waited for (after a denial, by
+ *   reading the completion queue, which needs no system call); every read
+ *   after that, and the one that failed, are done with pread into the same
+ *   memory. The reads prepared and not taken by the kernel are never
+ *   submitted again: the reader enters the kernel no more.
  * - Teardown unregisters the buffers and files before closing the ring:
  *   the kernel frees a closed ring's resources later, from a workqueue, and
  *   the registered buffers stayed pinned (VmPin) for ~50 ms after the load
@@ -45,6 +48,7 @@
 
 #include "loader/read/read.h"
 #include "loader/read/reader.h"
+#include "sys/guard.h"
 #include "sys/sys.h"
 #include "profiler/internal.h"
 
@@ -67,6 +71,7 @@ struct lsc__reader {
 	unsigned pending;  /* prepared, not yet submitted */
 	unsigned inflight; /* submitted, completion not yet reaped */
 	unsigned n_sync;   /* slots waiting for their pread */
+	int enter_denied;  /* io_uring_enter refused with reads in flight: reaped without it */
 	struct slot s[];
 };
 
@@ -75,7 +80,7 @@ static void read_sysctl(lsc_profiler *p, char *out, size_t cap)
 	char path[512];
 	snprintf(path, sizeof(path), "%s/sys/kernel/io_uring_disabled", lsc__proc_root(p));
 	out[0] = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = lsc__open_high(path, O_RDONLY, 0);
 	if (fd < 0) {
 		snprintf(out, cap, "n/a");
 		return;
@@ -131,6 +136,21 @@ static int uring_setup(const struct lsc__rd_cfg *cfg, struct lsc__reader **out, 
 		return ret;
 	}
 
+	/* The ring's descriptor above 2, as every descriptor of the library
+	 * (sys/guard.h): a ring on fd 2 would take the engine's stderr. */
+	if (r->ring.ring_fd >= 0 && r->ring.ring_fd < 3) {
+		int fd = lsc__fd_high(r->ring.ring_fd);
+		if (r->ring.enter_ring_fd == r->ring.ring_fd)
+			r->ring.enter_ring_fd = fd;
+		r->ring.ring_fd = fd;
+		if (fd < 0) {
+			int err = errno;
+			snprintf(why, why_len, "moving the ring's descriptor above 2: %s", strerror(err));
+			io_uring_queue_exit(&r->ring); /* unmaps; the descriptor is closed */
+			free(r);
+			return -err;
+		}
+	}
 	if (cfg->n_fds) {
 		ret = lsc__sys->uring_register_files(&r->ring, cfg->fds, cfg->n_fds);
 		if (ret == 0) {
@@ -276,6 +296,51 @@ static int sync_read(struct lsc__reader *r, struct lsc__rd_done *done)
 	return 0;
 }
 
+/* After io_uring_enter was denied: every slot in use that is neither in
+ * flight nor already waiting for pread was prepared and never taken by the
+ * kernel; once nothing is in flight, those are read with pread. The slots
+ * do not say which were taken, so this waits for the ring to drain. */
+static void unsync_rest(struct lsc__reader *r)
+{
+	if (r->inflight)
+		return;
+	for (unsigned i = 0; i < r->qd; i++)
+		if (r->s[i].used && !r->s[i].sync)
+			to_sync(r, &r->s[i]);
+}
+
+/* A completion without io_uring_enter (denied): the kernel posts a read's
+ * completion to the shared queue by itself, so it is peeked at, with a
+ * short nap between looks, for about 10 s at most. */
+static int reap_without_enter(struct lsc__reader *r, struct io_uring_cqe **cqe)
+{
+	for (unsigned tries = 0; tries < 10000; tries++) {
+		if (io_uring_peek_cqe(&r->ring, cqe) == 0 && *cqe)
+			return 0;
+		nap_ms(1);
+	}
+	return -ETIME;
+}
+
+/* Why io-wq may fail to start a worker, as far as this process can tell:
+ * the worker is a thread counted against RLIMIT_NPROC and a pids cgroup,
+ * and its creation is abandoned when a signal is pending on the submitting
+ * task, so a storm of signals (a profiler's timer, a supervisor's SIGCHLD)
+ * cancels reads too. RLIMIT_NPROC is named only where it is finite. */
+static void iowq_causes(char *out, size_t cap)
+{
+	struct rlimit rl;
+	const char *sig = "a signal arriving while io-wq started its worker (a signal storm), or a pids "
+			  "cgroup limit";
+	if (getrlimit(RLIMIT_NPROC, &rl) != 0)
+		snprintf(out, cap, "%s, or RLIMIT_NPROC (n/a)?", sig);
+	else if (rl.rlim_cur == RLIM_INFINITY)
+		snprintf(out, cap, "%s? (not RLIMIT_NPROC: unlimited)", sig);
+	else
+		snprintf(out, cap, "%s, or RLIMIT_NPROC (%llu processes for this user)?", sig,
+			 (unsigned long long)rl.rlim_cur);
+}
+
 static int denied(int ret)
 {
 	return ret == -EPERM || ret == -EACCES || ret == -ENOSYS;
@@ -287,23 +352,23 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 	for (;;) {
 		struct io_uring_cqe *cqe;
 		int ret;
+		if (r->enter_denied)
+			unsync_rest(r);
 		if (r->n_sync)
 			return sync_read(r, done);
 		if (r->pending) {
 			ret = lsc__sys->uring_submit_and_wait(&r->ring, 1);
-			if (denied(ret) && !r->inflight) {
-				/* Nothing reached the kernel: every queued read
-				 * is read with pread instead. */
-				char why[160];
+			if (denied(ret)) {
+				char why[192];
 				snprintf(why, sizeof(why),
 					 "io_uring_enter: %s (not permitted after a successful setup: "
-					 "a seccomp filter?)",
-					 lsc__errname(ret));
+					 "a seccomp filter?)%s",
+					 lsc__errname(ret),
+					 r->inflight ? "; the reads in flight are reaped first" : "");
 				fall_back(r, why);
-				for (unsigned i = 0; i < r->qd; i++)
-					if (r->s[i].used && !r->s[i].sync)
-						to_sync(r, &r->s[i]);
+				r->enter_denied = 1;
 				r->pending = 0;
+				unsync_rest(r);
 				continue;
 			}
 			if (ret == -EINTR || ret == -EAGAIN || ret == -EBUSY) {
@@ -328,7 +393,7 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 		}
 		if (!r->inflight)
 			return -EINVAL;
-		ret = lsc__sys->uring_wait_cqe(&r->ring, &cqe);
+		ret = r->enter_denied ? reap_without_enter(r, &cqe) : lsc__sys->uring_wait_cqe(&r->ring, &cqe);
 		if (ret == -EINTR || ret == -EAGAIN)
 			continue;
 		if (ret < 0)
@@ -343,12 +408,11 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 		if (res == -ECANCELED || (res == -EAGAIN && ++s->eagain > EAGAIN_MAX)) {
 			/* Only teardown cancels; a cancelled read here is io-wq
 			 * failing to start a worker (or giving up on it). */
-			char why[224];
-			snprintf(why, sizeof(why),
-				 "a read at offset %llu completed with %s%s (io-wq could not run it: "
-				 "RLIMIT_NPROC or a pids cgroup limit?)",
+			char why[384], causes[224];
+			iowq_causes(causes, sizeof(causes));
+			snprintf(why, sizeof(why), "a read at offset %llu completed with %s%s (io-wq could not run it: %s)",
 				 (unsigned long long)(s->req.off + s->got), lsc__errname(res),
-				 res == -EAGAIN ? " again and again" : "");
+				 res == -EAGAIN ? " again and again" : "", causes);
 			fall_back(r, why);
 			to_sync(r, s);
 			continue;
@@ -391,7 +455,7 @@ static void uring_teardown(struct lsc__reader *r)
 	if (!r)
 		return;
 	/* Buffers are freed after this returns: no read may still target them. */
-	if (r->pending) {
+	if (r->pending && !r->enter_denied) {
 		int ret = lsc__sys->uring_submit(&r->ring);
 		if (ret > 0)
 			r->inflight += (unsigned)ret < r->pending ? (unsigned)ret : r->pending;
@@ -403,11 +467,13 @@ static void uring_teardown(struct lsc__reader *r)
 	unsigned tries = 0;
 	while (r->inflight) {
 		struct io_uring_cqe *cqe;
-		int ret = lsc__sys->uring_wait_cqe(&r->ring, &cqe);
+		int ret = r->enter_denied ? reap_without_enter(r, &cqe) : lsc__sys->uring_wait_cqe(&r->ring, &cqe);
 		if (ret == -EINTR)
 			continue;
 		if (ret < 0) {
-			if (!cancelled) {
+			/* Not after a denial: the submit would also hand the kernel
+			 * the reads prepared and never taken. */
+			if (!cancelled && !r->enter_denied) {
 				struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
 				if (sqe) {
 					io_uring_prep_cancel(sqe, NULL, IORING_ASYNC_CANCEL_ANY);
