@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "helpers/load_helpers.h"
 #include "helpers/test_env.h"
@@ -275,5 +276,27 @@ Test(load_into_many, manifest_into_caller_memory_and_lookup_by_name)
 	cr_assert_eq(lsc_load_manifest_into(p, NULL, NULL, mem, 1, NULL), -EINVAL);
 	lsc_manifest_destroy(m);
 	free(mem);
+	free(path);
+}
+
+/* A read-only destination among several is refused before a byte is read,
+ * whichever of them it is (the staging path would fault in it). */
+Test(load_into_many, a_read_only_destination_is_efault)
+{
+	char *path = pattern_file("ro.bin", 8192);
+	for (int which = 0; which < 2; which++) {
+		unsigned char *m = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		cr_assert_neq(m, MAP_FAILED);
+		cr_assert_eq(mprotect(m + which * 4096, 4096, PROT_READ), 0);
+		struct lsc_dest d[2] = {{m, 4096, "a"}, {m + 4096, 4096, "b"}};
+		struct lsc_extent e[2] = {{.path = path, .length = 4096, .dest = 0},
+					  {.path = path, .file_offset = 4096, .length = 4096, .dest = 1}};
+		lsct_capture_reset(&cap);
+		lsc_profiler *p = lsct_profiler(&cap);
+		cr_assert_eq(lsc_load_into_many(p, NULL, e, 2, d, 2, NULL), -EFAULT, "read-only destination %d", which);
+		cr_assert_eq(lsct_count_with(&cap, "error", "not writable"), 1);
+		cr_assert_eq(m[(1 - which) * 4096], 0, "the writable destination was written");
+		munmap(m, 2 * 4096);
+	}
 	free(path);
 }
