@@ -640,6 +640,13 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 	return tag == h ? parse_human(tag, end, out) : parse_json(tag, end, out);
 }
 
+int lsc__parsed_add(struct lsc__parsed *p, const char *key, const char *val)
+{
+	if (!key || !val || lsc__parsed_get(p, key))
+		return 0;
+	return add_kv(p, key, val) < 0 ? -ENOSPC : 1;
+}
+
 const char *lsc__parsed_get(const struct lsc__parsed *p, const char *key)
 {
 	/* a phase line has dozens of fields, and the triage asks each line

@@ -114,6 +114,11 @@ struct lsc__parsed {
  */
 int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out);
 
+/* Add @key=@val unless the line has @key already (a reader filling in what
+ * a cut line's sentence gives; both strings must outlive @p). Return 1
+ * added, 0 present, -ENOSPC no room. */
+int lsc__parsed_add(struct lsc__parsed *p, const char *key, const char *val);
+
 /* Look up a field; NULL when absent. */
 const char *lsc__parsed_get(const struct lsc__parsed *p, const char *key);
 /* Numeric lookups: 0 and *v set, or -ENOENT (absent) / -EINVAL (not a number). */

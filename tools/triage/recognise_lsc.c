@@ -1,7 +1,8 @@
 /*
  * This project's own lines, human and JSON, every format version: parsed by
  * the library's own parser (lsc__line_parse in src/format/line.c), never by
- * a second copy of the grammar. This file only maps events and documented
+ * a second copy of the grammar, and the fields a cut or brief line lacks
+ * read from its sentence (lsc_sentence.c). This file only maps events and documented
  * field names (docs/log-format.md), as src/format/vocab.h declares them for
  * the writers too, onto a start's facts, and tolerates any field being
  * absent or `n/a`: lines are pasted cut short, and the loader's
@@ -13,6 +14,7 @@
 #include "format/line.h"
 #include "format/vocab.h"
 #include "internal.h"
+#include "lsc_sentence.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
@@ -348,6 +350,9 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	const char *run = str(&p, LSC__KEY(RUN));
 	int ev = lsc__event_of(p.event);
+	/* the sentence gives every figure a cut (or brief) line's tail lacks */
+	char said[1024];
+	tr_lsc_sentence(&p, ev, said, sizeof said);
 	struct tr_start *s;
 	if (run)
 		s = tr_by_run(t, l, run, ev == LSC__EV_START);
