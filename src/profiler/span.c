@@ -327,23 +327,34 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(PHASE));
+	/* "prefault (nested): ...": its figures are inside its parent's, and
+	 * a reader of the sentence alone must not add them twice */
+	const char *name = sp->name;
+	char nested[sizeof sp->name + 12];
+	if (sp->depth > 0) {
+		snprintf(nested, sizeof nested, "%s (nested)", sp->name);
+		name = nested;
+	}
 	if (failed && res->bytes && done)
-		lsc__rec_say(&r, "%s: failed after %s, %s of %s done", sp->name, lsc__fmt_secs(b2, wall),
+		lsc__rec_say(&r, "%s: failed after %s, %s of %s done", name, lsc__fmt_secs(b2, wall),
 			     lsc__fmt_bytes(b1, (double)done), lsc__fmt_bytes(b3, (double)res->bytes));
 	else if (failed && res->bytes)
-		lsc__rec_say(&r, "%s: failed after %s (%s asked)", sp->name, lsc__fmt_secs(b2, wall),
+		lsc__rec_say(&r, "%s: failed after %s (%s asked)", name, lsc__fmt_secs(b2, wall),
 			     lsc__fmt_bytes(b1, (double)res->bytes));
 	else if (failed)
-		lsc__rec_say(&r, "%s: failed after %s", sp->name, lsc__fmt_secs(b2, wall));
+		lsc__rec_say(&r, "%s: failed after %s", name, lsc__fmt_secs(b2, wall));
 	else if (res->bytes)
-		lsc__rec_say(&r, "%s: %s in %s (%.2f GiB/s)", sp->name, lsc__fmt_bytes(b1, (double)res->bytes),
+		lsc__rec_say(&r, "%s: %s in %s (%.2f GiB/s)", name, lsc__fmt_bytes(b1, (double)res->bytes),
 			     lsc__fmt_secs(b2, wall), gibps);
 	else
-		lsc__rec_say(&r, "%s: %s", sp->name, lsc__fmt_secs(b2, wall));
+		lsc__rec_say(&r, "%s: %s", name, lsc__fmt_secs(b2, wall));
+	/* The machine's counters before the process's faults: every number
+	 * of the sentence is followed by a word, so a reader can tell a
+	 * sentence cut inside a number (tools/triage/lsc_sentence.c). */
+	say_vm(&r, res);
 	if (res->minflt >= 0)
 		lsc__rec_say(&r, "; this process %s minor, %s major faults",
 			     lsc__fmt_count(b1, (double)res->minflt), lsc__fmt_count(b4, (double)res->majflt));
-	say_vm(&r, res);
 	say_psi(&r, res);
 
 	/* A nested span's figures are inside its parent's line (prefault in

@@ -59,7 +59,7 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 	if (s->numa_nodes > 1)
 		lsc__rec_say(r, "; %lld NUMA nodes", (long long)s->numa_nodes);
 	if (s->page_reporting == 1 && s->page_reporting_order != LSC_NA)
-		lsc__rec_say(r, "; page reporting order %lld", (long long)s->page_reporting_order);
+		lsc__rec_say(r, "; page reporting (order %lld)", (long long)s->page_reporting_order);
 	else if (s->page_reporting == 1)
 		lsc__rec_say(r, "; page reporting");
 

@@ -116,19 +116,24 @@ static void put_secs_after(struct fill *f, const char *h, const char *word, cons
 		put_num(f, key, secs(s, &e));
 }
 
-/* "allocate: 1.00 GiB in 0.429 s (2.33 GiB/s); this process 258.1k minor,
- * 0 major faults; machine thp_fault_alloc +8 compact_stall +3" */
+/* "allocate: 1.00 GiB in 0.429 s (2.33 GiB/s); machine thp_fault_alloc +8
+ * compact_stall +3; this process 258.1k minor, 0 major faults" */
 static void phase(struct fill *f, const char *h)
 {
 	const char *c = strchr(h, ':'), *e;
 	if (!c || !c[1])
 		return;
 	/* the span's name, and the kind a loader span's name is */
-	put_str(f, LSC__KEY(NAME), h, (size_t)(c - h));
+	size_t nl = (size_t)(c - h);
+	if (nl > 9 && !strncmp(c - 9, " (nested)", 9)) {
+		put_str(f, LSC__KEY(DEPTH), "1", 1);
+		nl -= 9;
+	}
+	put_str(f, LSC__KEY(NAME), h, nl);
 	static const char *const kinds[] = {"allocate", "pin", "read", "copy", "verify"};
 	for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-		if ((size_t)(c - h) == strlen(kinds[i]) && !strncmp(h, kinds[i], (size_t)(c - h)))
-			put_str(f, LSC__KEY(KIND), h, (size_t)(c - h));
+		if (nl == strlen(kinds[i]) && !strncmp(h, kinds[i], nl))
+			put_str(f, LSC__KEY(KIND), h, nl);
 	const char *s = c + 2;
 	if (!strncmp(s, "failed after ", 13)) {
 		put_num(f, LSC__KEY(WALL_S), secs(s + 13, &e));
@@ -152,8 +157,8 @@ static void phase(struct fill *f, const char *h)
 		put_num(f, "minflt", minflt);
 		if (!strncmp(e, " minor, ", 8))
 			put_num(f, LSC__KEY(MAJFLT), count(e + 8, &e));
-		if (!isnan(minflt) && w > 0)
-			put_num(f, LSC__KEY(FAULTS_PER_S), minflt / w);
+		if (!isnan(minflt) && (w > 0 || minflt == 0))
+			put_num(f, LSC__KEY(FAULTS_PER_S), minflt > 0 ? minflt / w : 0);
 	}
 	const char *v = after(h, "; machine ");
 	if (v) {
@@ -254,7 +259,7 @@ static void put_word_after(struct fill *f, const char *h, const char *word, cons
 
 /* "6.18.44; THP madvise, defrag madvise; MemAvailable 22.58 GiB of 23.54
  * GiB, 5.43 GiB in huge-page blocks; hugetlb 0 of 8 free (2048 KiB);
- * CAP_IPC_LOCK | memlock 8.0 MiB; page reporting order 9" */
+ * CAP_IPC_LOCK | memlock 8.0 MiB; page reporting (order 9)" */
 static void system_(struct fill *f, const char *h)
 {
 	const char *s, *e;
@@ -285,7 +290,7 @@ static void system_(struct fill *f, const char *h)
 	}
 	if ((s = after(h, "page reporting"))) {
 		put_str(f, LSC__KEY(PAGE_REPORTING), "1", 1);
-		if ((s = after(s, " order ")))
+		if ((s = after(s, "(order ")))
 			put_num(f, LSC__KEY(PAGE_REPORTING_ORDER), number(s, &e));
 	}
 }
@@ -344,8 +349,28 @@ void tr_lsc_sentence(struct lsc__parsed *p, int ev, char *buf, size_t cap)
 {
 	struct fill f = {p, buf, cap, 0};
 	const char *h = p->human;
-	if (!h || !*h)
+	if (!h || !*h || cap < 2)
 		return;
+	/* A line with no field after its sentence may have been cut inside
+	 * it. Every number of a sentence is followed by its unit or a word
+	 * ("0.429 s", "3 major faults"), so a sentence that ends in a number
+	 * ("+8" of "+85") was cut there, and that number is not read. A line
+	 * with fields has its sentence whole. */
+	size_t hl = strlen(h);
+	size_t e = hl && strchr("kMG", h[hl - 1]) ? hl - 1 : hl;
+	if (!p->n && e && isdigit((unsigned char)h[e - 1])) {
+		const char *sp = strrchr(h, ' ');
+		size_t n = sp ? (size_t)(sp - h) : 0;
+		if (n + 1 > cap / 2)
+			n = cap / 2 - 1;
+		memcpy(buf, h, n);
+		buf[n] = '\0';
+		h = buf;
+		f.len = n + 1;
+	}
+	/* the counters a cut sentence does not list are not known to be 0 */
+	if (!p->n && ev == LSC__EV_PHASE)
+		put_str(&f, LSC__KEY(VM), "n/a", 3);
 	switch (ev) {
 	case LSC__EV_PHASE: phase(&f, h); break;
 	case LSC__EV_COMPLEMENT: complement(&f, h); break;

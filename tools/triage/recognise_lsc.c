@@ -210,7 +210,7 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		s->ev_verify_fail = ev;
 	/* Only top-level phases add up: a nested span's deltas (prefault inside
 	 * allocate) are already in its parent's. Overlapped phases carry none. */
-	const char *depth = str(p, LSC__KEY(DEPTH)), *vm = str(p, LSC__KEY(VM)), *ov = str(p, LSC__KEY(OVERLAPPED));
+	const char *depth = str(p, LSC__KEY(DEPTH)), *vm = lsc__parsed_get(p, LSC__KEY(VM)) /* str() hides n/a */, *ov = str(p, LSC__KEY(OVERLAPPED));
 	if ((!depth || !strcmp(depth, "0")) && !(ov && !strcmp(ov, "1")))
 		vm_fields(s, p, ev, NULL, !(vm && !strcmp(vm, "n/a")));
 	tr_stage_raise(s, TR_ST_LOADING);
