@@ -29,7 +29,7 @@
 /* docs/log-format.md's events, in the order of its table. */
 static const char *const doc_events[] = {
 	"start", "system", "phase", "region", "still", "ready", "note", "fallback",
-	"arena", "complement", "loaded", "usage", "error", "warn", "ok",
+	"arena", "complement", "loaded", "usage", "error", "warn", "ok", "verdict",
 };
 
 /* docs/log-format.md's stable probe ids. */
