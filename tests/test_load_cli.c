@@ -29,7 +29,7 @@ TestSuite(load_cli, .init = need_tool);
 static int run(const char *args)
 {
 	char cmd[2048];
-	snprintf(cmd, sizeof(cmd), "LOADSCOPE= '%s' load %s 2>/dev/null", LSC_TEST_TOOL, args);
+	snprintf(cmd, sizeof(cmd), "LOADSCOPE=verbose '%s' load %s 2>/dev/null", LSC_TEST_TOOL, args);
 	FILE *f = popen(cmd, "r");
 	cr_assert_not_null(f);
 	size_t n = fread(out, 1, sizeof(out) - 1, f);

@@ -204,7 +204,7 @@ Test(probe, json_lines_carry_the_same_records)
 	run_probe(&r, argv, 64 * 1024, DROP_IPC_LOCK);
 	cr_assert_eq(r.status, 1);
 	for (const char *l = r.out; *l; l = strchr(l, '\n') + 1)
-		cr_assert(!strncmp(l, "{\"loadscope\":1,", 15), "not a JSON line: %.80s", l);
+		cr_assert(!strncmp(l, "{\"loadscope\":2,", 15), "not a JSON line: %.80s", l);
 	cr_assert_eq(count(&r, "warn"), 4);
 	warn_with_id(&r, "hugetlb-short", &p, store);
 	cr_assert_eq(p.format, LSC_FORMAT_JSON);

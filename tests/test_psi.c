@@ -79,7 +79,7 @@ static lsc_profiler *profiler_at(const char *root)
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	o.proc_root = root;
 	lsc_profiler *p;
 	lsct_capture_reset(&cap);
@@ -215,7 +215,7 @@ static lsc_profiler *watched_at(const char *root)
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	o.watchdog_after_s = 0.01;
 	o.watchdog_every_s = 0.01;
 	o.proc_root = root;

@@ -382,7 +382,8 @@ int lsc_cmd_probe(int argc, char **argv)
 	o.proc_root = args.proc_root;
 	o.sys_root = args.sys_root;
 	/* The probe is asked for explicitly: LOADSCOPE=off must not silence it. */
-	o.flags = LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_IGNORE_ENV;
+	/* every field: the probe's lines are the details behind its verdict */
+	o.flags = LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	ret = lsc_profiler_create(&o, &p);
 	if (ret < 0) {
 		fprintf(stderr, "loadscope probe: %s\n", lsc_strerror(ret));

@@ -157,8 +157,8 @@ static void loaded(const struct lsc__load *L)
 		lsc__rec_say(&r, ", device copy %.3f s busy (%.2f GiB/s)", sec(L->dev_ns),
 			     rate(st->bytes, L->dev_ns));
 	/* What ran; why the arena was not registered is in the fields. */
-	lsc__rec_say(&r, "; %s%s, %s", st->reader_applied, L->fixed_bufs ? " fixed" : "",
-		     st->direct_applied ? "O_DIRECT" : "buffered");
+	const char *fixed = !L->fixed_bufs ? "" : L->arena_fixed || !L->to_arena ? " fixed" : " fixed staging";
+	lsc__rec_say(&r, "; %s%s, %s", st->reader_applied, fixed, st->direct_applied ? "O_DIRECT" : "buffered");
 	if (L->n_staged)
 		lsc__rec_say(&r, ", staging %s", staging);
 	if (L->n_files > 1)

@@ -123,8 +123,8 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 				p->on = 1;
 				p->format = LSC_FORMAT_JSON;
 			} else if (!strcasecmp(e, "verbose")) {
+				/* every field and line; JSON (the option) has them anyway */
 				p->on = 1;
-				p->format = LSC_FORMAT_HUMAN;
 				p->verbose = 1;
 			} else {
 				bad_env = e;

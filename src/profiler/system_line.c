@@ -52,7 +52,9 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 			     (long long)s->hugetlb_total, (long long)s->hugetlb_page_kib);
 	if (s->swap_total > 0)
 		lsc__rec_say(r, "; swap %s", bytes_or_na(b5, s->swap_total));
-	if (s->cap_ipc_lock == 1)
+	if (s->memlock_cur == LSC_UNLIMITED)
+		lsc__rec_say(r, "; memlock unlimited");
+	else if (s->cap_ipc_lock == 1)
 		lsc__rec_say(r, "; CAP_IPC_LOCK");
 	else
 		lsc__rec_say(r, "; memlock %s", bytes_or_na(b1, s->memlock_cur));

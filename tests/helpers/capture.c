@@ -103,7 +103,7 @@ unsigned lsct_count_with(const struct lsct_capture *c, const char *event, const 
 	char tag[64];
 	size_t at = 0, len;
 	unsigned n = 0;
-	snprintf(tag, sizeof tag, "[loadscope/1] %s ", event);
+	snprintf(tag, sizeof tag, "[loadscope/2] %s ", event);
 	for (const char *l; (l = next_line(c, &at, &len));) {
 		if (len >= sizeof line)
 			len = sizeof line - 1;
