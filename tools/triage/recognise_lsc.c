@@ -349,6 +349,9 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 	if (r <= 0 || !p.event)
 		return 0;
 	const char *run = str(&p, LSC__KEY(RUN));
+	/* a run id is 8 hex digits: a shorter one is a line cut inside it */
+	if (run && strlen(run) != 8)
+		run = NULL;
 	int ev = lsc__event_of(p.event);
 	/* the sentence gives every figure a cut (or brief) line's tail lacks */
 	char said[1024];
