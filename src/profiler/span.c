@@ -285,17 +285,15 @@ static void say_vm(struct lsc__rec *r, const struct lsc_span_result *res)
 	}
 }
 
-/* "stalled on memory 8.10 s of 9.00 s": only when some task stalled; the
- * fields carry the zero and the n/a. */
+/* "stalled on memory 8.100 s": some task stalled that long in the span
+ * (its wall time is the line's, every task's stall the psi_full_us field):
+ * only when some task stalled; the fields carry the zero and the n/a. */
 static void say_psi(struct lsc__rec *r, const struct lsc_span_result *res)
 {
-	char b1[LSC__HBUF], b2[LSC__HBUF];
+	char b1[LSC__HBUF];
 	if (res->psi_some_us <= 0)
 		return;
-	lsc__rec_say(r, "; stalled on memory %s of %s", lsc__fmt_secs(b1, (double)res->psi_some_us / 1e6),
-		     lsc__fmt_secs(b2, secs(res->wall_ns)));
-	if (res->psi_full_us > 0)
-		lsc__rec_say(r, " (all tasks %s)", lsc__fmt_secs(b1, (double)res->psi_full_us / 1e6));
+	lsc__rec_say(r, "; stalled on memory %s", lsc__fmt_secs(b1, (double)res->psi_some_us / 1e6));
 }
 
 static void psi_field(struct lsc__rec *r, const char *key, int64_t us)
