@@ -95,11 +95,7 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 		     resident / GIB, a->pinned_bytes / GIB, sec(st->wall_ns),
 		     sec(a->alloc_ns + a->prefault_ns), sec(a->pin_ns), sec(st->read_ns),
 		     st->huge_bytes / GIB);
-	if (a->pin && ((a->pin->caps & LSC__PIN_CAP_LOCKS) || a->pin_retries || a->pin_failures))
-		lsc__rec_say(&r, "; pin %s, %u retries in %u segments", a->pin->name, a->pin_retries,
-			     a->pin_segments);
-	if (a->pin_failures)
-		lsc__rec_say(&r, " (%u failed)", a->pin_failures);
+	/* the pin note said the backend, its retries and failures */
 	lsc__rec_detail(&r);
 
 	lsc__rec_u64(&r, LSC__KEY(RESIDENT_BYTES), resident);

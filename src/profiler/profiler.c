@@ -321,6 +321,7 @@ void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what)
 	lsc__rec_init(&r, LSC__EV(USAGE));
 	lsc__rec_say(&r, "API misuse: %s (reported once%s)", what,
 		     (ignored_kinds >> kind) & 1u ? "; the call was ignored" : "");
+	lsc__rec_detail(&r); /* the sentence has it */
 	lsc__rec_str(&r, LSC__KEY(WHAT), what);
 	lsc__emit(p, &r);
 }

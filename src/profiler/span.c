@@ -527,6 +527,7 @@ LSC_API int lsc_region_note(lsc_profiler *p, const char *what, const void *addr,
 		     out->thp_eligible < 0 ? "n/a" : out->thp_eligible ? "1" : "0", out->mappings,
 		     out->mappings == 1 ? "" : "s");
 	lsc__rec_str(&r, LSC__KEY(WHAT), w);
+	lsc__rec_detail(&r); /* the sentence has every figure */
 	lsc__rec_u64(&r, LSC__KEY(BYTES), out->bytes);
 	lsc__rec_u64(&r, "rss_bytes", out->rss_bytes);
 	lsc__rec_u64(&r, "anon_huge_bytes", out->anon_huge_bytes);

@@ -337,6 +337,18 @@ static void note(struct fill *f, const char *h)
 		put_str(f, LSC__KEY(TEXT), c + 2, strlen(c + 2));
 }
 
+/* "buffer: 64.0 MiB mapped, 64.0 MiB resident, 0 B in transparent huge
+ * pages, 0 B hugetlb, 0 B locked; THPeligible 0; 1 mapping" */
+static void region(struct fill *f, const char *h)
+{
+	const char *s = after(h, " in transparent huge pages, "), *e;
+	if (s) {
+		double b = bytes(s, &e);
+		if (!strncmp(e, " hugetlb", 8))
+			put_num(f, LSC__KEY(HUGETLB_BYTES), b);
+	}
+}
+
 /* "WHAT failed: ..." */
 static void error(struct fill *f, const char *h)
 {
@@ -381,6 +393,7 @@ void tr_lsc_sentence(struct lsc__parsed *p, int ev, char *buf, size_t cap)
 	case LSC__EV_FALLBACK: fallback(&f, h); break;
 	case LSC__EV_NOTE: note(&f, h); break;
 	case LSC__EV_ERROR: error(&f, h); break;
+	case LSC__EV_REGION: region(&f, h); break;
 	default: break;
 	}
 }
