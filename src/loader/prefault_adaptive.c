@@ -153,9 +153,9 @@ static void switch_keys(struct lsc__rec *r, const char *why, int advice_rc)
 		lsc__rec_say(r, " (madvise(MADV_NOHUGEPAGE) failed: %s; they stay advised for huge pages)",
 			     lsc__errname(advice_rc));
 	lsc__rec_str(r, LSC__KEY(WHAT), "auto");
+	lsc__rec_str(r, LSC__KEY(WANTED), "thp");
 	lsc__rec_str(r, LSC__KEY(TOOK), advice_rc < 0 ? "thp" : "4k");
 	lsc__rec_detail(r); /* the sentence has the reason and its figures */
-	lsc__rec_str(r, LSC__KEY(WANTED), "thp");
 	lsc__rec_str(r, LSC__KEY(REASON), why);
 }
 
