@@ -209,3 +209,25 @@ Test(lines_brief, sentence_alone)
 	cr_expect_float_eq(m->faults_per_s, 2.1e6 / 12.5, 1e-3);
 	lsc_triage_free(t);
 }
+
+/* lsc_load_into's summary, whose memory is the caller's. */
+Test(lines_brief, sentence_alone_caller_memory)
+{
+	struct lsc_triage *t = trun_text(
+		"[loadscope/2] start e: pid 1, loadscope 0.3.0, 2026-12-01T21:13:58Z\n"
+		"[loadscope/2] complement ready: 2.00 GiB read into memory allocated and pinned by the caller in "
+		"3.250 s (copy 3.100 s); the caller's memory: 0.00 GiB of 2.00 GiB in huge pages, 2.00 GiB locked, "
+		"process VmPin 0.00 GiB\n"
+		"[loadscope/2] loaded 2.00 GiB in 3.250 s (0.62 GiB/s over the wall time); allocate and pin by the "
+		"caller, read 3.100 s (0.65 GiB/s); io_uring, buffered\n"
+		"[loadscope/2] ready in 3.300 s: 1 phases, 0.050 s (1.5%) unattributed\n");
+	cr_assert_not_null(t);
+	cr_assert_eq(t->nsums, 1);
+	const struct tr_startsum *m = &t->sums[0];
+	cr_expect_float_eq(m->comp_total_s, 3.25, 1e-9);
+	cr_expect_float_eq(m->comp_copy_s, 3.1, 1e-9);
+	cr_expect_float_eq(m->read_s, 3.1, 1e-9);
+	cr_expect_float_eq(m->loaded_gib, 2.0, 1e-9);
+	cr_expect_float_eq(m->ready_s, 3.3, 1e-9);
+	lsc_triage_free(t);
+}

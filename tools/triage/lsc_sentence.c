@@ -195,11 +195,12 @@ static void complement(struct fill *f, const char *h)
 		put_num(f, LSC__KEY(RESIDENT_BYTES), bytes(s, &e));
 	if ((s = after(h, "pinned ")))
 		put_num(f, LSC__KEY(PINNED_BYTES), bytes(s, &e));
-	if ((s = after(h, " GiB in ")))
+	if ((s = after(h, " by the caller in ")) || (s = after(h, " GiB in ")))
 		put_num(f, LSC__KEY(TOTAL_S), secs(s, &e));
 	put_secs_after(f, h, "(alloc ", LSC__KEY(ALLOC_S));
 	put_secs_after(f, h, ", pin ", "pin_s");
 	put_secs_after(f, h, ", copy ", LSC__KEY(COPY_S));
+	put_secs_after(f, h, "(copy ", LSC__KEY(COPY_S)); /* the caller's memory */
 }
 
 /* "1.00 GiB in 0.721 s (1.39 GiB/s over the wall time); allocate 0.292 s,
