@@ -350,6 +350,45 @@ static void region(struct fill *f, const char *h)
 	}
 }
 
+/* "in read after 10.004 s: 1.00 GiB of 8.00 GiB done (12%), 0.10 GiB/s now;
+ * machine compact_stall 120/s; this process 25.6k faults/s; stalled on
+ * memory 81% of the time" */
+static void still(struct fill *f, const char *h)
+{
+	const char *s, *e;
+	if ((s = after(h, " after ")))
+		put_num(f, LSC__KEY(ELAPSED_S), secs(s, &e));
+	if ((s = after(h, " s: "))) {
+		double d = bytes(s, &e);
+		if (!isnan(d) && !strncmp(e, " of ", 4)) {
+			put_num(f, LSC__KEY(DONE_BYTES), d);
+			put_num(f, "total_bytes", bytes(e + 4, &e));
+		}
+	}
+	if ((s = strstr(h, " GiB/s now"))) {
+		while (s > h && (isdigit((unsigned char)s[-1]) || s[-1] == '.'))
+			s--;
+		put_num(f, LSC__KEY(GIBPS), number(s, &e));
+	}
+	if ((s = after(h, "; this process ")))
+		put_num(f, LSC__KEY(FAULTS_PER_S), count(s, &e));
+	const char *v = after(h, "; machine ");
+	while (v && *v && *v != ';') {
+		const char *sp = strchr(v, ' ');
+		if (!sp)
+			break;
+		double d = count(sp + 1, &e);
+		if (isnan(d) || strncmp(e, "/s", 2))
+			break;
+		for (int k = 0; k < LSC_VM_COUNT; k++) {
+			const char *nm = lsc_vm_name((enum lsc_vm_counter)k);
+			if (nm && strlen(nm) == (size_t)(sp - v) && !strncmp(v, nm, (size_t)(sp - v)))
+				put_num(f, lsc__vm_rate_keys[k], d);
+		}
+		v = e[2] == ' ' ? e + 3 : e + 2;
+	}
+}
+
 /* "WHAT failed: ..." */
 static void error(struct fill *f, const char *h)
 {
@@ -395,6 +434,7 @@ void tr_lsc_sentence(struct lsc__parsed *p, int ev, char *buf, size_t cap)
 	case LSC__EV_NOTE: note(&f, h); break;
 	case LSC__EV_ERROR: error(&f, h); break;
 	case LSC__EV_REGION: region(&f, h); break;
+	case LSC__EV_STILL: still(&f, h); break;
 	default: break;
 	}
 }
