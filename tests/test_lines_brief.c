@@ -231,3 +231,22 @@ Test(lines_brief, sentence_alone_caller_memory)
 	cr_expect_float_eq(m->ready_s, 3.3, 1e-9);
 	lsc_triage_free(t);
 }
+
+/* The system sentence gives the settings a start's table shows. */
+Test(lines_brief, system_sentence_alone)
+{
+	struct lsc_triage *t = trun_text(
+		"[loadscope/2] start e: pid 1, loadscope 0.3.0, 2026-12-01T21:13:58Z\n"
+		"[loadscope/2] system 6.8.0-49-generic; THP always, defrag defer; MemAvailable 3.00 GiB of 62.79 GiB, "
+		"20.0 MiB in huge-page blocks; hugetlb 4 of 16 free; swap 8.00 GiB; memlock 8.0 MiB; page reporting "
+		"(order 9)\n"
+		"[loadscope/2] ready in 3.300 s: 1 phases, 0.050 s (1.5%) unattributed\n");
+	cr_assert_not_null(t);
+	cr_assert_eq(t->nrows, 1);
+	const char *defrag = "";
+	for (unsigned i = 0; i < t->rows[0].ncfg; i++)
+		if (!strcmp(t->rows[0].cfg[i][0], "defrag"))
+			defrag = t->rows[0].cfg[i][1];
+	cr_expect_str_eq(defrag, "defer");
+	lsc_triage_free(t);
+}

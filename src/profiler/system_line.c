@@ -39,8 +39,8 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 
 	/* The brief sentence: the settings that decide how a large arena
 	 * behaves, each once; what is at its default or plainly harmless
-	 * (prctl allows THP, no hugetlb pool, no swap, one NUMA node) only in
-	 * the fields. */
+	 * (prctl allows THP, no hugetlb pool, no swap), the hugetlb page size
+	 * and the NUMA nodes only in the fields. */
 	lsc__rec_say(r, "%s; THP %s, defrag %s", txt(s->kernel), txt(s->thp_enabled),
 		     txt(s->thp_defrag));
 	if (s->prctl_thp_disable > 0)
@@ -48,8 +48,8 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 	lsc__rec_say(r, "; MemAvailable %s of %s, %s in huge-page blocks", bytes_or_na(b2, s->mem_available),
 		     bytes_or_na(b3, s->mem_total), bytes_or_na(b4, s->free_huge_blocks_bytes));
 	if (s->hugetlb_total > 0)
-		lsc__rec_say(r, "; hugetlb %lld of %lld free (%lld KiB)", (long long)s->hugetlb_free,
-			     (long long)s->hugetlb_total, (long long)s->hugetlb_page_kib);
+		lsc__rec_say(r, "; hugetlb %lld of %lld free", (long long)s->hugetlb_free,
+			     (long long)s->hugetlb_total);
 	if (s->swap_total > 0)
 		lsc__rec_say(r, "; swap %s", bytes_or_na(b5, s->swap_total));
 	if (s->memlock_cur == LSC_UNLIMITED)
@@ -58,8 +58,6 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 		lsc__rec_say(r, "; CAP_IPC_LOCK");
 	else
 		lsc__rec_say(r, "; memlock %s", bytes_or_na(b1, s->memlock_cur));
-	if (s->numa_nodes > 1)
-		lsc__rec_say(r, "; %lld NUMA nodes", (long long)s->numa_nodes);
 	if (s->page_reporting == 1 && s->page_reporting_order != LSC_NA)
 		lsc__rec_say(r, "; page reporting (order %lld)", (long long)s->page_reporting_order);
 	else if (s->page_reporting == 1)

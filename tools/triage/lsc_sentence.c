@@ -259,7 +259,7 @@ static void put_word_after(struct fill *f, const char *h, const char *word, cons
 }
 
 /* "6.18.44; THP madvise, defrag madvise; MemAvailable 22.58 GiB of 23.54
- * GiB, 5.43 GiB in huge-page blocks; hugetlb 0 of 8 free (2048 KiB);
+ * GiB, 5.43 GiB in huge-page blocks; hugetlb 0 of 8 free;
  * CAP_IPC_LOCK | memlock 8.0 MiB; page reporting (order 9)" */
 static void system_(struct fill *f, const char *h)
 {
