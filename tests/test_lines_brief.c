@@ -250,3 +250,28 @@ Test(lines_brief, system_sentence_alone)
 	cr_expect_str_eq(defrag, "defer");
 	lsc_triage_free(t);
 }
+
+/* What a brief line leaves out is in the JSON lines: every line (the
+ * nested prefault span, the pin note) and every field. */
+Test(lines_brief, json_keeps_every_line_and_field)
+{
+	lsct_tool_required();
+	static char brief[OUT_MAX], json[OUT_MAX];
+	const char *file = make_file();
+	run_load("on", file, brief);
+	run_load("json", file, json);
+	unsigned nb = 0, nj = 0;
+	for (const char *l = brief; (l = strchr(l, '\n')); l++)
+		nb++;
+	for (const char *l = json; (l = strchr(l, '\n')); l++)
+		nj++;
+	cr_expect_geq(nj, nb + 2, "brief:\n%s\njson:\n%s", brief, json);
+	cr_expect(strstr(json, "\"event\":\"phase\",\"msg\":\"prefault (nested): "), "%s", json);
+	cr_expect(strstr(json, "\"event\":\"note\",\"msg\":\"pin: "), "%s", json);
+	cr_expect(strstr(json, "\"minflt\":") && strstr(json, "\"reason\":") && strstr(json, "\"thp_reason\":") &&
+		      strstr(json, "\"mem_total_bytes\":"),
+		  "%s", json);
+	cr_expect_null(strstr(brief, " minflt="), "%s", brief);
+	cr_expect_null(strstr(brief, " thp_reason="), "%s", brief);
+	lsct_scratch_remove();
+}
