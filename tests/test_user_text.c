@@ -16,6 +16,7 @@
 
 #include "helpers/tool_run.h"
 #include "helpers/triage_run.h"
+#include "triage/internal.h"
 
 #define BIG (1 << 20)
 
@@ -148,4 +149,20 @@ Test(user_text, probe_answers_first)
 	lsct_tool(out, sizeof out, err, sizeof err, "probe --arena-gib 100000");
 	cr_expect(!strncmp(out, "[loadscope/2] verdict probe: at risk: ", 38), "%s", out);
 	cr_expect(strstr(out, "(mem-short"), "%s", out);
+}
+
+/* Every finding a rule gives (and the two the triage gives itself) has a
+ * section `loadscope explain` prints: a remedy never names a missing one. */
+Test(user_text, every_finding_id_is_explained)
+{
+	lsct_tool_required();
+	static char out[BIG], err[BIG];
+	const char *extra[] = {"healthy", "not-evaluated", "hugetlb-arena-cost", "rule-error"};
+	for (size_t i = 0; i < tr_nrules + sizeof extra / sizeof extra[0]; i++) {
+		const char *id = i < tr_nrules ? tr_rules[i]->id : extra[i - tr_nrules];
+		cr_expect_eq(lsct_tool(out, sizeof out, err, sizeof err, "explain %s", id), 0, "%s: %s", id, err);
+		char head[96];
+		snprintf(head, sizeof head, "### %s\n", id);
+		cr_expect(!strncmp(out, head, strlen(head)), "%s: %.80s", id, out);
+	}
 }
