@@ -5,11 +5,14 @@
  * - `complement ready`: resident and pinned bytes and the total time with
  *   allocation, pinning and copy separated (seed 000 asked for exactly
  *   this: a slow allocation hid inside one "complement" number), then the
- *   real page backing from smaps, the THP policy and why, the pin backend
- *   and its retries, and the vmstat counters that moved over the load.
+ *   real page backing from smaps. The THP policy and why, the pin backend
+ *   and its retries, and the vmstat counters that moved over the load are
+ *   fields only: the arena line, the pin note and the phase lines say them
+ *   in their sentences (each figure once in a brief log).
  * - `loaded`: the rate over the whole wall time first, then each phase's
- *   time and rate (seed 001: a rate over the copy alone said 2.86 GiB/s for
- *   a start that took 432 s).
+ *   time (seed 001: a rate over the copy alone said 2.86 GiB/s for a start
+ *   that took 432 s), and what ran; why the arena was not registered is a
+ *   field (`unregistered`).
  */
 #include <inttypes.h>
 #include <stdio.h>
