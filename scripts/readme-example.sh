@@ -29,7 +29,7 @@ begin, end = "<!-- readme-example:begin -->", "<!-- readme-example:end -->"
 s = open("README.md").read()
 a, b = s.index(begin), s.index(end)
 block = (begin + "\n"
-         "`scripts/readme-example.sh` on the build machine (" + machine + "): the\n"
+         "`scripts/readme-example.sh` on a VM (" + machine + "): the\n"
          "demo's load of a " + gib + " GiB test file (`loadscope load FILE --pin mlock`),\n"
          "every line after `start` and `system`:\n\n```\n" + lines + "```\n")
 open("README.md", "w").write(s[:a] + block + s[b:])

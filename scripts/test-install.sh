@@ -34,8 +34,8 @@ echo "== examples/embed through find_package(loadscope)"
 cmake -S examples/embed -B "$work/embed" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 ninja -C "$work/embed" >/dev/null
 "$work/embed/engine" "$work/weights.bin" >"$work/cmake.out"
-grep -q '^engine: \[loadscope/1\] loaded ' "$work/cmake.out" ||
-	{ echo "no 'engine: [loadscope/1] loaded' line:"; cat "$work/cmake.out"; exit 1; }
+grep -q '^engine: \[loadscope/2\] loaded ' "$work/cmake.out" ||
+	{ echo "no 'engine: [loadscope/2] loaded' line:"; cat "$work/cmake.out"; exit 1; }
 
 echo "== examples/embed through pkg-config"
 pc=$(dirname "$(find "$work/prefix" -name loadscope.pc | head -1)")
@@ -62,18 +62,18 @@ ldd "$work/engine-pc" >"$work/pc.ldd"
 grep -q "libloadscope\.so[^ ]* => $libdir/" "$work/pc.ldd" ||
 	{ echo "the rpath build does not take libloadscope.so from $libdir:"; cat "$work/pc.ldd"; exit 1; }
 "$work/engine-pc" "$work/weights.bin" >"$work/pc.out"
-grep -q '^engine: \[loadscope/1\] loaded ' "$work/pc.out" ||
-	{ echo "no 'engine: [loadscope/1] loaded' line:"; cat "$work/pc.out"; exit 1; }
+grep -q '^engine: \[loadscope/2\] loaded ' "$work/pc.out" ||
+	{ echo "no 'engine: [loadscope/2] loaded' line:"; cat "$work/pc.out"; exit 1; }
 echo "== examples/engine (C++) through find_package(loadscope)"
 cmake -S examples/engine -B "$work/engine" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 ninja -C "$work/engine" >/dev/null
 "$work/engine/engine_cpp" "$work/weights.bin" >"$work/engine.out" 2>"$work/engine.err" ||
 	{ echo "engine_cpp failed:"; cat "$work/engine.out" "$work/engine.err"; exit 1; }
 # Its own logger and levels, the caller's memory, its bar, its table.
-for want in '^myengine I: \[loadscope/1\] start engine_cpp: ' \
+for want in '^myengine I: \[loadscope/2\] start engine_cpp: ' \
 	'^myengine I: weights buffer: 67108864 bytes, ' \
-	'^myengine I: \[loadscope/1\] complement ready: 0\.06 GiB read into memory allocated and pinned by the caller ' \
-	'^myengine I: \[loadscope/1\] loaded 0\.06 GiB in .* allocate and pin by the caller, ' \
+	'^myengine I: \[loadscope/2\] complement ready: 0\.06 GiB read into memory allocated and pinned by the caller ' \
+	'^myengine I: \[loadscope/2\] loaded 0\.06 GiB in .* allocate and pin by the caller, ' \
 	'^myengine I: weights ready: 67108864 bytes read in ' \
 	'^myengine I: startup: read  ' \
 	'^myengine I: startup: unattributed '; do
@@ -89,7 +89,7 @@ rc=0
 "$work/engine/engine_cpp" "$work/weights.bin" --cancel-half \
 	>"$work/cancel.out" 2>/dev/null || rc=$?
 [ "$rc" = 3 ] || { echo "engine_cpp --cancel-half exited $rc, not 3:"; cat "$work/cancel.out"; exit 1; }
-grep -q '^myengine E: \[loadscope/1\] error cancel failed: .* err=ECANCELED ' "$work/cancel.out" &&
+grep -q '^myengine E: \[loadscope/2\] error cancel failed: .* err=ECANCELED\( \|$\)' "$work/cancel.out" &&
 	grep -q '^myengine W: load cancelled at [0-9]* of 67108864 bytes: returned -ECANCELED$' "$work/cancel.out" &&
 	! grep -q '\] loaded ' "$work/cancel.out" ||
 	{ echo "engine_cpp --cancel-half: no cancel lines, or a loaded line:"; cat "$work/cancel.out"; exit 1; }
@@ -103,6 +103,9 @@ if [ -e "$build/libloadscope_kfdcount.so" ]; then
 		echo "the preload is installed beside the libraries"; exit 1
 	fi
 fi
+# The pages the remedies and `loadscope explain` name, under share/doc/loadscope.
+[ -f "$work/prefix/share/doc/loadscope/troubleshooting.md" ] ||
+	{ echo "share/doc/loadscope/troubleshooting.md is not installed"; find "$work/prefix/share" | head; exit 1; }
 req=$(PKG_CONFIG_PATH=$pc pkg-config --print-requires-private loadscope | tr '\n' ' ')
 for m in liburing libxxhash numa; do
 	case " $req " in *" $m "*) ;; *) echo "loadscope.pc: Requires.private lacks $m: $req"; exit 1 ;; esac
@@ -119,8 +122,8 @@ cmake -S tests/guest -B "$work/guest" -G Ninja -DLOADSCOPE_SOURCE_DIR="$PWD" "${
 	>"$work/guest.cfg" 2>&1 || { cat "$work/guest.cfg"; exit 1; }
 ninja -C "$work/guest" >/dev/null
 "$work/guest/guest" >"$work/guest.out"
-grep -q '^\[loadscope/1\] ready ' "$work/guest.out" ||
-	{ echo "no '[loadscope/1] ready' line from the guest:"; cat "$work/guest.out"; exit 1; }
+grep -q '^\[loadscope/2\] ready ' "$work/guest.out" ||
+	{ echo "no '[loadscope/2] ready' line from the guest:"; cat "$work/guest.out"; exit 1; }
 cmake --install "$work/guest" --prefix "$work/gprefix" >/dev/null
 got=$(cd "$work/gprefix" && find . -type f -o -type l | sort | tr '\n' ' ')
 [ "$got" = "./bin/guest " ] ||

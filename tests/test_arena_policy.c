@@ -158,7 +158,7 @@ Test(arena_policy, lines_parse_back)
 	po.sink = lsct_sink;
 	po.sink_user = &cap;
 	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_VERBOSE;
 	po.proc_root = LSC_TEST_FIXTURES "/host-6.18-madvise/proc";
 	po.sys_root = LSC_TEST_FIXTURES "/host-6.18-madvise/sys";
 	lsc_profiler *p;

@@ -30,7 +30,7 @@ static void sample_record(struct lsc__rec *r)
 static void check_sample(const struct lsc__parsed *p)
 {
 	cr_assert_str_eq(p->event, "phase");
-	cr_assert_eq(p->version, 1);
+	cr_assert_eq(p->version, LSC_LINE_FORMAT_VERSION);
 	cr_assert_str_eq(lsc__parsed_get(p, "kind"), "allocate");
 	cr_assert_str_eq(lsc__parsed_get(p, "name"), "expert arena \"A\"\n");
 	int64_t i;
@@ -54,7 +54,7 @@ Test(format, human_round_trip_behind_prefix)
 	size_t n = lsc__rec_render(&rec, LSC_FORMAT_HUMAN, "strata generate: ", line, sizeof(line));
 	cr_assert_eq(n, strlen(line));
 	cr_assert(line[n - 1] == '\n');
-	const char *want = "strata generate: [loadscope/1] phase allocate: 4.00 GiB in 1.234 s / with a pipe | "
+	const char *want = "strata generate: [loadscope/2] phase allocate: 4.00 GiB in 1.234 s / with a pipe | "
 			   "kind=allocate name=\"expert arena \\\"A\\\"\\n\" bytes=4294967296 ";
 	cr_assert(strncmp(line, want, strlen(want)) == 0, "got: %s", line);
 	struct lsc__parsed p;
@@ -69,7 +69,7 @@ Test(format, json_round_trip_behind_prefix)
 {
 	sample_record(&rec);
 	size_t n = lsc__rec_render(&rec, LSC_FORMAT_JSON, "INFO 10-16 15:39:01 ", line, sizeof(line));
-	cr_assert(strstr(line, "{\"loadscope\":1,\"event\":\"phase\",\"msg\":\"allocate: 4.00 GiB") != NULL,
+	cr_assert(strstr(line, "{\"loadscope\":2,\"event\":\"phase\",\"msg\":\"allocate: 4.00 GiB") != NULL,
 		  "got: %s", line);
 	struct lsc__parsed p;
 	cr_assert_eq(lsc__line_parse(line, n, &p), 1);
@@ -87,7 +87,7 @@ Test(format, not_a_loadscope_line)
 
 Test(format, event_without_fields_or_sentence)
 {
-	char s[] = "[loadscope/1] ready\r\n";
+	char s[] = "[loadscope/2] ready\r\n";
 	struct lsc__parsed p;
 	cr_assert_eq(lsc__line_parse(s, strlen(s), &p), 1);
 	cr_assert_str_eq(p.event, "ready");
@@ -98,8 +98,8 @@ Test(format, event_without_fields_or_sentence)
 Test(format, malformed_tag_is_an_error)
 {
 	char a[] = "x [loadscope/] phase";
-	char b[] = "x [loadscope/1]";
-	char c[] = "{\"loadscope\":1,\"msg\":\"no event\"}";
+	char b[] = "x [loadscope/2]";
+	char c[] = "{\"loadscope\":2,\"msg\":\"no event\"}";
 	struct lsc__parsed p;
 	cr_assert_eq(lsc__line_parse(a, strlen(a), &p), -EINVAL);
 	cr_assert_eq(lsc__line_parse(b, strlen(b), &p), -EINVAL);
@@ -138,7 +138,7 @@ Test(format, every_cut_point_is_safe)
 		memcpy(whole, full, n);
 		struct lsc__parsed w;
 		cr_assert_eq(lsc__line_parse(whole, n, &w), 1);
-		const char *ev = fmt ? "\"event\":\"phase\"," : "[loadscope/1] phase ";
+		const char *ev = fmt ? "\"event\":\"phase\"," : "[loadscope/2] phase ";
 		size_t known = (size_t)(strstr(full, ev) - full) + strlen(ev);
 		for (size_t at = 0; at <= n; at++) {
 			char buf[LSC__LINE_MAX + 1];
@@ -203,7 +203,7 @@ Test(format, garbage_never_crashes)
 			buf[i] = (char)(x >> 16);
 		}
 		/* Plant a tag so the parser gets past the search. */
-		const char *tag = (round & 1) ? "[loadscope/1] " : "{\"loadscope\":1,";
+		const char *tag = (round & 1) ? "[loadscope/2] " : "{\"loadscope\":2,";
 		size_t tl = strlen(tag);
 		if (n > tl + 4)
 			memcpy(buf + (x % (n - tl)), tag, tl);
@@ -263,14 +263,14 @@ Test(format, quoted_escapes_are_written_and_read_back)
 		cr_assert_str_eq(lsc__parsed_get(&p, "path"), value, "format %d: %s", fmt, line);
 	}
 	/* Lines as another writer (or a hand) spells them. */
-	char h[] = "[loadscope/1] note | a=\"x\\ty\" b=\"back\\\\slash\" c=\"q\\\"\" d=\"two\\\\\\\\\"\n";
+	char h[] = "[loadscope/2] note | a=\"x\\ty\" b=\"back\\\\slash\" c=\"q\\\"\" d=\"two\\\\\\\\\"\n";
 	struct lsc__parsed p;
 	cr_assert_eq(lsc__line_parse(h, strlen(h), &p), 1);
 	cr_assert_str_eq(lsc__parsed_get(&p, "a"), "x\ty");
 	cr_assert_str_eq(lsc__parsed_get(&p, "b"), "back\\slash");
 	cr_assert_str_eq(lsc__parsed_get(&p, "c"), "q\"");
 	cr_assert_str_eq(lsc__parsed_get(&p, "d"), "two\\\\");
-	char j[] = "{\"loadscope\":1,\"event\":\"note\",\"a\":\"x\\ty\",\"b\":\"back\\\\slash\"}\n";
+	char j[] = "{\"loadscope\":2,\"event\":\"note\",\"a\":\"x\\ty\",\"b\":\"back\\\\slash\"}\n";
 	cr_assert_eq(lsc__line_parse(j, strlen(j), &p), 1);
 	cr_assert_str_eq(lsc__parsed_get(&p, "a"), "x\ty");
 	cr_assert_str_eq(lsc__parsed_get(&p, "b"), "back\\slash");

@@ -110,7 +110,7 @@ static void arena_child(void)
 	lsc_profiler_options_init(&po);
 	po.sink = print_line;
 	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	lsc_profiler *p;
 	struct lsc_load_options o;
 	lsc_load_options_init(&o);
@@ -295,7 +295,7 @@ Test(kfdcount, loader_reports_kfd_retries_of_its_pin_phase)
 	find_preload();
 	int st = run_child_mode("arena", NULL, line, sizeof(line));
 	cr_assert_eq(st, 0, "child exit status %d, output '%s'", st, line);
-	cr_assert(strstr(line, "[loadscope/1] note kfd: 6 ALLOC_MEMORY_OF_GPU ioctls"), "%s", line);
+	cr_assert(strstr(line, "[loadscope/2] note kfd: 6 ALLOC_MEMORY_OF_GPU ioctls"), "%s", line);
 	cr_assert(strstr(line, " kfd_calls=6 kfd_eagain=6 "), "%s", line);
 	cr_assert(strstr(line, " backend=kfd-test "), "%s", line);
 }

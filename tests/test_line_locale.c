@@ -67,9 +67,9 @@ Test(line_locale, record_numbers_keep_the_point)
 	lsc__rec_f64(&r, "gibps", 12.5, 2);
 	char out[LSC__LINE_MAX];
 	lsc__rec_render(&r, LSC_FORMAT_HUMAN, NULL, out, sizeof(out));
-	cr_assert_str_eq(out, "[loadscope/1] ready in 0.259 s | wall_s=0.259 gibps=12.50\n");
+	cr_assert_str_eq(out, "[loadscope/2] ready in 0.259 s | wall_s=0.259 gibps=12.50\n");
 	lsc__rec_render(&r, LSC_FORMAT_JSON, NULL, out, sizeof(out));
-	cr_assert_str_eq(out, "{\"loadscope\":1,\"event\":\"ready\",\"msg\":\"in 0.259 s\","
+	cr_assert_str_eq(out, "{\"loadscope\":2,\"event\":\"ready\",\"msg\":\"in 0.259 s\","
 			      "\"wall_s\":0.259,\"gibps\":12.50}\n");
 	char why[128];
 	cr_assert_eq(lsct_json_strict(out, strlen(out), why, sizeof(why)), 0, "%s", why);
@@ -92,7 +92,7 @@ Test(line_locale, unit_helpers_keep_the_point)
 Test(line_locale, parser_reads_the_point)
 {
 	lsct_comma_locale();
-	char line[] = "[loadscope/1] ready in 0.259 s | wall_s=0.259 covered_s=1.5e-3";
+	char line[] = "[loadscope/2] ready in 0.259 s | wall_s=0.259 covered_s=1.5e-3";
 	struct lsc__parsed p;
 	cr_assert_eq(lsc__line_parse(line, strlen(line), &p), 1);
 	double v = 0;
@@ -116,7 +116,7 @@ Test(line_locale, profiler_lines_and_trace_are_c_locale)
 	o.format = LSC_FORMAT_JSON;
 	o.mode = LSC_MODE_ON;
 	o.trace_path = path;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_VERBOSE;
 	lsc_profiler *p;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
 	lsc_start_begin(p, "locale");
@@ -187,7 +187,7 @@ Test(line_locale, error_causes_keep_the_point)
 	po.sink = lsct_sink;
 	po.sink_user = &cap;
 	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_VERBOSE;
 	po.proc_root = LSC_TEST_FIXTURES "/small-memavailable/proc";
 	lsc_profiler *p = NULL;
 	cr_assert_eq(lsc_profiler_create(&po, &p), 0);

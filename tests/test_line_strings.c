@@ -42,7 +42,7 @@ Test(line_strings, json_escapes_to_valid_utf8)
 	lsc__rec_str(&r, "path", "a\"b\\c\nd\te\x01\x7f|\xff\xc3\xa9");
 	char out[LSC__LINE_MAX];
 	render(&r, LSC_FORMAT_JSON, out);
-	cr_assert_str_eq(out, "{\"loadscope\":1,\"event\":\"note\",\"msg\":\"\","
+	cr_assert_str_eq(out, "{\"loadscope\":2,\"event\":\"note\",\"msg\":\"\","
 			      "\"path\":\"a\\\"b\\\\c\\nd\\te\\u0001\\u007f|\\ufffd\xc3\xa9\"}\n");
 	strict(out, strlen(out));
 	struct lsc__parsed p;
@@ -74,7 +74,7 @@ Test(line_strings, human_value_keeps_exact_bytes)
 	lsc__rec_i64(&r, "code", -2);
 	char out[LSC__LINE_MAX];
 	render(&r, LSC_FORMAT_HUMAN, out);
-	cr_assert_str_eq(out, "[loadscope/1] error open failed: /m/a / b=c \"q\" \\  x ?\xc3\xa9.bin | "
+	cr_assert_str_eq(out, "[loadscope/2] error open failed: /m/a / b=c \"q\" \\  x ?\xc3\xa9.bin | "
 			      "path=\"/m/a | b=c \\\"q\\\" \\\\ \\nx\\x01\\xff\xc3\xa9.bin\" code=-2\n");
 	struct lsc__parsed p;
 	cr_assert_eq(lsc__line_parse(out, strlen(out), &p), 1);

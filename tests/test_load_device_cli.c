@@ -249,10 +249,10 @@ Test(load_device_cli, the_program_without_a_device)
 	char args[700];
 	snprintf(args, sizeof(args), "'%s' --device 0", path);
 	cr_assert_eq(run(args), 1, "%s", out);
-	cr_assert_eq(count("[loadscope/1] error "), 1, "%s", out);
+	cr_assert_eq(count("[loadscope/2] error "), 1, "%s", out);
 	cr_assert_eq(count("what=device"), 1, "%s", out);
-	cr_assert_eq(count("[loadscope/1] loaded "), 0, "%s", out);
-	cr_assert_eq(count("[loadscope/1] phase "), 0, "something was allocated: %s", out);
+	cr_assert_eq(count("[loadscope/2] loaded "), 0, "%s", out);
+	cr_assert_eq(count("[loadscope/2] phase "), 0, "something was allocated: %s", out);
 	snprintf(args, sizeof(args), "'%s' --device 0 --pin mlock", path);
 	cr_assert_eq(run(args), 64);
 	cr_assert_str_eq(out, "");

@@ -175,5 +175,5 @@ Test(load_env, reported_once_per_profiler)
 	}
 	lsc_profiler_destroy(p);
 	cr_assert_eq(lsct_count(&cap, "usage"), 1, "%s", cap.buf);
-	cr_assert_eq(lsct_count_with(&cap, "loaded", "staging none"), 2, "%s", cap.buf);
+	cr_assert_eq(lsct_count_with(&cap, "loaded", "staging=none"), 2, "%s", cap.buf);
 }

@@ -97,7 +97,7 @@ Test(load_pread, progress_reaches_the_watchdog)
 	po.sink = watching_sink;
 	po.sink_user = &cap;
 	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	po.watchdog_after_s = 0.02;
 	po.watchdog_every_s = 0.02;
 	lsc_profiler *p = NULL;

@@ -26,7 +26,7 @@ static int load_staged(unsigned count, unsigned bytes, lsc_arena **a)
 	po.sink = lsct_sink;
 	po.sink_user = &cap;
 	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	po.proc_root = FX "/small-memavailable/proc";
 	lsc_profiler *p = NULL;
 	cr_assert_eq(lsc_profiler_create(&po, &p), 0);

@@ -181,7 +181,7 @@ Test(load_uring, disabled_by_sysctl_names_it)
 	po.sink = lsct_sink;
 	po.sink_user = &cap;
 	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	po.proc_root = root;
 	lsc_profiler *p = NULL;
 	cr_assert_eq(lsc_profiler_create(&po, &p), 0);

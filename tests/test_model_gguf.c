@@ -137,7 +137,7 @@ Test(model_gguf, one_extent_per_tensor)
 	cr_assert_eq(st.bytes, 32 + 68 + 6);
 	lsc_arena_destroy(a);
 	lsc_profiler_destroy(p);
-	cr_assert_eq(lsct_count_with(&cap, "loaded", "1 file, 3 extents, 3 tensors"), 1);
+	cr_assert_eq(lsct_count_with(&cap, "loaded", "files=1 extents=3 tensors=3"), 1);
 
 	if (LSC_TEST_TOOL[0]) {
 		char args[700], buf[LSC__LINE_MAX + 1];

@@ -110,7 +110,7 @@ Test(model_safetensors, one_extent_per_tensor)
 	cr_assert_str_eq(v, "3");
 	cr_assert_eq(lsct_field(&cap, "loaded", "files", v, sizeof(v)), 1);
 	cr_assert_str_eq(v, "1");
-	cr_assert_eq(lsct_count_with(&cap, "loaded", "1 file, 3 extents, 3 tensors"), 1);
+	cr_assert_eq(lsct_count_with(&cap, "loaded", "files=1 extents=3 tensors=3"), 1);
 	free(path);
 }
 

@@ -69,7 +69,7 @@ Test(phase_failed, failed_read_reports_the_bytes_done)
 	cr_assert_eq(lsc_span_end(p, s, NULL), 0);
 	cr_assert_eq(lsc_span_end(p, outer, NULL), 0);
 	lsc_profiler_destroy(p);
-	cr_assert_eq(lsct_count_with(&cap, "phase", "read: failed after "), 1, "%s", cap.buf);
+	cr_assert_eq(lsct_count_with(&cap, "phase", "read (nested): failed after "), 1, "%s", cap.buf);
 	cr_assert_eq(lsct_count_with(&cap, "phase", ", 1.0 MiB of 4.0 MiB done"), 1, "%s", cap.buf);
 	char v[64];
 	cr_assert(lsct_field(&cap, "phase", "done_bytes", v, sizeof(v)));

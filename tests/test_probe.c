@@ -204,7 +204,7 @@ Test(probe, json_lines_carry_the_same_records)
 	run_probe(&r, argv, 64 * 1024, DROP_IPC_LOCK);
 	cr_assert_eq(r.status, 1);
 	for (const char *l = r.out; *l; l = strchr(l, '\n') + 1)
-		cr_assert(!strncmp(l, "{\"loadscope\":1,", 15), "not a JSON line: %.80s", l);
+		cr_assert(!strncmp(l, "{\"loadscope\":2,", 15), "not a JSON line: %.80s", l);
 	cr_assert_eq(count(&r, "warn"), 4);
 	warn_with_id(&r, "hugetlb-short", &p, store);
 	cr_assert_eq(p.format, LSC_FORMAT_JSON);
@@ -212,7 +212,7 @@ Test(probe, json_lines_carry_the_same_records)
 	/* Counts and flags are JSON numbers: the fixture's THP_enabled: 1 is
 	 * "thp_process":1, and no field of the system line but the run id is
 	 * a quoted string of digits only. */
-	const char *sys = strstr(r.out, "{\"loadscope\":1,\"event\":\"system\"");
+	const char *sys = strstr(r.out, "{\"loadscope\":2,\"event\":\"system\"");
 	cr_assert_not_null(sys, "%s", r.out);
 	const char *eol = strchr(sys, '\n');
 	cr_assert_not_null(eol);

@@ -228,12 +228,12 @@ Test(profiler, env_json_and_on)
 	lsc_profiler *p = env_profiler("json");
 	lsc_start_begin(p, "x");
 	lsc_profiler_destroy(p);
-	cr_assert(strncmp(cap.buf, "{\"loadscope\":1,\"event\":\"start\",", 31) == 0, "%s", cap.buf);
+	cr_assert(strncmp(cap.buf, "{\"loadscope\":2,\"event\":\"start\",", 31) == 0, "%s", cap.buf);
 	memset(&cap, 0, sizeof(cap));
 	p = env_profiler("on");
 	lsc_start_begin(p, "x");
 	lsc_profiler_destroy(p);
-	cr_assert(strncmp(cap.buf, "[loadscope/1] start ", 20) == 0, "%s", cap.buf);
+	cr_assert(strncmp(cap.buf, "[loadscope/2] start ", 20) == 0, "%s", cap.buf);
 }
 
 /* LOADSCOPE=OFF, as people type it, was rejected as a bad value. */
@@ -249,7 +249,7 @@ Test(profiler, env_values_in_any_case)
 	lsc_profiler *p = env_profiler("JSON");
 	lsc_start_begin(p, "x");
 	lsc_profiler_destroy(p);
-	cr_assert(strncmp(cap.buf, "{\"loadscope\":1,\"event\":\"start\",", 31) == 0, "%s", cap.buf);
+	cr_assert(strncmp(cap.buf, "{\"loadscope\":2,\"event\":\"start\",", 31) == 0, "%s", cap.buf);
 	memset(&cap, 0, sizeof(cap));
 	p = env_profiler("On");
 	cr_assert_eq(lsc_profiler_enabled(p), 1);
@@ -297,7 +297,7 @@ Test(profiler, env_bad_value_reported_once)
 	cr_assert_eq(lsc_profiler_enabled(p), 1);
 	lsc_profiler_destroy(p);
 	cr_assert_eq(lsct_count(&cap, "usage"), 1);
-	cr_assert(strstr(cap.buf, "LOADSCOPE=loud is not off, on, json, 0, 1, no or yes; ignored") != NULL,
+	cr_assert(strstr(cap.buf, "LOADSCOPE=loud is not off, on, json, verbose, 0, 1, no or yes; ignored") != NULL,
 		  "%s", cap.buf);
 }
 
@@ -308,7 +308,7 @@ Test(profiler, mode_off_option)
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_OFF;
-	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	lsc_profiler *p;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
 	lsc_start_begin(p, "x");
@@ -414,7 +414,7 @@ Test(profiler, unreadable_proc_gives_na_not_errors)
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	o.proc_root = "/nonexistent/proc";
 	o.sys_root = "/nonexistent/sys";
 	lsc_profiler *p;
@@ -478,7 +478,7 @@ static lsc_profiler *eager_watchdog(lsc_sink_fn sink, void *user)
 	o.sink = sink;
 	o.sink_user = user;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	o.watchdog_after_s = 0.01;
 	o.watchdog_every_s = 0.01;
 	lsc_profiler *p;
@@ -504,7 +504,7 @@ Test(profiler, watchdog_reports_a_long_span)
 	cr_assert_str_eq(lsc__parsed_get(&st, "done_bytes"), "250");
 	cr_assert_str_eq(lsc__parsed_get(&st, "total_bytes"), "1000");
 	cr_assert(strstr(st.human, "in read after ") == st.human, "%s", st.human);
-	cr_assert(strstr(cap.buf, "[loadscope/1] still in read after ") != NULL, "%s", cap.buf);
+	cr_assert(strstr(cap.buf, "[loadscope/2] still in read after ") != NULL, "%s", cap.buf);
 }
 
 Test(profiler, trace_file_is_valid_nested_json)
@@ -567,7 +567,7 @@ Test(profiler, usable_and_destroyable_after_fork)
 	lsc_profiler_options_init(&o);
 	o.stream = fopen("/dev/null", "w");
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	lsc_profiler *p;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
 	lsc_start_begin(p, "parent"); /* starts the watchdog thread */

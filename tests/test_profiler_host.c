@@ -75,7 +75,7 @@ static lsc_profiler *with_watchdog(void)
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	lsc_profiler *p = NULL;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
 	return p;
@@ -159,7 +159,7 @@ Test(profiler_host, fork_returns_while_a_sink_blocks)
 	o.sink = blocking_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	lsc_profiler *p;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
 	cr_assert_eq(lsc_start_begin(p, "parent"), 0); /* the watchdog runs too */
@@ -347,7 +347,7 @@ Test(profiler_host, many_profilers_hold_two_descriptors)
 			o.sink = lsct_sink;
 			o.sink_user = &cap;
 			o.mode = LSC_MODE_ON;
-			o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+			o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 			if (lsc_profiler_create(&o, &ps[i]) != 0)
 				_exit(12);
 		}

@@ -174,7 +174,7 @@ Test(region, through_a_profiler_with_a_fixture_root)
 	lsc_profiler_options_init(&o);
 	o.sink = discard;
 	o.proc_root = FX "/host-6.18-madvise/proc";
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
 	cr_assert_eq(lsc_region_read(p, (const void *)0x7fd7ac000000, 64 * MIB, &r), 0);
 	lsc_profiler_destroy(p);

@@ -54,7 +54,7 @@ static lsc_profiler *make(struct got *g, enum lsc_format fmt, int with_plain)
 	o.format = fmt;
 	o.mode = LSC_MODE_ON;
 	o.prefix = "eng: ";
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	lsc_profiler *p = NULL;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
 	return p;
@@ -109,7 +109,7 @@ static void run(enum lsc_format fmt)
 		cr_assert_eq(g.level[i], want[i].level, "line %u (%s): level %s", i, g.event[i],
 			     lsc_level_name(g.level[i]));
 		cr_assert(!strncmp(g.line[i], "eng: ", 5), "%s", g.line[i]);
-		cr_assert(strstr(g.line[i], fmt == LSC_FORMAT_JSON ? "\"event\":\"" : "[loadscope/1] "));
+		cr_assert(strstr(g.line[i], fmt == LSC_FORMAT_JSON ? "\"event\":\"" : "[loadscope/2] "));
 	}
 }
 

@@ -312,7 +312,7 @@ static lsc_profiler *alloc_on_tree(const char *tree, struct lsct_capture *cap, s
 	po.sink = lsct_sink;
 	po.sink_user = cap;
 	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	po.proc_root = proc;
 	po.sys_root = sys;
 	cr_assert_eq(lsc_profiler_create(&po, &p), 0);

@@ -37,7 +37,7 @@ static lsc_profiler *traced(const char *path)
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	o.trace_path = path;
 	lsc_profiler *p = NULL;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);

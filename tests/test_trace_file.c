@@ -100,7 +100,7 @@ static lsc_profiler *traced(const char *path, struct lsct_capture *c)
 	o.sink = lsct_sink;
 	o.sink_user = c;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	o.trace_path = path;
 	lsc_profiler *p = NULL;
 	if (lsc_profiler_create(&o, &p) != 0)
@@ -116,7 +116,7 @@ static void run_with_trace(const char *path)
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	o.trace_path = path;
 	lsc_profiler *p;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
@@ -265,7 +265,7 @@ static int reached_w = -1, block_r = -1;
 static void blocking_sink(void *user, const char *line, size_t len)
 {
 	lsct_sink(user, line, len);
-	if (strstr(line, " phase read: ")) {
+	if (strstr(line, " phase read (nested): ")) {
 		char c = 'r';
 		if (write(reached_w, &c, 1) != 1)
 			_exit(4);
@@ -294,7 +294,7 @@ Test(trace_file, a_start_killed_mid_load_leaves_a_readable_trace)
 		o.sink = blocking_sink;
 		o.sink_user = &cap;
 		o.mode = LSC_MODE_ON;
-		o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+		o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 		o.trace_path = path;
 		lsc_profiler *p;
 		if (lsc_profiler_create(&o, &p) != 0)

@@ -42,7 +42,7 @@ Test(trace_units, times_in_microseconds_and_backslash_escaped)
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	o.trace_path = path;
 	lsc_profiler *p;
 	lsct_capture_reset(&cap);

@@ -256,7 +256,7 @@ static lsc_profiler *profiler_at(const char *root)
 	lsc_profiler_options_init(&o);
 	o.sink = discard;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	o.proc_root = root;
 	lsc_profiler *p;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
@@ -373,7 +373,7 @@ Test(vmstat, watchdog_rates_need_the_counter_at_both_samples)
 	lsc_profiler_options_init(&o);
 	o.sink = changing_sink;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	o.proc_root = root;
 	o.watchdog_after_s = 0.01;
 	o.watchdog_every_s = 0.01;

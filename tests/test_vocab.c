@@ -29,7 +29,7 @@
 /* docs/log-format.md's events, in the order of its table. */
 static const char *const doc_events[] = {
 	"start", "system", "phase", "region", "still", "ready", "note", "fallback",
-	"arena", "complement", "loaded", "usage", "error", "warn", "ok",
+	"arena", "complement", "loaded", "usage", "error", "warn", "ok", "verdict",
 };
 
 /* docs/log-format.md's stable probe ids. */
@@ -120,7 +120,7 @@ static void span_lines(struct lsct_capture *cap, const char *root, enum lsc_form
 	o.sink_user = cap;
 	o.format = fmt;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	o.proc_root = root;
 	o.sys_root = root;
 	lsc_profiler *p;

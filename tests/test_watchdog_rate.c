@@ -43,7 +43,7 @@ Test(watchdog_rate, rate_is_since_the_previous_line)
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
 	o.watchdog_after_s = 0.01;
 	o.watchdog_every_s = 0.01;
 	lsc_profiler *p;

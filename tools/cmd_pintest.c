@@ -44,7 +44,7 @@
 #include "tool.h"
 
 const char lsc_cmd_pintest_help[] =
-	"time page-locked allocations per pin backend, as seed 000's pintest (vmstat deltas)";
+	"time page-locked allocations per pin backend, with the vmstat deltas of each";
 
 #define GIB 1073741824.0
 #define MAX_MODES 4

@@ -77,8 +77,8 @@ enum lsc_phase_kind {
 LSC_API const char *lsc_phase_name(enum lsc_phase_kind kind);
 
 enum lsc_format {
-	LSC_FORMAT_HUMAN = 0, /* "[loadscope/1] phase allocate: ... | key=value ..." */
-	LSC_FORMAT_JSON = 1,  /* {"loadscope":1,"event":"phase",...} */
+	LSC_FORMAT_HUMAN = 0, /* "[loadscope/2] phase allocate: ... | key=value ..." */
+	LSC_FORMAT_JSON = 1,  /* {"loadscope":2,"event":"phase",...} */
 };
 
 /*
@@ -168,6 +168,11 @@ enum lsc_mode {
 /* Flags for lsc_profiler_options.flags. */
 #define LSC_PROFILER_IGNORE_ENV (1u << 0)   /* do not read LOADSCOPE / LOADSCOPE_TRACE */
 #define LSC_PROFILER_NO_WATCHDOG (1u << 1)  /* no watchdog thread */
+/* Human lines with every field and every line (the nested and overlapped
+ * phases, the pin note): what LOADSCOPE=verbose sets. The default lines are
+ * brief (at most 200 characters for a load of one file; their sentence has
+ * every figure) and JSON lines always carry everything (docs/log-format.md). */
+#define LSC_PROFILER_VERBOSE (1u << 2)
 
 /*
  * Options for lsc_profiler_create(). Always fill with
@@ -227,7 +232,8 @@ LSC_API void lsc_profiler_options_init(struct lsc_profiler_options *o);
  *
  * The LOADSCOPE environment variable, read here once, overrides .mode and
  * .format unless LSC_PROFILER_IGNORE_ENV is set: "off" (or "0", "no"), "on"
- * (or "1", "yes"), "json", in any case ("OFF" too). Any other value keeps
+ * (or "1", "yes"), "json", "verbose" (human lines with every field and
+ * line: LSC_PROFILER_VERBOSE), in any case ("OFF" too). Any other value keeps
  * the options and is reported in one usage line (docs/configuration.md).
  * LOADSCOPE_TRACE=path sets .trace_path when it is NULL.
  *

@@ -21,7 +21,8 @@
 	(LSC_VERSION_MAJOR * 10000 + LSC_VERSION_MINOR * 100 + LSC_VERSION_PATCH)
 
 /* Version of the log-line grammar (docs/log-format.md). Bumped only when a
- * field changes meaning or a line changes shape; adding a field does not. */
-#define LSC_LINE_FORMAT_VERSION 1
+ * field changes meaning or a line changes shape; adding a field does not.
+ * 2: brief default lines, whose human sentence carries every figure. */
+#define LSC_LINE_FORMAT_VERSION 2
 
 #endif

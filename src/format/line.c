@@ -29,6 +29,14 @@ void lsc__rec_init(struct lsc__rec *r, const char *event)
 	r->n = 0;
 	r->slen = 0;
 	r->truncated = 0;
+	r->in_detail = 0;
+	r->detail_line = 0;
+	r->brief = 0;
+}
+
+void lsc__rec_detail(struct lsc__rec *r)
+{
+	r->in_detail = 1;
 }
 
 void lsc__rec_say(struct lsc__rec *r, const char *fmt, ...)
@@ -79,6 +87,7 @@ static struct lsc__field *rec_add(struct lsc__rec *r, const char *key, enum lsc_
 	f->key = key;
 	f->type = t;
 	f->prec = 0;
+	f->detail = r->in_detail;
 	return f;
 }
 
@@ -270,6 +279,8 @@ size_t lsc__rec_render(const struct lsc__rec *r, enum lsc_format fmt, const char
 		truncated++;
 	}
 	for (unsigned i = 0; i < r->n; i++) {
+		if (!json && r->brief && r->f[i].detail)
+			continue;
 		size_t mark = o.len;
 		if (json) {
 			put(&o, ",", 1);
@@ -627,6 +638,13 @@ int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out)
 	char *tag = (h && (!j || h < j)) ? h : j;
 	out->tag_offset = (size_t)(tag - line);
 	return tag == h ? parse_human(tag, end, out) : parse_json(tag, end, out);
+}
+
+int lsc__parsed_add(struct lsc__parsed *p, const char *key, const char *val)
+{
+	if (!key || !val || lsc__parsed_get(p, key))
+		return 0;
+	return add_kv(p, key, val) < 0 ? -ENOSPC : 1;
 }
 
 const char *lsc__parsed_get(const struct lsc__parsed *p, const char *key)

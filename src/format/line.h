@@ -6,8 +6,8 @@
  * A record is an event name, a human sentence and an ordered list of typed
  * fields. It renders as either
  *
- *   [loadscope/1] <event> <human text> | key=value key="quoted value" ...
- *   {"loadscope":1,"event":"<event>","msg":"<human text>","key":value,...}
+ *   [loadscope/2] <event> <human text> | key=value key="quoted value" ...
+ *   {"loadscope":2,"event":"<event>","msg":"<human text>","key":value,...}
  *
  * and either form parses back into the same event and fields, wherever the
  * tag sits in the line (engines put their own prefixes in front).
@@ -36,6 +36,7 @@ struct lsc__field {
 	const char *key;  /* a static string or in the record's strbuf */
 	enum lsc__vtype type;
 	int prec;         /* F64: digits after the point */
+	unsigned char detail; /* verbose and JSON only: dropped from a brief human line */
 	union {
 		int64_t i;
 		uint64_t u;
@@ -53,6 +54,9 @@ struct lsc__rec {
 	char strbuf[LSC__STRBUF_MAX];
 	size_t slen;
 	unsigned truncated;         /* fields or text that did not fit */
+	unsigned char in_detail;    /* fields added from here on are detail */
+	unsigned char detail_line;  /* the whole line is detail: verbose and JSON only */
+	unsigned char brief;        /* render a human line without its detail fields */
 };
 
 /* Start a record for @event (a static string, one word). */
@@ -65,6 +69,11 @@ void lsc__rec_i64(struct lsc__rec *r, const char *key, int64_t v);
 void lsc__rec_u64(struct lsc__rec *r, const char *key, uint64_t v);
 void lsc__rec_f64(struct lsc__rec *r, const char *key, double v, int prec);
 void lsc__rec_str(struct lsc__rec *r, const char *key, const char *v); /* copied */
+
+/* The fields added after this call are detail: a brief human line (the
+ * default, docs/log-format.md "Brief and verbose lines") leaves them out,
+ * LOADSCOPE=verbose, JSON and the trace keep them. */
+void lsc__rec_detail(struct lsc__rec *r);
 
 /*
  * Render @r in @fmt behind @prefix (may be NULL) into @out, newline included,
@@ -104,6 +113,11 @@ struct lsc__parsed {
  * malformed rest (the event could not be read).
  */
 int lsc__line_parse(char *line, size_t len, struct lsc__parsed *out);
+
+/* Add @key=@val unless the line has @key already (a reader filling in what
+ * a cut line's sentence gives; both strings must outlive @p). Return 1
+ * added, 0 present, -ENOSPC no room. */
+int lsc__parsed_add(struct lsc__parsed *p, const char *key, const char *val);
 
 /* Look up a field; NULL when absent. */
 const char *lsc__parsed_get(const struct lsc__parsed *p, const char *key);

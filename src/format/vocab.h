@@ -39,7 +39,8 @@
 	X(USAGE, "usage")                                                                   \
 	X(ERROR, "error")                                                                   \
 	X(WARN, "warn")                                                                     \
-	X(OK, "ok")
+	X(OK, "ok")                                                                         \
+	X(VERDICT, "verdict")
 
 /* ---- keys a reader matches ------------------------------------------------------- */
 

@@ -123,14 +123,21 @@ static void arena_line(lsc_profiler *p, const struct lsc__arena *a, const struct
 	if (a->n_pieces > 1)
 		lsc__rec_say(&r, " in %u pieces of %s", a->n_pieces,
 			     lsc__fmt_bytes(b2, (double)a->piece_bytes));
-	lsc__rec_say(&r, " (requested %s by %s): %s%s", requested, source, a->thp_reason, how);
+	/* The verdict in a few words; the reason with its numbers is a
+	 * field (verbose, JSON, the trace), and the system line has them. */
+	lsc__rec_say(&r, " (requested %s by %s): %s%s", requested, source,
+		     a->thp_verdict ? a->thp_verdict : a->thp_reason, how);
 	if (a->allocated_by_pin)
 		lsc__arena_device_say(&r, a);
+	if (a->auto_watch && a->auto_huge_bytes < a->mapped_bytes)
+		lsc__rec_say(&r, "; huge pages for %s", lsc__fmt_bytes(b2, (double)a->auto_huge_bytes));
 	if (a->auto_watch)
-		lsc__rec_say(&r, "; faulted in steps, watched: a step that stalls moves the rest to "
-				 "4 KiB pages%s", a->auto_refault_cover ? ", and huge pages slower than "
-				 "4 KiB ones move the watched part" : "");
+		lsc__rec_say(&r, "; faulted in steps, watched");
+	if (a->auto_refault_cover)
+		lsc__rec_say(&r, "; %s watched for host refaults",
+			     lsc__fmt_bytes(b2, (double)a->auto_refault_cover));
 	lsc__rec_str(&r, LSC__KEY(POLICY), lsc_thp_policy_name(a->applied));
+	lsc__rec_detail(&r);
 	lsc__rec_str(&r, LSC__KEY(REQUESTED), requested);
 	lsc__rec_str(&r, LSC__KEY(SOURCE), source);
 	lsc__rec_str(&r, LSC__KEY(REASON), a->thp_reason);
@@ -275,9 +282,11 @@ static void choose_policy(struct alloc *st)
 		lsc__thp_auto(&st->s, a->bytes, &h, &d);
 		a->applied = d.policy;
 		snprintf(a->thp_reason, sizeof a->thp_reason, "%s", d.reason);
+		a->thp_verdict = d.verdict;
 		take_auto(a, &d);
 	} else {
 		snprintf(a->thp_reason, sizeof a->thp_reason, "asked for");
+		a->thp_verdict = "asked for";
 	}
 }
 
@@ -326,10 +335,12 @@ static int decide_by_pin(struct alloc *st)
 	if (a->applied != LSC_THP_4K) {
 		snprintf(r + used, sizeof a->thp_reason - used,
 			 "; not applied: the %s backend maps this memory itself", ops->name);
+		a->thp_verdict = "not applied: the pin backend maps it";
 		return 0;
 	}
 	snprintf(r + used, sizeof a->thp_reason - used,
 		 "; process-off, the only policy that reaches memory %s maps itself", ops->name);
+	a->thp_verdict = "the pin backend maps it";
 	return decide(st, LSC_THP_PROCESS_OFF);
 }
 
@@ -430,6 +441,7 @@ static int hugetlb_fallback(struct alloc *st, int *refused)
 	snprintf(took, sizeof took, "auto (%s)", lsc_thp_policy_name(d.policy));
 	lsc__load_fallback(st->p, "arena", "hugetlb", took, reason);
 	snprintf(a->thp_reason, sizeof a->thp_reason, "%.100s; auto: %.140s", reason, d.reason);
+	a->thp_verdict = d.verdict;
 	take_auto(a, &d);
 	int rc = decide(st, d.policy);
 	return rc < 0 ? rc : map_pieces(st, refused);
@@ -457,6 +469,7 @@ static void refused_fallback(struct alloc *st, int err)
 	a->auto_huge_bytes = 0;
 	a->auto_refault_cover = 0;
 	snprintf(a->thp_reason, sizeof a->thp_reason, "%.250s", reason);
+	a->thp_verdict = "a kernel without THP";
 }
 
 /* Our own mapping, when the backend did not allocate: the pieces, advised,

@@ -29,6 +29,7 @@ struct lsc__arena {
 	unsigned n_pieces;
 	enum lsc_thp_policy wanted, applied;
 	char thp_reason[256];    /* why this policy (the auto decision's numbers) */
+	const char *thp_verdict; /* the same in a few words, for the brief arena line (static) */
 	const struct lsc__pin_ops *pin;    /* the backend that pinned (or "none") */
 	int allocated_by_pin;    /* base came from pin->alloc */
 	uint64_t pinned_bytes;

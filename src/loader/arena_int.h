@@ -22,6 +22,7 @@
 struct lsc__thp_decision {
 	enum lsc_thp_policy policy; /* LSC_THP_4K or LSC_THP_THP */
 	char reason[256];           /* one line, with the numbers */
+	const char *verdict;        /* the reason in a few words (static): "room", "stall risk" */
 	/* LSC_THP_THP only: the first huge_bytes of the arena (rounded down to
 	 * the huge-page size; all of it when the free blocks hold it) ask for
 	 * huge pages and the rest for 4 KiB pages; with watch set the prefault

@@ -52,6 +52,7 @@ void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64
 		lsc__rec_u64(&r, "offset", offset);
 	}
 	lsc__rec_str(&r, LSC__KEY(ERR), lsc__errname(err));
+	lsc__rec_detail(&r); /* the sentence has the cause */
 	lsc__rec_i64(&r, "code", err);
 	lsc__rec_str(&r, "cause", cause);
 	lsc__emit(p, &r);
@@ -70,6 +71,7 @@ void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, c
 	lsc__rec_str(&r, LSC__KEY(WHAT), what);
 	lsc__rec_str(&r, LSC__KEY(WANTED), wanted);
 	lsc__rec_str(&r, LSC__KEY(TOOK), took);
+	lsc__rec_detail(&r); /* the sentence has the reason */
 	lsc__rec_str(&r, LSC__KEY(REASON), reason);
 	lsc__emit(p, &r);
 }

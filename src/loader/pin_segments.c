@@ -182,7 +182,10 @@ static void pin_line(lsc_profiler *p, const struct lsc_load_options *o, const st
 	if (readonly_applied(o, a))
 		lsc__rec_say(&r, ", read-only for the device");
 	lsc__arena_device_say(&r, a);
+	/* Nothing page-locked: the pin phase and the complement say it all. */
+	r.detail_line = !(a->pin->caps & LSC__PIN_CAP_LOCKS) && !a->pin_retries && !a->pin_failures;
 	lsc__rec_str(&r, LSC__KEY(TOPIC), "pin");
+	lsc__rec_detail(&r);
 	lsc__rec_str(&r, "backend", a->pin->name);
 	lsc__rec_u64(&r, LSC__KEY(BYTES), a->mapped_bytes);
 	lsc__rec_u64(&r, LSC__KEY(PINNED_BYTES), a->pinned_bytes);

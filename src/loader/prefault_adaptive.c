@@ -155,6 +155,7 @@ static void switch_keys(struct lsc__rec *r, const char *why, int advice_rc)
 	lsc__rec_str(r, LSC__KEY(WHAT), "auto");
 	lsc__rec_str(r, LSC__KEY(WANTED), "thp");
 	lsc__rec_str(r, LSC__KEY(TOOK), advice_rc < 0 ? "thp" : "4k");
+	lsc__rec_detail(r); /* the sentence has the reason and its figures */
 	lsc__rec_str(r, LSC__KEY(REASON), why);
 }
 
@@ -210,12 +211,12 @@ static void refault_line(lsc_profiler *p, uint64_t at, uint64_t moved, const str
 		return;
 	fmt_count(st, sizeof st, s->stall);
 	lsc__rec_init(&r, LSC__EV(FALLBACK));
-	lsc__rec_say(&r, "auto: wanted huge pages, took 4k for %s: huge pages fault in the host here "
-			 "(free page reporting): a huge step of %s ran at %.2f GiB/s, %s of "
-			 "4 KiB pages from the free blocks it still backs at %.2f GiB/s, compact_stall "
-			 "%s",
-		     lsc__fmt_bytes(b1, (double)moved), lsc__fmt_bytes(b2, (double)s->bytes), s->gibps,
-		     lsc__fmt_bytes(b3, (double)probe_bytes), probe_gibps, st);
+	(void)b2, (void)b3;
+	lsc__rec_say(&r, "auto: wanted huge pages, took 4k for %s: huge pages fault in the host at "
+			 "%.2f GiB/s, 4 KiB pages at %.2f GiB/s",
+		     lsc__fmt_bytes(b1, (double)moved), s->gibps, probe_gibps);
+	if (s->stall)
+		lsc__rec_say(&r, ", compact_stall %s", st);
 	switch_keys(&r, why, advice_rc);
 	lsc__rec_u64(&r, "at_bytes", at);
 	lsc__rec_u64(&r, "moved_bytes", moved);

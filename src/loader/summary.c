@@ -5,11 +5,14 @@
  * - `complement ready`: resident and pinned bytes and the total time with
  *   allocation, pinning and copy separated (seed 000 asked for exactly
  *   this: a slow allocation hid inside one "complement" number), then the
- *   real page backing from smaps, the THP policy and why, the pin backend
- *   and its retries, and the vmstat counters that moved over the load.
+ *   real page backing from smaps. The THP policy and why, the pin backend
+ *   and its retries, and the vmstat counters that moved over the load are
+ *   fields only: the arena line, the pin note and the phase lines say them
+ *   in their sentences (each figure once in a brief log).
  * - `loaded`: the rate over the whole wall time first, then each phase's
- *   time and rate (seed 001: a rate over the copy alone said 2.86 GiB/s for
- *   a start that took 432 s).
+ *   time (seed 001: a rate over the copy alone said 2.86 GiB/s for a start
+ *   that took 432 s), and what ran; why the arena was not registered is a
+ *   field (`unregistered`).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,22 +31,6 @@ static double sec(uint64_t ns)
 static double rate(uint64_t bytes, uint64_t ns)
 {
 	return ns ? (double)bytes / GIB / sec(ns) : 0.0;
-}
-
-static void vm_say(struct lsc__rec *r, const struct lsc_vmstat *vm0, const struct lsc_vmstat *vm1)
-{
-	lsc__rec_say(r, "; vmstat");
-	unsigned moved = 0;
-	for (int c = 0; c < LSC_VM_COUNT; c++) {
-		uint32_t bit = 1u << c;
-		if (!(vm0->valid & bit) || !(vm1->valid & bit) || vm1->v[c] == vm0->v[c])
-			continue;
-		lsc__rec_say(r, "%s %s %+" PRId64, moved ? "," : ":", lsc_vm_name(c),
-			     vm1->v[c] - vm0->v[c]);
-		moved++;
-	}
-	if (!moved)
-		lsc__rec_say(r, vm0->valid ? ": nothing moved" : ": n/a");
 }
 
 static void vm_fields(struct lsc__rec *r, const struct lsc_vmstat *vm0, const struct lsc_vmstat *vm1)
@@ -75,7 +62,7 @@ static void caller_complement(const struct lsc__load *L, struct lsc__rec *r,
 		lsc__rec_say(r, ", process VmPin %.2f GiB", st->process_pin_kib / (1024.0 * 1024));
 	else
 		lsc__rec_say(r, ", process VmPin n/a");
-	vm_say(r, vm0, vm1);
+	lsc__rec_detail(r);
 	lsc__rec_u64(r, LSC__KEY(RESIDENT_BYTES), st->arena_bytes);
 	lsc__rec_u64(r, LSC__KEY(PINNED_BYTES), st->locked_bytes);
 	lsc__rec_f64(r, LSC__KEY(TOTAL_S), sec(st->wall_ns), 3);
@@ -103,22 +90,16 @@ static void complement(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 		caller_complement(L, &r, vm0, vm1);
 		return;
 	}
+	/* The arena line gave the policy's reason and the phase lines the
+	 * counters: the brief sentence says neither again (the fields do). */
 	lsc__rec_say(&r,
 		     "ready: resident %.2f GiB, pinned %.2f GiB in %.3f s "
-		     "(alloc %.3f s, pin %.3f s, copy %.3f s); ",
+		     "(alloc %.3f s, pin %.3f s, copy %.3f s); %.2f GiB of it in huge pages",
 		     resident / GIB, a->pinned_bytes / GIB, sec(st->wall_ns),
-		     sec(a->alloc_ns + a->prefault_ns), sec(a->pin_ns), sec(st->read_ns));
-	lsc__rec_say(&r, "%.2f GiB of %.2f GiB in huge pages; THP policy %s (%s); ",
-		     st->huge_bytes / GIB, resident / GIB, lsc_thp_policy_name(a->applied),
-		     a->thp_reason[0] ? a->thp_reason : "no reason given");
-	if (a->auto_switched)
-		lsc__rec_say(&r, "auto moved the rest to 4 KiB pages at %.2f GiB (%s); ",
-			     (double)a->auto_switch_at / GIB, a->auto_why);
-	lsc__rec_say(&r, "pin %s, %u retries in %u segment%s", a->pin ? a->pin->name : "none",
-		     a->pin_retries, a->pin_segments, a->pin_segments == 1 ? "" : "s");
-	if (a->pin_failures)
-		lsc__rec_say(&r, " (%u failed)", a->pin_failures);
-	vm_say(&r, vm0, vm1);
+		     sec(a->alloc_ns + a->prefault_ns), sec(a->pin_ns), sec(st->read_ns),
+		     st->huge_bytes / GIB);
+	/* the pin note said the backend, its retries and failures */
+	lsc__rec_detail(&r);
 
 	lsc__rec_u64(&r, LSC__KEY(RESIDENT_BYTES), resident);
 	lsc__rec_u64(&r, LSC__KEY(PINNED_BYTES), a->pinned_bytes);
@@ -165,43 +146,25 @@ static void loaded(const struct lsc__load *L)
 	if (L->caller_memory)
 		lsc__rec_say(&r, "allocate and pin by the caller, ");
 	else
-		lsc__rec_say(&r, "allocate %.3f s (%.2f GiB/s), ", sec(alloc_ns),
-			     rate(st->arena_bytes, alloc_ns));
-	if (L->caller_memory)
-		;
-	else if (a->pinned_bytes)
-		lsc__rec_say(&r, "pin %.3f s (%.2f GiB/s), ", sec(a->pin_ns),
-			     rate(a->pinned_bytes, a->pin_ns));
-	else
-		lsc__rec_say(&r, "pin %.3f s (nothing page-locked), ", sec(a->pin_ns));
-	lsc__rec_say(&r, "read %.3f s (%.2f GiB/s), ", sec(st->read_ns), rate(st->bytes, st->read_ns));
-	if (!L->n_staged)
-		lsc__rec_say(&r, "copy 0 s (reads land in the arena), ");
-	else
-		lsc__rec_say(&r, "copy %.3f s busy (%.2f GiB/s), ", sec(st->copy_ns),
-			     rate(st->bytes, st->copy_ns));
+		lsc__rec_say(&r, "allocate %.3f s, pin %.3f s, ", sec(alloc_ns), sec(a->pin_ns));
+	lsc__rec_say(&r, "read %.3f s (%.2f GiB/s)", sec(st->read_ns), rate(st->bytes, st->read_ns));
+	if (L->n_staged)
+		lsc__rec_say(&r, ", copy %.3f s busy", sec(st->copy_ns));
 	if (L->verify)
-		lsc__rec_say(&r, "verify %.3f s busy (%.2f GiB/s)", sec(st->verify_ns),
-			     rate(st->bytes, st->verify_ns));
-	else
-		lsc__rec_say(&r, "verify off");
+		lsc__rec_say(&r, ", verify %.3f s busy", sec(st->verify_ns));
 	if (L->out->dev)
 		lsc__rec_say(&r, ", device copy %.3f s busy (%.2f GiB/s)", sec(L->dev_ns),
 			     rate(st->bytes, L->dev_ns));
-	/* Which buffers are registered, and why the arena is not when its
-	 * reads land there (pipeline.c): "fixed buffers" covers them all. */
-	const char *fixed = !L->fixed_bufs ? "" : L->arena_fixed || !L->to_arena ? " fixed buffers"
-									      : " fixed staging buffers";
-	lsc__rec_say(&r, "; %s%s", st->reader_applied, fixed);
-	if (L->arena_unreg_why[0] && strcmp(st->reader_applied, "pread"))
-		lsc__rec_say(&r, " (%s not registered: %s)", L->caller_memory ? "memory" : "arena",
-			     L->arena_unreg_why);
-	lsc__rec_say(&r, "%s, %s, staging %s, qd %u, %u file%s, %zu extent%s",
-		     L->fixed_files ? ", registered files" : "",
-		     st->direct_applied ? "O_DIRECT" : "buffered", staging, L->Q, L->n_files,
-		     L->n_files == 1 ? "" : "s", L->n_ext, L->n_ext == 1 ? "" : "s");
+	/* What ran; why the arena was not registered is in the fields. */
+	const char *fixed = !L->fixed_bufs ? "" : L->arena_fixed || !L->to_arena ? " fixed" : " fixed staging";
+	lsc__rec_say(&r, "; %s%s, %s", st->reader_applied, fixed, st->direct_applied ? "O_DIRECT" : "buffered");
+	if (L->n_staged)
+		lsc__rec_say(&r, ", staging %s", staging);
+	if (L->n_files > 1)
+		lsc__rec_say(&r, ", %u files", L->n_files);
 	if (L->n_tensors)
 		lsc__rec_say(&r, ", %zu tensor%s", L->n_tensors, L->n_tensors == 1 ? "" : "s");
+	lsc__rec_detail(&r);
 
 	lsc__rec_u64(&r, LSC__KEY(BYTES), st->bytes);
 	lsc__rec_f64(&r, LSC__KEY(WALL_S), sec(st->wall_ns), 3);
@@ -219,6 +182,8 @@ static void loaded(const struct lsc__load *L)
 	lsc__rec_i64(&r, "fixed", L->fixed_bufs);
 	lsc__rec_i64(&r, "fixed_arena", L->arena_fixed);
 	lsc__rec_i64(&r, "fixed_files", L->fixed_files);
+	if (L->arena_unreg_why[0] && strcmp(st->reader_applied, "pread"))
+		lsc__rec_str(&r, "unregistered", L->arena_unreg_why);
 	lsc__rec_i64(&r, "async", L->async_applied);
 	lsc__rec_i64(&r, LSC__KEY(DIRECT), st->direct_applied);
 	lsc__rec_str(&r, "staging", staging);

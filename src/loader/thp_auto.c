@@ -74,12 +74,14 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, const struct lsc__
 	d->huge_bytes = 0;
 	d->watch = 0;
 	d->refault_cover = 0;
+	d->verdict = "no system snapshot";
 	snprintf(d->reason, sizeof d->reason, "no system snapshot: 4 KiB pages");
 	if (!s)
 		return -EINVAL;
 	uint64_t hp = s->hpage_pmd_size > 0 ? (uint64_t)s->hpage_pmd_size : LSC__HPAGE_DEFAULT;
 	int rc = lsc__assess(s, bytes, &as);
 	if (rc < 0) {
+		d->verdict = "system not judged";
 		snprintf(d->reason, sizeof d->reason, "could not judge the system (%s): 4 KiB pages",
 			 lsc__errname(rc));
 		return rc;
@@ -112,6 +114,7 @@ int lsc__thp_auto(const struct lsc_system *s, uint64_t bytes, const struct lsc__
 		d->policy = LSC_THP_THP;
 		d->huge_bytes = bytes;
 	}
+	d->verdict = verdict;
 	/* The assessment's sentence, so that `loadscope probe` and this line
 	 * say the same thing with the same numbers. */
 	int n;

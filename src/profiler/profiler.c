@@ -100,6 +100,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 	p->sink_user = opt->sink_user;
 	p->sink_level = opt->sink_level;
 	p->flags = opt->flags;
+	p->verbose = !!(opt->flags & LSC_PROFILER_VERBOSE);
 	copy_str(p->prefix, sizeof(p->prefix), opt->prefix, "");
 	copy_str(p->proc_root, sizeof(p->proc_root), opt->proc_root, "/proc");
 	copy_str(p->sys_root, sizeof(p->sys_root), opt->sys_root, "/sys");
@@ -127,6 +128,10 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 			} else if (!strcasecmp(e, "json")) {
 				p->on = 1;
 				p->format = LSC_FORMAT_JSON;
+			} else if (!strcasecmp(e, "verbose")) {
+				/* every field and line; JSON (the option) has them anyway */
+				p->on = 1;
+				p->verbose = 1;
 			} else {
 				bad_env = e;
 			}
@@ -153,7 +158,7 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		lsc__procfd_open(p);
 	if (bad_env) {
 		char msg[160];
-		snprintf(msg, sizeof(msg), "LOADSCOPE=%.40s is not off, on, json, 0, 1, no or yes; ignored", bad_env);
+		snprintf(msg, sizeof(msg), "LOADSCOPE=%.40s is not off, on, json, verbose, 0, 1, no or yes; ignored", bad_env);
 		lsc__usage(p, LSC__USAGE_ENV, msg);
 	}
 	if (bad_trace) {
@@ -273,6 +278,7 @@ int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 		rr->n += 2;
 		rr->f[0].key = "run";
 		rr->f[0].type = LSC__V_STR;
+		rr->f[0].detail = rr->f[1].detail = 0;
 		rr->f[0].v.s = p->run; /* lives as long as the profiler */
 		rr->f[1].key = "t_s";
 		rr->f[1].type = LSC__V_F64;
@@ -283,6 +289,13 @@ int lsc__emit(lsc_profiler *p, struct lsc__rec *r)
 	 * instant from the file. */
 	if (p->trace)
 		lsc__trace_line(p, rr);
+	/* A brief human line leaves its detail out; a detail line (a nested
+	 * span, an overlapped phase, the pin note: figures another line
+	 * already gives) is for verbose and JSON readers only. */
+	int brief = p->format == LSC_FORMAT_HUMAN && !p->verbose;
+	if (brief && rr->detail_line)
+		return 0;
+	rr->brief = (unsigned char)brief;
 	size_t len = lsc__rec_render(rr, p->format, p->prefix, line, sizeof(line));
 	lsc__sink_line(p, level_of(rr), rr->event, line, len);
 	return 0;
@@ -310,6 +323,7 @@ void lsc__usage(lsc_profiler *p, enum lsc__usage kind, const char *what)
 	lsc__rec_init(&r, LSC__EV(USAGE));
 	lsc__rec_say(&r, "API misuse: %s (reported once%s)", what,
 		     (ignored_kinds >> kind) & 1u ? "; the call was ignored" : "");
+	lsc__rec_detail(&r); /* the sentence has it */
 	lsc__rec_str(&r, LSC__KEY(WHAT), what);
 	lsc__emit(p, &r);
 }
@@ -355,6 +369,7 @@ LSC_API int lsc_note(lsc_profiler *p, const char *topic, const char *text)
 	lsc__rec_init(&r, LSC__EV(NOTE));
 	lsc__rec_say(&r, "%s: %s", topic, text);
 	lsc__rec_str(&r, LSC__KEY(TOPIC), topic);
+	lsc__rec_detail(&r); /* the sentence is the text: said once in a brief line */
 	lsc__rec_str(&r, LSC__KEY(TEXT), text);
 	return lsc__emit(p, &r);
 }

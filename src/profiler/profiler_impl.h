@@ -76,6 +76,7 @@ enum { LSC__TRACE_CLOSED = 0, LSC__TRACE_OPEN, LSC__TRACE_OFF };
 struct lsc_profiler {
 	int on;
 	enum lsc_format format;
+	int verbose; /* LSC_PROFILER_VERBOSE or LOADSCOPE=verbose: every field and line */
 	FILE *stream;
 	lsc_sink_fn sink;
 	void *sink_user;

@@ -79,8 +79,9 @@ LSC_API int lsc_start_begin(lsc_profiler *p, const char *name)
 
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(START));
-	lsc__rec_say(&r, "%s: run %s, pid %d, loadscope %s, %s", name ? name : "start", p->run,
-		     (int)getpid(), lsc_version_string(), when);
+	lsc__rec_say(&r, "%s: pid %d, loadscope %s, %s", name ? name : "start", (int)getpid(),
+		     lsc_version_string(), when);
+	lsc__rec_detail(&r); /* the sentence has them all; the run is in every tail */
 	lsc__rec_i64(&r, "pid", getpid());
 	lsc__rec_str(&r, LSC__KEY(NAME), name ? name : "");
 	lsc__rec_str(&r, "lib", lsc_version_string());
@@ -141,6 +142,7 @@ LSC_API int lsc_start_end(lsc_profiler *p)
 	lsc__rec_init(&r, LSC__EV(READY));
 	lsc__rec_say(&r, "in %s: %u phases, %s (%.1f%%) unattributed", lsc__fmt_secs(w, secs(wall)),
 		     phases, lsc__fmt_secs(u, secs(un)), wall ? 100.0 * (double)un / (double)wall : 0.0);
+	lsc__rec_detail(&r);
 	lsc__rec_f64(&r, LSC__KEY(WALL_S), secs(wall), 6);
 	lsc__rec_u64(&r, "phases", phases);
 	lsc__rec_f64(&r, LSC__KEY(COVERED_S), secs(covered), 6);
@@ -270,6 +272,10 @@ LSC_API int lsc_span_progress(lsc_profiler *p, lsc_span s, uint64_t done)
 	return 0;
 }
 
+/* The machine's counters (vmstat is system-wide), named as such beside the
+ * process's own faults: one name per count. The sentence leaves out pgfault
+ * (every fault of every process: the process's minor faults are the figure
+ * of this span) and the nr_free_pages gauge; the fields keep both. */
 static void say_vm(struct lsc__rec *r, const struct lsc_span_result *res)
 {
 	if (!res->vm_valid) {
@@ -278,28 +284,25 @@ static void say_vm(struct lsc__rec *r, const struct lsc_span_result *res)
 	}
 	int any = 0;
 	for (unsigned c = 0; c < LSC_VM_COUNT; c++) {
-		if (!((res->vm_valid >> c) & 1u) || res->vm[c] == 0)
+		if (!((res->vm_valid >> c) & 1u) || res->vm[c] == 0 || c == LSC_VM_PGFAULT ||
+		    c == LSC_VM_NR_FREE_PAGES)
 			continue;
 		char b[LSC__HBUF];
-		lsc__rec_say(r, "%s%s %s%s", any ? " " : "; vmstat ", lsc_vm_name(c),
+		lsc__rec_say(r, "%s%s %s%s", any ? " " : "; machine ", lsc_vm_name(c),
 			     res->vm[c] > 0 ? "+" : "", lsc__fmt_count(b, (double)res->vm[c]));
 		any = 1;
 	}
-	if (!any)
-		lsc__rec_say(r, "; vmstat unchanged");
 }
 
-/* "stalled on memory 8.10 s of 9.00 s": only when some task stalled; the
- * fields carry the zero and the n/a. */
+/* "stalled on memory 8.100 s": some task stalled that long in the span
+ * (its wall time is the line's, every task's stall the psi_full_us field):
+ * only when some task stalled; the fields carry the zero and the n/a. */
 static void say_psi(struct lsc__rec *r, const struct lsc_span_result *res)
 {
-	char b1[LSC__HBUF], b2[LSC__HBUF];
+	char b1[LSC__HBUF];
 	if (res->psi_some_us <= 0)
 		return;
-	lsc__rec_say(r, "; stalled on memory %s of %s", lsc__fmt_secs(b1, (double)res->psi_some_us / 1e6),
-		     lsc__fmt_secs(b2, secs(res->wall_ns)));
-	if (res->psi_full_us > 0)
-		lsc__rec_say(r, " (all tasks %s)", lsc__fmt_secs(b1, (double)res->psi_full_us / 1e6));
+	lsc__rec_say(r, "; stalled on memory %s", lsc__fmt_secs(b1, (double)res->psi_some_us / 1e6));
 }
 
 static void psi_field(struct lsc__rec *r, const char *key, int64_t us)
@@ -331,42 +334,49 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(PHASE));
+	/* "prefault (nested): ...": its figures are inside its parent's, and
+	 * a reader of the sentence alone must not add them twice */
+	const char *name = sp->name;
+	char nested[sizeof sp->name + 12];
+	if (sp->depth > 0) {
+		snprintf(nested, sizeof nested, "%s (nested)", sp->name);
+		name = nested;
+	}
 	if (failed && res->bytes && done)
-		lsc__rec_say(&r, "%s: failed after %s, %s of %s done", sp->name, lsc__fmt_secs(b2, wall),
+		lsc__rec_say(&r, "%s: failed after %s, %s of %s done", name, lsc__fmt_secs(b2, wall),
 			     lsc__fmt_bytes(b1, (double)done), lsc__fmt_bytes(b3, (double)res->bytes));
 	else if (failed && res->bytes)
-		lsc__rec_say(&r, "%s: failed after %s (%s asked)", sp->name, lsc__fmt_secs(b2, wall),
+		lsc__rec_say(&r, "%s: failed after %s (%s asked)", name, lsc__fmt_secs(b2, wall),
 			     lsc__fmt_bytes(b1, (double)res->bytes));
 	else if (failed)
-		lsc__rec_say(&r, "%s: failed after %s", sp->name, lsc__fmt_secs(b2, wall));
+		lsc__rec_say(&r, "%s: failed after %s", name, lsc__fmt_secs(b2, wall));
 	else if (res->bytes)
-		lsc__rec_say(&r, "%s: %s in %s (%.2f GiB/s)", sp->name, lsc__fmt_bytes(b1, (double)res->bytes),
+		lsc__rec_say(&r, "%s: %s in %s (%.2f GiB/s)", name, lsc__fmt_bytes(b1, (double)res->bytes),
 			     lsc__fmt_secs(b2, wall), gibps);
 	else
-		lsc__rec_say(&r, "%s: %s", sp->name, lsc__fmt_secs(b2, wall));
-	lsc__rec_say(&r, "; cpu %s user + %s sys", lsc__fmt_secs(b1, secs(res->user_ns)),
-		     lsc__fmt_secs(b3, secs(res->sys_ns)));
-	if (res->minflt >= 0) {
-		lsc__rec_say(&r, "; %s minor faults (%s/s", lsc__fmt_count(b1, (double)res->minflt),
-			     lsc__fmt_count(b2, fps));
-		if (isfinite(us_pp))
-			lsc__rec_say(&r, ", %.2f us per 4 KiB page", us_pp);
-		lsc__rec_say(&r, "), %s major", lsc__fmt_count(b4, (double)res->majflt));
-	}
+		lsc__rec_say(&r, "%s: %s", name, lsc__fmt_secs(b2, wall));
+	/* The machine's counters before the process's faults: every number
+	 * of the sentence is followed by a word, so a reader can tell a
+	 * sentence cut inside a number (tools/triage/lsc_sentence.c). */
 	say_vm(&r, res);
+	if (res->minflt >= 0)
+		lsc__rec_say(&r, "; this process %s minor, %s major faults",
+			     lsc__fmt_count(b1, (double)res->minflt), lsc__fmt_count(b4, (double)res->majflt));
 	say_psi(&r, res);
-	if (res->rss_kib >= 0)
-		lsc__rec_say(&r, "; RSS %s, locked %s, pinned %s", lsc__fmt_bytes(b1, res->rss_kib * 1024.0),
-			     res->lck_kib >= 0 ? lsc__fmt_bytes(b2, res->lck_kib * 1024.0) : "n/a",
-			     res->pin_kib >= 0 ? lsc__fmt_bytes(b3, res->pin_kib * 1024.0) : "n/a");
 
+	/* A nested span's figures are inside its parent's line (prefault in
+	 * allocate): verbose, JSON and the trace have it. */
+	r.detail_line = sp->depth > 0 && !failed;
+	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(sp->kind));
+	if (failed)
+		lsc__rec_u64(&r, "failed", 1);
+	lsc__rec_detail(&r);
+	lsc__rec_f64(&r, LSC__KEY(WALL_S), wall, 6);
 	lsc__rec_u64(&r, "span", sp->id);
 	lsc__rec_u64(&r, "parent", sp->parent);
 	lsc__rec_u64(&r, LSC__KEY(DEPTH), sp->depth);
-	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(sp->kind));
 	lsc__rec_str(&r, LSC__KEY(NAME), sp->name);
 	lsc__rec_u64(&r, LSC__KEY(BYTES), res->bytes);
-	lsc__rec_f64(&r, LSC__KEY(WALL_S), wall, 6);
 	lsc__rec_f64(&r, LSC__KEY(GIBPS), gibps, 3);
 	lsc__rec_f64(&r, "user_s", secs(res->user_ns), 3);
 	lsc__rec_f64(&r, "sys_s", secs(res->sys_ns), 3);
@@ -384,11 +394,8 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 	lsc__rec_i64(&r, "pin_kib", res->pin_kib);
 	psi_field(&r, LSC__KEY(PSI_SOME_US), res->psi_some_us);
 	psi_field(&r, LSC__KEY(PSI_FULL_US), res->psi_full_us);
-	if (failed) {
-		lsc__rec_u64(&r, "failed", 1);
-		if (done)
-			lsc__rec_u64(&r, "done_bytes", done);
-	}
+	if (failed && done)
+		lsc__rec_u64(&r, "done_bytes", done);
 	lsc__emit(p, &r);
 }
 
@@ -487,11 +494,12 @@ LSC_API int lsc_phase_record(lsc_profiler *p, enum lsc_phase_kind kind, const ch
 	else
 		lsc__rec_say(&r, "%s: %s busy, overlapped with other phases", n, lsc__fmt_secs(b2, wall));
 	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(kind));
+	lsc__rec_u64(&r, LSC__KEY(OVERLAPPED), 1);
+	lsc__rec_detail(&r);
+	lsc__rec_f64(&r, LSC__KEY(WALL_S), wall, 6);
 	lsc__rec_str(&r, LSC__KEY(NAME), n);
 	lsc__rec_u64(&r, LSC__KEY(BYTES), bytes);
-	lsc__rec_f64(&r, LSC__KEY(WALL_S), wall, 6);
 	lsc__rec_f64(&r, LSC__KEY(GIBPS), gibps, 3);
-	lsc__rec_u64(&r, LSC__KEY(OVERLAPPED), 1);
 	pthread_mutex_lock(&p->lock);
 	lsc__table_add(p, kind, n, 1, 0, busy_ns, bytes);
 	p->phases++;
@@ -528,6 +536,7 @@ LSC_API int lsc_region_note(lsc_profiler *p, const char *what, const void *addr,
 		     out->thp_eligible < 0 ? "n/a" : out->thp_eligible ? "1" : "0", out->mappings,
 		     out->mappings == 1 ? "" : "s");
 	lsc__rec_str(&r, LSC__KEY(WHAT), w);
+	lsc__rec_detail(&r); /* the sentence has every figure */
 	lsc__rec_u64(&r, LSC__KEY(BYTES), out->bytes);
 	lsc__rec_u64(&r, "rss_bytes", out->rss_bytes);
 	lsc__rec_u64(&r, "anon_huge_bytes", out->anon_huge_bytes);

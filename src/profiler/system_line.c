@@ -37,27 +37,33 @@ void lsc__system_rec(struct lsc__rec *r, const struct lsc_system *s)
 		ml += (size_t)n;
 	}
 
-	lsc__rec_say(r, "kernel %s; THP enabled=%s defrag=%s", txt(s->kernel), txt(s->thp_enabled),
+	/* The brief sentence: the settings that decide how a large arena
+	 * behaves, each once; what is at its default or plainly harmless
+	 * (prctl allows THP, no hugetlb pool, no swap), the hugetlb page size
+	 * and the NUMA nodes only in the fields. */
+	lsc__rec_say(r, "%s; THP %s, defrag %s", txt(s->kernel), txt(s->thp_enabled),
 		     txt(s->thp_defrag));
-	if (s->khugepaged_defrag != LSC_NA)
-		lsc__rec_say(r, " khugepaged/defrag=%lld", (long long)s->khugepaged_defrag);
-	lsc__rec_say(r, "; THP for this process %s by prctl", lsc_thp_disable_name(s->prctl_thp_disable));
-	if (s->hugetlb_total != LSC_NA)
-		lsc__rec_say(r, "; hugetlb %lld of %lld pages free (%lld KiB each)", (long long)s->hugetlb_free,
-			     (long long)s->hugetlb_total, (long long)s->hugetlb_page_kib);
-	lsc__rec_say(r, "; memlock %s%s; MemAvailable %s of %s; %s free in huge-page blocks; swap %s",
-		     bytes_or_na(b1, s->memlock_cur), s->cap_ipc_lock == 1 ? " (lifted by CAP_IPC_LOCK)" : "",
-		     bytes_or_na(b2, s->mem_available),
-		     bytes_or_na(b3, s->mem_total), bytes_or_na(b4, s->free_huge_blocks_bytes),
-		     bytes_or_na(b5, s->swap_total));
-	if (s->numa_nodes != LSC_NA)
-		lsc__rec_say(r, "; %lld NUMA node%s", (long long)s->numa_nodes, s->numa_nodes == 1 ? "" : "s");
+	if (s->prctl_thp_disable > 0)
+		lsc__rec_say(r, " (%s by prctl)", lsc_thp_disable_name(s->prctl_thp_disable));
+	lsc__rec_say(r, "; MemAvailable %s of %s, %s in huge-page blocks", bytes_or_na(b2, s->mem_available),
+		     bytes_or_na(b3, s->mem_total), bytes_or_na(b4, s->free_huge_blocks_bytes));
+	if (s->hugetlb_total > 0)
+		lsc__rec_say(r, "; hugetlb %lld of %lld free", (long long)s->hugetlb_free,
+			     (long long)s->hugetlb_total);
+	if (s->swap_total > 0)
+		lsc__rec_say(r, "; swap %s", bytes_or_na(b5, s->swap_total));
+	if (s->memlock_cur == LSC_UNLIMITED)
+		lsc__rec_say(r, "; memlock unlimited");
+	else if (s->cap_ipc_lock == 1)
+		lsc__rec_say(r, "; CAP_IPC_LOCK");
+	else
+		lsc__rec_say(r, "; memlock %s", bytes_or_na(b1, s->memlock_cur));
 	if (s->page_reporting == 1 && s->page_reporting_order != LSC_NA)
-		lsc__rec_say(r, "; free blocks of order %lld and up go back to the host (free page reporting)",
-			     (long long)s->page_reporting_order);
+		lsc__rec_say(r, "; page reporting (order %lld)", (long long)s->page_reporting_order);
 	else if (s->page_reporting == 1)
-		lsc__rec_say(r, "; free blocks go back to the host (free page reporting)");
+		lsc__rec_say(r, "; page reporting");
 
+	lsc__rec_detail(r);
 	lsc__rec_str(r, "kernel", txt(s->kernel));
 	lsc__rec_str(r, LSC__KEY(THP_ENABLED), txt(s->thp_enabled));
 	lsc__rec_str(r, LSC__KEY(THP_DEFRAG), txt(s->thp_defrag));

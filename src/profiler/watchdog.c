@@ -91,18 +91,21 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 		lsc__rec_say(&r, ": %s of %s done (%.0f%%), %.2f GiB/s now", lsc__fmt_bytes(b1, (double)d->done),
 			     lsc__fmt_bytes(b2, (double)d->bytes), 100.0 * (double)d->done / (double)d->bytes,
 			     rate);
-	lsc__rec_say(&r, "; %s faults/s", lsc__fmt_count(b3, faults));
-	if (isfinite(stall))
-		lsc__rec_say(&r, "; per second: compact_stall %.0f, compact_fail %.0f, thp_fault_fallback %.0f, allocstall %.0f",
-			     stall, fail, fallback, reclaim);
-	if (isfinite(psi_some)) {
+	/* brief: the machine's counters that moved, then the process's
+	 * faults; every rate is in the fields (docs/log-format.md) */
+	const double vm[] = {stall, fail, fallback, reclaim};
+	static const enum lsc_vm_counter vc[] = {LSC_VM_COMPACT_STALL, LSC_VM_COMPACT_FAIL,
+						 LSC_VM_THP_FAULT_FALLBACK, LSC_VM_ALLOCSTALL};
+	for (unsigned i = 0, any = 0; i < 4; i++)
+		if (isfinite(vm[i]) && vm[i] >= 0.5)
+			lsc__rec_say(&r, "%s %s %.0f/s", any++ ? "" : "; machine", lsc_vm_name(vc[i]), vm[i]);
+	lsc__rec_say(&r, "; this process %s faults/s", lsc__fmt_count(b3, faults));
+	if (isfinite(psi_some) && psi_some >= 5e3)
 		lsc__rec_say(&r, "; stalled on memory %.0f%% of the time", psi_some / 1e4);
-		if (isfinite(psi_full))
-			lsc__rec_say(&r, " (all tasks %.0f%%)", psi_full / 1e4);
-	}
 	if (h)
 		lsc__rec_say(&r, "; hint: %s", h);
 	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(d->kind));
+	lsc__rec_detail(&r);
 	lsc__rec_str(&r, LSC__KEY(NAME), d->name);
 	lsc__rec_u64(&r, "span", d->id);
 	lsc__rec_f64(&r, LSC__KEY(ELAPSED_S), el, 3);

@@ -40,7 +40,9 @@ lsc_profiler *lsct_profiler_fmt(struct lsct_capture *c, enum lsc_format fmt, int
 	o.sink_user = c;
 	o.format = fmt;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | (watchdog ? 0 : LSC_PROFILER_NO_WATCHDOG);
+	/* Verbose: the tests look fields up, and a brief line leaves most of
+	 * them to its sentence (tests/test_lines_brief.c checks those). */
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | (watchdog ? 0 : LSC_PROFILER_NO_WATCHDOG);
 	lsc_profiler *p = NULL;
 	if (lsc_profiler_create(&o, &p) != 0)
 		abort();
@@ -101,7 +103,7 @@ unsigned lsct_count_with(const struct lsct_capture *c, const char *event, const 
 	char tag[64];
 	size_t at = 0, len;
 	unsigned n = 0;
-	snprintf(tag, sizeof tag, "[loadscope/1] %s ", event);
+	snprintf(tag, sizeof tag, "[loadscope/2] %s ", event);
 	for (const char *l; (l = next_line(c, &at, &len));) {
 		if (len >= sizeof line)
 			len = sizeof line - 1;

@@ -42,7 +42,7 @@ int lsct_find(const struct lsct_capture *cap, const char *event, unsigned k, cha
 	      size_t buf_len, struct lsc__parsed *out);
 /* Count lines of @event (parsed). */
 unsigned lsct_count(const struct lsct_capture *cap, const char *event);
-/* Count lines tagged "[loadscope/1] @event " that contain @needle (NULL:
+/* Count lines tagged "[loadscope/2] @event " that contain @needle (NULL:
  * any), by plain text: for asserting on a phrase of the human part. */
 unsigned lsct_count_with(const struct lsct_capture *cap, const char *event, const char *needle);
 /* The value of @key in the first line of @event, copied into @out. Return 1

@@ -24,7 +24,7 @@ char *lsct_write(const char *name, const void *bytes, size_t len)
 int lsct_tool_load(const char *args, char *out, size_t cap)
 {
 	char cmd[4096];
-	snprintf(cmd, sizeof(cmd), "LOADSCOPE= '%s' load %s 2>/dev/null", LSC_TEST_TOOL, args);
+	snprintf(cmd, sizeof(cmd), "LOADSCOPE=verbose '%s' load %s 2>/dev/null", LSC_TEST_TOOL, args);
 	FILE *f = popen(cmd, "r");
 	cr_assert_not_null(f);
 	size_t n = fread(out, 1, cap - 1, f);

@@ -7,7 +7,7 @@
 # Pin backends come from `loadscope --version` (the build's registry), not
 # from a list here.
 
-_loadscope_commands="ab lab load pintest probe run triage"
+_loadscope_commands="ab explain lab load pintest probe run triage"
 
 _loadscope_load_flags="--pin-readonly --direct --no-verify --help --version"
 _loadscope_load_valued="--thp --pin --chunk-gib --staging --qd --threads --reader --device --expect --format --html --make-test-file --gib"
@@ -21,6 +21,8 @@ _loadscope_run_flags="--help --version"
 _loadscope_run_valued="--thp --env"
 _loadscope_ab_flags="--verbose --help --version"
 _loadscope_ab_valued="--runs --warmup --prepare --pause --arm --format --timeout --out --export-json --export-markdown --export-csv --html"
+_loadscope_explain_flags="--help --version"
+_loadscope_explain_valued=""
 _loadscope_lab_flags="--drain --help --version"
 _loadscope_lab_valued="--gib --hold --keep-free --drain-max --leave"
 
@@ -50,7 +52,7 @@ _loadscope()
 		return
 	fi
 	case "$cmd" in
-	load | probe | triage | pintest | run | ab | lab) ;;
+	load | probe | triage | pintest | run | ab | lab | explain) ;;
 	*) return ;;
 	esac
 	eval "flags=\$_loadscope_${cmd}_flags valued=\$_loadscope_${cmd}_valued"
@@ -115,6 +117,8 @@ _loadscope()
 		COMPREPLY=($(compgen -W "$flags $valued" -- "$cur"))
 	elif [ "$cmd" = load ] || [ "$cmd" = triage ]; then
 		COMPREPLY=($(compgen -f -- "$cur"))
+	elif [ "$cmd" = explain ] && [ "$COMP_CWORD" -eq 2 ]; then
+		COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" explain 2>/dev/null | sed -n 's/^  //p')" -- "$cur"))
 	elif [ "$cmd" = lab ] && [ "$COMP_CWORD" -eq 2 ]; then
 		COMPREPLY=($(compgen -W "fragment" -- "$cur"))
 	fi

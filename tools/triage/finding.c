@@ -70,6 +70,6 @@ void tr_f_miss(struct tr_finding *f, const char *fmt, ...)
 
 int tr_f_fire(struct tr_finding *f)
 {
-	tr_f_rem(f, "see docs/triage.md#%s", f->id);
+	tr_f_rem(f, "loadscope explain %s (or share/doc/loadscope/troubleshooting.md#%s)", f->id, f->id);
 	return TR_FIRE;
 }

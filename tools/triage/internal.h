@@ -185,6 +185,7 @@ struct tr_start {
 	struct tr_num arena_gib;
 
 	struct tr_num vm[TR_VM_N];
+	unsigned char vm_lost[TR_VM_N]; /* a phase line lost this counter (a cut tail): its sum is unknown */
 	struct tr_num vm_window_s;
 	struct tr_num fill_rate;    /* GiB/s measured while filling (RSS, still, faults) */
 	struct tr_num faults_per_s;

@@ -1,7 +1,8 @@
 /*
  * This project's own lines, human and JSON, every format version: parsed by
  * the library's own parser (lsc__line_parse in src/format/line.c), never by
- * a second copy of the grammar. This file only maps events and documented
+ * a second copy of the grammar, and the fields a cut or brief line lacks
+ * read from its sentence (lsc_sentence.c). This file only maps events and documented
  * field names (docs/log-format.md), as src/format/vocab.h declares them for
  * the writers too, onto a start's facts, and tolerates any field being
  * absent or `n/a`: lines are pasted cut short, and the loader's
@@ -13,6 +14,7 @@
 #include "format/line.h"
 #include "format/vocab.h"
 #include "internal.h"
+#include "lsc_sentence.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
@@ -72,6 +74,26 @@ static const char *err_of(const struct lsc__parsed *p)
 	return e ? e : str(p, LSC__KEY(ERROR));
 }
 
+/* Whether a phase line whose tail is gone still has its whole sentence,
+ * which lists every counter that moved: it ends as a phase sentence does
+ * ("... 0 major faults", "stalled on memory 0.119 s", "overlapped with
+ * other phases", a format-1 "pinned 0 B"), not part way through a name
+ * or a number. */
+static int sentence_whole(const struct lsc__parsed *p)
+{
+	static const char *const ends[] = {" faults", " s", " phases", ")", " B", "iB"};
+	const char *h = p->human;
+	size_t n = h ? strlen(h) : 0;
+	if (p->n > 0 && !(lsc__parsed_get(p, LSC__KEY(RUN)) == NULL))
+		return 0; /* a tail of its own: vm=n/a there is the line's own word */
+	for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+		size_t k = strlen(ends[i]);
+		if (n >= k && !memcmp(h + n - k, ends[i], k))
+			return 1;
+	}
+	return 0;
+}
+
 /* vmstat fields: "vm_<counter>" deltas in phases, "<counter>_per_s" rates in
  * still lines. One pass over the line's fields (a phase line has dozens).
  * A phase line lists only the counters that moved (docs/log-format.md), so
@@ -116,6 +138,16 @@ static void vm_fields(struct tr_start *s, const struct lsc__parsed *p, int ev, c
 	for (int k = 0; k < TR_VM_N; k++) {
 		if (isnan(seen[k]) && absent_zero)
 			seen[k] = 0;
+		/* A phase whose counters are not known (vm=n/a: cut off with its
+		 * line's tail, or unreadable) leaves every sum over the phases
+		 * unknown, never a smaller one: the other phases' lines cannot
+		 * stand in for the figure it lost. */
+		if (isnan(seen[k]) && !suffix && !absent_zero)
+			s->vm_lost[k] = 1;
+		if (s->vm_lost[k] && !suffix) {
+			s->vm[k].v = NAN;
+			continue;
+		}
 		if (isnan(seen[k]))
 			continue;
 		double v = seen[k];
@@ -208,9 +240,9 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 		s->ev_verify_fail = ev;
 	/* Only top-level phases add up: a nested span's deltas (prefault inside
 	 * allocate) are already in its parent's. Overlapped phases carry none. */
-	const char *depth = str(p, LSC__KEY(DEPTH)), *vm = str(p, LSC__KEY(VM)), *ov = str(p, LSC__KEY(OVERLAPPED));
+	const char *depth = str(p, LSC__KEY(DEPTH)), *vm = lsc__parsed_get(p, LSC__KEY(VM)) /* str() hides n/a */, *ov = str(p, LSC__KEY(OVERLAPPED));
 	if ((!depth || !strcmp(depth, "0")) && !(ov && !strcmp(ov, "1")))
-		vm_fields(s, p, ev, NULL, !(vm && !strcmp(vm, "n/a")));
+		vm_fields(s, p, ev, NULL, !(vm && !strcmp(vm, "n/a")) || (p->damaged == 0 && sentence_whole(p)));
 	tr_stage_raise(s, TR_ST_LOADING);
 }
 
@@ -347,7 +379,13 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 	if (r <= 0 || !p.event)
 		return 0;
 	const char *run = str(&p, LSC__KEY(RUN));
+	/* a run id is 8 hex digits: a shorter one is a line cut inside it */
+	if (run && strlen(run) != 8)
+		run = NULL;
 	int ev = lsc__event_of(p.event);
+	/* the sentence gives every figure a cut (or brief) line's tail lacks */
+	char said[1024];
+	tr_lsc_sentence(&p, ev, said, sizeof said);
 	struct tr_start *s;
 	if (run)
 		s = tr_by_run(t, l, run, ev == LSC__EV_START);

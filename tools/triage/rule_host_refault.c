@@ -58,7 +58,7 @@ static void remedies(struct tr_finding *f)
 	tr_f_rem(f, "switching page size only moves the cost: with 4 KiB pages the allocate phase looked 13x "
 		    "faster but the first write in the read paid the same refault, and the whole load was "
 		    "1.18x slower than with huge pages (docs/benchmarks.md)");
-	tr_f_rem(f, "see docs/triage.md#host-refault");
+	tr_f_rem(f, "loadscope explain host-refault (or share/doc/loadscope/troubleshooting.md#host-refault)");
 }
 
 static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f)
@@ -94,7 +94,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_ev(f, s, s->page_reporting.ev);
 		if (tr_has(&s->page_reporting))
 			system_math(f, s);
-		tr_f_math(f, "measured on the build VM: 0.4-0.7 GiB/s for that first touch, in allocate with huge "
+		tr_f_math(f, "measured in a VM with free page reporting: 0.4-0.7 GiB/s for that first touch, in allocate with huge "
 			     "pages or in the read with 4 KiB pages");
 		remedies(f);
 		return TR_FIRE;
@@ -137,7 +137,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	system_math(f, s);
 	if (alloc_shape) {
 		tr_f_math(f, "allocate %.2f GiB / %.3f s = %.2f GiB/s (the rule fires under %.0f GiB/s; the refault "
-			     "ran at 0.4-0.7 GiB/s on the build VM)", ag, as, arate, SLOW_GIBPS);
+			     "ran at 0.4-0.7 GiB/s where it was measured)", ag, as, arate, SLOW_GIBPS);
 		if (!isnan(rrate) && !s->from_device)
 			tr_f_math(f, "read into the populated arena %.2f GiB / %.3f s = %.2f GiB/s = %.1fx the allocate "
 				     "rate: the memory is fast once the host has it", rg, rs, rrate, rrate / arate);

@@ -45,7 +45,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		if (pool > 0)
 			tr_f_rem(f, "release the partial pool (sysctl vm.nr_hugepages=0) or make it whole: a short "
 				    "pool only takes memory away");
-		tr_f_rem(f, "usually nothing to do: seed 002 measured no gain from a full hugetlb arena (prefill "
+		tr_f_rem(f, "usually nothing to do: a field report measured no gain from a full hugetlb arena (prefill "
 			    "950.5 vs 950.0 tok/s, gen 99.2 vs 98.6) while it removed 40 GiB from the page cache");
 		tr_f_rem(f, "if you want it anyway: with the engine stopped, sysctl vm.nr_hugepages=%.0f (all or "
 			    "nothing: a short pool fails the mapping), and release it afterwards", need);
@@ -61,9 +61,9 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_ev(f, s, s->ev_hugetlb_used);
 		if (tr_has(&s->arena_gib))
 			tr_f_math(f, "%.2f GiB reserved in 2 MiB pages", s->arena_gib.v);
-		tr_f_rem(f, "measure before keeping it: seed 002 saw no prefill or decode gain on a 4-GPU rig (78%% "
+		tr_f_rem(f, "measure before keeping it: a field report saw no prefill or decode gain on a 4-GPU rig (78%% "
 			    "of expert mass already in VRAM), and 40 GiB less page cache");
-		tr_f_rem(f, "see docs/triage.md#hugetlb-pool-short");
+		tr_f_rem(f, "loadscope explain hugetlb-pool-short (or share/doc/loadscope/troubleshooting.md#hugetlb-pool-short)");
 		return TR_FIRE;
 	}
 	return TR_NOFIRE;

@@ -92,7 +92,7 @@ static void remedies(struct tr_finding *f, const struct tr_start *s, enum tr_cau
 		tr_f_rem(f, "the error line does not say why: paste the lines just before it");
 		break;
 	}
-	tr_f_rem(f, "see docs/triage.md#load-failed");
+	tr_f_rem(f, "loadscope explain load-failed (or share/doc/loadscope/troubleshooting.md#load-failed)");
 }
 
 static enum tr_cause cause_of_ev(const struct tr_start *s, int ev)

@@ -28,7 +28,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	tr_f_rem(f, "a smaller arena (the model's share that must be resident), or free memory before the start");
 	tr_f_rem(f, "check what holds the memory: free -g, and MemAvailable in /proc/meminfo right before the "
 		    "start");
-	tr_f_rem(f, "see docs/triage.md#mem-short");
+	tr_f_rem(f, "loadscope explain mem-short (or share/doc/loadscope/troubleshooting.md#mem-short)");
 	return TR_FIRE;
 }
 

@@ -138,6 +138,7 @@ void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 		tr_f_miss(f, "the start's ready or load-summary line (llama.cpp `load time =`, vLLM `Model loading "
 			     "took`, ollama `llama runner started in`, loadscope `ready`)");
 		tr_f_rem(f, "paste the whole start, up to the line where the engine says it is ready or loaded");
+		tr_f_rem(f, "loadscope explain not-evaluated (or share/doc/loadscope/troubleshooting.md#not-evaluated)");
 		tr_add_finding(t, f, f->nev ? f->ev[0].line : s->first_line);
 	}
 	free(f);

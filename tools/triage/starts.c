@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evid_cut.h"
 #include "internal.h"
 
 const char *const tr_vm_names[TR_VM_N] = {
@@ -45,6 +46,8 @@ void tr_evid_raw(struct tr_evid *e, const struct tr_line *l)
 	e->src = l->src;
 	copy_short(e->text, l->s, n); /* cleaned lines hold no NUL */
 	e->text[n] = 0;
+	if (n < l->len)
+		tr_evid_cut(e->text, n, TR_EVTEXT / 2); /* at a token, with an ellipsis */
 }
 
 struct tr_evid tr_evid_cooked(const struct tr_evid *raw)
@@ -150,7 +153,10 @@ int tr_evid(struct tr_start *s, const struct tr_line *l)
 	struct tr_evid *e = &s->ev[slot];
 	e->line = l->no;
 	e->src = l->src;
-	tr_sanitize(l->s, l->len, e->text, sizeof(e->text));
+	/* tr_sanitize writes at least a byte per byte: fewer means it cut */
+	size_t w = tr_sanitize(l->s, l->len, e->text, sizeof(e->text));
+	if (w < l->len)
+		tr_evid_cut(e->text, w, sizeof(e->text));
 	return slot;
 }
 
