@@ -36,6 +36,7 @@
 
 #include "host/procfs.h"
 #include "lab_drain.h"
+#include "mem_guard.h"
 #include "tool.h"
 
 const char lsc_cmd_lab_help[] = "bring on the fragmented state on purpose (lab fragment; stresses the machine)";
@@ -199,13 +200,9 @@ static int fragment(double gib, double hold, double keep_free, int drain, double
 		fprintf(stderr, "loadscope lab: MemAvailable unreadable in /proc/meminfo; refusing without it\n");
 		return LSC_EXIT_IO;
 	}
-	if ((double)avail - (double)bytes < keep_free * GIB) {
-		fprintf(stderr,
-			"loadscope lab: refusing: --gib %.6g would leave %.2f GiB of MemAvailable (%.2f GiB now), "
-			"less than --keep-free %.6g GiB\n",
-			gib, ((double)avail - (double)bytes) / GIB, (double)avail / GIB, keep_free);
+	/* --keep-free below MemAvailable; below a memory cgroup's limit, the guard's reserve */
+	if (lsc_cli_mem_guard(stderr, "loadscope lab", "--gib", bytes, (int64_t)(keep_free * GIB)))
 		return LSC_EXIT_PROBLEM;
-	}
 	/* The pins count against RLIMIT_MEMLOCK without CAP_IPC_LOCK: refuse
 	 * before faulting anything rather than after. (The kernel's own count
 	 * is per user, so a smaller shortfall is still its refusal later.) */

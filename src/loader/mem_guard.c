@@ -76,8 +76,8 @@ void lsc__mem_judge(const char *proc_root, const char *sys_root, int64_t avail_r
 	}
 }
 
-int lsc__mem_refusal(const struct lsc__mem_verdict *v, const char *what, uint64_t bytes, char *out,
-		     size_t cap)
+int lsc__mem_refusal(const struct lsc__mem_verdict *v, const char *what, const char *reserve_name,
+		     uint64_t bytes, char *out, size_t cap)
 {
 	if (cap)
 		out[0] = '\0';
@@ -92,8 +92,9 @@ int lsc__mem_refusal(const struct lsc__mem_verdict *v, const char *what, uint64_
 			 bytes);
 	size_t at = n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 	if (v->src == LSC__MEM_AVAILABLE)
-		snprintf(out + at, cap - at, "MemAvailable %.2f GiB%s less a reserve of %.2f GiB",
-			 gib((uint64_t)b->room), pool, gib(v->reserve));
+		snprintf(out + at, cap - at, "MemAvailable %.2f GiB%s less %s %.2f GiB",
+			 gib((uint64_t)b->room), pool, reserve_name ? reserve_name : "a reserve of",
+			 gib(v->reserve));
 	else
 		snprintf(out + at, cap - at,
 			 "the room under the %s of cgroup %s, %.2f GiB (the limit %.2f GiB less "
@@ -126,7 +127,7 @@ int lsc__arena_mem_guard(lsc_profiler *p, const struct lsc_load_options *o, uint
 	struct lsc__mem_verdict v;
 	char why[448];
 	lsc__mem_judge(lsc__proc_root(p), lsc__sys_root(p), -1, hugetlb_pool(p, o), &v);
-	if (!lsc__mem_refusal(&v, "arena", bytes, why, sizeof why))
+	if (!lsc__mem_refusal(&v, "arena", NULL, bytes, why, sizeof why))
 		return 0;
 	lsc__load_error(p, "allocate", NULL, 0, -ENOMEM,
 			"%s: refused before faulting (LSC_LOAD_NO_MEM_CHECK or "

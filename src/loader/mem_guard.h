@@ -43,10 +43,11 @@ void lsc__mem_judge(const char *proc_root, const char *sys_root, int64_t avail_r
  * under @v: "arena of 1.00 GiB (1073741824 bytes) is more than the room
  * under cgroup v1 memory.limit_in_bytes of /a/b, ..., less a reserve of
  * 0.03 GiB", in the C locale, into @out (@cap bytes, cut if longer).
- * Return: 1 when @bytes is more than v->may_take (the sentence written),
- * else 0 (@out "").
+ * @reserve_name names the reserve below MemAvailable ("--keep-free"; NULL:
+ * "a reserve of"). Return: 1 when @bytes is more than v->may_take (the
+ * sentence written), else 0 (@out "").
  */
-int lsc__mem_refusal(const struct lsc__mem_verdict *v, const char *what, uint64_t bytes, char *out,
-		     size_t cap);
+int lsc__mem_refusal(const struct lsc__mem_verdict *v, const char *what, const char *reserve_name,
+		     uint64_t bytes, char *out, size_t cap);
 
 #endif
