@@ -127,11 +127,11 @@ struct lsc_load_result {
 
 /* Options for lsc_load(). Fill with lsc_load_options_init() first; fields
  * are only ever added at the end. Environment overrides, read once per
- * load: LOADSCOPE_ARENA_THP (a policy name), LOADSCOPE_ARENA_MEM_CHECK=0
+ * load: LOADSCOPE_ARENA_THP (a policy name, in any case), LOADSCOPE_ARENA_MEM_CHECK=0
  * (as LSC_LOAD_NO_MEM_CHECK); a bad value is one line and the default
  * (docs/configuration.md). */
 struct lsc_load_options {
-	enum lsc_thp_policy thp;
+	enum lsc_thp_policy thp;     /* outside LSC_THP_AUTO..LSC_THP_PROCESS_OFF: -EINVAL */
 	const char *pin;             /* "none" (default), "mlock", "cuda", "hip" */
 	uint64_t chunk_bytes;        /* allocate the arena in pieces of this size; 0 = one piece */
 	uint64_t pin_segment_bytes;  /* pin in segments of this size; default 1 GiB */

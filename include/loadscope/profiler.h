@@ -169,8 +169,8 @@ struct lsc_profiler_options {
 	void *sink_user;
 	const char *prefix;    /* prepended to every line, e.g. "strata generate: "
 	                        * (copied; at most 63 bytes) */
-	enum lsc_format format;
-	enum lsc_mode mode;
+	enum lsc_format format; /* a value outside the enum: -EINVAL */
+	enum lsc_mode mode;     /* the same */
 	const char *proc_root; /* "/proc" by default; tests point it at fixtures (copied) */
 	const char *sys_root;  /* "/sys" by default (copied) */
 	const char *trace_path;/* Chrome trace-event JSON (the array form),

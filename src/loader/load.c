@@ -355,22 +355,27 @@ static void release_files(struct lsc__load *L)
 			lsc__sys->close(L->files[i].fd);
 }
 
-/* The order of a load, for both entries: into an arena of its own
- * (@dst NULL: allocate and pin it) or into the caller's memory. */
-static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64_t dst_len)
+/* What a load can refuse before it touches anything: the extents and the
+ * options that are wrong on their face. 0 or -EINVAL, its line printed. */
+static int check_input(struct lsc__load *L)
 {
 	lsc_profiler *p = L->p;
-	const struct lsc_extent *ext = L->ext;
-	size_t n_ext = L->n_ext;
-	if (!ext || !n_ext) {
+	if (!L->ext || !L->n_ext) {
 		lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "no extents to load");
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < n_ext; i++) {
-		if (!ext[i].path) {
+	for (size_t i = 0; i < L->n_ext; i++) {
+		if (!L->ext[i].path) {
 			lsc__load_error(p, "manifest", NULL, 0, -EINVAL, "extent %zu has no path", i);
 			return -EINVAL;
 		}
+	}
+	/* An enum is an int in the struct: 42 was taken as some policy. */
+	if ((unsigned)L->o.thp > LSC_THP_PROCESS_OFF) {
+		lsc__load_error(p, "options", NULL, 0, -EINVAL,
+				"thp %d is not a policy (%d auto to %d process-off)", (int)L->o.thp,
+				LSC_THP_AUTO, LSC_THP_PROCESS_OFF);
+		return -EINVAL;
 	}
 	if (L->caller_memory && L->o.device >= 0) {
 		lsc__load_error(p, "options", NULL, 0, -EINVAL,
@@ -378,13 +383,26 @@ static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64
 				"device copy (lsc_load has)", L->o.device);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The order of a load, for both entries: into an arena of its own
+ * (@dst NULL: allocate and pin it) or into the caller's memory. */
+static int load_run(struct lsc__load *L, uint64_t arena_bytes, void *dst, uint64_t dst_len)
+{
+	lsc_profiler *p = L->p;
+	const struct lsc_extent *ext = L->ext;
+	size_t n_ext = L->n_ext;
+	int ret = check_input(L);
+	if (ret < 0)
+		return ret;
 	L->direct_wanted = !!(L->o.flags & LSC_LOAD_DIRECT);
 
 	struct lsc_vmstat vm0, vm1;
 	lsc_vmstat_read(lsc__proc_root(p), &vm0);
 	uint64_t t0 = lsc__now_ns();
 
-	int ret = -ENOMEM;
+	ret = -ENOMEM;
 	size_t *idx = calloc(n_ext, sizeof(*idx));
 	L->files = calloc(n_ext, sizeof(*L->files));
 	L->lx = calloc(n_ext, sizeof(*L->lx));
