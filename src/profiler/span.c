@@ -330,9 +330,12 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 			     lsc__fmt_bytes(b1, (double)res->bytes));
 	else if (failed)
 		lsc__rec_say(&r, "%s: failed after %s", sp->name, lsc__fmt_secs(b2, wall));
-	else if (res->bytes)
+	else if (res->bytes && isfinite(gibps))
 		lsc__rec_say(&r, "%s: %s in %s (%.2f GiB/s)", sp->name, lsc__fmt_bytes(b1, (double)res->bytes),
 			     lsc__fmt_secs(b2, wall), gibps);
+	else if (res->bytes)
+		lsc__rec_say(&r, "%s: %s in %s (no rate without time)", sp->name,
+			     lsc__fmt_bytes(b1, (double)res->bytes), lsc__fmt_secs(b2, wall));
 	else
 		lsc__rec_say(&r, "%s: %s", sp->name, lsc__fmt_secs(b2, wall));
 	lsc__rec_say(&r, "; cpu %s user + %s sys", lsc__fmt_secs(b1, secs(res->user_ns)),
@@ -472,9 +475,13 @@ LSC_API int lsc_phase_record(lsc_profiler *p, enum lsc_phase_kind kind, const ch
 	char b1[LSC__HBUF], b2[LSC__HBUF];
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(PHASE));
-	if (bytes)
+	/* No busy time, no rate: "(nan GiB/s)" once said it. */
+	if (bytes && isfinite(gibps))
 		lsc__rec_say(&r, "%s: %s in %s busy (%.2f GiB/s), overlapped with other phases", n,
 			     lsc__fmt_bytes(b1, (double)bytes), lsc__fmt_secs(b2, wall), gibps);
+	else if (bytes)
+		lsc__rec_say(&r, "%s: %s in %s busy (no rate without busy time), overlapped with other "
+			     "phases", n, lsc__fmt_bytes(b1, (double)bytes), lsc__fmt_secs(b2, wall));
 	else
 		lsc__rec_say(&r, "%s: %s busy, overlapped with other phases", n, lsc__fmt_secs(b2, wall));
 	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(kind));
