@@ -6,8 +6,9 @@
  * moves a forked child into it and runs the built program there:
  * `loadscope load` of a 1 GiB file, `lab fragment --gib 1` and `pintest 1
  * --backend mlock` each print a refusal naming the cgroup's limit and exit
- * 1, never killed (they were: exit 137); a 256 MiB load in the same cgroup
- * loads (the guard does not refuse what fits); and with the guard turned
+ * 1, never killed (they were: exit 137); on both sides of the guard's
+ * reserve (128 MiB below a 512 MiB limit), a 368 MiB load loads there and
+ * a 400 MiB one is refused; and with the guard turned
  * off the 1 GiB load is killed by the cgroup's OOM killer, which shows the
  * limit is real. No existing cgroup's settings are changed: only the
  * test's own cgroup is written, and it is removed in every path (before
@@ -34,7 +35,7 @@
 
 static char cg[1024];  /* the test's cgroup, "" when none */
 static int cg_v1;
-static char file1g[512], file256m[512];
+static char file1g[512], file368m[512], file400m[512];
 
 static int read_text(const char *path, char *buf, size_t cap)
 {
@@ -192,7 +193,8 @@ static void setup(void)
 	lsct_tool_required();
 	const char *dir = lsct_scratch("memcg");
 	sparse(file1g, sizeof file1g, dir, "one-gib.bin", 1l << 30);
-	sparse(file256m, sizeof file256m, dir, "quarter-gib.bin", 1l << 28);
+	sparse(file368m, sizeof file368m, dir, "368-mib.bin", 368l << 20);
+	sparse(file400m, sizeof file400m, dir, "400-mib.bin", 400l << 20);
 	make_cgroup();
 }
 
@@ -279,13 +281,19 @@ Test(mem_cgroup, load_lab_and_pintest_are_refused_not_killed)
 	assert_refused(&r3, "pintest", "pintest: refusing: allocation of 1.00 GiB");
 }
 
-Test(mem_cgroup, a_load_that_fits_loads_there)
+/* The most the guard lets through is 512 MiB less what the cgroup holds
+ * (about 1.4 MiB of the child's own) less 128 MiB: about 382 MiB. */
+Test(mem_cgroup, both_sides_of_the_reserve)
 {
-	const char *load[] = {"load", file256m, NULL};
-	run_in_cgroup(&r1, load, NULL);
+	const char *fits[] = {"load", file368m, NULL};
+	const char *over[] = {"load", file400m, NULL};
+	run_in_cgroup(&r1, fits, NULL);
+	run_in_cgroup(&r2, over, NULL);
 	cg_remove();
-	cr_assert(r1.exited && r1.code == 0, "exit %d, signal %d:\n%s", r1.code, r1.sig, r1.out);
-	cr_assert(strstr(r1.out, "] loaded 0.25 GiB"), "%s", r1.out);
+	cr_assert(r1.exited && r1.code == 0, "368 MiB: exit %d, signal %d:\n%s", r1.code, r1.sig,
+		  r1.out);
+	cr_assert(strstr(r1.out, "] loaded 0.36 GiB"), "%s", r1.out);
+	assert_refused(&r2, "load of 400 MiB", "error allocate failed: arena of 0.39 GiB (419430400 bytes)");
 }
 
 /* The limit is real: without the guard the cgroup's OOM killer ends the

@@ -74,14 +74,14 @@ static void assert_bound(const struct lsc__mem_room *m, int src, int64_t limit, 
 #define CTR "/kubepods.slice/kubepods-pod1.slice/cri-ctr1.scope"
 #define POD "/kubepods.slice/kubepods-pod1.slice"
 
-/* The files' numbers, by hand: ctr1 high 1072 MiB, 1.25 GiB charged of
+/* The files' numbers, by hand: ctr1 high 1164 MiB, 1.25 GiB charged of
  * which 256 MiB file cache; pod1 max 4 GiB, 2 GiB charged, 512 MiB file;
  * kubepods max 48 GiB, 10 GiB, 2 GiB file; MemAvailable 40 of 64 GiB. */
 Test(mem_room, cgroup2_every_level_and_the_tightest)
 {
 	struct lsc__mem_room m;
 	read_room(FX "/cgroup2-nested", &m);
-	assert_bound(&m, LSC__MEM_CG2_HIGH, 1072 * MIB, 1 * GIB, CTR);
+	assert_bound(&m, LSC__MEM_CG2_HIGH, 1164 * MIB, 1 * GIB, CTR);
 	assert_bound(&m, LSC__MEM_CG2_MAX, 4 * GIB, 1536 * MIB, POD); /* 2.5 GiB room, not 40 */
 	assert_bound(&m, LSC__MEM_AVAILABLE, 64 * GIB, 24 * GIB, "");
 	cr_assert_eq(m.b[LSC__MEM_CG1_LIMIT].room, -1, "no v1 hierarchy here");
@@ -239,14 +239,14 @@ Test(mem_room, nothing_readable_is_enoent)
 		     "no bound, no guard");
 }
 
-/* The reserve below a cgroup limit: the limit / 32, at least 32 MiB. In
- * cgroup2-nested the leaf's 48 MiB room under its 1072 MiB high keeps
- * 33.5 MiB: 14.5 MiB may be taken, and not a byte more. */
+/* The reserve below a cgroup limit: the limit / 32, at least 128 MiB. In
+ * cgroup2-nested the leaf's 140 MiB room under its 1164 MiB high keeps
+ * 128 MiB: 12 MiB may be taken, and not a byte more. */
 Test(mem_room, the_judgement_on_both_sides_of_the_threshold)
 {
 	struct lsc__mem_verdict v;
 	lsc__mem_judge(FX "/cgroup2-nested/proc", FX "/cgroup2-nested/sys", -1, 0, &v);
-	uint64_t reserve = 1072ull * MIB / 32, may = 48ull * MIB - reserve;
+	uint64_t reserve = 128ull * MIB, may = 140ull * MIB - reserve;
 	cr_assert_eq(v.src, LSC__MEM_CG2_HIGH);
 	cr_assert_eq(v.reserve, reserve);
 	cr_assert_eq(v.may_take, may, "%llu", (unsigned long long)v.may_take);
@@ -254,9 +254,9 @@ Test(mem_room, the_judgement_on_both_sides_of_the_threshold)
 	cr_assert_eq(lsc__mem_refusal(&v, "arena", NULL, may, why, sizeof why), 0);
 	cr_assert_str_eq(why, "");
 	cr_assert_eq(lsc__mem_refusal(&v, "arena", NULL, may + 1, why, sizeof why), 1);
-	cr_assert(strstr(why, "arena of 0.01 GiB (15204353 bytes) is more than the room under the "
-			      "cgroup v2 memory.high of cgroup " CTR ", 0.05 GiB (the limit 1.05 GiB "
-			      "less 1.00 GiB in use besides the file cache), less a reserve of 0.03 GiB"),
+	cr_assert(strstr(why, "arena of 0.01 GiB (12582913 bytes) is more than the room under the "
+			      "cgroup v2 memory.high of cgroup " CTR ", 0.14 GiB (the limit 1.14 GiB "
+			      "less 1.00 GiB in use besides the file cache), less a reserve of 0.12 GiB"),
 		  "%s", why);
 	/* the free hugetlb pool counts beside it */
 	lsc__mem_judge(FX "/cgroup2-nested/proc", FX "/cgroup2-nested/sys", -1, 1 * MIB, &v);
@@ -285,7 +285,7 @@ Test(mem_room, memavailable_reserve_and_the_callers_own)
 	cr_assert_str_eq(why, "--gib of 2.00 GiB (2147483649 bytes) is more than MemAvailable 4.00 GiB "
 			      "less --keep-free 2.00 GiB");
 	lsct_scratch_remove();
-	/* 4.1 GiB room under a 4.2 GiB max (reserve 134 MiB: 3.97 GiB may
+	/* 4.1 GiB room under a 4.2 GiB max (reserve 134.4 MiB: 3.97 GiB may
 	 * be taken) against 4 GiB - 512 MiB below MemAvailable: MemAvailable */
 	t = tree_v2("4509715660\n", NULL, "107374182\n", NULL);
 	snprintf(proc, sizeof proc, "%s/proc", t);
@@ -298,7 +298,7 @@ Test(mem_room, memavailable_reserve_and_the_callers_own)
 	cr_assert_eq(v.may_take, 4509715660ull - 107374182ull - 4509715660ull / 32);
 }
 
-/* The cgroup reserve's bounds: 32 MiB under a 512 MiB limit (not 16), and
+/* The cgroup reserve's bounds: 128 MiB under a 512 MiB limit (not 16), and
  * 8 GiB under a 1 TiB one (not 32) */
 Test(mem_room, the_cgroup_reserve_is_clamped)
 {
@@ -306,9 +306,10 @@ Test(mem_room, the_cgroup_reserve_is_clamped)
 		const char *max;
 		uint64_t reserve;
 	} cases[] = {
-		{"536870912\n", 32ull * MIB},
-		{"1073741824\n", 32ull * MIB},
-		{"2147483648\n", 64ull * MIB},
+		{"536870912\n", 128ull * MIB},
+		{"2147483648\n", 128ull * MIB},
+		{"4294967296\n", 128ull * MIB},
+		{"8589934592\n", 256ull * MIB},
 		{"1099511627776\n", 8ull * GIB},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -270,7 +270,7 @@ static void memory_note(const struct run *rr, struct lsc__parsed *p)
 	cr_assert_fail("no note topic=memory in:\n%s", rr->out);
 }
 
-/* cgroup2-nested: 48 MiB room under the leaf's memory.high (1072 MiB less
+/* cgroup2-nested: 140 MiB room under the leaf's memory.high (1164 MiB less
  * 1 GiB in use), far below 40 GiB MemAvailable */
 Test(probe, a_memory_cgroup_is_reported_and_sizes_the_default_arena)
 {
@@ -280,16 +280,16 @@ Test(probe, a_memory_cgroup_is_reported_and_sizes_the_default_arena)
 
 	run_probe(&r, argv, 0, KEEP_CAPS);
 	memory_note(&r, &p);
-	assert_field(&p, "mem_room_bytes", "50331648");
+	assert_field(&p, "mem_room_bytes", "146800640");
 	assert_field(&p, "mem_room_source", "memory.high");
 	assert_field(&p, "mem_room_cgroup", "/kubepods.slice/kubepods-pod1.slice/cri-ctr1.scope");
-	assert_field(&p, "mem_room_limit_bytes", "1124073472");
+	assert_field(&p, "mem_room_limit_bytes", "1220542464");
 	assert_field(&p, "mem_room_used_bytes", "1073741824");
-	cr_assert_not_null(strstr(p.human, "this process may take 48.0 MiB more: the room under the "
+	cr_assert_not_null(strstr(p.human, "this process may take 140.0 MiB more: the room under the "
 					   "cgroup v2 memory.high of cgroup "),
 			   "%s", p.human);
 	cr_assert(find(&r, "note", 0, &p, store));
-	snprintf(want, sizeof(want), "%llu", (unsigned long long)(50331648.0 * 0.8));
+	snprintf(want, sizeof(want), "%llu", (unsigned long long)(146800640.0 * 0.8));
 	assert_field(&p, "arena_bytes", want);
 	cr_assert_not_null(strstr(p.human, "80% of the room under cgroup v2 memory.high"), "%s", p.human);
 	for (unsigned i = 0; find(&r, "warn", i, &p, store); i++)
@@ -305,10 +305,10 @@ Test(probe, an_arena_above_the_cgroups_room_warns_mem_short)
 	cr_assert_eq(r.status, 1, "exit %d:\n%s", r.status, r.out);
 	warn_with_id(&r, "mem-short", &p, store);
 	assert_field(&p, "mem_room_source", "memory.high");
-	assert_field(&p, "mem_room_bytes", "50331648");
+	assert_field(&p, "mem_room_bytes", "146800640");
 	cr_assert_not_null(strstr(p.human, "larger than the room under the cgroup v2 memory.high of "
 					   "cgroup /kubepods.slice/kubepods-pod1.slice/cri-ctr1.scope "
-					   "(48.0 MiB)"),
+					   "(140.0 MiB)"),
 			   "%s", p.human);
 }
 

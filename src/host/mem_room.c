@@ -15,12 +15,13 @@
  *
  * Why the file cache is not counted as used: a cgroup at its limit reclaims
  * its own page cache before its OOM killer runs, and a load's files are
- * mostly cache (in a 512 MiB cgroup a 510 MiB arena loaded from a file just
- * read, with the cgroup's peak at 536,629,248 bytes of 536,870,912:
+ * mostly cache (in a 512 MiB cgroup a 448 MiB load, whose file's cache was
+ * charged there, filled the cgroup to its limit and loaded, every time:
  * docs/reliability.md). An engine restarted in the same container finds its
  * model in the cache, active; counting that cache as used would refuse the
  * load that fits. What the kernel cannot take back (anonymous memory,
- * shmem, kernel memory) stays used; the guard's reserve covers the rest.
+ * shmem, kernel memory, pages under read I/O) stays used or is the guard's
+ * reserve.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -31,7 +31,7 @@
 
 #define MIB (1ull << 20)
 #define AVAIL_RESERVE_MIN (512 * MIB)
-#define CGROUP_RESERVE_MIN (32 * MIB)
+#define CGROUP_RESERVE_MIN (128 * MIB)
 #define RESERVE_MAX (8192 * MIB)
 
 static double gib(uint64_t v)

@@ -30,9 +30,11 @@ struct lsc__mem_verdict {
  * bytes, or, when it is negative, the loader's: MemTotal / 32, at least
  * 512 MiB, at most 8 GiB (MemAvailable counts cache that cannot all be
  * reclaimed, and a load brings page cache, staging and tables). Below a
- * cgroup limit it is the limit / 32, at least 32 MiB, at most 8 GiB: the
- * cgroup's own file cache is already counted as room, and a load needed
- * 1.9 MB beyond its arena in a 512 MiB cgroup (docs/reliability.md).
+ * cgroup limit it is the limit / 32, at least 128 MiB, at most 8 GiB: the
+ * cgroup's file cache is counted as room, but the pages of the reads in
+ * flight cannot be reclaimed until they complete, and in a 512 MiB cgroup
+ * loads with 16 and 32 MiB left beside the arena were killed (4 of 6, 1
+ * of 7) where 64 MiB and more never were (docs/reliability.md).
  * Thread-safe.
  */
 void lsc__mem_judge(const char *proc_root, const char *sys_root, int64_t avail_reserve,
