@@ -68,11 +68,11 @@ struct lsc_extent {
  * device that refuses it fails the registration, and the chain falls back
  * with the runtime's reason. */
 #define LSC_LOAD_PIN_READONLY (1u << 4)
-/* Do not refuse an arena larger than MemAvailable less a reserve (MemTotal
- * / 32, 512 MiB to 8 GiB): for callers who know the memory will be there.
- * Without it such a load fails with -ENOMEM and one `error what=allocate`
- * line before a page is faulted, where faulting would bring the OOM killer.
- * LOADSCOPE_ARENA_MEM_CHECK=0 in the environment does the same. */
+/* Do not refuse an arena larger than the memory the process may take (the
+ * tightest of MemAvailable and its memory cgroup limits, each less a reserve:
+ * docs/loader.md): for callers who know the memory will be there. Without it
+ * such a load fails with -ENOMEM and one `error what=allocate` line before a
+ * page is faulted, where faulting would bring the OOM killer. LOADSCOPE_ARENA_MEM_CHECK=0 too. */
 #define LSC_LOAD_NO_MEM_CHECK (1u << 5)
 
 /*
