@@ -4,12 +4,12 @@
  * see half a locale.
  */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -76,6 +76,8 @@ void lsct_comma_locale(void)
 void lsct_turkish_locale(void)
 {
 	use_locale("tr_TR", "UTF-8", "tr_TR.UTF-8");
-	if (!strcasecmp("STAGING", "staging"))
+	/* The locale's own folding (strcasecmp under ASan is the sanitizer's,
+	 * in ASCII, so it is not asked) */
+	if (tolower('I') == 'i')
 		cr_skip_test("SKIP: tr_TR.UTF-8 folds I to i here, so it cannot show the dotless i");
 }

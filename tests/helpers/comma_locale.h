@@ -14,9 +14,9 @@
  * decimal point. */
 void lsct_comma_locale(void);
 
-/* Make tr_TR.UTF-8 the same way and set it: toupper('i') is not 'I' there,
- * so strcasecmp("STAGING", "staging") is not 0. Skips loudly as above, and
- * where the compiled locale folds I to i after all. */
+/* Make tr_TR.UTF-8 the same way and set it: tolower('I') is not 'i' there,
+ * so libc's strcasecmp("STAGING", "staging") is not 0. Skips loudly as
+ * above, and where the compiled locale folds I to i after all. */
 void lsct_turkish_locale(void);
 
 #endif
