@@ -394,6 +394,30 @@ Test(arena_policy, env_overrides_the_option)
 	lsc_profiler_destroy(p);
 }
 
+/* "any case" (docs/configuration.md): 4K was a bad value once, and the arena
+ * took the option's THP instead, with a fallback line. */
+Test(arena_policy, env_words_in_any_case)
+{
+	static const struct {
+		const char *word;
+		enum lsc_thp_policy want;
+	} cases[] = {{"4K", LSC_THP_4K}, {"THP", LSC_THP_THP}, {"Process-Off", LSC_THP_PROCESS_OFF}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct lsc_load_options o;
+		struct lsc__arena a;
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		setenv("LOADSCOPE_ARENA_THP", cases[i].word, 1);
+		opts(&o, cases[i].want == LSC_THP_4K ? LSC_THP_THP : LSC_THP_4K);
+		cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
+		cr_expect_eq(a.applied, cases[i].want, "%s: %s", cases[i].word, cap.buf);
+		cr_expect(a.thp_from_env, "%s", cases[i].word);
+		cr_expect_eq(lsct_count_with(&cap, "fallback", NULL), 0, "%s: %s", cases[i].word, cap.buf);
+		lsc__arena_release(&a);
+		lsc_profiler_destroy(p);
+		lsct_capture_reset(&cap);
+	}
+}
+
 Test(arena_policy, bad_env_keeps_the_option)
 {
 	struct lsc_load_options o;

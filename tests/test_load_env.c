@@ -4,8 +4,10 @@
  * LOADSCOPE_READ_FIXED, LOADSCOPE_READ_ASYNC or LOADSCOPE_ARENA_MEM_CHECK
  * is one `usage` line naming it, its words and the default, and the load
  * runs with that default (the first two were once taken silently); the
- * words are taken in any case. The io_uring cases skip loudly where the
- * kernel has no usable io_uring.
+ * words are taken in any case, in ASCII whatever the engine's locale: under
+ * tr_TR.UTF-8 STAGING is staging, though strcasecmp there says it is not
+ * (the dotless i). The io_uring cases skip loudly where the kernel has no
+ * usable io_uring.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "helpers/comma_locale.h"
 #include "helpers/load_helpers.h"
 
 static struct lsct_capture cap;
@@ -79,6 +82,20 @@ Test(load_env, read_path_words_in_any_case)
 	char v[64];
 	cr_assert(lsct_field(&cap, "loaded", "staging", v, sizeof v));
 	cr_assert_str_neq(v, "none", "%s", cap.buf);
+}
+
+Test(load_env, read_path_staging_under_a_turkish_locale)
+{
+	lsct_need_uring();
+	lsct_turkish_locale();
+	setenv("LOADSCOPE_READ_PATH", "STAGING", 1);
+	setenv("LOADSCOPE_READ_ASYNC", "ON", 1);
+	cr_assert_eq(load(), 0, "%s", cap.buf);
+	cr_assert_eq(lsct_count(&cap, "usage"), 0, "%s", cap.buf);
+	char v[64];
+	cr_assert(lsct_field(&cap, "loaded", "staging", v, sizeof v));
+	cr_assert_str_neq(v, "none", "STAGING was not staging: %s", cap.buf);
+	loaded_field("async", "1");
 }
 
 Test(load_env, bad_read_fixed_is_one_line_and_the_default)

@@ -6,7 +6,10 @@
  * anything is mapped (the syscall shim counts the mappings) and with every
  * file closed; LSC_LOAD_NO_MEM_CHECK and LOADSCOPE_ARENA_MEM_CHECK=0 let the
  * same load through; a machine with room (container-no-vmstat: 11.5 GiB
- * available) loads it without the override.
+ * available) loads it without the override. Under a memory cgroup
+ * (cgroup2-nested: 12 MiB may be taken below the leaf's memory.high once
+ * its reserve is kept, with 40 GiB MemAvailable) a 4 MiB load goes through
+ * and a 16 MiB one is refused, the line naming memory.high and the cgroup.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -48,7 +51,7 @@ static void teardown(void)
 
 TestSuite(load_memguard, .init = setup, .fini = teardown);
 
-static lsc_profiler *profiler(const char *proc_root)
+static lsc_profiler *profiler_roots(const char *proc_root, const char *sys_root)
 {
 	struct lsc_profiler_options po;
 	lsc_profiler_options_init(&po);
@@ -57,9 +60,15 @@ static lsc_profiler *profiler(const char *proc_root)
 	po.mode = LSC_MODE_ON;
 	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
 	po.proc_root = proc_root;
+	po.sys_root = sys_root;
 	lsc_profiler *p = NULL;
 	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
 	return p;
+}
+
+static lsc_profiler *profiler(const char *proc_root)
+{
+	return profiler_roots(proc_root, NULL);
 }
 
 static int load(const char *proc_root, unsigned flags, lsc_arena **a)
@@ -165,4 +174,45 @@ Test(load_memguard, the_free_hugetlb_pool_counts_for_hugetlb)
 	cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
 	lsc_arena_destroy(a);
 	lsc_profiler_destroy(p);
+}
+
+static int load_cgroup(uint64_t bytes, lsc_arena **a)
+{
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.reader = "pread";
+	o.thp = LSC_THP_4K;
+	struct lsc_extent e = {.path = lsct_make_file("cg.bin", bytes, 7), .length = UINT64_MAX};
+	lsc_profiler *p = profiler_roots(FX "/cgroup2-nested/proc", FX "/cgroup2-nested/sys");
+	int ret = lsc_load(p, &o, &e, 1, 0, a);
+	lsc_profiler_destroy(p);
+	return ret;
+}
+
+Test(load_memguard, a_memory_cgroup_below_memavailable_decides)
+{
+	lsc_arena *a = NULL;
+	int ret = load_cgroup(4u << 20, &a);
+	if (ret)
+		lsct_dump(&cap);
+	cr_assert_eq(ret, 0, "4 MiB under 12 MiB: %s", lsc_strerror(ret));
+	lsc_arena_destroy(a);
+	lsct_capture_reset(&cap);
+	a = NULL;
+	maps = 0;
+	int fds = lsct_open_fds();
+	ret = load_cgroup(16u << 20, &a);
+	cr_assert_eq(ret, -ENOMEM, "16 MiB over 12 MiB: %s", lsc_strerror(ret));
+	cr_assert_null(a);
+	cr_assert_eq(maps, 0, "%lld mappings made before the refusal", maps);
+	cr_assert_eq(lsct_open_fds(), fds);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl));
+	cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "allocate");
+	cr_assert(strstr(pl.human, "arena of 0.02 GiB (16777216 bytes) is more than the room under the "
+				   "cgroup v2 memory.high of cgroup "
+				   "/kubepods.slice/kubepods-pod1.slice/cri-ctr1.scope, 0.14 GiB"),
+		  "%s", pl.human);
+	cr_assert(strstr(pl.human, "refused before faulting (LSC_LOAD_NO_MEM_CHECK"), "%s", pl.human);
 }

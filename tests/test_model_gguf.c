@@ -202,7 +202,16 @@ Test(model_gguf, malformed)
 	s.version = 1;
 	fails(&s, 0, "GGUF version 1");
 	s.version = 0x03000000; /* a big-endian file */
-	fails(&s, 0, "(big-endian)");
+	fails(&s, 0, "GGUF version 50331648 (big-endian) (2 and 3 are read)");
+	s.version = 0x02000000;
+	fails(&s, 0, "GGUF version 33554432 (big-endian) (2 and 3 are read)");
+	/* no version at all, and not byte-swapped: nothing said of the byte order */
+	s.version = 0;
+	fails(&s, 0, "GGUF version 0 (2 and 3 are read)");
+	s.version = 0x00010000;
+	fails(&s, 0, "GGUF version 65536 (2 and 3 are read)");
+	s.version = 4;
+	fails(&s, 0, "GGUF version 4 (2 and 3 are read)");
 	s = good;
 	s.alignment = 48;
 	fails(&s, 0, "general.alignment 48 is not a power of two");

@@ -265,6 +265,39 @@ Test(model_safetensors, index_that_disagrees)
 	free(dir);
 }
 
+/* A shard that is not a regular file was read as a file of no tensors, and
+ * the map's tensor was "not in shard": the line now says what the shard is
+ * (and the FIFO does not block the open). */
+Test(model_safetensors, a_shard_that_is_not_a_regular_file_says_what_it_is)
+{
+	static const struct {
+		const char *shard, *kind, *errname;
+		int err;
+	} cases[] = {
+		{"pipe.safetensors", "a FIFO", "EINVAL", -EINVAL},
+		{"sub", "a directory", "EISDIR", -EISDIR},
+		{".", "a directory", "EISDIR", -EISDIR},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char name[32], index[200], ip[700], cause[160], path[700];
+		snprintf(name, sizeof name, "notreg%zu", i);
+		snprintf(index, sizeof index,
+			 "{\"weight_map\": {\"x\": \"model-00001-of-00002.safetensors\", \"z\": \"%s\"}}",
+			 cases[i].shard);
+		char *dir = make_shards(name, index);
+		snprintf(path, sizeof path, "%s/%s", dir, cases[i].shard);
+		if (i == 0)
+			cr_assert_eq(mkfifo(path, 0644), 0, "%s", path);
+		else if (i == 1)
+			cr_assert_eq(mkdir(path, 0755), 0, "%s", path);
+		snprintf(ip, sizeof ip, "%s/model.safetensors.index.json", dir);
+		snprintf(cause, sizeof cause, "weight_map: shard \"%s\" is %s, not a regular file",
+			 cases[i].shard, cases[i].kind);
+		lsct_model_fails(dir, ip, cases[i].err, cases[i].errname, cause);
+		free(dir);
+	}
+}
+
 Test(model_safetensors, plain_files_stay_one_extent)
 {
 	char *path = lsct_write("plain.bin", data, 50);

@@ -3,7 +3,9 @@
  * fixture trees: the system line, one `warn` line per problem with its stable
  * id and numbers (a THP stall risk, memlock, hugetlb and MemAvailable
  * shortfalls), an `ok` line when nothing is wrong, both output formats, the
- * default arena size, and the exit codes (0, 1, 3 no size, 64 usage).
+ * default arena size, the memory this process may take (the `note` with
+ * topic=memory: MemAvailable, or the cgroup limit below it, with the
+ * cgroup's name), and the exit codes (0, 1, 3 no size, 64 usage).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -276,6 +278,86 @@ Test(probe, default_arena_is_80_percent_of_memavailable)
 	/* no THP files, no hugetlb pool: only memlock can be short here */
 	for (unsigned i = 0; find(&r, "warn", i, &p, store); i++)
 		assert_field(&p, "id", "memlock-short");
+}
+
+/* The note with topic=memory, found by its topic. */
+static void memory_note(const struct run *rr, struct lsc__parsed *p)
+{
+	for (unsigned i = 0; find(rr, "note", i, p, store); i++)
+		if (!strcmp(lsc__parsed_get(p, "topic"), "memory"))
+			return;
+	cr_assert_fail("no note topic=memory in:\n%s", rr->out);
+}
+
+/* cgroup2-nested: 140 MiB room under the leaf's memory.high (1164 MiB less
+ * 1 GiB in use), far below 40 GiB MemAvailable */
+Test(probe, a_memory_cgroup_is_reported_and_sizes_the_default_arena)
+{
+	const char *argv[] = {ROOTS("cgroup2-nested"), NULL};
+	struct lsc__parsed p;
+	char want[32];
+
+	run_probe(&r, argv, 0, KEEP_CAPS);
+	memory_note(&r, &p);
+	assert_field(&p, "mem_room_bytes", "146800640");
+	assert_field(&p, "mem_room_source", "memory.high");
+	assert_field(&p, "mem_room_cgroup", "/kubepods.slice/kubepods-pod1.slice/cri-ctr1.scope");
+	assert_field(&p, "mem_room_limit_bytes", "1220542464");
+	assert_field(&p, "mem_room_used_bytes", "1073741824");
+	cr_assert_not_null(strstr(p.human, "this process may take 140.0 MiB more: the room under the "
+					   "cgroup v2 memory.high of cgroup "),
+			   "%s", p.human);
+	cr_assert(find(&r, "note", 0, &p, store));
+	snprintf(want, sizeof(want), "%llu", (unsigned long long)(146800640.0 * 0.8));
+	assert_field(&p, "arena_bytes", want);
+	cr_assert_not_null(strstr(p.human, "80% of the room under cgroup v2 memory.high"), "%s", p.human);
+	for (unsigned i = 0; find(&r, "warn", i, &p, store); i++)
+		cr_assert_str_neq(lsc__parsed_get(&p, "id"), "mem-short", "80%% of the room fits");
+}
+
+Test(probe, an_arena_above_the_cgroups_room_warns_mem_short)
+{
+	const char *argv[] = {"--arena-gib", "1", ROOTS("cgroup2-nested"), NULL};
+	struct lsc__parsed p;
+
+	run_probe(&r, argv, 0, KEEP_CAPS);
+	cr_assert_eq(r.status, 1, "exit %d:\n%s", r.status, r.out);
+	warn_with_id(&r, "mem-short", &p, store);
+	assert_field(&p, "mem_room_source", "memory.high");
+	assert_field(&p, "mem_room_bytes", "146800640");
+	cr_assert_not_null(strstr(p.human, "larger than the room under the cgroup v2 memory.high of "
+					   "cgroup /kubepods.slice/kubepods-pod1.slice/cri-ctr1.scope "
+					   "(140.0 MiB)"),
+			   "%s", p.human);
+}
+
+Test(probe, memavailable_is_the_room_without_a_cgroup)
+{
+	const char *argv[] = {"--arena-gib", "0.001", ROOTS("host-6.18-madvise"), NULL};
+	struct lsc__parsed p;
+
+	run_probe(&r, argv, 0, KEEP_CAPS);
+	memory_note(&r, &p);
+	assert_field(&p, "mem_room_source", "MemAvailable");
+	assert_field(&p, "mem_room_bytes", "24929804288"); /* 24345512 kB */
+	cr_assert_null(lsc__parsed_get(&p, "mem_room_cgroup"));
+}
+
+/* A size below one byte was taken as no size: "MemAvailable is n/a"
+ * (exit 3) on a machine where it was not. One byte is the smallest. */
+Test(probe, an_arena_below_one_byte_is_a_usage_error)
+{
+	const char *tiny[] = {"--arena-gib", "1e-10", ROOTS("host-6.18-madvise"), NULL};
+	const char *byte[] = {"--arena-gib", "9.32e-10", ROOTS("host-6.18-madvise"), NULL};
+	struct lsc__parsed p;
+
+	run_probe(&r, tiny, 0, KEEP_CAPS);
+	cr_assert_eq(r.status, 64, "exit %d:\n%s", r.status, r.out);
+	cr_assert_eq(r.len, 0);
+	run_probe(&r, byte, 0, KEEP_CAPS);
+	cr_assert_lt(r.status, 2, "exit %d:\n%s", r.status, r.out);
+	cr_assert(find(&r, "note", 0, &p, store), "%s", r.out);
+	assert_field(&p, "arena_bytes", "1");
 }
 
 Test(probe, no_size_and_no_memavailable_exits_3)

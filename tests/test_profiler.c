@@ -171,6 +171,23 @@ Test(profiler, overlapped_phase_is_not_covered_time)
 	cr_assert_eq(field("ready", "covered_s"), 0.0);
 }
 
+/* Bytes with no busy time have no rate: the line said "(nan GiB/s)". */
+Test(profiler, overlapped_phase_without_busy_time_has_no_rate)
+{
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
+	cr_assert_eq(lsc_phase_record(p, LSC_PHASE_COPY, NULL, 1 << 20, 0), 0);
+	cr_assert_eq(lsc_phase_record(p, LSC_PHASE_VERIFY, NULL, 1 << 20, 1000000), 0);
+	lsc_profiler_destroy(p);
+	struct lsc__parsed ph;
+	cr_assert(lsct_find(&cap, "phase", 0, store, sizeof(store), &ph));
+	cr_assert_str_eq(ph.human, "copy: 1.0 MiB in 0.000 s busy (no rate without busy time), overlapped "
+				   "with other phases", "%s", ph.human);
+	cr_assert_str_eq(lsc__parsed_get(&ph, "gibps"), "n/a");
+	cr_assert(lsct_find(&cap, "phase", 1, store, sizeof(store), &ph));
+	cr_assert(strstr(ph.human, "(0.98 GiB/s)"), "the other side keeps its rate: %s", ph.human);
+	cr_assert_null(strstr(cap.buf, "nan"), "%s", cap.buf);
+}
+
 Test(profiler, callback_sink_one_call_per_complete_line)
 {
 	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_JSON, 0);

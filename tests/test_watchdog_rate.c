@@ -7,6 +7,9 @@
  * next line says 0.000 GiB/s. The test waits for lines as
  * test_profiler.c's watchdog test does (polling the capture, however long
  * the machine takes); what it asserts does not depend on when they come.
+ * Progress past the span's bytes says so (it printed "16384.0 PiB of 1 B
+ * done (1844674407370955161600%)"), and progress that goes back has no
+ * rate (the unsigned difference made one of about 16 EiB/s).
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -65,4 +68,40 @@ Test(watchdog_rate, rate_is_since_the_previous_line)
 	cr_assert(lsct_find(&cap, "still", (unsigned)k + 1, store, sizeof(store), &st), "%s", cap.buf);
 	cr_assert_str_eq(lsc__parsed_get(&st, "done_bytes"), "549755813888");
 	cr_assert_str_eq(lsc__parsed_get(&st, "gibps"), "0.000", "%s", cap.buf);
+}
+
+Test(watchdog_rate, progress_past_the_total_and_back)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = lsct_sink;
+	o.sink_user = &cap;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE; /* every field: done_bytes, gibps */
+	o.watchdog_after_s = 0.01;
+	o.watchdog_every_s = 0.01;
+	lsc_profiler *p;
+	lsct_capture_reset(&cap);
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	cr_assert_eq(lsc_start_begin(p, "past"), 0);
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 1, &s), 0);
+	lsc_span_progress(p, s, UINT64_MAX);
+	int k = still_with("18446744073709551615");
+	cr_assert_geq(k, 0, "no still line with UINT64_MAX done: %s", cap.buf);
+	lsc_span_progress(p, s, 0);
+	int b = still_with("0");
+	lsc_span_end(p, s, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	struct lsc__parsed st;
+	cr_assert(lsct_find(&cap, "still", (unsigned)k, store, sizeof(store), &st));
+	cr_assert(strstr(st.human, ": 16384.0 PiB done, more than the 1 B the span was given"), "%s",
+		  st.human);
+	cr_assert_null(strstr(st.human, "done ("), "a share past 100%%: %s", st.human);
+	cr_assert_geq(b, 0, "no still line with 0 done: %s", cap.buf);
+	cr_assert(lsct_find(&cap, "still", (unsigned)b, store, sizeof(store), &st));
+	cr_assert(strstr(st.human, ": 0 B of 1 B done (0%), rate n/a (the progress went back)"), "%s",
+		  st.human);
+	cr_assert_str_eq(lsc__parsed_get(&st, "gibps"), "n/a");
 }

@@ -36,6 +36,7 @@
 
 #include "host/procfs.h"
 #include "lab_drain.h"
+#include "mem_guard.h"
 #include "tool.h"
 
 const char lsc_cmd_lab_help[] = "bring on the fragmented state on purpose (lab fragment; stresses the machine)";
@@ -201,8 +202,8 @@ struct frag {
 	struct lab_drain dr;
 };
 
-/* Refuse before anything is taken: MemAvailable less --keep-free, and the
- * pins over RLIMIT_MEMLOCK. 0, or the exit status (the line printed). */
+/* Refuse before anything is taken: MemAvailable less --keep-free (a memory
+ * cgroup's room less the guard's reserve), and the pins over RLIMIT_MEMLOCK. 0, or the exit status (the line printed). */
 static int refuse_early(const struct frag *f)
 {
 	int64_t avail = lab_mem_available();
@@ -211,13 +212,9 @@ static int refuse_early(const struct frag *f)
 		fprintf(stderr, "loadscope lab: MemAvailable unreadable in /proc/meminfo; refusing without it\n");
 		return LSC_EXIT_IO;
 	}
-	if ((double)avail - (double)f->bytes < f->keep_free * GIB) {
-		fprintf(stderr,
-			"loadscope lab: refusing: --gib %.6g would leave %.2f GiB of MemAvailable (%.2f GiB now), "
-			"less than --keep-free %.6g GiB\n",
-			f->gib, ((double)avail - (double)f->bytes) / GIB, (double)avail / GIB, f->keep_free);
+	/* --keep-free below MemAvailable; below a memory cgroup's limit, the guard's reserve */
+	if (lsc_cli_mem_guard(stderr, "loadscope lab", "--gib", f->bytes, (int64_t)(f->keep_free * GIB)))
 		return LSC_EXIT_PROBLEM;
-	}
 	/* The pins count against RLIMIT_MEMLOCK without CAP_IPC_LOCK: refuse
 	 * before faulting anything rather than after. (The kernel's own count
 	 * is per user, so a smaller shortfall is still its refusal later.) */

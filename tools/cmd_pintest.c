@@ -40,6 +40,7 @@
 
 #include "pin/kfd_counter.h"
 #include "pin/pin.h"
+#include "mem_guard.h"
 #include "pin_cost.h"
 #include "tool.h"
 
@@ -532,6 +533,8 @@ int lsc_cmd_pintest(int argc, char **argv)
 			       mode_names[o.modes[k]]);
 			return 1;
 		}
+	if (lsc_cli_mem_guard(stdout, "pintest", "allocation", (uint64_t)ceil(o.gib * GIB), -1))
+		return LSC_EXIT_PROBLEM;
 	if (o.h2d && !(ops->caps & LSC__PIN_CAP_DEVICE))
 		printf("pintest: --h2d ignored: %s has no device\n", ops->name);
 

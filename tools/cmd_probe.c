@@ -23,6 +23,7 @@
 
 #include "format/human.h"
 #include "host/assess.h"
+#include "host/mem_room.h"
 #include "profiler/internal.h"
 #include "host/procfs.h"
 #include "tool.h"
@@ -81,6 +82,11 @@ static int parse_args(int argc, char **argv, struct probe_args *a)
 		case OPT_ARENA:
 			if (lsc_cli_real("--arena-gib", optarg, 0, 1024.0 * 1024, 1, &a->arena_gib) < 0)
 				return -1;
+			if (a->arena_gib * 1024 * 1024 * 1024 < 1) {
+				lsc_cli_usage("--arena-gib %s: less than one byte (%.10g GiB)", optarg,
+					      1.0 / (1024 * 1024 * 1024));
+				return -1;
+			}
 			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "human")) {
@@ -216,6 +222,61 @@ static void warn_mem(lsc_profiler *p, const struct lsc_system *s, uint64_t arena
 	lsc__emit(p, &r);
 }
 
+/* The arena above a memory cgroup's room: its OOM killer, not the host's
+ * shortage, ends the engine; the loader's guard refuses such an arena. */
+static void warn_cgroup(lsc_profiler *p, const struct lsc__mem_room *m, uint64_t arena)
+{
+	const struct lsc__mem_bound *b = &m->b[m->tightest];
+	char b1[LSC__HBUF], b2[LSC__HBUF];
+	struct lsc__rec r;
+
+	warn_init(&r, LSC__ID(MEM_SHORT), arena);
+	lsc__rec_say(&r, "probe: the %s arena is larger than the room under the %s of cgroup %s "
+		     "(%s): faulting it brings the cgroup's OOM killer (the loader refuses it "
+		     "before faulting); remedy: a smaller arena, or a larger limit for the container",
+		     lsc__fmt_bytes(b1, (double)arena), lsc__mem_src_what(m->tightest), b->cgroup,
+		     lsc__fmt_bytes(b2, (double)b->room));
+	lsc__rec_num(&r, "mem_room_bytes", b->room);
+	lsc__rec_str(&r, "mem_room_source", lsc__mem_src_name(m->tightest));
+	lsc__rec_str(&r, "mem_room_cgroup", b->cgroup);
+	lsc__emit(p, &r);
+}
+
+/* What this process may still take, and which bound says so. */
+static void say_room(lsc_profiler *p, const struct lsc__mem_room *m)
+{
+	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF], text[640];
+	struct lsc__rec r;
+	int t = m->tightest;
+	const struct lsc__mem_bound *b = t >= 0 ? &m->b[t] : NULL;
+
+	if (!b)
+		snprintf(text, sizeof text, "the memory this process may take is n/a (neither "
+					    "MemAvailable nor a memory cgroup's files could be read)");
+	else if (t == LSC__MEM_AVAILABLE)
+		snprintf(text, sizeof text, "this process may take %s more: MemAvailable, the tightest "
+					    "bound (no memory cgroup limit below it)",
+			 lsc__fmt_bytes(b1, (double)b->room));
+	else
+		snprintf(text, sizeof text, "this process may take %s more: the room under the %s of "
+					    "cgroup %s (the limit %s less %s in use besides the file "
+					    "cache), below MemAvailable",
+			 lsc__fmt_bytes(b1, (double)b->room), lsc__mem_src_what(t), b->cgroup,
+			 lsc__fmt_bytes(b2, (double)b->limit), lsc__fmt_bytes(b3, (double)b->used));
+	lsc__rec_init(&r, LSC__EV(NOTE));
+	lsc__rec_say(&r, "probe: %s", text);
+	lsc__rec_str(&r, LSC__KEY(TOPIC), "memory");
+	lsc__rec_str(&r, LSC__KEY(TEXT), text);
+	lsc__rec_num(&r, "mem_room_bytes", b ? b->room : LSC_NA);
+	lsc__rec_str(&r, "mem_room_source", b ? lsc__mem_src_name(t) : "n/a");
+	if (b && t != LSC__MEM_AVAILABLE) {
+		lsc__rec_str(&r, "mem_room_cgroup", b->cgroup);
+		lsc__rec_num(&r, "mem_room_limit_bytes", b->limit);
+		lsc__rec_num(&r, "mem_room_used_bytes", b->used);
+	}
+	lsc__emit(p, &r);
+}
+
 /* mlock() ignores RLIMIT_MEMLOCK for a process with CAP_IPC_LOCK (root,
  * usually): a low limit is then no problem, but worth one line, since the
  * same engine run unprivileged would fail. */
@@ -248,23 +309,30 @@ static void say_ok(lsc_profiler *p, const struct lsc__assessment *a, uint64_t ar
 	lsc__emit(p, &r);
 }
 
-/* The arena size: the option, or a share of MemAvailable. 0 when neither. */
-static uint64_t arena_size(const struct probe_args *a, const struct lsc_system *s)
+/* The arena size: the option, or a share of what this process may take.
+ * 0 when neither. */
+static uint64_t arena_size(const struct probe_args *a, const struct lsc__mem_room *m)
 {
 	if (a->arena_gib > 0)
 		return (uint64_t)(a->arena_gib * 1024 * 1024 * 1024);
-	if (s->mem_available == LSC_NA || s->mem_available <= 0)
+	if (m->tightest < 0 || m->b[m->tightest].room <= 0)
 		return 0;
-	return (uint64_t)((double)s->mem_available * DEFAULT_ARENA_SHARE);
+	return (uint64_t)((double)m->b[m->tightest].room * DEFAULT_ARENA_SHARE);
 }
 
-static void say_arena(lsc_profiler *p, const struct probe_args *a, uint64_t arena)
+static void say_arena(lsc_profiler *p, const struct probe_args *a, const struct lsc__mem_room *m,
+		      uint64_t arena)
 {
-	char b[LSC__HBUF], text[160];
+	char b[LSC__HBUF], text[200];
 	struct lsc__rec r;
 
-	snprintf(text, sizeof(text), "judging an arena of %s (%s)", lsc__fmt_bytes(b, (double)arena),
-		 a->arena_gib > 0 ? "--arena-gib" : "80% of MemAvailable; --arena-gib N to choose");
+	if (a->arena_gib > 0)
+		snprintf(text, sizeof(text), "judging an arena of %s (--arena-gib)",
+			 lsc__fmt_bytes(b, (double)arena));
+	else
+		snprintf(text, sizeof(text), "judging an arena of %s (80%% of %s%s; --arena-gib N to choose)",
+			 lsc__fmt_bytes(b, (double)arena), m->tightest ? "the room under " : "",
+			 lsc__mem_src_what(m->tightest));
 	lsc__rec_init(&r, LSC__EV(NOTE));
 	lsc__rec_say(&r, "probe: %s", text);
 	lsc__rec_str(&r, LSC__KEY(TOPIC), "probe");
@@ -276,18 +344,21 @@ static void say_arena(lsc_profiler *p, const struct probe_args *a, uint64_t aren
 /* The answer first (systemd-analyze's "Startup finished in ..."): fine or
  * at risk for the arena asked about, and the one reason that matters most
  * (what fails before what is slow); the details follow. */
-static void say_verdict(lsc_profiler *p, const struct lsc__assessment *a, uint64_t arena, int warnings)
+static void say_verdict(lsc_profiler *p, const struct lsc__assessment *a, int cgroup_short, uint64_t arena,
+			int warnings)
 {
 	static const struct {
 		const char *id, *why;
 	} order[] = {
+		{"mem-short", "it is larger than the room under its memory cgroup's limit"},
 		{"mem-short", "it is larger than MemAvailable"},
 		{"memlock-short", "RLIMIT_MEMLOCK is below it: mlock pinning fails"},
 		{"thp-stall-risk", "its MADV_HUGEPAGE faults can stall in direct compaction"},
 		{"host-refault", "its pages fault in again in the host at their first touch (free page reporting)"},
 		{"hugetlb-short", "the hugetlb pool is too small for it"},
 	};
-	const int risk[] = {a->mem_short, a->memlock_short, a->stall_risk, a->host_refault, a->hugetlb_short};
+	const int risk[] = {cgroup_short, a->mem_short, a->memlock_short, a->stall_risk, a->host_refault,
+			    a->hugetlb_short};
 	char b[LSC__HBUF];
 	struct lsc__rec r;
 	unsigned i = 0;
@@ -315,30 +386,36 @@ static void say_verdict(lsc_profiler *p, const struct lsc__assessment *a, uint64
 static int probe(lsc_profiler *p, const struct probe_args *args)
 {
 	struct lsc__assessment a;
+	struct lsc__mem_room m;
 	struct lsc_system s;
 	struct lsc__rec r;
 	uint64_t arena;
 	int warnings = 0;
 
 	lsc_profiler_system(p, &s);
-	arena = arena_size(args, &s);
+	lsc__mem_room_read(args->proc_root, args->sys_root, &m);
+	arena = arena_size(args, &m);
+	int cg_short = arena && m.tightest > LSC__MEM_AVAILABLE && arena > (uint64_t)m.b[m.tightest].room;
 	if (arena) {
 		lsc__assess(&s, arena, &a);
-		say_verdict(p, &a, arena, a.mem_short + a.memlock_short + a.stall_risk + a.host_refault +
-						 a.hugetlb_short);
+		/* the cgroup's shortage is told instead of the host's, below */
+		say_verdict(p, &a, cg_short, arena,
+			    (cg_short || a.mem_short) + a.memlock_short + a.stall_risk + a.host_refault +
+				    a.hugetlb_short);
 	}
 	lsc__rec_init(&r, LSC__EV(SYSTEM));
 	lsc__system_rec(&r, &s);
 	lsc__emit(p, &r);
 
 	if (!arena) {
-		fprintf(stderr, "loadscope probe: MemAvailable is n/a here; give the arena size "
-				"with --arena-gib N\n");
+		fprintf(stderr, "loadscope probe: neither MemAvailable nor a memory cgroup limit can "
+				"be read here; give the arena size with --arena-gib N\n");
 		return LSC_EXIT_NOTHING;
 	}
-	say_arena(p, args, arena);
+	say_arena(p, args, &m, arena);
 	if (a.memlock_lifted)
 		note_memlock_lifted(p, &s, arena);
+	say_room(p, &m);
 
 	if (a.stall_risk) {
 		warn_thp(p, &s, &a, arena);
@@ -356,7 +433,10 @@ static int probe(lsc_profiler *p, const struct probe_args *args)
 		warn_hugetlb(p, &s, &a, arena);
 		warnings++;
 	}
-	if (a.mem_short) {
+	if (cg_short) {
+		warn_cgroup(p, &m, arena);
+		warnings++;
+	} else if (a.mem_short) {
 		warn_mem(p, &s, arena);
 		warnings++;
 	}

@@ -25,6 +25,7 @@
 
 #include "host/procfs.h"
 #include "lab_drain.h"
+#include "mem_guard.h"
 
 #define CHUNK ((size_t)LAB_DRAIN_CHUNK)
 #define ROLLUP_BUF 4096
@@ -117,10 +118,12 @@ int64_t lab_drain_take(struct lab_drain *d, int64_t keep_free_bytes, uint64_t ma
 	for (;;) {
 		if (d->stop && d->stop())
 			return taken;
-		int64_t avail = lab_mem_available(), huge = anon_huge_bytes();
-		if (avail < 0 || huge < 0)
+		/* --keep-free below MemAvailable, and the reserve below any
+		 * memory cgroup limit: a drain in a container stops at its limit. */
+		int64_t may = lsc_cli_mem_may_take(keep_free_bytes), huge = anon_huge_bytes();
+		if (may < 0 || huge < 0)
 			return taken ? taken : -ENOENT;
-		if (avail - (int64_t)CHUNK < keep_free_bytes || (max_bytes && d->bytes + CHUNK > max_bytes))
+		if (may < (int64_t)CHUNK || (max_bytes && d->bytes + CHUNK > max_bytes))
 			return taken;
 		if (d->leave) {
 			int64_t fb = lab_free_blocks(d);

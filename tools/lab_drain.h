@@ -34,7 +34,8 @@ struct lab_drain {
  * fewer than half of its bytes in huge pages (the free blocks are gone and
  * compaction cannot make more: that chunk, which took 4 KiB holes instead,
  * is unmapped at once), or until taking another chunk would leave less
- * than @keep_free_bytes of MemAvailable, or hold more than @max_bytes in
+ * than @keep_free_bytes of MemAvailable (or less than the guard's reserve
+ * below a memory cgroup limit, mem_guard.h), or hold more than @max_bytes in
  * all (0: no bound), or while no more than d->leave bytes (plus a chunk)
  * are free in blocks (/proc/buddyinfo). Return: the bytes taken in this
  * call (>= 0), or -errno where /proc/self/smaps_rollup or MemAvailable is

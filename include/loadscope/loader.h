@@ -72,11 +72,11 @@ struct lsc_extent {
  * device that refuses it fails the registration, and the chain falls back
  * with the runtime's reason. */
 #define LSC_LOAD_PIN_READONLY (1u << 4)
-/* Do not refuse an arena larger than MemAvailable less a reserve (MemTotal
- * / 32, 512 MiB to 8 GiB): for callers who know the memory will be there.
- * Without it such a load fails with -ENOMEM and one `error what=allocate`
- * line before a page is faulted, where faulting would bring the OOM killer.
- * LOADSCOPE_ARENA_MEM_CHECK=0 in the environment does the same. */
+/* Do not refuse an arena larger than the memory the process may take (the
+ * tightest of MemAvailable and its memory cgroup limits, each less a reserve:
+ * docs/loader.md): for callers who know the memory will be there. Without it
+ * such a load fails with -ENOMEM and one `error what=allocate` line before a
+ * page is faulted, where faulting would bring the OOM killer. LOADSCOPE_ARENA_MEM_CHECK=0 too. */
 #define LSC_LOAD_NO_MEM_CHECK (1u << 5)
 
 /*
@@ -151,11 +151,11 @@ struct lsc_load_result {
 
 /* Options for lsc_load(). Fill with lsc_load_options_init() first; fields
  * are only ever added at the end. Environment overrides, read once per
- * load: LOADSCOPE_ARENA_THP (a policy name), LOADSCOPE_ARENA_MEM_CHECK=0
+ * load: LOADSCOPE_ARENA_THP (a policy name, in any case), LOADSCOPE_ARENA_MEM_CHECK=0
  * (as LSC_LOAD_NO_MEM_CHECK); a bad value is one line and the default
  * (docs/configuration.md). */
 struct lsc_load_options {
-	enum lsc_thp_policy thp;
+	enum lsc_thp_policy thp;     /* outside LSC_THP_AUTO..LSC_THP_PROCESS_OFF: -EINVAL */
 	const char *pin;             /* "none" (default), "mlock", "cuda", "hip" */
 	uint64_t chunk_bytes;        /* allocate the arena in pieces of this size; 0 = one piece */
 	uint64_t pin_segment_bytes;  /* pin in segments of this size; default 1 GiB */

@@ -196,8 +196,8 @@ struct lsc_profiler_options {
 	                        * (copied; at most 63 bytes; a control character,
 	                        * newline or tab included, is -EINVAL: one sink
 	                        * call carries exactly one line) */
-	enum lsc_format format;
-	enum lsc_mode mode;
+	enum lsc_format format; /* a value outside the enum: -EINVAL */
+	enum lsc_mode mode;     /* the same */
 	const char *proc_root; /* "/proc" by default; tests point it at fixtures (copied) */
 	const char *sys_root;  /* "/sys" by default (copied) */
 	const char *trace_path;/* Chrome trace-event JSON (the array form),

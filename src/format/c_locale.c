@@ -2,7 +2,8 @@
  * The C locale the line writer, the parser and the trace switch to (see
  * c_locale.h). Made once per process and never freed: it is glibc's static
  * C locale object in practice, and a locale_t freed while another thread
- * formats a line would be a use after free.
+ * formats a line would be a use after free. Also the one case-insensitive
+ * comparison of setting words, in ASCII.
  */
 #include <langinfo.h>
 #include <pthread.h>
@@ -34,4 +35,19 @@ void lsc__c_locale_leave(locale_t before)
 {
 	if (before)
 		uselocale(before);
+}
+
+static int ascii_lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+int lsc__ascii_casecmp(const char *a, const char *b)
+{
+	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+	for (;; x++, y++) {
+		int d = ascii_lower(*x) - ascii_lower(*y);
+		if (d || !*x)
+			return d;
+	}
 }

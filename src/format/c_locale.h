@@ -24,4 +24,14 @@
 locale_t lsc__c_locale_enter(void);
 void lsc__c_locale_leave(locale_t before);
 
+/*
+ * lsc__ascii_casecmp - strcasecmp in the C locale: only A-Z fold to a-z,
+ * whatever the thread's locale. strcasecmp folds by the locale, and under
+ * tr_TR 'I' is not the capital of 'i' (the dotless i), so a setting word
+ * compared with it stopped matching in an engine that had set a Turkish
+ * locale (issue 22). Return: <0, 0 or >0, as strcmp of the folded strings.
+ * Thread-safe.
+ */
+int lsc__ascii_casecmp(const char *a, const char *b);
+
 #endif

@@ -31,6 +31,7 @@
 #include "loader/arena.h"
 #include "pin/kfd_counter.h"
 #include "loader/arena_int.h"
+#include "loader/env.h"
 #include "loader/lines.h"
 #include "pin/phase.h"
 #include "sys/sys.h"
@@ -47,17 +48,14 @@ static uint64_t round_up(uint64_t v, uint64_t unit)
  * option and says so. */
 static enum lsc_thp_policy policy_from_env(lsc_profiler *p, enum lsc_thp_policy opt, int *from_env)
 {
-	const char *v = getenv("LOADSCOPE_ARENA_THP");
-	enum lsc_thp_policy e;
+	enum lsc_thp_policy e = opt;
+	const char *v;
 	char reason[192];
+	int r = lsc__env_thp(&e, &v);
 
-	*from_env = 0;
-	if (!v || !*v)
-		return opt;
-	if (lsc_thp_policy_parse(v, &e) == 0) {
-		*from_env = 1;
+	*from_env = r > 0;
+	if (r >= 0)
 		return e;
-	}
 	snprintf(reason, sizeof reason,
 		 "LOADSCOPE_ARENA_THP=%.64s is not a policy (auto, 4k, thp, hugetlb, process-off)", v);
 	lsc__load_fallback(p, "arena", v, lsc_thp_policy_name(opt), reason);

@@ -2,12 +2,14 @@
  * The loader's LOADSCOPE_* variables: see env.h. One home for their names
  * and their words, so that every variable refuses a bad value the same way
  * (LOADSCOPE_READ_PATH=bogus and LOADSCOPE_READ_FIXED=bogus were once taken
- * silently, as arena and as 1).
+ * silently, as arena and as 1), and one way of matching their words: in
+ * ASCII, any case, whatever the engine's locale (under tr_TR strcasecmp
+ * took STAGING for something else than staging, and 4K was never 4k).
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <strings.h>
 
+#include "format/c_locale.h"
 #include "loader/env.h"
 
 static const char *const names[LSC__ENV_LOADER_MAX] = {
@@ -22,7 +24,7 @@ static const char *const switch_words[] = {"0", "off", "no", "1", "on", "yes", N
 static int match(const char *v, const char *const *words)
 {
 	for (int i = 0; words[i]; i++)
-		if (!strcasecmp(v, words[i]))
+		if (!lsc__ascii_casecmp(v, words[i]))
 			return i;
 	return -1;
 }
@@ -44,7 +46,7 @@ int lsc__env_switch(lsc_profiler *p, enum lsc__env_var var, int def)
 	int i = match(v, switch_words);
 	if (i >= 0)
 		return i >= 3;
-	if (def < 0 && !strcasecmp(v, "auto"))
+	if (def < 0 && !lsc__ascii_casecmp(v, "auto"))
 		return -1;
 	if (def < 0)
 		bad(p, var, v, "1, on, yes, 0, off, no or auto", "auto");
@@ -68,4 +70,18 @@ int lsc__env_choice(lsc_profiler *p, enum lsc__env_var var, const char *const *w
 				       k == 0 ? "" : words[k + 1] ? ", " : " or ", words[k]);
 	bad(p, var, v, list, words[def]);
 	return def;
+}
+
+int lsc__env_thp(enum lsc_thp_policy *out, const char **raw)
+{
+	const char *v = getenv("LOADSCOPE_ARENA_THP");
+	*raw = v;
+	if (!v || !*v)
+		return 0;
+	for (int i = LSC_THP_AUTO; i <= LSC_THP_PROCESS_OFF; i++)
+		if (!lsc__ascii_casecmp(v, lsc_thp_policy_name((enum lsc_thp_policy)i))) {
+			*out = (enum lsc_thp_policy)i;
+			return 1;
+		}
+	return -1;
 }

@@ -10,6 +10,7 @@
 #ifndef LSC_LOADER_ENV_H
 #define LSC_LOADER_ENV_H
 
+#include <loadscope/loader.h>
 #include <loadscope/profiler.h>
 
 #include "profiler/internal.h"
@@ -24,5 +25,12 @@ int lsc__env_switch(lsc_profiler *p, enum lsc__env_var var, int def);
  * @def when unset, empty or bad (a bad value also prints its line, naming
  * @words[@def] as the default kept). */
 int lsc__env_choice(lsc_profiler *p, enum lsc__env_var var, const char *const *words, int def);
+
+/* LOADSCOPE_ARENA_THP, the policy the arena takes (arena.c) and the memory
+ * guard counts the hugetlb pool for: 1 and *@out when it names a policy
+ * (lsc_thp_policy_name's words, in any case), 0 when unset or empty, -1
+ * when it names none. *@raw is the value (NULL unset). Prints nothing: a
+ * bad value is the arena's `fallback` line (docs/configuration.md). */
+int lsc__env_thp(enum lsc_thp_policy *out, const char **raw);
 
 #endif

@@ -28,12 +28,6 @@
 #include "loader/load_state.h"
 #include "sys/sys.h"
 
-static const char *kind(mode_t m)
-{
-	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
-	       : S_ISCHR(m) ? "a character device" : S_ISLNK(m) ? "a symbolic link" : "not a file";
-}
-
 int lsc__file_precheck(lsc_profiler *p, const char *path)
 {
 	struct stat st;
@@ -43,7 +37,7 @@ int lsc__file_precheck(lsc_profiler *p, const char *path)
 		return 0;
 	int err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	lsc__load_error(p, "open", path, 0, err, "%s, not a regular file or block device",
-			kind(st.st_mode));
+			lsc__file_type_name(st.st_mode));
 	return err;
 }
 
@@ -69,7 +63,7 @@ int lsc__file_check(lsc_profiler *p, struct lsc__lfile *f, const struct stat *st
 	if (!S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode)) {
 		int err = S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
 		lsc__load_error(p, "open", f->path, 0, err, "%s, not a regular file or block device",
-				kind(st->st_mode));
+				lsc__file_type_name(st->st_mode));
 		return err;
 	}
 	int fl = fcntl(f->fd, F_GETFL);

@@ -1,6 +1,7 @@
 /*
  * The loader's shared lines (lines.h): `error`, `fallback`, the KFD note,
- * with the error names of format/errname.h. Every step of a load prints
+ * with the error names of format/errname.h, and the one name of a file's
+ * type that the lines of the loader and the model reader give. Every step of a load prints
  * through these, so a reader fallback and an arena fallback read the same.
  */
 #include <errno.h>
@@ -8,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "format/c_locale.h"
 #include "format/errname.h"
@@ -15,6 +17,13 @@
 #include "loader/lines.h"
 #include "loader/result.h"
 #include "profiler/internal.h"
+
+const char *lsc__file_type_name(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+	       : S_ISLNK(m) ? "a symbolic link" : "not a file";
+}
 
 static const char *errtext(int err)
 {

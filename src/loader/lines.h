@@ -14,6 +14,7 @@
 #define LSC_LOADER_LINES_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <loadscope/profiler.h>
 
@@ -29,6 +30,11 @@ void lsc__load_error(lsc_profiler *p, const char *what, const char *path, uint64
 /* One `fallback` line: what was wanted, what was taken, why. */
 void lsc__load_fallback(lsc_profiler *p, const char *what, const char *wanted, const char *took,
 			const char *reason);
+
+/* What a path that is not a regular file is, for a line: "a directory",
+ * "a FIFO", "a socket", "a character device", "a block device", "a
+ * symbolic link", else "not a file". A static string. */
+const char *lsc__file_type_name(mode_t mode);
 
 /* The note with the KFD counts (a->kfd_seen set): the preload's evidence
  * for seed 000's silent EAGAIN retries. */

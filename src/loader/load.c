@@ -543,6 +543,13 @@ static int load_run(struct lsc__load *L, uint64_t arena_bytes)
 			return -EINVAL;
 		}
 	}
+	/* An enum is an int in the struct: 42 was taken as some policy. */
+	if ((unsigned)L->o.thp > LSC_THP_PROCESS_OFF) {
+		lsc__load_error(p, "options", NULL, 0, -EINVAL,
+				"thp %d is not a policy (%d auto to %d process-off)", (int)L->o.thp,
+				LSC_THP_AUTO, LSC_THP_PROCESS_OFF);
+		return -EINVAL;
+	}
 	if (L->caller_memory && L->o.device >= 0) {
 		lsc__load_error(p, "options", NULL, 0, -EINVAL,
 				"device %d: a load into the caller's memory has no arena to hold the "

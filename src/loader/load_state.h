@@ -160,7 +160,8 @@ void lsc__load_summary(const struct lsc__load *L, const struct lsc_vmstat *vm0,
 /* ---- the arena's memory guard (mem_guard.c) ------------------------------ */
 
 /* Refuse (one `error what=allocate` line, -ENOMEM) an arena of @bytes that
- * MemAvailable less a reserve cannot hold, unless the caller overrides. */
+ * the tightest bound of mem_guard.h less its reserve cannot hold, unless
+ * the caller overrides. */
 int lsc__arena_mem_guard(lsc_profiler *p, const struct lsc_load_options *o, uint64_t bytes);
 
 /* ---- the descriptors a load may take (fd_budget.c) ------------------------ */

@@ -325,6 +325,24 @@ static int shard_list(const struct wmap *m, const char ***out, size_t *ns, struc
 	return 0;
 }
 
+/* A shard must be a regular file: a FIFO, a directory or "." was read as a
+ * file of no tensors, and the map's first tensor was "not in shard". 0, or
+ * the error with @e set; a shard that cannot be opened is read_file's to
+ * report. */
+static int shard_kind(const char *path, const char *shard, struct lsc__merr *e)
+{
+	struct stat st;
+	int fd;
+	if (open_stat(path, &fd, &st) < 0)
+		return 0;
+	lsc__sys->close(fd);
+	if (S_ISREG(st.st_mode))
+		return 0;
+	return lsc__merr_set(e, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL, 0,
+			     "weight_map: shard \"%s\" is %s, not a regular file", shard,
+			     lsc__file_type_name(st.st_mode));
+}
+
 /* The tensors of the shard just read (the builder's last file) against the
  * map: each must be mapped to @shard, and is marked seen. 0 or -EBADMSG
  * with @e set. */
@@ -365,6 +383,8 @@ static int read_index(struct builder *b, const char *dir, const char *ipath)
 			ret = lsc__merr_set(&e, -ENOMEM, 0, "out of memory for the shard list");
 			goto failed;
 		}
+		if ((ret = shard_kind(sp, shards[s], &e)) < 0)
+			goto failed;
 		if ((ret = read_file(b, sp, 1)) < 0)
 			goto out; /* line printed */
 		if ((ret = match_shard(b, &m, shards[s], &e)) < 0)

@@ -203,10 +203,13 @@ static int read_preamble(struct rd *r, uint64_t *n_tensors, uint64_t *n_kv)
 		return -EBADMSG;
 	if (memcmp(magic, "GGUF", 4))
 		return lsc__merr_set(e, -EBADMSG, 0, "no GGUF magic");
+	/* Big-endian only where the swapped bytes name a version that exists:
+	 * version 0 has its low bytes zero too, and is no version at all. */
+	uint32_t swapped = __builtin_bswap32(version);
 	if (version != 2 && version != 3)
 		return lsc__merr_set(e, -EBADMSG, 4, "GGUF version %" PRIu32 "%s (2 and 3 are read)", version,
 				     version == 1 ? " (32-bit counts)"
-				     : (version & 0xffff) == 0 ? " (big-endian)" : "");
+				     : swapped >= 1 && swapped <= 3 ? " (big-endian)" : "");
 	if (u64(r, n_tensors) < 0 || u64(r, n_kv) < 0)
 		return -EBADMSG;
 	/* A KV pair takes at least 13 bytes (key length, type, one byte), a

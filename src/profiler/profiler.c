@@ -10,13 +10,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "format/c_locale.h"
 #include "host/procfs.h"
 #include "profiler/profiler_impl.h"
 
@@ -71,7 +71,8 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		lsc_profiler_options_init(&d);
 		opt = &d;
 	}
-	if (opt->format != LSC_FORMAT_HUMAN && opt->format != LSC_FORMAT_JSON)
+	/* Enums are ints in the struct: mode 9 was taken as "on". */
+	if ((unsigned)opt->format > LSC_FORMAT_JSON || (unsigned)opt->mode > LSC_MODE_OFF)
 		return -EINVAL;
 	if (opt->prefix && strlen(opt->prefix) >= sizeof(((lsc_profiler *)0)->prefix))
 		return -EINVAL;
@@ -121,11 +122,11 @@ LSC_API int lsc_profiler_create(const struct lsc_profiler_options *opt, lsc_prof
 		const char *e = getenv("LOADSCOPE");
 		if (e && *e) {
 			/* Any case: LOADSCOPE=OFF is what people type. */
-			if (!strcasecmp(e, "off") || !strcmp(e, "0") || !strcasecmp(e, "no")) {
+			if (!lsc__ascii_casecmp(e, "off") || !strcmp(e, "0") || !lsc__ascii_casecmp(e, "no")) {
 				p->on = 0;
-			} else if (!strcasecmp(e, "on") || !strcmp(e, "1") || !strcasecmp(e, "yes")) {
+			} else if (!lsc__ascii_casecmp(e, "on") || !strcmp(e, "1") || !lsc__ascii_casecmp(e, "yes")) {
 				p->on = 1;
-			} else if (!strcasecmp(e, "json")) {
+			} else if (!lsc__ascii_casecmp(e, "json")) {
 				p->on = 1;
 				p->format = LSC_FORMAT_JSON;
 			} else if (!strcasecmp(e, "verbose")) {

@@ -350,9 +350,12 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 			     lsc__fmt_bytes(b1, (double)res->bytes));
 	else if (failed)
 		lsc__rec_say(&r, "%s: failed after %s", name, lsc__fmt_secs(b2, wall));
-	else if (res->bytes)
+	else if (res->bytes && isfinite(gibps))
 		lsc__rec_say(&r, "%s: %s in %s (%.2f GiB/s)", name, lsc__fmt_bytes(b1, (double)res->bytes),
 			     lsc__fmt_secs(b2, wall), gibps);
+	else if (res->bytes)
+		lsc__rec_say(&r, "%s: %s in %s (no rate without time)", name,
+			     lsc__fmt_bytes(b1, (double)res->bytes), lsc__fmt_secs(b2, wall));
 	else
 		lsc__rec_say(&r, "%s: %s", name, lsc__fmt_secs(b2, wall));
 	/* The machine's counters before the process's faults: every number
@@ -488,9 +491,13 @@ LSC_API int lsc_phase_record(lsc_profiler *p, enum lsc_phase_kind kind, const ch
 	char b1[LSC__HBUF], b2[LSC__HBUF];
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(PHASE));
-	if (bytes)
+	/* No busy time, no rate: "(nan GiB/s)" once said it. */
+	if (bytes && isfinite(gibps))
 		lsc__rec_say(&r, "%s: %s in %s busy (%.2f GiB/s), overlapped with other phases", n,
 			     lsc__fmt_bytes(b1, (double)bytes), lsc__fmt_secs(b2, wall), gibps);
+	else if (bytes)
+		lsc__rec_say(&r, "%s: %s in %s busy (no rate without busy time), overlapped with other "
+			     "phases", n, lsc__fmt_bytes(b1, (double)bytes), lsc__fmt_secs(b2, wall));
 	else
 		lsc__rec_say(&r, "%s: %s busy, overlapped with other phases", n, lsc__fmt_secs(b2, wall));
 	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(kind));

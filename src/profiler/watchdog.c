@@ -67,11 +67,34 @@ static const char *hint(double stall, double fail, double fallback, double recla
 	return NULL;
 }
 
+/* ": 1.0 GiB of 4.0 GiB done (25%), 1.20 GiB/s now". Progress past the
+ * span's bytes (a caller that declared too few, or a done of UINT64_MAX)
+ * says so, where a share of it printed "16384.0 PiB of 1 B done
+ * (1844674407370955161600%)". */
+static void say_progress(struct lsc__rec *r, const struct due *d, double rate)
+{
+	char b1[LSC__HBUF], b2[LSC__HBUF];
+	lsc__fmt_bytes(b1, (double)d->done);
+	lsc__fmt_bytes(b2, (double)d->bytes);
+	if (d->done > d->bytes)
+		lsc__rec_say(r, ": %s done, more than the %s the span was given", b1, b2);
+	else
+		lsc__rec_say(r, ": %s of %s done (%.0f%%)", b1, b2,
+			     100.0 * (double)d->done / (double)d->bytes);
+	if (isfinite(rate))
+		lsc__rec_say(r, ", %.2f GiB/s now", rate);
+	else
+		lsc__rec_say(r, ", rate n/a%s", d->done < d->done_last ? " (the progress went back)" : "");
+}
+
 static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__sample *now)
 {
 	double el = (double)(now->ns - d->begin_ns) / 1e9;
 	double dt = (double)(now->ns - d->last.ns) / 1e9;
-	double rate = dt > 0 ? (double)(d->done - d->done_last) / 1073741824.0 / dt : NAN;
+	/* Progress that went back (a caller's counter reset) has no rate. */
+	double rate = dt > 0 && d->done >= d->done_last
+			      ? (double)(d->done - d->done_last) / 1073741824.0 / dt
+			      : NAN;
 	double faults = dt > 0 && now->minflt >= 0 && d->last.minflt >= 0
 				? (double)(now->minflt - d->last.minflt) / dt
 				: NAN;
@@ -83,14 +106,12 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 	double psi_some = psi_per_s(&d->last, now, 0), psi_full = psi_per_s(&d->last, now, 1);
 	const char *h = hint(stall, fail, fallback, reclaim, swap, d->bytes ? rate : NAN, faults);
 
-	char b1[LSC__HBUF], b2[LSC__HBUF], b3[LSC__HBUF];
+	char b1[LSC__HBUF], b3[LSC__HBUF];
 	struct lsc__rec r;
 	lsc__rec_init(&r, LSC__EV(STILL));
 	lsc__rec_say(&r, "in %s after %s", d->name, lsc__fmt_secs(b1, el));
 	if (d->bytes)
-		lsc__rec_say(&r, ": %s of %s done (%.0f%%), %.2f GiB/s now", lsc__fmt_bytes(b1, (double)d->done),
-			     lsc__fmt_bytes(b2, (double)d->bytes), 100.0 * (double)d->done / (double)d->bytes,
-			     rate);
+		say_progress(&r, d, rate);
 	/* brief: the machine's counters that moved, then the process's
 	 * faults; every rate is in the fields (docs/log-format.md) */
 	const double vm[] = {stall, fail, fallback, reclaim};
