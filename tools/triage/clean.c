@@ -255,7 +255,18 @@ static const char *skip_host_prog(const char *q, const char *end, int strict)
 }
 
 /* One leading prefix; returns the new start (== p when none). */
-static const char *strip_one(const char *p, const char *end, double *ts)
+static int level_index(const char *name)
+{
+	switch (name[0]) {
+	case 'T': case 'D': return TR_LV_DEBUG;
+	case 'I': case 'N': return TR_LV_INFO;
+	case 'W': return TR_LV_WARN;
+	case 'E': return TR_LV_ERROR;
+	default: return TR_LV_FATAL; /* CRITICAL, FATAL */
+	}
+}
+
+static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
 	const char *q = p;
 	double secs;
@@ -337,8 +348,23 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 		int dots = 0;
 		while (c < end && (tr_digit(*c) || *c == '.'))
 			dots += *c++ == '.';
-		if (dots == 3 && end - c >= 3 && c[0] == ' ' && strchr("DIWETN", c[1]) && c[2] == ' ')
+		if (dots == 3 && end - c >= 3 && c[0] == ' ' && strchr("DIWETN", c[1]) && c[2] == ' ') {
+			*lvl = (unsigned char)level_index((char[2]){c[1], 0});
 			return c + 3;
+		}
+	}
+	/* glog: "E0725 12:48:53.920000 127614 file.py:702] " */
+	if (q + 6 < end && strchr("IWEF", *q) && dig(q + 1, end, 4) && q[5] == ' ') {
+		n = clock_at(q + 6, end, &secs);
+		if (n) {
+			const char *c = tr_skip_ws(q + 6 + n, end);
+			const char *e = memchr(c, ']', (size_t)(end - c) < 128 ? (size_t)(end - c) : 128);
+			if (e) {
+				*ts = secs;
+				*lvl = (unsigned char)(*q == 'F' ? TR_LV_FATAL : level_index((char[2]){*q, 0}));
+				return tr_skip_ws(e + 1, end);
+			}
+		}
 	}
 	/* (VllmWorker rank=0 pid=123), (EngineCore_0 pid=9) */
 	if (q < end && *q == '(') {
@@ -365,8 +391,10 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 				if (e && tr_memmem(c, (size_t)(e - c), ".py"))
 					c = tr_skip_ws(e + 1, end);
 			}
-			if (c != tr_skip_ws(q + ln + (q[ln] == ':'), end) || q[ln] == ':')
+			if (c != tr_skip_ws(q + ln + (q[ln] == ':'), end) || q[ln] == ':') {
+				*lvl = (unsigned char)level_index(*lv);
 				return c;
+			}
 		}
 	}
 	return p;
@@ -403,7 +431,7 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 	int clocks = 0;
 	for (int i = 0; i < 8; i++) {
 		double ts = NAN;
-		const char *q = strip_one(p, end, &ts);
+		const char *q = strip_one(p, end, &ts, &l->level);
 		if (q == p)
 			break;
 		if (!isnan(ts)) {
@@ -423,7 +451,7 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 			int k = clocks ? 1 : 0;
 			for (int i = 0; i < 8; i++) {
 				double ts = NAN;
-				const char *n = strip_one(q, end, &ts);
+				const char *n = strip_one(q, end, &ts, &l->level);
 				if (!isnan(ts)) {
 					l->tsk[k] = l->ts = ts;
 					break;

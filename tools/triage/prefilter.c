@@ -68,6 +68,18 @@ static const struct {
 	{"starting engine", TR_G_BEGIN}, {"Starting engine", TR_G_BEGIN},
 	{"exited with status", TR_G_EXIT}, {"exit status", TR_G_EXIT}, {"; exiting", TR_G_EXIT},
 	{"timestamp=", TR_G_EPOCH},
+	/* the shared vocabulary (recognise_generic.c) */
+	{"Traceback (most", TR_G_GENERIC}, {"panic:", TR_G_GENERIC}, {"rror", TR_G_GENERIC}, {"RROR", TR_G_GENERIC},
+	{"atal", TR_G_GENERIC}, {"ATAL", TR_G_GENERIC}, {"CRITICAL", TR_G_GENERIC}, {"xception", TR_G_GENERIC},
+	{"xit code", TR_G_GENERIC}, {"xit status", TR_G_GENERIC}, {"xitcode", TR_G_GENERIC}, {"exited", TR_G_GENERIC},
+	{"SIGKILL", TR_G_GENERIC}, {"SIGSEGV", TR_G_GENERIC}, {"egmentation fault", TR_G_GENERIC},
+	{"core dumped", TR_G_GENERIC}, {"timed out", TR_G_GENERIC}, {"ailed", TR_G_GENERIC},
+	{"nable to load", TR_G_GENERIC}, {"ould not load", TR_G_GENERIC}, {"eady", TR_G_GENERIC},
+	{"EADY", TR_G_GENERIC}, {"tarted", TR_G_GENERIC}, {"istening on", TR_G_GENERIC},
+	{"tartup complete", TR_G_GENERIC}, {"unning on http", TR_G_GENERIC}, {"took", TR_G_GENERIC},
+	{"oad time", TR_G_GENERIC}, {"oaded in", TR_G_GENERIC}, {"inished in", TR_G_GENERIC},
+	{"ile size", TR_G_GENERIC}, {"odel size", TR_G_GENERIC}, {"it/s]", TR_G_GENERIC}, {"s/it]", TR_G_GENERIC},
+	{"till loading", TR_G_GENERIC}, {"level=", TR_G_GENERIC}, {"\"level\"", TR_G_GENERIC},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))

@@ -342,11 +342,22 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
-	if (tr_find(l, "failed to mlock") || tr_find(l, "RLIMIT_MEMLOCK") ||
-	    (tr_find(l, "mlock") && tr_memmem_ci(s, l->len, "fail"))) {
+	if (tr_find(l, "mlock") || tr_find(l, "RLIMIT_MEMLOCK")) {
+		/* read by meaning: "RLIMIT_MEMLOCK: unlimited", "mlock: ok, 0
+		 * failures", "mlock worked" say nothing was refused */
+		int unlimited = tr_memmem_ci(s, l->len, "unlimited") != NULL;
+		int refused = tr_find(l, "failed to mlock") || tr_find(l, "Try increasing RLIMIT_MEMLOCK") ||
+			      (!unlimited && tr_says_failed(s, l->len));
+		if (!refused && !unlimited)
+			return 0;
 		st = use(t, l, &e);
 		if (!st)
 			return 0;
+		if (!refused) {
+			if (!tr_has(&st->memlock_bytes))
+				tr_setnum(&st->memlock_bytes, INFINITY, e);
+			return 1;
+		}
 		if (st->ev_mlock_fail < 0)
 			st->ev_mlock_fail = e;
 		const char *p = tr_find(l, "mlock ");
@@ -594,13 +605,14 @@ int tr_recognise_public(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	if ((k & TR_G_RATES) && rates_in_prose(t, l))
 		return 1;
-	if ((k & TR_G_LLAMA) && llama_line(t, l))
+	/* each engine's recogniser, tagged with its engine (tr_engine_off) */
+	if ((k & TR_G_LLAMA) && !tr_engine_off(t, "llama.cpp") && llama_line(t, l))
 		return 1;
-	if ((k & TR_G_IK) && ik_llama_line(t, l))
+	if ((k & TR_G_IK) && !tr_engine_off(t, "ik_llama.cpp") && ik_llama_line(t, l))
 		return 1;
-	if ((k & TR_G_VLLM) && vllm_line(t, l))
+	if ((k & TR_G_VLLM) && !tr_engine_off(t, "vllm") && vllm_line(t, l))
 		return 1;
-	if ((k & TR_G_RUNAI) && runai_line(t, l))
+	if ((k & TR_G_RUNAI) && !tr_engine_off(t, "vllm") && runai_line(t, l))
 		return 1;
 	if ((k & TR_G_IO) && io_line(t, l))
 		return 1;

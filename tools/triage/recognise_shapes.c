@@ -472,6 +472,8 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 int tr_recognise_shapes(struct lsc_triage *t, struct tr_line *l)
 {
 	int i = tr_shape_match_line(l, 0);
+	while (i >= 0 && tr_engine_off(t, tr_shapes[i].engine))
+		i = tr_shape_match_line(l, (size_t)i + 1);
 	if (i < 0 || !apply(t, l, &tr_shapes[i]))
 		return 0;
 	/* An error line that names its cause ("error loading model: hugetlb

@@ -310,6 +310,8 @@ static int hip_line(struct lsc_triage *t, struct tr_line *l)
 int tr_recognise_strata(struct lsc_triage *t, struct tr_line *l)
 {
 	uint64_t k = l->kw;
+	if (tr_engine_off(t, "strata"))
+		return 0;
 	if ((k & TR_G_BEGIN) && begin_line(t, l))
 		return 1;
 	if ((k & TR_G_ARENA) && arena_note(t, l))

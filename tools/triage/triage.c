@@ -143,6 +143,9 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	 * 000's A/B table); only this project's tagged lines count there. */
 	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l) || tr_recognise_shapes(t, &l);
+	/* the shared vocabulary: levels, failures, ready words, figures */
+	if (!used && (l.kw & TR_G_GENERIC) && !(l.flags & TR_L_MDTABLE))
+		used = tr_recognise_generic(t, &l);
 	if (used)
 		t->nrecog++;
 	if (t->debug)
@@ -288,6 +291,19 @@ int lsc_triage_start(struct lsc_triage *t, size_t i, struct lsc_triage_start_inf
 	out->first_line = t->sums[i].first_line;
 	out->reached_ready = t->sums[i].stage >= TR_ST_READY;
 	out->ready_s = t->sums[i].ready_s;
+	out->outcome = tr_outcome_name(t->sums[i].outcome);
+	out->speed = tr_speed_name(t->sums[i].speed);
+	out->load_s = t->sums[i].v_load_s;
+	out->gib = t->sums[i].v_gib;
+	out->gibps = t->sums[i].v_rate;
+	return 0;
+}
+
+int lsc_triage_engine_off(struct lsc_triage *t, const char *engine)
+{
+	if (t->finished)
+		return -EINVAL;
+	snprintf(t->off_engine, sizeof(t->off_engine), "%s", engine ? engine : "");
 	return 0;
 }
 

@@ -1,0 +1,394 @@
+/*
+ * The vocabulary every engine shares, beneath the engine shapes: a line no
+ * engine's recogniser took is read here for what any startup log says in
+ * its own words. Failure evidence (an error or fatal level, a traceback as
+ * one block whose last exception line is the cause, a panic, an exit status
+ * that is not 0, a signal, a timeout, the "failed to load" family); ready
+ * evidence with its subject (the model, server, runner, engine,
+ * application) and its negation ("not ready after", "never became ready",
+ * "still loading" are not ready); and load figures anywhere in the line
+ * (`took N s`, `load time = N ms`, `file size = N GiB`, a tqdm bar's
+ * `n/N [elapsed<left, rate]`, a percentage).
+ *
+ * Words are matched by meaning, not as substrings: `exit code 0`, `0
+ * failures`, `succeeded` and `ok` are not failures. This is what reads an
+ * engine no shape names, and what the leave-one-engine-out test measures
+ * (tests/test_triage_verdict_files.c).
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+/* Does @s[0..n) hold @w as a word (no letter on either side)? Case-blind. */
+static const char *word(const char *s, size_t n, const char *w)
+{
+	size_t wl = strlen(w);
+	for (const char *p = s, *end = s + n; p + wl <= end;) {
+		const char *k = tr_memmem_ci(p, (size_t)(end - p), w);
+		if (!k)
+			return NULL;
+		int lb = k > s && (tr_isword(k[-1]) && k[-1] != '_');
+		int rb = k + wl < end && tr_isword(k[wl]) && k[wl] != '_';
+		if (!lb && !rb)
+			return k;
+		p = k + 1;
+	}
+	return NULL;
+}
+
+/* The line's level from its fields, when the cleaner found none in its
+ * prefix: logfmt `level=error`, JSON `"level":"error"`, slog `lvl=`, a
+ * leading `Error:` / `FATAL:` / `panic:` (a CLI's last word). */
+static int level_of(const struct tr_line *l)
+{
+	if (l->level)
+		return l->level;
+	const char *s = l->s;
+	size_t n = l->len;
+	static const struct { const char *k; int lv; } lead[] = {
+		{"Error:", TR_LV_ERROR}, {"ERROR:", TR_LV_ERROR}, {"error:", TR_LV_ERROR}, {"FATAL", TR_LV_FATAL},
+		{"fatal:", TR_LV_FATAL}, {"Fatal:", TR_LV_FATAL}, {"panic:", TR_LV_FATAL}, {"CRITICAL", TR_LV_FATAL},
+		{"ERROR ", TR_LV_ERROR}, {"[ERROR]", TR_LV_ERROR}, {"[error]", TR_LV_ERROR}, {"E ", TR_LV_ERROR}};
+	for (size_t i = 0; i < sizeof(lead) / sizeof(lead[0]); i++) {
+		size_t kl = strlen(lead[i].k);
+		if (n >= kl && !memcmp(s, lead[i].k, kl))
+			return lead[i].lv;
+	}
+	static const char *const keys[] = {"level=", "lvl=", "\"level\":\"", "\"level\": \"", "severity="};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *k = tr_memmem(s, n, keys[i]);
+		if (!k)
+			continue;
+		const char *v = k + strlen(keys[i]);
+		size_t left = (size_t)(s + n - v);
+		if (left >= 3 && (!strncasecmp(v, "err", 3)))
+			return TR_LV_ERROR;
+		if (left >= 4 && (!strncasecmp(v, "fata", 4) || !strncasecmp(v, "crit", 4) || !strncasecmp(v, "pani", 4)))
+			return TR_LV_FATAL;
+		if (left >= 4 && !strncasecmp(v, "warn", 4))
+			return TR_LV_WARN;
+		return TR_LV_INFO;
+	}
+	return TR_LV_NONE;
+}
+
+/* "exit code 1", "exit status 2", "exitcode: -9", "exited with code 137":
+ * 1 when the status is not 0, 0 when it is 0, -1 no status here. */
+static int exit_status(const char *s, size_t n)
+{
+	static const char *const k[] = {"exit code", "exit status", "exitcode", "exited with code", "exited with status",
+					"return code", "returncode"};
+	const char *end = s + n;
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		const char *p = tr_memmem_ci(s, n, k[i]);
+		if (!p)
+			continue;
+		p += strlen(k[i]);
+		while (p < end && (*p == ' ' || *p == ':' || *p == '=' || *p == '('))
+			p++;
+		if (p < end && (*p == '-' || tr_digit(*p))) {
+			const char *q = p + (*p == '-');
+			double v;
+			if (tr_num(&q, end, &v))
+				return v != 0;
+		}
+	}
+	return -1;
+}
+
+/* Failure words read by meaning: a count of 0 failures, a success, an ok,
+ * and a limit that is unlimited say nothing failed. */
+int tr_says_failed(const char *s, size_t n)
+{
+	if (word(s, n, "0 failures") || word(s, n, "no failures") || word(s, n, "0 errors") ||
+	    word(s, n, "no errors") || word(s, n, "succeeded") || word(s, n, "successfully") ||
+	    word(s, n, "without error"))
+		return 0;
+	static const char *const bad[] = {"failed", "failure", "fails", "error", "cannot", "can't", "unable",
+					  "denied", "not permitted", "refused", "could not", "couldn't"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (word(s, n, bad[i]))
+			return 1;
+	return 0;
+}
+
+/* "Traceback (most recent call last):" opens a block; the exception line
+ * that ends it ("torch.OutOfMemoryError: ...", "ValueError: ...") is its cause. */
+static int exception_line(const char *s, size_t n)
+{
+	const char *c = memchr(s, ':', n);
+	if (!c || c == s)
+		return 0;
+	for (const char *p = s; p < c; p++)
+		if (!(tr_isword(*p) || *p == '.' || *p == '_'))
+			return 0;
+	size_t w = (size_t)(c - s);
+	return (w >= 5 && (tr_memmem(s, w, "Error") || tr_memmem(s, w, "Exception") || tr_memmem(s, w, "Exit") ||
+			   tr_memmem(s, w, "Interrupt")));
+}
+
+/* A subject the ready word is about: the model or what serves it. */
+static int model_subject(const char *s, size_t n)
+{
+	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
+					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving"};
+	static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
+					    "node", "gcs", "raylet", "pod"};
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		if (word(s, n, other[i]))
+			return 0;
+	for (size_t i = 0; i < sizeof(subj) / sizeof(subj[0]); i++)
+		if (word(s, n, subj[i]))
+			return 1;
+	return 0;
+}
+
+/* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
+ * opposite of ready, which ends a start ("not ready after 30 minutes",
+ * "never became ready", "failed to start"). */
+static int ready_words(const char *s, size_t n)
+{
+	static const char *const dead[] = {"not ready after", "never became ready", "never ready", "failed to start",
+					   "did not start", "didn't start", "did not become ready", "not become ready"};
+	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "still loading",
+					  "still starting", "waiting for", "not up", "before", "until"};
+	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
+					  "ready after", "ready!", "now ready", "started in", "started successfully",
+					  "running on http", "listening on", "loaded successfully", "model loaded",
+					  "loaded in", "up and running", "ready for", "ready:", "ready."};
+	for (size_t i = 0; i < sizeof(dead) / sizeof(dead[0]); i++)
+		if (tr_memmem_ci(s, n, dead[i]))
+			return -1;
+	for (size_t i = 0; i < sizeof(neg) / sizeof(neg[0]); i++)
+		if (tr_memmem_ci(s, n, neg[i]))
+			return 0;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (tr_memmem_ci(s, n, yes[i]))
+			return 1;
+	return n >= 5 && !strncasecmp(s + n - 5, "ready", 5);
+}
+
+/* "mm:ss" or "h:mm:ss" at *p, in seconds. */
+static int clock_dur(const char **p, const char *end, double *out)
+{
+	const char *q = *p;
+	double part[3];
+	int k = 0;
+	while (k < 3) {
+		double v = 0;
+		int d = 0;
+		while (q < end && tr_digit(*q) && d < 3)
+			v = v * 10 + (*q++ - '0'), d++;
+		if (!d)
+			return 0;
+		part[k++] = v;
+		if (q < end && *q == ':' && k < 3)
+			q++;
+		else
+			break;
+	}
+	if (k < 2)
+		return 0;
+	*out = k == 2 ? part[0] * 60 + part[1] : part[0] * 3600 + part[1] * 60 + part[2];
+	*p = q;
+	return 1;
+}
+
+/* A tqdm bar: "45%|...| 9/20 [00:37<00:49,  9.75s/it]". Return 1 with the
+ * counts and the elapsed time. */
+static int tqdm_bar(const char *s, const char *end, double *done, double *all, double *elapsed)
+{
+	const char *br = NULL;
+	for (const char *p = end; p > s; p--)
+		if (p[-1] == '[') {
+			br = p;
+			break;
+		}
+	if (!br)
+		return 0;
+	const char *q = br;
+	if (!clock_dur(&q, end, elapsed) || q >= end || *q != '<')
+		return 0;
+	/* n/N before the bracket */
+	const char *sl = NULL;
+	for (const char *p = br - 1; p > s && br - p < 40; p--)
+		if (*p == '/') {
+			sl = p;
+			break;
+		}
+	if (!sl)
+		return 0;
+	const char *a = sl;
+	while (a > s && tr_digit(a[-1]))
+		a--;
+	const char *b = sl + 1;
+	if (a == sl || !tr_num(&a, sl, done) || !tr_num(&b, end, all))
+		return 0;
+	return *all > 0 && *done <= *all;
+}
+
+static struct tr_start *take(struct lsc_triage *t, struct tr_line *l, int *e)
+{
+	struct tr_start *s = tr_current(t, l);
+	if (!s)
+		return NULL;
+	*e = tr_evid(s, l);
+	tr_touch(s, l);
+	return s;
+}
+
+static int loading_words(const char *s, size_t n)
+{
+	return word(s, n, "load") || word(s, n, "loading") || word(s, n, "model") || word(s, n, "weights") ||
+	       word(s, n, "checkpoint") || word(s, n, "shards") || word(s, n, "tensors") || word(s, n, "gguf") ||
+	       word(s, n, "safetensors");
+}
+
+static int figures(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	size_t n = l->len;
+	double v, done, all;
+	int e;
+	struct tr_start *st;
+	if (tqdm_bar(s, end, &done, &all, &v) && loading_words(s, n)) {
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = done < all;
+		if (v > 0 && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v))
+			tr_setnum(&st->read_s, v, e);
+		return 1;
+	}
+	const char *k;
+	if ((k = tr_memmem_ci(s, n, "file size")) || (k = tr_memmem_ci(s, n, "model size"))) {
+		if (tr_after(k, end, "size", tr_size_gib, &v) && v > 0 && v < 1e6) {
+			if (!(st = take(t, l, &e)))
+				return 0;
+			tr_stage_raise(st, TR_ST_BEGAN);
+			if (!tr_has(&st->model_gib))
+				tr_setnum(&st->model_gib, v, e);
+			return 1;
+		}
+	}
+	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in"};
+	const char *kk = NULL;
+	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
+		if ((k = tr_memmem_ci(s, n, durk[i])))
+			kk = durk[i];
+	int got = 0;
+	if (kk) {
+		const char *p = k + strlen(kk);
+		for (const char *lim = p + 24; p < end && p < lim; p++)
+			if (tr_digit(*p)) {
+				const char *q = p;
+				got = tr_dur_s(&q, end, &v);
+				break;
+			}
+	}
+	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || model_subject(s, n))) {
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v)
+			tr_setnum(&st->gen_load_s, v, e);
+		if (ready_words(s, n) > 0 || tr_memmem_ci(s, n, "load time")) {
+			if (!tr_has(&st->ready_s))
+				tr_setnum(&st->ready_s, v, e);
+			if (!st->done && st->ev_error < 0 && st->ev_gen_fail < 0)
+				st->ev_gen_ready = e;
+			tr_stage_raise(st, TR_ST_READY);
+		} else {
+			tr_stage_raise(st, TR_ST_LOADING);
+		}
+		st->progress_open = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* Failure evidence; 1 used. */
+static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	struct tr_start *cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	int open = cur && cur->stage >= TR_ST_BEGAN && !cur->done;
+	int tb = tr_memmem(s, n, "Traceback (most recent call last)") != NULL;
+	int exc = cur && cur->in_traceback && exception_line(s, n);
+	int ex = exit_status(s, n);
+	int fatal = ex == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
+		    word(s, n, "timed out") || tr_memmem_ci(s, n, "failed to load") || tr_memmem_ci(s, n, "error loading") ||
+		    tr_memmem_ci(s, n, "could not load") || tr_memmem_ci(s, n, "unable to load") ||
+		    tr_memmem_ci(s, n, "cannot load") || tr_memmem(s, n, "panic:") || word(s, n, "SIGKILL") ||
+		    word(s, n, "SIGSEGV") || word(s, n, "SIGABRT") || ready_words(s, n) < 0;
+	int errlv = lv >= TR_LV_ERROR && tr_says_failed(s, n);
+	if (!(tb || exc || fatal || errlv))
+		return 0;
+	/* an error about nothing that loads, in no start (a pip error, a
+	 * shell's), is not a start's failure */
+	if (!open && !(loading_words(s, n) || model_subject(s, n)))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->done)
+		return 1; /* after ready: not a failed start */
+	if (tb) {
+		st->in_traceback = 1;
+	} else if (exc) {
+		st->in_traceback = 0;
+		st->ev_gen_fail_last = e; /* the block's cause */
+	} else {
+		st->ev_gen_fail_last = e;
+	}
+	if (st->ev_gen_fail < 0)
+		st->ev_gen_fail = e;
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	return 1;
+}
+
+static int ready(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	if (ready_words(s, n) <= 0 || !model_subject(s, n))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->done || st->ev_error >= 0 || st->ev_oom >= 0 || st->ev_killed >= 0)
+		return 1;
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	st->ev_gen_ready = e;
+	st->ev_end = e;
+	st->progress_open = 0;
+	tr_stage_raise(st, TR_ST_READY);
+	return 1;
+}
+
+int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
+{
+	int lv = level_of(l);
+	if (failure(t, l, lv))
+		return 1;
+	if (figures(t, l))
+		return 1;
+	if (ready(t, l))
+		return 1;
+	/* "still loading", a percentage under way */
+	if (tr_memmem_ci(l->s, l->len, "still loading") && t->cur && t->cur->src == l->src && !t->cur->done) {
+		int e;
+		struct tr_start *st = take(t, l, &e);
+		if (!st)
+			return 0;
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = 1;
+		return 1;
+	}
+	return 0;
+}
