@@ -236,6 +236,7 @@ struct tr_start {
 	int ev_gds;             /* GDS/cuFile refused (direct-io-fallback unless the load failed) */
 	int final;              /* the engine's last word on a failed start was seen */
 	int probe;              /* a `loadscope probe` run: a judgement, not a start */
+	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
 	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */
 	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */
@@ -429,6 +430,7 @@ struct lsc_triage {
 	size_t nlite, lite_cap;
 	unsigned long dropped_findings;
 	double pending_ts[TR_TS_KINDS]; /* first timestamps since the last start was ready */
+	double pending_last[TR_TS_KINDS]; /* and the latest */
 	struct tr_startsum *sums;
 	size_t nsums, sums_cap;
 	struct tr_row *rows;

@@ -166,7 +166,7 @@ static int ready_words(const char *s, size_t n)
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
 		if (tr_memmem_ci(s, n, yes[i]))
 			return 1;
-	return n >= 5 && !strncasecmp(s + n - 5, "ready", 5);
+	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
 }
 
 /* "mm:ss" or "h:mm:ss" at *p, in seconds. */
@@ -337,8 +337,12 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		return 1; /* after ready: not a failed start */
 	if (tb) {
 		st->in_traceback = 1;
+		return 1;
 	} else if (exc) {
 		st->in_traceback = 0;
+		/* Ctrl-C: the user stopped the start; it did not fail */
+		if (tr_memmem(s, n, "KeyboardInterrupt"))
+			return 1;
 		st->ev_gen_fail_last = e; /* the block's cause */
 	} else {
 		st->ev_gen_fail_last = e;
@@ -354,6 +358,9 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s;
 	size_t n = l->len;
+	/* a traceback's frames name functions, not events ("in wait_ready") */
+	if ((t->cur && t->cur->in_traceback) || (n > 6 && !memcmp(s, "File \"", 6)))
+		return 0;
 	if (ready_words(s, n) <= 0 || !model_subject(s, n))
 		return 0;
 	int e;

@@ -260,6 +260,8 @@ static int thp_settings(struct lsc_triage *t, struct tr_line *l)
 		snprintf(st->thp_process, sizeof(st->thp_process), "disabled");
 		st->ev_thp_process = e;
 	}
+	if (st)
+		st->nsettings++;
 	return st != NULL;
 }
 

@@ -168,6 +168,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 			return 0;
 		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
+		st->nsettings++;
 		if (v > 0 && st->ev_numa < 0)
 			st->ev_numa = e;
 		return 1;
@@ -176,6 +177,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 			return 0;
 		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
+		st->nsettings++;
 		if (!tr_has(&st->huge_pool))
 			tr_setnum(&st->huge_pool, v, e);
 		return 1;
@@ -185,6 +187,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 			return 0;
 		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
+		st->nsettings++;
 		if (kind == SET_THP_ENABLED) {
 			size_t n = strnlen(w, sizeof(st->thp_enabled) - 1);
 			memcpy(st->thp_enabled, w, n);
@@ -197,6 +200,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 	case SET_ULIMIT_L:
 		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
+		st->nsettings++;
 		if (tr_memmem(p, (size_t)(end - p), "unlimited"))
 			tr_setnum(&st->memlock_bytes, INFINITY, e);
 		else if (isnum && !isnan(sane(v, 1e15)))
@@ -266,6 +270,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = 1;
 		return 1;
 	case TR_EV_SUMMARY:
 		if (!(st = use_h(t, l, &e, fam, h)))
@@ -421,6 +426,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		p++;
 		if (!tr_num(&p, end, &all) || !(all > 0) || done > all)
 			return 1;
+		st->progress_open = done < all;
 		const char *br = memchr(p, '[', (size_t)(end - p));
 		const char *q = br ? br + 1 : NULL;
 		if (!q || !tr_num(&q, end, &mm) || q >= end || *q != ':')
@@ -457,8 +463,10 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		if (after == end) {
 			t->pending_setting = kind;
 			t->pending_line = l->no;
-			if ((st = t->cur))
+			if ((st = t->cur)) {
 				tr_touch(st, l);
+				st->nsettings++;
+			}
 			return st != NULL;
 		}
 		return setting(t, l, kind, after);

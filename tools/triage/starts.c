@@ -166,8 +166,9 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 	s->t = t;
 	memcpy(s->arm, t->arm, sizeof(s->arm));
 	for (int k = 0; k < TR_TS_KINDS; k++) {
-		s->ts_begin[k] = s->ts_last[k] = t->pending_ts[k];
-		t->pending_ts[k] = NAN;
+		s->ts_begin[k] = t->pending_ts[k];
+		s->ts_last[k] = isnan(t->pending_last[k]) ? t->pending_ts[k] : t->pending_last[k];
+		t->pending_ts[k] = t->pending_last[k] = NAN;
 	}
 	t->open[t->nopen++] = s;
 	t->cur = s;

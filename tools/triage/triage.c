@@ -36,7 +36,7 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->nrules = tr_nrules;
 	t->ctx.normal_fill_gibps = NAN;
 	for (int k = 0; k < TR_TS_KINDS; k++)
-		t->pending_ts[k] = NAN;
+		t->pending_ts[k] = t->pending_last[k] = NAN;
 	t->nsrc = 1;
 	/* LSC_TRIAGE_DEBUG=1: every cleaned line and whether a recogniser used it */
 	t->debug = getenv("LSC_TRIAGE_DEBUG") != NULL;
@@ -131,8 +131,10 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 			if (isnan(t->cur->ts_begin[k]))
 				t->cur->ts_begin[k] = l.tsk[k];
 			t->cur->ts_last[k] = l.tsk[k];
-		} else if (isnan(t->pending_ts[k])) {
-			t->pending_ts[k] = l.tsk[k];
+		} else {
+			if (isnan(t->pending_ts[k]))
+				t->pending_ts[k] = l.tsk[k];
+			t->pending_last[k] = l.tsk[k];
 		}
 	}
 	if (l.kw & TR_G_LSC)

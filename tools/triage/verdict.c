@@ -10,10 +10,11 @@
  * model an engine starts in seconds, seed 001's good start took 25 s); a
  * load at TR_OK_GIBPS or more is fine whatever the time (an NVMe drive
  * gives 2-7 GiB/s, the page cache more); a load over TR_OK_S at under
- * TR_SLOW_GIBPS is slow (a network file system or a stalled allocation:
- * seed 001's 432 s for 40 GiB is 0.09 GiB/s); with no size, a load over
- * TR_SLOW_NOSIZE_S is slow (several minutes). Between, with a size, the
- * start is in range: the log cannot tell a slow disk from a big model.
+ * TR_OK_GIBPS is slow (a network file system, a SATA disk or a stalled
+ * allocation: seed 001's 432 s for 40 GiB is 0.09 GiB/s, the NFS streamer
+ * of vllm-runai-disk-bound 0.58 GiB/s); with no size, a load over
+ * TR_SLOW_NOSIZE_S is slow (several minutes) and one between TR_OK_S and
+ * that is not judged: the log cannot tell a slow disk from a big model.
  */
 #include <string.h>
 
@@ -21,7 +22,6 @@
 
 #define TR_OK_S 60.0
 #define TR_OK_GIBPS 1.0
-#define TR_SLOW_GIBPS 0.3
 #define TR_SLOW_NOSIZE_S 300.0
 
 const char *tr_outcome_name(int o)
@@ -57,14 +57,18 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 			*ev_fail = fails[i];
 	if (s->probe && s->stage < TR_ST_LOADING && *ev_fail < 0)
 		return TR_OUT_NONE; /* a probe judges a machine: nothing was loaded */
+	/* a verification that failed, or an exit before ready, ends the start
+	 * even after its load summary (seed 001's verify timeout) */
+	if (s->ev_verify_fail >= 0 || s->ev_exit >= 0)
+		return TR_OUT_FAILED;
 	if (s->done)
 		return TR_OUT_COMPLETED;
 	if (*ev_fail >= 0)
 		return TR_OUT_FAILED;
 	if (s->ev_gen_ready >= 0)
 		return TR_OUT_COMPLETED;
-	if (s->stage == TR_ST_NONE)
-		return TR_OUT_NONE;
+	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings)
+		return TR_OUT_NONE; /* settings pasted, nothing of a start */
 	if (s->progress_open)
 		return TR_OUT_LOADING;
 	return TR_OUT_CUTOFF;
@@ -79,9 +83,7 @@ static enum tr_speed judge(double secs, double gib)
 		return TR_SPEED_OK;
 	if (!isnan(gib) && gib > 0) {
 		double r = gib / secs;
-		if (r >= TR_OK_GIBPS)
-			return TR_SPEED_OK;
-		return r < TR_SLOW_GIBPS ? TR_SPEED_SLOW : TR_SPEED_OK;
+		return r >= TR_OK_GIBPS ? TR_SPEED_OK : TR_SPEED_SLOW;
 	}
 	return secs >= TR_SLOW_NOSIZE_S ? TR_SPEED_SLOW : TR_SPEED_UNKNOWN;
 }
@@ -167,6 +169,18 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 		v->ev_time = ev_load;
 		v->basis = "load";
 	}
+	/* a phase that moved its bytes over a minute at under 1 GiB/s (an
+	 * allocation of 33 GiB in 184 s) is slow whatever the rest did */
+	for (int k = 0; k < TR_K_N && v->speed != TR_SPEED_SLOW; k++)
+		if (k != TR_K_VERIFY && tr_has(&s->ph_s[k]) && s->ph_gib[k] > 0 &&
+		    judge(s->ph_s[k].v, s->ph_gib[k]) == TR_SPEED_SLOW) {
+			v->speed = TR_SPEED_SLOW;
+			v->load_s = s->ph_s[k].v;
+			v->gib = s->ph_gib[k];
+			v->ev_time = v->ev_size = s->ph_s[k].ev;
+			v->basis = tr_kind_name((enum tr_kind)k);
+			have_g = 1;
+		}
 	if (v->outcome == TR_OUT_LOADING || v->outcome == TR_OUT_CUTOFF) {
 		/* unfinished: only "slow so far" means anything */
 		if (v->speed != TR_SPEED_SLOW)
