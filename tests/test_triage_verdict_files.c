@@ -30,10 +30,10 @@
 
 /* The share of starts whose verdict matches, that the tool reaches today
  * (percent; raise it as the tool gets better, never lower it to pass). */
-#define VERDICT_FLOOR 90
+#define VERDICT_FLOOR 95
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
-#define LOEO_FLOOR 80
+#define LOEO_FLOOR 75
 #define LOEO_TARGET 90
 
 struct vrow {

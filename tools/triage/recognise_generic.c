@@ -272,24 +272,40 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			return 1;
 		}
 	}
-	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in"};
+	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
+					   "ready after"};
 	const char *kk = NULL;
 	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
 		if ((k = tr_memmem_ci(s, n, durk[i])))
 			kk = durk[i];
 	int got = 0;
+	double gib = NAN;
 	if (kk) {
+		/* "took 7.68 GiB and 2.20 seconds": the duration may follow a size */
 		const char *p = k + strlen(kk);
-		for (const char *lim = p + 24; p < end && p < lim; p++)
-			if (tr_digit(*p)) {
+		for (const char *lim = p + 48; p < end && p < lim && !got; p++)
+			if (tr_digit(*p) && (p == k || !tr_digit(p[-1]))) {
 				const char *q = p;
-				got = tr_dur_s(&q, end, &v);
-				break;
+				double g;
+				if (tr_dur_s(&q, end, &v))
+					got = 1;
+				else if ((q = p, tr_size_gib(&q, end, &g)))
+					gib = g;
 			}
 	}
 	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || model_subject(s, n))) {
-		if (!(st = take(t, l, &e)))
+		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+		/* a second load figure after the start completed: a second run */
+		if (c && c->done && tr_has(&c->gen_load_s)) {
+			if (!(st = tr_fresh_if(t, l, 1, NULL)))
+				return 0;
+			e = tr_evid(st, l);
+			tr_touch(st, l);
+		} else if (!(st = take(t, l, &e))) {
 			return 0;
+		}
+		if (!isnan(gib) && gib > 0 && gib < 1e6 && !tr_has(&st->model_gib))
+			tr_setnum(&st->model_gib, gib, e);
 		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v)
 			tr_setnum(&st->gen_load_s, v, e);
 		if (ready_words(s, n) > 0 || tr_memmem_ci(s, n, "load time")) {
