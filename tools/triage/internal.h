@@ -236,6 +236,7 @@ struct tr_start {
 	int ev_gds;             /* GDS/cuFile refused (direct-io-fallback unless the load failed) */
 	int final;              /* the engine's last word on a failed start was seen */
 	int probe;              /* a `loadscope probe` run: a judgement, not a start */
+	int ready_from_clock;   /* ready_s is the span of the lines' clocks, not a stated figure */
 	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
 	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */

@@ -576,8 +576,10 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		p++;
 	if (p < end && tr_dur_s(&p, end, &v))
 		tr_setnum(&st->ready_s, v, e);
-	else if (ts_span(st, l, &v))
+	else if (ts_span(st, l, &v)) {
 		tr_setnum(&st->ready_s, v, e);
+		st->ready_from_clock = 1;
+	}
 	else if (tr_has(&st->still_max_s))
 		tr_setnum(&st->ready_s, st->still_max_s.v, st->still_max_s.ev);
 	tr_stage_raise(st, TR_ST_READY);

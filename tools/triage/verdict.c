@@ -88,20 +88,6 @@ static enum tr_speed judge(double secs, double gib)
 	return secs >= TR_SLOW_NOSIZE_S ? TR_SPEED_SLOW : TR_SPEED_UNKNOWN;
 }
 
-/* The start's span by its own clocks (the most specific kind), NAN none. */
-static double clock_span(const struct tr_start *s)
-{
-	for (int k = TR_TS_KINDS; k-- > 0;) {
-		if (isnan(s->ts_begin[k]) || isnan(s->ts_last[k]))
-			continue;
-		double d = s->ts_last[k] - s->ts_begin[k];
-		if (d < 0)
-			d += 86400;
-		return d > 0 ? d : NAN;
-	}
-	return NAN;
-}
-
 void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
@@ -146,12 +132,13 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 		v->ev_size = s->read_gib.ev;
 		have_g = 1;
 	}
-	double ready = tr_has(&s->ready_s) ? s->ready_s.v : NAN;
+	/* a time to ready read off the lines' clocks (which a paste may mix:
+	 * a collector's, the engine's) counts only when nothing states a load */
+	double ready = tr_has(&s->ready_s) && !(s->ready_from_clock && have_l) ? s->ready_s.v : NAN;
 	int ev_ready = s->ready_s.ev;
-	if (isnan(ready) && !have_l) {
-		ready = clock_span(s);
-		ev_ready = -1;
-	}
+	/* The lines' clocks alone are not a load time: a paste stacks a
+	 * collector's clock on the engine's, and a prefix added by hand makes
+	 * every line the same second (tests/test_triage_damage.c). */
 	enum tr_speed a = have_l ? judge(load, have_g ? v->gib : NAN) : TR_SPEED_UNKNOWN;
 	/* time to ready counts when it is minutes and several times the load
 	 * (a rate that hides the wall time, seed 001), or when it is all there is */
@@ -162,7 +149,7 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 		v->speed = b;
 		v->load_s = ready;
 		v->ev_time = ev_ready;
-		v->basis = ev_ready >= 0 || tr_has(&s->ready_s) ? "time to ready" : "the start's clock span";
+		v->basis = "time to ready";
 	} else {
 		v->speed = a;
 		v->load_s = have_l ? load : NAN;
