@@ -126,6 +126,18 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 	if (!have_l && have_g && tr_has(&s->loaded_rate) && s->loaded_rate.v > 0)
 		have_l = 1, load = v->gib / s->loaded_rate.v, ev_load = s->loaded_rate.ev;
 
+	/* phases moved their own bytes (an allocation of the pinned part, not the model) */
+	if (have_l && ev_load == ev_ph && load == ph && nph) {
+		double pg = 0;
+		for (int k = 0; k < TR_K_N; k++)
+			if (k != TR_K_VERIFY && tr_has(&s->ph_s[k]) && s->ph_gib[k] > pg)
+				pg = s->ph_gib[k];
+		if (pg > 0) {
+			v->gib = pg;
+			v->ev_size = ev_ph;
+			have_g = 1;
+		}
+	}
 	/* a read still under way (a progress bar) moved only its share */
 	if (have_l && ev_load == s->read_s.ev && load == s->read_s.v && tr_has(&s->read_gib) && s->read_gib.v > 0) {
 		v->gib = s->read_gib.v;

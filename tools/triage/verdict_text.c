@@ -28,7 +28,7 @@ static void figures(char *out, size_t cap, const struct tr_verdict *v)
 	if (m < 0 || (size_t)(n + m) >= cap)
 		return;
 	if (!isnan(v->rate))
-		snprintf(out + n + m, cap - (size_t)(n + m), " (%.2f GiB/s)", v->rate);
+		snprintf(out + n + m, cap - (size_t)(n + m), " at %.2f GiB/s", v->rate);
 }
 
 void tr_verdict_failed(struct tr_finding *f, const struct tr_start *s, const struct tr_verdict *v)
@@ -57,8 +57,8 @@ void tr_verdict_slow(struct tr_finding *f, const struct tr_start *s, const struc
 	if (v->ev_size != v->ev_time)
 		tr_f_ev(f, s, v->ev_size);
 	if (!isnan(v->rate))
-		tr_f_math(f, "%.2f GiB / %.1f s = %.2f GiB/s, under %.1f GiB/s over more than 60 s (docs/triage.md, Verdicts)",
-			  v->gib, v->load_s, v->rate, 0.3);
+		tr_f_math(f, "%.2f GiB / %.1f s = %.2f GiB/s: over 60 s at under 1 GiB/s is slow (docs/triage.md, Verdicts)",
+			  v->gib, v->load_s, v->rate);
 	else
 		tr_f_math(f, "%.1f s without a size: over 300 s is slow whatever the model (docs/triage.md, Verdicts)",
 			  v->load_s);
