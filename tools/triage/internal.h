@@ -572,6 +572,10 @@ int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l);
 /* Does the line say something failed, read by meaning ("0 failures",
  * "succeeded", "ok" do not)? recognise_generic.c */
 int tr_says_failed(const char *s, size_t n);
+/* Is a ready word in the line about the model or what serves it (not a
+ * Ray cluster, a tokenizer, a container)? recognise_generic.c */
+int tr_ready_subject(const char *s, size_t n);
+int tr_ready_about_other(const char *s, size_t n);
 
 /* table.c */
 void tr_table_row(struct lsc_triage *t, const struct tr_start *s);

@@ -128,16 +128,25 @@ static int exception_line(const char *s, size_t n)
 			   tr_memmem(s, w, "Interrupt")));
 }
 
-/* A subject the ready word is about: the model or what serves it. */
-static int model_subject(const char *s, size_t n)
+/* Is the line about something other than the model (a Ray cluster, a
+ * tokenizer, a container, a download)? */
+int tr_ready_about_other(const char *s, size_t n)
 {
-	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
-					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving"};
 	static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
 					    "node", "gcs", "raylet", "pod"};
 	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
 		if (word(s, n, other[i]))
-			return 0;
+			return 1;
+	return 0;
+}
+
+/* A subject the ready word is about: the model or what serves it. */
+int tr_ready_subject(const char *s, size_t n)
+{
+	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
+					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving"};
+	if (tr_ready_about_other(s, n))
+		return 0;
 	for (size_t i = 0; i < sizeof(subj) / sizeof(subj[0]); i++)
 		if (word(s, n, subj[i]))
 			return 1;
@@ -293,7 +302,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 					gib = g;
 			}
 	}
-	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || model_subject(s, n))) {
+	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* a second load figure after the start completed: a second run */
 		if (c && c->done && tr_has(&c->gen_load_s)) {
@@ -343,7 +352,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
 	 * shell's), is not a start's failure */
-	if (!open && !(loading_words(s, n) || model_subject(s, n)))
+	if (!open && !(loading_words(s, n) || tr_ready_subject(s, n)))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
@@ -377,7 +386,7 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	/* a traceback's frames name functions, not events ("in wait_ready") */
 	if ((t->cur && t->cur->in_traceback) || (n > 6 && !memcmp(s, "File \"", 6)))
 		return 0;
-	if (ready_words(s, n) <= 0 || !model_subject(s, n))
+	if (ready_words(s, n) <= 0 || !tr_ready_subject(s, n))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);

@@ -323,6 +323,9 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		if (!st)
 			return 0;
 		tr_touch(st, l);
+		/* the tensors are being read: a new banner after this is a new process */
+		if (tr_find(l, "loading model tensors"))
+			tr_stage_raise(st, TR_ST_LOADING);
 		if (tr_find(l, "direct_io = true"))
 			st->direct_on = 1; /* a read error later is direct I/O's */
 		return 1;
@@ -563,7 +566,7 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		if (k && k > s && isalpha((unsigned char)k[-1]))
 			k = NULL; /* "already in" is not "ready in" */
 	}
-	if (!k || tr_find(l, "complement"))
+	if (!k || tr_find(l, "complement") || tr_ready_about_other(s, l->len))
 		return 0;
 	struct tr_start *st = t->cur;
 	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY)

@@ -255,6 +255,11 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		e = tr_evid(st, l);
 		tr_touch(st, l);
 		tr_stage_raise(st, TR_ST_BEGAN);
+		if (tr_find(l, "file size") && !tr_has(&st->model_gib)) {
+			v = size_after(s, end, "file size");
+			if (!isnan(v) && v > 0)
+				tr_setnum(&st->model_gib, v, e);
+		}
 		if ((h->fields & TR_FLD_SIZE) && tr_find(l, "CUDA_Host")) {
 			v = size_after(s, end, h->num_after);
 			if (!isnan(v))
@@ -276,6 +281,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADED);
+		st->progress_open = 0;
 		return 1;
 	case TR_EV_READY:
 		if (!(st = tr_current(t, l)) || (st->stage >= TR_ST_READY && !st->done))
@@ -288,6 +294,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			tr_setnum(&st->ready_s, v, e);
 		tr_stage_raise(st, TR_ST_READY);
 		st->ev_end = e;
+		st->progress_open = 0;
 		return 1;
 	case TR_EV_LOAD_FAIL:
 	case TR_EV_READ_ERROR:
@@ -302,6 +309,8 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			st->ev_error = e;
 		else if (st->ev_error2 < 0 && e != st->ev_error)
 			st->ev_error2 = e;
+		if (h->fields & TR_FLD_LOADING)
+			st->in_traceback = 1; /* its last exception line is the cause (recognise_generic.c) */
 		if ((h->fields & TR_FLD_SIZE) && !tr_has(&st->fail_gib)) {
 			v = size_after(s, end, h->num_after);
 			if (isnan(v)) /* "of size 124650209312": bytes, without a unit */

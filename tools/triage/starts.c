@@ -206,10 +206,25 @@ static void set_family(struct tr_start *s, const char *family)
 		snprintf(s->family, sizeof(s->family), "%s", family);
 }
 
+/* A launcher that runs the engine as a child (ollama's server and its
+ * llama.cpp runner, LocalAI's backends, Jan's cortex): the child's banner,
+ * while the launcher's start is still under way, is the same start. */
+static int joins_launcher(const struct tr_start *s, const char *family)
+{
+	static const char *const launchers[] = {"ollama", "localai", "jan"};
+	if (!family || !s->family[0] || !strcmp(family, s->family) || s->done || s->final || s->ev_error >= 0 ||
+	    s->ev_exit >= 0 || s->ev_oom >= 0 || s->ev_killed >= 0 || s->stage >= TR_ST_READY)
+		return 0;
+	for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++)
+		if (!strcmp(s->family, launchers[i]))
+			return 1;
+	return 0;
+}
+
 struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const char *family)
 {
 	struct tr_start *s = tr_current(t, l);
-	if (s && s->stage >= TR_ST_LOADING) {
+	if (s && s->stage >= TR_ST_LOADING && !joins_launcher(s, family)) {
 		if (!s->run[0])
 			tr_close(t, s);
 		s = new_start(t, l);
