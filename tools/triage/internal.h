@@ -577,6 +577,17 @@ int tr_says_failed(const char *s, size_t n);
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
 
+/* remedy_figures.c: the one home of each measured figure a remedy prints */
+enum tr_fig_id { TR_FIG_REFAULT_4K, TR_FIG_SEED000_THP_OFF, TR_FIG_SEEDS_THP, TR_FIG_SEED002_HUGETLB, TR_FIG_N };
+struct tr_figure {
+	const char *rule;  /* the finding whose remedy prints it */
+	const char *page;  /* where the measurement is recorded (relative to the repository) */
+	const char *quote; /* the words that page uses for it */
+	const char *text;  /* what the remedy prints */
+};
+extern const struct tr_figure tr_figures[TR_FIG_N];
+const char *tr_fig(enum tr_fig_id id);
+
 /* table.c */
 void tr_table_row(struct lsc_triage *t, const struct tr_start *s);
 
