@@ -79,7 +79,9 @@ static const struct {
 	{"tartup complete", TR_G_GENERIC}, {"unning on http", TR_G_GENERIC}, {"took", TR_G_GENERIC},
 	{"oad time", TR_G_GENERIC}, {"oaded in", TR_G_GENERIC}, {"inished in", TR_G_GENERIC},
 	{"ile size", TR_G_GENERIC}, {"odel size", TR_G_GENERIC}, {"it/s]", TR_G_GENERIC}, {"s/it]", TR_G_GENERIC},
-	{"till loading", TR_G_GENERIC}, {"level=", TR_G_GENERIC}, {"\"level\"", TR_G_GENERIC},
+	{"till loading", TR_G_GENERIC}, {"weight end", TR_G_GENERIC}, {"eights loaded", TR_G_GENERIC},
+	{"oading complete", TR_G_GENERIC}, {"oad complete", TR_G_GENERIC}, {"inished loading", TR_G_GENERIC},
+	{"one loading", TR_G_GENERIC}, {"oaded the model", TR_G_GENERIC}, {"oad progress", TR_G_GENERIC}, {"level=", TR_G_GENERIC}, {"\"level\"", TR_G_GENERIC},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))

@@ -317,7 +317,11 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_setnum(&st->model_gib, gib, e);
 		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v)
 			tr_setnum(&st->gen_load_s, v, e);
-		if (ready_words(s, n) > 0 || tr_memmem_ci(s, n, "load time")) {
+		/* "Loading weights took 4.6 s", "model loaded in 3 s": the load is done */
+		int summary = kk[0] != 'r' && kk[0] != 'R' && loading_words(s, n) && !ready_words(s, n);
+		if (summary && !st->done && st->ev_error < 0 && st->ev_gen_fail < 0) {
+			tr_stage_raise(st, TR_ST_LOADED);
+		} else if (ready_words(s, n) > 0 || tr_memmem_ci(s, n, "load time")) {
 			if (!tr_has(&st->ready_s))
 				tr_setnum(&st->ready_s, v, e);
 			if (!st->done && st->ev_error < 0 && st->ev_gen_fail < 0)
@@ -347,12 +351,12 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		    tr_memmem_ci(s, n, "could not load") || tr_memmem_ci(s, n, "unable to load") ||
 		    tr_memmem_ci(s, n, "cannot load") || tr_memmem(s, n, "panic:") || word(s, n, "SIGKILL") ||
 		    word(s, n, "SIGSEGV") || word(s, n, "SIGABRT") || ready_words(s, n) < 0;
-	int errlv = lv >= TR_LV_ERROR && tr_says_failed(s, n);
+	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
 	if (!(tb || exc || fatal || errlv))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
 	 * shell's), is not a start's failure */
-	if (!open && !(loading_words(s, n) || tr_ready_subject(s, n)))
+	if (!open && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
@@ -412,6 +416,38 @@ int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	if (ready(t, l))
 		return 1;
+	/* the load's end in words ("load weight end", "weights loaded") */
+	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
+					   "finished loading", "done loading", "loaded the model"};
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (tr_memmem_ci(l->s, l->len, ends[i]) && !ready_words(l->s, l->len)) {
+			int e;
+			struct tr_start *st = take(t, l, &e);
+			if (!st)
+				return 0;
+			if (st->stage < TR_ST_BEGAN)
+				st->stage = TR_ST_BEGAN;
+			st->progress_open = 0;
+			tr_stage_raise(st, TR_ST_LOADED);
+			return 1;
+		}
+	/* "model load progress 0.42", "loading ... 45%": under way */
+	const char *pg = tr_memmem_ci(l->s, l->len, "load progress");
+	if (pg) {
+		const char *p = pg + 13, *end = l->s + l->len;
+		while (p < end && (*p == ' ' || *p == '=' || *p == ':'))
+			p++;
+		double v;
+		if (p < end && tr_digit(*p) && tr_num(&p, end, &v)) {
+			int e;
+			struct tr_start *st = take(t, l, &e);
+			if (!st)
+				return 0;
+			tr_stage_raise(st, TR_ST_LOADING);
+			st->progress_open = !(p < end && *p == '%') ? v < 1.0 : v < 100.0;
+			return 1;
+		}
+	}
 	/* "still loading", a percentage under way */
 	if (tr_memmem_ci(l->s, l->len, "still loading") && t->cur && t->cur->src == l->src && !t->cur->done) {
 		int e;
