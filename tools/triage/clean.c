@@ -254,7 +254,6 @@ static const char *skip_host_prog(const char *q, const char *end, int strict)
 	return pe + 2;
 }
 
-/* One leading prefix; returns the new start (== p when none). */
 static int level_index(const char *name)
 {
 	switch (name[0]) {
@@ -266,6 +265,79 @@ static int level_index(const char *name)
 	}
 }
 
+/* A bracketed prefix at @q ("[ 123.456789]" dmesg, "[pid  1234]" strace -f,
+ * "[2026-10-16 15:39:01]"): past it, or @q when it is none of those. */
+static const char *strip_bracket(const char *q, const char *end, double *ts)
+{
+	const char *r = tr_skip_ws(q + 1, end);
+	if (end - r > 4 && !strncmp(r, "pid", 3)) {
+		r = tr_skip_ws(r + 3, end);
+		while (r < end && tr_digit(*r))
+			r++;
+		if (r < end && *r == ']')
+			return tr_skip_ws(r + 1, end);
+	}
+	const char *e = memchr(q, ']', (size_t)(end - q) < 48 ? (size_t)(end - q) : 48);
+	if (e) {
+		double sub;
+		const char *in = tr_skip_ws(q + 1, e);
+		if (dig(in, e, 4) && in + 10 <= e && in[4] == '-') { /* a bracketed date-time */
+			const char *c = in + 10;
+			if (c < e && (*c == ' ' || *c == 'T'))
+				c++;
+			if (clock_at(c, e, &sub))
+				*ts = sub;
+			return tr_skip_ws(e + 1, end);
+		}
+		if (clock_at(in, e, &sub)) {
+			*ts = sub;
+			return tr_skip_ws(e + 1, end);
+		}
+		const char *d = in;
+		while (d < e && (tr_digit(*d) || *d == '.'))
+			d++;
+		if (d == e && d > in)
+			return tr_skip_ws(e + 1, end);
+	}
+	return q;
+}
+
+/* A level word and what follows it in python logging and vLLM: "INFO
+ * 10-16 15:39:01 [loader.py:123] ", "ERROR: "; its level into *@lvl. */
+static const char *strip_level(const char *p, const char *end, double *ts, unsigned char *lvl)
+{
+	const char *q = p;
+	double secs;
+	size_t n;
+	/* vLLM / python logging: "INFO 10-16 15:39:01 [loader.py:123] " */
+	for (const char *const *lv = levels; q < end && tr_upper(*q) && *lv; lv++) {
+		if (*q != (*lv)[0])
+			continue;
+		size_t ln = strlen(*lv);
+		if ((size_t)(end - q) > ln + 1 && !strncmp(q, *lv, ln) && (q[ln] == ' ' || q[ln] == ':')) {
+			const char *c = tr_skip_ws(q + ln + (q[ln] == ':'), end);
+			if (dig(c, end, 2) && c + 5 < end && c[2] == '-' && dig(c + 3, end, 2))
+				c = tr_skip_ws(c + 5, end);
+			n = clock_at(c, end, &secs);
+			if (n) {
+				*ts = secs;
+				c = tr_skip_ws(c + n, end);
+			}
+			if (c < end && *c == '[') {
+				const char *e = memchr(c, ']', (size_t)(end - c) < 96 ? (size_t)(end - c) : 96);
+				if (e && tr_memmem(c, (size_t)(e - c), ".py"))
+					c = tr_skip_ws(e + 1, end);
+			}
+			if (c != tr_skip_ws(q + ln + (q[ln] == ':'), end) || q[ln] == ':') {
+				*lvl = (unsigned char)level_index(*lv);
+				return c;
+			}
+		}
+	}
+	return p;
+}
+
+/* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
 	const char *q = p;
@@ -276,38 +348,10 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q)))
 		return p;
 
-	/* [ 123.456789] dmesg, [pid  1234] strace -f, [2026-10-16 15:39:01] */
-	if (q < end && *q == '[') {
-		const char *r = tr_skip_ws(q + 1, end);
-		if (end - r > 4 && !strncmp(r, "pid", 3)) {
-			r = tr_skip_ws(r + 3, end);
-			while (r < end && tr_digit(*r))
-				r++;
-			if (r < end && *r == ']')
-				return tr_skip_ws(r + 1, end);
-		}
-		const char *e = memchr(q, ']', (size_t)(end - q) < 48 ? (size_t)(end - q) : 48);
-		if (e) {
-			double sub;
-			const char *in = tr_skip_ws(q + 1, e);
-			if (dig(in, e, 4) && in + 10 <= e && in[4] == '-') { /* a bracketed date-time */
-				const char *c = in + 10;
-				if (c < e && (*c == ' ' || *c == 'T'))
-					c++;
-				if (clock_at(c, e, &sub))
-					*ts = sub;
-				return tr_skip_ws(e + 1, end);
-			}
-			if (clock_at(in, e, &sub)) {
-				*ts = sub;
-				return tr_skip_ws(e + 1, end);
-			}
-			const char *d = in;
-			while (d < e && (tr_digit(*d) || *d == '.'))
-				d++;
-			if (d == e && d > in)
-				return tr_skip_ws(e + 1, end);
-		}
+	if (*q == '[') {
+		const char *r = strip_bracket(q, end, ts);
+		if (r != q)
+			return r;
 	}
 	/* 2026-10-16T15:39:01.123+02:00, 2026-10-16 15:39:01,123 */
 	if (dig(q, end, 4) && q + 10 < end && q[4] == '-' && q[7] == '-') {
@@ -372,32 +416,7 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 		if (e && tr_memmem(q, (size_t)(e - q), "pid="))
 			return tr_skip_ws(e + 1, end);
 	}
-	/* vLLM / python logging: "INFO 10-16 15:39:01 [loader.py:123] " */
-	for (const char *const *lv = levels; q < end && tr_upper(*q) && *lv; lv++) {
-		if (*q != (*lv)[0])
-			continue;
-		size_t ln = strlen(*lv);
-		if ((size_t)(end - q) > ln + 1 && !strncmp(q, *lv, ln) && (q[ln] == ' ' || q[ln] == ':')) {
-			const char *c = tr_skip_ws(q + ln + (q[ln] == ':'), end);
-			if (dig(c, end, 2) && c + 5 < end && c[2] == '-' && dig(c + 3, end, 2))
-				c = tr_skip_ws(c + 5, end);
-			n = clock_at(c, end, &secs);
-			if (n) {
-				*ts = secs;
-				c = tr_skip_ws(c + n, end);
-			}
-			if (c < end && *c == '[') {
-				const char *e = memchr(c, ']', (size_t)(end - c) < 96 ? (size_t)(end - c) : 96);
-				if (e && tr_memmem(c, (size_t)(e - c), ".py"))
-					c = tr_skip_ws(e + 1, end);
-			}
-			if (c != tr_skip_ws(q + ln + (q[ln] == ':'), end) || q[ln] == ':') {
-				*lvl = (unsigned char)level_index(*lv);
-				return c;
-			}
-		}
-	}
-	return p;
+	return strip_level(p, end, ts, lvl);
 }
 
 int tr_clean_line(struct tr_clean *c, struct tr_line *l)

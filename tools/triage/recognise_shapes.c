@@ -241,10 +241,10 @@ static int generic(const char *e)
 	return 0;
 }
 
-static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h)
+/* A shape that moves its start along: opens it, shows it loading, loaded or ready. */
+static int apply_start(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h, const char *fam)
 {
 	const char *s = l->s, *end = s + l->len;
-	const char *fam = generic(h->engine) ? NULL : h->engine;
 	struct tr_start *st;
 	int e;
 	double v;
@@ -296,6 +296,20 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		st->ev_end = e;
 		st->progress_open = 0;
 		return 1;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* A shape that ends its start: an engine error, a read error, a kill. */
+static int apply_end(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h, const char *fam)
+{
+	const char *s = l->s, *end = s + l->len;
+	struct tr_start *st;
+	int e;
+	double v;
+	switch (h->ev) {
 	case TR_EV_LOAD_FAIL:
 	case TR_EV_READ_ERROR:
 		if ((h->fields & TR_FLD_LOADING) &&
@@ -324,23 +338,6 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			st->final = 1;
 		ended(st, e);
 		return 1;
-	case TR_EV_PINNED_FAIL:
-		if (!(st = use_h(t, l, &e, fam, h)))
-			return 0;
-		if (st->ev_pinned_fail < 0) {
-			st->ev_pinned_fail = e;
-			v = (h->fields & TR_FLD_SIZE) ? size_after(s, end, h->num_after) : NAN;
-			if (!isnan(v))
-				tr_setnum(&st->pinned_fail_gib, v, e);
-		}
-		tr_stage_raise(st, TR_ST_LOADING);
-		return 1;
-	case TR_EV_PAGEABLE:
-		if (!(st = use_h(t, l, &e, fam, h)))
-			return 0;
-		if (st->ev_pageable < 0)
-			st->ev_pageable = e;
-		return 1;
 	case TR_EV_OOM_KILL:
 	case TR_EV_KILL:
 		st = t->cur && t->cur->src == l->src ? t->cur : NULL;
@@ -361,6 +358,37 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			st->ev_killed = e;
 		}
 		ended(st, e);
+		return 1;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* A shape that records a fact of its start (a refusal, a setting the engine reports). */
+static int apply_fact(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h, const char *fam)
+{
+	const char *s = l->s, *end = s + l->len;
+	struct tr_start *st;
+	int e;
+	double v;
+	switch (h->ev) {
+	case TR_EV_PINNED_FAIL:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		if (st->ev_pinned_fail < 0) {
+			st->ev_pinned_fail = e;
+			v = (h->fields & TR_FLD_SIZE) ? size_after(s, end, h->num_after) : NAN;
+			if (!isnan(v))
+				tr_setnum(&st->pinned_fail_gib, v, e);
+		}
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	case TR_EV_PAGEABLE:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		if (st->ev_pageable < 0)
+			st->ev_pageable = e;
 		return 1;
 	case TR_EV_NUMA_ON:
 		if (!(st = use_h(t, l, &e, fam, h)))
@@ -399,6 +427,24 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		if (st->ev_gds < 0)
 			st->ev_gds = e;
 		return 1;
+	case TR_EV_MEM_ESTIMATE:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		mem_estimate(st, s, end, e);
+		return 1;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* A shape whose figures are read off the line (the checkpoint, shard progress, settings). */
+static int apply_reading(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h, const char *fam)
+{
+	const char *s = l->s, *end = s + l->len;
+	struct tr_start *st;
+	int e;
+	switch (h->ev) {
 	case TR_EV_WEIGHTS_FS: {
 		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
@@ -454,11 +500,6 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		}
 		return 1;
 	}
-	case TR_EV_MEM_ESTIMATE:
-		if (!(st = use_h(t, l, &e, fam, h)))
-			return 0;
-		mem_estimate(st, s, end, e);
-		return 1;
 	case TR_EV_SETTING: {
 		const char *eq = memchr(s, '=', l->len);
 		return eq && setting(t, l, pending_kind(s, l->len), eq + 1);
@@ -480,10 +521,27 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		}
 		return setting(t, l, kind, after);
 	}
-	case TR_EV_N:
+	default:
 		break;
 	}
 	return 0;
+}
+
+static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h)
+{
+	const char *fam = generic(h->engine) ? NULL : h->engine;
+	switch (h->ev) {
+	case TR_EV_OPEN: case TR_EV_BEGIN: case TR_EV_PROGRESS: case TR_EV_SUMMARY: case TR_EV_READY:
+		return apply_start(t, l, h, fam);
+	case TR_EV_LOAD_FAIL: case TR_EV_READ_ERROR: case TR_EV_OOM_KILL: case TR_EV_KILL:
+		return apply_end(t, l, h, fam);
+	case TR_EV_WEIGHTS_FS: case TR_EV_SHARDS: case TR_EV_SETTING: case TR_EV_SETTING_CAT:
+		return apply_reading(t, l, h, fam);
+	case TR_EV_N:
+		return 0;
+	default:
+		return apply_fact(t, l, h, fam);
+	}
 }
 
 int tr_recognise_shapes(struct lsc_triage *t, struct tr_line *l)
