@@ -292,3 +292,47 @@ Test(outcome, died_while_loading_then_restart_is_two_starts)
 	cr_expect_neq(lsc_triage_exit_code(t), 0);
 	lsc_triage_free(t);
 }
+
+/* Issue 23 case 5: a paste wrapped at 80 columns keeps its figures: the
+ * engine's 312.50 s, not the progress bar's rounded 05:10; the refusal's
+ * reason whole ("out of memory", not "out of me"). The other side: a line
+ * of another width is not joined, nor a next line that opens a line. */
+Test(outcome, wrapped_paste_keeps_its_figures)
+{
+	struct lsc_triage *t =
+		trun_text("INFO 10-16 15:30:00 [api_server.py:1] vLLM API server version 0.10.1\n"
+			  "Loading safetensors checkpoint shards: 100% Completed | 4/4 [05:10<00:00, 77.5s/it]\n"
+			  "(EngineCore_0 pid=10) INFO 10-16 15:35:12 [default_loader.py:267] Loading weight\n"
+			  "s took 312.50 seconds\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect(si.load_s > 312.4 && si.load_s < 312.6, "the load read %f s, the engine says 312.50", si.load_s);
+	lsc_triage_free(t);
+
+	t = trun_text("llama_model_loader: loaded meta data with 40 key-value pairs\n"
+		      "ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: out of me\n"
+		      "mory\n");
+	cr_assert(t);
+	int found = 0;
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, "pinned-alloc-failed"))
+			found = strstr(f.summary, "(out of memory)") != NULL ? 1 : -1;
+	}
+	cr_expect_eq(found, 1, "the wrapped reason is read whole");
+	lsc_triage_free(t);
+
+	/* 79 columns: not a wrap width; the next line stays its own */
+	t = trun_text("llama_model_loader: loaded meta data with 40 key-value pairs\n"
+		      "ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: out of m\n"
+		      "emory\n");
+	cr_assert(t);
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, "pinned-alloc-failed"))
+			cr_expect(!strstr(f.summary, "out of memory"), "a 79-column line was joined: %s", f.summary);
+	}
+	lsc_triage_free(t);
+}

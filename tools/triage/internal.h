@@ -398,6 +398,12 @@ struct lsc_triage {
 
 	/* line assembly */
 	char *buf;            /* LSC_TRIAGE_LINE_MAX + 1 */
+	/* the line before, held back one line so that a paste wrapped at a
+	 * terminal's width is joined before it is read (triage.c) */
+	char *held;
+	size_t hlen, held_w;
+	unsigned long held_no;
+	int held_over, have_held;
 	size_t blen;
 	int overlong;
 	unsigned long lineno;
