@@ -68,9 +68,14 @@ enum {
 	TR_G_LLAMA = 1u << 12, TR_G_IK = 1u << 13, TR_G_VLLM = 1u << 14, TR_G_RUNAI = 1u << 15,
 	TR_G_IO = 1u << 16, TR_G_READY = 1u << 17, TR_G_SWAP = 1u << 18, TR_G_HIP = 1u << 19,
 	TR_G_BEGIN = 1u << 20, TR_G_EXIT = 1u << 21, TR_G_EPOCH = 1u << 22,
-	TR_G_GENERIC = 1u << 23, /* the vocabulary every engine shares (recognise_generic.c) */
+	TR_G_GENERIC = 1u << 23, /* the shared vocabulary's failure words (recognise_generic.c) */
 	/* bits TR_G_SHAPE_SHIFT and up: the declared shapes' keywords (shapes.c) */
 };
+/* the shared vocabulary's ready words and load figures: above the shapes' buckets */
+#define TR_G_GREADY (1ull << 56)
+#define TR_G_GFIG (1ull << 57)
+#define TR_G_GFATAL (1ull << 58) /* words that end a start: a traceback, an exit status, a signal, a timeout */
+#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFIG | TR_G_GFATAL)
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);

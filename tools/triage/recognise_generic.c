@@ -20,12 +20,32 @@
 
 #include "internal.h"
 
-/* Does @s[0..n) hold @w as a word (no letter on either side)? Case-blind. */
+/* The line being read, lowered once (into the triage's scratch buffer),
+ * so that the forty-odd case-blind searches a line may need are plain
+ * memmem calls over it; set by tr_recognise_generic for its one line and
+ * cleared before it returns (one triage runs on one thread at a time). */
+static _Thread_local struct {
+	const char *orig, *low;
+	size_t n;
+} cur_line;
+
+/* The first @w (lower case) in @s[0..n), case-blind: over the lowered
+ * copy when @s lies in the line being read. */
+static const char *ci(const char *s, size_t n, const char *w)
+{
+	if (cur_line.low && s >= cur_line.orig && s + n <= cur_line.orig + cur_line.n) {
+		const char *k = memmem(cur_line.low + (s - cur_line.orig), n, w, strlen(w));
+		return k ? cur_line.orig + (k - cur_line.low) : NULL;
+	}
+	return tr_memmem_ci(s, n, w);
+}
+
+/* Does @s[0..n) hold @w (lower case) as a word (no letter on either side)? Case-blind. */
 static const char *word(const char *s, size_t n, const char *w)
 {
 	size_t wl = strlen(w);
 	for (const char *p = s, *end = s + n; p + wl <= end;) {
-		const char *k = tr_memmem_ci(p, (size_t)(end - p), w);
+		const char *k = ci(p, (size_t)(end - p), w);
 		if (!k)
 			return NULL;
 		int lb = k > s && (tr_isword(k[-1]) && k[-1] != '_');
@@ -81,7 +101,7 @@ static int exit_status(const char *s, size_t n)
 					"return code", "returncode"};
 	const char *end = s + n;
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
-		const char *p = tr_memmem_ci(s, n, k[i]);
+		const char *p = ci(s, n, k[i]);
 		if (!p)
 			continue;
 		p += strlen(k[i]);
@@ -167,13 +187,13 @@ static int ready_words(const char *s, size_t n)
 					  "running on http", "listening on", "loaded successfully", "model loaded",
 					  "loaded in", "up and running", "ready for", "ready:", "ready."};
 	for (size_t i = 0; i < sizeof(dead) / sizeof(dead[0]); i++)
-		if (tr_memmem_ci(s, n, dead[i]))
+		if (ci(s, n, dead[i]))
 			return -1;
 	for (size_t i = 0; i < sizeof(neg) / sizeof(neg[0]); i++)
-		if (tr_memmem_ci(s, n, neg[i]))
+		if (ci(s, n, neg[i]))
 			return 0;
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
-		if (tr_memmem_ci(s, n, yes[i]))
+		if (ci(s, n, yes[i]))
 			return 1;
 	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
 }
@@ -271,7 +291,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	}
 	const char *k;
-	if ((k = tr_memmem_ci(s, n, "file size")) || (k = tr_memmem_ci(s, n, "model size"))) {
+	if ((k = ci(s, n, "file size")) || (k = ci(s, n, "model size"))) {
 		if (tr_after(k, end, "size", tr_size_gib, &v) && v > 0 && v < 1e6) {
 			if (!(st = take(t, l, &e)))
 				return 0;
@@ -285,7 +305,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 					   "ready after"};
 	const char *kk = NULL;
 	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
-		if ((k = tr_memmem_ci(s, n, durk[i])))
+		if ((k = ci(s, n, durk[i])))
 			kk = durk[i];
 	int got = 0;
 	double gib = NAN;
@@ -293,13 +313,17 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		/* "took 7.68 GiB and 2.20 seconds": the duration may follow a size */
 		const char *p = k + strlen(kk);
 		for (const char *lim = p + 48; p < end && p < lim && !got; p++)
-			if (tr_digit(*p) && (p == k || !tr_digit(p[-1]))) {
+			if (tr_digit(*p)) {
 				const char *q = p;
 				double g;
 				if (tr_dur_s(&q, end, &v))
 					got = 1;
 				else if ((q = p, tr_size_gib(&q, end, &g)))
 					gib = g;
+				/* past the whole number: "2.2845 GiB" is not also "2845 GiB" */
+				for (q = p; q < end && (tr_digit(*q) || *q == '.' || *q == ','); q++)
+					;
+				p = q - 1;
 			}
 	}
 	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
@@ -321,7 +345,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		int summary = kk[0] != 'r' && kk[0] != 'R' && loading_words(s, n) && !ready_words(s, n);
 		if (summary && !st->done && st->ev_error < 0 && st->ev_gen_fail < 0) {
 			tr_stage_raise(st, TR_ST_LOADED);
-		} else if (ready_words(s, n) > 0 || tr_memmem_ci(s, n, "load time")) {
+		} else if (ready_words(s, n) > 0 || ci(s, n, "load time")) {
 			if (!tr_has(&st->ready_s))
 				tr_setnum(&st->ready_s, v, e);
 			if (!st->done && st->ev_error < 0 && st->ev_gen_fail < 0)
@@ -343,14 +367,17 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	size_t n = l->len;
 	struct tr_start *cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	int open = cur && cur->stage >= TR_ST_BEGAN && !cur->done;
-	int tb = tr_memmem(s, n, "Traceback (most recent call last)") != NULL;
+	uint64_t k = l->kw;
+	int tb = (k & TR_G_GFATAL) && tr_memmem(s, n, "Traceback (most recent call last)") != NULL;
 	int exc = cur && cur->in_traceback && exception_line(s, n);
-	int ex = exit_status(s, n);
-	int fatal = ex == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
-		    word(s, n, "timed out") || tr_memmem_ci(s, n, "failed to load") || tr_memmem_ci(s, n, "error loading") ||
-		    tr_memmem_ci(s, n, "could not load") || tr_memmem_ci(s, n, "unable to load") ||
-		    tr_memmem_ci(s, n, "cannot load") || tr_memmem(s, n, "panic:") || word(s, n, "SIGKILL") ||
-		    word(s, n, "SIGSEGV") || word(s, n, "SIGABRT") || ready_words(s, n) < 0;
+	/* the words that end a start: only on a line that holds one (the prefilter's group) */
+	int fatal = (k & TR_G_GFATAL) &&
+		    (exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
+		     word(s, n, "timed out") || ci(s, n, "failed to load") ||
+		     ci(s, n, "error loading") || ci(s, n, "could not load") ||
+		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
+		     tr_memmem(s, n, "panic:") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
+		     word(s, n, "sigabrt") || ready_words(s, n) < 0);
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
 	if (!(tb || exc || fatal || errlv))
 		return 0;
@@ -407,20 +434,43 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
+
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 {
-	int lv = level_of(l);
-	if (failure(t, l, lv))
+	/* each part only for the lines that hold one of its words (the
+	 * prefilter's groups): most lines that get here hold one kind */
+	uint64_t k = l->kw;
+	int r = 0;
+	char *low = t->scratch; /* free here: the lsc recogniser is done with this line */
+	for (size_t i = 0; i < l->len; i++)
+		low[i] = (char)tr_lower((unsigned char)l->s[i]);
+	low[l->len] = 0;
+	cur_line.orig = l->s;
+	cur_line.low = low;
+	cur_line.n = l->len;
+	r = generic_line(t, l, k);
+	cur_line.low = NULL;
+	return r;
+}
+
+static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
+{
+	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR) {
+		if (failure(t, l, level_of(l)))
+			return 1;
+	}
+	if ((k & (TR_G_GFIG | TR_G_GREADY)) && figures(t, l))
 		return 1;
-	if (figures(t, l))
+	if ((k & TR_G_GREADY) && ready(t, l))
 		return 1;
-	if (ready(t, l))
-		return 1;
+	if (!(k & TR_G_GFIG))
+		return 0;
 	/* the load's end in words ("load weight end", "weights loaded") */
 	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
 					   "finished loading", "done loading", "loaded the model"};
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
-		if (tr_memmem_ci(l->s, l->len, ends[i]) && !ready_words(l->s, l->len)) {
+		if (ci(l->s, l->len, ends[i]) && !ready_words(l->s, l->len)) {
 			int e;
 			struct tr_start *st = take(t, l, &e);
 			if (!st)
@@ -432,7 +482,7 @@ int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 			return 1;
 		}
 	/* "model load progress 0.42", "loading ... 45%": under way */
-	const char *pg = tr_memmem_ci(l->s, l->len, "load progress");
+	const char *pg = ci(l->s, l->len, "load progress");
 	if (pg) {
 		const char *p = pg + 13, *end = l->s + l->len;
 		while (p < end && (*p == ' ' || *p == '=' || *p == ':'))
@@ -449,7 +499,7 @@ int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 		}
 	}
 	/* "still loading", a percentage under way */
-	if (tr_memmem_ci(l->s, l->len, "still loading") && t->cur && t->cur->src == l->src && !t->cur->done) {
+	if (ci(l->s, l->len, "still loading") && t->cur && t->cur->src == l->src && !t->cur->done) {
 		int e;
 		struct tr_start *st = take(t, l, &e);
 		if (!st)
