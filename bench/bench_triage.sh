@@ -54,6 +54,7 @@ rsss=""
 cpus=""
 brates=""
 brsss=""
+bcpus=""
 # one timed run of $1 triage LOG: sets el, rss, us, sy, secs, rate
 timed() {
 	/usr/bin/time -v "$1" triage "$LOG" > /dev/null 2> "$LOG.time" || true
@@ -65,7 +66,11 @@ timed() {
 before() {
 	[ -n "${BEFORE:-}" ] || return 0
 	timed "$BEFORE/loadscope"
-	echo "run $i before ($BEFORE): ${secs} s wall, ${rate} MB/s, peak RSS $((rss / 1024)) MiB"
+	us=$(sed -n 's/.*User time (seconds): //p' "$LOG.time")
+	sy=$(sed -n 's/.*System time (seconds): //p' "$LOG.time")
+	cpu=$(awk -v s="$SIZE" -v u="$us" -v y="$sy" 'BEGIN { printf "%.1f", s / 1e6 / (u + y) }')
+	echo "run $i before ($BEFORE): ${secs} s wall (${us} s user + ${sy} s sys), ${rate} MB/s, ${cpu} MB/s per CPU second, peak RSS $((rss / 1024)) MiB"
+	bcpus="$bcpus $cpu"
 	brates="$brates $rate"
 	brsss="$brsss $rss"
 }
@@ -103,6 +108,7 @@ fi
 med() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 echo "median: $(med $rates) MB/s over the wall time ($(med $cpus) MB/s per CPU second), peak RSS $(( $(med $rsss) / 1024 )) MiB (goal >= 400 MB/s, <= 64 MiB)"
 if [ -n "${BEFORE:-}" ]; then
-	echo "before ($BEFORE): median $(med $brates) MB/s over the wall time, peak RSS $(( $(med $brsss) / 1024 )) MiB;" \
-		"after/before = $(awk -v a="$(med $rates)" -v b="$(med $brates)" 'BEGIN { printf "%.2f", a / b }')"
+	echo "before ($BEFORE): median $(med $brates) MB/s over the wall time ($(med $bcpus) MB/s per CPU second), peak RSS $(( $(med $brsss) / 1024 )) MiB;" \
+		"after/before = $(awk -v a="$(med $rates)" -v b="$(med $brates)" 'BEGIN { printf "%.2f", a / b }') over the wall time," \
+		"$(awk -v a="$(med $cpus)" -v b="$(med $bcpus)" 'BEGIN { printf "%.2f", a / b }') per CPU second"
 fi

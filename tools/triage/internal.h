@@ -73,9 +73,13 @@ enum {
 };
 /* the shared vocabulary's ready words and load figures: above the shapes' buckets */
 #define TR_G_GREADY (1ull << 56)
-#define TR_G_GFIG (1ull << 57)
+#define TR_G_GFIG (1ull << 57)   /* a duration after took / load time / loaded in / finished in */
+#define TR_G_GBAR (1ull << 59)   /* a tqdm bar's rate */
+#define TR_G_GSIZE (1ull << 60)  /* file size / model size */
+#define TR_G_GEND (1ull << 61)   /* the load's end in words, its progress, still loading */
 #define TR_G_GFATAL (1ull << 58) /* words that end a start: a traceback, an exit status, a signal, a timeout */
-#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFIG | TR_G_GFATAL)
+#define TR_G_GFIGS (TR_G_GFIG | TR_G_GBAR | TR_G_GSIZE | TR_G_GEND)
+#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS)
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);

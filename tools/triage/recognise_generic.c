@@ -57,6 +57,39 @@ static const char *word(const char *s, size_t n, const char *w)
 	return NULL;
 }
 
+/* Is one of @set (lower-case single words, NULL-terminated) a whole word
+ * of @s[0..n)? One pass over the line's words, each compared with the set
+ * by its first byte and length: cheaper than a search per word of the set. */
+static int any_word(const char *s, size_t n, const char *const *set)
+{
+	const char *low = cur_line.low && s >= cur_line.orig && s + n <= cur_line.orig + cur_line.n
+				  ? cur_line.low + (s - cur_line.orig)
+				  : NULL;
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && !(tr_digit(s[i]) || ((unsigned)(tr_lower((unsigned char)s[i]) - 'a') < 26)))
+			i++;
+		size_t b = i;
+		while (i < n && (tr_digit(s[i]) || ((unsigned)(tr_lower((unsigned char)s[i]) - 'a') < 26)))
+			i++;
+		size_t len = i - b;
+		if (!len)
+			continue;
+		unsigned char c0 = low ? (unsigned char)low[b] : tr_lower((unsigned char)s[b]);
+		for (const char *const *w = set; *w; w++) {
+			if ((unsigned char)(*w)[0] != c0 || strlen(*w) != len)
+				continue;
+			size_t j = 1;
+			while (j < len && (low ? (unsigned char)low[b + j] : tr_lower((unsigned char)s[b + j])) ==
+						  (unsigned char)(*w)[j])
+				j++;
+			if (j == len)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* The line's level from its fields, when the cleaner found none in its
  * prefix: logfmt `level=error`, JSON `"level":"error"`, slog `lvl=`, a
  * leading `Error:` / `FATAL:` / `panic:` (a CLI's last word). */
@@ -121,16 +154,15 @@ static int exit_status(const char *s, size_t n)
  * and a limit that is unlimited say nothing failed. */
 int tr_says_failed(const char *s, size_t n)
 {
+	static const char *const bad[] = {"failed", "failure", "fails", "error", "cannot", "unable", "denied",
+					  "refused", "couldn", NULL};
+	if (!any_word(s, n, bad) && !ci(s, n, "not permitted") && !ci(s, n, "could not") && !ci(s, n, "can't"))
+		return 0;
 	if (word(s, n, "0 failures") || word(s, n, "no failures") || word(s, n, "0 errors") ||
 	    word(s, n, "no errors") || word(s, n, "succeeded") || word(s, n, "successfully") ||
 	    word(s, n, "without error"))
 		return 0;
-	static const char *const bad[] = {"failed", "failure", "fails", "error", "cannot", "can't", "unable",
-					  "denied", "not permitted", "refused", "could not", "couldn't"};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (word(s, n, bad[i]))
-			return 1;
-	return 0;
+	return 1;
 }
 
 /* "Traceback (most recent call last):" opens a block; the exception line
@@ -153,24 +185,16 @@ static int exception_line(const char *s, size_t n)
 int tr_ready_about_other(const char *s, size_t n)
 {
 	static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
-					    "node", "gcs", "raylet", "pod"};
-	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
-		if (word(s, n, other[i]))
-			return 1;
-	return 0;
+					    "node", "gcs", "raylet", "pod", NULL};
+	return any_word(s, n, other);
 }
 
 /* A subject the ready word is about: the model or what serves it. */
 int tr_ready_subject(const char *s, size_t n)
 {
 	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
-					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving"};
-	if (tr_ready_about_other(s, n))
-		return 0;
-	for (size_t i = 0; i < sizeof(subj) / sizeof(subj[0]); i++)
-		if (word(s, n, subj[i]))
-			return 1;
-	return 0;
+					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", NULL};
+	return !tr_ready_about_other(s, n) && any_word(s, n, subj);
 }
 
 /* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
@@ -269,9 +293,9 @@ static struct tr_start *take(struct lsc_triage *t, struct tr_line *l, int *e)
 
 static int loading_words(const char *s, size_t n)
 {
-	return word(s, n, "load") || word(s, n, "loading") || word(s, n, "model") || word(s, n, "weights") ||
-	       word(s, n, "checkpoint") || word(s, n, "shards") || word(s, n, "tensors") || word(s, n, "gguf") ||
-	       word(s, n, "safetensors");
+	static const char *const w[] = {"load", "loading", "model", "weights", "checkpoint", "shards", "tensors",
+					"gguf", "safetensors", NULL};
+	return any_word(s, n, w);
 }
 
 static int figures(struct lsc_triage *t, struct tr_line *l)
@@ -281,7 +305,8 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	double v, done, all;
 	int e;
 	struct tr_start *st;
-	if (tqdm_bar(s, end, &done, &all, &v) && loading_words(s, n)) {
+	uint64_t kw = l->kw;
+	if ((kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v) && loading_words(s, n)) {
 		if (!(st = take(t, l, &e)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADING);
@@ -291,7 +316,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	}
 	const char *k;
-	if ((k = ci(s, n, "file size")) || (k = ci(s, n, "model size"))) {
+	if ((kw & TR_G_GSIZE) && ((k = ci(s, n, "file size")) || (k = ci(s, n, "model size")))) {
 		if (tr_after(k, end, "size", tr_size_gib, &v) && v > 0 && v < 1e6) {
 			if (!(st = take(t, l, &e)))
 				return 0;
@@ -304,7 +329,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
 					   "ready after"};
 	const char *kk = NULL;
-	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
+	for (size_t i = 0; (kw & (TR_G_GFIG | TR_G_GREADY)) && i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
 		if ((k = ci(s, n, durk[i])))
 			kk = durk[i];
 	int got = 0;
@@ -460,11 +485,11 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		if (failure(t, l, level_of(l)))
 			return 1;
 	}
-	if ((k & (TR_G_GFIG | TR_G_GREADY)) && figures(t, l))
+	if ((k & (TR_G_GFIGS | TR_G_GREADY)) && figures(t, l))
 		return 1;
 	if ((k & TR_G_GREADY) && ready(t, l))
 		return 1;
-	if (!(k & TR_G_GFIG))
+	if (!(k & TR_G_GEND))
 		return 0;
 	/* the load's end in words ("load weight end", "weights loaded") */
 	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
