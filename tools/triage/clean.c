@@ -298,8 +298,70 @@ static const char *strip_bracket(const char *q, const char *end, double *ts)
 			d++;
 		if (d == e && d > in)
 			return tr_skip_ws(e + 1, end);
+		/* torch's "[rank0]: " before every line of a rank */
+		if (e - in > 4 && !strncmp(in, "rank", 4)) {
+			for (d = in + 4; d < e && tr_digit(*d); d++)
+				;
+			if (d == e && d > in + 4)
+				return tr_skip_ws(e + 1 + (e + 1 < end && e[1] == ':'), end);
+		}
 	}
 	return q;
+}
+
+/* A JSON-lines record ({"level":"error","msg":"..."}, journald's
+ * {"MESSAGE":"..."}): its message, unescaped, replaces the line, so the
+ * recognisers read what the engine said; its level is kept. Not this
+ * project's own JSON lines, which recognise_lsc.c parses whole. Returns
+ * the message's end (written from @p), or @end when there is none. */
+static char *json_message(char *p, char *end, unsigned char *lvl)
+{
+	static const char *const keys[] = {"\"msg\":\"", "\"message\":\"", "\"MESSAGE\":\"", "\"msg\": \"",
+					   "\"message\": \""};
+	if (end - p < 8 || (size_t)(end - p) > 65536 || !strncmp(p, "{\"loadscope\"", 12))
+		return end;
+	const char *v = NULL;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !v; i++) {
+		const char *k = tr_memmem(p, (size_t)(end - p), keys[i]);
+		if (k)
+			v = k + strlen(keys[i]);
+	}
+	if (!v)
+		return end;
+	const char *lk = tr_memmem(p, (size_t)(end - p), "\"level\":\"");
+	if (!lk)
+		lk = tr_memmem(p, (size_t)(end - p), "\"severity\":\"");
+	if (lk && !*lvl) {
+		const char *x = memchr(lk + 1, ':', (size_t)(end - lk - 1));
+		unsigned char c = x && x + 2 < end ? tr_lower((unsigned char)x[2]) : 0;
+		*lvl = c == 'e' ? TR_LV_ERROR : c == 'f' || c == 'c' || c == 'p' ? TR_LV_FATAL : c == 'w' ? TR_LV_WARN
+		       : c == 'd' || c == 't' ? TR_LV_DEBUG : c ? TR_LV_INFO : 0;
+	}
+	/* unescape in place: the message only shrinks */
+	char *w = p;
+	for (const char *r = v; r < end && *r != '"'; r++) {
+		if (*r != '\\' || r + 1 >= end) {
+			*w++ = *r;
+			continue;
+		}
+		r++;
+		switch (*r) {
+		case 'n': case 't': case 'r': *w++ = ' '; break;
+		case 'u':
+			if (end - r > 4) {
+				unsigned cp = 0;
+				for (int i = 1; i <= 4; i++) {
+					char h = r[i];
+					cp = cp * 16 + (unsigned)(tr_digit(h) ? h - '0' : (tr_lower((unsigned char)h) - 'a' + 10) & 15);
+				}
+				*w++ = cp >= 0x20 && cp < 0x7f ? (char)cp : '?';
+				r += 4;
+			}
+			break;
+		default: *w++ = *r; break; /* \" \\ \/ */
+		}
+	}
+	return w;
 }
 
 /* A level word and what follows it in python logging and vLLM: "INFO
@@ -458,6 +520,20 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 			l->ts = ts;
 		}
 		p = (char *)q;
+	}
+	if (p < end && *p == '{') {
+		char *me = json_message(p, end, &l->level);
+		if (me != end) {
+			end = me;
+			/* the message may open with its own prefixes */
+			for (int i = 0; i < 4; i++) {
+				double ts = NAN;
+				const char *q = strip_one(p, end, &ts, &l->level);
+				if (q == p)
+					break;
+				p = (char *)q;
+			}
+		}
 	}
 	{
 		/* an engine's own prefix ("strata generate: ") is kept, but the

@@ -78,8 +78,9 @@ enum {
 #define TR_G_GSIZE (1ull << 60)  /* file size / model size */
 #define TR_G_GEND (1ull << 61)   /* the load's end in words, its progress, still loading */
 #define TR_G_GFATAL (1ull << 58) /* words that end a start: a traceback, an exit status, a signal, a timeout */
+#define TR_G_GBEGIN (1ull << 62) /* the load begins in words: loading model, loading weights */
 #define TR_G_GFIGS (TR_G_GFIG | TR_G_GBAR | TR_G_GSIZE | TR_G_GEND)
-#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS)
+#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN)
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
@@ -277,6 +278,8 @@ static inline void tr_stage_raise(struct tr_start *s, enum tr_stage st)
 	 * unless it already ended in an error, a kill or an exit */
 	if (st >= TR_ST_LOADED && s->ev_error < 0 && s->ev_oom < 0 && s->ev_killed < 0 && s->ev_exit < 0)
 		s->done = 1;
+	if (st >= TR_ST_LOADED)
+		s->progress_open = 0; /* loaded: no longer under way */
 }
 /* Keep @l as evidence of @s; return its index or -1 when the store is full
  * (the same line twice returns the same index). */
@@ -591,6 +594,8 @@ int tr_says_failed(const char *s, size_t n);
  * Ray cluster, a tokenizer, a container)? recognise_generic.c */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
+int tr_ready_negated(const char *s, size_t n);
 
 /* remedy_figures.c: the one home of each measured figure a remedy prints */
 enum tr_fig_id { TR_FIG_REFAULT_4K, TR_FIG_SEED000_THP_OFF, TR_FIG_SEEDS_THP, TR_FIG_SEED002_HUGETLB, TR_FIG_N };

@@ -193,7 +193,7 @@ int tr_ready_about_other(const char *s, size_t n)
 int tr_ready_subject(const char *s, size_t n)
 {
 	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
-					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", NULL};
+					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", "shard", NULL};
 	return !tr_ready_about_other(s, n) && any_word(s, n, subj);
 }
 
@@ -220,6 +220,11 @@ static int ready_words(const char *s, size_t n)
 		if (ci(s, n, yes[i]))
 			return 1;
 	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
+}
+
+int tr_ready_negated(const char *s, size_t n)
+{
+	return ready_words(s, n) <= 0;
 }
 
 /* "mm:ss" or "h:mm:ss" at *p, in seconds. */
@@ -421,9 +426,18 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		return 1;
 	} else if (exc) {
 		st->in_traceback = 0;
-		/* Ctrl-C: the user stopped the start; it did not fail */
-		if (tr_memmem(s, n, "KeyboardInterrupt"))
+		/* Ctrl-C: the user stopped the start; it did not fail, even where
+		 * a shape took the traceback's first line for a failed load */
+		if (tr_memmem(s, n, "KeyboardInterrupt")) {
+			if (st->ev_error >= 0 && (unsigned)st->ev_error < st->nev &&
+			    strstr(st->ev[st->ev_error].text, "Traceback (most recent call last)")) {
+				st->ev_error = -1;
+				st->ev_end = -1;
+				st->final = 0;
+				st->stage = TR_ST_LOADING;
+			}
 			return 1;
+		}
 		st->ev_gen_fail_last = e; /* the block's cause */
 	} else {
 		st->ev_gen_fail_last = e;
@@ -489,6 +503,19 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GREADY) && ready(t, l))
 		return 1;
+	/* "loading model /m", "Loading weights from ...": the load began */
+	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
+		struct tr_start *st = tr_fresh_if(t, l, 0, NULL);
+		if (!st)
+			return 0;
+		tr_evid(st, l);
+		tr_touch(st, l);
+		/* not a start marker (ev_begin): a paste cut after it is not
+		 * log-truncated, only not evaluated; and only begun, so that the
+		 * engine's own first loader line after it does not split it */
+		tr_stage_raise(st, TR_ST_BEGAN);
+		return 1;
+	}
 	if (!(k & TR_G_GEND))
 		return 0;
 	/* the load's end in words ("load weight end", "weights loaded") */

@@ -232,6 +232,12 @@ static int still_line(struct lsc_triage *t, struct tr_line *l)
 	if (!isnan(v) && (!tr_has(&st->still_max_s) || v > st->still_max_s.v))
 		tr_setnum(&st->still_max_s, v, e);
 	tr_stage_raise(st, TR_ST_BEGAN);
+	/* "still loading": visibly under way (a "still starting" counter is
+	 * the engine waiting, which the log may stop in) */
+	if (k[6] == 'l' || k[6] == 'L') {
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = 1;
+	}
 	return 1;
 }
 
