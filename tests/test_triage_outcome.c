@@ -336,3 +336,26 @@ Test(outcome, wrapped_paste_keeps_its_figures)
 	}
 	lsc_triage_free(t);
 }
+
+/* Issue 22 item 12: a failed start after the first 262,144 findings (which
+ * are only counted past that) still makes the exit status 2; the other
+ * side: the same log without it exits 0. */
+Test(outcome, failure_past_the_finding_store_still_fails, .timeout = 300)
+{
+	static const char ok[] = "llama_model_loader: loaded meta data with 1 key-value pairs\n"
+				 "llama_perf_context_print:        load time =      10.00 ms\n";
+	static const char bad[] = "llama_model_loader: loaded meta data with 1 key-value pairs\n"
+				  "llama_model_load: error loading model: read error: Invalid argument\n";
+	size_t n = (1u << 18) + 16;
+	for (int with_fail = 0; with_fail < 2; with_fail++) {
+		struct lsc_triage *t = lsc_triage_new(NULL);
+		cr_assert(t);
+		for (size_t i = 0; i < n; i++)
+			lsc_triage_feed(t, ok, sizeof(ok) - 1);
+		if (with_fail)
+			lsc_triage_feed(t, bad, sizeof(bad) - 1);
+		cr_expect_eq(lsc_triage_exit_code(t), with_fail ? 2 : 0, "exit with%s the failed start",
+			     with_fail ? "" : "out");
+		lsc_triage_free(t);
+	}
+}

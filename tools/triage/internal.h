@@ -448,6 +448,8 @@ struct lsc_triage {
 	struct tr_lite *lite;
 	size_t nlite, lite_cap;
 	unsigned long dropped_findings;
+	unsigned long dropped_sev[3]; /* of those, per severity: the exit status counts them too */
+	unsigned long dropped_noteval;
 	double pending_ts[TR_TS_KINDS]; /* first timestamps since the last start was ready */
 	double pending_last[TR_TS_KINDS]; /* and the latest */
 	struct tr_startsum *sums;

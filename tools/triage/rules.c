@@ -29,12 +29,16 @@ void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned l
 	if (t->nlite == t->lite_cap) {
 		if (t->lite_cap >= TR_LITE_MAX) {
 			t->dropped_findings++;
+			t->dropped_sev[f->sev]++;
+			t->dropped_noteval += !strcmp(f->id, "not-evaluated");
 			return;
 		}
 		size_t cap = t->lite_cap ? t->lite_cap * 2 : 64;
 		struct tr_lite *n = realloc(t->lite, cap * sizeof(*n));
 		if (!n) {
 			t->dropped_findings++;
+			t->dropped_sev[f->sev]++;
+			t->dropped_noteval += !strcmp(f->id, "not-evaluated");
 			return;
 		}
 		t->lite = n;

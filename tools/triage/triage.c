@@ -324,8 +324,14 @@ int lsc_triage_exit_code(struct lsc_triage *t)
 		if (!strcmp(t->lite[i].id, "not-evaluated"))
 			noteval = 1;
 	}
-	if (t->dropped_findings && !worst)
+	/* findings past the store are only counted, but by severity: a failed
+	 * start after the first 262,144 findings still fails the run */
+	if (t->dropped_sev[LSC_TRIAGE_FAIL])
+		return LSC_TRIAGE_EXIT_FAIL;
+	if (t->dropped_sev[LSC_TRIAGE_WARN] && !worst)
 		worst = LSC_TRIAGE_EXIT_WARN;
+	if (t->dropped_noteval)
+		noteval = 1;
 	/* no warning or failure, but a start the log does not show completing:
 	 * not "healthy" (issue 8: a wrong healthy is worse than no answer) */
 	if (!worst && noteval)
