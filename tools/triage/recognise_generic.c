@@ -26,15 +26,33 @@
  * cleared before it returns (one triage runs on one thread at a time). */
 static _Thread_local struct {
 	const char *orig, *low;
+	char *buf;   /* where to lower it, on first use */
 	size_t n;
+	int ready;   /* ready_words of the whole line, once known; -2 not yet */
 } cur_line;
+
+/* The lowered copy of the line being read, made on first use: most lines
+ * that reach this recogniser are turned away before any search. */
+static const char *lowered(const char *s, size_t n)
+{
+	if (!cur_line.orig || s < cur_line.orig || s + n > cur_line.orig + cur_line.n)
+		return NULL;
+	if (!cur_line.low) {
+		for (size_t i = 0; i < cur_line.n; i++)
+			cur_line.buf[i] = (char)tr_lower((unsigned char)cur_line.orig[i]);
+		cur_line.buf[cur_line.n] = 0;
+		cur_line.low = cur_line.buf;
+	}
+	return cur_line.low + (s - cur_line.orig);
+}
 
 /* The first @w (lower case) in @s[0..n), case-blind: over the lowered
  * copy when @s lies in the line being read. */
 static const char *ci(const char *s, size_t n, const char *w)
 {
-	if (cur_line.low && s >= cur_line.orig && s + n <= cur_line.orig + cur_line.n) {
-		const char *k = memmem(cur_line.low + (s - cur_line.orig), n, w, strlen(w));
+	const char *lo = lowered(s, n);
+	if (lo) {
+		const char *k = memmem(lo, n, w, strlen(w));
 		return k ? cur_line.orig + (k - cur_line.low) : NULL;
 	}
 	return tr_memmem_ci(s, n, w);
@@ -62,9 +80,7 @@ static const char *word(const char *s, size_t n, const char *w)
  * by its first byte and length: cheaper than a search per word of the set. */
 static int any_word(const char *s, size_t n, const char *const *set)
 {
-	const char *low = cur_line.low && s >= cur_line.orig && s + n <= cur_line.orig + cur_line.n
-				  ? cur_line.low + (s - cur_line.orig)
-				  : NULL;
+	const char *low = lowered(s, n);
 	size_t i = 0;
 	while (i < n) {
 		while (i < n && !(tr_digit(s[i]) || ((unsigned)(tr_lower((unsigned char)s[i]) - 'a') < 26)))
@@ -200,8 +216,27 @@ int tr_ready_subject(const char *s, size_t n)
 /* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
  * opposite of ready, which ends a start ("not ready after 30 minutes",
  * "never became ready", "failed to start"). */
+static int ready_words_of(const char *s, size_t n);
+
 static int ready_words(const char *s, size_t n)
 {
+	/* several parts ask about the whole line: once */
+	if (s == cur_line.orig && n == cur_line.n && cur_line.orig) {
+		if (cur_line.ready == -2)
+			cur_line.ready = ready_words_of(s, n);
+		return cur_line.ready;
+	}
+	return ready_words_of(s, n);
+}
+
+static int ready_words_of(const char *s, size_t n)
+{
+	/* every phrase below holds one of these words: one pass turns most
+	 * lines away before forty searches */
+	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
+					     "running", "loaded", "still", "waiting", "before", "until", "up", NULL};
+	if (!any_word(s, n, anchor))
+		return 0;
 	static const char *const dead[] = {"not ready after", "never became ready", "never ready", "failed to start",
 					   "did not start", "didn't start", "did not become ready", "not become ready"};
 	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "still loading",
@@ -481,15 +516,13 @@ int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 	 * prefilter's groups): most lines that get here hold one kind */
 	uint64_t k = l->kw;
 	int r = 0;
-	char *low = t->scratch; /* free here: the lsc recogniser is done with this line */
-	for (size_t i = 0; i < l->len; i++)
-		low[i] = (char)tr_lower((unsigned char)l->s[i]);
-	low[l->len] = 0;
 	cur_line.orig = l->s;
-	cur_line.low = low;
-	cur_line.n = l->len;
-	r = generic_line(t, l, k);
+	cur_line.buf = t->scratch; /* free here: the lsc recogniser is done with this line */
 	cur_line.low = NULL;
+	cur_line.n = l->len;
+	cur_line.ready = -2;
+	r = generic_line(t, l, k);
+	cur_line.orig = cur_line.low = NULL;
 	return r;
 }
 

@@ -72,8 +72,10 @@ void tr_verdict_slow(struct tr_finding *f, const struct tr_start *s, const struc
 void tr_verdict_healthy(struct tr_finding *f, const struct tr_start *s, const struct tr_verdict *v)
 {
 	char fig[96];
-	figures(fig, sizeof(fig), v);
 	tr_f_init(f, "healthy", LSC_TRIAGE_INFO, s);
+	if (tr_f_lite(f))
+		return; /* no text is kept: none is formatted */
+	figures(fig, sizeof(fig), v);
 	tr_f_summary(f, "start %u (%s, lines %lu-%lu) completed at a speed in range (%s) and shows none of the known "
 		     "problems", s->idx, fam(s), s->first_line, s->last_line, fig);
 }
