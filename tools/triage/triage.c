@@ -218,6 +218,8 @@ static void line_done(struct lsc_triage *t)
 		t->hlen += t->blen;
 		t->held_w = raw;
 		t->nlines++; /* a line read, joined to the one before */
+		if (!wrap_width(raw))
+			flush_held(t);
 		return;
 	}
 	flush_held(t);
@@ -229,6 +231,9 @@ static void line_done(struct lsc_triage *t)
 	t->held_over = t->overlong;
 	t->held_w = raw;
 	t->have_held = 1;
+	/* only a line of a wrap width can be continued: any other is read now */
+	if (!wrap_width(raw))
+		flush_held(t);
 }
 
 int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
