@@ -112,3 +112,19 @@ Test(generic, figures_anywhere)
 		     "weights loaded, model ready to serve\n",
 		     "completed", "ok");
 }
+
+/* llama.cpp's loading dots as the last word: still loading; followed by
+ * any other line: they are not the last word (cut off). */
+Test(generic, loading_dots_only_as_the_last_word)
+{
+	expect_start("llama_model_loader: loaded meta data with 30 key-value pairs\n"
+		     "llm_load_tensors: offloaded 33/33 layers to GPU\n"
+		     "2024-06-22T11:40:42.118Z [CORTEX]::Error: .\n"
+		     "2024-06-22T11:40:42.133Z [CORTEX]::Error: .\n",
+		     "loading", NULL);
+	expect_start("llama_model_loader: loaded meta data with 30 key-value pairs\n"
+		     "llm_load_tensors: offloaded 33/33 layers to GPU\n"
+		     "...................................\n"
+		     "llama_new_context_with_model: n_ctx = 4096\n",
+		     "cut-off", NULL);
+}

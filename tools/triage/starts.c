@@ -194,6 +194,7 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 		s->first_line = l->no;
 	s->last_line = l->no;
 	s->recognised++;
+	s->dots_open = 0;
 	for (int k = 0; k < TR_TS_KINDS; k++)
 		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
 			s->ts_begin[k] = l->tsk[k];

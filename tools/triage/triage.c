@@ -94,6 +94,25 @@ static int opens_with_tag(const char *s, size_t n)
 	       (n >= sizeof(json) - 1 && !memcmp(s, json, sizeof(json) - 1));
 }
 
+/* llama.cpp prints a dot per tensor group while it loads ("....", or one
+ * "." a line behind an app's label): in a start that is loading and not
+ * done, a line whose text ends in a run of dots alone says the load is
+ * still under way. */
+static int progress_dots(struct lsc_triage *t, const struct tr_line *l)
+{
+	struct tr_start *st = t->cur;
+	if (!st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY || !l->len ||
+	    l->s[l->len - 1] != '.')
+		return 0;
+	size_t i = l->len;
+	while (i > 0 && l->s[i - 1] == '.')
+		i--;
+	if (i > 0 && l->s[i - 1] != ' ')
+		return 0;
+	st->dots_open = 1;
+	return 0; /* a hint, not a recognised line: the next recognised line clears it */
+}
+
 static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned long no, int overlong)
 {
 	struct tr_line l = {.s = s, .len = len, .no = no, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
@@ -106,6 +125,8 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		return;
 	if (l.flags & TR_L_BADUTF8)
 		t->nbad_utf8++;
+	if (t->cur)
+		t->cur->dots_open = 0; /* any line after loading dots: they are not the last word */
 	int used = 0;
 	if (t->pending_setting && tr_recognise_setting_value(t, &l)) {
 		t->nrecog++;
@@ -152,6 +173,8 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 	/* the shared vocabulary: levels, failures, ready words, figures */
 	if (!used && ((l.kw & TR_G_GANY) || l.level >= TR_LV_ERROR) && !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_generic(t, &l);
+	if (!used)
+		used = progress_dots(t, &l);
 	if (used)
 		t->nrecog++;
 	if (t->debug)

@@ -69,7 +69,7 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 		return TR_OUT_COMPLETED;
 	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings)
 		return TR_OUT_NONE; /* settings pasted, nothing of a start */
-	if (s->progress_open)
+	if (s->progress_open || s->dots_open)
 		return TR_OUT_LOADING;
 	return TR_OUT_CUTOFF;
 }
