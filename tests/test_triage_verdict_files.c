@@ -35,7 +35,7 @@
 
 /* The share of starts whose verdict matches, that the tool reaches today
  * (percent; raise it as the tool gets better, never lower it to pass). */
-#define VERDICT_FLOOR 95
+#define VERDICT_FLOOR 96
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
 #define LOEO_FLOOR 82
