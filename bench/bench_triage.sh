@@ -11,6 +11,11 @@
 #   PER_LOG=1 bench/bench_triage.sh BUILD_DIR [SIZE_MIB]   (then, per corpus
 #     log, that log alone repeated to SIZE_MIB/8: which kind of line is slow)
 #
+#   BEFORE=OTHER_BUILD_DIR bench/bench_triage.sh BUILD_DIR [SIZE_MIB] [RUNS]
+#     (the same log through OTHER_BUILD_DIR's loadscope too, interleaved:
+#     before then after in odd rounds, after then before in even ones; the
+#     medians of each and their ratio, after over before)
+#
 # The log is deleted afterwards; nothing is committed. MB = 10^6 bytes.
 set -eu
 B=${1:?usage: bench_triage.sh BUILD_DIR [SIZE_MIB] [RUNS]}
@@ -47,9 +52,32 @@ echo "command: $TOOL triage $LOG > /dev/null"
 rates=""
 rsss=""
 cpus=""
+brates=""
+brsss=""
+bcpus=""
+# one timed run of $1 triage LOG: sets el, rss, us, sy, secs, rate
+timed() {
+	/usr/bin/time -v "$1" triage "$LOG" > /dev/null 2> "$LOG.time" || true
+	el=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$LOG.time")
+	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$LOG.time")
+	secs=$(echo "$el" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+	rate=$(awk -v s="$SIZE" -v t="$secs" 'BEGIN { printf "%.1f", s / 1e6 / t }')
+}
+before() {
+	[ -n "${BEFORE:-}" ] || return 0
+	timed "$BEFORE/loadscope"
+	us=$(sed -n 's/.*User time (seconds): //p' "$LOG.time")
+	sy=$(sed -n 's/.*System time (seconds): //p' "$LOG.time")
+	cpu=$(awk -v s="$SIZE" -v u="$us" -v y="$sy" 'BEGIN { printf "%.1f", s / 1e6 / (u + y) }')
+	echo "run $i before ($BEFORE): ${secs} s wall (${us} s user + ${sy} s sys), ${rate} MB/s, ${cpu} MB/s per CPU second, peak RSS $((rss / 1024)) MiB"
+	bcpus="$bcpus $cpu"
+	brates="$brates $rate"
+	brsss="$brsss $rss"
+}
 i=0
 while [ $i -lt "$RUNS" ]; do
 	i=$((i + 1))
+	[ $((i % 2)) = 1 ] && before
 	/usr/bin/time -v "$TOOL" triage "$LOG" > /dev/null 2> "$LOG.time" || true
 	el=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$LOG.time")
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$LOG.time")
@@ -62,6 +90,7 @@ while [ $i -lt "$RUNS" ]; do
 	cpus="$cpus $cpu"
 	rates="$rates $rate"
 	rsss="$rsss $rss"
+	[ $((i % 2)) = 0 ] && before
 done
 if [ "${PER_LOG:-0}" = 1 ]; then
 	echo "per log (each repeated to $((SIZE_MIB / 8)) MiB, one run):"
@@ -77,4 +106,9 @@ if [ "${PER_LOG:-0}" = 1 ]; then
 	done
 fi
 med() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-echo "median: $(med $rates) MB/s over the wall time ($(med $cpus) MB/s per CPU second), peak RSS $(( $(med $rsss) / 1024 )) MiB (goal >= 200 MB/s, <= 64 MiB)"
+echo "median: $(med $rates) MB/s over the wall time ($(med $cpus) MB/s per CPU second), peak RSS $(( $(med $rsss) / 1024 )) MiB (goal >= 400 MB/s, <= 64 MiB)"
+if [ -n "${BEFORE:-}" ]; then
+	echo "before ($BEFORE): median $(med $brates) MB/s over the wall time ($(med $bcpus) MB/s per CPU second), peak RSS $(( $(med $brsss) / 1024 )) MiB;" \
+		"after/before = $(awk -v a="$(med $rates)" -v b="$(med $brates)" 'BEGIN { printf "%.2f", a / b }') over the wall time," \
+		"$(awk -v a="$(med $cpus)" -v b="$(med $bcpus)" 'BEGIN { printf "%.2f", a / b }') per CPU second"
+fi

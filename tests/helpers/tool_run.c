@@ -82,7 +82,9 @@ int lsct_tool(char *out, size_t out_cap, char *err, size_t err_cap, const char *
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
-	snprintf(errpath, sizeof(errpath), "%s/.stderr", scratch[0] ? scratch : "/tmp");
+	/* One file per process: test programs run side by side (ctest -j)
+	 * and without a scratch directory would share /tmp's. */
+	snprintf(errpath, sizeof(errpath), "%s/.stderr.%ld", scratch[0] ? scratch : "/tmp", (long)getpid());
 	snprintf(cmd, sizeof(cmd), "LOADSCOPE= '%s' %s 2>'%s'", LSC_TEST_TOOL, args, errpath);
 	FILE *p = popen(cmd, "r");
 	cr_assert_not_null(p);

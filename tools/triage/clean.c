@@ -254,8 +254,153 @@ static const char *skip_host_prog(const char *q, const char *end, int strict)
 	return pe + 2;
 }
 
+static int level_index(const char *name)
+{
+	switch (name[0]) {
+	case 'T': case 'D': return TR_LV_DEBUG;
+	case 'I': case 'N': return TR_LV_INFO;
+	case 'W': return TR_LV_WARN;
+	case 'E': return TR_LV_ERROR;
+	default: return TR_LV_FATAL; /* CRITICAL, FATAL */
+	}
+}
+
+/* A bracketed prefix at @q ("[ 123.456789]" dmesg, "[pid  1234]" strace -f,
+ * "[2026-10-16 15:39:01]"): past it, or @q when it is none of those. */
+static const char *strip_bracket(const char *q, const char *end, double *ts)
+{
+	const char *r = tr_skip_ws(q + 1, end);
+	if (end - r > 4 && !strncmp(r, "pid", 3)) {
+		r = tr_skip_ws(r + 3, end);
+		while (r < end && tr_digit(*r))
+			r++;
+		if (r < end && *r == ']')
+			return tr_skip_ws(r + 1, end);
+	}
+	const char *e = memchr(q, ']', (size_t)(end - q) < 48 ? (size_t)(end - q) : 48);
+	if (e) {
+		double sub;
+		const char *in = tr_skip_ws(q + 1, e);
+		if (dig(in, e, 4) && in + 10 <= e && in[4] == '-') { /* a bracketed date-time */
+			const char *c = in + 10;
+			if (c < e && (*c == ' ' || *c == 'T'))
+				c++;
+			if (clock_at(c, e, &sub))
+				*ts = sub;
+			return tr_skip_ws(e + 1, end);
+		}
+		if (clock_at(in, e, &sub)) {
+			*ts = sub;
+			return tr_skip_ws(e + 1, end);
+		}
+		const char *d = in;
+		while (d < e && (tr_digit(*d) || *d == '.'))
+			d++;
+		if (d == e && d > in)
+			return tr_skip_ws(e + 1, end);
+		/* torch's "[rank0]: " before every line of a rank */
+		if (e - in > 4 && !strncmp(in, "rank", 4)) {
+			for (d = in + 4; d < e && tr_digit(*d); d++)
+				;
+			if (d == e && d > in + 4)
+				return tr_skip_ws(e + 1 + (e + 1 < end && e[1] == ':'), end);
+		}
+	}
+	return q;
+}
+
+/* A JSON-lines record ({"level":"error","msg":"..."}, journald's
+ * {"MESSAGE":"..."}): its message, unescaped, replaces the line, so the
+ * recognisers read what the engine said; its level is kept. Not this
+ * project's own JSON lines, which recognise_lsc.c parses whole. Returns
+ * the message's end (written from @p), or @end when there is none. */
+static char *json_message(char *p, char *end, unsigned char *lvl)
+{
+	static const char *const keys[] = {"\"msg\":\"", "\"message\":\"", "\"MESSAGE\":\"", "\"msg\": \"",
+					   "\"message\": \""};
+	if (end - p < 8 || (size_t)(end - p) > 65536 || !strncmp(p, "{\"loadscope\"", 12))
+		return end;
+	const char *v = NULL;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !v; i++) {
+		const char *k = tr_memmem(p, (size_t)(end - p), keys[i]);
+		if (k)
+			v = k + strlen(keys[i]);
+	}
+	if (!v)
+		return end;
+	const char *lk = tr_memmem(p, (size_t)(end - p), "\"level\":\"");
+	if (!lk)
+		lk = tr_memmem(p, (size_t)(end - p), "\"severity\":\"");
+	if (lk && !*lvl) {
+		const char *x = memchr(lk + 1, ':', (size_t)(end - lk - 1));
+		unsigned char c = x && x + 2 < end ? tr_lower((unsigned char)x[2]) : 0;
+		*lvl = c == 'e' ? TR_LV_ERROR : c == 'f' || c == 'c' || c == 'p' ? TR_LV_FATAL : c == 'w' ? TR_LV_WARN
+		       : c == 'd' || c == 't' ? TR_LV_DEBUG : c ? TR_LV_INFO : 0;
+	}
+	/* unescape in place: the message only shrinks */
+	char *w = p;
+	for (const char *r = v; r < end && *r != '"'; r++) {
+		if (*r != '\\' || r + 1 >= end) {
+			*w++ = *r;
+			continue;
+		}
+		r++;
+		switch (*r) {
+		case 'n': case 't': case 'r': *w++ = ' '; break;
+		case 'u':
+			if (end - r > 4) {
+				unsigned cp = 0;
+				for (int i = 1; i <= 4; i++) {
+					char h = r[i];
+					cp = cp * 16 + (unsigned)(tr_digit(h) ? h - '0' : (tr_lower((unsigned char)h) - 'a' + 10) & 15);
+				}
+				*w++ = cp >= 0x20 && cp < 0x7f ? (char)cp : '?';
+				r += 4;
+			}
+			break;
+		default: *w++ = *r; break; /* \" \\ \/ */
+		}
+	}
+	return w;
+}
+
+/* A level word and what follows it in python logging and vLLM: "INFO
+ * 10-16 15:39:01 [loader.py:123] ", "ERROR: "; its level into *@lvl. */
+static const char *strip_level(const char *p, const char *end, double *ts, unsigned char *lvl)
+{
+	const char *q = p;
+	double secs;
+	size_t n;
+	/* vLLM / python logging: "INFO 10-16 15:39:01 [loader.py:123] " */
+	for (const char *const *lv = levels; q < end && tr_upper(*q) && *lv; lv++) {
+		if (*q != (*lv)[0])
+			continue;
+		size_t ln = strlen(*lv);
+		if ((size_t)(end - q) > ln + 1 && !strncmp(q, *lv, ln) && (q[ln] == ' ' || q[ln] == ':')) {
+			const char *c = tr_skip_ws(q + ln + (q[ln] == ':'), end);
+			if (dig(c, end, 2) && c + 5 < end && c[2] == '-' && dig(c + 3, end, 2))
+				c = tr_skip_ws(c + 5, end);
+			n = clock_at(c, end, &secs);
+			if (n) {
+				*ts = secs;
+				c = tr_skip_ws(c + n, end);
+			}
+			if (c < end && *c == '[') {
+				const char *e = memchr(c, ']', (size_t)(end - c) < 96 ? (size_t)(end - c) : 96);
+				if (e && tr_memmem(c, (size_t)(e - c), ".py"))
+					c = tr_skip_ws(e + 1, end);
+			}
+			if (c != tr_skip_ws(q + ln + (q[ln] == ':'), end) || q[ln] == ':') {
+				*lvl = (unsigned char)level_index(*lv);
+				return c;
+			}
+		}
+	}
+	return p;
+}
+
 /* One leading prefix; returns the new start (== p when none). */
-static const char *strip_one(const char *p, const char *end, double *ts)
+static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
 	const char *q = p;
 	double secs;
@@ -265,38 +410,10 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q)))
 		return p;
 
-	/* [ 123.456789] dmesg, [pid  1234] strace -f, [2026-10-16 15:39:01] */
-	if (q < end && *q == '[') {
-		const char *r = tr_skip_ws(q + 1, end);
-		if (end - r > 4 && !strncmp(r, "pid", 3)) {
-			r = tr_skip_ws(r + 3, end);
-			while (r < end && tr_digit(*r))
-				r++;
-			if (r < end && *r == ']')
-				return tr_skip_ws(r + 1, end);
-		}
-		const char *e = memchr(q, ']', (size_t)(end - q) < 48 ? (size_t)(end - q) : 48);
-		if (e) {
-			double sub;
-			const char *in = tr_skip_ws(q + 1, e);
-			if (dig(in, e, 4) && in + 10 <= e && in[4] == '-') { /* a bracketed date-time */
-				const char *c = in + 10;
-				if (c < e && (*c == ' ' || *c == 'T'))
-					c++;
-				if (clock_at(c, e, &sub))
-					*ts = sub;
-				return tr_skip_ws(e + 1, end);
-			}
-			if (clock_at(in, e, &sub)) {
-				*ts = sub;
-				return tr_skip_ws(e + 1, end);
-			}
-			const char *d = in;
-			while (d < e && (tr_digit(*d) || *d == '.'))
-				d++;
-			if (d == e && d > in)
-				return tr_skip_ws(e + 1, end);
-		}
+	if (*q == '[') {
+		const char *r = strip_bracket(q, end, ts);
+		if (r != q)
+			return r;
 	}
 	/* 2026-10-16T15:39:01.123+02:00, 2026-10-16 15:39:01,123 */
 	if (dig(q, end, 4) && q + 10 < end && q[4] == '-' && q[7] == '-') {
@@ -337,8 +454,23 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 		int dots = 0;
 		while (c < end && (tr_digit(*c) || *c == '.'))
 			dots += *c++ == '.';
-		if (dots == 3 && end - c >= 3 && c[0] == ' ' && strchr("DIWETN", c[1]) && c[2] == ' ')
+		if (dots == 3 && end - c >= 3 && c[0] == ' ' && strchr("DIWETN", c[1]) && c[2] == ' ') {
+			*lvl = (unsigned char)level_index((char[2]){c[1], 0});
 			return c + 3;
+		}
+	}
+	/* glog: "E0725 12:48:53.920000 127614 file.py:702] " */
+	if (q + 6 < end && strchr("IWEF", *q) && dig(q + 1, end, 4) && q[5] == ' ') {
+		n = clock_at(q + 6, end, &secs);
+		if (n) {
+			const char *c = tr_skip_ws(q + 6 + n, end);
+			const char *e = memchr(c, ']', (size_t)(end - c) < 128 ? (size_t)(end - c) : 128);
+			if (e) {
+				*ts = secs;
+				*lvl = (unsigned char)(*q == 'F' ? TR_LV_FATAL : level_index((char[2]){*q, 0}));
+				return tr_skip_ws(e + 1, end);
+			}
+		}
 	}
 	/* (VllmWorker rank=0 pid=123), (EngineCore_0 pid=9) */
 	if (q < end && *q == '(') {
@@ -346,30 +478,7 @@ static const char *strip_one(const char *p, const char *end, double *ts)
 		if (e && tr_memmem(q, (size_t)(e - q), "pid="))
 			return tr_skip_ws(e + 1, end);
 	}
-	/* vLLM / python logging: "INFO 10-16 15:39:01 [loader.py:123] " */
-	for (const char *const *lv = levels; q < end && tr_upper(*q) && *lv; lv++) {
-		if (*q != (*lv)[0])
-			continue;
-		size_t ln = strlen(*lv);
-		if ((size_t)(end - q) > ln + 1 && !strncmp(q, *lv, ln) && (q[ln] == ' ' || q[ln] == ':')) {
-			const char *c = tr_skip_ws(q + ln + (q[ln] == ':'), end);
-			if (dig(c, end, 2) && c + 5 < end && c[2] == '-' && dig(c + 3, end, 2))
-				c = tr_skip_ws(c + 5, end);
-			n = clock_at(c, end, &secs);
-			if (n) {
-				*ts = secs;
-				c = tr_skip_ws(c + n, end);
-			}
-			if (c < end && *c == '[') {
-				const char *e = memchr(c, ']', (size_t)(end - c) < 96 ? (size_t)(end - c) : 96);
-				if (e && tr_memmem(c, (size_t)(e - c), ".py"))
-					c = tr_skip_ws(e + 1, end);
-			}
-			if (c != tr_skip_ws(q + ln + (q[ln] == ':'), end) || q[ln] == ':')
-				return c;
-		}
-	}
-	return p;
+	return strip_level(p, end, ts, lvl);
 }
 
 int tr_clean_line(struct tr_clean *c, struct tr_line *l)
@@ -403,7 +512,7 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 	int clocks = 0;
 	for (int i = 0; i < 8; i++) {
 		double ts = NAN;
-		const char *q = strip_one(p, end, &ts);
+		const char *q = strip_one(p, end, &ts, &l->level);
 		if (q == p)
 			break;
 		if (!isnan(ts)) {
@@ -411,6 +520,20 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 			l->ts = ts;
 		}
 		p = (char *)q;
+	}
+	if (p < end && *p == '{') {
+		char *me = json_message(p, end, &l->level);
+		if (me != end) {
+			end = me;
+			/* the message may open with its own prefixes */
+			for (int i = 0; i < 4; i++) {
+				double ts = NAN;
+				const char *q = strip_one(p, end, &ts, &l->level);
+				if (q == p)
+					break;
+				p = (char *)q;
+			}
+		}
 	}
 	{
 		/* an engine's own prefix ("strata generate: ") is kept, but the
@@ -423,7 +546,7 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 			int k = clocks ? 1 : 0;
 			for (int i = 0; i < 8; i++) {
 				double ts = NAN;
-				const char *n = strip_one(q, end, &ts);
+				const char *n = strip_one(q, end, &ts, &l->level);
 				if (!isnan(ts)) {
 					l->tsk[k] = l->ts = ts;
 					break;

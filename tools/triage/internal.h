@@ -53,7 +53,12 @@ struct tr_line {
 	/* one bit per declared shape (shapes.c) whose keyword the line holds,
 	 * found by the same pass: no shape's keyword is searched for again */
 	uint64_t shapes[2];
+	/* the line's level, from its prefix or its fields (TR_LV_*): set by
+	 * the cleaner (python logging, llama.cpp's letter, glog) or read by
+	 * the generic recogniser (`level=error`, JSON's "level") */
+	unsigned char level;
 };
+enum { TR_LV_NONE, TR_LV_DEBUG, TR_LV_INFO, TR_LV_WARN, TR_LV_ERROR, TR_LV_FATAL };
 
 /* prefilter.c: keyword groups a line contains, found in one pass */
 enum {
@@ -63,8 +68,19 @@ enum {
 	TR_G_LLAMA = 1u << 12, TR_G_IK = 1u << 13, TR_G_VLLM = 1u << 14, TR_G_RUNAI = 1u << 15,
 	TR_G_IO = 1u << 16, TR_G_READY = 1u << 17, TR_G_SWAP = 1u << 18, TR_G_HIP = 1u << 19,
 	TR_G_BEGIN = 1u << 20, TR_G_EXIT = 1u << 21, TR_G_EPOCH = 1u << 22,
+	TR_G_GENERIC = 1u << 23, /* the shared vocabulary's failure words (recognise_generic.c) */
 	/* bits TR_G_SHAPE_SHIFT and up: the declared shapes' keywords (shapes.c) */
 };
+/* the shared vocabulary's ready words and load figures: above the shapes' buckets */
+#define TR_G_GREADY (1ull << 56)
+#define TR_G_GFIG (1ull << 57)   /* a duration after took / load time / loaded in / finished in */
+#define TR_G_GBAR (1ull << 59)   /* a tqdm bar's rate */
+#define TR_G_GSIZE (1ull << 60)  /* file size / model size */
+#define TR_G_GEND (1ull << 61)   /* the load's end in words, its progress, still loading */
+#define TR_G_GFATAL (1ull << 58) /* words that end a start: a traceback, an exit status, a signal, a timeout */
+#define TR_G_GBEGIN (1ull << 62) /* the load begins in words: loading model, loading weights */
+#define TR_G_GFIGS (TR_G_GFIG | TR_G_GBAR | TR_G_GSIZE | TR_G_GEND)
+#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN)
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
@@ -230,6 +246,17 @@ struct tr_start {
 	int ev_hugetlb_fail;    /* MAP_HUGETLB refused without page counts */
 	int ev_gds;             /* GDS/cuFile refused (direct-io-fallback unless the load failed) */
 	int final;              /* the engine's last word on a failed start was seen */
+	int probe;              /* a `loadscope probe` run: a judgement, not a start */
+	int ready_from_clock;   /* ready_s is the span of the lines' clocks, not a stated figure */
+	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
+	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
+	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
+	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */
+	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */
+	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
+	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
+	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
+	struct tr_num gen_load_s; /* a load duration in the shared vocabulary (took, load time, started in) */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
 	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
@@ -253,6 +280,8 @@ static inline void tr_stage_raise(struct tr_start *s, enum tr_stage st)
 	 * unless it already ended in an error, a kill or an exit */
 	if (st >= TR_ST_LOADED && s->ev_error < 0 && s->ev_oom < 0 && s->ev_killed < 0 && s->ev_exit < 0)
 		s->done = 1;
+	if (st >= TR_ST_LOADED)
+		s->progress_open = 0; /* loaded: no longer under way */
 }
 /* Keep @l as evidence of @s; return its index or -1 when the store is full
  * (the same line twice returns the same index). */
@@ -353,6 +382,9 @@ struct tr_startsum {
 	double vm[TR_VM_N];
 	int thp_req, hugetlb_used;
 	char thp_defrag[24], thp_process[24];
+	/* the verdict (verdict.c): outcome and speed, with the figures behind it */
+	int outcome, speed;
+	double v_load_s, v_gib, v_rate;
 };
 
 struct tr_row {
@@ -380,6 +412,12 @@ struct lsc_triage {
 
 	/* line assembly */
 	char *buf;            /* LSC_TRIAGE_LINE_MAX + 1 */
+	/* the line before, held back one line so that a paste wrapped at a
+	 * terminal's width is joined before it is read (triage.c) */
+	char *held;
+	size_t hlen, held_w;
+	unsigned long held_no;
+	int held_over, have_held;
 	size_t blen;
 	int overlong;
 	unsigned long lineno;
@@ -392,6 +430,9 @@ struct lsc_triage {
 	struct tr_clean clean;
 	char *scratch;        /* for the shared parser, which parses in place */
 	struct tr_prefilter *pf;
+	/* lsc_triage_engine_off: the engine whose shapes and recognisers are
+	 * switched off (the leave-one-engine-out test); "" none */
+	char off_engine[24];
 
 	/* starts */
 	struct tr_start *open[TR_OPEN_MAX];
@@ -409,7 +450,10 @@ struct lsc_triage {
 	struct tr_lite *lite;
 	size_t nlite, lite_cap;
 	unsigned long dropped_findings;
+	unsigned long dropped_sev[3]; /* of those, per severity: the exit status counts them too */
+	unsigned long dropped_noteval;
 	double pending_ts[TR_TS_KINDS]; /* first timestamps since the last start was ready */
+	double pending_last[TR_TS_KINDS]; /* and the latest */
 	struct tr_startsum *sums;
 	size_t nsums, sums_cap;
 	struct tr_row *rows;
@@ -519,6 +563,54 @@ int tr_pinned_words(const char *s, size_t n);
 /* Does it say the process was killed ("signal: killed", "exitcode: -9")? */
 int tr_killed_words(const char *s, size_t n);
 const char *tr_cause_name(enum tr_cause c);
+
+/* ---- verdict.c: outcome and speed, judged before any cause ------------------ */
+
+enum tr_outcome { TR_OUT_NONE, TR_OUT_COMPLETED, TR_OUT_FAILED, TR_OUT_CUTOFF, TR_OUT_LOADING };
+enum tr_speed { TR_SPEED_UNKNOWN, TR_SPEED_OK, TR_SPEED_SLOW };
+struct tr_verdict {
+	enum tr_outcome outcome;
+	enum tr_speed speed;
+	double load_s;     /* the time judged (load, or time to ready), NAN none */
+	double gib;        /* the size it moved, NAN none */
+	double rate;       /* GiB/s, NAN none */
+	int ev_time, ev_size; /* evidence of the two, -1 none */
+	const char *basis; /* what load_s measures ("load", "time to ready", "progress so far", "clock span") */
+	int ev_fail;       /* the line that says it failed, -1 none */
+};
+void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v);
+const char *tr_outcome_name(int o);
+const char *tr_speed_name(int sp);
+/* verdict_text.c: the verdict's own findings, filled into @f */
+void tr_verdict_failed(struct tr_finding *f, const struct tr_start *s, const struct tr_verdict *v);
+void tr_verdict_slow(struct tr_finding *f, const struct tr_start *s, const struct tr_verdict *v);
+void tr_verdict_healthy(struct tr_finding *f, const struct tr_start *s, const struct tr_verdict *v);
+void tr_verdict_completed(struct tr_finding *f, const struct tr_start *s);
+void tr_verdict_probe(struct tr_finding *f, const struct tr_start *s);
+void tr_verdict_noteval(struct tr_finding *f, const struct tr_start *s, const struct tr_verdict *v);
+/* Is @engine (a shape's or a recogniser's tag) switched off in @t? */
+int tr_engine_off(const struct lsc_triage *t, const char *engine);
+int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l);
+/* Does the line say something failed, read by meaning ("0 failures",
+ * "succeeded", "ok" do not)? recognise_generic.c */
+int tr_says_failed(const char *s, size_t n);
+/* Is a ready word in the line about the model or what serves it (not a
+ * Ray cluster, a tokenizer, a container)? recognise_generic.c */
+int tr_ready_subject(const char *s, size_t n);
+int tr_ready_about_other(const char *s, size_t n);
+/* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
+int tr_ready_negated(const char *s, size_t n);
+
+/* remedy_figures.c: the one home of each measured figure a remedy prints */
+enum tr_fig_id { TR_FIG_REFAULT_4K, TR_FIG_SEED000_THP_OFF, TR_FIG_SEEDS_THP, TR_FIG_SEED002_HUGETLB, TR_FIG_N };
+struct tr_figure {
+	const char *rule;  /* the finding whose remedy prints it */
+	const char *page;  /* where the measurement is recorded (relative to the repository) */
+	const char *quote; /* the words that page uses for it */
+	const char *text;  /* what the remedy prints */
+};
+extern const struct tr_figure tr_figures[TR_FIG_N];
+const char *tr_fig(enum tr_fig_id id);
 
 /* table.c */
 void tr_table_row(struct lsc_triage *t, const struct tr_start *s);

@@ -368,6 +368,8 @@ static void (*const handlers[LSC__EV_COUNT])(struct tr_start *, const struct lsc
 
 int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 {
+	if (tr_engine_off(t, "loadscope"))
+		return 0;
 	/* TR_G_LSC: the prefilter found one of these already */
 	if (!(l->kw & TR_G_LSC) && !tr_find(l, LSC__TAG) && !tr_find(l, "\"loadscope\""))
 		return 0;
@@ -417,6 +419,8 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 	} else if (ev == LSC__EV_WARN) {
 		/* loadscope probe's predictions, by their id */
 		int id = lsc__probe_id_of(str(&p, LSC__KEY(ID)));
+		if (id == LSC__ID_THP_STALL_RISK || id == LSC__ID_MEM_SHORT || id == LSC__ID_HOST_REFAULT)
+			s->probe = 1;
 		if (id == LSC__ID_THP_STALL_RISK)
 			s->ev_thp_risk = e;
 		if (id == LSC__ID_MEM_SHORT) {
@@ -446,6 +450,7 @@ int tr_recognise_lsc(struct lsc_triage *t, struct tr_line *l)
 		}
 	} else if (ev == LSC__EV_OK) {
 		s->done = 1; /* a probe's verdict: the probe completed */
+		s->probe = 1;
 	} else if (ev == LSC__EV_NOTE) {
 		const char *topic = str(&p, LSC__KEY(TOPIC)), *text = str(&p, LSC__KEY(TEXT));
 		if (topic && strstr(topic, "verify") && (failed_word(text) || failed_word(p.human)))

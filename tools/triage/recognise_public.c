@@ -260,6 +260,8 @@ static int thp_settings(struct lsc_triage *t, struct tr_line *l)
 		snprintf(st->thp_process, sizeof(st->thp_process), "disabled");
 		st->ev_thp_process = e;
 	}
+	if (st)
+		st->nsettings++;
 	return st != NULL;
 }
 
@@ -321,6 +323,9 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		if (!st)
 			return 0;
 		tr_touch(st, l);
+		/* the tensors are being read: a new banner after this is a new process */
+		if (tr_find(l, "loading model tensors"))
+			tr_stage_raise(st, TR_ST_LOADING);
 		if (tr_find(l, "direct_io = true"))
 			st->direct_on = 1; /* a read error later is direct I/O's */
 		return 1;
@@ -342,11 +347,22 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
-	if (tr_find(l, "failed to mlock") || tr_find(l, "RLIMIT_MEMLOCK") ||
-	    (tr_find(l, "mlock") && tr_memmem_ci(s, l->len, "fail"))) {
+	if (tr_find(l, "mlock") || tr_find(l, "RLIMIT_MEMLOCK")) {
+		/* read by meaning: "RLIMIT_MEMLOCK: unlimited", "mlock: ok, 0
+		 * failures", "mlock worked" say nothing was refused */
+		int unlimited = tr_memmem_ci(s, l->len, "unlimited") != NULL;
+		int refused = tr_find(l, "failed to mlock") || tr_find(l, "Try increasing RLIMIT_MEMLOCK") ||
+			      (!unlimited && tr_says_failed(s, l->len));
+		if (!refused && !unlimited)
+			return 0;
 		st = use(t, l, &e);
 		if (!st)
 			return 0;
+		if (!refused) {
+			if (!tr_has(&st->memlock_bytes))
+				tr_setnum(&st->memlock_bytes, INFINITY, e);
+			return 1;
+		}
 		if (st->ev_mlock_fail < 0)
 			st->ev_mlock_fail = e;
 		const char *p = tr_find(l, "mlock ");
@@ -550,7 +566,8 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		if (k && k > s && isalpha((unsigned char)k[-1]))
 			k = NULL; /* "already in" is not "ready in" */
 	}
-	if (!k || tr_find(l, "complement"))
+	if (!k || tr_find(l, "complement") || tr_ready_about_other(s, l->len) ||
+	    ((tr_memmem_ci(s, l->len, "not ") || tr_memmem_ci(s, l->len, "never")) && tr_ready_negated(s, l->len)))
 		return 0;
 	struct tr_start *st = t->cur;
 	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY)
@@ -563,8 +580,10 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		p++;
 	if (p < end && tr_dur_s(&p, end, &v))
 		tr_setnum(&st->ready_s, v, e);
-	else if (ts_span(st, l, &v))
+	else if (ts_span(st, l, &v)) {
 		tr_setnum(&st->ready_s, v, e);
+		st->ready_from_clock = 1;
+	}
 	else if (tr_has(&st->still_max_s))
 		tr_setnum(&st->ready_s, st->still_max_s.v, st->still_max_s.ev);
 	tr_stage_raise(st, TR_ST_READY);
@@ -594,13 +613,14 @@ int tr_recognise_public(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	if ((k & TR_G_RATES) && rates_in_prose(t, l))
 		return 1;
-	if ((k & TR_G_LLAMA) && llama_line(t, l))
+	/* each engine's recogniser, tagged with its engine (tr_engine_off) */
+	if ((k & TR_G_LLAMA) && !tr_engine_off(t, "llama.cpp") && llama_line(t, l))
 		return 1;
-	if ((k & TR_G_IK) && ik_llama_line(t, l))
+	if ((k & TR_G_IK) && !tr_engine_off(t, "ik_llama.cpp") && ik_llama_line(t, l))
 		return 1;
-	if ((k & TR_G_VLLM) && vllm_line(t, l))
+	if ((k & TR_G_VLLM) && !tr_engine_off(t, "vllm") && vllm_line(t, l))
 		return 1;
-	if ((k & TR_G_RUNAI) && runai_line(t, l))
+	if ((k & TR_G_RUNAI) && !tr_engine_off(t, "vllm") && runai_line(t, l))
 		return 1;
 	if ((k & TR_G_IO) && io_line(t, l))
 		return 1;

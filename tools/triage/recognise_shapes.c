@@ -168,6 +168,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 			return 0;
 		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
+		st->nsettings++;
 		if (v > 0 && st->ev_numa < 0)
 			st->ev_numa = e;
 		return 1;
@@ -176,6 +177,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 			return 0;
 		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
+		st->nsettings++;
 		if (!tr_has(&st->huge_pool))
 			tr_setnum(&st->huge_pool, v, e);
 		return 1;
@@ -185,6 +187,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 			return 0;
 		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
+		st->nsettings++;
 		if (kind == SET_THP_ENABLED) {
 			size_t n = strnlen(w, sizeof(st->thp_enabled) - 1);
 			memcpy(st->thp_enabled, w, n);
@@ -197,6 +200,7 @@ static int setting(struct lsc_triage *t, struct tr_line *l, int kind, const char
 	case SET_ULIMIT_L:
 		if (!(st = use_h(t, l, &e, NULL, NULL)))
 			return 0;
+		st->nsettings++;
 		if (tr_memmem(p, (size_t)(end - p), "unlimited"))
 			tr_setnum(&st->memlock_bytes, INFINITY, e);
 		else if (isnum && !isnan(sane(v, 1e15)))
@@ -237,10 +241,10 @@ static int generic(const char *e)
 	return 0;
 }
 
-static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h)
+/* A shape that moves its start along: opens it, shows it loading, loaded or ready. */
+static int apply_start(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h, const char *fam)
 {
 	const char *s = l->s, *end = s + l->len;
-	const char *fam = generic(h->engine) ? NULL : h->engine;
 	struct tr_start *st;
 	int e;
 	double v;
@@ -251,6 +255,11 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		e = tr_evid(st, l);
 		tr_touch(st, l);
 		tr_stage_raise(st, TR_ST_BEGAN);
+		if (tr_find(l, "file size") && !tr_has(&st->model_gib)) {
+			v = size_after(s, end, "file size");
+			if (!isnan(v) && v > 0)
+				tr_setnum(&st->model_gib, v, e);
+		}
 		if ((h->fields & TR_FLD_SIZE) && tr_find(l, "CUDA_Host")) {
 			v = size_after(s, end, h->num_after);
 			if (!isnan(v))
@@ -266,11 +275,13 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = 1;
 		return 1;
 	case TR_EV_SUMMARY:
 		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADED);
+		st->progress_open = 0;
 		return 1;
 	case TR_EV_READY:
 		if (!(st = tr_current(t, l)) || (st->stage >= TR_ST_READY && !st->done))
@@ -283,7 +294,22 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			tr_setnum(&st->ready_s, v, e);
 		tr_stage_raise(st, TR_ST_READY);
 		st->ev_end = e;
+		st->progress_open = 0;
 		return 1;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* A shape that ends its start: an engine error, a read error, a kill. */
+static int apply_end(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h, const char *fam)
+{
+	const char *s = l->s, *end = s + l->len;
+	struct tr_start *st;
+	int e;
+	double v;
+	switch (h->ev) {
 	case TR_EV_LOAD_FAIL:
 	case TR_EV_READ_ERROR:
 		if ((h->fields & TR_FLD_LOADING) &&
@@ -297,6 +323,8 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			st->ev_error = e;
 		else if (st->ev_error2 < 0 && e != st->ev_error)
 			st->ev_error2 = e;
+		if (h->fields & TR_FLD_LOADING)
+			st->in_traceback = 1; /* its last exception line is the cause (recognise_generic.c) */
 		if ((h->fields & TR_FLD_SIZE) && !tr_has(&st->fail_gib)) {
 			v = size_after(s, end, h->num_after);
 			if (isnan(v)) /* "of size 124650209312": bytes, without a unit */
@@ -309,23 +337,6 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		if (h->fields & TR_FLD_FINAL)
 			st->final = 1;
 		ended(st, e);
-		return 1;
-	case TR_EV_PINNED_FAIL:
-		if (!(st = use_h(t, l, &e, fam, h)))
-			return 0;
-		if (st->ev_pinned_fail < 0) {
-			st->ev_pinned_fail = e;
-			v = (h->fields & TR_FLD_SIZE) ? size_after(s, end, h->num_after) : NAN;
-			if (!isnan(v))
-				tr_setnum(&st->pinned_fail_gib, v, e);
-		}
-		tr_stage_raise(st, TR_ST_LOADING);
-		return 1;
-	case TR_EV_PAGEABLE:
-		if (!(st = use_h(t, l, &e, fam, h)))
-			return 0;
-		if (st->ev_pageable < 0)
-			st->ev_pageable = e;
 		return 1;
 	case TR_EV_OOM_KILL:
 	case TR_EV_KILL:
@@ -347,6 +358,37 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 			st->ev_killed = e;
 		}
 		ended(st, e);
+		return 1;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* A shape that records a fact of its start (a refusal, a setting the engine reports). */
+static int apply_fact(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h, const char *fam)
+{
+	const char *s = l->s, *end = s + l->len;
+	struct tr_start *st;
+	int e;
+	double v;
+	switch (h->ev) {
+	case TR_EV_PINNED_FAIL:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		if (st->ev_pinned_fail < 0) {
+			st->ev_pinned_fail = e;
+			v = (h->fields & TR_FLD_SIZE) ? size_after(s, end, h->num_after) : NAN;
+			if (!isnan(v))
+				tr_setnum(&st->pinned_fail_gib, v, e);
+		}
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	case TR_EV_PAGEABLE:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		if (st->ev_pageable < 0)
+			st->ev_pageable = e;
 		return 1;
 	case TR_EV_NUMA_ON:
 		if (!(st = use_h(t, l, &e, fam, h)))
@@ -385,6 +427,24 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		if (st->ev_gds < 0)
 			st->ev_gds = e;
 		return 1;
+	case TR_EV_MEM_ESTIMATE:
+		if (!(st = use_h(t, l, &e, fam, h)))
+			return 0;
+		mem_estimate(st, s, end, e);
+		return 1;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* A shape whose figures are read off the line (the checkpoint, shard progress, settings). */
+static int apply_reading(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h, const char *fam)
+{
+	const char *s = l->s, *end = s + l->len;
+	struct tr_start *st;
+	int e;
+	switch (h->ev) {
 	case TR_EV_WEIGHTS_FS: {
 		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
@@ -421,6 +481,7 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		p++;
 		if (!tr_num(&p, end, &all) || !(all > 0) || done > all)
 			return 1;
+		st->progress_open = done < all;
 		const char *br = memchr(p, '[', (size_t)(end - p));
 		const char *q = br ? br + 1 : NULL;
 		if (!q || !tr_num(&q, end, &mm) || q >= end || *q != ':')
@@ -439,11 +500,6 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		}
 		return 1;
 	}
-	case TR_EV_MEM_ESTIMATE:
-		if (!(st = use_h(t, l, &e, fam, h)))
-			return 0;
-		mem_estimate(st, s, end, e);
-		return 1;
 	case TR_EV_SETTING: {
 		const char *eq = memchr(s, '=', l->len);
 		return eq && setting(t, l, pending_kind(s, l->len), eq + 1);
@@ -457,21 +513,42 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 		if (after == end) {
 			t->pending_setting = kind;
 			t->pending_line = l->no;
-			if ((st = t->cur))
+			if ((st = t->cur)) {
 				tr_touch(st, l);
+				st->nsettings++;
+			}
 			return st != NULL;
 		}
 		return setting(t, l, kind, after);
 	}
-	case TR_EV_N:
+	default:
 		break;
 	}
 	return 0;
 }
 
+static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape *h)
+{
+	const char *fam = generic(h->engine) ? NULL : h->engine;
+	switch (h->ev) {
+	case TR_EV_OPEN: case TR_EV_BEGIN: case TR_EV_PROGRESS: case TR_EV_SUMMARY: case TR_EV_READY:
+		return apply_start(t, l, h, fam);
+	case TR_EV_LOAD_FAIL: case TR_EV_READ_ERROR: case TR_EV_OOM_KILL: case TR_EV_KILL:
+		return apply_end(t, l, h, fam);
+	case TR_EV_WEIGHTS_FS: case TR_EV_SHARDS: case TR_EV_SETTING: case TR_EV_SETTING_CAT:
+		return apply_reading(t, l, h, fam);
+	case TR_EV_N:
+		return 0;
+	default:
+		return apply_fact(t, l, h, fam);
+	}
+}
+
 int tr_recognise_shapes(struct lsc_triage *t, struct tr_line *l)
 {
 	int i = tr_shape_match_line(l, 0);
+	while (i >= 0 && tr_engine_off(t, tr_shapes[i].engine))
+		i = tr_shape_match_line(l, (size_t)i + 1);
 	if (i < 0 || !apply(t, l, &tr_shapes[i]))
 		return 0;
 	/* An error line that names its cause ("error loading model: hugetlb

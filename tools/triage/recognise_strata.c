@@ -232,6 +232,12 @@ static int still_line(struct lsc_triage *t, struct tr_line *l)
 	if (!isnan(v) && (!tr_has(&st->still_max_s) || v > st->still_max_s.v))
 		tr_setnum(&st->still_max_s, v, e);
 	tr_stage_raise(st, TR_ST_BEGAN);
+	/* "still loading": visibly under way (a "still starting" counter is
+	 * the engine waiting, which the log may stop in) */
+	if (k[6] == 'l' || k[6] == 'L') {
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = 1;
+	}
 	return 1;
 }
 
@@ -310,6 +316,8 @@ static int hip_line(struct lsc_triage *t, struct tr_line *l)
 int tr_recognise_strata(struct lsc_triage *t, struct tr_line *l)
 {
 	uint64_t k = l->kw;
+	if (tr_engine_off(t, "strata"))
+		return 0;
 	if ((k & TR_G_BEGIN) && begin_line(t, l))
 		return 1;
 	if ((k & TR_G_ARENA) && arena_note(t, l))

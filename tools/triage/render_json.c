@@ -103,6 +103,14 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 			lsc_triage_json_str(o, m->run);
 		else
 			fputs("null", o);
+		fprintf(o, ",\"outcome\":\"%s\",\"speed\":\"%s\",\"speed_figures\":{\"load_s\":", tr_outcome_name(m->outcome),
+			tr_speed_name(m->speed));
+		json_num(o, m->v_load_s);
+		fputs(",\"gib\":", o);
+		json_num(o, m->v_gib);
+		fputs(",\"gibps\":", o);
+		json_num(o, m->v_rate);
+		fputc('}', o);
 		fprintf(o, ",\"reached_ready\":%s,\"phases\":{", m->stage >= TR_ST_READY ? "true" : "false");
 		struct tr_phase_row rows[16];
 		const char *miss[16];

@@ -99,7 +99,8 @@ int tr_render_md(struct lsc_triage *t, FILE *o)
 			const struct tr_startsum *m = tr_sum_of(t, x->start);
 			fprintf(o, "\n<details><summary>start %u", x->start);
 			if (m)
-				fprintf(o, " (%s, lines %lu-%lu)", m->family, m->first_line, m->last_line);
+				fprintf(o, " (%s, lines %lu-%lu): %s, speed %s", m->family, m->first_line, m->last_line,
+					tr_outcome_name(m->outcome), tr_speed_name(m->speed));
 			fprintf(o, "</summary>\n\n");
 			if (m) {
 				struct tr_phase_row rows[16];

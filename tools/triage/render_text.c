@@ -29,6 +29,17 @@ static void start_header(struct lsc_triage *t, FILE *o, unsigned idx)
 	}
 	fprintf(o, "\nstart %u: %s, %s lines %lu-%lu%s%s\n", idx, m->family, tr_src_name(t, m->src), m->first_line,
 		m->last_line, m->run[0] ? ", run " : "", m->run);
+	fprintf(o, "  outcome: %s, speed: %s", tr_outcome_name(m->outcome), tr_speed_name(m->speed));
+	if (!isnan(m->v_load_s)) {
+		fprintf(o, " (");
+		if (!isnan(m->v_gib))
+			fprintf(o, "%.2f GiB in ", m->v_gib);
+		fprintf(o, "%.1f s", m->v_load_s);
+		if (!isnan(m->v_rate))
+			fprintf(o, ", %.2f GiB/s", m->v_rate);
+		fprintf(o, ")");
+	}
+	fprintf(o, "\n");
 	struct tr_phase_row rows[16];
 	const char *miss[16];
 	size_t nm, n = tr_phases(m, rows, 16, miss, &nm);

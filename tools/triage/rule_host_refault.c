@@ -55,9 +55,7 @@ static void remedies(struct tr_finding *f)
 	tr_f_rem(f, "turn free page reporting off in the VM's balloon device, on the host (QEMU: "
 		    "virtio-balloon free-page-reporting=off; libvirt: <memballoon freePageReporting='off'>) "
 		    "for inference VMs");
-	tr_f_rem(f, "switching page size only moves the cost: with 4 KiB pages the allocate phase looked 13x "
-		    "faster but the first write in the read paid the same refault, and the whole load was "
-		    "1.18x slower than with huge pages (docs/benchmarks.md)");
+	tr_f_rem(f, "a page-size switch may only move the cost: %s", tr_fig(TR_FIG_REFAULT_4K));
 	tr_f_rem(f, "loadscope explain host-refault (or share/doc/loadscope/troubleshooting.md#host-refault)");
 }
 

@@ -61,8 +61,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_ev(f, s, s->ev_hugetlb_used);
 		if (tr_has(&s->arena_gib))
 			tr_f_math(f, "%.2f GiB reserved in 2 MiB pages", s->arena_gib.v);
-		tr_f_rem(f, "measure before keeping it: a field report saw no prefill or decode gain on a 4-GPU rig (78%% "
-			    "of expert mass already in VRAM), and 40 GiB less page cache");
+		tr_f_rem(f, "measure before keeping it: %s", tr_fig(TR_FIG_SEED002_HUGETLB));
 		tr_f_rem(f, "loadscope explain hugetlb-pool-short (or share/doc/loadscope/troubleshooting.md#hugetlb-pool-short)");
 		return TR_FIRE;
 	}

@@ -65,7 +65,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_math(f, "allocation %.0f s against copy %.0f s = %.1fx", alloc, s->comp_copy_s.v,
 			  s->comp_copy_s.v > 0 ? alloc / s->comp_copy_s.v : 0);
 	tr_f_rem(f, "disable THP for the engine process (prctl(PR_SET_THP_DISABLE, 1) before exec, e.g. a "
-		    "nothp wrapper): in a field report's A/B, complement 300.5 s -> 34.0 s median, 4 of 4 starts each");
+		    "nothp wrapper): %s", tr_fig(TR_FIG_SEED000_THP_OFF));
 	tr_f_rem(f, "allocate the pinned range in pieces (2 GiB): an invalidated piece retries only itself");
 	tr_f_rem(f, "or set /sys/kernel/mm/transparent_hugepage/defrag to defer or never (root; not measured)");
 	return tr_f_fire(f);

@@ -115,7 +115,14 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_ev(f, s, s->ev_gds);
 		return TR_FIRE;
 	}
-	enum tr_cause a = cause_of_ev(s, s->ev_error), b = cause_of_ev(s, s->ev_error2);
+	/* a traceback is one block: its last exception line is the cause */
+	int prim = s->ev_error, exc = 0;
+	if (s->ev_gen_fail_last >= 0 && (unsigned)s->ev_error < s->nev &&
+	    strstr(s->ev[s->ev_error].text, "Traceback (most recent call last)")) {
+		prim = s->ev_gen_fail_last;
+		exc = 1;
+	}
+	enum tr_cause a = cause_of_ev(s, prim), b = cause_of_ev(s, s->ev_error2);
 	/* the more specific class: a named cause over none, an OOM's kind over "an allocation" */
 	enum tr_cause cause = a == TR_C_UNKNOWN || (a == TR_C_OOM && b != TR_C_UNKNOWN) ? b : a;
 	/* an unclassified error after a refusal the log names: that refusal */
@@ -130,7 +137,12 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	if (cause == TR_C_UNKNOWN && (s->ev_hugetlb_fail >= 0 || tr_has(&s->huge_needed)))
 		cause = TR_C_HUGETLB;
 	tr_f_init(f, "load-failed", LSC_TRIAGE_FAIL, s);
-	tr_f_summary(f, "the start ended in an engine error before it was ready: %s", tr_cause_name(cause));
+	if (exc)
+		tr_f_summary(f, "the start ended in an engine error before it was ready: %s (%.160s)", tr_cause_name(cause),
+			     s->ev[prim].text);
+	else
+		tr_f_summary(f, "the start ended in an engine error before it was ready: %s", tr_cause_name(cause));
+	tr_f_ev(f, s, prim);
 	tr_f_ev(f, s, s->ev_error);
 	tr_f_ev(f, s, s->ev_error2);
 	tr_f_ev(f, s, s->ev_pinned_fail);

@@ -126,7 +126,7 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 		tr_f_math(f, "ready after %.0f s against %.1f s implied by the load rate (%.0fx)", wall, implied,
 			  wall / implied);
 	tr_f_rem(f, "skip the MADV_HUGEPAGE request for this mapping, or disable THP for the process around "
-		    "the allocation (prctl(PR_SET_THP_DISABLE, 1)); in field reports 300 s -> 34 s and 432 s -> 25 s");
+		    "the allocation (prctl(PR_SET_THP_DISABLE, 1)); %s", tr_fig(TR_FIG_SEEDS_THP));
 	tr_f_rem(f, "or set /sys/kernel/mm/transparent_hugepage/defrag to defer or never (root): khugepaged "
 		    "collapses later instead of compacting in the faulting thread");
 	tr_f_rem(f, "or start with free memory (less page cache and anonymous memory in use) so there is "

@@ -6,10 +6,13 @@
  * (THP compaction, a host refault, KFD EAGAIN) explained the same time, so
  * those rules run before it.
  *
- * A verdict never claims more than the log shows: `healthy` only for a start
- * with positive evidence that it completed (its ready or load-summary line)
- * and no warning or failure; a start with neither gets `not-evaluated`,
- * which says what is missing (and makes the exit status 3, docs/triage.md).
+ * A verdict never claims more than the log shows. Every start gets its
+ * outcome and speed first (verdict.c); then `healthy` only for a start that
+ * completed at a speed in range with no warning or failure, `slow-start`
+ * for a slow one that no rule explained, `start-failed` for a failed one
+ * that no rule gave a fail, and `not-evaluated` for a start the log does
+ * not show completing, which says what is missing (exit status 3,
+ * docs/triage.md). The texts of these are in verdict_text.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +29,16 @@ void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned l
 	if (t->nlite == t->lite_cap) {
 		if (t->lite_cap >= TR_LITE_MAX) {
 			t->dropped_findings++;
+			t->dropped_sev[f->sev]++;
+			t->dropped_noteval += !strcmp(f->id, "not-evaluated");
 			return;
 		}
 		size_t cap = t->lite_cap ? t->lite_cap * 2 : 64;
 		struct tr_lite *n = realloc(t->lite, cap * sizeof(*n));
 		if (!n) {
 			t->dropped_findings++;
+			t->dropped_sev[f->sev]++;
+			t->dropped_noteval += !strcmp(f->id, "not-evaluated");
 			return;
 		}
 		t->lite = n;
@@ -83,7 +90,7 @@ void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 	if (!f)
 		return;
 	struct tr_startsum *sum = sum_of(t, s);
-	int bad = 0, specific = 0;
+	int bad = 0, failed = 0, specific = 0;
 	for (size_t i = 0; i < t->nrules; i++) {
 		const struct tr_rule *r = t->rules[i];
 		if (r == &tr_rule_alloc_dominates && specific)
@@ -117,29 +124,40 @@ void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 			specific = 1;
 		if (f->sev >= LSC_TRIAGE_WARN)
 			bad = 1;
+		if (f->sev == LSC_TRIAGE_FAIL)
+			failed = 1;
 		unsigned long first = f->nev ? f->ev[0].line : s->first_line;
 		sort_evidence(f);
 		tr_add_finding(t, f, first);
 	}
 	f->lite = t->nfull >= TR_FULL_FINDINGS;
-	if (!bad && s->done) {
-		tr_f_init(f, "healthy", LSC_TRIAGE_INFO, s);
-		tr_f_summary(f, "start %u (%s, lines %lu-%lu) shows none of the known problems", s->idx,
-			     s->family[0] ? s->family : "unknown", s->first_line, s->last_line);
-		tr_add_finding(t, f, s->first_line);
-	} else if (!bad) {
-		tr_f_init(f, "not-evaluated", LSC_TRIAGE_INFO, s);
-		tr_f_summary(f, "start %u (%s, lines %lu-%lu) shows no problem, but nothing in the log says it "
-			     "completed: not called healthy", s->idx, s->family[0] ? s->family : "unknown",
-			     s->first_line, s->last_line);
-		tr_f_ev(f, s, s->ev_begin);
-		if (f->nev < TR_F_EV && s->lastev.text[0] && (f->nev == 0 || f->ev[0].line != s->lastev.line))
-			f->ev[f->nev++] = tr_evid_cooked(&s->lastev);
-		tr_f_miss(f, "the start's ready or load-summary line (llama.cpp `load time =`, vLLM `Model loading "
-			     "took`, ollama `llama runner started in`, loadscope `ready`)");
-		tr_f_rem(f, "paste the whole start, up to the line where the engine says it is ready or loaded");
-		tr_f_rem(f, "loadscope explain not-evaluated (or share/doc/loadscope/troubleshooting.md#not-evaluated)");
-		tr_add_finding(t, f, f->nev ? f->ev[0].line : s->first_line);
+	struct tr_verdict v;
+	tr_verdict_of(s, &v);
+	if (sum) {
+		sum->outcome = (int)v.outcome;
+		sum->speed = (int)v.speed;
+		sum->v_load_s = v.load_s;
+		sum->v_gib = v.gib;
+		sum->v_rate = v.rate;
 	}
+	if (v.outcome == TR_OUT_FAILED && !failed) {
+		tr_verdict_failed(f, s, &v);
+		tr_add_finding(t, f, f->nev ? f->ev[0].line : s->first_line);
+		bad = 1;
+	}
+	if (bad)
+		;
+	else if (v.speed == TR_SPEED_SLOW)
+		tr_verdict_slow(f, s, &v);
+	else if (v.outcome == TR_OUT_COMPLETED && v.speed == TR_SPEED_OK)
+		tr_verdict_healthy(f, s, &v);
+	else if (v.outcome == TR_OUT_COMPLETED)
+		tr_verdict_completed(f, s);
+	else if (v.outcome == TR_OUT_NONE && s->probe)
+		tr_verdict_probe(f, s);
+	else
+		tr_verdict_noteval(f, s, &v);
+	if (!bad)
+		tr_add_finding(t, f, f->nev ? f->ev[0].line : s->first_line);
 	free(f);
 }

@@ -249,7 +249,7 @@ static int row_matches(const struct tr_shape *h, const char *s, size_t n)
 
 int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from)
 {
-	if (!(kw >> TR_G_SHAPE_SHIFT)) /* no shape's keyword: the common case */
+	if (!((kw >> TR_G_SHAPE_SHIFT) & ((1ull << TR_G_SHAPE_BUCKETS) - 1))) /* no shape's keyword: the common case */
 		return -1;
 	for (size_t i = from; i < tr_nshapes; i++) {
 		const struct tr_shape *h = &tr_shapes[i];

@@ -82,7 +82,7 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 				 &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
 				 &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
 				 &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib, &s->mem_available_gib,
-				 &s->ckpt_gib, &s->fail_gib};
+				 &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s};
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		tr_setnum(nums[i], NAN, -1);
 	for (int k = 0; k < TR_K_N; k++)
@@ -96,6 +96,7 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	s->ev_arena = s->ev_exit = s->ev_thp_risk = s->ev_refault_risk = -1;
 	s->ev_error = s->ev_error2 = s->ev_pinned_fail = s->ev_pageable = s->ev_oom = s->ev_killed = -1;
 	s->ev_numa = s->ev_hugetlb_fail = s->ev_gds = s->ev_mem_short = -1;
+	s->ev_gen_fail = s->ev_gen_fail_last = s->ev_gen_ready = -1;
 	s->mem_short_arena = s->mem_short_avail = NAN;
 	s->kfd_ts_first = s->kfd_ts_last = NAN;
 	for (int k = 0; k < TR_TS_KINDS; k++)
@@ -112,7 +113,7 @@ static int referenced(const struct tr_start *s, int i)
 			   s->ev_exit, s->ev_thp_risk, s->ev_refault_risk, s->ev_verify_fail, s->ev_mlock_fail, s->ev_uring,
 			   s->ev_direct, s->ev_swap_text, s->ev_error, s->ev_error2, s->ev_pinned_fail,
 			   s->ev_pageable, s->ev_oom, s->ev_killed, s->ev_numa, s->ev_hugetlb_fail, s->ev_gds,
-			   s->ev_mem_short};
+			   s->ev_mem_short, s->ev_gen_fail, s->ev_gen_fail_last, s->ev_gen_ready};
 	for (size_t k = 0; k < sizeof(evs) / sizeof(evs[0]); k++)
 		if (evs[k] == i)
 			return 1;
@@ -123,7 +124,7 @@ static int referenced(const struct tr_start *s, int i)
 				       &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
 				       &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
 				       &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib,
-				       &s->mem_available_gib, &s->ckpt_gib, &s->fail_gib};
+				       &s->mem_available_gib, &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s};
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
 		if (nums[k]->ev == i)
 			return 1;
@@ -171,8 +172,9 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 	s->t = t;
 	memcpy(s->arm, t->arm, sizeof(s->arm));
 	for (int k = 0; k < TR_TS_KINDS; k++) {
-		s->ts_begin[k] = s->ts_last[k] = t->pending_ts[k];
-		t->pending_ts[k] = NAN;
+		s->ts_begin[k] = t->pending_ts[k];
+		s->ts_last[k] = isnan(t->pending_last[k]) ? t->pending_ts[k] : t->pending_last[k];
+		t->pending_ts[k] = t->pending_last[k] = NAN;
 	}
 	t->open[t->nopen++] = s;
 	t->cur = s;
@@ -198,6 +200,7 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 		s->first_line = l->no;
 	s->last_line = l->no;
 	s->recognised++;
+	s->dots_open = 0;
 	for (int k = 0; k < TR_TS_KINDS; k++)
 		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
 			s->ts_begin[k] = l->tsk[k];
@@ -210,10 +213,25 @@ static void set_family(struct tr_start *s, const char *family)
 		snprintf(s->family, sizeof(s->family), "%s", family);
 }
 
+/* A launcher that runs the engine as a child (ollama's server and its
+ * llama.cpp runner, LocalAI's backends, Jan's cortex): the child's banner,
+ * while the launcher's start is still under way, is the same start. */
+static int joins_launcher(const struct tr_start *s, const char *family)
+{
+	static const char *const launchers[] = {"ollama", "localai", "jan"};
+	if (!family || !s->family[0] || !strcmp(family, s->family) || s->done || s->final || s->ev_error >= 0 ||
+	    s->ev_exit >= 0 || s->ev_oom >= 0 || s->ev_killed >= 0 || s->stage >= TR_ST_READY)
+		return 0;
+	for (size_t i = 0; i < sizeof(launchers) / sizeof(launchers[0]); i++)
+		if (!strcmp(s->family, launchers[i]))
+			return 1;
+	return 0;
+}
+
 struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const char *family)
 {
 	struct tr_start *s = tr_current(t, l);
-	if (s && s->stage >= TR_ST_LOADING) {
+	if (s && s->stage >= TR_ST_LOADING && !joins_launcher(s, family)) {
 		if (!s->run[0])
 			tr_close(t, s);
 		s = new_start(t, l);

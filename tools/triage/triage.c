@@ -12,6 +12,8 @@
 
 #include "internal.h"
 
+static void flush_held(struct lsc_triage *t);
+
 struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 {
 	struct lsc_triage *t = calloc(1, sizeof(*t));
@@ -21,13 +23,14 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 		t->opts = *opts;
 	t->opts.source = NULL;
 	t->buf = malloc(LSC_TRIAGE_LINE_MAX + 2);
+	t->held = malloc(LSC_TRIAGE_LINE_MAX + 2);
 	t->scratch = malloc(LSC_TRIAGE_LINE_MAX + 2);
 	t->full = calloc(64, sizeof(*t->full));
 	t->pf = tr_prefilter_new();
 	t->sums = calloc(64, sizeof(*t->sums));
 	t->srcname = calloc(8, sizeof(*t->srcname));
 	t->srccap = 8;
-	if (!t->buf || !t->scratch || !t->full || !t->sums || !t->pf || !t->srcname) {
+	if (!t->buf || !t->held || !t->scratch || !t->full || !t->sums || !t->pf || !t->srcname) {
 		lsc_triage_free(t);
 		return NULL;
 	}
@@ -36,7 +39,7 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->nrules = tr_nrules;
 	t->ctx.normal_fill_gibps = NAN;
 	for (int k = 0; k < TR_TS_KINDS; k++)
-		t->pending_ts[k] = NAN;
+		t->pending_ts[k] = t->pending_last[k] = NAN;
 	t->nsrc = 1;
 	/* LSC_TRIAGE_DEBUG=1: every cleaned line and whether a recogniser used it */
 	t->debug = getenv("LSC_TRIAGE_DEBUG") != NULL;
@@ -59,6 +62,7 @@ int lsc_triage_source(struct lsc_triage *t, const char *name)
 	/* a new input: its last unterminated line ends here */
 	if (t->blen || t->overlong)
 		lsc_triage_feed(t, "\n", 1);
+	flush_held(t); /* the last line of the input before: its source's */
 	if (t->lineno == 0 && t->nsrc == 1 && t->src == 0) {
 		snprintf(t->srcname[0], sizeof(t->srcname[0]), "%s", name ? name : "input");
 		return 0;
@@ -90,10 +94,29 @@ static int opens_with_tag(const char *s, size_t n)
 	       (n >= sizeof(json) - 1 && !memcmp(s, json, sizeof(json) - 1));
 }
 
-static void process_line(struct lsc_triage *t, char *s, size_t len)
+/* llama.cpp prints a dot per tensor group while it loads ("....", or one
+ * "." a line behind an app's label): in a start that is loading and not
+ * done, a line whose text ends in a run of dots alone says the load is
+ * still under way. */
+static int progress_dots(struct lsc_triage *t, const struct tr_line *l)
 {
-	struct tr_line l = {.s = s, .len = len, .no = t->lineno, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
-	if (t->overlong) {
+	struct tr_start *st = t->cur;
+	if (!st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY || !l->len ||
+	    l->s[l->len - 1] != '.')
+		return 0;
+	size_t i = l->len;
+	while (i > 0 && l->s[i - 1] == '.')
+		i--;
+	if (i > 0 && l->s[i - 1] != ' ')
+		return 0;
+	st->dots_open = 1;
+	return 0; /* a hint, not a recognised line: the next recognised line clears it */
+}
+
+static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned long no, int overlong)
+{
+	struct tr_line l = {.s = s, .len = len, .no = no, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
+	if (overlong) {
 		l.flags |= TR_L_TRUNCATED;
 		t->ntrunc++;
 	}
@@ -102,6 +125,8 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 		return;
 	if (l.flags & TR_L_BADUTF8)
 		t->nbad_utf8++;
+	if (t->cur)
+		t->cur->dots_open = 0; /* any line after loading dots: they are not the last word */
 	int used = 0;
 	if (t->pending_setting && tr_recognise_setting_value(t, &l)) {
 		t->nrecog++;
@@ -131,8 +156,10 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 			if (isnan(t->cur->ts_begin[k]))
 				t->cur->ts_begin[k] = l.tsk[k];
 			t->cur->ts_last[k] = l.tsk[k];
-		} else if (isnan(t->pending_ts[k])) {
-			t->pending_ts[k] = l.tsk[k];
+		} else {
+			if (isnan(t->pending_ts[k]))
+				t->pending_ts[k] = l.tsk[k];
+			t->pending_last[k] = l.tsk[k];
 		}
 	}
 	if (l.kw & TR_G_LSC)
@@ -143,11 +170,93 @@ static void process_line(struct lsc_triage *t, char *s, size_t len)
 	 * 000's A/B table); only this project's tagged lines count there. */
 	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l) || tr_recognise_shapes(t, &l);
+	/* the shared vocabulary: levels, failures, ready words, figures */
+	if (!used && ((l.kw & TR_G_GANY) || l.level >= TR_LV_ERROR) && !(l.flags & TR_L_MDTABLE))
+		used = tr_recognise_generic(t, &l);
+	if (!used)
+		used = progress_dots(t, &l);
 	if (used)
 		t->nrecog++;
 	if (t->debug)
 		fprintf(stderr, "triage: %lu %s start=%d: %.*s\n", l.no, used ? "USED" : "    ",
 			t->cur ? (int)t->cur->first_line : -1, (int)(l.len < 160 ? l.len : 160), l.s);
+}
+
+/* Is @w a terminal's width a paste is commonly wrapped at? */
+static int wrap_width(size_t w)
+{
+	return w == 80 || w == 100 || w == 120 || w == 132 || w == 160 || w == 200;
+}
+
+/* Does @s (a raw line) continue the held line, which a paste wrapped at a
+ * terminal's width? Only when the held line is exactly such a width and
+ * @s does not open like a line of its own (a prefix, a bracket, indent,
+ * markup, a "name: " of a logger): a wrapped "Loading weigh" / "ts took
+ * 312.50 seconds" is one line, whose figure is read whole, not from a
+ * progress bar's rounded clock. */
+static int continues(const struct lsc_triage *t, const char *s, size_t n)
+{
+	if (!wrap_width(t->held_w) || n == 0 || n > 4096)
+		return 0;
+	unsigned char c = (unsigned char)s[0];
+	/* a terminal capture (ANSI escapes) is not a wrapped paste */
+	if (c < 0x21 || memchr(t->held, 0x1b, t->hlen) || memchr(s, 0x1b, n))
+		return 0;
+	if (c == ' ' || c == '\t' || c == '[' || c == '(' || c == '{' || c == '<' || c == '>' || c == '|' || c == '#' ||
+	    c == '`' || c == '*' || c == '$' || c == '~' || c == '-' || c == '\r' || c >= 0x80 || tr_upper((char)c))
+		return 0;
+	/* a clock or a date opens a line */
+	if (tr_digit(s[0]) && n > 4 && (s[2] == ':' || s[4] == '-' || s[1] == ':'))
+		return 0;
+	/* "llama_model_loader: ...", "print_info: ...": a logger's name;
+	 * "time=...": a logfmt record */
+	for (size_t i = 0; i < n && i < 40; i++) {
+		if ((s[i] == ':' && i + 1 < n && s[i + 1] == ' ') || s[i] == '=')
+			return 0;
+		if (s[i] == ' ')
+			break;
+	}
+	return 1;
+}
+
+static void flush_held(struct lsc_triage *t)
+{
+	if (!t->have_held)
+		return;
+	t->have_held = 0;
+	t->held[t->hlen] = 0;
+	process_line(t, t->held, t->hlen, t->held_no, t->held_over);
+}
+
+/* The assembled line t->buf[0..blen) is complete: join it to the held
+ * line when it continues it, else process the held one and hold it. */
+static void line_done(struct lsc_triage *t)
+{
+	size_t raw = t->blen;
+	while (raw && t->buf[raw - 1] == '\r')
+		raw--;
+	if (t->have_held && !t->overlong && !t->held_over && t->hlen + t->blen <= LSC_TRIAGE_LINE_MAX &&
+	    continues(t, t->buf, raw)) {
+		memcpy(t->held + t->hlen, t->buf, t->blen);
+		t->hlen += t->blen;
+		t->held_w = raw;
+		t->nlines++; /* a line read, joined to the one before */
+		if (!wrap_width(raw))
+			flush_held(t);
+		return;
+	}
+	flush_held(t);
+	char *b = t->held; /* the buffers swap: no copy for a line that is not joined */
+	t->held = t->buf;
+	t->buf = b;
+	t->hlen = t->blen;
+	t->held_no = t->lineno;
+	t->held_over = t->overlong;
+	t->held_w = raw;
+	t->have_held = 1;
+	/* only a line of a wrap width can be continued: any other is read now */
+	if (!wrap_width(raw))
+		flush_held(t);
 }
 
 int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
@@ -169,8 +278,7 @@ int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
 		if (!nl)
 			break;
 		t->lineno++;
-		t->buf[t->blen] = 0;
-		process_line(t, t->buf, t->blen);
+		line_done(t);
 		t->blen = 0;
 		t->overlong = 0;
 		buf = nl + 1;
@@ -219,10 +327,11 @@ int lsc_triage_finish(struct lsc_triage *t)
 		return 0;
 	if (t->blen || t->overlong) {
 		t->lineno++;
-		t->buf[t->blen] = 0;
-		process_line(t, t->buf, t->blen);
+		line_done(t);
 		t->blen = 0;
+		t->overlong = 0;
 	}
+	flush_held(t);
 	tr_close_all(t);
 	sort_outputs(t);
 	t->finished = 1;
@@ -243,8 +352,14 @@ int lsc_triage_exit_code(struct lsc_triage *t)
 		if (!strcmp(t->lite[i].id, "not-evaluated"))
 			noteval = 1;
 	}
-	if (t->dropped_findings && !worst)
+	/* findings past the store are only counted, but by severity: a failed
+	 * start after the first 262,144 findings still fails the run */
+	if (t->dropped_sev[LSC_TRIAGE_FAIL])
+		return LSC_TRIAGE_EXIT_FAIL;
+	if (t->dropped_sev[LSC_TRIAGE_WARN] && !worst)
 		worst = LSC_TRIAGE_EXIT_WARN;
+	if (t->dropped_noteval)
+		noteval = 1;
 	/* no warning or failure, but a start the log does not show completing:
 	 * not "healthy" (issue 8: a wrong healthy is worse than no answer) */
 	if (!worst && noteval)
@@ -288,6 +403,19 @@ int lsc_triage_start(struct lsc_triage *t, size_t i, struct lsc_triage_start_inf
 	out->first_line = t->sums[i].first_line;
 	out->reached_ready = t->sums[i].stage >= TR_ST_READY;
 	out->ready_s = t->sums[i].ready_s;
+	out->outcome = tr_outcome_name(t->sums[i].outcome);
+	out->speed = tr_speed_name(t->sums[i].speed);
+	out->load_s = t->sums[i].v_load_s;
+	out->gib = t->sums[i].v_gib;
+	out->gibps = t->sums[i].v_rate;
+	return 0;
+}
+
+int lsc_triage_engine_off(struct lsc_triage *t, const char *engine)
+{
+	if (t->finished)
+		return -EINVAL;
+	snprintf(t->off_engine, sizeof(t->off_engine), "%s", engine ? engine : "");
 	return 0;
 }
 
@@ -333,6 +461,7 @@ void lsc_triage_free(struct lsc_triage *t)
 	for (unsigned i = 0; i < t->nopen; i++)
 		free(t->open[i]);
 	free(t->buf);
+	free(t->held);
 	free(t->scratch);
 	free(t->pf);
 	free(t->full);

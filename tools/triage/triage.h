@@ -113,11 +113,25 @@ struct lsc_triage_start_info {
 	unsigned long first_line; /* of its input (1-based) */
 	int reached_ready;        /* a ready line was seen (the JSON's reached_ready) */
 	double ready_s;           /* load to ready as the phase table reads it; NAN not measured */
+	/* the verdict before any cause (docs/triage.md, Verdicts): "completed",
+	 * "failed", "cut-off", "loading" or "none" (not a start: a probe, a
+	 * settings paste); and "ok", "slow" or "-" (no figure to judge from) */
+	const char *outcome;
+	const char *speed;
+	double load_s, gib, gibps; /* the figures the speed was judged on; NAN none */
 };
 
 /* The @i-th start summary, in the order of the JSON "starts" (finishes first
  * if needed). Return 0, or -ENOENT past the summaries kept. */
 int lsc_triage_start(struct lsc_triage *t, size_t i, struct lsc_triage_start_info *out);
+
+/*
+ * Switch off the shapes and recognisers tagged with @engine ("vllm",
+ * "llama.cpp", "ollama", ...), so that its logs are read by the shared
+ * vocabulary alone: the leave-one-engine-out test. NULL or "" switches
+ * none off. Call before the first feed. Return 0, or -EINVAL after finish.
+ */
+int lsc_triage_engine_off(struct lsc_triage *t, const char *engine);
 
 /* Counts, for tests and the benchmark. */
 size_t lsc_triage_nstarts(struct lsc_triage *t);

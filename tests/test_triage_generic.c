@@ -1,0 +1,130 @@
+/*
+ * The shared vocabulary beneath the engine shapes (tools/triage/
+ * recognise_generic.c and the cleaner's layouts): logs of engines that no
+ * shape names, in the layouts they are pasted in, get the right outcome
+ * and speed. Each case has its near miss: an exit code 0, a ready word
+ * about a Ray cluster, a Ctrl-C. The expected values are the lines' own
+ * figures.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "helpers/triage_run.h"
+
+static void expect_start(const char *log, const char *outcome, const char *speed)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0, "no start in:\n%s", log);
+	cr_expect_str_eq(si.outcome, outcome, "outcome of:\n%s", log);
+	if (speed)
+		cr_expect_str_eq(si.speed, speed, "speed of:\n%s", log);
+	lsc_triage_free(t);
+}
+
+Test(generic, json_lines_message_unwrapped_with_escapes)
+{
+	const char *log = "{\"ts\":1,\"level\":\"info\",\"msg\":\"starting engine \\\"x\\\"\"}\n"
+			  "{\"ts\":2,\"level\":\"info\",\"msg\":\"model weights loaded in 412.5 s\\n(from \\/mnt\\/nfs)\"}\n";
+	expect_start(log, "completed", "slow"); /* 412.5 s with no size: over 300 s */
+	struct lsc_triage *t = trun_text(log);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 412.4 && si.load_s < 412.6, "load %f", si.load_s);
+	lsc_triage_free(t);
+	/* an error level in JSON, with a failure word: failed */
+	expect_start("{\"level\":\"info\",\"msg\":\"loading model shards\"}\n"
+		     "{\"level\":\"error\",\"msg\":\"could not allocate the model buffer: failed\"}\n",
+		     "failed", "-");
+}
+
+Test(generic, rank_prefix_traceback_is_one_block)
+{
+	struct lsc_triage *t = trun_text("[rank0]: INFO loading model weights from /m\n"
+					 "[rank0]: Traceback (most recent call last):\n"
+					 "[rank0]:   File \"x.py\", line 1, in <module>\n"
+					 "[rank0]: ZeroDivisionError: weird\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "failed");
+	int quoted = 0;
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		quoted |= f.severity == LSC_TRIAGE_FAIL && f.first_line == 4;
+	}
+	cr_expect(quoted, "the fail quotes the exception line (line 4)");
+	lsc_triage_free(t);
+	/* Ctrl-C is not a failure */
+	expect_start("[rank0]: INFO loading model weights from /m\n"
+		     "[rank0]: Traceback (most recent call last):\n"
+		     "[rank0]: KeyboardInterrupt\n",
+		     "cut-off", NULL);
+}
+
+Test(generic, exit_statuses_and_signals)
+{
+	expect_start("worker: loading model /m\nworker exited with code 137\n", "failed", "-");
+	expect_start("worker: loading model /m\nSegmentation fault (core dumped)\n", "failed", "-");
+	/* exit code 0 and 0 failures are not failures */
+	struct lsc_triage *t = trun_text("worker: loading model /m\nprefetch exited with code 0, 0 failures\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	if (lsc_triage_start(t, 0, &si) == 0)
+		cr_expect(strcmp(si.outcome, "failed"), "exit code 0 read as a failure");
+	lsc_triage_free(t);
+}
+
+Test(generic, glog_and_logfmt_levels)
+{
+	expect_start("I0725 12:48:50.100000 1234 server.cc:10] loading model weights\n"
+		     "E0725 12:48:53.920000 1234 server.cc:99] failed to allocate the model buffer\n",
+		     "failed", "-");
+	/* an error-level line without a failure word is not a failure */
+	expect_start("I0725 12:48:50.100000 1234 server.cc:10] loading model weights\n"
+		     "E0725 12:48:53.920000 1234 server.cc:99] retrying the metrics push\n",
+		     "cut-off", NULL);
+	expect_start("time=2025-01-01T00:00:00Z level=INFO msg=\"loading model\" path=/m\n"
+		     "time=2025-01-01T00:00:05Z level=ERROR msg=\"model load failed\" err=\"cannot map file\"\n",
+		     "failed", "-");
+}
+
+Test(generic, ready_words_with_subject_and_negation)
+{
+	expect_start("INFO mistralrs_server: loading model /m\nINFO mistralrs_server: Model loaded in 12.3s\n",
+		     "completed", "ok");
+	expect_start("loading model /m\nShard 0 ready in 42.1 s\n", "completed", "ok");
+	expect_start("loading model /m\nmodel not ready after 30 minutes, giving up\n", "failed", "-");
+	expect_start("loading model /m\nserver still loading, please wait\n", "loading", NULL);
+	/* a ready word about something else is not the model's */
+	expect_start("loading model /m\nRay cluster is ready\n", "cut-off", NULL);
+}
+
+Test(generic, figures_anywhere)
+{
+	/* a tqdm bar with h:mm:ss elapsed, still under way */
+	expect_start("Loading checkpoint shards:  40%|####      | 4/10 [1:02:03<1:30:00, 930.75s/it]\n", "loading",
+		     "slow");
+	/* a bar that finished quickly, then a load that took seconds */
+	expect_start("Loading checkpoint shards: 100%|##########| 10/10 [00:12<00:00,  1.20s/it]\n"
+		     "weights loaded, model ready to serve\n",
+		     "completed", "ok");
+}
+
+/* llama.cpp's loading dots as the last word: still loading; followed by
+ * any other line: they are not the last word (cut off). */
+Test(generic, loading_dots_only_as_the_last_word)
+{
+	expect_start("llama_model_loader: loaded meta data with 30 key-value pairs\n"
+		     "llm_load_tensors: offloaded 33/33 layers to GPU\n"
+		     "2024-06-22T11:40:42.118Z [CORTEX]::Error: .\n"
+		     "2024-06-22T11:40:42.133Z [CORTEX]::Error: .\n",
+		     "loading", NULL);
+	expect_start("llama_model_loader: loaded meta data with 30 key-value pairs\n"
+		     "llm_load_tensors: offloaded 33/33 layers to GPU\n"
+		     "...................................\n"
+		     "llama_new_context_with_model: n_ctx = 4096\n",
+		     "cut-off", NULL);
+}

@@ -1,0 +1,361 @@
+/*
+ * Verdict semantics (docs/triage.md, Verdicts): every start gets an outcome
+ * and a speed before any cause; `healthy` only for a completed start at a
+ * speed in range; a slow completed start with no known cause is slow-start
+ * (warn); a failed one always has a fail quoting its failure line; a start
+ * with no figures and no outcome is not-evaluated (exit 3). The six cases
+ * of issue 23 are here, each as a test, with the thresholds on both sides.
+ * Expected values come from the logs' own figures, worked out by hand.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/triage_run.h"
+
+static struct lsc_triage_start_info start_of(struct lsc_triage *t, size_t i)
+{
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, i, &si) == 0, "no start %zu (the tool found %zu)", i, lsc_triage_nstarts(t));
+	return si;
+}
+
+/* Rendered output as a string (free it). */
+static char *rendered(struct lsc_triage *t, enum lsc_triage_fmt fmt)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	cr_assert(f);
+	cr_assert(lsc_triage_render(t, fmt, f) == 0);
+	fclose(f);
+	return buf;
+}
+
+/* Issue 23 case 1: vLLM, 32.89 GiB in 313.87 s = 0.10 GiB/s. */
+Test(outcome, vllm_slow_load_is_slow_start_not_healthy)
+{
+	struct lsc_triage *t = trun_text(
+		"INFO 10-16 15:30:00 [api_server.py:1000] vLLM API server version 0.10.1\n"
+		"(EngineCore_0 pid=10) INFO 10-16 15:35:12 [default_loader.py:267] Loading weights took 312.50 seconds\n"
+		"(EngineCore_0 pid=10) INFO 10-16 15:35:13 [gpu_model_runner.py:2653] Model loading took 32.8894 GiB "
+		"and 313.87 seconds\n"
+		"(APIServer pid=9) INFO:     Application startup complete.\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.gibps > 0.10 && si.gibps < 0.11, "rate %f, 32.8894 / 313.87 = 0.1048", si.gibps);
+	cr_expect_eq(trun_sev_of(t, "healthy"), -1);
+	cr_expect_eq(trun_sev_of(t, "slow-start"), LSC_TRIAGE_WARN);
+	cr_expect_eq(lsc_triage_exit_code(t), 1);
+	char *md = rendered(t, LSC_TRIAGE_MD);
+	cr_expect(!strstr(md, "`healthy`"), "the Markdown table says healthy:\n%s", md);
+	cr_expect(strstr(md, "313.9 s") || strstr(md, "313.87"), "the time is quoted:\n%s", md);
+	free(md);
+	lsc_triage_free(t);
+}
+
+/* Issue 23 case 2: llama.cpp, 39.59 GiB in 284.53 s = 0.14 GiB/s. */
+Test(outcome, llamacpp_slow_load_with_file_size)
+{
+	struct lsc_triage *t = trun_text("llama_model_loader: loaded meta data with 40 key-value pairs\n"
+					 "print_info: file size   = 39.59 GiB (4.85 BPW)\n"
+					 "load_tensors: offloaded 81/81 layers to GPU\n"
+					 "llama_perf_context_print:        load time =  284530.11 ms\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.gib > 39.58 && si.gib < 39.60, "size %f, the file size", si.gib);
+	cr_expect(si.load_s > 284.5 && si.load_s < 284.6, "time %f", si.load_s);
+	cr_expect_eq(trun_sev_of(t, "slow-start"), LSC_TRIAGE_WARN);
+	cr_expect_eq(trun_sev_of(t, "healthy"), -1);
+	lsc_triage_free(t);
+}
+
+/* The thresholds on both sides: 59 s is fine whatever the size; 61 s at
+ * 0.5 GiB/s is slow; 61 s at 1.2 GiB/s is fine; with no size, 299 s is not
+ * judged and 301 s is slow. */
+static const char *speed_for(const char *gib, const char *secs, char *outcome)
+{
+	char log[512];
+	if (gib)
+		snprintf(log, sizeof log,
+			 "INFO 10-16 15:30:00 [api_server.py:1] vLLM API server version 0.10.1\n"
+			 "INFO 10-16 15:31:00 [gpu_model_runner.py:2653] Model loading took %s GiB and %s seconds\n"
+			 "INFO:     Application startup complete.\n",
+			 gib, secs);
+	else
+		snprintf(log, sizeof log,
+			 "llama_model_loader: loaded meta data with 40 key-value pairs\n"
+			 "llama_perf_context_print:        load time =  %s ms\n",
+			 secs);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	static char sp[8];
+	snprintf(sp, sizeof sp, "%s", si.speed);
+	snprintf(outcome, 16, "%s", si.outcome);
+	lsc_triage_free(t);
+	return sp;
+}
+
+Test(outcome, speed_thresholds_both_sides)
+{
+	char o[16];
+	cr_expect_str_eq(speed_for("100.0", "59.0", o), "ok");
+	cr_expect_str_eq(o, "completed");
+	cr_expect_str_eq(speed_for("30.5", "61.0", o), "slow");
+	cr_expect_str_eq(speed_for("73.2", "61.0", o), "ok");
+	cr_expect_str_eq(speed_for("60.0", "61.0", o), "slow"); /* 0.98 GiB/s */
+	cr_expect_str_eq(speed_for(NULL, "299000", o), "-");
+	cr_expect_str_eq(speed_for(NULL, "301000", o), "slow");
+	cr_expect_str_eq(speed_for(NULL, "59000", o), "ok");
+}
+
+/* Issue 23 case 3: RLIMIT_MEMLOCK unlimited, mlock ok, 0 failures. */
+Test(outcome, memlock_words_read_by_meaning)
+{
+	static const char *const fine[] = {
+		"RLIMIT_MEMLOCK: unlimited\n",
+		"note: RLIMIT_MEMLOCK is unlimited here, mlock worked\n",
+		"mlock: ok, 0 failures\n",
+		"note pin: 1.00 GiB with mlock in 1 segments of 1.00 GiB: 0.094 s (0.094 s/GiB), 0 retries, 0 failures\n",
+	};
+	for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+		char log[1024];
+		snprintf(log, sizeof log,
+			 "llama_model_loader: loaded meta data with 40 key-value pairs\n%s"
+			 "llama_perf_context_print:        load time =    3312.48 ms\n",
+			 fine[i]);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(trun_sev_of(t, "memlock-limit"), -1, "memlock-limit from %s", fine[i]);
+		cr_expect_eq(lsc_triage_exit_code(t), 0, "exit for %s", fine[i]);
+		lsc_triage_free(t);
+	}
+	/* the other side: a refusal still fires */
+	struct lsc_triage *t = trun_text("llama_model_loader: loaded meta data with 40 key-value pairs\n"
+					 "warning: failed to mlock 18554585088-byte buffer (after previously locking 0 "
+					 "bytes): Cannot allocate memory\n"
+					 "Try increasing RLIMIT_MEMLOCK ('ulimit -l' as root).\n"
+					 "llama_perf_context_print:        load time =    3312.48 ms\n");
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "memlock-limit"), LSC_TRIAGE_WARN);
+	lsc_triage_free(t);
+}
+
+/* Issue 23 case 4: `ollama serve`: the server starts its runner, the runner
+ * loads, the server says it started: one start, completed, no truncation. */
+Test(outcome, ollama_server_and_runner_are_one_start)
+{
+	struct lsc_triage *t = trun_text(
+		"time=2025-03-02T10:11:02.123Z level=INFO source=server.go:405 msg=\"starting llama server\" "
+		"cmd=\"/usr/bin/ollama runner --model /root/.ollama/models/blobs/sha256-abc --ctx-size 8192\"\n"
+		"time=2025-03-02T10:11:02.200Z level=INFO source=server.go:580 msg=\"waiting for llama runner to start "
+		"responding\"\n"
+		"ggml_cuda_init: found 1 CUDA devices:\n"
+		"  Device 0: NVIDIA A100-SXM4-80GB, compute capability 8.0, VMM: yes\n"
+		"llama_model_loader: loaded meta data with 30 key-value pairs and 292 tensors from /root/.ollama/models\n"
+		"load_tensors: offloaded 33/33 layers to GPU\n"
+		"time=2025-03-02T10:11:47.345Z level=INFO source=server.go:619 msg=\"llama runner started in 45.22 "
+		"seconds\"\n");
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 1, "starts: %zu", lsc_triage_nstarts(t));
+	cr_expect_eq(trun_sev_of(t, "log-truncated"), -1);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "ok");
+	lsc_triage_free(t);
+}
+
+/* A failed start always has a fail quoting its failure line, even when the
+ * cause is not one the triage knows. */
+Test(outcome, failed_start_always_fails_with_its_line)
+{
+	struct lsc_triage *t = trun_text("INFO 10-16 15:30:00 [api_server.py:1] vLLM API server version 0.10.1\n"
+					 "Loading safetensors checkpoint shards:  10% Completed | 1/10 [00:05<00:45]\n"
+					 "Traceback (most recent call last):\n"
+					 "  File \"/usr/lib/python3/site-packages/vllm/x.py\", line 12, in load\n"
+					 "    raise ZeroDivisionError(\"weird\")\n"
+					 "ZeroDivisionError: weird\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "failed");
+	cr_expect_eq(lsc_triage_exit_code(t), 2);
+	int fail = 0, quoted = 0;
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (f.severity == LSC_TRIAGE_FAIL) {
+			fail = 1;
+			quoted |= f.first_line == 6 || strstr(f.summary, "ZeroDivisionError") != NULL;
+		}
+	}
+	cr_expect(fail && quoted, "a fail quoting the traceback's last exception line (line 6)");
+	lsc_triage_free(t);
+}
+
+/* A start with no figures and no outcome: not-evaluated, exit 3; a start
+ * stopped with Ctrl-C is not failed; a ready word about something else, or
+ * negated, is not ready. */
+Test(outcome, no_outcome_is_not_evaluated)
+{
+	struct lsc_triage *t = trun_text("INFO 10-16 15:30:00 [api_server.py:1] vLLM API server version 0.10.1\n"
+					 "INFO 10-16 15:30:05 Ray cluster is ready\n"
+					 "WARNING 10-16 16:00:05 model not ready after 30 minutes? still loading\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect(strcmp(si.outcome, "completed"), "outcome %s", si.outcome);
+	cr_expect_eq(trun_sev_of(t, "healthy"), -1);
+	lsc_triage_free(t);
+
+	t = trun_text("INFO 10-16 15:30:00 [api_server.py:1] vLLM API server version 0.10.1\n"
+		      "INFO 10-16 15:30:01 [model_runner.py:1] Starting to load model /m\n");
+	cr_assert(t);
+	si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "cut-off");
+	cr_expect_str_eq(si.speed, "-");
+	/* a start marker and nothing after it: not evaluated, or the log
+	 * stopped (log-truncated); never healthy */
+	cr_expect(trun_sev_of(t, "not-evaluated") == LSC_TRIAGE_INFO || trun_sev_of(t, "log-truncated") == LSC_TRIAGE_WARN);
+	cr_expect_eq(trun_sev_of(t, "healthy"), -1);
+	cr_expect_neq(lsc_triage_exit_code(t), 0);
+
+	lsc_triage_free(t);
+	t = trun_text("a settings paste:\n$ cat /sys/kernel/mm/transparent_hugepage/enabled\nalways [madvise] never\n");
+	cr_assert(t);
+	si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "none");
+	cr_expect_eq(trun_sev_of(t, "not-evaluated"), LSC_TRIAGE_INFO);
+	cr_expect_eq(lsc_triage_exit_code(t), 3);
+	lsc_triage_free(t);
+
+	t = trun_text("[strata] starting engine\n[strata] still starting (8 s) - please wait ...\n"
+		      "^CTraceback (most recent call last):\n  File \"server.py\", line 305, in wait_ready\n"
+		      "KeyboardInterrupt\n");
+	cr_assert(t);
+	si = start_of(t, 0);
+	cr_expect(strcmp(si.outcome, "failed") && strcmp(si.outcome, "completed"), "Ctrl-C: outcome %s", si.outcome);
+	lsc_triage_free(t);
+}
+
+/* A probe is not a start (issue 29). */
+Test(outcome, probe_is_not_a_start)
+{
+	struct lsc_triage *t = trun_text(
+		"[loadscope/1] ok probe: nothing in the way of a 1.00 GiB pinned arena | run=7a99188f t_s=0.001\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "none");
+	cr_expect_eq(trun_sev_of(t, "not-a-start"), LSC_TRIAGE_INFO);
+	cr_expect_eq(trun_sev_of(t, "healthy"), -1);
+	lsc_triage_free(t);
+}
+
+/* Issue 27: NUMA balancing on a model of 4-8 GiB warns; under 4 GiB not. */
+Test(outcome, numa_balancing_size_threshold_both_sides)
+{
+	static const struct { const char *gib; int sev; } c[] = {{"3.90", -1}, {"4.10", LSC_TRIAGE_WARN},
+								  {"7.50", LSC_TRIAGE_WARN}};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[512];
+		snprintf(log, sizeof log,
+			 "INFO 10-16 15:30:00 [api_server.py:1] vLLM API server version 0.10.1\n"
+			 "WARNING: NUMA balancing is enabled, this is known to degrade performance\n"
+			 "INFO 10-16 15:30:10 [gpu_model_runner.py:2653] Model loading took %s GiB and 9.5 seconds\n"
+			 "INFO:     Application startup complete.\n",
+			 c[i].gib);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(trun_sev_of(t, "numa-balancing"), c[i].sev, "numa-balancing at %s GiB", c[i].gib);
+		lsc_triage_free(t);
+	}
+}
+
+/* Issue 27: a start that reached loading and then died, then the engine's
+ * restart: two starts, the first not merged into the second. */
+Test(outcome, died_while_loading_then_restart_is_two_starts)
+{
+	struct lsc_triage *t = trun_text("llama_model_loader: loaded meta data with 40 key-value pairs\n"
+					 "load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+					 "load_tensors: offloaded 20/81 layers to GPU\n"
+					 "llama_model_loader: loaded meta data with 40 key-value pairs\n"
+					 "load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+					 "llama_perf_context_print:        load time =    3312.48 ms\n");
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 2, "starts: %zu", lsc_triage_nstarts(t));
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect(strcmp(si.outcome, "completed"), "the first start did not complete: %s", si.outcome);
+	cr_expect_neq(lsc_triage_exit_code(t), 0);
+	lsc_triage_free(t);
+}
+
+/* Issue 23 case 5: a paste wrapped at 80 columns keeps its figures: the
+ * engine's 312.50 s, not the progress bar's rounded 05:10; the refusal's
+ * reason whole ("out of memory", not "out of me"). The other side: a line
+ * of another width is not joined, nor a next line that opens a line. */
+Test(outcome, wrapped_paste_keeps_its_figures)
+{
+	struct lsc_triage *t =
+		trun_text("INFO 10-16 15:30:00 [api_server.py:1] vLLM API server version 0.10.1\n"
+			  "Loading safetensors checkpoint shards: 100% Completed | 4/4 [05:10<00:00, 77.5s/it]\n"
+			  "(EngineCore_0 pid=10) INFO 10-16 15:35:12 [default_loader.py:267] Loading weight\n"
+			  "s took 312.50 seconds\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect(si.load_s > 312.4 && si.load_s < 312.6, "the load read %f s, the engine says 312.50", si.load_s);
+	lsc_triage_free(t);
+
+	t = trun_text("llama_model_loader: loaded meta data with 40 key-value pairs\n"
+		      "ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: out of me\n"
+		      "mory\n");
+	cr_assert(t);
+	int found = 0;
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, "pinned-alloc-failed"))
+			found = strstr(f.summary, "(out of memory)") != NULL ? 1 : -1;
+	}
+	cr_expect_eq(found, 1, "the wrapped reason is read whole");
+	lsc_triage_free(t);
+
+	/* 79 columns: not a wrap width; the next line stays its own */
+	t = trun_text("llama_model_loader: loaded meta data with 40 key-value pairs\n"
+		      "ggml_cuda_host_malloc: failed to allocate 512.00 MiB of pinned memory: out of m\n"
+		      "emory\n");
+	cr_assert(t);
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, "pinned-alloc-failed"))
+			cr_expect(!strstr(f.summary, "out of memory"), "a 79-column line was joined: %s", f.summary);
+	}
+	lsc_triage_free(t);
+}
+
+/* Issue 22 item 12: a failed start after the first 262,144 findings (which
+ * are only counted past that) still makes the exit status 2; the other
+ * side: the same log without it exits 0. */
+Test(outcome, failure_past_the_finding_store_still_fails, .timeout = 300)
+{
+	static const char ok[] = "llama_model_loader: loaded meta data with 1 key-value pairs\n"
+				 "llama_perf_context_print:        load time =      10.00 ms\n";
+	static const char bad[] = "llama_model_loader: loaded meta data with 1 key-value pairs\n"
+				  "llama_model_load: error loading model: read error: Invalid argument\n";
+	size_t n = (1u << 18) + 16;
+	for (int with_fail = 0; with_fail < 2; with_fail++) {
+		struct lsc_triage *t = lsc_triage_new(NULL);
+		cr_assert(t);
+		for (size_t i = 0; i < n; i++)
+			lsc_triage_feed(t, ok, sizeof(ok) - 1);
+		if (with_fail)
+			lsc_triage_feed(t, bad, sizeof(bad) - 1);
+		cr_expect_eq(lsc_triage_exit_code(t), with_fail ? 2 : 0, "exit with%s the failed start",
+			     with_fail ? "" : "out");
+		lsc_triage_free(t);
+	}
+}

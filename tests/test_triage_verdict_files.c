@@ -1,0 +1,332 @@
+/*
+ * The triage's verdicts against the corpus's verdict files
+ * (tests/corpus/verdicts/STEM.verdict, one line per start: outcome, speed,
+ * cause, engine; the format is in tests/corpus/README.md). Per start the
+ * outcome and the speed must match, and the cause when the file names one
+ * (the start has a warn or fail finding of that id). The score is printed
+ * overall, per engine, and for the held-out stems of
+ * tests/corpus/validation.txt apart; the test asserts the floor the tool
+ * reaches today (VERDICT_FLOOR), so a regression fails CI while a score
+ * below the issue's target is reported loudly rather than hidden.
+ *
+ * Leave one engine out: for each engine E with logs in the corpus, E's
+ * logs are triaged again with E's shapes and recognisers switched off
+ * (lsc_triage_engine_off), so that only the shared vocabulary reads them.
+ * Outcome and speed must still match, and no start E did not fail may be
+ * given a `fail`; the table is printed per engine.
+ */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/triage_run.h"
+
+/* The scores go to stderr (the ctest log), loudly, but not as Criterion
+ * warnings, which would count against the run. */
+#define say(...) (fprintf(stderr, __VA_ARGS__), fputc('\n', stderr))
+
+#define LOGS LSC_TEST_CORPUS "/logs"
+#define VERDICTS LSC_TEST_CORPUS "/verdicts"
+#define VALIDATION LSC_TEST_CORPUS "/validation.txt"
+#define KNOWN VERDICTS "/KNOWN_MISMATCHES"
+
+/* The share of starts whose verdict matches, that the tool reaches today
+ * (percent; raise it as the tool gets better, never lower it to pass). */
+#define VERDICT_FLOOR 96
+/* Leave-one-engine-out: the floor over all engines' starts, and the
+ * issue's target per engine (reported, not asserted: see docs/triage.md). */
+#define LOEO_FLOOR 82
+#define LOEO_TARGET 90
+
+struct vrow {
+	char outcome[16], speed[8], cause[40], engine[32];
+};
+
+struct vfile {
+	char stem[128];
+	struct vrow r[64];
+	unsigned n;
+};
+
+static int read_verdict(const char *stem, struct vfile *v)
+{
+	char path[512];
+	snprintf(path, sizeof path, VERDICTS "/%s.verdict", stem);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	memset(v, 0, sizeof(*v));
+	snprintf(v->stem, sizeof v->stem, "%s", stem);
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		char *h = strchr(line, '#');
+		if (h)
+			*h = 0;
+		unsigned idx;
+		struct vrow r;
+		if (sscanf(line, "%u %15s %7s %39s %31s", &idx, r.outcome, r.speed, r.cause, r.engine) != 5)
+			continue;
+		if (idx != v->n || v->n >= 64) {
+			fclose(f);
+			return -2;
+		}
+		/* one spelling per engine: ik-llama.cpp and ik_llama.cpp are one */
+		for (char *p = r.engine; *p; p++)
+			if (*p == '-' && strstr(r.engine, "llama.cpp") && p < strstr(r.engine, "llama.cpp"))
+				*p = '_';
+		v->r[v->n++] = r;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Is start @i of @stem listed in KNOWN_MISMATCHES? */
+static int known(const char *stem, unsigned i)
+{
+	FILE *f = fopen(KNOWN, "r");
+	if (!f)
+		return 0;
+	char line[512], st[256];
+	unsigned k;
+	int hit = 0;
+	while (!hit && fgets(line, sizeof line, f))
+		hit = line[0] != '#' && sscanf(line, "%255s %u", st, &k) == 2 && k == i && !strcmp(st, stem);
+	fclose(f);
+	return hit;
+}
+
+static int in_validation(const char *stem)
+{
+	FILE *f = fopen(VALIDATION, "r");
+	if (!f)
+		return 0;
+	char line[256];
+	int hit = 0;
+	while (!hit && fgets(line, sizeof line, f)) {
+		line[strcspn(line, " \t\r\n#")] = 0;
+		hit = line[0] && !strcmp(line, stem);
+	}
+	fclose(f);
+	return hit;
+}
+
+/* Does start @i of @t have a warn or fail finding @id? */
+static int has_cause(struct lsc_triage *t, unsigned i, const char *id)
+{
+	size_t n = lsc_triage_nfindings(t);
+	for (size_t k = 0; k < n; k++) {
+		struct lsc_triage_finding_info fi;
+		if (lsc_triage_finding(t, k, &fi) == 0 && fi.start == i && fi.severity >= LSC_TRIAGE_WARN &&
+		    !strcmp(fi.id, id))
+			return 1;
+	}
+	return 0;
+}
+
+static int has_fail(struct lsc_triage *t, unsigned i)
+{
+	size_t n = lsc_triage_nfindings(t);
+	for (size_t k = 0; k < n; k++) {
+		struct lsc_triage_finding_info fi;
+		if (lsc_triage_finding(t, k, &fi) == 0 && fi.start == i && fi.severity == LSC_TRIAGE_FAIL)
+			return 1;
+	}
+	return 0;
+}
+
+static struct lsc_triage *run(const char *stem, const char *off)
+{
+	char path[512];
+	snprintf(path, sizeof path, LOGS "/%s.log", stem);
+	size_t len;
+	char *buf = trun_slurp(path, &len);
+	if (!buf)
+		return NULL;
+	struct lsc_triage_opts o = {.source = stem};
+	struct lsc_triage *t = lsc_triage_new(&o);
+	if (t) {
+		lsc_triage_engine_off(t, off);
+		lsc_triage_feed(t, buf, len);
+		lsc_triage_finish(t);
+	}
+	free(buf);
+	return t;
+}
+
+/* Compare @t with @v; per start into @ok (1 match), with the reason in @why. */
+static void compare(struct lsc_triage *t, const struct vfile *v, int check_cause, int *ok, char (*why)[160])
+{
+	size_t ns = lsc_triage_nstarts(t);
+	for (unsigned i = 0; i < v->n; i++) {
+		struct lsc_triage_start_info si;
+		ok[i] = 0;
+		if (i >= ns || lsc_triage_start(t, i, &si) != 0) {
+			snprintf(why[i], 160, "no start %u (the tool found %zu)", i, ns);
+			continue;
+		}
+		const struct vrow *r = &v->r[i];
+		if (strcmp(si.outcome, r->outcome)) {
+			snprintf(why[i], 160, "outcome %s, want %s", si.outcome, r->outcome);
+			continue;
+		}
+		if (strcmp(si.speed, r->speed)) {
+			snprintf(why[i], 160, "speed %s, want %s (%.1f s, %.2f GiB)", si.speed, r->speed, si.load_s,
+				 si.gib);
+			continue;
+		}
+		if (check_cause && strcmp(r->cause, "-") && !has_cause(t, i, r->cause)) {
+			snprintf(why[i], 160, "no %s finding", r->cause);
+			continue;
+		}
+		ok[i] = 1;
+		why[i][0] = 0;
+	}
+}
+
+struct tally {
+	char engine[32];
+	unsigned n, ok, false_fail;
+};
+
+static struct tally *tally_of(struct tally *tl, unsigned *ntl, const char *engine)
+{
+	for (unsigned i = 0; i < *ntl; i++)
+		if (!strcmp(tl[i].engine, engine))
+			return &tl[i];
+	if (*ntl >= 64)
+		return NULL;
+	struct tally *x = &tl[(*ntl)++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->engine, sizeof x->engine, "%s", engine);
+	return x;
+}
+
+static char **stems(size_t *n)
+{
+	char **v = trun_list(VERDICTS, ".verdict", n);
+	cr_assert(v && *n > 0, "no verdict files under %s", VERDICTS);
+	for (size_t i = 0; i < *n; i++)
+		v[i][strlen(v[i]) - strlen(".verdict")] = 0;
+	return v;
+}
+
+Test(verdicts, every_log_has_a_verdict_file)
+{
+	size_t n;
+	char **logs = trun_list(LOGS, ".log", &n);
+	cr_assert(logs && n > 0);
+	for (size_t i = 0; i < n; i++) {
+		char stem[256];
+		snprintf(stem, sizeof stem, "%s", logs[i]);
+		stem[strlen(stem) - 4] = 0;
+		struct vfile v;
+		int r = read_verdict(stem, &v);
+		cr_expect(r == 0, "%s: no readable verdicts/%s.verdict (%d)", logs[i], stem, r);
+	}
+	trun_names_free(logs, n);
+}
+
+Test(verdicts, score_overall_per_engine_and_validation)
+{
+	size_t n;
+	char **st = stems(&n);
+	struct tally tl[64];
+	unsigned ntl = 0, all = 0, good = 0, vall = 0, vgood = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct vfile v;
+		cr_assert(read_verdict(st[i], &v) == 0, "%s.verdict unreadable", st[i]);
+		struct lsc_triage *t = run(st[i], NULL);
+		cr_assert(t, "%s: cannot triage", st[i]);
+		int ok[64];
+		char why[64][160];
+		compare(t, &v, 1, ok, why);
+		size_t ns = lsc_triage_nstarts(t);
+		int val = in_validation(st[i]);
+		if (v.n == 0 && ns != 0)
+			say("VERDICT MISMATCH %s: no start in the verdict file, the tool found %zu", st[i], ns);
+		for (unsigned k = 0; k < v.n; k++) {
+			struct tally *x = tally_of(tl, &ntl, v.r[k].engine);
+			if (x) {
+				x->n++;
+				x->ok += (unsigned)ok[k];
+			}
+			all++;
+			good += (unsigned)ok[k];
+			if (val) {
+				vall++;
+				vgood += (unsigned)ok[k];
+			}
+			int kn = known(st[i], k);
+			if (!ok[k])
+				say("VERDICT MISMATCH%s %s start %u (%s): %s", kn ? " (known)" : "", st[i], k,
+				    v.r[k].engine, why[k]);
+			cr_expect(!(ok[k] && kn), "%s start %u matches its verdict now: remove it from %s", st[i], k,
+				  KNOWN);
+		}
+		lsc_triage_free(t);
+	}
+	say("VERDICT SCORE: %u of %u starts (%.1f%%) match their verdict files", good, all,
+		    all ? 100.0 * good / all : 0);
+	for (unsigned k = 0; k < ntl; k++)
+		say("VERDICT SCORE %-22s %3u of %3u", tl[k].engine, tl[k].ok, tl[k].n);
+	if (vall)
+		say("VERDICT SCORE validation (held out): %u of %u (%.1f%%)", vgood, vall, 100.0 * vgood / vall);
+	else
+		say("VERDICT SCORE validation (held out): no validation stems in the corpus yet");
+	cr_expect(all > 0 && 100 * good >= VERDICT_FLOOR * all, "verdicts: %u of %u match, under the %d%% floor", good,
+		  all, VERDICT_FLOOR);
+	trun_names_free(st, n);
+}
+
+Test(verdicts, leave_one_engine_out)
+{
+	size_t n;
+	char **st = stems(&n);
+	struct tally tl[64];
+	unsigned ntl = 0, all = 0, good = 0, ffail = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct vfile v;
+		cr_assert(read_verdict(st[i], &v) == 0);
+		if (in_validation(st[i]) || v.n == 0)
+			continue;
+		/* a log's starts are one engine's, as its first start names */
+		const char *eng = v.r[0].engine;
+		struct lsc_triage *t = run(st[i], eng);
+		cr_assert(t);
+		int ok[64];
+		char why[64][160];
+		compare(t, &v, 0, ok, why);
+		for (unsigned k = 0; k < v.n; k++) {
+			struct tally *x = tally_of(tl, &ntl, v.r[k].engine);
+			int ff = strcmp(v.r[k].outcome, "failed") && k < lsc_triage_nstarts(t) && has_fail(t, k) &&
+				 !strcmp(v.r[k].cause, "-");
+			if (x) {
+				x->n++;
+				x->ok += (unsigned)ok[k];
+				x->false_fail += (unsigned)ff;
+			}
+			all++;
+			good += (unsigned)ok[k];
+			ffail += (unsigned)ff;
+			if (!ok[k] || ff)
+				say("LOEO MISS %s start %u (%s off): %s%s", st[i], k, eng, why[k],
+					    ff ? " (a false fail)" : "");
+		}
+		lsc_triage_free(t);
+	}
+	say("LOEO | engine | starts | right outcome and speed | false fail |");
+	unsigned under = 0;
+	for (unsigned k = 0; k < ntl; k++) {
+		say("LOEO | %s | %u | %u (%.0f%%) | %u |", tl[k].engine, tl[k].n, tl[k].ok,
+			    100.0 * tl[k].ok / tl[k].n, tl[k].false_fail);
+		under += 100 * tl[k].ok < LOEO_TARGET * tl[k].n;
+	}
+	say("LOEO overall: %u of %u (%.1f%%), %u false fail; %u engines under the %d%% target", good, all,
+		    all ? 100.0 * good / all : 0, ffail, under, LOEO_TARGET);
+	cr_expect(all > 0 && 100 * good >= LOEO_FLOOR * all, "leave-one-engine-out: %u of %u, under the %d%% floor",
+		  good, all, LOEO_FLOOR);
+	trun_names_free(st, n);
+}

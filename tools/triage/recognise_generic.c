@@ -1,0 +1,597 @@
+/*
+ * The vocabulary every engine shares, beneath the engine shapes: a line no
+ * engine's recogniser took is read here for what any startup log says in
+ * its own words. Failure evidence (an error or fatal level, a traceback as
+ * one block whose last exception line is the cause, a panic, an exit status
+ * that is not 0, a signal, a timeout, the "failed to load" family); ready
+ * evidence with its subject (the model, server, runner, engine,
+ * application) and its negation ("not ready after", "never became ready",
+ * "still loading" are not ready); and load figures anywhere in the line
+ * (`took N s`, `load time = N ms`, `file size = N GiB`, a tqdm bar's
+ * `n/N [elapsed<left, rate]`, a percentage).
+ *
+ * Words are matched by meaning, not as substrings: `exit code 0`, `0
+ * failures`, `succeeded` and `ok` are not failures. This is what reads an
+ * engine no shape names, and what the leave-one-engine-out test measures
+ * (tests/test_triage_verdict_files.c).
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+/* The line being read, lowered once (into the triage's scratch buffer),
+ * so that the forty-odd case-blind searches a line may need are plain
+ * memmem calls over it; set by tr_recognise_generic for its one line and
+ * cleared before it returns (one triage runs on one thread at a time). */
+static _Thread_local struct {
+	const char *orig, *low;
+	char *buf;   /* where to lower it, on first use */
+	size_t n;
+	int ready;   /* ready_words of the whole line, once known; -2 not yet */
+} cur_line;
+
+/* The lowered copy of the line being read, made on first use: most lines
+ * that reach this recogniser are turned away before any search. */
+static const char *lowered(const char *s, size_t n)
+{
+	if (!cur_line.orig || s < cur_line.orig || s + n > cur_line.orig + cur_line.n)
+		return NULL;
+	if (!cur_line.low) {
+		for (size_t i = 0; i < cur_line.n; i++)
+			cur_line.buf[i] = (char)tr_lower((unsigned char)cur_line.orig[i]);
+		cur_line.buf[cur_line.n] = 0;
+		cur_line.low = cur_line.buf;
+	}
+	return cur_line.low + (s - cur_line.orig);
+}
+
+/* The first @w (lower case) in @s[0..n), case-blind: over the lowered
+ * copy when @s lies in the line being read. */
+static const char *ci(const char *s, size_t n, const char *w)
+{
+	const char *lo = lowered(s, n);
+	if (lo) {
+		const char *k = memmem(lo, n, w, strlen(w));
+		return k ? cur_line.orig + (k - cur_line.low) : NULL;
+	}
+	return tr_memmem_ci(s, n, w);
+}
+
+/* Does @s[0..n) hold @w (lower case) as a word (no letter on either side)? Case-blind. */
+static const char *word(const char *s, size_t n, const char *w)
+{
+	size_t wl = strlen(w);
+	for (const char *p = s, *end = s + n; p + wl <= end;) {
+		const char *k = ci(p, (size_t)(end - p), w);
+		if (!k)
+			return NULL;
+		int lb = k > s && (tr_isword(k[-1]) && k[-1] != '_');
+		int rb = k + wl < end && tr_isword(k[wl]) && k[wl] != '_';
+		if (!lb && !rb)
+			return k;
+		p = k + 1;
+	}
+	return NULL;
+}
+
+/* Is one of @set (lower-case single words, NULL-terminated) a whole word
+ * of @s[0..n)? One pass over the line's words, each compared with the set
+ * by its first byte and length: cheaper than a search per word of the set. */
+static int any_word(const char *s, size_t n, const char *const *set)
+{
+	const char *low = lowered(s, n);
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && !(tr_digit(s[i]) || ((unsigned)(tr_lower((unsigned char)s[i]) - 'a') < 26)))
+			i++;
+		size_t b = i;
+		while (i < n && (tr_digit(s[i]) || ((unsigned)(tr_lower((unsigned char)s[i]) - 'a') < 26)))
+			i++;
+		size_t len = i - b;
+		if (!len)
+			continue;
+		unsigned char c0 = low ? (unsigned char)low[b] : tr_lower((unsigned char)s[b]);
+		for (const char *const *w = set; *w; w++) {
+			if ((unsigned char)(*w)[0] != c0 || strlen(*w) != len)
+				continue;
+			size_t j = 1;
+			while (j < len && (low ? (unsigned char)low[b + j] : tr_lower((unsigned char)s[b + j])) ==
+						  (unsigned char)(*w)[j])
+				j++;
+			if (j == len)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The line's level from its fields, when the cleaner found none in its
+ * prefix: logfmt `level=error`, JSON `"level":"error"`, slog `lvl=`, a
+ * leading `Error:` / `FATAL:` / `panic:` (a CLI's last word). */
+static int level_of(const struct tr_line *l)
+{
+	if (l->level)
+		return l->level;
+	const char *s = l->s;
+	size_t n = l->len;
+	static const struct { const char *k; int lv; } lead[] = {
+		{"Error:", TR_LV_ERROR}, {"ERROR:", TR_LV_ERROR}, {"error:", TR_LV_ERROR}, {"FATAL", TR_LV_FATAL},
+		{"fatal:", TR_LV_FATAL}, {"Fatal:", TR_LV_FATAL}, {"panic:", TR_LV_FATAL}, {"CRITICAL", TR_LV_FATAL},
+		{"ERROR ", TR_LV_ERROR}, {"[ERROR]", TR_LV_ERROR}, {"[error]", TR_LV_ERROR}, {"E ", TR_LV_ERROR}};
+	for (size_t i = 0; i < sizeof(lead) / sizeof(lead[0]); i++) {
+		size_t kl = strlen(lead[i].k);
+		if (n >= kl && !memcmp(s, lead[i].k, kl))
+			return lead[i].lv;
+	}
+	static const char *const keys[] = {"level=", "lvl=", "\"level\":\"", "\"level\": \"", "severity="};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *k = tr_memmem(s, n, keys[i]);
+		if (!k)
+			continue;
+		const char *v = k + strlen(keys[i]);
+		size_t left = (size_t)(s + n - v);
+		if (left >= 3 && (!strncasecmp(v, "err", 3)))
+			return TR_LV_ERROR;
+		if (left >= 4 && (!strncasecmp(v, "fata", 4) || !strncasecmp(v, "crit", 4) || !strncasecmp(v, "pani", 4)))
+			return TR_LV_FATAL;
+		if (left >= 4 && !strncasecmp(v, "warn", 4))
+			return TR_LV_WARN;
+		return TR_LV_INFO;
+	}
+	return TR_LV_NONE;
+}
+
+/* "exit code 1", "exit status 2", "exitcode: -9", "exited with code 137":
+ * 1 when the status is not 0, 0 when it is 0, -1 no status here. */
+static int exit_status(const char *s, size_t n)
+{
+	static const char *const k[] = {"exit code", "exit status", "exitcode", "exited with code", "exited with status",
+					"return code", "returncode"};
+	const char *end = s + n;
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		const char *p = ci(s, n, k[i]);
+		if (!p)
+			continue;
+		p += strlen(k[i]);
+		while (p < end && (*p == ' ' || *p == ':' || *p == '=' || *p == '('))
+			p++;
+		if (p < end && (*p == '-' || tr_digit(*p))) {
+			const char *q = p + (*p == '-');
+			double v;
+			if (tr_num(&q, end, &v))
+				return v != 0;
+		}
+	}
+	return -1;
+}
+
+/* Failure words read by meaning: a count of 0 failures, a success, an ok,
+ * and a limit that is unlimited say nothing failed. */
+int tr_says_failed(const char *s, size_t n)
+{
+	static const char *const bad[] = {"failed", "failure", "fails", "error", "cannot", "unable", "denied",
+					  "refused", "couldn", NULL};
+	if (!any_word(s, n, bad) && !ci(s, n, "not permitted") && !ci(s, n, "could not") && !ci(s, n, "can't"))
+		return 0;
+	if (word(s, n, "0 failures") || word(s, n, "no failures") || word(s, n, "0 errors") ||
+	    word(s, n, "no errors") || word(s, n, "succeeded") || word(s, n, "successfully") ||
+	    word(s, n, "without error"))
+		return 0;
+	return 1;
+}
+
+/* "Traceback (most recent call last):" opens a block; the exception line
+ * that ends it ("torch.OutOfMemoryError: ...", "ValueError: ...") is its cause. */
+static int exception_line(const char *s, size_t n)
+{
+	const char *c = memchr(s, ':', n);
+	if (!c || c == s)
+		return 0;
+	for (const char *p = s; p < c; p++)
+		if (!(tr_isword(*p) || *p == '.' || *p == '_'))
+			return 0;
+	size_t w = (size_t)(c - s);
+	return (w >= 5 && (tr_memmem(s, w, "Error") || tr_memmem(s, w, "Exception") || tr_memmem(s, w, "Exit") ||
+			   tr_memmem(s, w, "Interrupt")));
+}
+
+/* Is the line about something other than the model (a Ray cluster, a
+ * tokenizer, a container, a download)? */
+int tr_ready_about_other(const char *s, size_t n)
+{
+	static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
+					    "node", "gcs", "raylet", "pod", NULL};
+	return any_word(s, n, other);
+}
+
+/* A subject the ready word is about: the model or what serves it. */
+int tr_ready_subject(const char *s, size_t n)
+{
+	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
+					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", "shard", NULL};
+	return !tr_ready_about_other(s, n) && any_word(s, n, subj);
+}
+
+/* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
+ * opposite of ready, which ends a start ("not ready after 30 minutes",
+ * "never became ready", "failed to start"). */
+static int ready_words_of(const char *s, size_t n);
+
+static int ready_words(const char *s, size_t n)
+{
+	/* several parts ask about the whole line: once */
+	if (s == cur_line.orig && n == cur_line.n && cur_line.orig) {
+		if (cur_line.ready == -2)
+			cur_line.ready = ready_words_of(s, n);
+		return cur_line.ready;
+	}
+	return ready_words_of(s, n);
+}
+
+static int ready_words_of(const char *s, size_t n)
+{
+	/* every phrase below holds one of these words: one pass turns most
+	 * lines away before forty searches */
+	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
+					     "running", "loaded", "still", "waiting", "before", "until", "up", NULL};
+	if (!any_word(s, n, anchor))
+		return 0;
+	static const char *const dead[] = {"not ready after", "never became ready", "never ready", "failed to start",
+					   "did not start", "didn't start", "did not become ready", "not become ready"};
+	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "still loading",
+					  "still starting", "waiting for", "not up", "before", "until"};
+	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
+					  "ready after", "ready!", "now ready", "started in", "started successfully",
+					  "running on http", "listening on", "loaded successfully", "model loaded",
+					  "loaded in", "up and running", "ready for", "ready:", "ready."};
+	for (size_t i = 0; i < sizeof(dead) / sizeof(dead[0]); i++)
+		if (ci(s, n, dead[i]))
+			return -1;
+	for (size_t i = 0; i < sizeof(neg) / sizeof(neg[0]); i++)
+		if (ci(s, n, neg[i]))
+			return 0;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (ci(s, n, yes[i]))
+			return 1;
+	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
+}
+
+int tr_ready_negated(const char *s, size_t n)
+{
+	return ready_words(s, n) <= 0;
+}
+
+/* "mm:ss" or "h:mm:ss" at *p, in seconds. */
+static int clock_dur(const char **p, const char *end, double *out)
+{
+	const char *q = *p;
+	double part[3];
+	int k = 0;
+	while (k < 3) {
+		double v = 0;
+		int d = 0;
+		while (q < end && tr_digit(*q) && d < 3)
+			v = v * 10 + (*q++ - '0'), d++;
+		if (!d)
+			return 0;
+		part[k++] = v;
+		if (q < end && *q == ':' && k < 3)
+			q++;
+		else
+			break;
+	}
+	if (k < 2)
+		return 0;
+	*out = k == 2 ? part[0] * 60 + part[1] : part[0] * 3600 + part[1] * 60 + part[2];
+	*p = q;
+	return 1;
+}
+
+/* A tqdm bar: "45%|...| 9/20 [00:37<00:49,  9.75s/it]". Return 1 with the
+ * counts and the elapsed time. */
+static int tqdm_bar(const char *s, const char *end, double *done, double *all, double *elapsed)
+{
+	const char *br = NULL;
+	for (const char *p = end; p > s; p--)
+		if (p[-1] == '[') {
+			br = p;
+			break;
+		}
+	if (!br)
+		return 0;
+	const char *q = br;
+	if (!clock_dur(&q, end, elapsed) || q >= end || *q != '<')
+		return 0;
+	/* n/N before the bracket */
+	const char *sl = NULL;
+	for (const char *p = br - 1; p > s && br - p < 40; p--)
+		if (*p == '/') {
+			sl = p;
+			break;
+		}
+	if (!sl)
+		return 0;
+	const char *a = sl;
+	while (a > s && tr_digit(a[-1]))
+		a--;
+	const char *b = sl + 1;
+	if (a == sl || !tr_num(&a, sl, done) || !tr_num(&b, end, all))
+		return 0;
+	return *all > 0 && *done <= *all;
+}
+
+static struct tr_start *take(struct lsc_triage *t, struct tr_line *l, int *e)
+{
+	struct tr_start *s = tr_current(t, l);
+	if (!s)
+		return NULL;
+	*e = tr_evid(s, l);
+	tr_touch(s, l);
+	return s;
+}
+
+static int loading_words(const char *s, size_t n)
+{
+	static const char *const w[] = {"load", "loading", "model", "weights", "checkpoint", "shards", "tensors",
+					"gguf", "safetensors", NULL};
+	return any_word(s, n, w);
+}
+
+static int figures(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	size_t n = l->len;
+	double v, done, all;
+	int e;
+	struct tr_start *st;
+	uint64_t kw = l->kw;
+	if ((kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v) && loading_words(s, n)) {
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = done < all;
+		if (v > 0 && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v))
+			tr_setnum(&st->read_s, v, e);
+		return 1;
+	}
+	const char *k;
+	if ((kw & TR_G_GSIZE) && ((k = ci(s, n, "file size")) || (k = ci(s, n, "model size")))) {
+		if (tr_after(k, end, "size", tr_size_gib, &v) && v > 0 && v < 1e6) {
+			if (!(st = take(t, l, &e)))
+				return 0;
+			tr_stage_raise(st, TR_ST_BEGAN);
+			if (!tr_has(&st->model_gib))
+				tr_setnum(&st->model_gib, v, e);
+			return 1;
+		}
+	}
+	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
+					   "ready after"};
+	const char *kk = NULL;
+	for (size_t i = 0; (kw & (TR_G_GFIG | TR_G_GREADY)) && i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
+		if ((k = ci(s, n, durk[i])))
+			kk = durk[i];
+	int got = 0;
+	double gib = NAN;
+	if (kk) {
+		/* "took 7.68 GiB and 2.20 seconds": the duration may follow a size */
+		const char *p = k + strlen(kk);
+		for (const char *lim = p + 48; p < end && p < lim && !got; p++)
+			if (tr_digit(*p)) {
+				const char *q = p;
+				double g;
+				if (tr_dur_s(&q, end, &v))
+					got = 1;
+				else if ((q = p, tr_size_gib(&q, end, &g)))
+					gib = g;
+				/* past the whole number: "2.2845 GiB" is not also "2845 GiB" */
+				for (q = p; q < end && (tr_digit(*q) || *q == '.' || *q == ','); q++)
+					;
+				p = q - 1;
+			}
+	}
+	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
+		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+		/* a second load figure after the start completed: a second run */
+		if (c && c->done && tr_has(&c->gen_load_s)) {
+			if (!(st = tr_fresh_if(t, l, 1, NULL)))
+				return 0;
+			e = tr_evid(st, l);
+			tr_touch(st, l);
+		} else if (!(st = take(t, l, &e))) {
+			return 0;
+		}
+		if (!isnan(gib) && gib > 0 && gib < 1e6 && !tr_has(&st->model_gib))
+			tr_setnum(&st->model_gib, gib, e);
+		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v)
+			tr_setnum(&st->gen_load_s, v, e);
+		/* "Loading weights took 4.6 s", "model loaded in 3 s": the load is done */
+		int summary = kk[0] != 'r' && kk[0] != 'R' && loading_words(s, n) && !ready_words(s, n);
+		if (summary && !st->done && st->ev_error < 0 && st->ev_gen_fail < 0) {
+			tr_stage_raise(st, TR_ST_LOADED);
+		} else if (ready_words(s, n) > 0 || ci(s, n, "load time")) {
+			if (!tr_has(&st->ready_s))
+				tr_setnum(&st->ready_s, v, e);
+			if (!st->done && st->ev_error < 0 && st->ev_gen_fail < 0)
+				st->ev_gen_ready = e;
+			tr_stage_raise(st, TR_ST_READY);
+		} else {
+			tr_stage_raise(st, TR_ST_LOADING);
+		}
+		st->progress_open = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* Failure evidence; 1 used. */
+static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	struct tr_start *cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	int open = cur && cur->stage >= TR_ST_BEGAN && !cur->done;
+	uint64_t k = l->kw;
+	int tb = (k & TR_G_GFATAL) && tr_memmem(s, n, "Traceback (most recent call last)") != NULL;
+	int exc = cur && cur->in_traceback && exception_line(s, n);
+	/* the words that end a start: only on a line that holds one (the prefilter's group) */
+	int fatal = (k & TR_G_GFATAL) &&
+		    (exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
+		     word(s, n, "timed out") || ci(s, n, "failed to load") ||
+		     ci(s, n, "error loading") || ci(s, n, "could not load") ||
+		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
+		     tr_memmem(s, n, "panic:") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
+		     word(s, n, "sigabrt") || ready_words(s, n) < 0);
+	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
+	if (!(tb || exc || fatal || errlv))
+		return 0;
+	/* an error about nothing that loads, in no start (a pip error, a
+	 * shell's), is not a start's failure */
+	if (!open && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->done)
+		return 1; /* after ready: not a failed start */
+	if (tb) {
+		st->in_traceback = 1;
+		return 1;
+	} else if (exc) {
+		st->in_traceback = 0;
+		/* Ctrl-C: the user stopped the start; it did not fail, even where
+		 * a shape took the traceback's first line for a failed load */
+		if (tr_memmem(s, n, "KeyboardInterrupt")) {
+			if (st->ev_error >= 0 && (unsigned)st->ev_error < st->nev &&
+			    strstr(st->ev[st->ev_error].text, "Traceback (most recent call last)")) {
+				st->ev_error = -1;
+				st->ev_end = -1;
+				st->final = 0;
+				st->stage = TR_ST_LOADING;
+			}
+			return 1;
+		}
+		st->ev_gen_fail_last = e; /* the block's cause */
+	} else {
+		st->ev_gen_fail_last = e;
+	}
+	if (st->ev_gen_fail < 0)
+		st->ev_gen_fail = e;
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	return 1;
+}
+
+static int ready(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	/* a traceback's frames name functions, not events ("in wait_ready") */
+	if ((t->cur && t->cur->in_traceback) || (n > 6 && !memcmp(s, "File \"", 6)))
+		return 0;
+	if (ready_words(s, n) <= 0 || !tr_ready_subject(s, n))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->done || st->ev_error >= 0 || st->ev_oom >= 0 || st->ev_killed >= 0)
+		return 1;
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	st->ev_gen_ready = e;
+	st->ev_end = e;
+	st->progress_open = 0;
+	tr_stage_raise(st, TR_ST_READY);
+	return 1;
+}
+
+static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
+
+int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
+{
+	/* each part only for the lines that hold one of its words (the
+	 * prefilter's groups): most lines that get here hold one kind */
+	uint64_t k = l->kw;
+	int r = 0;
+	cur_line.orig = l->s;
+	cur_line.buf = t->scratch; /* free here: the lsc recogniser is done with this line */
+	cur_line.low = NULL;
+	cur_line.n = l->len;
+	cur_line.ready = -2;
+	r = generic_line(t, l, k);
+	cur_line.orig = cur_line.low = NULL;
+	return r;
+}
+
+static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
+{
+	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR) {
+		if (failure(t, l, level_of(l)))
+			return 1;
+	}
+	if ((k & (TR_G_GFIGS | TR_G_GREADY)) && figures(t, l))
+		return 1;
+	if ((k & TR_G_GREADY) && ready(t, l))
+		return 1;
+	/* "loading model /m", "Loading weights from ...": the load began */
+	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
+		struct tr_start *st = tr_fresh_if(t, l, 0, NULL);
+		if (!st)
+			return 0;
+		tr_evid(st, l);
+		tr_touch(st, l);
+		/* not a start marker (ev_begin): a paste cut after it is not
+		 * log-truncated, only not evaluated; and only begun, so that the
+		 * engine's own first loader line after it does not split it */
+		tr_stage_raise(st, TR_ST_BEGAN);
+		return 1;
+	}
+	if (!(k & TR_G_GEND))
+		return 0;
+	/* the load's end in words ("load weight end", "weights loaded") */
+	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
+					   "finished loading", "done loading", "loaded the model"};
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (ci(l->s, l->len, ends[i]) && !ready_words(l->s, l->len)) {
+			int e;
+			struct tr_start *st = take(t, l, &e);
+			if (!st)
+				return 0;
+			if (st->stage < TR_ST_BEGAN)
+				st->stage = TR_ST_BEGAN;
+			st->progress_open = 0;
+			tr_stage_raise(st, TR_ST_LOADED);
+			return 1;
+		}
+	/* "model load progress 0.42", "loading ... 45%": under way */
+	const char *pg = ci(l->s, l->len, "load progress");
+	if (pg) {
+		const char *p = pg + 13, *end = l->s + l->len;
+		while (p < end && (*p == ' ' || *p == '=' || *p == ':'))
+			p++;
+		double v;
+		if (p < end && tr_digit(*p) && tr_num(&p, end, &v)) {
+			int e;
+			struct tr_start *st = take(t, l, &e);
+			if (!st)
+				return 0;
+			tr_stage_raise(st, TR_ST_LOADING);
+			st->progress_open = !(p < end && *p == '%') ? v < 1.0 : v < 100.0;
+			return 1;
+		}
+	}
+	/* "still loading", a percentage under way */
+	if (ci(l->s, l->len, "still loading") && t->cur && t->cur->src == l->src && !t->cur->done) {
+		int e;
+		struct tr_start *st = take(t, l, &e);
+		if (!st)
+			return 0;
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = 1;
+		return 1;
+	}
+	return 0;
+}

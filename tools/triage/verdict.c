@@ -1,0 +1,202 @@
+/*
+ * The verdict every start gets before any cause: what became of it (its
+ * outcome) and whether it loaded at a speed in range. `healthy` rests on
+ * both (a start that completed, at a speed in range), never on "no rule
+ * fired"; a completed but slow start with no known cause gets a finding of
+ * its own (slow-start, rules.c); a failed one always gets a fail.
+ *
+ * The thresholds (docs/triage.md, "Verdicts", says where each comes from):
+ * a load under TR_OK_S is fine whatever the size (a page-cache read of any
+ * model an engine starts in seconds, seed 001's good start took 25 s); a
+ * load at TR_OK_GIBPS or more is fine whatever the time (an NVMe drive
+ * gives 2-7 GiB/s, the page cache more); a load over TR_OK_S at under
+ * TR_OK_GIBPS is slow (a network file system, a SATA disk or a stalled
+ * allocation: seed 001's 432 s for 40 GiB is 0.09 GiB/s, the NFS streamer
+ * of vllm-runai-disk-bound 0.58 GiB/s); with no size, a load over
+ * TR_SLOW_NOSIZE_S is slow (several minutes) and one between TR_OK_S and
+ * that is not judged: the log cannot tell a slow disk from a big model.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#define TR_OK_S 60.0
+#define TR_OK_GIBPS 1.0
+#define TR_SLOW_NOSIZE_S 300.0
+
+const char *tr_outcome_name(int o)
+{
+	static const char *const n[] = {"none", "completed", "failed", "cut-off", "loading"};
+	return o >= 0 && o <= TR_OUT_LOADING ? n[o] : "none";
+}
+
+const char *tr_speed_name(int sp)
+{
+	return sp == TR_SPEED_OK ? "ok" : sp == TR_SPEED_SLOW ? "slow" : "-";
+}
+
+/* The first of @n numbers that is present, and its evidence. */
+static int first_of(const struct tr_num *const *n, size_t k, double *v, int *ev)
+{
+	for (size_t i = 0; i < k; i++)
+		if (n[i] && tr_has(n[i]) && n[i]->v >= 0) {
+			*v = n[i]->v;
+			*ev = n[i]->ev;
+			return 1;
+		}
+	return 0;
+}
+
+static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
+{
+	const int fails[] = {s->ev_error, s->ev_oom, s->ev_killed, s->ev_verify_fail, s->ev_exit, s->ev_gen_fail_last,
+			     s->ev_gen_fail};
+	*ev_fail = -1;
+	for (size_t i = 0; i < sizeof(fails) / sizeof(fails[0]) && *ev_fail < 0; i++)
+		if (fails[i] >= 0)
+			*ev_fail = fails[i];
+	if (s->probe && s->stage < TR_ST_LOADING && *ev_fail < 0)
+		return TR_OUT_NONE; /* a probe judges a machine: nothing was loaded */
+	/* a verification that failed, or an exit before ready, ends the start
+	 * even after its load summary (seed 001's verify timeout) */
+	if (s->ev_verify_fail >= 0 || s->ev_exit >= 0)
+		return TR_OUT_FAILED;
+	if (s->done)
+		return TR_OUT_COMPLETED;
+	if (*ev_fail >= 0)
+		return TR_OUT_FAILED;
+	if (s->ev_gen_ready >= 0)
+		return TR_OUT_COMPLETED;
+	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings)
+		return TR_OUT_NONE; /* settings pasted, nothing of a start */
+	if (s->progress_open || s->dots_open)
+		return TR_OUT_LOADING;
+	return TR_OUT_CUTOFF;
+}
+
+/* ok, slow or unknown for @secs over @gib (NAN: no size). */
+static enum tr_speed judge(double secs, double gib)
+{
+	if (isnan(secs))
+		return TR_SPEED_UNKNOWN;
+	if (secs < TR_OK_S)
+		return TR_SPEED_OK;
+	if (!isnan(gib) && gib > 0) {
+		double r = gib / secs;
+		return r >= TR_OK_GIBPS ? TR_SPEED_OK : TR_SPEED_SLOW;
+	}
+	return secs >= TR_SLOW_NOSIZE_S ? TR_SPEED_SLOW : TR_SPEED_UNKNOWN;
+}
+
+void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->load_s = v->gib = v->rate = NAN;
+	v->ev_time = v->ev_size = -1;
+	v->basis = "";
+	v->outcome = outcome_of(s, &v->ev_fail);
+	v->speed = TR_SPEED_UNKNOWN;
+	if (v->outcome == TR_OUT_FAILED || v->outcome == TR_OUT_NONE)
+		return;
+
+	/* the size: what was loaded, the checkpoint, the model file */
+	const struct tr_num *sizes[] = {&s->loaded_gib, &s->comp_gib, &s->ckpt_gib, &s->model_gib, &s->arena_gib};
+	int have_g = first_of(sizes, sizeof(sizes) / sizeof(sizes[0]), &v->gib, &v->ev_size);
+	if (have_g && !(v->gib > 0))
+		have_g = 0, v->gib = NAN;
+
+	/* the load: the most specific measure of bringing the weights in */
+	double ph = 0;
+	int nph = 0, ev_ph = -1;
+	for (int k = 0; k < TR_K_N; k++)
+		if (k != TR_K_VERIFY && tr_has(&s->ph_s[k])) {
+			ph += s->ph_s[k].v;
+			nph++;
+			ev_ph = s->ph_s[k].ev;
+		}
+	struct tr_num phn = {nph ? ph : NAN, ev_ph};
+	const struct tr_num *loads[] = {&s->comp_total_s, s->loaded_rate_stated ? NULL : &s->loaded_s, &s->read_s, &phn,
+					&s->gen_load_s};
+	double load = NAN;
+	int ev_load = -1;
+	int have_l = first_of(loads, sizeof(loads) / sizeof(loads[0]), &load, &ev_load);
+	if (!have_l && s->loaded_rate_stated && tr_has(&s->loaded_s))
+		have_l = 1, load = s->loaded_s.v, ev_load = s->loaded_s.ev;
+	/* a rate stated without its time ("loaded 40 GiB at 2.86 GiB/s") */
+	if (!have_l && have_g && tr_has(&s->loaded_rate) && s->loaded_rate.v > 0)
+		have_l = 1, load = v->gib / s->loaded_rate.v, ev_load = s->loaded_rate.ev;
+
+	/* phases moved their own bytes (an allocation of the pinned part, not the model) */
+	if (have_l && ev_load == ev_ph && load == ph && nph) {
+		double pg = 0;
+		for (int k = 0; k < TR_K_N; k++)
+			if (k != TR_K_VERIFY && tr_has(&s->ph_s[k]) && s->ph_gib[k] > pg)
+				pg = s->ph_gib[k];
+		if (pg > 0) {
+			v->gib = pg;
+			v->ev_size = ev_ph;
+			have_g = 1;
+		}
+	}
+	/* a read still under way (a progress bar) moved only its share */
+	if (have_l && ev_load == s->read_s.ev && load == s->read_s.v && tr_has(&s->read_gib) && s->read_gib.v > 0) {
+		v->gib = s->read_gib.v;
+		v->ev_size = s->read_gib.ev;
+		have_g = 1;
+	}
+	/* a time to ready read off the lines' clocks (which a paste may mix:
+	 * a collector's, the engine's) counts only when nothing states a load */
+	double ready = tr_has(&s->ready_s) && !(s->ready_from_clock && have_l) ? s->ready_s.v : NAN;
+	int ev_ready = s->ready_s.ev;
+	/* The lines' clocks alone are not a load time: a paste stacks a
+	 * collector's clock on the engine's, and a prefix added by hand makes
+	 * every line the same second (tests/test_triage_damage.c). */
+	enum tr_speed a = have_l ? judge(load, have_g ? v->gib : NAN) : TR_SPEED_UNKNOWN;
+	/* time to ready counts when it is minutes and several times the load
+	 * (a rate that hides the wall time, seed 001), or when it is all there is */
+	enum tr_speed b = TR_SPEED_UNKNOWN;
+	if (!isnan(ready) && (!have_l || (ready >= TR_SLOW_NOSIZE_S && ready >= 3 * load)))
+		b = judge(ready, have_g ? v->gib : NAN);
+	if (b == TR_SPEED_SLOW || (a == TR_SPEED_UNKNOWN && b != TR_SPEED_UNKNOWN)) {
+		v->speed = b;
+		v->load_s = ready;
+		v->ev_time = ev_ready;
+		v->basis = "time to ready";
+	} else {
+		v->speed = a;
+		v->load_s = have_l ? load : NAN;
+		v->ev_time = ev_load;
+		v->basis = "load";
+	}
+	/* a phase that moved its bytes over a minute at under 1 GiB/s (an
+	 * allocation of 33 GiB in 184 s) is slow whatever the rest did */
+	for (int k = 0; k < TR_K_N && v->speed != TR_SPEED_SLOW; k++)
+		if (k != TR_K_VERIFY && tr_has(&s->ph_s[k]) && s->ph_gib[k] > 0 &&
+		    judge(s->ph_s[k].v, s->ph_gib[k]) == TR_SPEED_SLOW) {
+			v->speed = TR_SPEED_SLOW;
+			v->load_s = s->ph_s[k].v;
+			v->gib = s->ph_gib[k];
+			v->ev_time = v->ev_size = s->ph_s[k].ev;
+			v->basis = tr_kind_name((enum tr_kind)k);
+			have_g = 1;
+		}
+	if (v->outcome == TR_OUT_LOADING || v->outcome == TR_OUT_CUTOFF) {
+		/* unfinished: only "slow so far" means anything */
+		if (v->speed != TR_SPEED_SLOW)
+			v->speed = TR_SPEED_UNKNOWN;
+		v->basis = "time so far";
+	}
+	if (!isnan(v->load_s) && v->load_s > 0 && have_g)
+		v->rate = v->gib / v->load_s;
+}
+
+int tr_engine_off(const struct lsc_triage *t, const char *engine)
+{
+	const char *off = t->off_engine;
+	if (!off[0] || !engine)
+		return 0;
+	if (!strcmp(off, engine))
+		return 1;
+	/* ggml is llama.cpp's own library: its lines are llama.cpp's */
+	return !strcmp(off, "llama.cpp") && !strcmp(engine, "ggml");
+}
