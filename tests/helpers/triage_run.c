@@ -2,6 +2,7 @@
  * The triage tests' runner: see triage_run.h.
  */
 #include <dirent.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,4 +283,22 @@ char *trun_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, size_t *len)
 	fclose(f);
 	*len = n;
 	return p;
+}
+
+char **trun_list_specd(const char *logs, const char *expected, size_t *n)
+{
+	size_t all;
+	char **v = trun_list(logs, ".log", &all);
+	*n = 0;
+	for (size_t i = 0; v && i < all; i++) {
+		char path[1024];
+		struct stat st;
+		size_t l = strlen(v[i]);
+		snprintf(path, sizeof path, "%s/%.*s.ids", expected, (int)(l - 4), v[i]);
+		if (stat(path, &st) == 0)
+			v[(*n)++] = v[i];
+		else
+			free(v[i]);
+	}
+	return v;
 }

@@ -53,6 +53,11 @@ int trun_write(const char *path, const char *buf, size_t len);
 int trun_read_ids(const char *path, struct tset *out);
 /* The sorted names of the files in @dir ending in @suffix; *n set. Free with trun_names_free. */
 char **trun_list(const char *dir, const char *suffix, size_t *n);
+/* The corpus logs under @logs with a findings spec (@expected/STEM.ids), in
+ * name order: the reviewed ones. The others hold a verdict spec only
+ * (tests/corpus/verdicts/), which tests/test_triage_verdict_files.c judges.
+ * Free with trun_names_free(v, *n). */
+char **trun_list_specd(const char *logs, const char *expected, size_t *n);
 void trun_names_free(char **v, size_t n);
 
 /*
