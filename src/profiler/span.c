@@ -367,9 +367,11 @@ static void phase_line(lsc_profiler *p, const struct lsc__span *sp,
 			     lsc__fmt_count(b1, (double)res->minflt), lsc__fmt_count(b4, (double)res->majflt));
 	say_psi(&r, res);
 
-	/* A nested span's figures are inside its parent's line (prefault in
-	 * allocate): verbose, JSON and the trace have it. */
-	r.detail_line = sp->depth > 0 && !failed;
+	/* A nested span of the caller's own is a detail of its parent's line
+	 * (prefault in allocate): verbose, JSON and the trace have it. A
+	 * loader phase nested in an engine's span (read inside its
+	 * "weights") is a phase of the start: always said. */
+	r.detail_line = sp->depth > 0 && !failed && sp->kind == LSC_PHASE_CUSTOM;
 	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(sp->kind));
 	if (failed)
 		lsc__rec_u64(&r, "failed", 1);

@@ -164,6 +164,17 @@ enum tr_stage {
 	TR_ST_READY,    /* ready, or the start ended (exit, error) */
 };
 
+/* A span of a start at its real time, from a phase line's t_s and wall_s:
+ * an engine's own (custom) phases and the loader's, so that the table and
+ * the page show the start as it ran, not the loader's phases from t = 0. */
+#define TR_SPANS_MAX 12
+struct tr_span {
+	char label[40];    /* "metadata (s)", as the phase table names it */
+	char kind[12];     /* custom, allocate, pin, read, copy (the page's colour) */
+	double t0, dur;    /* seconds from the start's t = 0 */
+	int depth, custom;
+};
+
 struct tr_start {
 	struct lsc_triage *t;   /* the owner: numbers starts in the order they begin */
 	unsigned idx;
@@ -182,6 +193,8 @@ struct tr_start {
 	struct tr_num ready_s;  /* load to ready */
 	struct tr_num unattributed_s, covered_s;
 	struct tr_num ph_s[TR_K_N];
+	struct tr_span spans[TR_SPANS_MAX];
+	unsigned nspans;
 	double ph_gib[TR_K_N];
 	struct tr_num comp_total_s, comp_alloc_s, comp_copy_s, comp_gib;
 	struct tr_num loaded_gib, loaded_rate, loaded_s;
@@ -373,6 +386,8 @@ struct tr_startsum {
 	enum tr_stage stage;
 	double ready_s, unattributed_s;
 	double ph[TR_K_N];
+	struct tr_span spans[TR_SPANS_MAX];
+	unsigned nspans;
 	double comp_total_s, comp_alloc_s, comp_copy_s, loaded_gib, loaded_rate, read_s;
 	unsigned nnoteval;
 	struct { const char *id; char text[TR_F_TXT]; } noteval[TR_NOTEVAL_MAX];

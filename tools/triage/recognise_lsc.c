@@ -203,6 +203,34 @@ static void on_system(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	setif(&s->page_reporting_order, num(p, LSC__KEY(PAGE_REPORTING_ORDER)), ev);
 }
 
+/* The span a phase line closes, at its real time: it ended at t_s after
+ * wall_s. Overlapped work (busy time inside the read) has no place of its
+ * own; a span named twice (a phase per file) keeps its first place and
+ * adds its time. */
+static void record_span(struct tr_start *s, const struct lsc__parsed *p)
+{
+	const char *name = str(p, LSC__KEY(NAME)), *kind = str(p, LSC__KEY(KIND)), *depth = str(p, LSC__KEY(DEPTH));
+	double wall = num(p, LSC__KEY(WALL_S)), ts = num(p, "t_s");
+	if (!name || !*name || isnan(wall) || isnan(ts) || wall < 0)
+		return;
+	char label[40];
+	snprintf(label, sizeof label, "%s (s)", name);
+	for (unsigned i = 0; i < s->nspans; i++)
+		if (!strcmp(s->spans[i].label, label)) {
+			s->spans[i].dur += wall;
+			return;
+		}
+	if (s->nspans == TR_SPANS_MAX)
+		return;
+	struct tr_span *sp = &s->spans[s->nspans++];
+	snprintf(sp->label, sizeof sp->label, "%s", label);
+	snprintf(sp->kind, sizeof sp->kind, "%s", kind ? kind : "custom");
+	sp->t0 = ts - wall > 0 ? ts - wall : 0;
+	sp->dur = wall;
+	sp->depth = depth ? atoi(depth) : 0;
+	sp->custom = !kind || !strcmp(kind, "custom");
+}
+
 static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 {
 	int k = kind_of(str(p, LSC__KEY(KIND)));
@@ -241,6 +269,8 @@ static void on_phase(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	/* Only top-level phases add up: a nested span's deltas (prefault inside
 	 * allocate) are already in its parent's. Overlapped phases carry none. */
 	const char *depth = str(p, LSC__KEY(DEPTH)), *vm = lsc__parsed_get(p, LSC__KEY(VM)) /* str() hides n/a */, *ov = str(p, LSC__KEY(OVERLAPPED));
+	if (!(ov && !strcmp(ov, "1")))
+		record_span(s, p);
 	if ((!depth || !strcmp(depth, "0")) && !(ov && !strcmp(ov, "1")))
 		vm_fields(s, p, ev, NULL, !(vm && !strcmp(vm, "n/a")) || (p->damaged == 0 && sentence_whole(p)));
 	tr_stage_raise(s, TR_ST_LOADING);

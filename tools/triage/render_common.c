@@ -43,6 +43,10 @@ size_t tr_phases(const struct tr_startsum *m, struct tr_phase_row *rows, size_t 
 			missing[nm++] = label_;                 \
 		}                                               \
 	} while (0)
+	/* the engine's own phases first, in the order they ran */
+	for (unsigned i = 0; i < m->nspans; i++)
+		if (m->spans[i].custom && m->spans[i].depth == 0)
+			ROW(m->spans[i].label, m->spans[i].dur);
 	ROW("allocate (s)", m->ph[TR_K_ALLOC]);
 	ROW("pin (s)", m->ph[TR_K_PIN]);
 	ROW("read (s)", isnan(m->ph[TR_K_READ]) ? m->read_s : m->ph[TR_K_READ]);

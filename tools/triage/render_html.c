@@ -124,6 +124,24 @@ static void add(struct bar *b, unsigned *n, const char *label, const char *kind,
 		b[(*n)++] = (struct bar){label, kind, x0, dur, row, depth, leaf};
 }
 
+/* An engine's start with its own spans: every span where it ran (t_s
+ * less its wall time), the engine's on the phases row, what is nested in
+ * them (the loader's phases inside "weights") below. Return the end of the
+ * last one. */
+static double layout_spans(const struct tr_startsum *m, struct bar *b, unsigned *n)
+{
+	double end = 0;
+	for (unsigned i = 0; i < m->nspans; i++) {
+		const struct tr_span *sp = &m->spans[i];
+		int row = sp->depth == 0 ? ROW_PHASES : ROW_NESTED;
+		add(b, n, sp->label, sp->custom ? "complement" : sp->kind, sp->t0, sp->dur, row, sp->depth + 1,
+		    sp->depth > 0 || i + 1 == m->nspans || m->spans[i + 1].depth == 0);
+		if (sp->t0 + sp->dur > end)
+			end = sp->t0 + sp->dur;
+	}
+	return end;
+}
+
 /* Lay out @m's phases; return the start's length (0: nothing to draw). */
 static double layout(const struct tr_startsum *m, struct bar *b, unsigned *n)
 {
@@ -133,12 +151,25 @@ static double layout(const struct tr_startsum *m, struct bar *b, unsigned *n)
 	int inner = comp && phases ? ROW_NESTED : ROW_PHASES;
 	double x = 0, covered = 0;
 	*n = 0;
-	if (comp) {
+	int engine = 0;
+	for (unsigned i = 0; i < m->nspans; i++)
+		engine |= m->spans[i].custom && m->spans[i].depth == 0;
+	if (engine) {
+		covered = layout_spans(m, b, n);
+		/* the overlapped verify runs alongside the read */
+		double rx = 0;
+		for (unsigned i = 0; i < *n; i++)
+			if (!strcmp(b[i].label, "read (s)"))
+				rx = b[i].x0;
+		add(b, n, "verify", "verify", rx, m->ph[TR_K_VERIFY], ROW_OVERLAP, 3, 1);
+	} else if (comp) {
 		add(b, n, "complement total", "complement", 0, m->comp_total_s, ROW_PHASES, 1, !phases &&
 		    isnan(m->comp_alloc_s) && isnan(m->comp_copy_s));
 		covered = m->comp_total_s;
 	}
-	if (phases) {
+	if (engine) {
+		/* laid out above, where each span ran */
+	} else if (phases) {
 		add(b, n, "allocate", "allocate", x, m->ph[TR_K_ALLOC], inner, inner, 1);
 		x += isnan(m->ph[TR_K_ALLOC]) ? 0 : m->ph[TR_K_ALLOC];
 		add(b, n, "pin", "pin", x, m->ph[TR_K_PIN], inner, inner, 1);

@@ -310,6 +310,8 @@ static void summarise(struct lsc_triage *t, const struct tr_start *s)
 	m->ready_s = s->ready_s.v;
 	for (int k = 0; k < TR_K_N; k++)
 		m->ph[k] = s->ph_s[k].v;
+	m->nspans = s->nspans;
+	memcpy(m->spans, s->spans, sizeof(m->spans));
 	m->comp_total_s = s->comp_total_s.v;
 	m->comp_alloc_s = s->comp_alloc_s.v;
 	m->comp_copy_s = s->comp_copy_s.v;
