@@ -21,7 +21,9 @@
 #   (scripts/mutate_random.sh says how), the same N for the same seed and
 #   tree, runs the tests that link each, and writes the score with every
 #   survivor's diff to FILE (default DIR/random-N-seed-S.txt); the per-mutant
-#   timeout defaults to 900 s. With -n it prints the first N draws only.
+#   timeout defaults to 900 s. With -n it prints the first N draws only;
+#   with -o REGEX it runs only the draws whose file:line:column matches
+#   (to run a report's survivors again after new tests).
 #
 # Each entry of the list is a block of "key value" lines, blocks separated by
 # blank lines, '#' lines ignored:
@@ -150,6 +152,18 @@ echo "mutate: copying $root to $src" >&2
 copied=0
 declare -A tracked=()
 while IFS= read -r -d '' f; do
+	if [ -L "$root/$f" ]; then
+		# A link (the fixture trees link directories): the same link.
+		tracked[$f]=1
+		t=$(readlink "$root/$f")
+		if [ "$(readlink "$src/$f" 2>/dev/null)" != "$t" ]; then
+			mkdir -p "$(dirname "$src/$f")"
+			rm -rf "${src:?}/$f"
+			ln -s "$t" "$src/$f"
+			copied=$((copied + 1))
+		fi
+		continue
+	fi
 	[ -f "$root/$f" ] || continue
 	tracked[$f]=1
 	if ! cmp -s "$root/$f" "$src/$f"; then
@@ -161,7 +175,7 @@ done < <(git -C "$root" ls-files -z --cached --others --exclude-standard)
 while IFS= read -r -d '' f; do
 	f=${f#./}
 	[ -n "${tracked[$f]:-}" ] || rm -f "$src/$f"
-done < <(cd "$src" && find . -type f -print0)
+done < <(cd "$src" && find . \( -type f -o -type l \) -print0)
 echo "mutate: $copied files refreshed" >&2
 
 launcher=()

@@ -20,7 +20,8 @@
 # one; a timeout counts as a kill (a hang is noticed).
 #
 # Uses from mutate.sh: root, src, bld, logs, jobs, tmo, check, and the
-# option values r_count, r_seed, r_report, r_mtmo.
+# option values r_count, r_seed, r_report, r_mtmo, and only (-o: run only
+# the draws whose file:line:column matches).
 
 # ---- the generator: a 31-bit LCG whose high bits make each draw --------------
 r_state=$(((r_seed * 2654435761 + 1013904223) & 0x7fffffff))
@@ -90,7 +91,7 @@ mapfile -t all_tests < <(ctest --test-dir "$bld" -N | sed -n 's/^ *Test *#[0-9]*
 echo "mutate: running the whole suite on the unmutated tree" >&2
 ctest --test-dir "$bld" --timeout "$tmo" -j1 >"$logs/random-baseline.log" 2>&1 || true
 declare -A broken=()
-while IFS= read -r t; do broken[$t]=1; done < <(sed -n 's/^ *[0-9]* - \([^ ]*\) (\(Failed\|Timeout\|SEGFAULT\|Subprocess aborted\|Exception\|Child aborted\|Not Run\)).*/\1/p' "$logs/random-baseline.log")
+while IFS= read -r t; do broken[$t]=1; done < <(sed -n '/^The following tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' "$logs/random-baseline.log")
 if [ ${#broken[@]} -gt 0 ]; then
 	echo "mutate: failing without any mutation, left out of every run: ${!broken[*]}" >&2
 fi
@@ -151,6 +152,9 @@ while [ $ran -lt "$r_count" ] && [ $draws -lt $max_draws ]; do
 	draws=$((draws + 1))
 	f=${s_file[i]}
 	where="$f:${s_line[i]}:${s_col[i]}"
+	if [ -n "$only" ] && ! [[ $where =~ $only ]]; then
+		continue
+	fi
 	t0=$SECONDS
 	IFS= read -r -d '' cur_orig <"$src/$f" || true
 	cur_file=$f
@@ -196,7 +200,7 @@ while [ $ran -lt "$r_count" ] && [ $draws -lt $max_draws ]; do
 	esac
 	ran=$((ran + 1))
 	by=
-	[ "${outcome#killed}" != "$outcome" ] && by=$(sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \([^ ]*\) .*\*\*\*.*/\1/p' "$log" | head -1)
+	[ "${outcome#killed}" != "$outcome" ] && by=$(sed -n '/^The following tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' "$log" | head -1)
 	row=$(printf '%3d  %-15s %-7s %4ss  %s  %s' "$ran" "$outcome" "${s_kind[i]}" $((SECONDS - t0)) "$where" "$by")
 	r_rows+=("$row")
 	r_diffs+=("$diff")
