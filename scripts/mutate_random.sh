@@ -138,6 +138,36 @@ r_tests_for() { # sets T to the space-separated tests for file $1
 	tests_of[$f]=$T
 }
 
+# ---- the report: rewritten after every mutant, so a run stopped early
+# leaves the score of what it ran ---------------------------------------------
+r_write_report() {
+	{
+		echo "# scripts/mutate.sh --random $r_count --seed $r_seed${only:+ -o '$only'}"
+		echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "tree: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src tools tests scripts || echo ' (with uncommitted changes)')"
+		echo "sites: ${#s_file[@]} on ${#l_first[@]} lines of ${#r_files[@]} files; draws: $draws, stillborn: $stillborn"
+		[ "$1" = done ] || echo "partial: $ran of $r_count mutants so far"
+		[ ${#broken[@]} -eq 0 ] || echo "left out (failing unmutated): ${!broken[*]}"
+		echo
+		echo "  #  outcome         kind    time   site (file:line:column)  killed by"
+		for r in "${r_rows[@]}"; do echo "$r"; done
+		echo
+		echo "killed $killed, survived $survived, same code $same, stillborn $stillborn (of $ran compiled mutants)"
+		if [ $((killed + survived)) -gt 0 ]; then
+			awk -v k=$killed -v s=$survived 'BEGIN { printf "score: %d / %d = %.1f %% killed (same-code mutants left out)\n", k, k + s, 100 * k / (k + s) }'
+		fi
+		for j in "${!r_rows[@]}"; do
+			case ${r_rows[$j]} in
+			*" survived "* | *" same-code "*)
+				echo
+				echo "## ${r_rows[$j]}"
+				echo "${r_diffs[$j]}"
+				;;
+			esac
+		done
+	} >"$r_report.tmp" && mv "$r_report.tmp" "$r_report"
+}
+
 # ---- the draws ---------------------------------------------------------------------
 declare -A seen=()
 r_rows=() r_diffs=()
@@ -206,33 +236,10 @@ while [ $ran -lt "$r_count" ] && [ $draws -lt $max_draws ]; do
 	r_diffs+=("$diff")
 	echo "$row" >>"$logs/random-progress.txt"
 	printf 'mutate: %s\n' "$row" >&2
+	r_write_report partial
 done
 
-# ---- the report ---------------------------------------------------------------------
-{
-	echo "# scripts/mutate.sh --random $r_count --seed $r_seed"
-	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "tree: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src tools tests scripts || echo ' (with uncommitted changes)')"
-	echo "sites: ${#s_file[@]} on ${#l_first[@]} lines of ${#r_files[@]} files; draws: $draws, stillborn: $stillborn"
-	[ ${#broken[@]} -eq 0 ] || echo "left out (failing unmutated): ${!broken[*]}"
-	echo
-	echo "  #  outcome         kind    time   site (file:line:column)  killed by"
-	for r in "${r_rows[@]}"; do echo "$r"; done
-	echo
-	echo "killed $killed, survived $survived, same code $same, stillborn $stillborn (of $ran compiled mutants)"
-	if [ $((killed + survived)) -gt 0 ]; then
-		awk -v k=$killed -v s=$survived 'BEGIN { printf "score: %d / %d = %.1f %% killed (same-code mutants left out)\n", k, k + s, 100 * k / (k + s) }'
-	fi
-	for j in "${!r_rows[@]}"; do
-		case ${r_rows[$j]} in
-		*" survived "* | *" same-code "*)
-			echo
-			echo "## ${r_rows[$j]}"
-			echo "${r_diffs[$j]}"
-			;;
-		esac
-	done
-} >"$r_report"
+r_write_report done
 tail -n +1 "$r_report" | sed -n '/^killed /,/^score/p'
 echo "mutate: report in $r_report" >&2
 exit 0
