@@ -15,9 +15,10 @@
 # others run the tests whose programs link the mutated object (their symbol
 # tables define one of its global symbols), and the tests that run the
 # `loadscope` program when the program links it; a file no test program
-# links runs the whole suite. Tests run in ctest's order until the first
-# failure, each under the per-test timeout, the whole under the per-mutant
-# one; a timeout counts as a kill (a hang is noticed).
+# links runs the whole suite. Tests run until the first failure (those that
+# killed a mutant of the same file, and the three that killed most, first),
+# each under the per-test timeout, the whole under the per-mutant one; a
+# timeout counts as a kill (a hang is noticed).
 #
 # Uses from mutate.sh: root, src, bld, logs, jobs, tmo, check, and the
 # option values r_count, r_seed, r_report, r_mtmo, and only (-o: run only
@@ -169,7 +170,8 @@ r_write_report() {
 }
 
 # ---- the draws ---------------------------------------------------------------------
-declare -A seen=()
+declare -A seen=() killer_of=() kills_by=()
+top_killers=
 r_rows=() r_diffs=()
 killed=0 survived=0 stillborn=0 same=0 ran=0 draws=0
 max_draws=$((r_count * 20 + 100))
@@ -211,10 +213,27 @@ while [ $ran -lt "$r_count" ] && [ $draws -lt $max_draws ]; do
 		if ! ninja -C "$bld" -j"$jobs" "${tg[@]}" "${extra[@]}" >>"$log" 2>&1; then
 			outcome=stillborn
 		else
-			re="^($(printf '%s\n' "${tg[@]}" | paste -sd'|'))\$"
+			# The tests that killed a mutant of this file before, and the
+			# ones that killed most so far, run first: a kill comes sooner,
+			# and what runs is still every selected test until one fails.
+			first=() rest=()
+			for t in "${tg[@]}"; do
+				if [ "${killer_of[$f]:-}" = "$t" ] || [[ " $top_killers " == *" $t "* ]]; then
+					first+=("$t")
+				else
+					rest+=("$t")
+				fi
+			done
 			rc=0
-			timeout -k 10 "$r_mtmo" ctest --test-dir "$bld" -R "$re" --timeout "$tmo" \
-				--stop-on-failure -j1 >>"$log" 2>&1 || rc=$?
+			for part in first rest; do
+				declare -n sel=$part
+				[ ${#sel[@]} -gt 0 ] || continue
+				re="^($(printf '%s\n' "${sel[@]}" | paste -sd'|'))\$"
+				timeout -k 10 "$r_mtmo" ctest --test-dir "$bld" -R "$re" --timeout "$tmo" \
+					--stop-on-failure -j1 >>"$log" 2>&1 || rc=$?
+				unset -n sel
+				[ $rc = 0 ] || break
+			done
 			if [ $rc = 0 ]; then outcome=survived
 			elif [ $rc = 124 ] || [ $rc = 137 ]; then outcome=killed-timeout
 			else outcome=killed; fi
@@ -230,7 +249,15 @@ while [ $ran -lt "$r_count" ] && [ $draws -lt $max_draws ]; do
 	esac
 	ran=$((ran + 1))
 	by=
-	[ "${outcome#killed}" != "$outcome" ] && by=$(sed -n '/^The following tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' "$log" | head -1)
+	if [ "${outcome#killed}" != "$outcome" ]; then
+		by=$(sed -n '/^The following tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' "$log" | head -1)
+		if [ -n "$by" ]; then
+			killer_of[$f]=$by
+			kills_by[$by]=$((${kills_by[$by]:-0} + 1))
+			top_killers=$(for t in "${!kills_by[@]}"; do echo "${kills_by[$t]} $t"; done |
+				sort -rn | head -3 | awk '{print $2}' | paste -sd' ')
+		fi
+	fi
 	row=$(printf '%3d  %-15s %-7s %4ss  %s  %s' "$ran" "$outcome" "${s_kind[i]}" $((SECONDS - t0)) "$where" "$by")
 	r_rows+=("$row")
 	r_diffs+=("$diff")
