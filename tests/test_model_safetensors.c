@@ -423,3 +423,18 @@ Test(model_safetensors, header_length_past_the_end_by_every_amount)
 		free(p);
 	}
 }
+
+/* A path that is not a regular file (a character device here) is left to
+ * lsc_load to refuse: the manifest takes it as one extent and keeps no
+ * descriptor of it open. */
+Test(model_safetensors, a_device_is_one_extent_and_left_closed)
+{
+	const char *dev[] = {"/dev/zero"};
+	int fds = lsct_open_fds();
+	struct lsc_manifest *m = NULL;
+	cr_assert_eq(lsc_manifest_from_files(NULL, dev, 1, &m), 0);
+	cr_assert_eq(lsct_open_fds(), fds, "a descriptor of /dev/zero left open");
+	cr_assert_eq(m->n_extents, 1);
+	cr_assert_eq(m->n_tensors, 0);
+	lsc_manifest_destroy(m);
+}
