@@ -15,10 +15,11 @@
 # others run the tests whose programs link the mutated object (their symbol
 # tables define one of its global symbols), and the tests that run the
 # `loadscope` program when the program links it; a file no test program
-# links runs the whole suite. Tests run until the first failure (those that
-# killed a mutant of the same file, and the three that killed most, first),
-# each under the per-test timeout, the whole under the per-mutant one; a
-# timeout counts as a kill (a hang is noticed).
+# links runs the whole suite. Tests run one program at a time, each linked
+# just before it runs, until the first failure (those that killed a mutant
+# of the same file, and the three that killed most, first), each under the
+# per-test timeout, the whole under the per-mutant one; a timeout counts as
+# a kill (a hang is noticed).
 #
 # Uses from mutate.sh: root, src, bld, logs, jobs, tmo, check, and the
 # option values r_count, r_seed, r_report, r_mtmo, and only (-o: run only
@@ -206,34 +207,36 @@ while [ $ran -lt "$r_count" ] && [ $draws -lt $max_draws ]; do
 	if [ -z "$outcome" ]; then
 		r_tests_for "$f"; tests=$T
 		read -r -a tg <<<"$tests"
-		need_tool=0
-		for t in "${tg[@]}"; do [[ " ${tool_tests[*]} " == *" $t "* ]] && need_tool=1; done
-		extra=()
-		[ $need_tool = 1 ] && extra=(loadscope_tool)
-		if ! ninja -C "$bld" -j"$jobs" "${tg[@]}" "${extra[@]}" >>"$log" 2>&1; then
-			outcome=stillborn
-		else
-			# The tests that killed a mutant of this file before, and the
-			# ones that killed most so far, run first: a kill comes sooner,
-			# and what runs is still every selected test until one fails.
-			first=() rest=()
-			for t in "${tg[@]}"; do
-				if [ "${killer_of[$f]:-}" = "$t" ] || [[ " $top_killers " == *" $t "* ]]; then
-					first+=("$t")
-				else
-					rest+=("$t")
-				fi
-			done
-			rc=0
-			for part in first rest; do
-				declare -n sel=$part
-				[ ${#sel[@]} -gt 0 ] || continue
-				re="^($(printf '%s\n' "${sel[@]}" | paste -sd'|'))\$"
-				timeout -k 10 "$r_mtmo" ctest --test-dir "$bld" -R "$re" --timeout "$tmo" \
-					--stop-on-failure -j1 >>"$log" 2>&1 || rc=$?
-				unset -n sel
-				[ $rc = 0 ] || break
-			done
+		# The tests that killed a mutant of this file before, and the ones
+		# that killed most so far, first: each program is linked just
+		# before it runs, so a mutant killed early links one or two of
+		# them, not all; every selected test runs until one fails.
+		first=() rest=()
+		for t in "${tg[@]}"; do
+			if [ "${killer_of[$f]:-}" = "$t" ] || [[ " $top_killers " == *" $t "* ]]; then
+				first+=("$t")
+			else
+				rest+=("$t")
+			fi
+		done
+		rc=0 tool_built=0
+		for t in "${first[@]}" "${rest[@]}"; do
+			extra=()
+			if [ $tool_built = 0 ] && [[ " ${tool_tests[*]} " == *" $t "* ]]; then
+				extra=(loadscope_tool)
+				tool_built=1
+			fi
+			if ! ninja -C "$bld" -j"$jobs" "$t" "${extra[@]}" >>"$log" 2>&1; then
+				outcome=stillborn
+				break
+			fi
+			left=$((r_mtmo - (SECONDS - t0)))
+			if [ $left -le 0 ]; then rc=124; break; fi
+			timeout -k 10 "$left" ctest --test-dir "$bld" -R "^$t\$" --timeout "$tmo" \
+				-j1 >>"$log" 2>&1 || rc=$?
+			[ $rc = 0 ] || break
+		done
+		if [ -z "$outcome" ]; then
 			if [ $rc = 0 ]; then outcome=survived
 			elif [ $rc = 124 ] || [ $rc = 137 ]; then outcome=killed-timeout
 			else outcome=killed; fi
