@@ -74,7 +74,9 @@ Test(trace_long_lines, every_length_around_the_event_buffer)
 	uint64_t size;
 	char *text = (char *)lsct_read_file(path, &size);
 	unsigned cut = 0;
-	for (const char *q = text; (q = strstr(q, "\"trunc\":1")); q++)
+	static const char mark[] = "\"trunc\":1";
+	for (const char *q = text, *end = text + size;
+	     (q = memmem(q, (size_t)(end - q), mark, sizeof(mark) - 1)); q++)
 		cut++;
 	cr_assert(cut > 0 && cut < n, "%u of %u events cut", cut, n);
 	free(text);
