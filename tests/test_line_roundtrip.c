@@ -17,7 +17,12 @@
  * a size formatted by lsc__fmt_bytes just below, at and just above every
  * unit boundary from 1 KiB to 1 TiB (and at the 100-units switch from two
  * decimals to one) reads back within half of its last printed digit; the
- * same for lsc__fmt_secs around its 100 s switch.
+ * same for lsc__fmt_secs around its 100 s switch. A record rendered into
+ * a buffer of every size from 80 to 400 bytes (80 holds the head of the
+ * line and the 24 bytes kept for the marker; the library renders into 4096
+ * behind a prefix under 64) is one valid, parseable line
+ * in both forms, says trunc=1 exactly when something of it was cut, and is
+ * whole once the buffer holds it and the 24 bytes kept for the marker.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -339,5 +344,39 @@ Test(line_roundtrip, human_seconds_read_back_around_their_switch)
 		double s;
 		cr_assert(tr_dur_s(&q, b + strlen(b), &s), "unread: \"%s\"", b);
 		cr_assert(fabs(s - at[i]) <= half_digit(b, 1) * (1 + 1e-9), "%g s written \"%s\", read %g", at[i], b, s);
+	}
+}
+
+/* Every buffer size: the line is whole or says it is not. */
+Test(line_roundtrip, every_buffer_size_is_one_line_that_says_when_it_was_cut)
+{
+	char human[301];
+	memset(human, '"', 300); /* two bytes each in JSON */
+	human[300] = 0;
+	for (int f = 0; f < 2; f++) {
+		lsc__rec_init(&rec, "note");
+		lsc__rec_say(&rec, "%s", human);
+		lsc__rec_u64(&rec, "n", 7);
+		char whole[LSC__LINE_MAX];
+		size_t full = lsc__rec_render(&rec, forms[f], NULL, whole, sizeof(whole));
+		for (size_t cap = 80; cap <= 400; cap++) {
+			char out[512];
+			size_t n = lsc__rec_render(&rec, forms[f], NULL, out, cap);
+			cr_assert_lt(n, cap);
+			cr_assert_eq(out[n - 1], '\n', "form %d, %zu bytes: no newline", f, cap);
+			if (forms[f] == LSC_FORMAT_JSON) {
+				char why[128];
+				cr_assert_eq(lsct_json_strict(out, n, why, sizeof(why)), 0, "%zu bytes: %s: %s", cap,
+					     why, out);
+			}
+			struct lsc__parsed p;
+			cr_assert_eq(lsc__line_parse(out, n, &p), 1, "form %d, %zu bytes: %s", f, cap, out);
+			const char *t = lsc__parsed_get(&p, "trunc"), *v = lsc__parsed_get(&p, "n");
+			int all = v && !strcmp(v, "7") && !strcmp(p.human, human);
+			cr_assert_eq(t && !strcmp(t, "1"), !all, "form %d, %zu bytes (whole: %zu), trunc=%s: %s",
+				     f, cap, full, t ? t : "(none)", out);
+			if (cap >= full + 24)
+				cr_assert(all, "form %d: %zu bytes hold the line and the marker's room", f, cap);
+		}
 	}
 }
