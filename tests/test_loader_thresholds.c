@@ -17,6 +17,10 @@
  *   compacting does not, a nanosecond slower does; a slow step stalled on
  *   memory for 10 % of it switches, 1 us less does not. The clock values
  *   are binary fractions of a second, so the rates are exact.
+ * - the load's limits (docs/reliability.md): a queue depth or a count of
+ *   staging buffers of 4096 loads, 4097 is refused with -EINVAL and one
+ *   `error what=options` line, and as data (lsc_load_result) with no file
+ *   and offset 0.
  * (The readers' EAGAIN limits and the pin tries are on both sides in
  * test_load_fault_orders.c, the GPU tries in test_pin_gpu.c.)
  */
@@ -62,6 +66,18 @@ static const char *loader_md(void)
 static void documented(const char *phrase)
 {
 	cr_assert(strstr(loader_md(), phrase), "docs/loader.md no longer says \"%s\"", phrase);
+}
+
+/* The same for docs/reliability.md, whose table gives the load's limits. */
+static void documented_limit(const char *phrase)
+{
+	static char rel[1 << 17];
+	FILE *f = fopen(LSC_TEST_FIXTURES "/../../docs/reliability.md", "r");
+	cr_assert_not_null(f);
+	size_t n = fread(rel, 1, sizeof(rel) - 1, f);
+	fclose(f);
+	rel[n] = 0;
+	cr_assert(strstr(rel, phrase), "docs/reliability.md no longer says \"%s\"", phrase);
 }
 
 static void fini(void)
@@ -253,4 +269,58 @@ Test(loader_thresholds, auto_stall_rules_on_both_sides)
 	/* A step of 64 ms, under 1/4 of the rate: 6400 us is 10 % of it. */
 	cr_assert_eq(third_step_switches(64000000, 0, 0, 6400), 1, "10 %% stalled did not switch");
 	cr_assert_eq(third_step_switches(64000000, 0, 0, 6399), 0, "under 10 %% stalled switched");
+}
+
+/* ---- the load's limits ------------------------------------------------------------- */
+
+static struct lsc_load_result res;
+
+static int load_with(unsigned qd, unsigned k, const char *path)
+{
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.reader = "pread";
+	o.queue_depth = qd;
+	o.staging_count = k;
+	o.staging_bytes = k ? 4096 : 0;
+	o.result = &res;
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	lsc_arena *a = NULL;
+	int ret = lsc_load(p, &o, &e, 1, 0, &a);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	return ret;
+}
+
+Test(loader_thresholds, queue_depth_and_staging_count_on_both_sides)
+{
+	documented_limit("K ≤ 4096, C ≤ 1 GiB, queue depth ≤ 4096");
+	char *path = strdup(lsct_make_file("limits.bin", 100000, 41));
+	static const struct {
+		unsigned qd, k;
+		int ok;
+	} rows[] = {{4096, 0, 1}, {4097, 0, 0}, {0, 4096, 1}, {0, 4097, 0}};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int ret = load_with(rows[i].qd, rows[i].k, path);
+		if (rows[i].ok) {
+			cr_assert_eq(ret, 0, "queue depth %u, %u buffers: %s", rows[i].qd, rows[i].k, cap.buf);
+			lsct_capture_reset(&cap);
+			continue;
+		}
+		cr_assert_eq(ret, -EINVAL, "queue depth %u, %u buffers: %d", rows[i].qd, rows[i].k, ret);
+		cr_assert_eq(lsct_count(&cap, "error"), 1, "%s", cap.buf);
+		char buf[LSC__LINE_MAX + 1];
+		struct lsc__parsed pl;
+		cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl));
+		cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "options");
+		cr_assert_null(lsc__parsed_get(&pl, "offset"), "an offset without a file");
+		/* and as data: the step, no file, offset 0 */
+		cr_assert_eq(res.err, -EINVAL);
+		cr_assert_str_eq(res.err_what, "options");
+		cr_assert_str_eq(res.err_path, "");
+		cr_assert_eq(res.err_offset, 0);
+		lsct_capture_reset(&cap);
+	}
+	free(path);
 }
