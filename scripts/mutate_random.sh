@@ -25,6 +25,10 @@
 # option values r_count, r_seed, r_report, r_mtmo, and only (-o: run only
 # the draws whose file:line:column matches).
 
+# The tree measured: the caller's commit when the copy was made (and
+# whether files differed from it), not when the report is written.
+r_tree="$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src tools tests scripts || echo ' (with uncommitted changes)')"
+
 # ---- the generator: a 31-bit LCG whose high bits make each draw --------------
 r_state=$(((r_seed * 2654435761 + 1013904223) & 0x7fffffff))
 r_next() { r_state=$(((r_state * 1103515245 + 12345) & 0x7fffffff)); }
@@ -146,7 +150,7 @@ r_write_report() {
 	{
 		echo "# scripts/mutate.sh --random $r_count --seed $r_seed${only:+ -o '$only'}"
 		echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-		echo "tree: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src tools tests scripts || echo ' (with uncommitted changes)')"
+		echo "tree: $r_tree"
 		echo "sites: ${#s_file[@]} on ${#l_first[@]} lines of ${#r_files[@]} files; draws: $draws, stillborn: $stillborn"
 		[ "$1" = done ] || echo "partial: $ran of $r_count mutants so far"
 		[ ${#broken[@]} -eq 0 ] || echo "left out (failing unmutated): ${!broken[*]}"
