@@ -388,3 +388,27 @@ Test(line_roundtrip, every_buffer_size_is_one_line_that_says_when_it_was_cut)
 		}
 	}
 }
+
+/* JSON from another writer may spell a character outside the BMP as a
+ * surrogate pair: read as its UTF-8 bytes (U+1F600 is F0 9F 98 80; U+10000,
+ * the first, F0 90 80 80; U+10FFFF, the last, F4 8F BF BF). */
+Test(line_roundtrip, a_json_surrogate_pair_reads_as_its_character)
+{
+	static const struct {
+		const char *esc, *utf8;
+	} pairs[] = {
+		{"\\ud83d\\ude00", "\xf0\x9f\x98\x80"},
+		{"\\ud800\\udc00", "\xf0\x90\x80\x80"},
+		{"\\udbff\\udfff", "\xf4\x8f\xbf\xbf"},
+	};
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		char s[128];
+		snprintf(s, sizeof(s), "{\"loadscope\":1,\"event\":\"note\",\"msg\":\"m\",\"name\":\"a%sb\"}",
+			 pairs[i].esc);
+		struct lsc__parsed p;
+		cr_assert_eq(lsc__line_parse(s, strlen(s), &p), 1, "%s", s);
+		char want[16];
+		snprintf(want, sizeof(want), "a%sb", pairs[i].utf8);
+		cr_assert_str_eq(lsc__parsed_get(&p, "name"), want, "pair %zu", i);
+	}
+}
