@@ -412,3 +412,18 @@ Test(line_roundtrip, a_json_surrogate_pair_reads_as_its_character)
 		cr_assert_str_eq(lsc__parsed_get(&p, "name"), want, "pair %zu", i);
 	}
 }
+
+/* The triage's number reader stops at the end it is given: a point that
+ * is the last byte in range is no number, whatever digit follows it in
+ * memory; one digit more in range and it is ".5". */
+Test(line_roundtrip, a_number_ends_where_its_range_ends)
+{
+	const char buf[] = "x .5";
+	const char *p = buf + 2;
+	double v = -1;
+	cr_assert_eq(tr_num(&p, buf + 3, &v), 0, "read past its end: %g", v);
+	p = buf + 2;
+	cr_assert_eq(tr_num(&p, buf + 4, &v), 1);
+	cr_assert_eq(v, 0.5);
+	cr_assert_eq(p, buf + 4);
+}
