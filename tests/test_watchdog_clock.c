@@ -7,7 +7,9 @@
  * the time in the phase, 10.000, 15.000, 20.500 (not the time since the
  * previous line), and "GiB/s now" is the progress between two lines over
  * the clock's interval: 5 GiB in 5 s is 1.000, 1 GiB in 5.5 s is 0.182; the
- * sentence says "after 15.000 s". The test waits for each line by polling
+ * sentence says "after 15.000 s". With LSC_PROFILER_NO_WATCHDOG the same
+ * span, the clock a minute past its threshold, gets no line while the
+ * thread would have woken several times. The test waits for each line by polling
  * the capture (however long the machine takes); the clock only moves when
  * the test moves it.
  */
@@ -96,6 +98,33 @@ Test(watchdog_clock, elapsed_is_the_time_in_the_phase)
 	cr_assert_str_eq(lsc__parsed_get(&st, "gibps"), "0.182", "1 GiB in 5.5 s: %s", cap.buf);
 	cr_assert_eq(lsct_count(&cap, "still"), 3, "%s", cap.buf);
 
+	lsc_span_end(p, s, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	lsc__clock = NULL;
+}
+
+Test(watchdog_clock, no_watchdog_means_no_line)
+{
+	atomic_store(&now_ns, 1000 * S_NS);
+	lsc__clock = fake_clock;
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = lsct_sink;
+	o.sink_user = &cap;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.watchdog_after_s = 10;
+	o.watchdog_every_s = 5;
+	lsc_profiler *p;
+	lsct_capture_reset(&cap);
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	cr_assert_eq(lsc_start_begin(p, "quiet"), 0);
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 1ull << 30, &s), 0);
+	atomic_store(&now_ns, 1070 * S_NS);
+	usleep(1500000); /* six of the thread's wake-ups, had it started */
+	cr_assert_eq(lsct_count(&cap, "still"), 0, "%s", cap.buf);
 	lsc_span_end(p, s, NULL);
 	lsc_start_end(p);
 	lsc_profiler_destroy(p);
