@@ -21,9 +21,10 @@
 #   (scripts/mutate_random.sh says how), the same N for the same seed and
 #   tree, runs the tests that link each, and writes the score with every
 #   survivor's diff to FILE (default DIR/random-N-seed-S.txt); the per-mutant
-#   timeout defaults to 300 s (each test's own CTest TIMEOUT is 600 s, so a hang is cut here). With -n it prints the first N draws only;
-#   with -o REGEX it runs only the draws whose file:line:column matches
-#   (to run a report's survivors again after new tests).
+#   timeout defaults to 300 s (each test's own CTest TIMEOUT is 600 s, so a
+#   hang is cut here). With -n it prints the first N draws only; with
+#   -o REGEX it runs only the draws whose file:line:column matches (to run
+#   a report's survivors again after new tests).
 #
 # Each entry of the list is a block of "key value" lines, blocks separated by
 # blank lines, '#' lines ignored:
