@@ -494,6 +494,11 @@ Test(pin_gpu, an_interrupted_register_is_tried_again)
 	cr_assert_eq(fake.register_calls, 5);
 	cr_assert_eq(st.pin_failures, 3);
 	cr_assert_eq(st.pin_segments, 2);
+	/* each retried segment's own line says which of how many, where */
+	cr_assert_eq(lsct_count_with(&cap, "note", "segment=1 segments=2 offset_bytes=0 bytes=1048576 "
+						   "retries=1 failures=1"), 1, "%s", cap.buf);
+	cr_assert_eq(lsct_count_with(&cap, "note", "segment=2 segments=2 offset_bytes=1048576 "
+						   "bytes=1048576 retries=2 failures=2"), 1, "%s", cap.buf);
 	lsc_arena_destroy(a);
 	cr_assert_eq(fake.unregistered, 2);
 	lsct_capture_reset(&cap);
