@@ -14,6 +14,18 @@
 #   -t  per-test timeout in seconds (default 120; a hang counts as killed)
 #   -n  check only: say which snippets no longer apply, build nothing
 #
+#   scripts/mutate.sh --random N --seed S [--report FILE] [--mutant-timeout SECONDS]
+#                     [-d DIR] [-j JOBS] [-t SECONDS] [-n]
+#
+#   draws N compiling mutants from the source itself instead of the list
+#   (scripts/mutate_random.sh says how), the same N for the same seed and
+#   tree, runs the tests that link each, and writes the score with every
+#   survivor's diff to FILE (default DIR/random-N-seed-S.txt); the per-mutant
+#   timeout defaults to 300 s (each test's own CTest TIMEOUT is 600 s, so a
+#   hang is cut here). With -n it prints the first N draws only; with
+#   -o REGEX it runs only the draws whose file:line:column matches (to run
+#   a report's survivors again after new tests).
+#
 # Each entry of the list is a block of "key value" lines, blocks separated by
 # blank lines, '#' lines ignored:
 #   name   a short name
@@ -33,6 +45,27 @@
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true
 
+r_count= r_seed=1 r_report= r_mtmo=300
+args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--random | --seed | --report | --mutant-timeout)
+		[ $# -ge 2 ] || { echo "mutate: $1 needs a value" >&2; exit 2; }
+		case $1 in
+		--random) r_count=$2 ;;
+		--seed) r_seed=$2 ;;
+		--report) r_report=$2 ;;
+		--mutant-timeout) r_mtmo=$2 ;;
+		esac
+		shift 2 ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+set -- ${args[@]+"${args[@]}"}
+case "$r_count,$r_seed,$r_mtmo" in
+*[!0-9,]* | *,, | *, | ,[0-9]*,*, | ,) echo "mutate: --random, --seed and --mutant-timeout take whole numbers" >&2; exit 2 ;;
+esac
+
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 list=$root/scripts/mutations.txt
 scratch=${TMPDIR:-/tmp}/loadscope-mutate
@@ -48,7 +81,7 @@ while getopts "l:d:j:o:t:nh" opt; do
 	o) only=$OPTARG ;;
 	t) tmo=$OPTARG ;;
 	n) check=1 ;;
-	*) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	*) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 [ -f "$list" ] || { echo "mutate: no list $list" >&2; exit 2; }
@@ -93,7 +126,7 @@ done <"$list"
 add_entry
 [ ${#names[@]} -gt 0 ] || { echo "mutate: empty list" >&2; exit 2; }
 
-if [ $check = 1 ]; then
+if [ $check = 1 ] && [ -z "$r_count" ]; then
 	bad=0
 	for i in "${!names[@]}"; do
 		fl=${files[$i]} fd=${finds[$i]} count=0
@@ -120,6 +153,18 @@ echo "mutate: copying $root to $src" >&2
 copied=0
 declare -A tracked=()
 while IFS= read -r -d '' f; do
+	if [ -L "$root/$f" ]; then
+		# A link (the fixture trees link directories): the same link.
+		tracked[$f]=1
+		t=$(readlink "$root/$f")
+		if [ "$(readlink "$src/$f" 2>/dev/null)" != "$t" ]; then
+			mkdir -p "$(dirname "$src/$f")"
+			rm -rf "${src:?}/$f"
+			ln -s "$t" "$src/$f"
+			copied=$((copied + 1))
+		fi
+		continue
+	fi
 	[ -f "$root/$f" ] || continue
 	tracked[$f]=1
 	if ! cmp -s "$root/$f" "$src/$f"; then
@@ -131,7 +176,7 @@ done < <(git -C "$root" ls-files -z --cached --others --exclude-standard)
 while IFS= read -r -d '' f; do
 	f=${f#./}
 	[ -n "${tracked[$f]:-}" ] || rm -f "$src/$f"
-done < <(cd "$src" && find . -type f -print0)
+done < <(cd "$src" && find . \( -type f -o -type l \) -print0)
 echo "mutate: $copied files refreshed" >&2
 
 launcher=()
@@ -145,6 +190,24 @@ echo "mutate: building the unmutated tree" >&2
 ninja -C "$bld" -j"$jobs" >"$logs/build.log" 2>&1 ||
 	{ echo "mutate: the unmutated tree does not build, see $logs/build.log" >&2; exit 2; }
 
+# ---- one mutation at a time, restored whatever ends the run ------------------
+cur_file= cur_orig=
+restore() {
+	if [ -n "$cur_file" ]; then
+		printf '%s' "$cur_orig" >"$src/$cur_file"
+		cur_file=
+	fi
+}
+trap restore EXIT
+trap 'restore; exit 130' INT TERM
+
+if [ -n "$r_count" ]; then
+	[ -n "$r_report" ] || r_report=$scratch/random-$r_count-seed-$r_seed.txt
+	case $r_report in /*) ;; *) r_report=$PWD/$r_report ;; esac
+	# shellcheck source=scripts/mutate_random.sh
+	. "$root/scripts/mutate_random.sh"
+fi
+
 # ---- the baseline: every test the list names must pass unmutated, or a
 # failure would be counted as a kill.
 all_re=$(printf '%s\n' "${regexes[@]}" | sort -u | paste -sd'|')
@@ -155,15 +218,6 @@ if ! ctest --test-dir "$bld" -R "$all_re" --timeout "$tmo" -j1 >"$logs/baseline.
 fi
 
 # ---- one mutation -----------------------------------------------------------
-cur_file= cur_orig=
-restore() {
-	if [ -n "$cur_file" ]; then
-		printf '%s' "$cur_orig" >"$src/$cur_file"
-		cur_file=
-	fi
-}
-trap restore EXIT
-trap 'restore; exit 130' INT TERM
 
 targets_of() { # the test programs a regex selects, plus the tool they may run
 	ctest --test-dir "$bld" -N -R "$1" | sed -n 's/^ *Test *#[0-9]*: *\([^ ]*\).*/\1/p'

@@ -6,6 +6,12 @@
  * what=cancel` line, no `loaded` line, and every descriptor, mapping and
  * locked page released (the kit's checks), with pread and io_uring alike,
  * at the first call or the last, into an arena or the caller's memory.
+ * Against an injected clock (lsc__clock) that moves only inside the
+ * callback, the rule is exact on both sides of both its numbers: with the
+ * clock moved 100 ms a call, a call at every 64 KiB (1/64), 64 in all; with
+ * 100 ms less a nanosecond, the first call and the end's only; with 100 ms
+ * a call and a total of 4 MiB + 64 bytes (1/64 is one byte over a read), a
+ * call every second read.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -14,6 +20,7 @@
 
 #include "helpers/load_helpers.h"
 #include "helpers/sys_shim.h"
+#include "profiler/internal.h"
 
 static struct lsct_capture cap;
 
@@ -180,4 +187,57 @@ Test(load_progress, cancel_into_caller_memory)
 	free(dst);
 	lsc_profiler_destroy(p);
 	free(path);
+}
+
+/* ---- the rule against an injected clock ------------------------------------ */
+
+static uint64_t clock_ns, clock_step;
+
+static uint64_t test_clock(void)
+{
+	return clock_ns;
+}
+
+static int tick(uint64_t done, uint64_t total, void *user)
+{
+	clock_ns += clock_step;
+	return record(done, total, user);
+}
+
+static unsigned calls_with(uint64_t step_ns, uint64_t bytes, struct calls *c)
+{
+	char *path = strdup(lsct_make_file("clock.bin", bytes, 8));
+	memset(c, 0, sizeof(*c));
+	struct lsc_load_options o;
+	opts(&o, "pread", c);
+	o.staging_count = 1; /* one read at a time: a completion is 64 KiB more */
+	o.queue_depth = 1;
+	o.progress = tick;
+	clock_ns = 5000000000ull;
+	clock_step = step_ns;
+	lsc__clock = test_clock;
+	struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+	lsc_profiler *p = lsct_profiler(&cap);
+	lsc_arena *a = NULL;
+	int ret = lsc_load(p, &o, &e, 1, 0, &a);
+	lsc__clock = NULL;
+	cr_assert_eq(ret, 0, "%s", cap.buf);
+	cr_assert_eq(c->done[c->n - 1], bytes);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+	free(path);
+	return c->n;
+}
+
+Test(load_progress, the_rule_on_both_sides_of_its_numbers)
+{
+	struct calls c;
+	cr_assert_eq(calls_with(100000000ull, TOTAL, &c), 64, "100 ms a call: %u calls", c.n);
+	for (unsigned i = 0; i < 63; i++)
+		cr_assert_eq(c.done[i], 65536ull * (i + 1));
+	cr_assert_eq(calls_with(100000000ull - 1, TOTAL, &c), 2, "100 ms less 1 ns: %u calls", c.n);
+	cr_assert_eq(c.done[0], 65536);
+	cr_assert_eq(calls_with(100000000ull, TOTAL + 64, &c), 33, "1/64 over a read: %u calls", c.n);
+	for (unsigned i = 0; i < 32; i++)
+		cr_assert_eq(c.done[i], 131072ull * (i + 1), "call %u at %llu", i, (unsigned long long)c.done[i]);
 }

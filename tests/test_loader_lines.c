@@ -34,6 +34,8 @@ Test(loader_lines, errname_knows_errno_and_lsc_codes)
 	cr_expect_str_eq(lsc__errname(-EIO), "EIO");
 	cr_expect_str_eq(lsc__errname(-ENOMEM), "ENOMEM");
 	cr_expect_str_eq(lsc__errname(EAGAIN), "EAGAIN", "a positive errno reads as its negative");
+	cr_expect_str_eq(lsc__errname(EPERM), "EPERM", "errno 1, the smallest positive one");
+	cr_expect_str_eq(lsc__errname(-EPERM), "EPERM");
 	cr_expect_str_eq(lsc__errname(LSC_E_NODEVICE), "LSC_E_NODEVICE");
 	cr_expect_str_eq(lsc__errname(LSC_E_NORUNTIME), "LSC_E_NORUNTIME");
 	cr_expect_str_eq(lsc__errname(LSC_E_GPU), "LSC_E_GPU");

@@ -9,7 +9,12 @@
  * file cannot hold, a version it does not read, an alignment that is not a
  * power of two, an offset past the end, overlapping tensors, a non-UTF-8
  * name, a tensor that is not whole blocks) give their one line and
- * -EBADMSG, with nothing left open.
+ * -EBADMSG, with nothing left open. As properties: a header that ends at
+ * every residue of the alignment (8, 16, 32 by default, 64; the architecture
+ * name grown a byte at a time), exactly on it included, puts the data section
+ * at the next multiple, computed here as ceil(header / alignment) *
+ * alignment; and the file cut at every length from the magic on is refused
+ * with one line and -EBADMSG.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -55,9 +60,10 @@ struct spec {
 	uint64_t off1, off2;    /* offsets of the 2nd and 3rd tensors */
 	uint64_t ne0_1;         /* the Q8_0 tensor's row */
 	size_t data_at;         /* where the writer puts the data */
+	const char *arch;       /* general.architecture (NULL: "llama") */
 };
 
-static const struct spec good = {3, 3, 64, "blk.0.attn_q.weight", 64, 192, 32, 512};
+static const struct spec good = {3, 3, 64, "blk.0.attn_q.weight", 64, 192, 32, 512, NULL};
 
 /* The file of the header comment; returns the header's length. */
 static size_t gguf(struct w *w, const struct spec *s)
@@ -67,7 +73,7 @@ static size_t gguf(struct w *w, const struct spec *s)
 	u32(w, s->version);
 	u64(w, s->n_tensors);
 	u64(w, s->alignment ? 6 : 5);
-	str(w, "general.architecture"), u32(w, 8), str(w, "llama");
+	str(w, "general.architecture"), u32(w, 8), str(w, s->arch ? s->arch : "llama");
 	if (s->alignment) /* 0: no general.alignment, the default 32 */
 		str(w, "general.alignment"), u32(w, 4), u32(w, s->alignment);
 	str(w, "tokenizer.ggml.tokens"), u32(w, 9), u32(w, 8), u64(w, 3);
@@ -232,4 +238,57 @@ Test(model_gguf, malformed)
 	fails(&s, 0, "31 elements in a row are not whole Q8_0 blocks of 32");
 	/* The magic alone. */
 	fails(&good, 6, "the header is truncated");
+}
+
+/* The header's length at every residue of each alignment: the data section
+ * is where the writer put it, the next multiple, and the tensors' bytes are
+ * read from there. */
+Test(model_gguf, data_section_at_every_residue_of_the_alignment)
+{
+	static const uint32_t aligns[] = {8, 16, 0, 64};
+	char name[128];
+	for (size_t k = 0; k < sizeof(aligns) / sizeof(aligns[0]); k++) {
+		uint64_t A = aligns[k] ? aligns[k] : 32, seen = 0;
+		for (unsigned pad = 0; pad < A; pad++) {
+			snprintf(name, sizeof(name), "llama%.*s", (int)pad,
+				 "________________________________________________________________");
+			struct spec s = good;
+			s.alignment = aligns[k];
+			s.arch = name;
+			struct w w;
+			s.data_at = 0;
+			size_t hdr = gguf(&w, &s);
+			s.data_at = (hdr + A - 1) / A * A;
+			cr_assert_eq(gguf(&w, &s), hdr);
+			seen |= 1ull << (hdr % A);
+			char *path = lsct_write("residue.gguf", w.b, w.n);
+			struct lsc_manifest *m = NULL;
+			int ret = lsc_manifest_from_files(NULL, (const char *const *)&path, 1, &m);
+			cr_assert_eq(ret, 0, "alignment %llu, header %zu: %s", (unsigned long long)A, hdr,
+				     lsc_strerror(ret));
+			static const uint64_t rel[] = {0, 64, 192}, len[] = {32, 68, 6};
+			for (int i = 0; i < 3; i++) {
+				const struct lsc_extent *e = &m->extents[m->tensors[i].extent];
+				cr_assert_eq(e->file_offset, s.data_at + rel[i],
+					     "alignment %llu, header %zu (residue %zu): tensor %d at %llu, want %zu",
+					     (unsigned long long)A, hdr, hdr % A, i,
+					     (unsigned long long)e->file_offset, s.data_at + rel[i]);
+				cr_assert_eq(e->length, len[i]);
+			}
+			lsc_manifest_destroy(m);
+			free(path);
+		}
+		cr_assert_eq(seen, A == 64 ? ~0ull : (1ull << A) - 1, "not every residue of %llu",
+			     (unsigned long long)A);
+	}
+}
+
+/* Every cut of the good file from the magic on is refused; a cut in the
+ * data section names the tensor that reaches past the end. */
+Test(model_gguf, every_truncation_is_refused)
+{
+	struct w w;
+	size_t hdr = gguf(&w, &good);
+	for (size_t cut = 4; cut < w.n; cut++)
+		fails(&good, cut, cut < hdr ? "" : cut < good.data_at ? "before its data section" : "reach past the end");
 }

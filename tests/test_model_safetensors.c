@@ -11,7 +11,11 @@
  * end, overlapping tensors, a hole, a length that disagrees with dtype and
  * shape, an index that disagrees with its shards) gives its one line and
  * -EBADMSG, no manifest, no descriptor left open; so does a read of the
- * header that fails (through the syscall shim).
+ * header that fails (through the syscall shim). As properties: the good
+ * file cut at every length gets the cause of where the cut falls (the
+ * length field, the header, the data section), and a header length from
+ * 1 to 64 bytes past the end of the file is "larger than the file", while
+ * one that ends exactly at the end of the file is read.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -392,4 +396,78 @@ Test(model_safetensors, a_read_that_fails)
 	lsct_model_fails(path, NULL, -EBADMSG, "EBADMSG", "reading the header");
 	lsct_sys_restore();
 	free(path);
+}
+
+/* The file of one_extent_per_tensor cut at every length: 8 bytes of length,
+ * 200 of header, 37 of data. */
+Test(model_safetensors, every_truncation_gets_its_cause)
+{
+	char *full = st_file("whole.safetensors", three, 200, data, 37);
+	uint64_t n;
+	unsigned char *b = lsct_read_file(full, &n);
+	cr_assert_eq(n, 245);
+	char cause[160];
+	/* Under 4 bytes the format cannot be told: a plain file. */
+	for (size_t cut = 4; cut < n; cut++) {
+		char *p = lsct_write("cut.safetensors", b, cut);
+		if (cut < 8)
+			lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "shorter than the 8-byte header length");
+		else {
+			if (cut < 208)
+				snprintf(cause, sizeof(cause),
+					 "a header length of 200 bytes, larger than the file (%zu bytes)", cut);
+			else
+				snprintf(cause, sizeof(cause), "of the data section reach past the end");
+			lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", cause);
+		}
+		free(p);
+	}
+	free(b);
+	free(full);
+}
+
+/* A header length k bytes past what the file holds after its 8-byte
+ * length, for k = 1..64; and k = 0, a header that is the rest of the file. */
+Test(model_safetensors, header_length_past_the_end_by_every_amount)
+{
+	static const char json[] = "{\"__metadata__\":{\"a\":\"b\"}}";
+	char cause[160];
+	for (unsigned k = 0; k <= 64; k++) {
+		size_t body = 40; /* the bytes after the length field */
+		unsigned char b[8 + 40];
+		uint64_t len = body + k;
+		for (int i = 0; i < 8; i++)
+			b[i] = (unsigned char)(len >> (8 * i));
+		memset(b + 8, ' ', body);
+		memcpy(b + 8, json, strlen(json));
+		char *p = lsct_write("past.safetensors", b, sizeof(b));
+		if (!k) {
+			struct lsc_manifest *m = NULL;
+			int ret = lsc_manifest_from_files(NULL, (const char *const *)&p, 1, &m);
+			cr_assert_eq(ret, 0, "a header that ends at the end of the file: %s", lsc_strerror(ret));
+			cr_assert_eq(m->n_tensors, 0);
+			lsc_manifest_destroy(m);
+		} else {
+			snprintf(cause, sizeof(cause),
+				 "a header length of %llu bytes, larger than the file (48 bytes)",
+				 (unsigned long long)len);
+			lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", cause);
+		}
+		free(p);
+	}
+}
+
+/* A path that is not a regular file (a character device here) is left to
+ * lsc_load to refuse: the manifest takes it as one extent and keeps no
+ * descriptor of it open. */
+Test(model_safetensors, a_device_is_one_extent_and_left_closed)
+{
+	const char *dev[] = {"/dev/zero"};
+	int fds = lsct_open_fds();
+	struct lsc_manifest *m = NULL;
+	cr_assert_eq(lsc_manifest_from_files(NULL, dev, 1, &m), 0);
+	cr_assert_eq(lsct_open_fds(), fds, "a descriptor of /dev/zero left open");
+	cr_assert_eq(m->n_extents, 1);
+	cr_assert_eq(m->n_tensors, 0);
+	lsc_manifest_destroy(m);
 }

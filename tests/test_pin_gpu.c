@@ -6,8 +6,10 @@
  * reason lines of failed calls, putting the engine's current device back
  * and releasing everything when dev_open fails half-way, the copy's bounds
  * and its error in dev_why, the probe taken once and replayed, the device
- * pointer's reason, and a load's read-only option reaching the runtime's
- * register call as the runtime's flag.
+ * pointer's reason, a load's read-only option reaching the runtime's
+ * register call as the runtime's flag, and a register call interrupted by a
+ * signal (an error the runtime's table maps to EINTR) tried again by the
+ * load's segments, up to three tries, before the load falls back.
  *
  * The fake is a table of entry points (struct lsc__gpu_rt's test seam, no
  * dlopen) over counters; each test runs in a fresh worker, so it starts
@@ -25,7 +27,7 @@
 #include "helpers/pin_fakes.h"
 #include "pin/pin_gpu.h"
 
-enum { OK, E_NODEV = 100, E_NORT, E_OOM, E_OTHER, E_INVALID };
+enum { OK, E_NODEV = 100, E_NORT, E_OOM, E_OTHER, E_INVALID, E_INTR };
 #define MAX_QUEUED 8
 
 static struct {
@@ -215,6 +217,8 @@ static int map_err(int e)
 		return -ENOMEM;
 	case E_INVALID:
 		return -EINVAL;
+	case E_INTR: /* a call a signal interrupted */
+		return -EINTR;
 	default:
 		return LSC_E_GPU;
 	}
@@ -470,4 +474,54 @@ Test(pin_gpu, a_load_without_it_registers_portable_mapped)
 {
 	load_with(0);
 	cr_assert_eq(fake.register_flags, 0x10 | 0x20, "got %#x", fake.register_flags);
+}
+
+/* 2 MiB in 1 MiB segments: the first segment interrupted once, the second
+ * twice; both pin on their next try (three tries a segment). */
+Test(pin_gpu, an_interrupted_register_is_tried_again)
+{
+	struct lsct_capture cap = {0};
+	char *path = strdup(lsct_make_file("i.bin", 2u << 20, 92));
+	struct lsc_load_options o;
+	lsct_pinned_options(&o, 1u << 20);
+	fake.register_errs[0] = E_INTR;
+	fake.register_errs[2] = fake.register_errs[3] = E_INTR;
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsct_load_over(&cap, &fake_ops, &o, path, &a), 0);
+	struct lsc_load_stats st;
+	cr_assert_eq(lsc_arena_stats(a, &st), 0);
+	cr_assert_str_eq(st.pin_applied, "fake", "%s", cap.buf);
+	cr_assert_eq(fake.register_calls, 5);
+	cr_assert_eq(st.pin_failures, 3);
+	cr_assert_eq(st.pin_segments, 2);
+	/* each retried segment's own line says which of how many, where */
+	cr_assert_eq(lsct_count_with(&cap, "note", "segment=1 segments=2 offset_bytes=0 bytes=1048576 "
+						   "retries=1 failures=1"), 1, "%s", cap.buf);
+	cr_assert_eq(lsct_count_with(&cap, "note", "segment=2 segments=2 offset_bytes=1048576 "
+						   "bytes=1048576 retries=2 failures=2"), 1, "%s", cap.buf);
+	lsc_arena_destroy(a);
+	cr_assert_eq(fake.unregistered, 2);
+	lsct_capture_reset(&cap);
+	free(path);
+}
+
+/* Three interruptions of one segment: no fourth try, the fake runtime
+ * does not pin it and nothing it registered stays registered. */
+Test(pin_gpu, three_interruptions_end_the_tries)
+{
+	struct lsct_capture cap = {0};
+	char *path = strdup(lsct_make_file("j.bin", 1u << 20, 93));
+	struct lsc_load_options o;
+	lsct_pinned_options(&o, 1u << 20);
+	fake.register_errs[0] = fake.register_errs[1] = fake.register_errs[2] = E_INTR;
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsct_load_over(&cap, &fake_ops, &o, path, &a), 0, "%s", cap.buf);
+	struct lsc_load_stats st;
+	cr_assert_eq(lsc_arena_stats(a, &st), 0);
+	cr_assert_str_neq(st.pin_applied, "fake", "%s", cap.buf);
+	cr_assert_eq(fake.register_calls, 3);
+	cr_assert_eq(fake.unregistered, 0);
+	lsc_arena_destroy(a);
+	lsct_capture_reset(&cap);
+	free(path);
 }

@@ -6,7 +6,8 @@
  * LSC_LOAD_PIN_STRICT; EAGAIN is retried and counted; a backend missing
  * from the build falls back with its reason; and a memlock limit too low
  * (in a forked child without CAP_IPC_LOCK) makes mlock fail with the
- * RLIMIT_MEMLOCK reason and the chain end at none.
+ * RLIMIT_MEMLOCK reason and the chain end at none. Options that name no
+ * backend (NULL or "") are none: no fallback line, nothing locked.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -420,4 +421,21 @@ Test(pin_segments, memlock_too_low_strict_fails)
 	if (rc == 3)
 		cr_skip_test("cannot drop CAP_IPC_LOCK or lower RLIMIT_MEMLOCK here");
 	cr_expect_eq(rc, 0, "see stderr");
+}
+
+Test(pin_segments, no_backend_named_is_none)
+{
+	static const char *names[] = {NULL, ""};
+	for (int k = 0; k < 2; k++) {
+		struct lsc__arena a;
+		struct lsc_load_options o;
+		lsc_profiler *p = arena_4k(&a, &o);
+		o.pin = names[k];
+		cr_assert_eq(lsc__arena_pin(p, &o, &a), 0, "%s", cap.buf);
+		cr_expect_eq(lsct_count(&cap, "fallback"), 0, "pin %s: %s", k ? "\"\"" : "NULL", cap.buf);
+		cr_assert_not_null(a.pin);
+		cr_expect_str_eq(a.pin->name, "none");
+		lsc__arena_release(&a);
+		lsc_profiler_destroy(p);
+	}
 }

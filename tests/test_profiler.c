@@ -1,7 +1,8 @@
 /*
  * Description: the profiler core. Starts and spans print the documented
  * lines through the sink, nest per thread, account unattributed time, honour
- * LOADSCOPE=off/on/json, report API misuse once, and write a trace file
+ * LOADSCOPE=off/on/json, report API misuse once (a note without its topic or
+ * text is refused), and write a trace file
  * that is valid JSON with strictly nested events. No assertion depends on
  * how long anything took.
  */
@@ -216,6 +217,21 @@ static lsc_profiler *env_profiler(const char *value)
 	lsc_profiler *p = NULL;
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
 	return p;
+}
+
+/* A note without its topic or its text is refused and prints nothing. */
+Test(profiler, a_note_needs_a_topic_and_a_text)
+{
+	lsc_profiler *p = env_profiler("on");
+	cap.len = 0;
+	cap.buf[0] = '\0';
+	cr_assert_eq(lsc_note(p, NULL, "text"), -EINVAL);
+	cr_assert_eq(lsc_note(p, "topic", NULL), -EINVAL);
+	cr_assert_eq(lsc_note(p, NULL, NULL), -EINVAL);
+	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
+	cr_assert_eq(lsc_note(p, "topic", "text"), 0);
+	cr_assert_eq(lsct_count(&cap, "note"), 1, "%s", cap.buf);
+	lsc_profiler_destroy(p);
 }
 
 Test(profiler, env_off_is_a_noop)

@@ -38,7 +38,13 @@ enum lsc__env_var {
 };
 void lsc__usage_env(lsc_profiler *p, enum lsc__env_var var, const char *what);
 
-/* Monotonic nanoseconds. */
+/* Monotonic nanoseconds: lsc__clock's, CLOCK_MONOTONIC unless a test set
+ * it. */
 uint64_t lsc__now_ns(void);
+/* Tests only: the clock behind lsc__now_ns (NULL: CLOCK_MONOTONIC), so that
+ * elapsed times and rates can be asserted exactly against an injected time,
+ * never to time anything. Set before the profiler's threads start and put
+ * back after they end. */
+extern uint64_t (*lsc__clock)(void);
 
 #endif

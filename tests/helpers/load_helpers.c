@@ -182,6 +182,7 @@ void lsct_load_check(struct lsct_capture *capp, const char *reader, const char *
 	cr_assert_eq(lsc__parsed_i64(&pl, "resident_bytes", &v), 0);
 	cr_assert_eq((uint64_t)v, len);
 	cr_assert_str_eq(lsc__parsed_get(&pl, "alloc_s"), want_alloc);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "total_s"), want_wall, "the load's wall time, as in `loaded`");
 	/* The policy: the one asked for, or the one an arena fallback line
 	 * says was taken; under auto, one of the four concrete ones. */
 	const char *policy = lsc__parsed_get(&pl, "thp_policy");

@@ -1,0 +1,132 @@
+/*
+ * Description: the watchdog's figures against an injected clock
+ * (lsc__clock, src/profiler/internal.h), so that they are asserted exactly
+ * and nothing depends on when the machine gets round to the thread. A span
+ * opened at t = 1000 s, with "still" lines after 10 s and every 5 s, gives
+ * its lines when the clock reaches 1010 s, 1015 s and 1020.5 s: elapsed_s is
+ * the time in the phase, 10.000, 15.000, 20.500 (not the time since the
+ * previous line), and "GiB/s now" is the progress between two lines over
+ * the clock's interval: 5 GiB in 5 s is 1.000, 1 GiB in 5.5 s is 0.182; the
+ * sentence says "after 15.000 s". With LSC_PROFILER_NO_WATCHDOG the same
+ * span, the clock a minute past its threshold, gets no line while the
+ * thread would have woken several times. The test waits for each line by polling
+ * the capture (however long the machine takes); the clock only moves when
+ * the test moves it.
+ */
+#include <criterion/criterion.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <loadscope/profiler.h>
+
+#include "helpers/capture.h"
+#include "profiler/internal.h"
+
+#define S_NS 1000000000ull
+
+static struct lsct_capture cap;
+static char store[LSC__LINE_MAX + 1];
+static _Atomic uint64_t now_ns;
+
+static uint64_t fake_clock(void)
+{
+	return atomic_load(&now_ns);
+}
+
+/* Wait (up to a minute) for the @k-th "still" line and parse it. */
+static void still(unsigned k, struct lsc__parsed *st)
+{
+	for (int tries = 0; tries < 1200 && lsct_count(&cap, "still") <= k; tries++)
+		usleep(50000);
+	cr_assert(lsct_find(&cap, "still", k, store, sizeof(store), st), "no still line %u: %s", k,
+		  cap.buf);
+}
+
+static void teardown(void)
+{
+	lsc__clock = NULL;
+	lsct_capture_reset(&cap);
+}
+
+TestSuite(watchdog_clock, .fini = teardown, .timeout = 180);
+
+Test(watchdog_clock, elapsed_is_the_time_in_the_phase)
+{
+	atomic_store(&now_ns, 1000 * S_NS);
+	lsc__clock = fake_clock;
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = lsct_sink;
+	o.sink_user = &cap;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE; /* every field: elapsed_s */
+	o.watchdog_after_s = 10;
+	o.watchdog_every_s = 5;
+	lsc_profiler *p;
+	lsct_capture_reset(&cap);
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	cr_assert_eq(lsc_start_begin(p, "clock"), 0);
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 100ull << 30, &s), 0);
+
+	/* Just before the threshold: no line, however long the thread runs. */
+	atomic_store(&now_ns, 1010 * S_NS - 1);
+	usleep(600000);
+	cr_assert_eq(lsct_count(&cap, "still"), 0, "a line before 10 s: %s", cap.buf);
+
+	struct lsc__parsed st;
+	lsc_span_progress(p, s, 10ull << 30);
+	atomic_store(&now_ns, 1010 * S_NS);
+	still(0, &st);
+	cr_assert_str_eq(lsc__parsed_get(&st, "elapsed_s"), "10.000", "%s", cap.buf);
+	cr_assert_str_eq(lsc__parsed_get(&st, "done_bytes"), "10737418240");
+	/* 10 GiB since the span began, 10 s ago. */
+	cr_assert_str_eq(lsc__parsed_get(&st, "gibps"), "1.000", "%s", cap.buf);
+
+	lsc_span_progress(p, s, 15ull << 30);
+	atomic_store(&now_ns, 1015 * S_NS);
+	still(1, &st);
+	cr_assert_str_eq(lsc__parsed_get(&st, "elapsed_s"), "15.000", "since the previous line: %s", cap.buf);
+	cr_assert_str_eq(lsc__parsed_get(&st, "gibps"), "1.000", "%s", cap.buf);
+	cr_assert(strstr(st.human, "after 15.000 s"), "%s", st.human);
+
+	lsc_span_progress(p, s, 16ull << 30);
+	atomic_store(&now_ns, 1020 * S_NS + S_NS / 2);
+	still(2, &st);
+	cr_assert_str_eq(lsc__parsed_get(&st, "elapsed_s"), "20.500", "%s", cap.buf);
+	cr_assert_str_eq(lsc__parsed_get(&st, "gibps"), "0.182", "1 GiB in 5.5 s: %s", cap.buf);
+	cr_assert_eq(lsct_count(&cap, "still"), 3, "%s", cap.buf);
+
+	lsc_span_end(p, s, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	lsc__clock = NULL;
+}
+
+Test(watchdog_clock, no_watchdog_means_no_line)
+{
+	atomic_store(&now_ns, 1000 * S_NS);
+	lsc__clock = fake_clock;
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = lsct_sink;
+	o.sink_user = &cap;
+	o.mode = LSC_MODE_ON;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.watchdog_after_s = 10;
+	o.watchdog_every_s = 5;
+	lsc_profiler *p;
+	lsct_capture_reset(&cap);
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	cr_assert_eq(lsc_start_begin(p, "quiet"), 0);
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 1ull << 30, &s), 0);
+	atomic_store(&now_ns, 1070 * S_NS);
+	usleep(1500000); /* six of the thread's wake-ups, had it started */
+	cr_assert_eq(lsct_count(&cap, "still"), 0, "%s", cap.buf);
+	lsc_span_end(p, s, NULL);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	lsc__clock = NULL;
+}
