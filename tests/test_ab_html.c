@@ -23,6 +23,7 @@
 
 #include <criterion/criterion.h>
 
+#include "helpers/browser.h"
 #include "helpers/tool_run.h"
 #include "helpers/triage_run.h"
 
@@ -83,77 +84,9 @@ Test(ab_html, the_page_as_text)
 
 /* ---- in a real browser ------------------------------------------------------ */
 
-/* Run @argv with stdout to @to (NULL: /dev/null), in a process group of
- * its own that is killed afterwards (a browser leaves helpers behind). An
- * alarm bounds a hung child. Return the exit status, 128+signal. */
-static int run(char *const argv[], const char *to)
-{
-	pid_t pid = fork();
-	cr_assert_neq(pid, -1);
-	if (pid == 0) {
-		setpgid(0, 0);
-		int fd = open(to ? to : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int nul = open("/dev/null", O_RDWR);
-		if (fd < 0 || nul < 0)
-			_exit(126);
-		dup2(nul, 0);
-		dup2(fd, 1);
-		dup2(nul, 2);
-		alarm(120);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	kill(-pid, SIGKILL);
-	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
-}
 
-static const char *chromium(void)
-{
-	static const char *const names[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"};
-	const char *env = getenv("LSC_TEST_CHROMIUM");
-	if (env && *env)
-		return access(env, X_OK) ? NULL : env;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!access(names[i], X_OK))
-			return names[i];
-	return NULL;
-}
 
-/* Open file://@page headless: --dump-dom into @dom, or a screenshot into @png. */
-static int browse(const char *page, const char *dom, const char *png)
-{
-	char prof[128], url[512], shot[512];
-	snprintf(prof, sizeof(prof), "--user-data-dir=%s/profile-XXXXXX", dir);
-	cr_assert_not_null(mkdtemp(prof + strlen("--user-data-dir=")));
-	snprintf(url, sizeof(url), "file://%s", page);
-	snprintf(shot, sizeof(shot), "--screenshot=%s", png ? png : "");
-	char *argv[] = {(char *)chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-			"--no-first-run", "--disable-background-networking", "--disable-component-update",
-			"--disable-sync", prof, "--window-size=1200,900", png ? shot : "--dump-dom", url, NULL};
-	return run(argv, dom);
-}
 
-static void need_browser(void)
-{
-	if (!chromium())
-		cr_skip_test("SKIPPED LOUDLY: no chromium (scripts/deps.sh --test installs Debian's chromium: "
-			     "apt-get install -y chromium); the page was not checked in a browser");
-	const char *p = path_in("probe.html"), *d = path_in("probe.dom");
-	FILE *f = fopen(p, "w");
-	cr_assert_not_null(f);
-	fputs("<!DOCTYPE html><html><head><title>probe</title></head><body>probe-ok</body></html>", f);
-	fclose(f);
-	int rc = browse(p, d, NULL);
-	char *dom = trun_slurp(d, &(size_t){0});
-	int ok = rc == 0 && dom && strstr(dom, "probe-ok");
-	free(dom);
-	if (!ok)
-		cr_skip_test("SKIPPED LOUDLY: %s did not start headless (exit %d); the page was not checked in a browser",
-			     chromium(), rc);
-}
 
 static unsigned count(const char *s, const char *needle)
 {
@@ -163,23 +96,13 @@ static unsigned count(const char *s, const char *needle)
 	return n;
 }
 
-static size_t png_bytes(const char *p, uint32_t *w)
-{
-	size_t n = 0;
-	unsigned char *b = (unsigned char *)trun_slurp(p, &n);
-	int ok = b && n > 24 && !memcmp(b, "\x89PNG\r\n\x1a\n", 8) && !memcmp(b + 12, "IHDR", 4);
-	if (ok)
-		*w = (uint32_t)b[16] << 24 | (uint32_t)b[17] << 16 | (uint32_t)b[18] << 8 | b[19];
-	free(b);
-	return ok ? n : 0;
-}
 
 Test(ab_html, the_page_in_the_browser)
 {
-	need_browser();
+	lsct_need_browser(dir);
 	const char *page = path_in("ab.html"), *dom = path_in("ab.dom");
 	free(make_page(page));
-	cr_assert_eq(browse(page, dom, NULL), 0);
+	cr_assert_eq(lsct_browse(dir, page, dom, NULL), 0);
 	char *d = trun_slurp(dom, &(size_t){0});
 	cr_assert_not_null(d);
 	cr_assert(strstr(d, "<title>loadscope ab: auto vs 4k</title>"), "%s", d);
@@ -211,10 +134,15 @@ Test(ab_html, the_page_in_the_browser)
 	cr_assert_not_null(f);
 	fputs("<!DOCTYPE html><html><head><title>blank</title></head><body></body></html>", f);
 	fclose(f);
-	cr_assert_eq(browse(page, NULL, png), 0);
-	cr_assert_eq(browse(blank, NULL, bpng), 0);
+	cr_assert_eq(lsct_browse(dir, page, NULL, png), 0);
+	cr_assert_eq(lsct_browse(dir, blank, NULL, bpng), 0);
 	uint32_t w = 0, bw = 0;
-	size_t n = png_bytes(png, &w), bn = png_bytes(bpng, &bw);
+	uint32_t h, bh;
+	size_t n = 0, bn = 0;
+	if (!lsct_png_size(png, &w, &h, &n))
+		n = 0;
+	if (!lsct_png_size(bpng, &bw, &bh, &bn))
+		bn = 0;
 	cr_assert(n && bn, "no screenshot");
 	cr_assert_eq(w, 1200);
 	cr_assert_gt(n, 5 * bn, "the page's screenshot (%zu bytes) is close to a blank page's (%zu)", n, bn);

@@ -27,30 +27,26 @@ static void teardown(void)
 
 TestSuite(load_into_many, .fini = teardown);
 
-static unsigned char pattern(uint64_t i)
-{
-	return (unsigned char)(i * 13 + 5);
-}
+/* The test files' bytes, read back from the files themselves. */
+static unsigned char *file_bytes;
 
 static char *pattern_file(const char *name, uint64_t bytes)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s", lsct_tmpdir(), name);
-	FILE *f = fopen(path, "wb");
-	cr_assert_not_null(f);
-	for (uint64_t i = 0; i < bytes; i++)
-		fputc(pattern(i), f);
-	cr_assert_eq(fclose(f), 0);
-	return strdup(path);
+	char *path = strdup(lsct_make_file(name, bytes, 0x5eed + bytes));
+	uint64_t len;
+	free(file_bytes);
+	file_bytes = lsct_read_file(path, &len);
+	cr_assert(file_bytes && len == bytes);
+	return path;
 }
 
-/* Bytes [from, from + n) of @buf equal the file's [foff, foff + n). */
+/* Bytes [0, n) of @buf equal the file's [foff, foff + n). */
 static void expect_file_bytes(const unsigned char *buf, uint64_t foff, uint64_t n, const char *what)
 {
 	for (uint64_t i = 0; i < n; i++)
-		if (buf[i] != pattern(foff + i))
+		if (buf[i] != file_bytes[foff + i])
 			cr_assert_fail("%s: byte %llu is %u, the file's is %u", what, (unsigned long long)i,
-				       buf[i], pattern(foff + i));
+				       buf[i], file_bytes[foff + i]);
 }
 
 static void expect_untouched(const unsigned char *buf, uint64_t from, uint64_t to, const char *what)

@@ -26,6 +26,7 @@
 #include <criterion/criterion.h>
 
 #include "helpers/triage_run.h"
+#include "helpers/browser.h"
 #include "helpers/tool_run.h"
 
 static const char *dir; /* the test's scratch directory */
@@ -50,42 +51,11 @@ static const char *path_in(const char *name)
 	return r;
 }
 
-/*
- * Run @argv with stdout to @out (NULL: /dev/null), stderr to /dev/null, in a
- * process group of its own that is killed afterwards (a browser leaves
- * helpers behind). An alarm bounds a hung child; it is no synchronisation.
- * Return the exit status, 128+signal when killed, -1 when exec failed.
- */
-static int run(char *const argv[], const char *out)
-{
-	pid_t pid = fork();
-	cr_assert_neq(pid, -1);
-	if (pid == 0) {
-		setpgid(0, 0);
-		int fd = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int nul = open("/dev/null", O_RDWR);
-		if (fd < 0 || nul < 0)
-			_exit(126);
-		dup2(nul, 0);
-		dup2(fd, 1);
-		dup2(nul, 2);
-		alarm(120);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	kill(-pid, SIGKILL);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return WEXITSTATUS(st) == 127 ? -1 : WEXITSTATUS(st);
-}
 
 static int triage_html(const char *log, const char *page)
 {
 	char *argv[] = {(char *)LSC_TEST_TOOL, "triage", "--html", (char *)page, (char *)log, NULL};
-	return run(argv, NULL);
+	return lsct_run_argv(argv, NULL);
 }
 
 static char *slurp(const char *p, size_t *n)
@@ -390,9 +360,9 @@ Test(triage_html, load_writes_the_page_of_its_start)
 {
 	const char *bin = path_in("w.bin"), *page = path_in("load.html"), *out = path_in("load.out");
 	char *mk[] = {(char *)LSC_TEST_TOOL, "load", "--make-test-file", (char *)bin, "--gib", "0.01", NULL};
-	cr_assert_eq(run(mk, NULL), 0);
+	cr_assert_eq(lsct_run_argv(mk, NULL), 0);
 	char *ld[] = {(char *)LSC_TEST_TOOL, "load", (char *)bin, "--thp", "4k", "--html", (char *)page, NULL};
-	cr_assert_eq(run(ld, out), 0);
+	cr_assert_eq(lsct_run_argv(ld, out), 0);
 	size_t n;
 	char *lines = slurp(out, NULL), *h = slurp(page, &n);
 	assert_page_sound(h, n);
@@ -417,22 +387,22 @@ Test(triage_html, cli_options)
 	const char *log = path_in("a.log"), *out = path_in("a.out");
 	write_starts(log, 1);
 	char *dash[] = {(char *)LSC_TEST_TOOL, "triage", "--html", "-", (char *)log, NULL};
-	cr_assert_eq(run(dash, out), 0);
+	cr_assert_eq(lsct_run_argv(dash, out), 0);
 	char *h = slurp(out, NULL);
 	cr_assert_eq(strncmp(h, "<!DOCTYPE html>", 15), 0, "--html - writes the page, alone, on stdout");
 	free(h);
 	char *both[] = {(char *)LSC_TEST_TOOL, "triage", "--format", "json", "--html", (char *)path_in("b.html"),
 			(char *)log, NULL};
-	cr_assert_eq(run(both, out), 0);
+	cr_assert_eq(lsct_run_argv(both, out), 0);
 	h = slurp(out, NULL);
 	cr_assert_eq(strncmp(h, "{\"schema\":\"loadscope-triage\"", 28), 0, "with --format, the report too");
 	free(h);
 	char *missing[] = {(char *)LSC_TEST_TOOL, "triage", "--html", NULL};
-	cr_assert_eq(run(missing, NULL), 64); /* a usage error (docs/cli.md) */
+	cr_assert_eq(lsct_run_argv(missing, NULL), 64); /* a usage error (docs/cli.md) */
 	char *unwritable[] = {(char *)LSC_TEST_TOOL, "triage", "--html", "/nonexistent/dir/p.html", (char *)log, NULL};
-	cr_assert_eq(run(unwritable, NULL), 4);
+	cr_assert_eq(lsct_run_argv(unwritable, NULL), 4);
 	char *help[] = {(char *)LSC_TEST_TOOL, "triage", "--help", NULL};
-	cr_assert_eq(run(help, out), 0);
+	cr_assert_eq(lsct_run_argv(help, out), 0);
 	h = slurp(out, NULL);
 	cr_assert(strstr(h, "--html OUT.html"));
 	free(h);
@@ -440,67 +410,9 @@ Test(triage_html, cli_options)
 
 /* ---- in a real browser ---------------------------------------------------------------- */
 
-static const char *chromium(void)
-{
-	static const char *const names[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"};
-	const char *env = getenv("LSC_TEST_CHROMIUM");
-	if (env && *env)
-		return access(env, X_OK) ? NULL : env;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!access(names[i], X_OK))
-			return names[i];
-	return NULL;
-}
 
-/* Open file://@page headless: --dump-dom into @dom, or a screenshot into @png. */
-static int browse(const char *page, const char *dom, const char *png)
-{
-	const char *b = chromium();
-	char prof[128], url[512], shot[512];
-	snprintf(prof, sizeof(prof), "--user-data-dir=%s/profile-XXXXXX", dir);
-	cr_assert_not_null(mkdtemp(prof + strlen("--user-data-dir=")));
-	snprintf(url, sizeof(url), "file://%s", page);
-	snprintf(shot, sizeof(shot), "--screenshot=%s", png ? png : "");
-	char *argv[] = {(char *)b, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-			"--disable-background-networking", "--disable-component-update", "--disable-sync", prof,
-			"--window-size=1200,900", png ? shot : "--dump-dom", url, NULL};
-	return run(argv, dom);
-}
 
-static void need_browser(void)
-{
-	if (!chromium())
-		cr_skip_test("SKIPPED LOUDLY: no chromium (scripts/deps.sh --test installs Debian's chromium: "
-			     "apt-get install -y chromium); the page was not checked in a browser");
-	/* a page the browser must render: if it cannot start here, say so */
-	const char *p = path_in("probe.html"), *d = path_in("probe.dom");
-	FILE *f = fopen(p, "w");
-	cr_assert_not_null(f);
-	fputs("<!DOCTYPE html><html><head><title>probe</title></head><body>probe-ok</body></html>", f);
-	fclose(f);
-	int rc = browse(p, d, NULL);
-	char *dom = trun_slurp(d, &(size_t){0});
-	int ok = rc == 0 && dom && strstr(dom, "probe-ok");
-	free(dom);
-	if (!ok)
-		cr_skip_test("SKIPPED LOUDLY: %s did not start headless (exit %d); the page was not checked in a browser",
-			     chromium(), rc);
-}
 
-/* The PNG's size from its IHDR; 0 when it is no PNG. */
-static int png_size(const char *p, uint32_t *w, uint32_t *h, size_t *bytes)
-{
-	size_t n;
-	unsigned char *b = (unsigned char *)trun_slurp(p, &n);
-	int ok = b && n > 24 && !memcmp(b, "\x89PNG\r\n\x1a\n", 8) && !memcmp(b + 12, "IHDR", 4);
-	if (ok) {
-		*w = (uint32_t)b[16] << 24 | (uint32_t)b[17] << 16 | (uint32_t)b[18] << 8 | b[19];
-		*h = (uint32_t)b[20] << 24 | (uint32_t)b[21] << 16 | (uint32_t)b[22] << 8 | b[23];
-		*bytes = n;
-	}
-	free(b);
-	return ok;
-}
 
 /* The start-@idx timeline's part of the DOM, NUL-terminated in place. */
 static char *timeline_of(char *dom, unsigned idx)
@@ -538,12 +450,12 @@ static void assert_rect(const char *svg, const char *phase, const char *const *a
 
 Test(triage_html, timeline_in_the_browser)
 {
-	need_browser();
+	lsct_need_browser(dir);
 	const char *log = LSC_TEST_CORPUS "/logs/loadscope-ab-thp-vs-4k.log";
 	const char *page = path_in("ab.html"), *dom = path_in("ab.dom"), *png = path_in("ab.png");
 	const char *blank = path_in("blank.html"), *bpng = path_in("blank.png");
 	cr_assert_eq(triage_html(log, page), 0);
-	cr_assert_eq(browse(page, dom, NULL), 0);
+	cr_assert_eq(lsct_browse(dir, page, dom, NULL), 0);
 	size_t n;
 	char *d = slurp(dom, &n);
 	cr_assert(strstr(d, "<title>loadscope triage: 8 starts</title>"));
@@ -580,12 +492,12 @@ Test(triage_html, timeline_in_the_browser)
 	cr_assert_not_null(f);
 	fputs("<!DOCTYPE html><html><head><title>blank</title></head><body></body></html>", f);
 	fclose(f);
-	cr_assert_eq(browse(page, NULL, png), 0);
-	cr_assert_eq(browse(blank, NULL, bpng), 0);
+	cr_assert_eq(lsct_browse(dir, page, NULL, png), 0);
+	cr_assert_eq(lsct_browse(dir, blank, NULL, bpng), 0);
 	uint32_t w, h, bw, bh;
 	size_t sz, bsz;
-	cr_assert(png_size(png, &w, &h, &sz), "no PNG written");
-	cr_assert(png_size(bpng, &bw, &bh, &bsz), "no PNG of the blank page");
+	cr_assert(lsct_png_size(png, &w, &h, &sz), "no PNG written");
+	cr_assert(lsct_png_size(bpng, &bw, &bh, &bsz), "no PNG of the blank page");
 	cr_assert_eq(w, 1200);
 	cr_assert_eq(h, 900);
 	cr_assert_eq(bw, 1200);
@@ -595,11 +507,11 @@ Test(triage_html, timeline_in_the_browser)
 
 Test(triage_html, hostile_page_runs_nothing_in_the_browser)
 {
-	need_browser();
+	lsct_need_browser(dir);
 	const char *log = path_in(hostile_name), *page = path_in("hostile.html"), *dom = path_in("hostile.dom");
 	write_hostile(log);
 	cr_assert_eq(triage_html(log, page), 2);
-	cr_assert_eq(browse(page, dom, NULL), 0);
+	cr_assert_eq(lsct_browse(dir, page, dom, NULL), 0);
 	char *d = slurp(dom, NULL);
 	/* the canary: any script that ran would have set the title */
 	cr_assert(strstr(d, "<title>loadscope triage: 1 start</title>"), "%.600s", d);
