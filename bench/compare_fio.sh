@@ -13,6 +13,9 @@
 # Keep FILE <= 4 GiB: the whole run should stay under 5 minutes. A tiny
 # run (bench/smoke.sh): bench/compare_fio.sh BUILD /tmp/f.bin 0.0625 1.
 set -euo pipefail
+# The fields read below (read_gibps, wall_s, ...) are the verbose lines':
+# the brief default keeps only a few (docs/log-format.md).
+export LOADSCOPE=${LOADSCOPE:-verbose}
 B=${1:-build}
 F=${2:-/tmp/loadscope-bench.bin}
 G=${3:-2}

@@ -30,6 +30,9 @@
 # builds only when the headers are present and SKIP_BUILD is not 1, and
 # otherwise uses the carried build with runtime-libs on LD_LIBRARY_PATH.
 set -euo pipefail
+# The fields read below (read_gibps, wall_s, ...) are the verbose lines':
+# the brief default keeps only a few (docs/log-format.md).
+export LOADSCOPE=${LOADSCOPE:-verbose}
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 GIB=${GIB:-4}

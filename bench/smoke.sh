@@ -55,6 +55,12 @@ if command -v fio >/dev/null; then
 else
 	step "SKIPPED: compare_fio.sh (fio not installed)"
 fi
+if [ -x "$B"/examples/ggml/ggml-load ]; then
+	step "bench_ggml.sh (a 0.02 GiB model, one round, no pause)"
+	expect '^warm  loadscope ' env PAUSE_S=0 "$ROOT"/bench/bench_ggml.sh "$B" 0.02 1
+else
+	step "SKIPPED: bench_ggml.sh (this build has no ggml: LOADSCOPE_GGML_DIR)"
+fi
 if ! compgen -G "/dev/nvidia[0-9]*" >/dev/null; then
 	step "gpu-check.sh (no GPU here: its fast failure)"
 	rc=0
