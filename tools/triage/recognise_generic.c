@@ -144,7 +144,16 @@ static int level_of(const struct tr_line *l)
 
 /* "exit code 1", "exit status 2", "exitcode: -9", "exited with code 137":
  * 1 when the status is not 0, 0 when it is 0, -1 no status here. */
+static int exit_status_v(const char *s, size_t n, double *val);
+
 static int exit_status(const char *s, size_t n)
+{
+	double v;
+	return exit_status_v(s, n, &v);
+}
+
+/* As exit_status, with the status in *val. */
+static int exit_status_v(const char *s, size_t n, double *val)
 {
 	static const char *const k[] = {"exit code", "exit status", "exitcode", "exited with code", "exited with status",
 					"return code", "returncode"};
@@ -159,11 +168,44 @@ static int exit_status(const char *s, size_t n)
 		if (p < end && (*p == '-' || tr_digit(*p))) {
 			const char *q = p + (*p == '-');
 			double v;
-			if (tr_num(&q, end, &v))
+			if (tr_num(&q, end, &v)) {
+				*val = *p == '-' ? -v : v;
 				return v != 0;
+			}
 		}
 	}
 	return -1;
+}
+
+/* A kill, in the words every launcher uses for it: Go's and Python's
+ * "signal: killed", a shell's job report ("line 89:  33 Killed  cmd", a
+ * lone "Killed"), an exit status of 137 or -9 (128 + SIGKILL). */
+static int killed_line(const char *s, size_t n, int lone)
+{
+	double v = 0;
+	if (ci(s, n, "signal: killed") || ci(s, n, "signal killed") || (exit_status_v(s, n, &v) == 1 && (v == 137 || v == -9)))
+		return 1;
+	for (const char *k = s; (k = tr_memmem(k, (size_t)(s + n - k), "Killed")) != NULL; k++) {
+		const char *b = k;
+		while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		int after_ok = k + 6 == s + n || k[6] == ' ' || k[6] == '\t';
+		if (after_ok && b > s && b < k && tr_digit(b[-1]))
+			return 1; /* a shell's job report, "33 Killed  cmd" */
+		if (after_ok && b == s && lone)
+			return 1; /* a lone "Killed" once loading began */
+	}
+	return 0;
+}
+
+/* "CUDA out of memory", "cudaMalloc failed: out of memory": memory ran
+ * out, not the advice that it might ("if you are running out of memory,
+ * consider ..."). */
+static int oom_said(const char *s, size_t n)
+{
+	static const char *const advice[] = {"if", "consider", "avoid", "prevent", "try", "may", "might",
+					     "think", "likely", "probably", "maybe", "reason", "because", NULL};
+	return word(s, n, "out of memory") && !any_word(s, n, advice);
 }
 
 /* Failure words read by meaning: a count of 0 failures, a success, an ok,
@@ -442,13 +484,16 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     ci(s, n, "error loading") || ci(s, n, "could not load") ||
 		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
 		     tr_memmem(s, n, "panic:") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
-		     word(s, n, "sigabrt") || ready_words(s, n) < 0);
+		     word(s, n, "sigabrt") || word(s, n, "loading failed") || word(s, n, "load failed") ||
+		     word(s, n, "illegal instruction") || word(s, n, "terminated unexpectedly") ||
+		     oom_said(s, n) || ready_words(s, n) < 0);
+	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
-	if (!(tb || exc || fatal || errlv))
+	if (!(tb || exc || fatal || errlv || kill))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
-	 * shell's), is not a start's failure */
-	if (!open && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)))
+	 * shell's), is not a start's failure; a kill ends whatever ran */
+	if (!open && !kill && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
@@ -456,6 +501,8 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		return 0;
 	if (st->done)
 		return 1; /* after ready: not a failed start */
+	if (kill && st->ev_killed < 0)
+		st->ev_killed = e;
 	if (tb) {
 		st->in_traceback = 1;
 		return 1;
