@@ -205,7 +205,10 @@ static int oom_said(const char *s, size_t n)
 {
 	static const char *const advice[] = {"if", "consider", "avoid", "prevent", "try", "may", "might",
 					     "think", "likely", "probably", "maybe", "reason", "because", NULL};
-	return word(s, n, "out of memory") && !any_word(s, n, advice);
+	const char *k = word(s, n, "out of memory");
+	/* the advice before the words (PyTorch's own message ends in advice
+	 * after them: "If reserved but unallocated memory is large try ...") */
+	return k && !any_word(s, (size_t)(k - s), advice);
 }
 
 /* Failure words read by meaning: a count of 0 failures, a success, an ok,
@@ -375,7 +378,7 @@ static struct tr_start *take(struct lsc_triage *t, struct tr_line *l, int *e)
 
 static int loading_words(const char *s, size_t n)
 {
-	static const char *const w[] = {"load", "loading", "model", "weights", "checkpoint", "shards", "tensors",
+	static const char *const w[] = {"load", "loading", "loaded", "model", "weights", "checkpoint", "shards", "tensors",
 					"gguf", "safetensors", NULL};
 	return any_word(s, n, w);
 }
@@ -409,7 +412,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		}
 	}
 	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
-					   "ready after"};
+					   "ready after", "time to load", "has taken"};
 	const char *kk = NULL;
 	for (size_t i = 0; (kw & (TR_G_GFIG | TR_G_GREADY)) && i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
 		if ((k = ci(s, n, durk[i])))
@@ -476,6 +479,10 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	int open = cur && cur->stage >= TR_ST_BEGAN && !cur->done;
 	uint64_t k = l->kw;
 	int tb = (k & TR_G_GFATAL) && tr_memmem(s, n, "Traceback (most recent call last)") != NULL;
+	/* a traceback pasted without its header: its frames say what it is */
+	int frame = (k & TR_G_GFATAL) && !(cur && (cur->in_traceback || cur->done)) && n > 6 && !memcmp(s, "File \"", 6) &&
+		    tr_memmem(s, n, "\", line ") != NULL;
+	tb = tb || frame;
 	int exc = cur && cur->in_traceback && exception_line(s, n);
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
 	int fatal = (k & TR_G_GFATAL) &&
@@ -555,6 +562,27 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Waiting for shard 0 to be ready...", "waiting for server to start":
+ * a start under way that has not come up (begun, not a marker: a paste
+ * that ends here is cut off). */
+static int waiting(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	static const char *const until[] = {"ready", "start", "load", "live", "up", NULL};
+	const char *w = ci(s, n, "waiting for");
+	if (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n))
+		return 0;
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (st && (st->done || st->stage >= TR_ST_READY))
+		return 0;
+	int e;
+	if (!(st = take(t, l, &e)))
+		return 0;
+	tr_stage_raise(st, TR_ST_BEGAN);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
 
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
@@ -582,6 +610,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	if ((k & (TR_G_GFIGS | TR_G_GREADY)) && figures(t, l))
 		return 1;
 	if ((k & TR_G_GREADY) && ready(t, l))
+		return 1;
+	if ((k & TR_G_GREADY) && waiting(t, l))
 		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began */
 	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
