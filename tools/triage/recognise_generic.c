@@ -436,6 +436,17 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 				p = q - 1;
 			}
 	}
+	/* "Loading model weights took 6.1138 GB": the load's summary in memory, no time */
+	static const char *const loadw[] = {"load", "loading", "weights", "checkpoint", "shards", NULL};
+	if (!got && kk && kk[0] == 't' && !isnan(gib) && gib > 0 && gib < 1e6 && any_word(s, (size_t)(k - s), loadw)) {
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (!tr_has(&st->model_gib))
+			tr_setnum(&st->model_gib, gib, e);
+		if (st->ev_error < 0 && st->ev_gen_fail < 0)
+			tr_stage_raise(st, TR_ST_LOADED);
+		return 1;
+	}
 	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* a second load figure after the start completed: a second run */
