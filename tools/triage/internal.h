@@ -250,6 +250,7 @@ struct tr_start {
 	int ready_from_clock;   /* ready_s is the span of the lines' clocks, not a stated figure */
 	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
+	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
 	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */
 	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */

@@ -71,6 +71,10 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 		return TR_OUT_NONE; /* settings pasted, nothing of a start */
 	if (s->progress_open || s->dots_open)
 		return TR_OUT_LOADING;
+	/* a load bar that reached N/N, and nothing failed after it: the
+	 * weights are in (a load summary in all but words) */
+	if (s->bar_done && s->stage == TR_ST_LOADING)
+		return TR_OUT_COMPLETED;
 	return TR_OUT_CUTOFF;
 }
 
