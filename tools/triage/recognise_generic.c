@@ -495,14 +495,15 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	int frame = (k & TR_G_GFATAL) && !(cur && (cur->in_traceback || cur->done)) && n > 6 && !memcmp(s, "File \"", 6) &&
 		    tr_memmem(s, n, "\", line ") != NULL;
 	tb = tb || frame;
-	int exc = cur && cur->in_traceback && exception_line(s, n);
+	/* "KeyboardInterrupt" alone (no message, no colon) ends the block too */
+	int exc = cur && cur->in_traceback && (exception_line(s, n) || word(s, n, "keyboardinterrupt"));
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
 	int fatal = (k & TR_G_GFATAL) &&
 		    (exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
 		     word(s, n, "timed out") || ci(s, n, "failed to load") ||
 		     ci(s, n, "error loading") || ci(s, n, "could not load") ||
 		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
-		     tr_memmem(s, n, "panic:") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
+		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "loading failed") || word(s, n, "load failed") ||
 		     word(s, n, "illegal instruction") || word(s, n, "terminated unexpectedly") ||
 		     oom_said(s, n) || ready_words(s, n) < 0);
@@ -524,9 +525,12 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		st->ev_killed = e;
 	if (tb) {
 		st->in_traceback = 1;
+		/* "^CTraceback": the user's Ctrl-C opened it, not a failure */
+		st->ev_tb = n >= 2 && s[0] == '^' && s[1] == 'C' ? -1 : e;
 		return 1;
 	} else if (exc) {
 		st->in_traceback = 0;
+		st->ev_tb = -1;
 		/* Ctrl-C: the user stopped the start; it did not fail, even where
 		 * a shape took the traceback's first line for a failed load */
 		if (tr_memmem(s, n, "KeyboardInterrupt")) {

@@ -65,6 +65,11 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 		return TR_OUT_COMPLETED;
 	if (*ev_fail >= 0)
 		return TR_OUT_FAILED;
+	/* a traceback the paste ends in (its exception line cut off) ended the start */
+	if (s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY) {
+		*ev_fail = s->ev_tb;
+		return TR_OUT_FAILED;
+	}
 	if (s->ev_gen_ready >= 0)
 		return TR_OUT_COMPLETED;
 	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings)
