@@ -190,6 +190,11 @@ Test(generic, load_summaries_and_finished_bars)
 	expect_start("loading model /m\nLoading checkpoint shards: 100%|##########| 2/2 [00:10<00:00,  5.0s/it]\n"
 		     "ERROR: failed to allocate the KV cache\n",
 		     "failed", "-");
+	/* a failure after the load summary, before ready, fails the start; after ready it does not */
+	expect_start("loading model /m\nLoading model weights took 27.7 GB\nERROR: failed to determine the KV cache blocks\n",
+		     "failed", "-");
+	expect_start("loading model /m\nModel loaded in 3.0 s\nserver is ready\nERROR: failed to parse a request\n",
+		     "completed", "ok");
 	/* waiting for the server: begun, cut off */
 	expect_start("INFO text_generation_launcher: Waiting for shard 0 to be ready...\n", "cut-off", NULL);
 }

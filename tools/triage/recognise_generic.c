@@ -488,7 +488,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	const char *s = l->s;
 	size_t n = l->len;
 	struct tr_start *cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
-	int open = cur && cur->stage >= TR_ST_BEGAN && !cur->done;
+	/* open: begun and not up (a load summary alone is not up) */
+	int open = cur && cur->stage >= TR_ST_BEGAN &&
+		   (!cur->done || (cur->stage < TR_ST_READY && cur->ev_gen_ready < 0));
 	uint64_t k = l->kw;
 	int tb = (k & TR_G_GFATAL) && tr_memmem(s, n, "Traceback (most recent call last)") != NULL;
 	/* a traceback pasted without its header: its frames say what it is */
@@ -519,8 +521,16 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
-	if (st->done)
-		return 1; /* after ready: not a failed start */
+	/* after ready: not a failed start; after a load summary only (the
+	 * weights are in, the engine not yet up: its KV cache, its graphs), a
+	 * failure line (not a traceback's header alone) ends the start */
+	if (st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0))
+		return 1;
+	if (st->done && tb) {
+		st->in_traceback = 1; /* its exception line decides */
+		return 1;
+	}
+	st->done = 0;
 	if (kill && st->ev_killed < 0)
 		st->ev_killed = e;
 	if (tb) {
