@@ -527,7 +527,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	if (st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0))
 		return 1;
 	if (st->done && tb) {
-		st->in_traceback = 1; /* its exception line decides */
+		/* its exception line decides; a paste that ends in it failed */
+		st->in_traceback = 1;
+		st->ev_tb = n >= 2 && s[0] == '^' && s[1] == 'C' ? -1 : e;
 		return 1;
 	}
 	st->done = 0;

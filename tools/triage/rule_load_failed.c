@@ -110,8 +110,8 @@ static int generic_load_failure(const struct tr_start *s)
 {
 	static const char *const w[] = {"load", "model", "weight", "checkpoint", "tensor", "memory", "alloc",
 					"shard", "engine", NULL};
-	int tb = s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY;
-	if ((s->ev_gen_fail < 0 && !tb) || s->ev_oom >= 0 || s->ev_killed >= 0 || s->done)
+	int tb = s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY && s->ev_gen_ready < 0;
+	if ((s->ev_gen_fail < 0 && !tb) || s->ev_oom >= 0 || s->ev_killed >= 0 || (s->done && !tb))
 		return 0;
 	if (s->stage >= TR_ST_LOADING)
 		return 1;

@@ -61,15 +61,16 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 	 * even after its load summary (seed 001's verify timeout) */
 	if (s->ev_verify_fail >= 0 || s->ev_exit >= 0)
 		return TR_OUT_FAILED;
+	/* a traceback the paste ends in (its exception line cut off) ended
+	 * the start, even after its load summary, if it never came up */
+	if (s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY && s->ev_gen_ready < 0 && *ev_fail < 0) {
+		*ev_fail = s->ev_tb;
+		return TR_OUT_FAILED;
+	}
 	if (s->done)
 		return TR_OUT_COMPLETED;
 	if (*ev_fail >= 0)
 		return TR_OUT_FAILED;
-	/* a traceback the paste ends in (its exception line cut off) ended the start */
-	if (s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY) {
-		*ev_fail = s->ev_tb;
-		return TR_OUT_FAILED;
-	}
 	if (s->ev_gen_ready >= 0)
 		return TR_OUT_COMPLETED;
 	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings)
