@@ -195,6 +195,11 @@ Test(generic, load_summaries_and_finished_bars)
 		     "failed", "-");
 	expect_start("loading model /m\nModel loaded in 3.0 s\nserver is ready\nERROR: failed to parse a request\n",
 		     "completed", "ok");
+	/* the load's end in words, and its negation */
+	expect_start("loading model /m\nserver finished loading the model\n", "completed", NULL);
+	expect_start("loading model /m\nlevel=WARN msg=\"client connection closed before server finished loading, "
+		     "aborting load\"\n",
+		     "failed", "-");
 	/* waiting for the server: begun, cut off */
 	expect_start("INFO text_generation_launcher: Waiting for shard 0 to be ready...\n", "cut-off", NULL);
 }

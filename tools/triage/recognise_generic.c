@@ -507,7 +507,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "loading failed") || word(s, n, "load failed") ||
-		     word(s, n, "illegal instruction") || word(s, n, "terminated unexpectedly") ||
+		     word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || word(s, n, "terminated unexpectedly") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
@@ -656,11 +656,15 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	}
 	if (!(k & TR_G_GEND))
 		return 0;
-	/* the load's end in words ("load weight end", "weights loaded") */
+	/* the load's end in words ("load weight end", "weights loaded"), not
+	 * its negation ("closed before the server finished loading") */
+	const char *pg;
 	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
 					   "finished loading", "done loading", "loaded the model"};
+	static const char *const notyet[] = {"before", "until", "not", "never", NULL};
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
-		if (ci(l->s, l->len, ends[i]) && !ready_words(l->s, l->len)) {
+		if ((pg = ci(l->s, l->len, ends[i])) && !ready_words(l->s, l->len) &&
+		    !any_word(l->s, (size_t)(pg - l->s), notyet)) {
 			int e;
 			struct tr_start *st = take(t, l, &e);
 			if (!st)
@@ -672,7 +676,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 			return 1;
 		}
 	/* "model load progress 0.42", "loading ... 45%": under way */
-	const char *pg = ci(l->s, l->len, "load progress");
+	pg = ci(l->s, l->len, "load progress");
 	if (pg) {
 		const char *p = pg + 13, *end = l->s + l->len;
 		while (p < end && (*p == ' ' || *p == '=' || *p == ':'))
