@@ -413,7 +413,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		}
 	}
 	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
-					   "ready after", "time to load", "has taken", "taking"};
+					   "ready after", "time to load", "has taken", "taking", "the model in"};
 	const char *kk = NULL;
 	for (size_t i = 0; (kw & (TR_G_GFIG | TR_G_GREADY)) && i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
 		if ((k = ci(s, n, durk[i])))
