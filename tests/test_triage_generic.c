@@ -128,3 +128,78 @@ Test(generic, loading_dots_only_as_the_last_word)
 		     "llama_new_context_with_model: n_ctx = 4096\n",
 		     "cut-off", NULL);
 }
+
+/* Kills in a launcher's words: both sides of each. */
+Test(generic, kills_in_a_launchers_words)
+{
+	expect_start("```Error: llama runner process has terminated: signal: killed```\n", "failed", "-");
+	expect_start("run.sh: line 89:    33 Killed                  python start.py\n", "failed", "-");
+	struct lsc_triage *t = trun_text("run.sh: line 89:    33 Killed                  python start.py\n");
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "oom-killed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	/* near misses: a lone Killed before any load, and prose about killing */
+	t = trun_text("Killed\n");
+	cr_expect_eq(lsc_triage_nrecognised(t), 0);
+	lsc_triage_free(t);
+	t = trun_text("the desktop was killed by the OOM (out of memory) detector, I think\n");
+	cr_expect_eq(lsc_triage_nstarts(t), 0);
+	lsc_triage_free(t);
+}
+
+/* Out of memory as an event, not as advice. */
+Test(generic, out_of_memory_not_the_advice)
+{
+	expect_start("loading model weights\nCUDA out of memory. Tried to allocate 40.00 MiB. If reserved but "
+		     "unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF\n",
+		     "failed", "-");
+	expect_start("Loading model weights took 6.1138 GB\nCUDA graphs can take additional 1~3 GiB memory per GPU. "
+		     "If you are running out of memory, consider decreasing gpu_memory_utilization\n",
+		     "completed", NULL);
+}
+
+/* A traceback pasted without its header, and one the paste ends in. */
+Test(generic, traceback_fragments)
+{
+	const char *frames = "  File \"/x/worker.py\", line 125, in load_model\n"
+			     "    self.model_runner.load_model()\n";
+	expect_start(frames, "failed", "-");
+	struct lsc_triage *t = trun_text(frames);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "its frames name the load");
+	lsc_triage_free(t);
+	/* near miss: a Ctrl-C's traceback, cut or whole, is not a failure */
+	t = trun_text("loading model /m\n^CTraceback (most recent call last):\n  File \"s.py\", line 3, in wait\n");
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(strcmp(si.outcome, "failed"), "Ctrl-C read as a failure");
+	lsc_triage_free(t);
+	expect_start("thread 'main' panicked at src/pipeline/gguf.rs:261:9:\nRequestError(403)\n", "failed", "-");
+}
+
+/* Load figures and bars in the shared words. */
+Test(generic, load_summaries_and_finished_bars)
+{
+	expect_start("Loading\nLoaded in 1740.90 seconds\n", "completed", "slow");
+	expect_start("MODEL_LOG - Time to load model: 58.08 seconds\n", "completed", "ok");
+	expect_start("loading model /m\nLoading safetensors checkpoint shards: 100% Completed | 1/1 [00:00<00:00,  1.07it/s]\n",
+		     "completed", "ok");
+	/* near miss: a bar under way is loading, and a failure after a full bar fails */
+	expect_start("loading model /m\nLoading checkpoint shards:  50%|#####     | 1/2 [00:10<00:10, 10.0s/it]\n",
+		     "loading", NULL);
+	expect_start("loading model /m\nLoading checkpoint shards: 100%|##########| 2/2 [00:10<00:00,  5.0s/it]\n"
+		     "ERROR: failed to allocate the KV cache\n",
+		     "failed", "-");
+	/* a failure after the load summary, before ready, fails the start; after ready it does not */
+	expect_start("loading model /m\nLoading model weights took 27.7 GB\nERROR: failed to determine the KV cache blocks\n",
+		     "failed", "-");
+	expect_start("loading model /m\nModel loaded in 3.0 s\nserver is ready\nERROR: failed to parse a request\n",
+		     "completed", "ok");
+	/* the load's end in words, and its negation */
+	expect_start("loading model /m\nserver finished loading the model\n", "completed", NULL);
+	expect_start("loading model /m\nlevel=WARN msg=\"client connection closed before server finished loading, "
+		     "aborting load\"\n",
+		     "failed", "-");
+	/* waiting for the server: begun, cut off */
+	expect_start("INFO text_generation_launcher: Waiting for shard 0 to be ready...\n", "cut-off", NULL);
+}

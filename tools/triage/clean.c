@@ -497,17 +497,30 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		break;
 	}
 	if (is_fence(p, end)) {
-		/* ``` opens or closes; ```lang opens. Depth is only a hint. */
+		/* ``` opens or closes; ```lang opens. Depth is only a hint. A
+		 * fence glued to text ("```Error: ... killed```", a one-line
+		 * code block) is that text: its marks go, the line stays. */
 		const char *q = p + 3;
 		while (q < end && (*q == '`' || *q == '~'))
 			q++;
 		q = tr_skip_ws(q, end);
-		if (q < end)
-			c->fence++;
-		else if (c->fence)
-			c->fence--;
-		c->dropped++;
-		return 0;
+		const char *te = end;
+		while (te > q && (te[-1] == ' ' || te[-1] == '\t' || te[-1] == '\n'))
+			te--;
+		int closes = te - q >= 3 && is_fence(te - 3, te);
+		if (!closes && memchr(q, ' ', (size_t)(te - q)) == NULL) {
+			if (q < end)
+				c->fence++;
+			else if (c->fence)
+				c->fence--;
+			c->dropped++;
+			return 0;
+		}
+		if (closes)
+			while (te > q && (te[-1] == '`' || te[-1] == '~'))
+				te--;
+		p = (char *)q;
+		end = (char *)te;
 	}
 	int clocks = 0;
 	for (int i = 0; i < 8; i++) {

@@ -263,9 +263,11 @@ struct tr_start {
 	int ready_from_clock;   /* ready_s is the span of the lines' clocks, not a stated figure */
 	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
+	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
 	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */
 	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */
+	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */

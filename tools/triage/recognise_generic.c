@@ -144,7 +144,16 @@ static int level_of(const struct tr_line *l)
 
 /* "exit code 1", "exit status 2", "exitcode: -9", "exited with code 137":
  * 1 when the status is not 0, 0 when it is 0, -1 no status here. */
+static int exit_status_v(const char *s, size_t n, double *val);
+
 static int exit_status(const char *s, size_t n)
+{
+	double v;
+	return exit_status_v(s, n, &v);
+}
+
+/* As exit_status, with the status in *val. */
+static int exit_status_v(const char *s, size_t n, double *val)
 {
 	static const char *const k[] = {"exit code", "exit status", "exitcode", "exited with code", "exited with status",
 					"return code", "returncode"};
@@ -159,11 +168,47 @@ static int exit_status(const char *s, size_t n)
 		if (p < end && (*p == '-' || tr_digit(*p))) {
 			const char *q = p + (*p == '-');
 			double v;
-			if (tr_num(&q, end, &v))
+			if (tr_num(&q, end, &v)) {
+				*val = *p == '-' ? -v : v;
 				return v != 0;
+			}
 		}
 	}
 	return -1;
+}
+
+/* A kill, in the words every launcher uses for it: Go's and Python's
+ * "signal: killed", a shell's job report ("line 89:  33 Killed  cmd", a
+ * lone "Killed"), an exit status of 137 or -9 (128 + SIGKILL). */
+static int killed_line(const char *s, size_t n, int lone)
+{
+	double v = 0;
+	if (ci(s, n, "signal: killed") || ci(s, n, "signal killed") || (exit_status_v(s, n, &v) == 1 && (v == 137 || v == -9)))
+		return 1;
+	for (const char *k = s; (k = tr_memmem(k, (size_t)(s + n - k), "Killed")) != NULL; k++) {
+		const char *b = k;
+		while (b > s && (b[-1] == ' ' || b[-1] == '\t'))
+			b--;
+		int after_ok = k + 6 == s + n || k[6] == ' ' || k[6] == '\t';
+		if (after_ok && b > s && b < k && tr_digit(b[-1]))
+			return 1; /* a shell's job report, "33 Killed  cmd" */
+		if (after_ok && b == s && lone)
+			return 1; /* a lone "Killed" once loading began */
+	}
+	return 0;
+}
+
+/* "CUDA out of memory", "cudaMalloc failed: out of memory": memory ran
+ * out, not the advice that it might ("if you are running out of memory,
+ * consider ..."). */
+static int oom_said(const char *s, size_t n)
+{
+	static const char *const advice[] = {"if", "consider", "avoid", "prevent", "try", "may", "might",
+					     "think", "likely", "probably", "maybe", "reason", "because", NULL};
+	const char *k = word(s, n, "out of memory");
+	/* the advice before the words (PyTorch's own message ends in advice
+	 * after them: "If reserved but unallocated memory is large try ...") */
+	return k && !any_word(s, (size_t)(k - s), advice);
 }
 
 /* Failure words read by meaning: a count of 0 failures, a success, an ok,
@@ -333,7 +378,7 @@ static struct tr_start *take(struct lsc_triage *t, struct tr_line *l, int *e)
 
 static int loading_words(const char *s, size_t n)
 {
-	static const char *const w[] = {"load", "loading", "model", "weights", "checkpoint", "shards", "tensors",
+	static const char *const w[] = {"load", "loading", "loaded", "model", "weights", "checkpoint", "shards", "tensors",
 					"gguf", "safetensors", NULL};
 	return any_word(s, n, w);
 }
@@ -351,6 +396,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADING);
 		st->progress_open = done < all;
+		st->bar_done = done >= all;
 		if (v > 0 && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v))
 			tr_setnum(&st->read_s, v, e);
 		return 1;
@@ -367,7 +413,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		}
 	}
 	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
-					   "ready after"};
+					   "ready after", "time to load", "has taken", "taking", "the model in"};
 	const char *kk = NULL;
 	for (size_t i = 0; (kw & (TR_G_GFIG | TR_G_GREADY)) && i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
 		if ((k = ci(s, n, durk[i])))
@@ -390,6 +436,17 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 					;
 				p = q - 1;
 			}
+	}
+	/* "Loading model weights took 6.1138 GB": the load's summary in memory, no time */
+	static const char *const loadw[] = {"load", "loading", "weights", "checkpoint", "shards", NULL};
+	if (!got && kk && kk[0] == 't' && !isnan(gib) && gib > 0 && gib < 1e6 && any_word(s, (size_t)(k - s), loadw)) {
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (!tr_has(&st->model_gib))
+			tr_setnum(&st->model_gib, gib, e);
+		if (st->ev_error < 0 && st->ev_gen_fail < 0)
+			tr_stage_raise(st, TR_ST_LOADED);
+		return 1;
 	}
 	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
@@ -431,36 +488,61 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	const char *s = l->s;
 	size_t n = l->len;
 	struct tr_start *cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
-	int open = cur && cur->stage >= TR_ST_BEGAN && !cur->done;
+	/* open: begun and not up (a load summary alone is not up) */
+	int open = cur && cur->stage >= TR_ST_BEGAN &&
+		   (!cur->done || (cur->stage < TR_ST_READY && cur->ev_gen_ready < 0));
 	uint64_t k = l->kw;
 	int tb = (k & TR_G_GFATAL) && tr_memmem(s, n, "Traceback (most recent call last)") != NULL;
-	int exc = cur && cur->in_traceback && exception_line(s, n);
+	/* a traceback pasted without its header: its frames say what it is */
+	int frame = (k & TR_G_GFATAL) && !(cur && (cur->in_traceback || cur->done)) && n > 6 && !memcmp(s, "File \"", 6) &&
+		    tr_memmem(s, n, "\", line ") != NULL;
+	tb = tb || frame;
+	/* "KeyboardInterrupt" alone (no message, no colon) ends the block too */
+	int exc = cur && cur->in_traceback && (exception_line(s, n) || word(s, n, "keyboardinterrupt"));
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
 	int fatal = (k & TR_G_GFATAL) &&
 		    (exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
 		     word(s, n, "timed out") || ci(s, n, "failed to load") ||
 		     ci(s, n, "error loading") || ci(s, n, "could not load") ||
 		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
-		     tr_memmem(s, n, "panic:") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
-		     word(s, n, "sigabrt") || ready_words(s, n) < 0);
+		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
+		     word(s, n, "sigabrt") || word(s, n, "loading failed") || word(s, n, "load failed") ||
+		     word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || word(s, n, "terminated unexpectedly") ||
+		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
+	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
-	if (!(tb || exc || fatal || errlv))
+	if (!(tb || exc || fatal || errlv || kill))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
-	 * shell's), is not a start's failure */
-	if (!open && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)))
+	 * shell's), is not a start's failure; a kill ends whatever ran */
+	if (!open && !kill && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
-	if (st->done)
-		return 1; /* after ready: not a failed start */
+	/* after ready: not a failed start; after a load summary only (the
+	 * weights are in, the engine not yet up: its KV cache, its graphs), a
+	 * failure line (not a traceback's header alone) ends the start */
+	if (st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0))
+		return 1;
+	if (st->done && tb) {
+		/* its exception line decides; a paste that ends in it failed */
+		st->in_traceback = 1;
+		st->ev_tb = n >= 2 && s[0] == '^' && s[1] == 'C' ? -1 : e;
+		return 1;
+	}
+	st->done = 0;
+	if (kill && st->ev_killed < 0)
+		st->ev_killed = e;
 	if (tb) {
 		st->in_traceback = 1;
+		/* "^CTraceback": the user's Ctrl-C opened it, not a failure */
+		st->ev_tb = n >= 2 && s[0] == '^' && s[1] == 'C' ? -1 : e;
 		return 1;
 	} else if (exc) {
 		st->in_traceback = 0;
+		st->ev_tb = -1;
 		/* Ctrl-C: the user stopped the start; it did not fail, even where
 		 * a shape took the traceback's first line for a failed load */
 		if (tr_memmem(s, n, "KeyboardInterrupt")) {
@@ -508,6 +590,27 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Waiting for shard 0 to be ready...", "waiting for server to start":
+ * a start under way that has not come up (begun, not a marker: a paste
+ * that ends here is cut off). */
+static int waiting(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	static const char *const until[] = {"ready", "start", "load", "live", "up", NULL};
+	const char *w = ci(s, n, "waiting for");
+	if (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n))
+		return 0;
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (st && (st->done || st->stage >= TR_ST_READY))
+		return 0;
+	int e;
+	if (!(st = take(t, l, &e)))
+		return 0;
+	tr_stage_raise(st, TR_ST_BEGAN);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
 
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
@@ -536,6 +639,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GREADY) && ready(t, l))
 		return 1;
+	if ((k & TR_G_GREADY) && waiting(t, l))
+		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began */
 	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
 		struct tr_start *st = tr_fresh_if(t, l, 0, NULL);
@@ -551,11 +656,15 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	}
 	if (!(k & TR_G_GEND))
 		return 0;
-	/* the load's end in words ("load weight end", "weights loaded") */
+	/* the load's end in words ("load weight end", "weights loaded"), not
+	 * its negation ("closed before the server finished loading") */
+	const char *pg;
 	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
 					   "finished loading", "done loading", "loaded the model"};
+	static const char *const notyet[] = {"before", "until", "not", "never", NULL};
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
-		if (ci(l->s, l->len, ends[i]) && !ready_words(l->s, l->len)) {
+		if ((pg = ci(l->s, l->len, ends[i])) && !ready_words(l->s, l->len) &&
+		    !any_word(l->s, (size_t)(pg - l->s), notyet)) {
 			int e;
 			struct tr_start *st = take(t, l, &e);
 			if (!st)
@@ -567,7 +676,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 			return 1;
 		}
 	/* "model load progress 0.42", "loading ... 45%": under way */
-	const char *pg = ci(l->s, l->len, "load progress");
+	pg = ci(l->s, l->len, "load progress");
 	if (pg) {
 		const char *p = pg + 13, *end = l->s + l->len;
 		while (p < end && (*p == ' ' || *p == '=' || *p == ':'))

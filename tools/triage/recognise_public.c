@@ -438,7 +438,7 @@ static int vllm_line(struct lsc_triage *t, struct tr_line *l)
 		if (!st)
 			return 0;
 		tr_setnum(&st->read_s, v, e);
-		tr_stage_raise(st, TR_ST_LOADING);
+		tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
 	k = tr_find(l, "Model loading took");

@@ -482,6 +482,7 @@ static int apply_reading(struct lsc_triage *t, struct tr_line *l, const struct t
 		if (!tr_num(&p, end, &all) || !(all > 0) || done > all)
 			return 1;
 		st->progress_open = done < all;
+		st->bar_done = done >= all;
 		const char *br = memchr(p, '[', (size_t)(end - p));
 		const char *q = br ? br + 1 : NULL;
 		if (!q || !tr_num(&q, end, &mm) || q >= end || *q != ':')
@@ -490,10 +491,11 @@ static int apply_reading(struct lsc_triage *t, struct tr_line *l, const struct t
 		if (!tr_num(&q, end, &ss))
 			return 1;
 		double secs = sane(mm * 60 + ss, 1e6);
-		if (isnan(secs) || !(secs > 0) || !(done > 0))
+		/* a bar done in under a second reads [00:00<00:00]: a load time of 0 */
+		if (isnan(secs) || secs < 0 || !(done > 0) || (secs == 0 && done < all))
 			return 1;
 		tr_setnum(&st->read_s, secs, e);
-		if (tr_has(&st->ckpt_gib)) {
+		if (tr_has(&st->ckpt_gib) && secs > 0) {
 			double gib = st->ckpt_gib.v * done / all;
 			tr_setnum(&st->read_gib, gib, e);
 			tr_setnum(&st->read_rate, gib / secs, e);

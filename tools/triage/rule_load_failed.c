@@ -102,9 +102,38 @@ static enum tr_cause cause_of_ev(const struct tr_start *s, int ev)
 	return tr_cause_of(s->ev[ev].text, strlen(s->ev[ev].text));
 }
 
+/* A start the shared vocabulary saw fail (recognise_generic.c: an error
+ * line, a traceback's last exception) failed its load when it had begun
+ * loading or its failure lines speak of what loads: the model, its
+ * weights, the memory for them. Kills have their own finding. */
+static int generic_load_failure(const struct tr_start *s)
+{
+	static const char *const w[] = {"load", "model", "weight", "checkpoint", "tensor", "memory", "alloc",
+					"shard", "engine", NULL};
+	int tb = s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY && s->ev_gen_ready < 0;
+	if ((s->ev_gen_fail < 0 && !tb) || s->ev_oom >= 0 || s->ev_killed >= 0 || (s->done && !tb))
+		return 0;
+	if (s->stage >= TR_ST_LOADING)
+		return 1;
+	const int evs[] = {s->ev_gen_fail, s->ev_gen_fail_last, tb ? s->ev_tb : -1};
+	for (size_t i = 0; i < 3; i++)
+		if (evs[i] >= 0 && (unsigned)evs[i] < s->nev)
+			for (const char *const *k = w; *k; k++)
+				if (tr_memmem_ci(s->ev[evs[i]].text, strlen(s->ev[evs[i]].text), *k))
+					return 1;
+	return 0;
+}
+
 static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f)
 {
 	(void)c;
+	if (s->ev_error < 0 && generic_load_failure(s)) {
+		struct tr_start g = *s; /* the generic failure as the start's error */
+		g.ev_error = s->ev_gen_fail_last >= 0 ? s->ev_gen_fail_last : s->ev_gen_fail >= 0 ? s->ev_gen_fail : s->ev_tb;
+		g.ev_error2 = s->ev_gen_fail != g.ev_error ? s->ev_gen_fail : -1;
+		g.ev_gen_fail_last = -1;
+		return eval(&g, c, f);
+	}
 	if (s->ev_error < 0)
 		return TR_NOFIRE;
 	if (tr_f_lite(f)) { /* the cause only words the text */

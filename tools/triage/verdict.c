@@ -61,6 +61,12 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 	 * even after its load summary (seed 001's verify timeout) */
 	if (s->ev_verify_fail >= 0 || s->ev_exit >= 0)
 		return TR_OUT_FAILED;
+	/* a traceback the paste ends in (its exception line cut off) ended
+	 * the start, even after its load summary, if it never came up */
+	if (s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY && s->ev_gen_ready < 0 && *ev_fail < 0) {
+		*ev_fail = s->ev_tb;
+		return TR_OUT_FAILED;
+	}
 	if (s->done)
 		return TR_OUT_COMPLETED;
 	if (*ev_fail >= 0)
@@ -71,6 +77,10 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 		return TR_OUT_NONE; /* settings pasted, nothing of a start */
 	if (s->progress_open || s->dots_open)
 		return TR_OUT_LOADING;
+	/* a load bar that reached N/N, and nothing failed after it: the
+	 * weights are in (a load summary in all but words) */
+	if (s->bar_done && s->stage == TR_ST_LOADING)
+		return TR_OUT_COMPLETED;
 	return TR_OUT_CUTOFF;
 }
 
