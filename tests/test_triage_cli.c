@@ -168,3 +168,16 @@ Test(triage_cli, html_says_it_wrote_the_page)
 	snprintf(want, sizeof(want), "loadscope triage: --html: wrote %s (%ld bytes)\n", page, n);
 	cr_assert_str_eq(e, want);
 }
+
+/* Counts of one are singular in the header, text and Markdown alike. */
+Test(triage_cli, one_line_is_singular)
+{
+	char args[512];
+	snprintf(args, sizeof(args), "%s", file("one.log", "[loadscope/2] start x | run=0000000a t_s=0\n"));
+	tool(args);
+	cr_assert(strstr(out, ": 1 line, 1 recognised, 1 start"), "%s", out);
+	snprintf(args, sizeof(args), "--format md %s", file("one.log", "[loadscope/2] start x | run=0000000a t_s=0\n"));
+	tool(args);
+	cr_assert(strstr(out, "\n1 line, 1 recognised, 1 start."), "%s", out);
+	cr_assert_null(strstr(out, "1 lines"), "%s", out);
+}

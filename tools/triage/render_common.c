@@ -89,8 +89,8 @@ const struct tr_startsum *tr_sum_of(const struct lsc_triage *t, unsigned idx)
 
 void tr_print_counts(const struct lsc_triage *t, FILE *o)
 {
-	fprintf(o, "%lu lines, %lu recognised, %u start%s", t->nlines, t->nrecog, t->nstarts,
-		t->nstarts == 1 ? "" : "s");
+	fprintf(o, "%lu line%s, %lu recognised, %u start%s", t->nlines, t->nlines == 1 ? "" : "s", t->nrecog,
+		t->nstarts, t->nstarts == 1 ? "" : "s");
 	if (t->ntrunc)
 		fprintf(o, ", %lu line%s over %u bytes truncated", t->ntrunc, t->ntrunc == 1 ? "" : "s",
 			LSC_TRIAGE_LINE_MAX);
