@@ -15,6 +15,8 @@
 #include <sys/mman.h>
 
 #include "loader/read/read.h"
+#include "host/mem_room.h"
+#include "profiler/internal.h"
 #include "sys/sys.h"
 
 int lsc__staging_init(struct lsc__load *L, struct lsc__staging *s, unsigned count, uint64_t bytes)
@@ -25,16 +27,18 @@ int lsc__staging_init(struct lsc__load *L, struct lsc__staging *s, unsigned coun
 	s->bytes = bytes;
 	s->map_bytes = (uint64_t)count * bytes;
 	/* The buffers are populated and locked at once: a size near the
-	 * machine's memory would bring the OOM killer to the engine rather than
-	 * an error. Half of MemAvailable is the most they may take. */
-	struct lsc_system sys;
-	lsc_profiler_system(L->p, &sys);
-	if (sys.mem_available != LSC_NA && sys.mem_available > 0 &&
-	    s->map_bytes > (uint64_t)sys.mem_available / 2) {
+	 * memory this process may take (MemAvailable, or a memory cgroup's
+	 * room below it: host/mem_room.c, as the arena's guard reads it) would
+	 * bring the OOM killer to the engine rather than an error. Half of it
+	 * is the most they may take. */
+	struct lsc__mem_room room;
+	int t = lsc__mem_room_read(lsc__proc_root(L->p), lsc__sys_root(L->p), &room) == 0 ? room.tightest : -1;
+	if (t >= 0 && room.b[t].room > 0 && s->map_bytes > (uint64_t)room.b[t].room / 2) {
 		lsc__load_error(L->p, "staging", NULL, 0, -ENOMEM,
-				"%u staging buffers of %llu MiB would take more than half of MemAvailable "
-				"(%lld MiB)",
-				count, (unsigned long long)(bytes >> 20), (long long)(sys.mem_available >> 20));
+				"%u staging buffers of %llu MiB would take more than half of %s%s%s (%lld MiB)",
+				count, (unsigned long long)(bytes >> 20), t == LSC__MEM_AVAILABLE ? "" : "the room under ",
+				lsc__mem_src_what(t), t == LSC__MEM_AVAILABLE ? "" : " of its cgroup",
+				(long long)(room.b[t].room >> 20));
 		memset(s, 0, sizeof(*s));
 		return -ENOMEM;
 	}
