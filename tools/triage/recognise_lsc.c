@@ -84,7 +84,7 @@ static int sentence_whole(const struct lsc__parsed *p)
 	static const char *const ends[] = {" faults", " s", " phases", ")", " B", "iB"};
 	const char *h = p->human;
 	size_t n = h ? strlen(h) : 0;
-	if (p->n > 0 && !(lsc__parsed_get(p, LSC__KEY(RUN)) == NULL))
+	if (p->n > 0 && lsc__parsed_get(p, LSC__KEY(RUN)))
 		return 0; /* a tail of its own: vm=n/a there is the line's own word */
 	for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
 		size_t k = strlen(ends[i]);
