@@ -1,0 +1,240 @@
+/*
+ * Description: what a finding says, beyond its id and severity: the lines
+ * it quotes, the figures it works out and the remedy it gives, each for the
+ * input that should produce it, and the readers under them (clocks in
+ * brackets, a value awaited after `cat`, the HTML axis, the sanitiser).
+ * Each case was a mutant the suite let through (docs/testing.md, "Random
+ * mutants"): a rule that fired with the right id but dropped its evidence
+ * line or its arithmetic, or fell through to another cause's remedy. The
+ * expected texts are what docs/triage.md says each finding shows, with the
+ * numbers worked out here from the log.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "triage/internal.h"
+#include "triage/render.h"
+#include "triage/triage.h"
+#include "helpers/triage_run.h"
+
+static char *json_of(const char *log)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert_not_null(t);
+	size_t n;
+	char *o = trun_render(t, LSC_TRIAGE_JSON, &n);
+	cr_assert_not_null(o);
+	lsc_triage_free(t);
+	return o;
+}
+
+/* The JSON object of finding @id in @json (up to the next finding), or NULL. */
+static const char *finding(const char *json, const char *id, char *buf, size_t cap)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "{\"id\":\"%s\"", id);
+	const char *p = strstr(json, key);
+	if (!p)
+		return NULL;
+	const char *e = strstr(p + 1, "{\"id\":\"");
+	size_t n = e ? (size_t)(e - p) : strlen(p);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	return buf;
+}
+
+/* How many times @needle occurs in @hay. */
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+#define NUMA_LOG(bytes) "[loadscope/1] start e | run=00000001\n" \
+	"warning: NUMA balancing is enabled, this is known to degrade performance\n" \
+	"[loadscope/1] loaded x | run=00000001 bytes=" bytes " wall_s=2.000\n" \
+	"[loadscope/1] ready | run=00000001 wall_s=3\n"
+
+/* numa-balancing spares a model under 4 GiB (docs/triage.md), and for one
+ * of 4 GiB says how much is scanned: 2^32 bytes is 4.00 GiB. */
+Test(triage_quotes, numa_balancing_from_four_gib_with_the_size)
+{
+	char buf[4096];
+	char *j = json_of(NUMA_LOG("4294967296"));
+	const char *f = finding(j, "numa-balancing", buf, sizeof(buf));
+	cr_assert_not_null(f, "4 GiB is not spared: %s", j);
+	cr_expect(strstr(f, "4.00 GiB of model pages are scanned"), "the size is worked out: %s", f);
+	cr_expect(strstr(f, "NUMA balancing is enabled"), "the engine's warning is quoted: %s", f);
+	free(j);
+	j = json_of(NUMA_LOG("4294967295"));
+	cr_expect_null(finding(j, "numa-balancing", buf, sizeof(buf)), "a byte under 4 GiB is spared: %s", j);
+	free(j);
+}
+
+/* ollama's offload estimate is quoted beside the kill: both its figures. */
+Test(triage_quotes, an_oom_kill_quotes_the_engines_estimate)
+{
+	static const char log[] =
+		"May 27 12:33:12 h ollama[233489]: time=2024-05-27T12:33:12.568Z level=INFO source=memory.go:133 "
+		"msg=\"offload to gpu\" layers.requested=-1 layers.real=5 memory.available=\"7.8 GiB\" "
+		"memory.required.full=\"38.9 GiB\" memory.required.partial=\"7.7 GiB\"\n"
+		"May 27 12:33:13 h ollama[233489]: time=2024-05-27T12:33:13.568Z level=INFO source=server.go:320 "
+		"msg=\"starting llama server\" cmd=\"/tmp/ollama_runners/cpu/ollama_llama_server --model /m\"\n"
+		"May 27 12:34:13 h kernel: Out of memory: Killed process 233490 (ollama_llama_se) "
+		"total-vm:41000000kB, anon-rss:39000000kB\n";
+	char *j = json_of(log);
+	cr_expect(strstr(j, "the engine's estimate: 38.9 GiB required, 7.8 GiB available"), "%s", j);
+	/* 39000000 kB is 37.19 GiB */
+	cr_expect(strstr(j, "37.19 GiB of anonymous memory"), "%s", j);
+	free(j);
+}
+
+/* A refused pinned allocation the engine survived quotes the refusal and
+ * the line that says what it did instead. */
+Test(triage_quotes, a_pinned_refusal_quotes_the_fallback_line)
+{
+	static const char log[] = "llama_model_loader: loaded meta data with 33 key-value pairs\n"
+				  "WARNING: failed to allocate 1024.00 MB of pinned memory: invalid argument\n"
+				  "ggml_backend_cuda_host_buffer: falling back to pageable memory\n"
+				  "llama_perf_context_print:        load time =    3301.15 ms\n";
+	char buf[4096];
+	char *j = json_of(log);
+	const char *f = finding(j, "pinned-alloc-failed", buf, sizeof(buf));
+	cr_assert_not_null(f, "%s", j);
+	cr_expect(strstr(f, "\"line\":2,"), "the refusal is quoted: %s", f);
+	cr_expect(strstr(f, "\"line\":3,\"text\":\"ggml_backend_cuda_host_buffer: falling back"),
+		  "the fallback is quoted: %s", f);
+	cr_expect(strstr(f, "went on with pageable memory"), "%s", f);
+	free(j);
+}
+
+/* load-failed gives the remedy of the cause its failure line names, and only
+ * that one, then the pointer to its page: two remedies for each of these. */
+Test(triage_quotes, a_load_failure_gets_its_causes_remedy_alone)
+{
+	static const struct {
+		const char *err, *remedy;
+	} c[] = {
+		{"No such file or directory", "a file was not found"},
+		{"Permission denied", "permission was refused"},
+		{"Input/output error", "reading the model failed"},
+		{"Invalid argument", "an argument was refused (EINVAL)"},
+		{"Operation not supported", "the operation is not supported here"},
+		{"timed out waiting", "the engine gave up waiting"},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[1024], buf[4096];
+		snprintf(log, sizeof(log),
+			 "llama_model_loader: loaded meta data with 33 key-value pairs\n"
+			 "llama_model_load: error loading model: failed to open /m/x.gguf: %s\n"
+			 "llama_load_model_from_file: failed to load model\n"
+			 "main: error: unable to load model\n",
+			 c[i].err);
+		char *j = json_of(log);
+		const char *f = finding(j, "load-failed", buf, sizeof(buf));
+		cr_assert_not_null(f, "%s: %s", c[i].err, j);
+		const char *r = strstr(f, "\"remedies\":[");
+		cr_assert_not_null(r);
+		char want[160];
+		snprintf(want, sizeof(want), "\"remedies\":[\"%s", c[i].remedy);
+		cr_expect(!strncmp(r, want, strlen(want)), "%s: %s", c[i].err, r);
+		/* the remedies array: its strings are the quotes after its "[" up to "]" */
+		const char *e = strchr(r, ']');
+		cr_assert_not_null(e);
+		char arr[2048];
+		snprintf(arr, sizeof(arr), "%.*s", (int)(e - r), r);
+		cr_expect_eq(count(arr, "\",\""), 1, "%s: two remedies, not %s", c[i].err, arr);
+		cr_expect(strstr(arr, "loadscope explain load-failed"), "%s", arr);
+		free(j);
+	}
+}
+
+/* A loaded line with bytes and wall_s but no rate: the rate is theirs,
+ * 10 GiB in 4 s is 2.50 GiB/s, and the start's table shows it. */
+Test(triage_quotes, a_load_rate_from_bytes_and_wall_time)
+{
+	char *j = json_of("[loadscope/1] start e | run=00000001\n"
+			  "[loadscope/1] loaded x | run=00000001 bytes=10737418240 wall_s=4.000\n"
+			  "[loadscope/1] ready | run=00000001 wall_s=5\n");
+	cr_expect(strstr(j, "\"load rate (GiB/s)\":2.5"), "%s", j);
+	free(j);
+}
+
+/* Timestamps in brackets with a date ("[2024-05-27 12:33:12]", and with a
+ * T) are the lines' clocks: 12:33:12 to 12:38:12 is 300 s to ready. */
+Test(triage_quotes, bracketed_date_times_are_clocks)
+{
+	static const char *const fmt[] = {"[2024-05-27 %s]", "[2024-05-27T%s]"};
+	for (int i = 0; i < 2; i++) {
+		char a[40], b[40], c[40], log[512];
+		snprintf(a, sizeof(a), fmt[i], "12:33:12");
+		snprintf(b, sizeof(b), fmt[i], "12:33:13");
+		snprintf(c, sizeof(c), fmt[i], "12:38:12");
+		snprintf(log, sizeof(log),
+			 "%s INFO starting vLLM API server\n%s INFO Loading weights took 2.00 seconds\n"
+			 "%s INFO Application startup complete.\n",
+			 a, b, c);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert_not_null(t);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+		cr_expect(fabs(si.ready_s - 300) < 1e-6, "%s: ready_s %g, want 300", fmt[i], si.ready_s);
+		lsc_triage_free(t);
+	}
+}
+
+/* `cat FILE` alone awaits its value on the next line; a line that the
+ * cleaner drops (a code fence) breaks that, and the line after it is read
+ * for what it is. */
+Test(triage_quotes, a_value_awaited_after_cat_is_only_the_next_line)
+{
+	struct lsc_triage *t = trun_text("$ cat /proc/sys/kernel/numa_balancing\n```\n"
+					 "vmstat: pswpin +262144 pswpout +0\n");
+	cr_assert_not_null(t);
+	cr_expect_eq(trun_sev_of(t, "swap-during-load"), LSC_TRIAGE_FAIL, "the vmstat line is read");
+	lsc_triage_free(t);
+	/* and on the next line it is the value */
+	t = trun_text("$ cat /proc/sys/kernel/numa_balancing\n1\n"
+		      "[loadscope/1] loaded x | run=00000001 bytes=8589934592 wall_s=2.000\n");
+	cr_assert_not_null(t);
+	cr_expect_eq(trun_sev_of(t, "numa-balancing"), LSC_TRIAGE_WARN);
+	lsc_triage_free(t);
+}
+
+/* The HTML axis: ticks of 1, 2 or 5 times a power of ten, about 8 of them:
+ * a 40 s start is ticked every 5 s (40 / 8 = 5), 0 to 40 s, nine ticks. */
+Test(triage_quotes, the_time_axis_ticks_every_five_seconds_over_forty)
+{
+	struct lsc_triage *t = trun_text("[loadscope/1] start e | run=00000001\n"
+					 "[loadscope/1] phase read | run=00000001 kind=read bytes=10737418240 wall_s=30\n"
+					 "[loadscope/1] ready | run=00000001 wall_s=40\n");
+	cr_assert_not_null(t);
+	char *page = NULL;
+	size_t n = 0;
+	FILE *o = open_memstream(&page, &n);
+	cr_assert_not_null(o);
+	cr_assert_eq(tr_render_html(t, o), 0);
+	fclose(o);
+	lsc_triage_free(t);
+	cr_expect_eq(count(page, "text-anchor=\"middle\">"), 9, "nine ticks");
+	cr_expect(strstr(page, ">5 s</text>") && strstr(page, ">40 s</text>"), "every 5 s to 40 s");
+	free(page);
+}
+
+/* The sanitiser: a control byte becomes one space and the byte after it is
+ * kept; every other byte of ASCII is itself. */
+Test(triage_quotes, a_control_byte_is_one_space)
+{
+	char out[32];
+	size_t n = tr_sanitize("a\x01" "b\x7f" "c\td", 7, out, sizeof(out));
+	cr_expect_eq(n, 7);
+	cr_expect_str_eq(out, "a b c d");
+}
