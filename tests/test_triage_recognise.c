@@ -220,3 +220,35 @@ Test(triage_recognise, old_error_key_reads_as_err)
 		lsc_triage_free(t);
 	}
 }
+
+/* A line read for its rates ("RSS +484 MB in 8 s") counts as recognised,
+ * and the rate is the fill's: 484 MB in 8 s. */
+Test(triage_recognise, a_rate_in_prose_is_a_recognised_line)
+{
+	struct lsc_triage *t = run("RSS deltas: +484 MB in 8 s\n");
+	cr_expect_eq(lsc_triage_nlines(t), 1);
+	cr_expect_eq(lsc_triage_nrecognised(t), 1);
+	lsc_triage_free(t);
+}
+
+/* Inputs are apart: a load figure in the second file is not the first
+ * file's start, cut off before it: two starts, the first cut off. */
+Test(triage_recognise, a_second_input_does_not_finish_the_firsts_start)
+{
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	cr_assert_not_null(t);
+	static const char a[] = "INFO mistralrs_server: loading model /m\n";
+	static const char b[] = "INFO mistralrs_server: Model loaded in 12.3s\n";
+	cr_assert_eq(lsc_triage_source(t, "a.log"), 0);
+	cr_assert_eq(lsc_triage_feed(t, a, strlen(a)), 0);
+	cr_assert_eq(lsc_triage_source(t, "b.log"), 0);
+	cr_assert_eq(lsc_triage_feed(t, b, strlen(b)), 0);
+	cr_assert_eq(lsc_triage_finish(t), 0);
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_str_eq(si.outcome, "cut-off");
+	cr_assert_eq(lsc_triage_start(t, 1, &si), 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	lsc_triage_free(t);
+}

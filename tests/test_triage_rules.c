@@ -5,6 +5,7 @@
  * that succeeds, one EAGAIN, a pool that is large enough, a rate that
  * agrees with the wall time, ...), not in wording.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -403,6 +404,12 @@ Test(triage_rules, internal_failure_is_reported_and_the_rest_run)
 	cr_assert_eq(sev_of(t, "rule-error"), LSC_TRIAGE_WARN);
 	cr_assert_eq(sev_of(t, "verify-failed"), LSC_TRIAGE_FAIL);
 	cr_assert_eq(t->rule_errors, 1);
+	/* it says where to take the log */
+	size_t n;
+	char *j = trun_render(t, LSC_TRIAGE_JSON, &n);
+	cr_assert_not_null(j);
+	cr_expect(strstr(j, "\"remedies\":[\"report this log to the loadscope maintainers\"]"), "%s", j);
+	free(j);
 	lsc_triage_free(t);
 }
 
