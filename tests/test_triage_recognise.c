@@ -7,6 +7,7 @@
  * closes: its phase-table summary, its --table row and its findings.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -250,5 +251,37 @@ Test(triage_recognise, a_second_input_does_not_finish_the_firsts_start)
 	cr_expect_str_eq(si.outcome, "cut-off");
 	cr_assert_eq(lsc_triage_start(t, 1, &si), 0);
 	cr_expect_str_eq(si.outcome, "completed");
+	/* the first name names the first input; it opens no second one */
+	size_t n;
+	char *j = trun_render(t, LSC_TRIAGE_JSON, &n);
+	cr_assert_not_null(j);
+	cr_expect(strstr(j, "\"inputs\":[\"a.log\",\"b.log\"],"), "%.200s", j);
+	free(j);
+	lsc_triage_free(t);
+}
+
+/* strace -f splits a call another thread interrupts: "ioctl(... <unfinished
+ * ...>" then "<... ioctl resumed> ) = -1 EAGAIN <0.5>". The resumed half
+ * counts only after its unfinished half named the KFD allocation: 20 such
+ * pairs are 10 s of retries, as 20 whole lines are. */
+Test(triage_recognise, strace_kfd_ioctl_unfinished_and_resumed)
+{
+	char log[8192] = "";
+	for (int i = 0; i < 20; i++)
+		strcat(log, "[pid  4711] 16:20:10.000000 ioctl(3, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, 0x7ffe <unfinished ...>\n"
+			    "[pid  4711] 16:20:10.500000 <... ioctl resumed> ) = -1 EAGAIN (Resource temporarily "
+			    "unavailable) <0.500000>\n");
+	struct lsc_triage *t = run(log);
+	cr_expect_eq(lsc_triage_nrecognised(t), 40);
+	cr_expect_eq(sev_of(t, "kfd-userptr-eagain"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	/* near miss: resumed halves with no unfinished KFD call before them */
+	log[0] = 0;
+	for (int i = 0; i < 20; i++)
+		strcat(log, "[pid  4711] 16:20:10.500000 <... ioctl resumed> ) = -1 EAGAIN (Resource temporarily "
+			    "unavailable) <0.500000>\n");
+	t = run(log);
+	cr_expect_eq(lsc_triage_nrecognised(t), 0);
+	cr_expect_eq(sev_of(t, "kfd-userptr-eagain"), -1);
 	lsc_triage_free(t);
 }

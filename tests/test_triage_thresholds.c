@@ -221,3 +221,30 @@ Test(triage_thresholds, thp_compaction_fill_below_a_quarter)
 	cr_assert_eq(sev(THP_FILL("484"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
 	cr_assert_neq(sev(THP_FILL("1536"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
 }
+
+#define REFAULT_ALLOC(alloc_s) "[loadscope/1] start e | run=0000000c\n" \
+	"[loadscope/1] system k | run=0000000c thp_enabled=madvise thp_defrag=madvise page_reporting=1\n" \
+	"[loadscope/1] arena a | run=0000000c policy=thp requested=thp source=option\n" \
+	"[loadscope/1] phase allocate | run=0000000c depth=0 kind=allocate bytes=42949672960 wall_s=" alloc_s \
+	" vm_thp_fault_alloc=20480\n" \
+	"[loadscope/1] phase read | run=0000000c depth=0 kind=read bytes=42949672960 wall_s=8 majflt=0\n" \
+	"[loadscope/1] ready | run=0000000c wall_s=50\n"
+
+/* host-refault's huge-page shape: populating under 1.0 GiB/s (the refault
+ * ran at 0.4-0.91 GiB/s on the build VM). 40 GiB in 40 s is 1.00 GiB/s:
+ * not it; in 40.4 s, 0.99 GiB/s: it. */
+Test(triage_thresholds, host_refault_below_one_gib_per_second)
+{
+	cr_assert_eq(sev(REFAULT_ALLOC("40"), "host-refault"), -1);
+	cr_assert_eq(sev(REFAULT_ALLOC("40.4"), "host-refault"), LSC_TRIAGE_FAIL);
+}
+
+/* The probe's warning is a risk on its own, whatever line it is on: here
+ * the first, the start's evidence number 0. */
+Test(triage_thresholds, host_refault_from_the_probe_on_the_first_line)
+{
+	cr_assert_eq(sev("[loadscope/1] warn probe: this VM gives idle free memory back | run=0000000f "
+			 "id=host-refault arena_bytes=2147483648 page_reporting=1 page_reporting_order=9\n",
+			 "host-refault"),
+		     LSC_TRIAGE_WARN);
+}
