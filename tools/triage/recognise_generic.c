@@ -52,7 +52,9 @@ static const char *ci(const char *s, size_t n, const char *w)
 {
 	const char *lo = lowered(s, n);
 	if (lo) {
-		const char *k = memmem(lo, n, w, strlen(w));
+		/* the lowered copy of a cleaned line holds no NUL and ends in one:
+		 * a range to its end is a C string, which strstr searches fastest */
+		const char *k = lo[n] ? tr_memmem(lo, n, w) : strstr(lo, w);
 		return k ? cur_line.orig + (k - cur_line.low) : NULL;
 	}
 	return tr_memmem_ci(s, n, w);
