@@ -162,9 +162,11 @@ static int jump_then_destroy_with_watchdog(void)
 		lsc_note(P, "jump", "out");
 		return 3;
 	}
-	/* Let the watchdog come to the turn (a blocked line), without timing
-	 * anything: the test passes whether it came or not. */
-	usleep(50 * 1000);
+	/* Let the watchdog come to the turn (a blocked line): it looks every
+	 * 250 ms, so in 600 ms it has looked at least twice. The test passes
+	 * whether it came or not; it finds a destroy that leaves the turn
+	 * taken (the watchdog would wait for it forever) only when it came. */
+	usleep(600 * 1000);
 	lsc_profiler_destroy(P);
 	return 0;
 }
