@@ -114,3 +114,27 @@ Test(prefault_slices, one_touched_slice_marks_the_result)
 	lsc_profiler_destroy(p);
 	munmap(m, SIZE);
 }
+
+/* How the range is cut: slices of ceil(units / n) 2 MiB units each, so
+ * 8 MiB (four units) over 3 threads is two slices of 4 MiB, two threads,
+ * not a third with nothing to do; 10 MiB (five units) over 4 is 4 + 4 + 2
+ * MiB, three. Worked out here from the size, for every size of 1 to 8
+ * units and 1 to 8 threads. */
+Test(prefault_slices, as_many_threads_as_slices_with_bytes)
+{
+	const size_t unit = 2 * MIB;
+	char *m = fresh();
+	for (size_t units = 1; units <= 8; units++)
+		for (unsigned n = 1; n <= 8; n++) {
+			struct lsc__prefault_result r;
+			unsigned k = n > units ? (unsigned)units : n;
+			size_t per = (units + k - 1) / k;
+			unsigned want = (unsigned)((units + per - 1) / per);
+			madvise(m, SIZE, MADV_DONTNEED);
+			cr_assert_eq(lsc__prefault(NULL, NULL, 0, m, units * unit, n, -1, &r), 0);
+			cr_expect_eq(r.threads, want, "%zu MiB over %u threads: %u threads ran, want %u",
+				     units * 2, n, r.threads, want);
+			cr_expect_eq(resident(m, units * unit), units * unit / (size_t)sysconf(_SC_PAGESIZE));
+		}
+	munmap(m, SIZE);
+}
