@@ -382,6 +382,12 @@ Test(model_safetensors, malformed_headers)
 		    "{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296],\"data_offsets\":[0,4]}}", 96, data, 4);
 	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "overflows 64 bits");
 	free(p);
+	/* __metadata__ maps strings to strings */
+	p = st_file("meta.safetensors",
+		    "{\"__metadata__\":{\"layers\":[1,2]},\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}",
+		    96, data, 1);
+	lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", "a __metadata__ value that is not a string");
+	free(p);
 }
 
 Test(model_safetensors, a_read_that_fails)
@@ -470,4 +476,38 @@ Test(model_safetensors, a_device_is_one_extent_and_left_closed)
 	cr_assert_eq(m->n_extents, 1);
 	cr_assert_eq(m->n_tensors, 0);
 	lsc_manifest_destroy(m);
+}
+
+/* Keys the reader does not know are skipped whatever their value: an
+ * array (empty, nested, of objects), an object, a string, a number, true,
+ * false, null; in a tensor and in the index (__metadata__'s values are
+ * strings by the format: malformed_headers refuses others). The tensors
+ * and their offsets are those of the file without them. */
+Test(model_safetensors, unknown_keys_of_every_json_type_are_skipped)
+{
+	static const char extra[] =
+		"{\"a\":{\"dtype\":\"F32\",\"q\":[[1,2],[],[{\"k\":[true]}]],\"shape\":[2,3],"
+		"\"n\":null,\"o\":{\"x\":[1]},\"data_offsets\":[0,24],\"t\":true,\"f\":false,\"e\":[]},"
+		"\"__metadata__\":{\"format\":\"pt\",\"s\":\"x\"}}";
+	char *path = st_file("extra.safetensors", extra, 248, data, 24);
+	struct lsc_manifest *m = NULL;
+	const char *one[] = {path};
+	cr_assert_eq(lsc_manifest_from_files(NULL, one, 1, &m), 0);
+	cr_assert_eq(m->n_tensors, 1);
+	cr_assert_str_eq(m->tensors[0].name, "a");
+	cr_assert_eq(m->tensors[0].n_dims, 2);
+	cr_assert_eq(m->tensors[0].dims[1], 3);
+	cr_assert_eq(m->extents[0].file_offset, 8 + 248);
+	cr_assert_eq(m->extents[0].length, 24);
+	lsc_manifest_destroy(m);
+	free(path);
+	char *dir = make_shards("sharded-extra",
+				"{\"metadata\": {\"total_size\": 12, \"parts\": [[1], []]}, \"other\": [{}, [], 0],\n"
+				" \"weight_map\": {\"y\": \"model-00002-of-00002.safetensors\",\n"
+				"  \"x\": \"model-00001-of-00002.safetensors\"}, \"after\": [null]}\n");
+	const char *d = dir;
+	cr_assert_eq(lsc_manifest_from_files(NULL, &d, 1, &m), 0);
+	check_shards(m, dir);
+	lsc_manifest_destroy(m);
+	free(dir);
 }
