@@ -26,6 +26,7 @@
 #include <criterion/criterion.h>
 
 #include "helpers/triage_run.h"
+#include "triage/render.h"
 #include "helpers/browser.h"
 #include "helpers/tool_run.h"
 
@@ -352,6 +353,45 @@ Test(triage_html, thousands_of_starts_give_a_bounded_page)
 	cr_assert_lt(na, 2u << 20);
 	free(ha);
 	free(hb);
+}
+
+/* The header names the first 16 inputs and counts the rest: 16 inputs are
+ * all named, 17 are 16 named and "and 1 more inputs". In process: the
+ * page of a triage fed N inputs. */
+static char *page_of_inputs(unsigned n)
+{
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	cr_assert_not_null(t);
+	for (unsigned i = 0; i < n; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "in%02u.log", i);
+		cr_assert_eq(lsc_triage_source(t, name), 0);
+		cr_assert_eq(lsc_triage_feed(t, "vmstat: pswpin +1 pswpout +0\n", 29), 0);
+	}
+	lsc_triage_finish(t);
+	char *page = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&page, &len);
+	cr_assert_not_null(o);
+	cr_assert_eq(tr_render_html(t, o), 0);
+	fclose(o);
+	lsc_triage_free(t);
+	char *end = strstr(page, "</header>");
+	cr_assert_not_null(end);
+	*end = 0; /* the header alone: the starts' evidence names inputs too */
+	return page;
+}
+
+Test(triage_html, the_header_names_sixteen_inputs_and_counts_the_rest)
+{
+	char *p = page_of_inputs(16);
+	cr_expect(strstr(p, "in15.log: "), "the 16th is named last");
+	cr_expect_null(strstr(p, "more inputs"));
+	free(p);
+	p = page_of_inputs(17);
+	cr_expect(strstr(p, "in15.log, and 1 more inputs: "), "the 17th is counted");
+	cr_expect_null(strstr(p, "in16.log"));
+	free(p);
 }
 
 /* ---- from a load --------------------------------------------------------------------- */
