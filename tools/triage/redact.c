@@ -2,7 +2,7 @@
  * What may leave the machine when a report is pasted back: --redact replaces
  * paths (anything with a slash that looks like a file path, ~ paths), user
  * names in /home/NAME, user@host, IPv4 addresses and dotted host names with
- * placeholders. /proc and /sys paths are kept: they name kernel knobs, not
+ * placeholders (not a dotted name in code or a file's name: code_or_file). /proc and /sys paths are kept: they name kernel knobs, not
  * the user. tr_sanitize makes any bytes printable UTF-8 for quoting.
  */
 #include <ctype.h>
@@ -106,6 +106,29 @@ size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap)
 	return w;
 }
 
+/* Is the dotted token @s[0..n) a name in code or a file's name rather than
+ * a host's? A label after the first that opens in upper case is Python's
+ * or Java's (torch.cuda.OutOfMemoryError), and a last label that is a
+ * file's extension names a file (model.safetensors.index.json): the triage
+ * quotes both as evidence, and neither says where the user works. */
+static int code_or_file(const char *s, size_t n)
+{
+	static const char *const ext[] = {"json", "gguf", "safetensors", "bin", "pt", "pth", "py", "so", "txt",
+					  "log", "yaml", "yml", "toml", "onnx", "engine", "plan", "cc", "cpp", "c",
+					  "h", "cu", "sh", NULL};
+	for (size_t i = 1; i < n; i++)
+		if (s[i - 1] == '.' && isupper((unsigned char)s[i]))
+			return 1;
+	const char *dot = memrchr(s, '.', n);
+	if (!dot)
+		return 0;
+	size_t el = n - (size_t)(dot + 1 - s);
+	for (const char *const *e = ext; *e; e++)
+		if (strlen(*e) == el && !strncmp(dot + 1, *e, el))
+			return 1;
+	return 0;
+}
+
 static int pathch(char c)
 {
 	return isalnum((unsigned char)c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '~' || c == '+';
@@ -163,7 +186,7 @@ void tr_redact(const char *in, char *out, size_t cap)
 			else if (dots == 3 && !alpha && digits >= 4 && in[r] != '0')
 				rep = "<ip>";
 			else if (dots >= 2 && alpha >= 4 && !isdigit((unsigned char)in[r]) &&
-				 isalpha((unsigned char)in[e - 1]))
+				 isalpha((unsigned char)in[e - 1]) && !code_or_file(in + r, e - r))
 				rep = "<host>";
 			if (rep) {
 				if (!put(out, cap, &w, rep))
