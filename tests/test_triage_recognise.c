@@ -285,3 +285,33 @@ Test(triage_recognise, strace_kfd_ioctl_unfinished_and_resumed)
 	cr_expect_eq(sev_of(t, "kfd-userptr-eagain"), -1);
 	lsc_triage_free(t);
 }
+
+/* "n/a" is loadscope's "not measured" (docs/log-format.md): a system line
+ * with thp_defrag=n/a says nothing of defrag, as one without the key, so
+ * the compaction finding is the same and quotes no defrag mode. */
+Test(triage_recognise, n_a_is_a_value_not_measured)
+{
+	static const char *const fmt =
+		"[loadscope/1] start e | run=0000000e\n"
+		"[loadscope/1] system k | run=0000000e thp_enabled=madvise%s\n"
+		"[loadscope/1] arena a | run=0000000e policy=thp requested=thp source=option\n"
+		"[loadscope/1] phase allocate | run=0000000e kind=allocate bytes=214748365 wall_s=2 "
+		"vm_compact_stall=10 vm_compact_fail=10 vm_thp_fault_fallback=300\n"
+		"[loadscope/1] phase copy | run=0000000e kind=copy bytes=42917472256 wall_s=13\n"
+		"[loadscope/1] ready | run=0000000e wall_s=40\n";
+	const char *const tails[] = {"", " thp_defrag=n/a"};
+	char *json[2];
+	for (int i = 0; i < 2; i++) {
+		char log[1024];
+		snprintf(log, sizeof log, fmt, tails[i]);
+		struct lsc_triage *t = run(log);
+		cr_expect_eq(sev_of(t, "thp-direct-compaction"), LSC_TRIAGE_FAIL, "%s", tails[i]);
+		size_t n;
+		json[i] = trun_render(t, LSC_TRIAGE_JSON, &n);
+		cr_assert_not_null(json[i]);
+		cr_expect_null(strstr(json[i], "\"line\":2,"), "%s: the system line names no defrag mode", tails[i]);
+		lsc_triage_free(t);
+	}
+	free(json[0]);
+	free(json[1]);
+}
