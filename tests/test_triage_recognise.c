@@ -6,6 +6,7 @@
  * streamer. Facts are checked through what the triage keeps after a start
  * closes: its phase-table summary, its --table row and its findings.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,4 +315,54 @@ Test(triage_recognise, n_a_is_a_value_not_measured)
 	}
 	free(json[0]);
 	free(json[1]);
+}
+
+/* A note is a remark inside a start: one about a failed verification
+ * fails it (verify-failed), any other leaves it as it was, completed; only
+ * a probe's `ok` verdict makes a run a probe's. */
+Test(triage_recognise, notes_inside_a_start)
+{
+	static const char *const fmt =
+		"[loadscope/1] start e | run=00000001\n"
+		"[loadscope/1] note %s | run=00000001 topic=%s text=\"%s\"\n"
+		"[loadscope/1] loaded x | run=00000001 bytes=10737418240 wall_s=4.000\n"
+		"[loadscope/1] ready | run=00000001 wall_s=5\n";
+	char log[1024];
+	snprintf(log, sizeof log, fmt, "verify: chunk 3 failed its checksum", "verify", "chunk 3 failed its checksum");
+	struct lsc_triage *t = run(log);
+	cr_expect_eq(sev_of(t, "verify-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	snprintf(log, sizeof log, fmt, "pin: cudaHostRegister took 2 tries", "pin", "took 2 tries");
+	t = run(log);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_eq(sev_of(t, "healthy"), LSC_TRIAGE_INFO);
+	cr_expect_eq(sev_of(t, "not-a-start"), -1);
+	lsc_triage_free(t);
+}
+
+/* vLLM's checkpoint line gives the size the shard bar's time is judged
+ * against: 140 GiB in 120 s is 1.17 GiB/s. A size no checkpoint has (2
+ * million GiB, a garbled paste) is no size: the time alone. */
+Test(triage_recognise, the_checkpoint_size_and_an_absurd_one)
+{
+	static const char *const fmt =
+		"INFO 10-16 15:39:01 [weight_utils.py:80] Filesystem type for checkpoints: EXT4. Checkpoint size: %s "
+		"GiB. Available RAM: 1000.00 GiB.\n"
+		"Loading safetensors checkpoint shards: 100%% Completed | 20/20 [02:00<00:00,  6.00s/it]\n";
+	char log[512];
+	snprintf(log, sizeof log, fmt, "140.00");
+	struct lsc_triage *t = run(log);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_eq(si.load_s, 120);
+	cr_expect_eq(si.gib, 140);
+	lsc_triage_free(t);
+	snprintf(log, sizeof log, fmt, "2000000.00");
+	t = run(log);
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_eq(si.load_s, 120);
+	cr_expect(isnan(si.gib), "an absurd size is no size: %g", si.gib);
+	lsc_triage_free(t);
 }
