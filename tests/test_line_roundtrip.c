@@ -413,6 +413,30 @@ Test(line_roundtrip, a_json_surrogate_pair_reads_as_its_character)
 	}
 }
 
+/* \uXXXX of the BMP on both sides of the surrogate range: U+D7FF is ED 9F
+ * BF, U+E000 (the first after it) EE 80 80, U+FFFF EF BF BF, U+0800 E0 A0
+ * 80, U+07FF DF BF; a lone surrogate (U+D800, U+DFFF) is no character and
+ * reads as '?'. */
+Test(line_roundtrip, a_json_bmp_escape_at_each_edge)
+{
+	static const struct {
+		const char *esc, *utf8;
+	} c[] = {
+		{"\\ud7ff", "\xed\x9f\xbf"}, {"\\ue000", "\xee\x80\x80"}, {"\\uffff", "\xef\xbf\xbf"},
+		{"\\u0800", "\xe0\xa0\x80"}, {"\\u07ff", "\xdf\xbf"},     {"\\u0080", "\xc2\x80"},
+		{"\\u007f", "\x7f"},         {"\\ud800", "?"},             {"\\udfff", "?"},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char s[128];
+		snprintf(s, sizeof(s), "{\"loadscope\":1,\"event\":\"note\",\"msg\":\"m\",\"name\":\"a%sb\"}", c[i].esc);
+		struct lsc__parsed p;
+		cr_assert_eq(lsc__line_parse(s, strlen(s), &p), 1, "%s", s);
+		char want[16];
+		snprintf(want, sizeof(want), "a%sb", c[i].utf8);
+		cr_expect_str_eq(lsc__parsed_get(&p, "name"), want, "%s", c[i].esc);
+	}
+}
+
 /* The triage's number reader stops at the end it is given: a point that
  * is the last byte in range is no number, whatever digit follows it in
  * memory; one digit more in range and it is ".5". */
