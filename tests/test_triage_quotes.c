@@ -279,3 +279,49 @@ Test(triage_quotes, a_slow_start_says_what_to_collect)
 	cr_expect_null(finding(j, "slow-start", buf, sizeof(buf)), "%s", j);
 	free(j);
 }
+
+/* The text on a timeline bar, by its width on the 980 px plot: from 150
+ * px the label, the time and the share; from 70 the label and the share;
+ * from 34 the share; under that nothing (docs/triage.md). A read of N s in
+ * a start of 980 s is N px wide. */
+static char *bar_label(double read_s, char *buf, size_t cap)
+{
+	char log[512];
+	snprintf(log, sizeof log,
+		 "[loadscope/1] start e | run=00000001\n"
+		 "[loadscope/1] phase read | run=00000001 kind=read bytes=10737418240 wall_s=%g\n"
+		 "[loadscope/1] ready | run=00000001 wall_s=980\n",
+		 read_s);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert_not_null(t);
+	char *page = NULL;
+	size_t n = 0;
+	FILE *o = open_memstream(&page, &n);
+	cr_assert_not_null(o);
+	cr_assert_eq(tr_render_html(t, o), 0);
+	fclose(o);
+	lsc_triage_free(t);
+	/* the read bar's group, up to its end */
+	const char *g = strstr(page, "data-phase=\"read\"");
+	cr_assert_not_null(g);
+	const char *e = strstr(g, "</g>");
+	const char *l = strstr(g, "<text class=\"lbl in\"");
+	buf[0] = 0;
+	if (l && l < e) {
+		l = strchr(l, '>') + 1;
+		snprintf(buf, cap, "%.*s", (int)(strstr(l, "</text>") - l), l);
+	}
+	free(page);
+	return buf;
+}
+
+Test(triage_quotes, a_bars_text_by_its_width)
+{
+	char b[128];
+	cr_expect_str_eq(bar_label(150, b, sizeof b), "read 150 s \xc2\xb7 15%");
+	cr_expect_str_eq(bar_label(149, b, sizeof b), "read 15%");
+	cr_expect_str_eq(bar_label(70, b, sizeof b), "read 7%");
+	cr_expect_str_eq(bar_label(69, b, sizeof b), "7%");
+	cr_expect_str_eq(bar_label(34, b, sizeof b), "3%");
+	cr_expect_str_eq(bar_label(33, b, sizeof b), "");
+}
