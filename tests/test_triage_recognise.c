@@ -366,3 +366,22 @@ Test(triage_recognise, the_checkpoint_size_and_an_absurd_one)
 	cr_expect(isnan(si.gib), "an absurd size is no size: %g", si.gib);
 	lsc_triage_free(t);
 }
+
+/* A brief sentence cut inside a number ("in 17" of "in 17.000 s"): every
+ * figure a sentence gives is followed by its unit, so the last number is
+ * not read (it could be 17.5 s or 170 s); the size before it is. */
+Test(triage_recognise, a_number_cut_at_the_end_of_a_sentence_is_not_read)
+{
+	struct lsc_triage *t = run("[loadscope/2] start eng: pid 1, loadscope 0.3.0, 2026-12-01T00:00:00Z\n"
+				   "[loadscope/2] loaded 8.00 GiB in 17\n");
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect(isnan(si.load_s), "read the cut number: %g", si.load_s);
+	cr_expect_eq(si.gib, 8);
+	lsc_triage_free(t);
+	t = run("[loadscope/2] start eng: pid 1, loadscope 0.3.0, 2026-12-01T00:00:00Z\n"
+		"[loadscope/2] loaded 8.00 GiB in 17.000 s (0.47 GiB/s over the wall time)\n");
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_eq(si.load_s, 17);
+	lsc_triage_free(t);
+}

@@ -118,3 +118,23 @@ Test(triage_spans, a_plain_load_keeps_its_layout)
 	free(html);
 	lsc_triage_free(t);
 }
+
+/* A start with no ready line is drawn to the end of its copy: allocate
+ * 2 s, then the read (3 s) overlapped by the copy (5 s) it feeds, so the
+ * axis runs to 2 + 5 = 7 s and the copy bar starts at 2 s. */
+Test(triage_spans, a_start_without_ready_ends_with_its_copy)
+{
+	struct lsc_triage *t = trun_text(
+		"[loadscope/1] start e | run=00000001\n"
+		"[loadscope/1] phase allocate | run=00000001 kind=allocate bytes=1073741824 wall_s=2\n"
+		"[loadscope/1] phase read | run=00000001 kind=read bytes=1073741824 wall_s=3\n"
+		"[loadscope/1] phase copy | run=00000001 kind=copy bytes=1073741824 wall_s=5\n");
+	char *html = render(t, HTML);
+	cr_expect(strstr(html, "data-total-s=\"7\""), "%s", html);
+	double s, d;
+	cr_assert(bar(html, "copy", &s, &d));
+	cr_expect_eq(s, 2);
+	cr_expect_eq(d, 5);
+	free(html);
+	lsc_triage_free(t);
+}

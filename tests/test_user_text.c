@@ -149,6 +149,14 @@ Test(user_text, probe_answers_first)
 	lsct_tool(out, sizeof out, err, sizeof err, "probe --arena-gib 100000");
 	cr_expect(!strncmp(out, "[loadscope/2] verdict probe: at risk: ", 38), "%s", out);
 	cr_expect(strstr(out, "(mem-short"), "%s", out);
+	/* the sentence closes what it opens, before its fields */
+	const char *bar = strstr(out, " | ");
+	cr_assert_not_null(bar, "%s", out);
+	int depth = 0;
+	for (const char *c = out; c < bar; c++)
+		depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+	cr_expect_eq(depth, 0, "unbalanced: %.*s", (int)(bar - out), out);
+	cr_expect_eq(bar[-1], ')', "%.*s", (int)(bar - out), out);
 }
 
 /* Every finding a rule gives (and the two the triage gives itself) has a
