@@ -229,3 +229,13 @@ Test(triage_clean, invalid_utf8_and_nul_bytes)
 	free(out);
 	lsc_triage_free(t);
 }
+
+/* A JSON-lines record's message, unescaped: \uXXXX is its character when
+ * printable ASCII, else '?', and the text after it is kept whole; \n and
+ * \t are spaces; \" \\ \/ their character. */
+Test(triage_clean, json_message_escapes)
+{
+	CLEAN("{\"level\":\"info\",\"msg\":\"a\\u0041b\"}", "aAb");
+	CLEAN("{\"level\":\"info\",\"msg\":\"x\\u00e9y\\u0007z\"}", "x?y?z");
+	CLEAN("{\"level\":\"info\",\"msg\":\"one\\ntwo\\tthree \\\"q\\\" \\\\ \\/mnt\"}", "one two three \"q\" \\ /mnt");
+}
