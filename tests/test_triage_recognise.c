@@ -385,3 +385,18 @@ Test(triage_recognise, a_number_cut_at_the_end_of_a_sentence_is_not_read)
 	cr_expect_eq(si.load_s, 17);
 	lsc_triage_free(t);
 }
+
+/* The same for a counter: "compact_stall +3" ending a cut sentence may be
+ * +3, +30 or +300, so it is unknown; thp_fault_alloc +8 before it is
+ * whole. The line's sum keeps what it read. */
+Test(triage_recognise, a_counter_cut_at_the_end_of_a_sentence_is_not_read)
+{
+	struct lsc_triage *t = run("[loadscope/2] start eng: pid 1, loadscope 0.3.0, 2026-12-01T00:00:00Z\n"
+				   "[loadscope/2] phase allocate: 1.00 GiB in 0.429 s (2.33 GiB/s); machine "
+				   "thp_fault_alloc +8 compact_stall +3\n");
+	cr_assert_geq(t->nsums, 1);
+	cr_expect(isnan(t->sums[0].vm[TR_VM_COMPACT_STALL]), "read the cut counter: %g",
+		  t->sums[0].vm[TR_VM_COMPACT_STALL]);
+	cr_expect_eq(t->sums[0].vm[TR_VM_THP_FAULT_ALLOC], 8);
+	lsc_triage_free(t);
+}
