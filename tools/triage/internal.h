@@ -272,6 +272,7 @@ struct tr_start {
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
 	struct tr_num gen_load_s; /* a load duration in the shared vocabulary (took, load time, started in) */
+	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
 	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
@@ -594,6 +595,7 @@ struct tr_verdict {
 	int ev_time, ev_size; /* evidence of the two, -1 none */
 	const char *basis; /* what load_s measures ("load", "time to ready", "progress so far", "clock span") */
 	int ev_fail;       /* the line that says it failed, -1 none */
+	int weights;       /* load_s is the weights' own load (a summary, a read), judged without a size from 100 s */
 };
 void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v);
 const char *tr_outcome_name(int o);

@@ -383,6 +383,21 @@ static int loading_words(const char *s, size_t n)
 	return any_word(s, n, w);
 }
 
+/* Does the line speak of the weights' own load ("Model loaded in",
+ * "Loaded the model in", "Moving model(s) has taken", "Loading weights
+ * took"), not of a start's other steps (an engine's init with its
+ * profile, KV cache and warmup; a compile; a graph capture), whose time
+ * says nothing of the reading? */
+static int weights_said(const char *s, size_t n)
+{
+	static const char *const load[] = {"load", "loading", "loaded", "loads", "weights", "checkpoint", "shards",
+					   "tensors", "safetensors", "gguf", "moving", NULL};
+	static const char *const other[] = {"init", "initialization", "initialize", "warmup", "profile", "profiling",
+					    "compile", "compiling", "compilation", "capture", "capturing", "graph",
+					    "graphs", "startup", "tokenizer", "lora", "adapter", NULL};
+	return any_word(s, n, load) && !any_word(s, n, other);
+}
+
 static int figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -461,10 +476,12 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		}
 		if (!isnan(gib) && gib > 0 && gib < 1e6 && !tr_has(&st->model_gib))
 			tr_setnum(&st->model_gib, gib, e);
-		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v)
-			tr_setnum(&st->gen_load_s, v, e);
 		/* "Loading weights took 4.6 s", "model loaded in 3 s": the load is done */
 		int summary = kk[0] != 'r' && kk[0] != 'R' && loading_words(s, n) && !ready_words(s, n);
+		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v) {
+			tr_setnum(&st->gen_load_s, v, e);
+			st->gen_load_weights = (summary || ci(s, n, "loaded in")) && weights_said(s, n);
+		}
 		if (summary && !st->done && st->ev_error < 0 && st->ev_gen_fail < 0) {
 			tr_stage_raise(st, TR_ST_LOADED);
 		} else if (ready_words(s, n) > 0 || ci(s, n, "load time")) {
