@@ -229,3 +229,27 @@ Test(triage_clean, invalid_utf8_and_nul_bytes)
 	free(out);
 	lsc_triage_free(t);
 }
+
+/* A launcher's "[name]: " tag and docker compose's "service-1  | " go
+ * before the logger's prefix is read; a level in brackets, a Markdown
+ * table row and prose with a bar in it stay. */
+Test(triage_clean, launcher_and_compose_tags)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "[vllm]: (VllmWorkerProcess pid=89) ERROR 07-28 23:29:37 multiproc_worker_utils.py:226]"
+				   "   File \"x.py\", line 1, in f", &l),
+			 "File \"x.py\", line 1, in f");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	cr_assert_str_eq(clean(&c, "tabbyapi-1  | 2025-05-07 14:50:47.950 ERROR:    Traceback (most recent call last):", &l),
+			 "Traceback (most recent call last):");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("app_1 | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("INFO 07-28 23:29:37 loader.py:12] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* near misses */
+	CLEAN("[ERROR]: could not open the model", "[ERROR]: could not open the model");
+	CLEAN("| densenet_onnx | 1 | READY |", "| densenet_onnx | 1 | READY |");
+	CLEAN("load the model | then serve", "load the model | then serve");
+	CLEAN("[a b]: not a tag", "[a b]: not a tag");
+	CLEAN("INFO 07-28 23:29:37 two words.py:12] kept", "two words.py:12] kept");
+}

@@ -203,3 +203,54 @@ Test(generic, load_summaries_and_finished_bars)
 	/* waiting for the server: begun, cut off */
 	expect_start("INFO text_generation_launcher: Waiting for shard 0 to be ready...\n", "cut-off", NULL);
 }
+
+/* No start in the paste but the traceback: the start's failure when the
+ * engine's logger wrote it at error level, or when a frame is in a loading
+ * function; not a request's traceback, nor an info-level one about nothing
+ * that loads. */
+static unsigned nstarts_of(const char *log)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	unsigned n = 0;
+	struct lsc_triage_start_info si;
+	while (lsc_triage_start(t, n, &si) == 0)
+		n++;
+	lsc_triage_free(t);
+	return n;
+}
+
+Test(generic, traceback_alone_opens_a_start)
+{
+	/* at error level, cut before its exception line: failed */
+	const char *err = "ERROR 07-28 23:29:37 [worker.py:226] Traceback (most recent call last):\n"
+			  "ERROR 07-28 23:29:37 [worker.py:226]   File \"/x/comm.py\", line 17, in __init__\n"
+			  "ERROR 07-28 23:29:37 [worker.py:226]     self.comm = init_rank(\n";
+	expect_start(err, "failed", "-");
+	/* its frames at error level, the header cut off the paste */
+	expect_start("ERROR 03-20 17:39:14 [core.py:1100]   File \"/x/ops.py\", line 268, in sdpa_wrapper\n"
+		     "ERROR 03-20 17:39:14 [core.py:1100]     return op(q, k, v)\n",
+		     "failed", "-");
+	/* a frame in a loading function, no level: failed, and the load's */
+	const char *ld = "Traceback (most recent call last):\n"
+			 "  File \"/x/sample.py\", line 8, in <module>\n"
+			 "    cm = ChatModule(name=\"m\")\n"
+			 "  File \"/x/chat_module.py\", line 927, in _reload\n"
+			 "    self._reload_func(lib, path)\n";
+	expect_start(ld, "failed", "-");
+	struct lsc_triage *t = trun_text(ld);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "a frame in _reload: the load failed");
+	lsc_triage_free(t);
+	/* near misses: the same traceback at info level with no loading frame,
+	 * and an error-level one right after a request's failure */
+	cr_expect_eq(nstarts_of("Traceback (most recent call last):\n"
+				"  File \"/x/sample.py\", line 8, in <module>\n"
+				"  File \"/x/chat_module.py\", line 927, in _run\n"),
+		     0, "a traceback about nothing that loads is no start");
+	cr_expect_eq(nstarts_of("INFO:     127.0.0.1:58408 - \"POST /v1/model/unload HTTP/1.1\" 500\n"
+				"ERROR:    Exception in ASGI application\n"
+				"ERROR:    Traceback (most recent call last):\n"
+				"ERROR:      File \"/x/httptools_impl.py\", line 409, in run_asgi\n"),
+		     0, "a request's traceback is no start");
+}

@@ -268,6 +268,7 @@ struct tr_start {
 	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */
 	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */
 	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
+	int ev_tb_load;         /* a frame of a traceback of this start that is in a loading function (load_model) */
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
@@ -456,6 +457,7 @@ struct lsc_triage {
 	struct tr_start *open[TR_OPEN_MAX];
 	unsigned nopen;
 	struct tr_start *cur;    /* where unkeyed lines go */
+	unsigned long req_fail_no; /* the last line that said a request failed ("Exception in ASGI application"); 0 none */
 	unsigned nstarts;
 	struct tr_ctx ctx;
 	/* the rules to run: tr_rules; tests swap in a table with a failing rule */

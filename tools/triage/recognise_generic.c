@@ -499,6 +499,42 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	return 0;
 }
 
+/* A traceback frame, `File "...", line N, in FUNC`, whose function loads
+ * ("_reload", "load_model", "from_pretrained", "load_weights"): the
+ * traceback is the load's, whatever the words around it. */
+static int frame_loads(const char *s, size_t n)
+{
+	const char *in = tr_memmem(s, n, ", in ");
+	if (!in || !tr_memmem(s, (size_t)(in - s), "\", line "))
+		return 0;
+	in += 5;
+	size_t fl = 0;
+	while (in + fl < s + n && (tr_isword(in[fl]) || in[fl] == '_'))
+		fl++;
+	return tr_memmem_ci(in, fl, "load") || tr_memmem_ci(in, fl, "pretrained") || tr_memmem_ci(in, fl, "weights") ||
+	       tr_memmem_ci(in, fl, "checkpoint");
+}
+
+/* "Exception in ASGI application", "Error handling request": a request
+ * the server was serving failed; the traceback after it is the request's,
+ * not a start's. */
+static int request_failed(const char *s, size_t n)
+{
+	static const char *const req[] = {"asgi", "wsgi", "request", "requests", NULL};
+	return any_word(s, n, req) && (word(s, n, "exception") || tr_says_failed(s, n));
+}
+
+/* A traceback that opens where no start is (a paste of the traceback
+ * alone): a start's failure when the engine's logger wrote it at error
+ * level, not just after a request's failure, or when its frame is in a
+ * loading function. */
+static int traceback_opens_start(const struct lsc_triage *t, const struct tr_line *l, int lv, int frame)
+{
+	if (t->req_fail_no && l->no >= t->req_fail_no && l->no - t->req_fail_no <= 3)
+		return 0;
+	return lv >= TR_LV_ERROR || (frame && frame_loads(l->s, l->len));
+}
+
 /* Failure evidence; 1 used. */
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
@@ -527,12 +563,22 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || word(s, n, "terminated unexpectedly") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
+	/* a frame of the open traceback in a loading function says the block
+	 * is the load's: kept as its evidence (load-failed reads it) */
+	if (cur && cur->in_traceback && cur->ev_tb_load < 0 && frame_loads(s, n)) {
+		cur->ev_tb_load = tr_evid(cur, l);
+		tr_touch(cur, l);
+		return 1;
+	}
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
+	if (!cur && request_failed(s, n))
+		t->req_fail_no = l->no;
 	if (!(tb || exc || fatal || errlv || kill))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
 	 * shell's), is not a start's failure; a kill ends whatever ran */
-	if (!open && !kill && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)))
+	if (!open && !kill && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
+	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);

@@ -104,8 +104,9 @@ static enum tr_cause cause_of_ev(const struct tr_start *s, int ev)
 
 /* A start the shared vocabulary saw fail (recognise_generic.c: an error
  * line, a traceback's last exception) failed its load when it had begun
- * loading or its failure lines speak of what loads: the model, its
- * weights, the memory for them. Kills have their own finding. */
+ * loading, its failure lines speak of what loads (the model, its weights,
+ * the memory for them), or a frame of its traceback was in a loading
+ * function. Kills have their own finding. */
 static int generic_load_failure(const struct tr_start *s)
 {
 	static const char *const w[] = {"load", "model", "weight", "checkpoint", "tensor", "memory", "alloc",
@@ -115,6 +116,8 @@ static int generic_load_failure(const struct tr_start *s)
 		return 0;
 	if (s->stage >= TR_ST_LOADING)
 		return 1;
+	if (s->ev_tb_load >= 0)
+		return 1; /* a frame of the traceback was loading (load_model, from_pretrained) */
 	const int evs[] = {s->ev_gen_fail, s->ev_gen_fail_last, tb ? s->ev_tb : -1};
 	for (size_t i = 0; i < 3; i++)
 		if (evs[i] >= 0 && (unsigned)evs[i] < s->nev)
