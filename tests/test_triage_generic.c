@@ -7,6 +7,7 @@
  * figures.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers/triage_run.h"
@@ -253,4 +254,33 @@ Test(generic, traceback_alone_opens_a_start)
 				"ERROR:    Traceback (most recent call last):\n"
 				"ERROR:      File \"/x/httptools_impl.py\", line 409, in run_asgi\n"),
 		     0, "a request's traceback is no start");
+}
+
+/* The load's beginning in words ("Load weight begin", "begin loading",
+ * "start loading") opens a start; a failure after it is the load's. */
+Test(generic, load_begins_in_words_and_its_failure_is_the_loads)
+{
+	static const char *const begin[] = {"Load weight begin. avail mem=23.20 GB\n", "begin loading the shards\n",
+					    "Start loading model /m\n"};
+	for (size_t i = 0; i < sizeof(begin) / sizeof(begin[0]); i++) {
+		cr_expect_eq(nstarts_of(begin[i]), 1, "%s", begin[i]);
+		expect_start(begin[i], "cut-off", NULL);
+		char log[256];
+		snprintf(log, sizeof log, "%sScheduler hit an exception: Traceback (most recent call last):\n"
+			 "  File \"/x/scheduler.py\", line 3206, in run_scheduler_process\n", begin[i]);
+		expect_start(log, "failed", "-");
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "%s", log);
+		lsc_triage_free(t);
+	}
+	/* near miss: the same failure after a server's start, no load begun,
+	 * is a failed start but not the load's */
+	const char *other = "Starting the server on port 8000\n"
+			    "ERROR: Scheduler hit an exception: Traceback (most recent call last):\n"
+			    "  File \"/x/scheduler.py\", line 3206, in run_scheduler_process\n";
+	struct lsc_triage *t = trun_text(other);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), -1, "no load began");
+	lsc_triage_free(t);
 }

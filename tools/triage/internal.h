@@ -269,6 +269,7 @@ struct tr_start {
 	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */
 	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
 	int ev_tb_load;         /* a frame of a traceback of this start that is in a loading function (load_model) */
+	int gen_load_began;     /* the shared vocabulary saw the load begin ("loading model /m", "Load weight begin") */
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */

@@ -711,6 +711,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 			return 0;
 		tr_evid(st, l);
 		tr_touch(st, l);
+		st->gen_load_began = 1;
 		/* not a start marker (ev_begin): a paste cut after it is not
 		 * log-truncated, only not evaluated; and only begun, so that the
 		 * engine's own first loader line after it does not split it */

@@ -104,9 +104,10 @@ static enum tr_cause cause_of_ev(const struct tr_start *s, int ev)
 
 /* A start the shared vocabulary saw fail (recognise_generic.c: an error
  * line, a traceback's last exception) failed its load when it had begun
- * loading, its failure lines speak of what loads (the model, its weights,
- * the memory for them), or a frame of its traceback was in a loading
- * function. Kills have their own finding. */
+ * loading (a progress line, or the load's beginning in words: "loading
+ * model /m", "Load weight begin"), its failure lines speak of what loads
+ * (the model, its weights, the memory for them), or a frame of its
+ * traceback was in a loading function. Kills have their own finding. */
 static int generic_load_failure(const struct tr_start *s)
 {
 	static const char *const w[] = {"load", "model", "weight", "checkpoint", "tensor", "memory", "alloc",
@@ -114,7 +115,7 @@ static int generic_load_failure(const struct tr_start *s)
 	int tb = s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY && s->ev_gen_ready < 0;
 	if ((s->ev_gen_fail < 0 && !tb) || s->ev_oom >= 0 || s->ev_killed >= 0 || (s->done && !tb))
 		return 0;
-	if (s->stage >= TR_ST_LOADING)
+	if (s->stage >= TR_ST_LOADING || s->gen_load_began)
 		return 1;
 	if (s->ev_tb_load >= 0)
 		return 1; /* a frame of the traceback was loading (load_model, from_pretrained) */
