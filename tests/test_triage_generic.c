@@ -284,3 +284,32 @@ Test(generic, load_begins_in_words_and_its_failure_is_the_loads)
 	cr_expect_eq(trun_sev_of(t, "load-failed"), -1, "no load began");
 	lsc_triage_free(t);
 }
+
+/* The steps after the weights (a CUDA graph capture, torch.compile, a
+ * warmup) with their time: the start got past its load (completed), and
+ * took at least that long, which says slow from 300 s but never ok. */
+Test(generic, steps_after_the_weights_are_a_floor_of_the_time_to_ready)
+{
+	expect_start("Graph capturing finished in 11412 secs, took 1.31 GiB\n", "completed", "slow");
+	expect_start("Compiling a graph for compile range (1, 8000) takes 2219.43 s\n"
+		     "torch.compile takes 2222.52 s in total\n",
+		     "completed", "slow");
+	struct lsc_triage *t = trun_text("torch.compile takes 2222.52 s in total\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 2222.5 && si.load_s < 2222.6, "the longest step: %f", si.load_s);
+	lsc_triage_free(t);
+	/* near misses: a short step is no figure of the start's speed, nor is
+	 * a load of the compiled graph from a cache; the weights' own load
+	 * judges, unless a step after it took minutes */
+	expect_start("torch.compile takes 45.81 s in total\n", "completed", "-");
+	expect_start("Directly load the compiled graph(s) for dynamic shape from the cache, took 5.920 s\n", "completed", "-");
+	expect_start("init engine (profile, create kv cache, warmup model) took 90.84 seconds\n", "completed", "-");
+	expect_start("Model loading took 7.68 GiB and 2.2 seconds\nGraph capturing finished in 37 secs, took 0.45 GiB\n",
+		     "completed", "ok");
+	expect_start("Model loading took 7.68 GiB and 2.2 seconds\nGraph capturing finished in 400 secs, took 0.45 GiB\n",
+		     "completed", "slow");
+	/* a line with two duration words: the one a duration follows */
+	expect_start("loading model /m\nweights took 3.1 GiB, the model finished in 130 s\n", "completed", "slow");
+}

@@ -274,6 +274,7 @@ struct tr_start {
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
 	struct tr_num gen_load_s; /* a load duration in the shared vocabulary (took, load time, started in) */
+	struct tr_num step_s;   /* the longest step after the weights (graph capture, torch.compile, warmup): a floor of the time to ready */
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num fail_gib; /* the size an engine error says it could not allocate */

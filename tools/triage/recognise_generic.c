@@ -388,14 +388,90 @@ static int loading_words(const char *s, size_t n)
  * took"), not of a start's other steps (an engine's init with its
  * profile, KV cache and warmup; a compile; a graph capture), whose time
  * says nothing of the reading? */
-static int weights_said(const char *s, size_t n)
+static int load_said(const char *s, size_t n)
 {
 	static const char *const load[] = {"load", "loading", "loaded", "loads", "weights", "checkpoint", "shards",
 					   "tensors", "safetensors", "gguf", "moving", NULL};
+	return any_word(s, n, load);
+}
+
+static int weights_said(const char *s, size_t n)
+{
 	static const char *const other[] = {"init", "initialization", "initialize", "warmup", "profile", "profiling",
 					    "compile", "compiling", "compilation", "capture", "capturing", "graph",
 					    "graphs", "startup", "tokenizer", "lora", "adapter", NULL};
-	return any_word(s, n, load) && !any_word(s, n, other);
+	return load_said(s, n) && !any_word(s, n, other);
+}
+
+/* The first of the duration words in @s ("took", "loaded in", "finished
+ * in") that a duration follows within a few words: *kk the word, *at where,
+ * *v the seconds, 1. With none, 0, and *kk / *at the first word that is
+ * followed by a size only ("took 6.1138 GB"), *gib that size. A line may
+ * hold two ("Graph capturing finished in 11412 secs, took 1.31 GiB"). */
+static int duration_after_key(const char *s, const char *end, const char **kk, const char **at, double *v,
+			      double *gib)
+{
+	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
+					   "ready after", "time to load", "has taken", "taking", "the model in", "takes"};
+	size_t n = (size_t)(end - s);
+	*kk = NULL;
+	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]); i++) {
+		const char *k = ci(s, n, durk[i]);
+		if (!k)
+			continue;
+		double g = NAN;
+		/* "took 7.68 GiB and 2.20 seconds": the duration may follow a size */
+		const char *p = k + strlen(durk[i]);
+		for (const char *lim = p + 48; p < end && p < lim; p++)
+			if (tr_digit(*p)) {
+				const char *q = p;
+				double gg;
+				if (tr_dur_s(&q, end, v)) {
+					*kk = durk[i], *at = k;
+					if (!isnan(g))
+						*gib = g;
+					return 1;
+				}
+				if ((q = p, tr_size_gib(&q, end, &gg)))
+					g = gg;
+				/* past the whole number: "2.2845 GiB" is not also "2845 GiB" */
+				for (q = p; q < end && (tr_digit(*q) || *q == '.' || *q == ','); q++)
+					;
+				p = q - 1;
+			}
+		if (!*kk) {
+			*kk = durk[i], *at = k;
+			*gib = g;
+		}
+	}
+	return 0;
+}
+
+/* The steps an engine takes after its weights are in, named with their
+ * time: a CUDA graph capture, a torch.compile of the model's graph, a
+ * warmup, the KV cache ("Graph capturing finished in 11412 secs",
+ * "torch.compile takes 2222.52 s in total"). */
+static int step_words(const char *s, size_t n)
+{
+	static const char *const w[] = {"graph", "graphs", "cudagraph", "cudagraphs", "warmup", NULL};
+	return any_word(s, n, w) || ci(s, n, "torch.compile") || ci(s, n, "kv cache");
+}
+
+/* Such a step took @v s: the weights are in (the start got past its
+ * load), and the start took at least that long to come up (a floor of
+ * the time to ready, which the verdict takes only when it says slow). */
+static int start_step(struct lsc_triage *t, struct tr_line *l, double v)
+{
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (!tr_has(&st->step_s) || v > st->step_s.v)
+		tr_setnum(&st->step_s, v, e);
+	if (st->ev_error < 0 && st->ev_gen_fail < 0)
+		tr_stage_raise(st, TR_ST_LOADED);
+	st->progress_open = 0;
+	return 1;
 }
 
 static int figures(struct lsc_triage *t, struct tr_line *l)
@@ -427,31 +503,9 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			return 1;
 		}
 	}
-	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
-					   "ready after", "time to load", "has taken", "taking", "the model in"};
 	const char *kk = NULL;
-	for (size_t i = 0; (kw & (TR_G_GFIG | TR_G_GREADY)) && i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
-		if ((k = ci(s, n, durk[i])))
-			kk = durk[i];
-	int got = 0;
 	double gib = NAN;
-	if (kk) {
-		/* "took 7.68 GiB and 2.20 seconds": the duration may follow a size */
-		const char *p = k + strlen(kk);
-		for (const char *lim = p + 48; p < end && p < lim && !got; p++)
-			if (tr_digit(*p)) {
-				const char *q = p;
-				double g;
-				if (tr_dur_s(&q, end, &v))
-					got = 1;
-				else if ((q = p, tr_size_gib(&q, end, &g)))
-					gib = g;
-				/* past the whole number: "2.2845 GiB" is not also "2845 GiB" */
-				for (q = p; q < end && (tr_digit(*q) || *q == '.' || *q == ','); q++)
-					;
-				p = q - 1;
-			}
-	}
+	int got = (kw & (TR_G_GFIG | TR_G_GREADY)) && duration_after_key(s, end, &kk, &k, &v, &gib);
 	/* "Loading model weights took 6.1138 GB": the load's summary in memory, no time */
 	static const char *const loadw[] = {"load", "loading", "weights", "checkpoint", "shards", NULL};
 	if (!got && kk && kk[0] == 't' && !isnan(gib) && gib > 0 && gib < 1e6 && any_word(s, (size_t)(k - s), loadw)) {
@@ -463,6 +517,11 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
+	/* a step's time, even where it names the model ("warmup model") or a
+	 * load of its own ("load the compiled graph from the cache"), is not
+	 * the weights' load */
+	if (got && v >= 0 && v < 1e7 && step_words(s, n) && !weights_said(s, n) && !ready_words(s, n))
+		return start_step(t, l, v);
 	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* a second load figure after the start completed: a second run */

@@ -183,6 +183,13 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 	 * a collector's, the engine's) counts only when nothing states a load */
 	double ready = tr_has(&s->ready_s) && !(s->ready_from_clock && have_l) ? s->ready_s.v : NAN;
 	int ev_ready = s->ready_s.ev;
+	/* a step after the weights (a graph capture, a compile) that took
+	 * longer: the start took at least that to come up. A floor only says
+	 * slow (minutes), never ok: what came after it is not in the figure */
+	if (tr_has(&s->step_s) && (isnan(ready) || s->step_s.v > ready) && judge(s->step_s.v, NAN) == TR_SPEED_SLOW) {
+		ready = s->step_s.v;
+		ev_ready = s->step_s.ev;
+	}
 	/* The lines' clocks alone are not a load time: a paste stacks a
 	 * collector's clock on the engine's, and a prefix added by hand makes
 	 * every line the same second (tests/test_triage_damage.c). */
