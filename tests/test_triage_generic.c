@@ -98,6 +98,10 @@ Test(generic, ready_words_with_subject_and_negation)
 		     "completed", "ok");
 	expect_start("loading model /m\nShard 0 ready in 42.1 s\n", "completed", "ok");
 	expect_start("loading model /m\nmodel not ready after 30 minutes, giving up\n", "failed", "-");
+	expect_start("loading model /m\nserver not ready after 10 minutes; exiting\n", "failed", "-");
+	/* a watcher's wait that ran out, and nothing says the start stopped:
+	 * not a failure (the engine may still be loading) */
+	expect_start("loading model /m\nvLLM not ready after 30 minutes\n", "cut-off", NULL);
 	expect_start("loading model /m\nserver still loading, please wait\n", "loading", NULL);
 	/* a ready word about something else is not the model's */
 	expect_start("loading model /m\nRay cluster is ready\n", "cut-off", NULL);

@@ -258,9 +258,18 @@ int tr_ready_subject(const char *s, size_t n)
 	return !tr_ready_about_other(s, n) && any_word(s, n, subj);
 }
 
+/* "giving up", "exiting", "aborting", "killing it": the line says what
+ * waited stopped. */
+static int gave_up(const char *s, size_t n)
+{
+	static const char *const w[] = {"giving", "gave", "exiting", "exit", "aborting", "abort", "aborted", "killing",
+					"stopping", "terminating", "shutting", NULL};
+	return any_word(s, n, w);
+}
+
 /* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
- * opposite of ready, which ends a start ("not ready after 30 minutes",
- * "never became ready", "failed to start"). */
+ * opposite of ready, which ends a start ("never became ready", "failed
+ * to start", "not ready after 30 minutes, giving up"). */
 static int ready_words_of(const char *s, size_t n);
 
 static int ready_words(const char *s, size_t n)
@@ -282,8 +291,12 @@ static int ready_words_of(const char *s, size_t n)
 					     "running", "loaded", "still", "waiting", "before", "until", "up", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
-	static const char *const dead[] = {"not ready after", "never became ready", "never ready", "failed to start",
+	static const char *const dead[] = {"never became ready", "never ready", "failed to start",
 					   "did not start", "didn't start", "did not become ready", "not become ready"};
+	/* "not ready after 30 minutes": a watcher's wait ran out; the start
+	 * ended only where the line says it stopped ("giving up", "exiting") */
+	if (ci(s, n, "not ready after"))
+		return gave_up(s, n) ? -1 : 0;
 	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "still loading",
 					  "still starting", "waiting for", "not up", "before", "until"};
 	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
