@@ -253,3 +253,31 @@ Test(triage_clean, launcher_and_compose_tags)
 	CLEAN("[a b]: not a tag", "[a b]: not a tag");
 	CLEAN("INFO 07-28 23:29:37 two words.py:12] kept", "two words.py:12] kept");
 }
+
+/* A table a program drew, +---+ borders: its rows are flagged as such; a
+ * Markdown table's are prose only, and a row after the table ended is
+ * not the table's. */
+Test(triage_clean, drawn_table_rows_are_flagged)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_not_null(clean(&c, "+-------+--------+", &l));
+	cr_assert_not_null(clean(&c, "| Model | Status |", &l));
+	cr_expect(l.flags & TR_L_TABLE);
+	cr_expect(l.flags & TR_L_MDTABLE);
+	cr_assert_not_null(clean(&c, "+=======+========+", &l));
+	cr_assert_not_null(clean(&c, "| m     | READY  |", &l));
+	cr_expect(l.flags & TR_L_TABLE);
+	clean(&c, "I0110 21:30:54.920786 60 tritonserver.cc:1920]", &l); /* a prefix alone: dropped, and ends the table */
+	cr_assert_not_null(clean(&c, "| m     | READY  |", &l));
+	cr_expect(!(l.flags & TR_L_TABLE), "the table ended");
+	struct tr_clean md = {0};
+	cr_assert_not_null(clean(&md, "| a | b |", &l));
+	cr_assert_not_null(clean(&md, "|---|---|", &l));
+	cr_assert_not_null(clean(&md, "| m | READY |", &l));
+	cr_expect(!(l.flags & TR_L_TABLE), "a Markdown table");
+	cr_expect(l.flags & TR_L_MDTABLE);
+	cr_assert_not_null(clean(&md, "+ a + b +", &l));
+	cr_assert_not_null(clean(&md, "| m | READY |", &l));
+	cr_expect(!(l.flags & TR_L_TABLE), "not a border: words in it");
+}

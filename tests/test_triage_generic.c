@@ -317,3 +317,33 @@ Test(generic, steps_after_the_weights_are_a_floor_of_the_time_to_ready)
 	/* a line with two duration words: the one a duration follows */
 	expect_start("loading model /m\nweights took 3.1 GiB, the model finished in 130 s\n", "completed", "slow");
 }
+
+/* A status table a program drew (+---+ borders): a model READY is up, one
+ * UNAVAILABLE with its reason fails the start, even after others were
+ * READY. A Markdown table in the report's prose, and a drawn table of
+ * options, are neither. */
+Test(generic, status_table_rows)
+{
+	static const char head[] = "I0110 21:30:54.920681 60 server.cc:592]\n"
+				   "+---------------+---------+---------+\n"
+				   "| Model         | Version | Status  |\n"
+				   "+---------------+---------+---------+\n";
+	char log[1024];
+	snprintf(log, sizeof log, "%s| densenet_onnx | 1       | READY   |\n+---+\n", head);
+	expect_start(log, "completed", NULL);
+	snprintf(log, sizeof log,
+		 "%s| densenet_onnx | 1       | READY   |\n"
+		 "| simple        | 1       | UNAVAILABLE: Internal: failed to stat file /opt/backends/python |\n",
+		 head);
+	expect_start(log, "failed", "-");
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	/* near misses */
+	cr_expect_eq(nstarts_of("| Model | Version | Status |\n|---|---|---|\n| m | 1 | UNAVAILABLE: x |\n"), 0,
+		     "a Markdown table is the report's prose");
+	cr_expect_eq(nstarts_of("+--------+-------+\n| Option | Value |\n+--------+-------+\n"
+				"| strict_readiness | READY_X |\n| exit_on_error | 1 |\n"),
+		     0, "an options table holds no model state");
+}

@@ -528,6 +528,20 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	return strip_level(p, end, ts, lvl);
 }
 
+/* Is @p..@end a table's border a program drew, "+----+-----+"? */
+static int is_border(const char *p, const char *end)
+{
+	if (end - p < 3 || *p != '+' || end[-1] != '+')
+		return 0;
+	int dash = 0;
+	for (const char *q = p; q < end; q++) {
+		if (*q != '+' && *q != '-' && *q != '=')
+			return 0;
+		dash |= *q != '+';
+	}
+	return dash;
+}
+
 int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 {
 	l->len = compact(l->s, l->len, &l->flags);
@@ -623,8 +637,15 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 	l->s = p;
 	l->len = (size_t)(end - p);
 	l->s[l->len] = 0;
-	if (l->len >= 2 && p[0] == '|' && end[-1] == '|')
+	if (l->len >= 2 && p[0] == '|' && end[-1] == '|') {
 		l->flags |= TR_L_MDTABLE;
+		if (c->ascii_table)
+			l->flags |= TR_L_TABLE;
+	} else {
+		/* "+-----+---------+": a program drew the table (Markdown's rule
+		 * is "|---|---|"); its rows are the program's output */
+		c->ascii_table = is_border(p, end);
+	}
 	if (l->len == 0) {
 		c->dropped++;
 		return 0;

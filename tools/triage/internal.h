@@ -33,6 +33,7 @@
 #define TR_L_TRUNCATED 0x1u /* longer than LSC_TRIAGE_LINE_MAX */
 #define TR_L_BADUTF8 0x2u
 #define TR_L_MDTABLE 0x4u  /* a markdown table row: prose, not a log line */
+#define TR_L_TABLE 0x8u    /* a row of a table a program drew (+---+ borders): read as a status table */
 
 #define TR_TS_KINDS 3
 
@@ -89,6 +90,7 @@ void tr_prefilter_line(const struct tr_prefilter *p, struct tr_line *l);
 
 struct tr_clean {
 	unsigned fence;       /* open code-fence depth (informational) */
+	int ascii_table;      /* inside a table a program drew: a +---+ border came, rows since */
 	unsigned long dropped;/* markup-only lines dropped */
 };
 
@@ -614,6 +616,9 @@ void tr_verdict_noteval(struct tr_finding *f, const struct tr_start *s, const st
 /* Is @engine (a shape's or a recogniser's tag) switched off in @t? */
 int tr_engine_off(const struct lsc_triage *t, const char *engine);
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l);
+/* A row of a status table a program drew ("| model | 1 | READY |",
+ * "| m | 1 | UNAVAILABLE: Internal: ... |"): 1 used. */
+int tr_recognise_table_row(struct lsc_triage *t, struct tr_line *l);
 /* Does the line say something failed, read by meaning ("0 failures",
  * "succeeded", "ok" do not)? recognise_generic.c */
 int tr_says_failed(const char *s, size_t n);

@@ -746,6 +746,51 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* A status table's row: a cell that is the model's state, READY, or
+ * UNAVAILABLE with the reason ("UNAVAILABLE: Internal: unable to create
+ * stream: ..."). One model that could not be loaded fails the start even
+ * after other rows said READY: the server does not come up with it
+ * missing (Triton exits on a model that failed to load, by default). */
+int tr_recognise_table_row(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	int state = 0; /* 1 ready, -1 unavailable */
+	for (const char *c = s; c < end && !state;) {
+		const char *b = tr_skip_ws(c + 1, end), *e = memchr(c + 1, '|', (size_t)(end - c - 1));
+		if (!e)
+			break;
+		const char *ce = e;
+		while (ce > b && ce[-1] == ' ')
+			ce--;
+		if (ce - b == 5 && !memcmp(b, "READY", 5))
+			state = 1;
+		else if (ce - b >= 11 && !memcmp(b, "UNAVAILABLE", 11) && (ce - b == 11 || b[11] == ':'))
+			state = -1;
+		c = e;
+	}
+	if (!state)
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	tr_stage_raise(st, TR_ST_LOADING);
+	if (state < 0) {
+		st->done = 0;
+		st->ev_gen_ready = -1;
+		if (st->ev_gen_fail < 0)
+			st->ev_gen_fail = e;
+		st->ev_gen_fail_last = e;
+		return 1;
+	}
+	if (st->ev_gen_fail < 0 && st->ev_error < 0 && st->ev_oom < 0 && st->ev_killed < 0) {
+		st->ev_gen_ready = e;
+		st->progress_open = 0;
+		tr_stage_raise(st, TR_ST_READY);
+	}
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
 
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)

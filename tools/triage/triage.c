@@ -166,6 +166,9 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_lsc(t, &l);
 	if (!used && lsc_first)
 		tr_prefilter_line(t->pf, &l);
+	/* a row of a status table a program drew (Triton's models) */
+	if (!used && (l.flags & TR_L_TABLE))
+		used = tr_recognise_table_row(t, &l);
 	/* A markdown table row is a report's prose, not a log line (seed
 	 * 000's A/B table); only this project's tagged lines count there. */
 	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
