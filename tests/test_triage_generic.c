@@ -347,3 +347,58 @@ Test(generic, status_table_rows)
 				"| strict_readiness | READY_X |\n| exit_on_error | 1 |\n"),
 		     0, "an options table holds no model state");
 }
+
+/* A start under way that no engine line marks: the command that launches
+ * it (--model), its files' download count, a warning that it is taking
+ * long. Begun: cut off (or still loading) when nothing follows, never
+ * failed; and each has its near miss. */
+Test(generic, start_under_way_in_words)
+{
+	expect_start("% mlx_lm.server --model mlx-community/m-4bit --host 0.0.0.0\n", "cut-off", "-");
+	expect_start("python -m sglang.launch_server --model-path /m --port 30000\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("It hangs. I also tried --model with a local path\n"), 0, "a sentence about the flag");
+	cr_expect_eq(nstarts_of("run it with --models-dir /x\n"), 0, "another flag");
+	expect_start("INFO text_generation_launcher: Download file: model-00010-of-00019.safetensors\n"
+		     "INFO text_generation_launcher: Download: [10/19] -- ETA: 0:00:31.500000\n",
+		     "loading", "-");
+	expect_start("loading model /m\nDownloading shards: 19/19\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("Downloading pip-24.0-py3-none-any.whl 2/3\n"), 0, "a download of no model");
+	expect_start("WARNING controller -- Deployment 'VLLMDeployment' in application 'default' has 1 replicas that "
+		     "have taken more than 30s to initialize.\n",
+		     "cut-off", "-");
+	cr_expect_eq(nstarts_of("the request has taken more than 30s, retrying\n"), 0, "a request, not a start");
+	/* a failure after the command is the start's; an exit that names the model is the load's */
+	struct lsc_triage *t = trun_text("llama.cpp args: [-ngl 999 --model /m.gguf]\n"
+					 "Backend llama.cpp running model ai/llama3.2 exited with error: exit status 0xc0000135\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "failed");
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+}
+
+/* Inside a traceback, the frames' functions and the calls on their code
+ * lines say whether it was loading: init_model, load_weight, from_pretrained;
+ * not json.loads, a download, an unload. */
+Test(generic, traceback_code_lines_name_the_load)
+{
+	static const char *const loads[] = {"    self.model.load_weight(path)\n", "    m = AutoModel.from_pretrained(p)\n",
+					    "  File \"/x/worker.py\", line 97, in init_model\n"};
+	static const char *const other[] = {"    cfg = json.loads(text)\n", "    hf_hub_download(repo)\n",
+					    "    self.unload_adapter(a)\n", "  File \"/x/worker.py\", line 97, in run\n"};
+	for (int pass = 0; pass < 2; pass++) {
+		const char *const *set = pass ? other : loads;
+		size_t n = pass ? sizeof(other) / sizeof(other[0]) : sizeof(loads) / sizeof(loads[0]);
+		for (size_t i = 0; i < n; i++) {
+			char log[512];
+			snprintf(log, sizeof log, "python serve.py --model /m\nTraceback (most recent call last):\n"
+				 "  File \"/x/a.py\", line 3, in main\n%sRuntimeError\n", set[i]);
+			expect_start(log, "failed", "-");
+			struct lsc_triage *t = trun_text(log);
+			cr_assert(t);
+			cr_expect_eq(trun_sev_of(t, "load-failed"), pass ? -1 : LSC_TRIAGE_FAIL, "%s", set[i]);
+			lsc_triage_free(t);
+		}
+	}
+}

@@ -80,8 +80,9 @@ enum {
 #define TR_G_GEND (1ull << 61)   /* the load's end in words, its progress, still loading */
 #define TR_G_GFATAL (1ull << 58) /* words that end a start: a traceback, an exit status, a signal, a timeout */
 #define TR_G_GBEGIN (1ull << 62) /* the load begins in words: loading model, loading weights */
+#define TR_G_GWAY (1ull << 63)   /* a start under way: a launch command (--model), a download's count, "taken more than" */
 #define TR_G_GFIGS (TR_G_GFIG | TR_G_GBAR | TR_G_GSIZE | TR_G_GEND)
-#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN)
+#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN | TR_G_GWAY)
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);

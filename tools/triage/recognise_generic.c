@@ -571,20 +571,50 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	return 0;
 }
 
+/* Is @id[0..n) (a Python name) one that loads or sets up the model:
+ * load_model, _reload, load_weight, from_pretrained, init_model, not
+ * json.loads, download, upload, payload, unload? */
+static int loading_ident(const char *id, size_t n)
+{
+	if (tr_memmem_ci(id, n, "pretrained") || tr_memmem_ci(id, n, "weights") || tr_memmem_ci(id, n, "checkpoint"))
+		return 1;
+	if (tr_memmem_ci(id, n, "model") && (tr_memmem_ci(id, n, "init") || tr_memmem_ci(id, n, "build") ||
+					     tr_memmem_ci(id, n, "create") || tr_memmem_ci(id, n, "setup")))
+		return 1;
+	if (!tr_memmem_ci(id, n, "load") || (n == 5 && !strncasecmp(id, "loads", 5)))
+		return 0;
+	return !tr_memmem_ci(id, n, "download") && !tr_memmem_ci(id, n, "upload") && !tr_memmem_ci(id, n, "payload") &&
+	       !tr_memmem_ci(id, n, "unload");
+}
+
 /* A traceback frame, `File "...", line N, in FUNC`, whose function loads
- * ("_reload", "load_model", "from_pretrained", "load_weights"): the
+ * ("_reload", "load_model", "from_pretrained", "init_model"), or a
+ * frame's code line that calls one ("self.model.load_weight(path)"): the
  * traceback is the load's, whatever the words around it. */
 static int frame_loads(const char *s, size_t n)
 {
+	const char *end = s + n;
 	const char *in = tr_memmem(s, n, ", in ");
-	if (!in || !tr_memmem(s, (size_t)(in - s), "\", line "))
+	if (in && tr_memmem(s, (size_t)(in - s), "\", line ")) {
+		in += 5;
+		size_t fl = 0;
+		while (in + fl < end && (tr_isword(in[fl]) || in[fl] == '_'))
+			fl++;
+		return loading_ident(in, fl);
+	}
+	if (n > 6 && !memcmp(s, "File \"", 6))
 		return 0;
-	in += 5;
-	size_t fl = 0;
-	while (in + fl < s + n && (tr_isword(in[fl]) || in[fl] == '_'))
-		fl++;
-	return tr_memmem_ci(in, fl, "load") || tr_memmem_ci(in, fl, "pretrained") || tr_memmem_ci(in, fl, "weights") ||
-	       tr_memmem_ci(in, fl, "checkpoint");
+	/* a code line: the names it calls */
+	for (const char *p = s; p < end; p++) {
+		if (*p != '(' || p == s)
+			continue;
+		const char *b = p;
+		while (b > s && (tr_isword(b[-1]) || b[-1] == '_'))
+			b--;
+		if (b < p && loading_ident(b, (size_t)(p - b)))
+			return 1;
+	}
+	return 0;
 }
 
 /* "Exception in ASGI application", "Error handling request": a request
@@ -791,6 +821,95 @@ int tr_recognise_table_row(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "% mlx_lm.server --model m", "vllm serve --model m": the command that
+ * launches a model server, its model named by --model (--model-path,
+ * --model-id); not a sentence that mentions the flag. */
+static int launch_command(const char *s, size_t n)
+{
+	const char *end = s + n;
+	for (const char *k = s; (k = tr_memmem(k, (size_t)(end - k), " --model")) != NULL; k++) {
+		const char *a = k + 8;
+		if (a < end && !(*a == ' ' || *a == '=' || *a == '-' || *a == '_'))
+			continue;
+		/* a sentence before the flag ("I ran it. Then --model") is prose */
+		for (const char *p = s; p + 1 < k; p++)
+			if ((*p == '.' || *p == '?' || *p == '!') && p[1] == ' ')
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* "Download: [9/19]", "Downloading shards: 3/8": the model's files are
+ * being fetched; 1 with the counts. A download is not the load: it gives
+ * no load time. */
+static int download_count(const char *s, size_t n, double *done, double *all)
+{
+	static const char *const dl[] = {"download", "downloading", NULL};
+	static const char *const what[] = {"model", "shard", "shards", "safetensors", "gguf", "weights", "files", NULL};
+	const char *end = s + n;
+	if (!any_word(s, n, dl))
+		return 0;
+	for (const char *p = s; p < end; p++) {
+		if (*p != '/' || p == s || !tr_digit(p[-1]) || p + 1 >= end || !tr_digit(p[1]))
+			continue;
+		const char *a0 = p;
+		while (a0 > s && tr_digit(a0[-1]))
+			a0--;
+		const char *a = a0, *b = p + 1;
+		if (!tr_num(&a, p, done) || !tr_num(&b, end, all) || !(*all > 0) || *done > *all)
+			return 0;
+		/* "[9/19] -- ETA": the count of the model's files (the line before named them) */
+		return any_word(s, n, what) || (a0 > s && a0[-1] == '[');
+	}
+	return 0;
+}
+
+/* A start under way that nothing else marks: its launch command, its
+ * files' download count (loading, open until n = N), a warning that it
+ * is taking long ("replicas that have taken more than 30s to
+ * initialize"). Begun, not a start marker: a paste that ends here is cut
+ * off (or still loading), never failed. */
+static int under_way(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	double done, all;
+	int e;
+	struct tr_start *st;
+	static const char *const slow[] = {"taken more than", "taking longer than"};
+	static const char *const until[] = {"initialize", "initialise", "start", "load", "scheduled", "ready", NULL};
+	if (launch_command(s, n)) {
+		if (!(st = tr_fresh_if(t, l, 0, NULL)))
+			return 0;
+		tr_evid(st, l);
+		tr_touch(st, l);
+		tr_stage_raise(st, TR_ST_BEGAN);
+		return 1;
+	}
+	if (download_count(s, n, &done, &all)) {
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (st->done || st->stage >= TR_ST_LOADED)
+			return 1;
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = done < all;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(slow) / sizeof(slow[0]); i++) {
+		const char *k = ci(s, n, slow[i]);
+		if (!k || !any_word(k, (size_t)(s + n - k), until))
+			continue;
+		if (t->cur && t->cur->src == l->src && (t->cur->done || t->cur->stage >= TR_ST_READY))
+			return 0;
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_BEGAN);
+		return 1;
+	}
+	return 0;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
 
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
@@ -811,7 +930,7 @@ int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
-	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR) {
+	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
 		if (failure(t, l, level_of(l)))
 			return 1;
 	}
@@ -820,6 +939,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	if ((k & TR_G_GREADY) && ready(t, l))
 		return 1;
 	if ((k & TR_G_GREADY) && waiting(t, l))
+		return 1;
+	if ((k & TR_G_GWAY) && under_way(t, l))
 		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began */
 	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
