@@ -114,7 +114,8 @@ static int generic_load_failure(const struct tr_start *s)
 					"shard", "engine", NULL};
 	int tb = s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY && s->ev_gen_ready < 0;
 	int gen = s->ev_gen_fail >= 0 || tb;
-	if ((!gen && s->ev_exit < 0) || s->ev_oom >= 0 || s->ev_killed >= 0 || (s->done && !tb))
+	if ((!gen && (s->ev_exit < 0 || s->ev_verify_fail >= 0)) || s->ev_oom >= 0 || s->ev_killed >= 0 ||
+	    (s->done && !tb))
 		return 0;
 	if (gen && (s->stage >= TR_ST_LOADING || s->gen_load_began))
 		return 1;
