@@ -402,3 +402,24 @@ Test(generic, traceback_code_lines_name_the_load)
 		}
 	}
 }
+
+/* A timings block's load in a key that ends in its unit ("t_load_us: N",
+ * "load_ms=N"): the weights' load, done; not another key with "load" in
+ * it, nor another timing. */
+Test(generic, load_in_a_keyed_timing)
+{
+	expect_start("t_eval_us: 3515782  # total microseconds spent generating tokens\n"
+		     "t_load_us: 4173895  # total microseconds spent loading the model\n",
+		     "completed", "ok");
+	expect_start("t_load_us: 432872591  # total microseconds spent loading the model\n", "completed", "slow");
+	expect_start("level=info model_load_time_s=3.2\n", "completed", "ok");
+	struct lsc_triage *t = trun_text("t_load_us: 4173895\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 4.17 && si.load_s < 4.18, "4173895 us: %f s", si.load_s);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("t_p_eval_us: 73317136  # total microseconds spent prompt processing\n"), 0);
+	cr_expect_eq(nstarts_of("load_balancer_ms: 12\n"), 0);
+	cr_expect_eq(nstarts_of("payload_ms=812\n"), 0);
+}

@@ -460,6 +460,53 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 	return 0;
 }
 
+/* "t_load_us: 4173895", "load_ms=812", "model_load_time_s: 3.2": a key
+ * that names the load and ends in its unit; 1 with the seconds. */
+static int keyed_load_duration(const char *s, size_t n, double *v)
+{
+	static const struct { const char *u; double mul; } units[] = {
+		{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"sec", 1}, {"secs", 1}, {"seconds", 1}};
+	const char *end = s + n;
+	for (const char *k = s; (k = tr_memmem(k, (size_t)(end - k), "load")) != NULL; k++) {
+		/* "load" opens the key or one of its parts ("t_load", not "payload") */
+		if (k > s && (tr_isword(k[-1]) && k[-1] != '_'))
+			continue;
+		const char *e = k;
+		while (e < end && (tr_isword(*e) || *e == '_'))
+			e++;
+		const char *us = e;
+		while (us > k && us[-1] != '_')
+			us--;
+		if (us <= k + 4)
+			continue; /* no "_unit" after "load" */
+		/* between "load" and the unit only the words of a duration
+		 * ("load_time_s", "loading_duration_ms"), not "load_balancer_ms" */
+		static const char *const mid[] = {"_", "_time_", "_duration_", "ing_", "ing_time_", "ing_duration_"};
+		int ok = 0;
+		for (size_t i = 0; i < sizeof(mid) / sizeof(mid[0]) && !ok; i++)
+			ok = (size_t)(us - (k + 4)) == strlen(mid[i]) && !memcmp(k + 4, mid[i], strlen(mid[i]));
+		if (!ok)
+			continue;
+		size_t ul = (size_t)(e - us);
+		double mul = 0;
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (strlen(units[i].u) == ul && !memcmp(us, units[i].u, ul))
+				mul = units[i].mul;
+		const char *p = e;
+		while (p < end && (*p == '"' || *p == ' '))
+			p++;
+		if (!mul || p >= end || (*p != ':' && *p != '='))
+			continue;
+		p = tr_skip_ws(p + 1, end);
+		double x;
+		if (p < end && tr_digit(*p) && tr_num(&p, end, &x) && (p == end || !tr_isword(*p))) {
+			*v = x * mul;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The steps an engine takes after its weights are in, named with their
  * time: a CUDA graph capture, a torch.compile of the model's graph, a
  * warmup, the KV cache ("Graph capturing finished in 11412 secs",
@@ -515,6 +562,18 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 				tr_setnum(&st->model_gib, v, e);
 			return 1;
 		}
+	}
+	if ((kw & TR_G_GFIG) && keyed_load_duration(s, n, &v) && v >= 0 && v < 1e7) {
+		/* a timings block's load, in its own key: the weights' load, done */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v) {
+			tr_setnum(&st->gen_load_s, v, e);
+			st->gen_load_weights = 1;
+		}
+		if (!st->done && st->ev_error < 0 && st->ev_gen_fail < 0)
+			tr_stage_raise(st, TR_ST_LOADED);
+		return 1;
 	}
 	const char *kk = NULL;
 	double gib = NAN;
