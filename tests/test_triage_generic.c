@@ -423,3 +423,23 @@ Test(generic, load_in_a_keyed_timing)
 	cr_expect_eq(nstarts_of("load_balancer_ms: 12\n"), 0);
 	cr_expect_eq(nstarts_of("payload_ms=812\n"), 0);
 }
+
+/* Bars glued into one line, each cut after its elapsed time ("| 45/96
+ * [19:29"): the last one counts, under way; a bracketed clock with no
+ * count before it is no bar. */
+Test(generic, glued_bars_cut_after_their_elapsed_time)
+{
+	const char *glued = "Loading checkpoint shards:  44%|####      | 42/96 [18:11Loading checkpoint shards:  "
+			    "47%|####      | 45/96 [19:29\n";
+	expect_start(glued, "loading", "slow");
+	struct lsc_triage *t = trun_text(glued);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 1168.9 && si.load_s < 1169.1, "19:29 is 1169 s: %f", si.load_s);
+	lsc_triage_free(t);
+	expect_start("Loading checkpoint shards: 100%|##########| 2/2 [00:10\n", "completed", "ok");
+	cr_expect_eq(nstarts_of("shards: 45%| done [19:29] at the loading dock\n"), 0, "no n/N before the clock");
+	/* text after the clock: no bar (the load began, in words, and no more) */
+	expect_start("Loading checkpoint shards:  47%| 45/96 [19:29 later\n", "cut-off", "-");
+}

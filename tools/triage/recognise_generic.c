@@ -346,8 +346,9 @@ static int clock_dur(const char **p, const char *end, double *out)
 	return 1;
 }
 
-/* A tqdm bar: "45%|...| 9/20 [00:37<00:49,  9.75s/it]". Return 1 with the
- * counts and the elapsed time. */
+/* A tqdm bar: "45%|...| 9/20 [00:37<00:49,  9.75s/it]" (or cut after its
+ * elapsed time, "| 9/20 [00:37"). Return 1 with the counts and the
+ * elapsed time. */
 static int tqdm_bar(const char *s, const char *end, double *done, double *all, double *elapsed)
 {
 	const char *br = NULL;
@@ -359,7 +360,9 @@ static int tqdm_bar(const char *s, const char *end, double *done, double *all, d
 	if (!br)
 		return 0;
 	const char *q = br;
-	if (!clock_dur(&q, end, elapsed) || q >= end || *q != '<')
+	/* "[15:59<21:33, ...]", or cut after its elapsed time where bars
+	 * were glued into one line ("| 45/96 [19:29" at the line's end) */
+	if (!clock_dur(&q, end, elapsed) || (q < end && *q != '<'))
 		return 0;
 	/* n/N before the bracket */
 	const char *sl = NULL;
