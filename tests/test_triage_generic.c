@@ -443,3 +443,20 @@ Test(generic, glued_bars_cut_after_their_elapsed_time)
 	/* text after the clock: no bar (the load began, in words, and no more) */
 	expect_start("Loading checkpoint shards:  47%| 45/96 [19:29 later\n", "cut-off", "-");
 }
+
+/* The loader's words for a model file that is not what it reads ("has
+ * wrong size in model file", "size mismatch for x.weight", "bad magic"),
+ * and a report that something "Fails: reason", end the start; the same
+ * words about no model, and "fails" with no reason after it, do not. */
+Test(generic, bad_model_file_and_fails_colon)
+{
+	expect_start("stablelm_model_load: loading model from 'm.bin' - please wait ...\n"
+		     "stablelm_model_load: tensor 'gpt_neox.embed_in.weight' has wrong size in model file\n",
+		     "failed", "-");
+	expect_start("loading model /m\nsize mismatch for lm_head.weight: copying a param with shape [1, 2]\n", "failed",
+		     "-");
+	expect_start("loading model /m\n[tinydream] Fails: grpc process not found: /tmp/grpc/tinydream\n", "failed", "-");
+	/* near misses */
+	expect_start("loading model /m\nthe font has wrong size on the page\n", "cut-off", "-");
+	expect_start("loading model /m\nif it fails we retry\n", "cut-off", "-");
+}

@@ -649,6 +649,21 @@ static int loading_ident(const char *id, size_t n)
 	       !tr_memmem_ci(id, n, "unload");
 }
 
+/* "tensor 'x.weight' has wrong size in model file", "size mismatch for
+ * x.weight", "bad magic": the loader found the model file is not what it
+ * reads, which ends the load. */
+static int bad_model_file(const char *s, size_t n)
+{
+	static const char *const bad[] = {"wrong size", "wrong shape", "size mismatch", "shape mismatch", "bad magic",
+					  "invalid magic"};
+	static const char *const what[] = {"tensor", "tensors", "weight", "weights", "model", "file", "checkpoint",
+					   "gguf", NULL};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (word(s, n, bad[i]))
+			return any_word(s, n, what) || ci(s, n, ".weight");
+	return 0;
+}
+
 /* A traceback frame, `File "...", line N, in FUNC`, whose function loads
  * ("_reload", "load_model", "from_pretrained", "init_model"), or a
  * frame's code line that calls one ("self.model.load_weight(path)"): the
@@ -724,7 +739,8 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "loading failed") || word(s, n, "load failed") ||
-		     word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || word(s, n, "terminated unexpectedly") ||
+		     word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
+		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
 	/* a frame of the open traceback in a loading function says the block
