@@ -245,6 +245,10 @@ Test(triage_clean, launcher_and_compose_tags)
 			 "Traceback (most recent call last):");
 	cr_expect_eq(l.level, TR_LV_ERROR);
 	CLEAN("app_1 | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* after the viewer's clock (Docker Desktop's), with its time kept */
+	cr_assert_str_eq(clean(&c, "2024-09-25 20:17:58 auto-1  | Loading weights [2f049d7fc6] from /m", &l),
+			 "Loading weights [2f049d7fc6] from /m");
+	cr_expect_float_eq(l.ts, 20 * 3600 + 17 * 60 + 58, 1e-9);
 	CLEAN("INFO 07-28 23:29:37 loader.py:12] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 	/* near misses */
 	CLEAN("[ERROR]: could not open the model", "[ERROR]: could not open the model");

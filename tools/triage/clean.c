@@ -584,10 +584,16 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		end = (char *)te;
 	}
 	p = (char *)strip_compose(p, end);
-	int clocks = 0;
+	int clocks = 0, compose = p != l->s;
 	for (int i = 0; i < 8; i++) {
 		double ts = NAN;
 		const char *q = strip_one(p, end, &ts, &l->level);
+		/* compose's tag after the viewer's clock ("2024-09-25 20:17:43
+		 * auto-1  | ..."), once */
+		if (q == p && !compose) {
+			q = strip_compose(p, end);
+			compose = 1;
+		}
 		if (q == p)
 			break;
 		if (!isnan(ts)) {
