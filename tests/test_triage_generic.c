@@ -24,6 +24,18 @@ static void expect_start(const char *log, const char *outcome, const char *speed
 	lsc_triage_free(t);
 }
 
+static unsigned nstarts_of(const char *log)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	unsigned n = 0;
+	struct lsc_triage_start_info si;
+	while (lsc_triage_start(t, n, &si) == 0)
+		n++;
+	lsc_triage_free(t);
+	return n;
+}
+
 Test(generic, json_lines_message_unwrapped_with_escapes)
 {
 	const char *log = "{\"ts\":1,\"level\":\"info\",\"msg\":\"starting engine \\\"x\\\"\"}\n"
@@ -187,6 +199,10 @@ Test(generic, load_summaries_and_finished_bars)
 {
 	expect_start("Loading\nLoaded in 1740.90 seconds\n", "completed", "slow");
 	expect_start("MODEL_LOG - Time to load model: 58.08 seconds\n", "completed", "ok");
+	expect_start("Model loading time: 7.50 seconds\n", "completed", "ok");
+	/* a second load figure after a completed start: a second run */
+	cr_expect_eq(nstarts_of("Loading took 26.03 seconds\n## After\nModel loading time: 7.50 seconds\n"), 2);
+	cr_expect_eq(nstarts_of("the loading time of the page was long\n"), 0, "no duration");
 	expect_start("loading model /m\nLoading safetensors checkpoint shards: 100% Completed | 1/1 [00:00<00:00,  1.07it/s]\n",
 		     "completed", "ok");
 	/* near miss: a bar under way is loading, and a failure after a full bar fails */
@@ -213,17 +229,6 @@ Test(generic, load_summaries_and_finished_bars)
  * engine's logger wrote it at error level, or when a frame is in a loading
  * function; not a request's traceback, nor an info-level one about nothing
  * that loads. */
-static unsigned nstarts_of(const char *log)
-{
-	struct lsc_triage *t = trun_text(log);
-	cr_assert(t);
-	unsigned n = 0;
-	struct lsc_triage_start_info si;
-	while (lsc_triage_start(t, n, &si) == 0)
-		n++;
-	lsc_triage_free(t);
-	return n;
-}
 
 Test(generic, traceback_alone_opens_a_start)
 {

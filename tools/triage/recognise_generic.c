@@ -428,7 +428,8 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 			      double *gib)
 {
 	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
-					   "ready after", "time to load", "has taken", "taking", "the model in", "takes"};
+					   "ready after", "time to load", "has taken", "taking", "the model in", "takes",
+					   "loading time"};
 	size_t n = (size_t)(end - s);
 	*kk = NULL;
 	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]); i++) {
