@@ -200,6 +200,11 @@ Test(generic, load_summaries_and_finished_bars)
 	expect_start("Loading\nLoaded in 1740.90 seconds\n", "completed", "slow");
 	expect_start("MODEL_LOG - Time to load model: 58.08 seconds\n", "completed", "ok");
 	expect_start("Model loading time: 7.50 seconds\n", "completed", "ok");
+	/* a bar that finished at 00:00 took under a second; one that has not, says nothing yet */
+	expect_start("loading model /m\nLoading checkpoint shards: 100%|##########| 2/2 [00:00<00:00,  4.96it/s]\n",
+		     "completed", "ok");
+	expect_start("loading model /m\nLoading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]\n", "loading",
+		     "-");
 	/* a second load figure after a completed start: a second run */
 	cr_expect_eq(nstarts_of("Loading took 26.03 seconds\n## After\nModel loading time: 7.50 seconds\n"), 2);
 	cr_expect_eq(nstarts_of("the loading time of the page was long\n"), 0, "no duration");

@@ -552,7 +552,8 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADING);
 		st->progress_open = done < all;
 		st->bar_done = done >= all;
-		if (v > 0 && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v))
+		/* a bar that finished at 00:00 took under a second: a figure too */
+		if ((v > 0 || done >= all) && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v))
 			tr_setnum(&st->read_s, v, e);
 		return 1;
 	}
