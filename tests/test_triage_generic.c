@@ -113,7 +113,14 @@ Test(generic, ready_words_with_subject_and_negation)
 	expect_start("loading model /m\nserver not ready after 10 minutes; exiting\n", "failed", "-");
 	/* a watcher's wait that ran out, and nothing says the start stopped:
 	 * not a failure (the engine may still be loading) */
-	expect_start("loading model /m\nvLLM not ready after 30 minutes\n", "cut-off", NULL);
+	expect_start("loading model /m\nvLLM not ready after 30 minutes\n", "cut-off", "slow");
+	/* what the watcher then lists are guesses, not the engine still loading */
+	expect_start("loading model /m\nvLLM not ready after 30 minutes\nThis could mean:\n"
+		     "  - Model is still loading (very large models may need more time)\n",
+		     "cut-off", "slow");
+	expect_start("loading model /m\nthe model may still be loading\n", "cut-off", NULL);
+	expect_start("loading model /m\nserver not ready after 2 minutes\n", "cut-off", "-");
+	expect_start("loading model /m\nRay cluster not ready after 30 minutes\n", "cut-off", "-");
 	expect_start("loading model /m\nserver still loading, please wait\n", "loading", NULL);
 	/* a ready word about something else is not the model's */
 	expect_start("loading model /m\nRay cluster is ready\n", "cut-off", NULL);

@@ -267,6 +267,7 @@ struct tr_start {
 	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
+	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
 	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */
 	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */
@@ -277,7 +278,8 @@ struct tr_start {
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
 	struct tr_num gen_load_s; /* a load duration in the shared vocabulary (took, load time, started in) */
-	struct tr_num step_s;   /* the longest step after the weights (graph capture, torch.compile, warmup): a floor of the time to ready */
+	struct tr_num step_s;   /* a floor of the time to ready: the longest step after the weights (graph capture,
+				 * torch.compile, warmup), or a watcher's wait that ran out ("not ready after 30 minutes") */
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
@@ -629,6 +631,8 @@ int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
 /* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
 int tr_ready_negated(const char *s, size_t n);
+/* Is the line a guess, not an event ("may", "might", "could", "if")? recognise_generic.c */
+int tr_hedged(const char *s, size_t n);
 
 /* remedy_figures.c: the one home of each measured figure a remedy prints */
 enum tr_fig_id { TR_FIG_REFAULT_4K, TR_FIG_SEED000_THP_OFF, TR_FIG_SEEDS_THP, TR_FIG_SEED002_HUGETLB, TR_FIG_N };

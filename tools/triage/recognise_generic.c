@@ -211,6 +211,12 @@ static int oom_said(const char *s, size_t n)
 	return k && !any_word(s, (size_t)(k - s), advice);
 }
 
+int tr_hedged(const char *s, size_t n)
+{
+	static const char *const w[] = {"may", "might", "could", "if", "possibly", "perhaps", NULL};
+	return any_word(s, n, w);
+}
+
 /* Failure words read by meaning: a count of 0 failures, a success, an ok,
  * and a limit that is unlimited say nothing failed. */
 int tr_says_failed(const char *s, size_t n)
@@ -976,6 +982,27 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 		st->progress_open = done < all;
 		return 1;
 	}
+	/* "vLLM not ready after 30 minutes": a watcher's wait ran out; the
+	 * start took at least that, and what came after is not in the paste
+	 * (not under way any more in what it shows) */
+	const char *na = ci(s, n, "not ready after");
+	if (na && !ready_words(s, n) && !tr_ready_about_other(s, n)) {
+		const char *p = na + 15, *end = s + n;
+		p = tr_skip_ws(p, end);
+		double v;
+		if (!(p < end && tr_digit(*p) && tr_dur_s(&p, end, &v)))
+			return 0;
+		if (t->cur && t->cur->src == l->src && (t->cur->done || t->cur->stage >= TR_ST_READY))
+			return 0;
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_BEGAN);
+		if (!tr_has(&st->step_s) || v > st->step_s.v)
+			tr_setnum(&st->step_s, v, e);
+		st->progress_open = 0;
+		st->waited_out = 1;
+		return 1;
+	}
 	for (size_t i = 0; i < sizeof(slow) / sizeof(slow[0]); i++) {
 		const char *k = ci(s, n, slow[i]);
 		if (!k || !any_word(k, (size_t)(s + n - k), until))
@@ -1074,8 +1101,10 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 			return 1;
 		}
 	}
-	/* "still loading", a percentage under way */
-	if (ci(l->s, l->len, "still loading") && t->cur && t->cur->src == l->src && !t->cur->done) {
+	/* "still loading", a percentage under way (not a guess: "the model
+	 * may still be loading") */
+	if (ci(l->s, l->len, "still loading") && !tr_hedged(l->s, l->len) && t->cur && t->cur->src == l->src &&
+	    !t->cur->done && !t->cur->waited_out) {
 		int e;
 		struct tr_start *st = take(t, l, &e);
 		if (!st)
