@@ -477,3 +477,20 @@ Test(generic, bad_model_file_and_fails_colon)
 	expect_start("loading model /m\nthe font has wrong size on the page\n", "cut-off", "-");
 	expect_start("loading model /m\nif it fails we retry\n", "cut-off", "-");
 }
+
+/* nvidia-smi's head in its drawn table is the machine, pasted as a
+ * setting: alone, not a start (outcome none); before a log, part of that
+ * log's start. */
+Test(generic, nvidia_smi_table_is_a_setting)
+{
+	static const char smi[] = "+-----------------------------------------------------------------------------+\n"
+				  "| NVIDIA-SMI 550.144.03   Driver Version: 550.144.03   CUDA Version: 12.4     |\n"
+				  "|-------------------------------+----------------------+----------------------+\n";
+	expect_start(smi, "none", "-");
+	char log[1024];
+	snprintf(log, sizeof log, "%sloading model /m\nModel loaded in 3.0 s\n", smi);
+	expect_start(log, "completed", "ok");
+	cr_expect_eq(nstarts_of(log), 1);
+	/* a row of another drawn table is no setting */
+	cr_expect_eq(nstarts_of("+-----+\n| GPU  Name   Persistence-M |\n+-----+\n"), 0);
+}

@@ -884,11 +884,17 @@ int tr_recognise_table_row(struct lsc_triage *t, struct tr_line *l)
 			state = -1;
 		c = e;
 	}
-	if (!state)
-		return 0;
 	int e;
-	struct tr_start *st = take(t, l, &e);
-	if (!st)
+	struct tr_start *st;
+	if (!state) {
+		/* nvidia-smi's head, "| NVIDIA-SMI 550.144.03  Driver Version: ...
+		 * CUDA Version: 12.4 |": the machine, pasted as a setting */
+		if (!tr_memmem(s, l->len, "Driver Version:") || !(st = take(t, l, &e)))
+			return 0;
+		st->nsettings++;
+		return 1;
+	}
+	if (!(st = take(t, l, &e)))
 		return 0;
 	tr_stage_raise(st, TR_ST_LOADING);
 	if (state < 0) {
