@@ -375,6 +375,12 @@ Test(generic, start_under_way_in_words)
 	expect_start("python -m sglang.launch_server --model-path /m --port 30000\n", "cut-off", "-");
 	cr_expect_eq(nstarts_of("It hangs. I also tried --model with a local path\n"), 0, "a sentence about the flag");
 	cr_expect_eq(nstarts_of("run it with --models-dir /x\n"), 0, "another flag");
+	/* the model built, with its count of parameters */
+	expect_start("DiffusionWrapper has 859.52 M params.\n", "cut-off", "-");
+	expect_start("Total params: 6,738,415,616\n", "cut-off", "-");
+	expect_start("the model has 7.24B parameters\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("Sampling parameters: temperature 0.7\n"), 0, "no count");
+	cr_expect_eq(nstarts_of("using 12 params for the sampler\n"), 0, "a count under a million");
 	expect_start("INFO text_generation_launcher: Download file: model-00010-of-00019.safetensors\n"
 		     "INFO text_generation_launcher: Download: [10/19] -- ETA: 0:00:31.500000\n",
 		     "loading", "-");

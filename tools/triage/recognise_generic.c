@@ -957,8 +957,43 @@ static int download_count(const char *s, size_t n, double *done, double *all)
 	return 0;
 }
 
+/* "DiffusionWrapper has 859.52 M params", "7.24B parameters", "Total
+ * params: 6,738,415,616": the model is being built, with its size in
+ * parameters (a million or more). */
+static int param_count(const char *s, size_t n)
+{
+	static const char *const w[] = {"params", "parameters"};
+	for (size_t i = 0; i < 2; i++) {
+		const char *k = word(s, n, w[i]);
+		if (!k)
+			continue;
+		/* the count after "params: " or before the word, with its scale */
+		const char *p = k + strlen(w[i]), *end = s + n;
+		while (p < end && (*p == ':' || *p == ' ' || *p == '='))
+			p++;
+		double v;
+		if (p < end && tr_digit(*p) && tr_num(&p, end, &v) && v >= 1e6)
+			return 1;
+		const char *q = k;
+		while (q > s && q[-1] == ' ')
+			q--;
+		double mul = 1;
+		if (q > s && (q[-1] == 'M' || q[-1] == 'B' || q[-1] == 'G'))
+			mul = q[-1] == 'M' ? 1e6 : 1e9, q--;
+		while (q > s && q[-1] == ' ')
+			q--;
+		const char *b = q;
+		while (b > s && (tr_digit(b[-1]) || b[-1] == '.' || b[-1] == ','))
+			b--;
+		const char *c = b;
+		if (b < q && tr_digit(*b) && tr_num(&c, q, &v) && c == q && v * mul >= 1e6)
+			return 1;
+	}
+	return 0;
+}
+
 /* A start under way that nothing else marks: its launch command, its
- * files' download count (loading, open until n = N), a warning that it
+ * model built with its count of parameters, its files' download count (loading, open until n = N), a warning that it
  * is taking long ("replicas that have taken more than 30s to
  * initialize"). Begun, not a start marker: a paste that ends here is cut
  * off (or still loading), never failed. */
@@ -971,7 +1006,7 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st;
 	static const char *const slow[] = {"taken more than", "taking longer than"};
 	static const char *const until[] = {"initialize", "initialise", "start", "load", "scheduled", "ready", NULL};
-	if (launch_command(s, n)) {
+	if (launch_command(s, n) || param_count(s, n)) {
 		if (!(st = tr_fresh_if(t, l, 0, NULL)))
 			return 0;
 		tr_evid(st, l);
