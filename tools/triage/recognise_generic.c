@@ -6,9 +6,14 @@
  * that is not 0, a signal, a timeout, the "failed to load" family); ready
  * evidence with its subject (the model, server, runner, engine,
  * application) and its negation ("not ready after", "never became ready",
- * "still loading" are not ready); and load figures anywhere in the line
- * (`took N s`, `load time = N ms`, `file size = N GiB`, a tqdm bar's
- * `n/N [elapsed<left, rate]`, a percentage).
+ * "still loading" are not ready); load figures anywhere in the line
+ * (`took N s`, `load time = N ms`, `t_load_us: N`, `file size = N GiB`, a
+ * tqdm bar's `n/N [elapsed<left, rate]`, a percentage), and which of them
+ * are the weights' own load and which a step after it (a graph capture, a
+ * compile: a floor of the time to ready); a start under way that no
+ * engine line marks (its launch command, its parameter count, its files'
+ * download count, a wait that ran out); and the rows of a status table a
+ * program drew (READY, UNAVAILABLE: reason).
  *
  * Words are matched by meaning, not as substrings: `exit code 0`, `0
  * failures`, `succeeded` and `ok` are not failures. This is what reads an
