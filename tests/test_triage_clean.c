@@ -238,4 +238,58 @@ Test(triage_clean, json_message_escapes)
 	CLEAN("{\"level\":\"info\",\"msg\":\"a\\u0041b\"}", "aAb");
 	CLEAN("{\"level\":\"info\",\"msg\":\"x\\u00e9y\\u0007z\"}", "x?y?z");
 	CLEAN("{\"level\":\"info\",\"msg\":\"one\\ntwo\\tthree \\\"q\\\" \\\\ \\/mnt\"}", "one two three \"q\" \\ /mnt");
+/* A launcher's "[name]: " tag and docker compose's "service-1  | " go
+ * before the logger's prefix is read; a level in brackets, a Markdown
+ * table row and prose with a bar in it stay. */
+Test(triage_clean, launcher_and_compose_tags)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "[vllm]: (VllmWorkerProcess pid=89) ERROR 07-28 23:29:37 multiproc_worker_utils.py:226]"
+				   "   File \"x.py\", line 1, in f", &l),
+			 "File \"x.py\", line 1, in f");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	cr_assert_str_eq(clean(&c, "tabbyapi-1  | 2025-05-07 14:50:47.950 ERROR:    Traceback (most recent call last):", &l),
+			 "Traceback (most recent call last):");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("app_1 | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* after the viewer's clock (Docker Desktop's), with its time kept */
+	cr_assert_str_eq(clean(&c, "2024-09-25 20:17:58 auto-1  | Loading weights [2f049d7fc6] from /m", &l),
+			 "Loading weights [2f049d7fc6] from /m");
+	cr_expect_float_eq(l.ts, 20 * 3600 + 17 * 60 + 58, 1e-9);
+	CLEAN("INFO 07-28 23:29:37 loader.py:12] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* near misses */
+	CLEAN("[ERROR]: could not open the model", "[ERROR]: could not open the model");
+	CLEAN("| densenet_onnx | 1 | READY |", "| densenet_onnx | 1 | READY |");
+	CLEAN("load the model | then serve", "load the model | then serve");
+	CLEAN("[a b]: not a tag", "[a b]: not a tag");
+	CLEAN("INFO 07-28 23:29:37 two words.py:12] kept", "two words.py:12] kept");
+}
+
+/* A table a program drew, +---+ borders: its rows are flagged as such; a
+ * Markdown table's are prose only, and a row after the table ended is
+ * not the table's. */
+Test(triage_clean, drawn_table_rows_are_flagged)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_not_null(clean(&c, "+-------+--------+", &l));
+	cr_assert_not_null(clean(&c, "| Model | Status |", &l));
+	cr_expect(l.flags & TR_L_TABLE);
+	cr_expect(l.flags & TR_L_MDTABLE);
+	cr_assert_not_null(clean(&c, "+=======+========+", &l));
+	cr_assert_not_null(clean(&c, "| m     | READY  |", &l));
+	cr_expect(l.flags & TR_L_TABLE);
+	clean(&c, "I0110 21:30:54.920786 60 tritonserver.cc:1920]", &l); /* a prefix alone: dropped, and ends the table */
+	cr_assert_not_null(clean(&c, "| m     | READY  |", &l));
+	cr_expect(!(l.flags & TR_L_TABLE), "the table ended");
+	struct tr_clean md = {0};
+	cr_assert_not_null(clean(&md, "| a | b |", &l));
+	cr_assert_not_null(clean(&md, "|---|---|", &l));
+	cr_assert_not_null(clean(&md, "| m | READY |", &l));
+	cr_expect(!(l.flags & TR_L_TABLE), "a Markdown table");
+	cr_expect(l.flags & TR_L_MDTABLE);
+	cr_assert_not_null(clean(&md, "+ a + b +", &l));
+	cr_assert_not_null(clean(&md, "| m | READY |", &l));
+	cr_expect(!(l.flags & TR_L_TABLE), "not a border: words in it");
 }

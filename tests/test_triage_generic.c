@@ -7,6 +7,7 @@
  * figures.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "helpers/triage_run.h"
@@ -21,6 +22,18 @@ static void expect_start(const char *log, const char *outcome, const char *speed
 	if (speed)
 		cr_expect_str_eq(si.speed, speed, "speed of:\n%s", log);
 	lsc_triage_free(t);
+}
+
+static unsigned nstarts_of(const char *log)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	unsigned n = 0;
+	struct lsc_triage_start_info si;
+	while (lsc_triage_start(t, n, &si) == 0)
+		n++;
+	lsc_triage_free(t);
+	return n;
 }
 
 Test(generic, json_lines_message_unwrapped_with_escapes)
@@ -97,6 +110,17 @@ Test(generic, ready_words_with_subject_and_negation)
 		     "completed", "ok");
 	expect_start("loading model /m\nShard 0 ready in 42.1 s\n", "completed", "ok");
 	expect_start("loading model /m\nmodel not ready after 30 minutes, giving up\n", "failed", "-");
+	expect_start("loading model /m\nserver not ready after 10 minutes; exiting\n", "failed", "-");
+	/* a watcher's wait that ran out, and nothing says the start stopped:
+	 * not a failure (the engine may still be loading) */
+	expect_start("loading model /m\nvLLM not ready after 30 minutes\n", "cut-off", "slow");
+	/* what the watcher then lists are guesses, not the engine still loading */
+	expect_start("loading model /m\nvLLM not ready after 30 minutes\nThis could mean:\n"
+		     "  - Model is still loading (very large models may need more time)\n",
+		     "cut-off", "slow");
+	expect_start("loading model /m\nthe model may still be loading\n", "cut-off", NULL);
+	expect_start("loading model /m\nserver not ready after 2 minutes\n", "cut-off", "-");
+	expect_start("loading model /m\nRay cluster not ready after 30 minutes\n", "cut-off", "-");
 	expect_start("loading model /m\nserver still loading, please wait\n", "loading", NULL);
 	/* a ready word about something else is not the model's */
 	expect_start("loading model /m\nRay cluster is ready\n", "cut-off", NULL);
@@ -182,6 +206,15 @@ Test(generic, load_summaries_and_finished_bars)
 {
 	expect_start("Loading\nLoaded in 1740.90 seconds\n", "completed", "slow");
 	expect_start("MODEL_LOG - Time to load model: 58.08 seconds\n", "completed", "ok");
+	expect_start("Model loading time: 7.50 seconds\n", "completed", "ok");
+	/* a bar that finished at 00:00 took under a second; one that has not, says nothing yet */
+	expect_start("loading model /m\nLoading checkpoint shards: 100%|##########| 2/2 [00:00<00:00,  4.96it/s]\n",
+		     "completed", "ok");
+	expect_start("loading model /m\nLoading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]\n", "loading",
+		     "-");
+	/* a second load figure after a completed start: a second run */
+	cr_expect_eq(nstarts_of("Loading took 26.03 seconds\n## After\nModel loading time: 7.50 seconds\n"), 2);
+	cr_expect_eq(nstarts_of("the loading time of the page was long\n"), 0, "no duration");
 	expect_start("loading model /m\nLoading safetensors checkpoint shards: 100% Completed | 1/1 [00:00<00:00,  1.07it/s]\n",
 		     "completed", "ok");
 	/* near miss: a bar under way is loading, and a failure after a full bar fails */
@@ -202,4 +235,268 @@ Test(generic, load_summaries_and_finished_bars)
 		     "failed", "-");
 	/* waiting for the server: begun, cut off */
 	expect_start("INFO text_generation_launcher: Waiting for shard 0 to be ready...\n", "cut-off", NULL);
+}
+
+/* No start in the paste but the traceback: the start's failure when the
+ * engine's logger wrote it at error level, or when a frame is in a loading
+ * function; not a request's traceback, nor an info-level one about nothing
+ * that loads. */
+
+Test(generic, traceback_alone_opens_a_start)
+{
+	/* at error level, cut before its exception line: failed */
+	const char *err = "ERROR 07-28 23:29:37 [worker.py:226] Traceback (most recent call last):\n"
+			  "ERROR 07-28 23:29:37 [worker.py:226]   File \"/x/comm.py\", line 17, in __init__\n"
+			  "ERROR 07-28 23:29:37 [worker.py:226]     self.comm = init_rank(\n";
+	expect_start(err, "failed", "-");
+	/* its frames at error level, the header cut off the paste */
+	expect_start("ERROR 03-20 17:39:14 [core.py:1100]   File \"/x/ops.py\", line 268, in sdpa_wrapper\n"
+		     "ERROR 03-20 17:39:14 [core.py:1100]     return op(q, k, v)\n",
+		     "failed", "-");
+	/* a frame in a loading function, no level: failed, and the load's */
+	const char *ld = "Traceback (most recent call last):\n"
+			 "  File \"/x/sample.py\", line 8, in <module>\n"
+			 "    cm = ChatModule(name=\"m\")\n"
+			 "  File \"/x/chat_module.py\", line 927, in _reload\n"
+			 "    self._reload_func(lib, path)\n";
+	expect_start(ld, "failed", "-");
+	struct lsc_triage *t = trun_text(ld);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "a frame in _reload: the load failed");
+	lsc_triage_free(t);
+	/* near misses: the same traceback at info level with no loading frame,
+	 * and an error-level one right after a request's failure */
+	cr_expect_eq(nstarts_of("Traceback (most recent call last):\n"
+				"  File \"/x/sample.py\", line 8, in <module>\n"
+				"  File \"/x/chat_module.py\", line 927, in _run\n"),
+		     0, "a traceback about nothing that loads is no start");
+	cr_expect_eq(nstarts_of("INFO:     127.0.0.1:58408 - \"POST /v1/model/unload HTTP/1.1\" 500\n"
+				"ERROR:    Exception in ASGI application\n"
+				"ERROR:    Traceback (most recent call last):\n"
+				"ERROR:      File \"/x/httptools_impl.py\", line 409, in run_asgi\n"),
+		     0, "a request's traceback is no start");
+}
+
+/* The load's beginning in words ("Load weight begin", "begin loading",
+ * "start loading") opens a start; a failure after it is the load's. */
+Test(generic, load_begins_in_words_and_its_failure_is_the_loads)
+{
+	static const char *const begin[] = {"Load weight begin. avail mem=23.20 GB\n", "begin loading the shards\n",
+					    "Start loading model /m\n"};
+	for (size_t i = 0; i < sizeof(begin) / sizeof(begin[0]); i++) {
+		cr_expect_eq(nstarts_of(begin[i]), 1, "%s", begin[i]);
+		expect_start(begin[i], "cut-off", NULL);
+		char log[256];
+		snprintf(log, sizeof log, "%sScheduler hit an exception: Traceback (most recent call last):\n"
+			 "  File \"/x/scheduler.py\", line 3206, in run_scheduler_process\n", begin[i]);
+		expect_start(log, "failed", "-");
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "%s", log);
+		lsc_triage_free(t);
+	}
+	/* near miss: the same failure after a server's start, no load begun,
+	 * is a failed start but not the load's */
+	const char *other = "Starting the server on port 8000\n"
+			    "ERROR: Scheduler hit an exception: Traceback (most recent call last):\n"
+			    "  File \"/x/scheduler.py\", line 3206, in run_scheduler_process\n";
+	struct lsc_triage *t = trun_text(other);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), -1, "no load began");
+	lsc_triage_free(t);
+}
+
+/* The steps after the weights (a CUDA graph capture, torch.compile, a
+ * warmup) with their time: the start got past its load (completed), and
+ * took at least that long, which says slow from 300 s but never ok. */
+Test(generic, steps_after_the_weights_are_a_floor_of_the_time_to_ready)
+{
+	expect_start("Graph capturing finished in 11412 secs, took 1.31 GiB\n", "completed", "slow");
+	expect_start("Compiling a graph for compile range (1, 8000) takes 2219.43 s\n"
+		     "torch.compile takes 2222.52 s in total\n",
+		     "completed", "slow");
+	struct lsc_triage *t = trun_text("torch.compile takes 2222.52 s in total\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 2222.5 && si.load_s < 2222.6, "the longest step: %f", si.load_s);
+	lsc_triage_free(t);
+	/* near misses: a short step is no figure of the start's speed, nor is
+	 * a load of the compiled graph from a cache; the weights' own load
+	 * judges, unless a step after it took minutes */
+	expect_start("torch.compile takes 45.81 s in total\n", "completed", "-");
+	expect_start("Directly load the compiled graph(s) for dynamic shape from the cache, took 5.920 s\n", "completed", "-");
+	expect_start("init engine (profile, create kv cache, warmup model) took 90.84 seconds\n", "completed", "-");
+	expect_start("Model loading took 7.68 GiB and 2.2 seconds\nGraph capturing finished in 37 secs, took 0.45 GiB\n",
+		     "completed", "ok");
+	expect_start("Model loading took 7.68 GiB and 2.2 seconds\nGraph capturing finished in 400 secs, took 0.45 GiB\n",
+		     "completed", "slow");
+	/* a line with two duration words: the one a duration follows */
+	expect_start("loading model /m\nweights took 3.1 GiB, the model finished in 130 s\n", "completed", "slow");
+}
+
+/* A status table a program drew (+---+ borders): a model READY is up, one
+ * UNAVAILABLE with its reason fails the start, even after others were
+ * READY. A Markdown table in the report's prose, and a drawn table of
+ * options, are neither. */
+Test(generic, status_table_rows)
+{
+	static const char head[] = "I0110 21:30:54.920681 60 server.cc:592]\n"
+				   "+---------------+---------+---------+\n"
+				   "| Model         | Version | Status  |\n"
+				   "+---------------+---------+---------+\n";
+	char log[1024];
+	snprintf(log, sizeof log, "%s| densenet_onnx | 1       | READY   |\n+---+\n", head);
+	expect_start(log, "completed", NULL);
+	snprintf(log, sizeof log,
+		 "%s| densenet_onnx | 1       | READY   |\n"
+		 "| simple        | 1       | UNAVAILABLE: Internal: failed to stat file /opt/backends/python |\n",
+		 head);
+	expect_start(log, "failed", "-");
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	/* near misses */
+	cr_expect_eq(nstarts_of("| Model | Version | Status |\n|---|---|---|\n| m | 1 | UNAVAILABLE: x |\n"), 0,
+		     "a Markdown table is the report's prose");
+	cr_expect_eq(nstarts_of("+--------+-------+\n| Option | Value |\n+--------+-------+\n"
+				"| strict_readiness | READY_X |\n| exit_on_error | 1 |\n"),
+		     0, "an options table holds no model state");
+}
+
+/* A start under way that no engine line marks: the command that launches
+ * it (--model), its files' download count, a warning that it is taking
+ * long. Begun: cut off (or still loading) when nothing follows, never
+ * failed; and each has its near miss. */
+Test(generic, start_under_way_in_words)
+{
+	expect_start("% mlx_lm.server --model mlx-community/m-4bit --host 0.0.0.0\n", "cut-off", "-");
+	expect_start("python -m sglang.launch_server --model-path /m --port 30000\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("It hangs. I also tried --model with a local path\n"), 0, "a sentence about the flag");
+	cr_expect_eq(nstarts_of("run it with --models-dir /x\n"), 0, "another flag");
+	/* the model built, with its count of parameters */
+	expect_start("DiffusionWrapper has 859.52 M params.\n", "cut-off", "-");
+	expect_start("Total params: 6,738,415,616\n", "cut-off", "-");
+	expect_start("the model has 7.24B parameters\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("Sampling parameters: temperature 0.7\n"), 0, "no count");
+	cr_expect_eq(nstarts_of("using 12 params for the sampler\n"), 0, "a count under a million");
+	expect_start("INFO text_generation_launcher: Download file: model-00010-of-00019.safetensors\n"
+		     "INFO text_generation_launcher: Download: [10/19] -- ETA: 0:00:31.500000\n",
+		     "loading", "-");
+	expect_start("loading model /m\nDownloading shards: 19/19\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("Downloading pip-24.0-py3-none-any.whl 2/3\n"), 0, "a download of no model");
+	expect_start("WARNING controller -- Deployment 'VLLMDeployment' in application 'default' has 1 replicas that "
+		     "have taken more than 30s to initialize.\n",
+		     "cut-off", "-");
+	cr_expect_eq(nstarts_of("the request has taken more than 30s, retrying\n"), 0, "a request, not a start");
+	/* a failure after the command is the start's; an exit that names the model is the load's */
+	struct lsc_triage *t = trun_text("llama.cpp args: [-ngl 999 --model /m.gguf]\n"
+					 "Backend llama.cpp running model ai/llama3.2 exited with error: exit status 0xc0000135\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "failed");
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+}
+
+/* Inside a traceback, the frames' functions and the calls on their code
+ * lines say whether it was loading: init_model, load_weight, from_pretrained;
+ * not json.loads, a download, an unload. */
+Test(generic, traceback_code_lines_name_the_load)
+{
+	static const char *const loads[] = {"    self.model.load_weight(path)\n", "    m = AutoModel.from_pretrained(p)\n",
+					    "  File \"/x/worker.py\", line 97, in init_model\n"};
+	static const char *const other[] = {"    cfg = json.loads(text)\n", "    hf_hub_download(repo)\n",
+					    "    self.unload_adapter(a)\n", "  File \"/x/worker.py\", line 97, in run\n"};
+	for (int pass = 0; pass < 2; pass++) {
+		const char *const *set = pass ? other : loads;
+		size_t n = pass ? sizeof(other) / sizeof(other[0]) : sizeof(loads) / sizeof(loads[0]);
+		for (size_t i = 0; i < n; i++) {
+			char log[512];
+			snprintf(log, sizeof log, "python serve.py --model /m\nTraceback (most recent call last):\n"
+				 "  File \"/x/a.py\", line 3, in main\n%sRuntimeError\n", set[i]);
+			expect_start(log, "failed", "-");
+			struct lsc_triage *t = trun_text(log);
+			cr_assert(t);
+			cr_expect_eq(trun_sev_of(t, "load-failed"), pass ? -1 : LSC_TRIAGE_FAIL, "%s", set[i]);
+			lsc_triage_free(t);
+		}
+	}
+}
+
+/* A timings block's load in a key that ends in its unit ("t_load_us: N",
+ * "load_ms=N"): the weights' load, done; not another key with "load" in
+ * it, nor another timing. */
+Test(generic, load_in_a_keyed_timing)
+{
+	expect_start("t_eval_us: 3515782  # total microseconds spent generating tokens\n"
+		     "t_load_us: 4173895  # total microseconds spent loading the model\n",
+		     "completed", "ok");
+	expect_start("t_load_us: 432872591  # total microseconds spent loading the model\n", "completed", "slow");
+	expect_start("level=info model_load_time_s=3.2\n", "completed", "ok");
+	struct lsc_triage *t = trun_text("t_load_us: 4173895\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 4.17 && si.load_s < 4.18, "4173895 us: %f s", si.load_s);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("t_p_eval_us: 73317136  # total microseconds spent prompt processing\n"), 0);
+	cr_expect_eq(nstarts_of("load_balancer_ms: 12\n"), 0);
+	cr_expect_eq(nstarts_of("payload_ms=812\n"), 0);
+}
+
+/* Bars glued into one line, each cut after its elapsed time ("| 45/96
+ * [19:29"): the last one counts, under way; a bracketed clock with no
+ * count before it is no bar. */
+Test(generic, glued_bars_cut_after_their_elapsed_time)
+{
+	const char *glued = "Loading checkpoint shards:  44%|####      | 42/96 [18:11Loading checkpoint shards:  "
+			    "47%|####      | 45/96 [19:29\n";
+	expect_start(glued, "loading", "slow");
+	struct lsc_triage *t = trun_text(glued);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 1168.9 && si.load_s < 1169.1, "19:29 is 1169 s: %f", si.load_s);
+	lsc_triage_free(t);
+	expect_start("Loading checkpoint shards: 100%|##########| 2/2 [00:10\n", "completed", "ok");
+	cr_expect_eq(nstarts_of("shards: 45%| done [19:29] at the loading dock\n"), 0, "no n/N before the clock");
+	/* text after the clock: no bar (the load began, in words, and no more) */
+	expect_start("Loading checkpoint shards:  47%| 45/96 [19:29 later\n", "cut-off", "-");
+}
+
+/* The loader's words for a model file that is not what it reads ("has
+ * wrong size in model file", "size mismatch for x.weight", "bad magic"),
+ * and a report that something "Fails: reason", end the start; the same
+ * words about no model, and "fails" with no reason after it, do not. */
+Test(generic, bad_model_file_and_fails_colon)
+{
+	expect_start("stablelm_model_load: loading model from 'm.bin' - please wait ...\n"
+		     "stablelm_model_load: tensor 'gpt_neox.embed_in.weight' has wrong size in model file\n",
+		     "failed", "-");
+	expect_start("loading model /m\nsize mismatch for lm_head.weight: copying a param with shape [1, 2]\n", "failed",
+		     "-");
+	expect_start("loading model /m\n[tinydream] Fails: grpc process not found: /tmp/grpc/tinydream\n", "failed", "-");
+	/* near misses */
+	expect_start("loading model /m\nthe font has wrong size on the page\n", "cut-off", "-");
+	expect_start("loading model /m\nif it fails we retry\n", "cut-off", "-");
+}
+
+/* nvidia-smi's head in its drawn table is the machine, pasted as a
+ * setting: alone, not a start (outcome none); before a log, part of that
+ * log's start. */
+Test(generic, nvidia_smi_table_is_a_setting)
+{
+	static const char smi[] = "+-----------------------------------------------------------------------------+\n"
+				  "| NVIDIA-SMI 550.144.03   Driver Version: 550.144.03   CUDA Version: 12.4     |\n"
+				  "|-------------------------------+----------------------+----------------------+\n";
+	expect_start(smi, "none", "-");
+	char log[1024];
+	snprintf(log, sizeof log, "%sloading model /m\nModel loaded in 3.0 s\n", smi);
+	expect_start(log, "completed", "ok");
+	cr_expect_eq(nstarts_of(log), 1);
+	/* a row of another drawn table is no setting */
+	cr_expect_eq(nstarts_of("+-----+\n| GPU  Name   Persistence-M |\n+-----+\n"), 0);
 }

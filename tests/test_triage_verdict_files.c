@@ -37,12 +37,15 @@
  * (percent; raise it as the tool gets better, never lower it to pass).
  * Over the whole corpus: 96 was the 85 logs the recognisers were written
  * on; with the 154 public logs of 47 engines added after them (verdicts
- * only, written from each thread, never tuned on) it was 60, and 79 once
- * the shared vocabulary read their words (docs/triage.md has the run). */
-#define VERDICT_FLOOR 79
+ * only, written from each thread, never tuned on) it was 60, 79 once
+ * the shared vocabulary read their words, and 92 once it read tracebacks
+ * alone, drawn status tables, launch commands, the steps after the
+ * weights and the weights' own load without a size (docs/triage.md has
+ * the run). */
+#define VERDICT_FLOOR 92
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
-#define LOEO_FLOOR 74
+#define LOEO_FLOOR 87
 #define LOEO_TARGET 90
 
 struct vrow {

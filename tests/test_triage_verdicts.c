@@ -388,3 +388,24 @@ Test(output, the_text_says_truthfully_what_json_lists)
 	free(o);
 	lsc_triage_free(t);
 }
+
+/* A kill's words anywhere in a long line (glued lines, runs of spaces):
+ * "exitcode: -9" after the first KiB of the line is still the kill, and
+ * the same line without it is a failed load, not a kill. */
+Test(verdicts, a_kill_word_past_the_first_kib_of_a_long_line)
+{
+	char log[4096];
+	for (int kill = 0; kill < 2; kill++) {
+		size_t k = (size_t)snprintf(log, sizeof log, "Loading checkpoint shards: 0%%| | 0/2 [00:00<?, ?it/s]");
+		for (int i = 0; i < 12; i++)
+			k += (size_t)snprintf(log + k, sizeof log - k, "WARNING:api:Sending process 8995%02d closing signal "
+				       "SIGTERM                                                  ", i);
+		snprintf(log + k, sizeof log - k, "ERROR:api:failed (exitcode: %s) local_rank: 4 of binary: /x/python\n",
+			 kill ? "-9" : "1");
+		cr_assert(strlen(log) > 1100);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(trun_sev_of(t, "oom-killed"), kill ? LSC_TRIAGE_FAIL : -1, "exitcode %s", kill ? "-9" : "1");
+		lsc_triage_free(t);
+	}
+}

@@ -5,7 +5,8 @@
  * tags, `**bold**` and `code` marks around numbers, and the prefixes that
  * loggers, journald and process managers put in front of a message (syslog,
  * ISO and bracketed timestamps, `(Name pid=N)` chains, `[pid N]`, vLLM's
- * `INFO 10-16 15:39:01 [file.py:12]`, llama.cpp's `0.00.189.951 I`).
+ * `INFO 10-16 15:39:01 [file.py:12]` and its older `file.py:12]`, llama.cpp's
+ * `0.00.189.951 I`, a launcher's `[name]: ` tag, docker compose's `name  | `).
  *
  * The original line number travels with the line (tr_line.no), so evidence
  * quotes what the user can find in their own paste. A leading wall-clock
@@ -16,6 +17,7 @@
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -265,6 +267,36 @@ static int level_index(const char *name)
 	}
 }
 
+static int ascii_alpha(char c)
+{
+	return ((unsigned char)c | 0x20) >= 'a' && ((unsigned char)c | 0x20) <= 'z';
+}
+
+/* Is @s[0..n) one of the level names, in any case ("ERROR", "warn")? */
+static int is_level_word(const char *s, size_t n)
+{
+	for (const char *const *lv = levels; *lv; lv++)
+		if (strlen(*lv) == n && !strncasecmp(s, *lv, n))
+			return 1;
+	return 0;
+}
+
+/* docker compose's "service-1  | " before every line of a service: a name
+ * at the line's start, spaces, a bar (a Markdown table row opens with the
+ * bar, and prose has words before it): past it, or @p. */
+static const char *strip_compose(const char *p, const char *end)
+{
+	const char *q = p;
+	while (q < end && (tr_isword(*q) || *q == '-' || *q == '.'))
+		q++;
+	if (q - p < 2 || q - p > 64 || !ascii_alpha(*p) || q >= end || *q != ' ')
+		return p;
+	const char *b = tr_skip_ws(q, end);
+	if (b >= end || *b != '|' || (b + 1 < end && b[1] != ' '))
+		return p;
+	return tr_skip_ws(b + 1, end);
+}
+
 /* A bracketed prefix at @q ("[ 123.456789]" dmesg, "[pid  1234]" strace -f,
  * "[2026-10-16 15:39:01]"): past it, or @q when it is none of those. */
 static const char *strip_bracket(const char *q, const char *end, double *ts)
@@ -304,6 +336,15 @@ static const char *strip_bracket(const char *q, const char *end, double *ts)
 				;
 			if (d == e && d > in + 4)
 				return tr_skip_ws(e + 1 + (e + 1 < end && e[1] == ':'), end);
+		}
+		/* a launcher's tag for the program it runs, "[vllm]: ": one
+		 * name and a colon (not a level, "[ERROR]: ", which is read) */
+		if (e + 2 < end && e[1] == ':' && e[2] == ' ' && e - in >= 2 && e - in <= 32 && ascii_alpha(*in) &&
+		    !is_level_word(in, (size_t)(e - in))) {
+			for (d = in; d < e && (tr_isword(*d) || *d == '-' || *d == '.'); d++)
+				;
+			if (d == e)
+				return tr_skip_ws(e + 2, end);
 		}
 	}
 	return q;
@@ -388,6 +429,12 @@ static const char *strip_level(const char *p, const char *end, double *ts, unsig
 			if (c < end && *c == '[') {
 				const char *e = memchr(c, ']', (size_t)(end - c) < 96 ? (size_t)(end - c) : 96);
 				if (e && tr_memmem(c, (size_t)(e - c), ".py"))
+					c = tr_skip_ws(e + 1, end);
+			} else if (n && c < end) {
+				/* vLLM's older prefix: "ERROR 07-28 23:29:37 file.py:226] " */
+				const char *e = memchr(c, ']', (size_t)(end - c) < 96 ? (size_t)(end - c) : 96);
+				const char *py = e ? tr_memmem(c, (size_t)(e - c), ".py:") : NULL;
+				if (py && !memchr(c, ' ', (size_t)(e - c)))
 					c = tr_skip_ws(e + 1, end);
 			}
 			if (c != tr_skip_ws(q + ln + (q[ln] == ':'), end) || q[ln] == ':') {
@@ -481,6 +528,20 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	return strip_level(p, end, ts, lvl);
 }
 
+/* Is @p..@end a table's border a program drew, "+----+-----+"? */
+static int is_border(const char *p, const char *end)
+{
+	if (end - p < 3 || *p != '+' || end[-1] != '+')
+		return 0;
+	int dash = 0;
+	for (const char *q = p; q < end; q++) {
+		if (*q != '+' && *q != '-' && *q != '=')
+			return 0;
+		dash |= *q != '+';
+	}
+	return dash;
+}
+
 int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 {
 	l->len = compact(l->s, l->len, &l->flags);
@@ -522,10 +583,17 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		p = (char *)q;
 		end = (char *)te;
 	}
-	int clocks = 0;
+	p = (char *)strip_compose(p, end);
+	int clocks = 0, compose = p != l->s;
 	for (int i = 0; i < 8; i++) {
 		double ts = NAN;
 		const char *q = strip_one(p, end, &ts, &l->level);
+		/* compose's tag after the viewer's clock ("2024-09-25 20:17:43
+		 * auto-1  | ..."), once */
+		if (q == p && !compose) {
+			q = strip_compose(p, end);
+			compose = 1;
+		}
 		if (q == p)
 			break;
 		if (!isnan(ts)) {
@@ -575,8 +643,15 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 	l->s = p;
 	l->len = (size_t)(end - p);
 	l->s[l->len] = 0;
-	if (l->len >= 2 && p[0] == '|' && end[-1] == '|')
+	if (l->len >= 2 && p[0] == '|' && end[-1] == '|') {
 		l->flags |= TR_L_MDTABLE;
+		if (c->ascii_table)
+			l->flags |= TR_L_TABLE;
+	} else {
+		/* "+-----+---------+": a program drew the table (Markdown's rule
+		 * is "|---|---|"); its rows are the program's output */
+		c->ascii_table = is_border(p, end);
+	}
 	if (l->len == 0) {
 		c->dropped++;
 		return 0;

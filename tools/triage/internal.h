@@ -33,6 +33,7 @@
 #define TR_L_TRUNCATED 0x1u /* longer than LSC_TRIAGE_LINE_MAX */
 #define TR_L_BADUTF8 0x2u
 #define TR_L_MDTABLE 0x4u  /* a markdown table row: prose, not a log line */
+#define TR_L_TABLE 0x8u    /* a row of a table a program drew (+---+ borders): read as a status table */
 
 #define TR_TS_KINDS 3
 
@@ -79,8 +80,9 @@ enum {
 #define TR_G_GEND (1ull << 61)   /* the load's end in words, its progress, still loading */
 #define TR_G_GFATAL (1ull << 58) /* words that end a start: a traceback, an exit status, a signal, a timeout */
 #define TR_G_GBEGIN (1ull << 62) /* the load begins in words: loading model, loading weights */
+#define TR_G_GWAY (1ull << 63)   /* a start under way: a launch command (--model), a download's count, "taken more than" */
 #define TR_G_GFIGS (TR_G_GFIG | TR_G_GBAR | TR_G_GSIZE | TR_G_GEND)
-#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN)
+#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN | TR_G_GWAY)
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
@@ -89,6 +91,7 @@ void tr_prefilter_line(const struct tr_prefilter *p, struct tr_line *l);
 
 struct tr_clean {
 	unsigned fence;       /* open code-fence depth (informational) */
+	int ascii_table;      /* inside a table a program drew: a +---+ border came, rows since */
 	unsigned long dropped;/* markup-only lines dropped */
 };
 
@@ -264,14 +267,20 @@ struct tr_start {
 	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
+	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
 	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */
 	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */
 	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
+	int ev_tb_load;         /* a frame of a traceback of this start that is in a loading function (load_model) */
+	int gen_load_began;     /* the shared vocabulary saw the load begin ("loading model /m", "Load weight begin") */
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
 	struct tr_num gen_load_s; /* a load duration in the shared vocabulary (took, load time, started in) */
+	struct tr_num step_s;   /* a floor of the time to ready: the longest step after the weights (graph capture,
+				 * torch.compile, warmup), or a watcher's wait that ran out ("not ready after 30 minutes") */
+	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
 	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
@@ -455,6 +464,7 @@ struct lsc_triage {
 	struct tr_start *open[TR_OPEN_MAX];
 	unsigned nopen;
 	struct tr_start *cur;    /* where unkeyed lines go */
+	unsigned long req_fail_no; /* the last line that said a request failed ("Exception in ASGI application"); 0 none */
 	unsigned nstarts;
 	struct tr_ctx ctx;
 	/* the rules to run: tr_rules; tests swap in a table with a failing rule */
@@ -594,6 +604,7 @@ struct tr_verdict {
 	int ev_time, ev_size; /* evidence of the two, -1 none */
 	const char *basis; /* what load_s measures ("load", "time to ready", "progress so far", "clock span") */
 	int ev_fail;       /* the line that says it failed, -1 none */
+	int weights;       /* load_s is the weights' own load (a summary, a read), judged without a size from 100 s */
 };
 void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v);
 const char *tr_outcome_name(int o);
@@ -608,6 +619,9 @@ void tr_verdict_noteval(struct tr_finding *f, const struct tr_start *s, const st
 /* Is @engine (a shape's or a recogniser's tag) switched off in @t? */
 int tr_engine_off(const struct lsc_triage *t, const char *engine);
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l);
+/* A row of a status table a program drew ("| model | 1 | READY |",
+ * "| m | 1 | UNAVAILABLE: Internal: ... |"): 1 used. */
+int tr_recognise_table_row(struct lsc_triage *t, struct tr_line *l);
 /* Does the line say something failed, read by meaning ("0 failures",
  * "succeeded", "ok" do not)? recognise_generic.c */
 int tr_says_failed(const char *s, size_t n);
@@ -617,6 +631,8 @@ int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
 /* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
 int tr_ready_negated(const char *s, size_t n);
+/* Is the line a guess, not an event ("may", "might", "could", "if")? recognise_generic.c */
+int tr_hedged(const char *s, size_t n);
 
 /* remedy_figures.c: the one home of each measured figure a remedy prints */
 enum tr_fig_id { TR_FIG_REFAULT_4K, TR_FIG_SEED000_THP_OFF, TR_FIG_SEEDS_THP, TR_FIG_SEED002_HUGETLB, TR_FIG_N };

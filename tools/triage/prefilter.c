@@ -84,20 +84,26 @@ static const struct {
 	{"oading failed", TR_G_GFATAL}, {"oad failed", TR_G_GFATAL}, {"llegal instruction", TR_G_GFATAL},
 	{"ut of memory", TR_G_GFATAL}, {"erminated unexpectedly", TR_G_GFATAL}, {"File \"", TR_G_GFATAL},
 	{"panicked at", TR_G_GFATAL},
-	{"aiting for", TR_G_GREADY}, {"ime to load", TR_G_GFIG}, {"as taken", TR_G_GFIG}, {"taking ", TR_G_GFIG}, {"borting", TR_G_GFATAL}, {"he model in ", TR_G_GFIG}, {"xitCode", TR_G_GFATAL},
+	{"aiting for", TR_G_GREADY}, {"ime to load", TR_G_GFIG}, {"as taken", TR_G_GFIG}, {"taking ", TR_G_GFIG}, {"takes ", TR_G_GFIG}, {"borting", TR_G_GFATAL}, {"he model in ", TR_G_GFIG}, {"xitCode", TR_G_GFATAL},
 	{"eady", TR_G_GREADY}, {"EADY", TR_G_GREADY}, {"tarted", TR_G_GREADY}, {"istening on", TR_G_GREADY},
 	{"tartup complete", TR_G_GREADY}, {"unning on http", TR_G_GREADY},
 	{"took", TR_G_GFIG}, {"oad time", TR_G_GFIG}, {"oaded in", TR_G_GFIG}, {"inished in", TR_G_GFIG},
-	{"ile size", TR_G_GSIZE}, {"odel size", TR_G_GSIZE}, {"it/s]", TR_G_GBAR}, {"s/it]", TR_G_GBAR},
+	{"ile size", TR_G_GSIZE}, {"odel size", TR_G_GSIZE}, {"it/s]", TR_G_GBAR}, {"s/it]", TR_G_GBAR}, {"%|\xe2", TR_G_GBAR}, {"%|#", TR_G_GBAR}, {"%| ", TR_G_GBAR},
 	{"till loading", TR_G_GEND}, {"weight end", TR_G_GEND}, {"eights loaded", TR_G_GEND},
 	{"oading complete", TR_G_GEND}, {"oad complete", TR_G_GEND}, {"inished loading", TR_G_GEND},
 	{"one loading", TR_G_GEND}, {"oaded the model", TR_G_GEND}, {"oad progress", TR_G_GEND},
 	{"oading model", TR_G_GBEGIN}, {"oading weights", TR_G_GBEGIN}, {"oading checkpoint", TR_G_GBEGIN},
 	{"oading the model", TR_G_GBEGIN}, {"tarting to load", TR_G_GBEGIN}, {"oading safetensors", TR_G_GBEGIN},
+	{"eight begin", TR_G_GBEGIN}, {"egin loading", TR_G_GBEGIN}, {"tart loading", TR_G_GBEGIN},
+	{"load_us", TR_G_GFIG}, {"load_ms", TR_G_GFIG}, {"load_s", TR_G_GFIG}, {"load_time_", TR_G_GFIG},
+	{"load_duration_", TR_G_GFIG}, {"oading time", TR_G_GFIG},
+	{"rong s", TR_G_GFATAL}, {" mismatch", TR_G_GFATAL}, {" magic", TR_G_GFATAL}, {"ails:", TR_G_GFATAL},
+	{" --model", TR_G_GWAY}, {"ownload", TR_G_GWAY}, {"aken more than", TR_G_GWAY}, {"ot ready after", TR_G_GWAY},
+	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
-#define NALL 254 /* the fixed keywords and the shapes' */
+#define NALL 320 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
 #define NENT (2 * NALL + 4 * 256) /* two windows per keyword, 256 per three-byte one (four of them at most) */
 
 struct tr_prefilter {
@@ -111,7 +117,7 @@ struct tr_prefilter {
 	/* the entries: a keyword and where its window begins in it (-1: the
 	 * byte before a three-byte keyword) */
 	uint16_t next[NENT];      /* chain: 1 + index of the next one; 0 end */
-	uint8_t kwi[NENT];
+	uint16_t kwi[NENT];
 	int8_t off[NENT];
 	size_t n, nent;
 };
@@ -188,7 +194,7 @@ static int add_window(struct tr_prefilter *p, size_t k, const unsigned char *w, 
 	size_t e = p->nent++;
 	unsigned h = tri_hash(w);
 	p->tri[h >> 6] |= 1ull << (h & 63);
-	p->kwi[e] = (uint8_t)k;
+	p->kwi[e] = (uint16_t)k;
 	p->off[e] = (int8_t)o;
 	p->next[e] = p->head[h];
 	p->head[h] = (uint16_t)(e + 1);
@@ -200,7 +206,7 @@ struct tr_prefilter *tr_prefilter_new(void)
 	struct tr_prefilter *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	_Static_assert(NALL < 255, "keyword index fits a byte");
+	_Static_assert(NALL < 65535, "keyword index fits kwi");
 	for (size_t i = 0; i < NKW; i++) {
 		p->s[p->n] = kw[i].s;
 		p->g[p->n++] = kw[i].g;

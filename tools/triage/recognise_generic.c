@@ -6,9 +6,14 @@
  * that is not 0, a signal, a timeout, the "failed to load" family); ready
  * evidence with its subject (the model, server, runner, engine,
  * application) and its negation ("not ready after", "never became ready",
- * "still loading" are not ready); and load figures anywhere in the line
- * (`took N s`, `load time = N ms`, `file size = N GiB`, a tqdm bar's
- * `n/N [elapsed<left, rate]`, a percentage).
+ * "still loading" are not ready); load figures anywhere in the line
+ * (`took N s`, `load time = N ms`, `t_load_us: N`, `file size = N GiB`, a
+ * tqdm bar's `n/N [elapsed<left, rate]`, a percentage), and which of them
+ * are the weights' own load and which a step after it (a graph capture, a
+ * compile: a floor of the time to ready); a start under way that no
+ * engine line marks (its launch command, its parameter count, its files'
+ * download count, a wait that ran out); and the rows of a status table a
+ * program drew (READY, UNAVAILABLE: reason).
  *
  * Words are matched by meaning, not as substrings: `exit code 0`, `0
  * failures`, `succeeded` and `ok` are not failures. This is what reads an
@@ -213,6 +218,12 @@ static int oom_said(const char *s, size_t n)
 	return k && !any_word(s, (size_t)(k - s), advice);
 }
 
+int tr_hedged(const char *s, size_t n)
+{
+	static const char *const w[] = {"may", "might", "could", "if", "possibly", "perhaps", NULL};
+	return any_word(s, n, w);
+}
+
 /* Failure words read by meaning: a count of 0 failures, a success, an ok,
  * and a limit that is unlimited say nothing failed. */
 int tr_says_failed(const char *s, size_t n)
@@ -260,9 +271,18 @@ int tr_ready_subject(const char *s, size_t n)
 	return !tr_ready_about_other(s, n) && any_word(s, n, subj);
 }
 
+/* "giving up", "exiting", "aborting", "killing it": the line says what
+ * waited stopped. */
+static int gave_up(const char *s, size_t n)
+{
+	static const char *const w[] = {"giving", "gave", "exiting", "exit", "aborting", "abort", "aborted", "killing",
+					"stopping", "terminating", "shutting", NULL};
+	return any_word(s, n, w);
+}
+
 /* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
- * opposite of ready, which ends a start ("not ready after 30 minutes",
- * "never became ready", "failed to start"). */
+ * opposite of ready, which ends a start ("never became ready", "failed
+ * to start", "not ready after 30 minutes, giving up"). */
 static int ready_words_of(const char *s, size_t n);
 
 static int ready_words(const char *s, size_t n)
@@ -284,8 +304,12 @@ static int ready_words_of(const char *s, size_t n)
 					     "running", "loaded", "still", "waiting", "before", "until", "up", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
-	static const char *const dead[] = {"not ready after", "never became ready", "never ready", "failed to start",
+	static const char *const dead[] = {"never became ready", "never ready", "failed to start",
 					   "did not start", "didn't start", "did not become ready", "not become ready"};
+	/* "not ready after 30 minutes": a watcher's wait ran out; the start
+	 * ended only where the line says it stopped ("giving up", "exiting") */
+	if (ci(s, n, "not ready after"))
+		return gave_up(s, n) ? -1 : 0;
 	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "still loading",
 					  "still starting", "waiting for", "not up", "before", "until"};
 	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
@@ -335,8 +359,9 @@ static int clock_dur(const char **p, const char *end, double *out)
 	return 1;
 }
 
-/* A tqdm bar: "45%|...| 9/20 [00:37<00:49,  9.75s/it]". Return 1 with the
- * counts and the elapsed time. */
+/* A tqdm bar: "45%|...| 9/20 [00:37<00:49,  9.75s/it]" (or cut after its
+ * elapsed time, "| 9/20 [00:37"). Return 1 with the counts and the
+ * elapsed time. */
 static int tqdm_bar(const char *s, const char *end, double *done, double *all, double *elapsed)
 {
 	const char *br = NULL;
@@ -348,7 +373,9 @@ static int tqdm_bar(const char *s, const char *end, double *done, double *all, d
 	if (!br)
 		return 0;
 	const char *q = br;
-	if (!clock_dur(&q, end, elapsed) || q >= end || *q != '<')
+	/* "[15:59<21:33, ...]", or cut after its elapsed time where bars
+	 * were glued into one line ("| 45/96 [19:29" at the line's end) */
+	if (!clock_dur(&q, end, elapsed) || (q < end && *q != '<'))
 		return 0;
 	/* n/N before the bracket */
 	const char *sl = NULL;
@@ -385,6 +412,145 @@ static int loading_words(const char *s, size_t n)
 	return any_word(s, n, w);
 }
 
+/* Does the line speak of the weights' own load ("Model loaded in",
+ * "Loaded the model in", "Moving model(s) has taken", "Loading weights
+ * took"), not of a start's other steps (an engine's init with its
+ * profile, KV cache and warmup; a compile; a graph capture), whose time
+ * says nothing of the reading? */
+static int load_said(const char *s, size_t n)
+{
+	static const char *const load[] = {"load", "loading", "loaded", "loads", "weights", "checkpoint", "shards",
+					   "tensors", "safetensors", "gguf", "moving", NULL};
+	return any_word(s, n, load);
+}
+
+static int weights_said(const char *s, size_t n)
+{
+	static const char *const other[] = {"init", "initialization", "initialize", "warmup", "profile", "profiling",
+					    "compile", "compiling", "compilation", "capture", "capturing", "graph",
+					    "graphs", "startup", "tokenizer", "lora", "adapter", NULL};
+	return load_said(s, n) && !any_word(s, n, other);
+}
+
+/* The first of the duration words in @s ("took", "loaded in", "finished
+ * in") that a duration follows within a few words: *kk the word, *at where,
+ * *v the seconds, 1. With none, 0, and *kk / *at the first word that is
+ * followed by a size only ("took 6.1138 GB"), *gib that size. A line may
+ * hold two ("Graph capturing finished in 11412 secs, took 1.31 GiB"). */
+static int duration_after_key(const char *s, const char *end, const char **kk, const char **at, double *v,
+			      double *gib)
+{
+	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
+					   "ready after", "time to load", "has taken", "taking", "the model in", "takes",
+					   "loading time"};
+	size_t n = (size_t)(end - s);
+	*kk = NULL;
+	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]); i++) {
+		const char *k = ci(s, n, durk[i]);
+		if (!k)
+			continue;
+		double g = NAN;
+		/* "took 7.68 GiB and 2.20 seconds": the duration may follow a size */
+		const char *p = k + strlen(durk[i]);
+		for (const char *lim = p + 48; p < end && p < lim; p++)
+			if (tr_digit(*p)) {
+				const char *q = p;
+				double gg;
+				if (tr_dur_s(&q, end, v)) {
+					*kk = durk[i], *at = k;
+					if (!isnan(g))
+						*gib = g;
+					return 1;
+				}
+				if ((q = p, tr_size_gib(&q, end, &gg)))
+					g = gg;
+				/* past the whole number: "2.2845 GiB" is not also "2845 GiB" */
+				for (q = p; q < end && (tr_digit(*q) || *q == '.' || *q == ','); q++)
+					;
+				p = q - 1;
+			}
+		if (!*kk) {
+			*kk = durk[i], *at = k;
+			*gib = g;
+		}
+	}
+	return 0;
+}
+
+/* "t_load_us: 4173895", "load_ms=812", "model_load_time_s: 3.2": a key
+ * that names the load and ends in its unit; 1 with the seconds. */
+static int keyed_load_duration(const char *s, size_t n, double *v)
+{
+	static const struct { const char *u; double mul; } units[] = {
+		{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"sec", 1}, {"secs", 1}, {"seconds", 1}};
+	const char *end = s + n;
+	for (const char *k = s; (k = tr_memmem(k, (size_t)(end - k), "load")) != NULL; k++) {
+		/* "load" opens the key or one of its parts ("t_load", not "payload") */
+		if (k > s && (tr_isword(k[-1]) && k[-1] != '_'))
+			continue;
+		const char *e = k;
+		while (e < end && (tr_isword(*e) || *e == '_'))
+			e++;
+		const char *us = e;
+		while (us > k && us[-1] != '_')
+			us--;
+		if (us <= k + 4)
+			continue; /* no "_unit" after "load" */
+		/* between "load" and the unit only the words of a duration
+		 * ("load_time_s", "loading_duration_ms"), not "load_balancer_ms" */
+		static const char *const mid[] = {"_", "_time_", "_duration_", "ing_", "ing_time_", "ing_duration_"};
+		int ok = 0;
+		for (size_t i = 0; i < sizeof(mid) / sizeof(mid[0]) && !ok; i++)
+			ok = (size_t)(us - (k + 4)) == strlen(mid[i]) && !memcmp(k + 4, mid[i], strlen(mid[i]));
+		if (!ok)
+			continue;
+		size_t ul = (size_t)(e - us);
+		double mul = 0;
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (strlen(units[i].u) == ul && !memcmp(us, units[i].u, ul))
+				mul = units[i].mul;
+		const char *p = e;
+		while (p < end && (*p == '"' || *p == ' '))
+			p++;
+		if (!mul || p >= end || (*p != ':' && *p != '='))
+			continue;
+		p = tr_skip_ws(p + 1, end);
+		double x;
+		if (p < end && tr_digit(*p) && tr_num(&p, end, &x) && (p == end || !tr_isword(*p))) {
+			*v = x * mul;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The steps an engine takes after its weights are in, named with their
+ * time: a CUDA graph capture, a torch.compile of the model's graph, a
+ * warmup, the KV cache ("Graph capturing finished in 11412 secs",
+ * "torch.compile takes 2222.52 s in total"). */
+static int step_words(const char *s, size_t n)
+{
+	static const char *const w[] = {"graph", "graphs", "cudagraph", "cudagraphs", "warmup", NULL};
+	return any_word(s, n, w) || ci(s, n, "torch.compile") || ci(s, n, "kv cache");
+}
+
+/* Such a step took @v s: the weights are in (the start got past its
+ * load), and the start took at least that long to come up (a floor of
+ * the time to ready, which the verdict takes only when it says slow). */
+static int start_step(struct lsc_triage *t, struct tr_line *l, double v)
+{
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (!tr_has(&st->step_s) || v > st->step_s.v)
+		tr_setnum(&st->step_s, v, e);
+	if (st->ev_error < 0 && st->ev_gen_fail < 0)
+		tr_stage_raise(st, TR_ST_LOADED);
+	st->progress_open = 0;
+	return 1;
+}
+
 static int figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -399,7 +565,8 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADING);
 		st->progress_open = done < all;
 		st->bar_done = done >= all;
-		if (v > 0 && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v))
+		/* a bar that finished at 00:00 took under a second: a figure too */
+		if ((v > 0 || done >= all) && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v))
 			tr_setnum(&st->read_s, v, e);
 		return 1;
 	}
@@ -414,31 +581,21 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			return 1;
 		}
 	}
-	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
-					   "ready after", "time to load", "has taken", "taking", "the model in"};
-	const char *kk = NULL;
-	for (size_t i = 0; (kw & (TR_G_GFIG | TR_G_GREADY)) && i < sizeof(durk) / sizeof(durk[0]) && !kk; i++)
-		if ((k = ci(s, n, durk[i])))
-			kk = durk[i];
-	int got = 0;
-	double gib = NAN;
-	if (kk) {
-		/* "took 7.68 GiB and 2.20 seconds": the duration may follow a size */
-		const char *p = k + strlen(kk);
-		for (const char *lim = p + 48; p < end && p < lim && !got; p++)
-			if (tr_digit(*p)) {
-				const char *q = p;
-				double g;
-				if (tr_dur_s(&q, end, &v))
-					got = 1;
-				else if ((q = p, tr_size_gib(&q, end, &g)))
-					gib = g;
-				/* past the whole number: "2.2845 GiB" is not also "2845 GiB" */
-				for (q = p; q < end && (tr_digit(*q) || *q == '.' || *q == ','); q++)
-					;
-				p = q - 1;
-			}
+	if ((kw & TR_G_GFIG) && keyed_load_duration(s, n, &v) && v >= 0 && v < 1e7) {
+		/* a timings block's load, in its own key: the weights' load, done */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v) {
+			tr_setnum(&st->gen_load_s, v, e);
+			st->gen_load_weights = 1;
+		}
+		if (!st->done && st->ev_error < 0 && st->ev_gen_fail < 0)
+			tr_stage_raise(st, TR_ST_LOADED);
+		return 1;
 	}
+	const char *kk = NULL;
+	double gib = NAN;
+	int got = (kw & (TR_G_GFIG | TR_G_GREADY)) && duration_after_key(s, end, &kk, &k, &v, &gib);
 	/* "Loading model weights took 6.1138 GB": the load's summary in memory, no time */
 	static const char *const loadw[] = {"load", "loading", "weights", "checkpoint", "shards", NULL};
 	if (!got && kk && kk[0] == 't' && !isnan(gib) && gib > 0 && gib < 1e6 && any_word(s, (size_t)(k - s), loadw)) {
@@ -450,6 +607,11 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
+	/* a step's time, even where it names the model ("warmup model") or a
+	 * load of its own ("load the compiled graph from the cache"), is not
+	 * the weights' load */
+	if (got && v >= 0 && v < 1e7 && step_words(s, n) && !weights_said(s, n) && !ready_words(s, n))
+		return start_step(t, l, v);
 	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* a second load figure after the start completed: a second run */
@@ -463,10 +625,12 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		}
 		if (!isnan(gib) && gib > 0 && gib < 1e6 && !tr_has(&st->model_gib))
 			tr_setnum(&st->model_gib, gib, e);
-		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v)
-			tr_setnum(&st->gen_load_s, v, e);
 		/* "Loading weights took 4.6 s", "model loaded in 3 s": the load is done */
 		int summary = kk[0] != 'r' && kk[0] != 'R' && loading_words(s, n) && !ready_words(s, n);
+		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v) {
+			tr_setnum(&st->gen_load_s, v, e);
+			st->gen_load_weights = (summary || ci(s, n, "loaded in")) && weights_said(s, n);
+		}
 		if (summary && !st->done && st->ev_error < 0 && st->ev_gen_fail < 0) {
 			tr_stage_raise(st, TR_ST_LOADED);
 		} else if (ready_words(s, n) > 0 || ci(s, n, "load time")) {
@@ -482,6 +646,87 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	}
 	return 0;
+}
+
+/* Is @id[0..n) (a Python name) one that loads or sets up the model:
+ * load_model, _reload, load_weight, from_pretrained, init_model, not
+ * json.loads, download, upload, payload, unload? */
+static int loading_ident(const char *id, size_t n)
+{
+	if (tr_memmem_ci(id, n, "pretrained") || tr_memmem_ci(id, n, "weights") || tr_memmem_ci(id, n, "checkpoint"))
+		return 1;
+	if (tr_memmem_ci(id, n, "model") && (tr_memmem_ci(id, n, "init") || tr_memmem_ci(id, n, "build") ||
+					     tr_memmem_ci(id, n, "create") || tr_memmem_ci(id, n, "setup")))
+		return 1;
+	if (!tr_memmem_ci(id, n, "load") || (n == 5 && !strncasecmp(id, "loads", 5)))
+		return 0;
+	return !tr_memmem_ci(id, n, "download") && !tr_memmem_ci(id, n, "upload") && !tr_memmem_ci(id, n, "payload") &&
+	       !tr_memmem_ci(id, n, "unload");
+}
+
+/* "tensor 'x.weight' has wrong size in model file", "size mismatch for
+ * x.weight", "bad magic": the loader found the model file is not what it
+ * reads, which ends the load. */
+static int bad_model_file(const char *s, size_t n)
+{
+	static const char *const bad[] = {"wrong size", "wrong shape", "size mismatch", "shape mismatch", "bad magic",
+					  "invalid magic"};
+	static const char *const what[] = {"tensor", "tensors", "weight", "weights", "model", "file", "checkpoint",
+					   "gguf", NULL};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (word(s, n, bad[i]))
+			return any_word(s, n, what) || ci(s, n, ".weight");
+	return 0;
+}
+
+/* A traceback frame, `File "...", line N, in FUNC`, whose function loads
+ * ("_reload", "load_model", "from_pretrained", "init_model"), or a
+ * frame's code line that calls one ("self.model.load_weight(path)"): the
+ * traceback is the load's, whatever the words around it. */
+static int frame_loads(const char *s, size_t n)
+{
+	const char *end = s + n;
+	const char *in = tr_memmem(s, n, ", in ");
+	if (in && tr_memmem(s, (size_t)(in - s), "\", line ")) {
+		in += 5;
+		size_t fl = 0;
+		while (in + fl < end && (tr_isword(in[fl]) || in[fl] == '_'))
+			fl++;
+		return loading_ident(in, fl);
+	}
+	if (n > 6 && !memcmp(s, "File \"", 6))
+		return 0;
+	/* a code line: the names it calls */
+	for (const char *p = s; p < end; p++) {
+		if (*p != '(' || p == s)
+			continue;
+		const char *b = p;
+		while (b > s && (tr_isword(b[-1]) || b[-1] == '_'))
+			b--;
+		if (b < p && loading_ident(b, (size_t)(p - b)))
+			return 1;
+	}
+	return 0;
+}
+
+/* "Exception in ASGI application", "Error handling request": a request
+ * the server was serving failed; the traceback after it is the request's,
+ * not a start's. */
+static int request_failed(const char *s, size_t n)
+{
+	static const char *const req[] = {"asgi", "wsgi", "request", "requests", NULL};
+	return any_word(s, n, req) && (word(s, n, "exception") || tr_says_failed(s, n));
+}
+
+/* A traceback that opens where no start is (a paste of the traceback
+ * alone): a start's failure when the engine's logger wrote it at error
+ * level, not just after a request's failure, or when its frame is in a
+ * loading function. */
+static int traceback_opens_start(const struct lsc_triage *t, const struct tr_line *l, int lv, int frame)
+{
+	if (t->req_fail_no && l->no >= t->req_fail_no && l->no - t->req_fail_no <= 3)
+		return 0;
+	return lv >= TR_LV_ERROR || (frame && frame_loads(l->s, l->len));
 }
 
 /* Failure evidence; 1 used. */
@@ -509,15 +754,26 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "loading failed") || word(s, n, "load failed") ||
-		     word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || word(s, n, "terminated unexpectedly") ||
+		     word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
+		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
+	/* a frame of the open traceback in a loading function says the block
+	 * is the load's: kept as its evidence (load-failed reads it) */
+	if (cur && cur->in_traceback && cur->ev_tb_load < 0 && frame_loads(s, n)) {
+		cur->ev_tb_load = tr_evid(cur, l);
+		tr_touch(cur, l);
+		return 1;
+	}
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
+	if (!cur && request_failed(s, n))
+		t->req_fail_no = l->no;
 	if (!(tb || exc || fatal || errlv || kill))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
 	 * shell's), is not a start's failure; a kill ends whatever ran */
-	if (!open && !kill && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)))
+	if (!open && !kill && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
+	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
@@ -613,6 +869,202 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* A status table's row: a cell that is the model's state, READY, or
+ * UNAVAILABLE with the reason ("UNAVAILABLE: Internal: unable to create
+ * stream: ..."). One model that could not be loaded fails the start even
+ * after other rows said READY: the server does not come up with it
+ * missing (Triton exits on a model that failed to load, by default). */
+int tr_recognise_table_row(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	int state = 0; /* 1 ready, -1 unavailable */
+	for (const char *c = s; c < end && !state;) {
+		const char *b = tr_skip_ws(c + 1, end), *e = memchr(c + 1, '|', (size_t)(end - c - 1));
+		if (!e)
+			break;
+		const char *ce = e;
+		while (ce > b && ce[-1] == ' ')
+			ce--;
+		if (ce - b == 5 && !memcmp(b, "READY", 5))
+			state = 1;
+		else if (ce - b >= 11 && !memcmp(b, "UNAVAILABLE", 11) && (ce - b == 11 || b[11] == ':'))
+			state = -1;
+		c = e;
+	}
+	int e;
+	struct tr_start *st;
+	if (!state) {
+		/* nvidia-smi's head, "| NVIDIA-SMI 550.144.03  Driver Version: ...
+		 * CUDA Version: 12.4 |": the machine, pasted as a setting */
+		if (!tr_memmem(s, l->len, "Driver Version:") || !(st = take(t, l, &e)))
+			return 0;
+		st->nsettings++;
+		return 1;
+	}
+	if (!(st = take(t, l, &e)))
+		return 0;
+	tr_stage_raise(st, TR_ST_LOADING);
+	if (state < 0) {
+		st->done = 0;
+		st->ev_gen_ready = -1;
+		if (st->ev_gen_fail < 0)
+			st->ev_gen_fail = e;
+		st->ev_gen_fail_last = e;
+		return 1;
+	}
+	if (st->ev_gen_fail < 0 && st->ev_error < 0 && st->ev_oom < 0 && st->ev_killed < 0) {
+		st->ev_gen_ready = e;
+		st->progress_open = 0;
+		tr_stage_raise(st, TR_ST_READY);
+	}
+	return 1;
+}
+
+/* "% mlx_lm.server --model m", "vllm serve --model m": the command that
+ * launches a model server, its model named by --model (--model-path,
+ * --model-id); not a sentence that mentions the flag. */
+static int launch_command(const char *s, size_t n)
+{
+	const char *end = s + n;
+	for (const char *k = s; (k = tr_memmem(k, (size_t)(end - k), " --model")) != NULL; k++) {
+		const char *a = k + 8;
+		if (a < end && !(*a == ' ' || *a == '=' || *a == '-' || *a == '_'))
+			continue;
+		/* a sentence before the flag ("I ran it. Then --model") is prose */
+		for (const char *p = s; p + 1 < k; p++)
+			if ((*p == '.' || *p == '?' || *p == '!') && p[1] == ' ')
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* "Download: [9/19]", "Downloading shards: 3/8": the model's files are
+ * being fetched; 1 with the counts. A download is not the load: it gives
+ * no load time. */
+static int download_count(const char *s, size_t n, double *done, double *all)
+{
+	static const char *const dl[] = {"download", "downloading", NULL};
+	static const char *const what[] = {"model", "shard", "shards", "safetensors", "gguf", "weights", "files", NULL};
+	const char *end = s + n;
+	if (!any_word(s, n, dl))
+		return 0;
+	for (const char *p = s; p < end; p++) {
+		if (*p != '/' || p == s || !tr_digit(p[-1]) || p + 1 >= end || !tr_digit(p[1]))
+			continue;
+		const char *a0 = p;
+		while (a0 > s && tr_digit(a0[-1]))
+			a0--;
+		const char *a = a0, *b = p + 1;
+		if (!tr_num(&a, p, done) || !tr_num(&b, end, all) || !(*all > 0) || *done > *all)
+			return 0;
+		/* "[9/19] -- ETA": the count of the model's files (the line before named them) */
+		return any_word(s, n, what) || (a0 > s && a0[-1] == '[');
+	}
+	return 0;
+}
+
+/* "DiffusionWrapper has 859.52 M params", "7.24B parameters", "Total
+ * params: 6,738,415,616": the model is being built, with its size in
+ * parameters (a million or more). */
+static int param_count(const char *s, size_t n)
+{
+	static const char *const w[] = {"params", "parameters"};
+	for (size_t i = 0; i < 2; i++) {
+		const char *k = word(s, n, w[i]);
+		if (!k)
+			continue;
+		/* the count after "params: " or before the word, with its scale */
+		const char *p = k + strlen(w[i]), *end = s + n;
+		while (p < end && (*p == ':' || *p == ' ' || *p == '='))
+			p++;
+		double v;
+		if (p < end && tr_digit(*p) && tr_num(&p, end, &v) && v >= 1e6)
+			return 1;
+		const char *q = k;
+		while (q > s && q[-1] == ' ')
+			q--;
+		double mul = 1;
+		if (q > s && (q[-1] == 'M' || q[-1] == 'B' || q[-1] == 'G'))
+			mul = q[-1] == 'M' ? 1e6 : 1e9, q--;
+		while (q > s && q[-1] == ' ')
+			q--;
+		const char *b = q;
+		while (b > s && (tr_digit(b[-1]) || b[-1] == '.' || b[-1] == ','))
+			b--;
+		const char *c = b;
+		if (b < q && tr_digit(*b) && tr_num(&c, q, &v) && c == q && v * mul >= 1e6)
+			return 1;
+	}
+	return 0;
+}
+
+/* A start under way that nothing else marks: its launch command, its
+ * model built with its count of parameters, its files' download count (loading, open until n = N), a warning that it
+ * is taking long ("replicas that have taken more than 30s to
+ * initialize"). Begun, not a start marker: a paste that ends here is cut
+ * off (or still loading), never failed. */
+static int under_way(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	double done, all;
+	int e;
+	struct tr_start *st;
+	static const char *const slow[] = {"taken more than", "taking longer than"};
+	static const char *const until[] = {"initialize", "initialise", "start", "load", "scheduled", "ready", NULL};
+	if (launch_command(s, n) || param_count(s, n)) {
+		if (!(st = tr_fresh_if(t, l, 0, NULL)))
+			return 0;
+		tr_evid(st, l);
+		tr_touch(st, l);
+		tr_stage_raise(st, TR_ST_BEGAN);
+		return 1;
+	}
+	if (download_count(s, n, &done, &all)) {
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (st->done || st->stage >= TR_ST_LOADED)
+			return 1;
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = done < all;
+		return 1;
+	}
+	/* "vLLM not ready after 30 minutes": a watcher's wait ran out; the
+	 * start took at least that, and what came after is not in the paste
+	 * (not under way any more in what it shows) */
+	const char *na = ci(s, n, "not ready after");
+	if (na && !ready_words(s, n) && !tr_ready_about_other(s, n)) {
+		const char *p = na + 15, *end = s + n;
+		p = tr_skip_ws(p, end);
+		double v;
+		if (!(p < end && tr_digit(*p) && tr_dur_s(&p, end, &v)))
+			return 0;
+		if (t->cur && t->cur->src == l->src && (t->cur->done || t->cur->stage >= TR_ST_READY))
+			return 0;
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_BEGAN);
+		if (!tr_has(&st->step_s) || v > st->step_s.v)
+			tr_setnum(&st->step_s, v, e);
+		st->progress_open = 0;
+		st->waited_out = 1;
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(slow) / sizeof(slow[0]); i++) {
+		const char *k = ci(s, n, slow[i]);
+		if (!k || !any_word(k, (size_t)(s + n - k), until))
+			continue;
+		if (t->cur && t->cur->src == l->src && (t->cur->done || t->cur->stage >= TR_ST_READY))
+			return 0;
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_BEGAN);
+		return 1;
+	}
+	return 0;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
 
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
@@ -633,7 +1085,7 @@ int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
-	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR) {
+	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
 		if (failure(t, l, level_of(l)))
 			return 1;
 	}
@@ -643,6 +1095,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GREADY) && waiting(t, l))
 		return 1;
+	if ((k & TR_G_GWAY) && under_way(t, l))
+		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began */
 	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
 		struct tr_start *st = tr_fresh_if(t, l, 0, NULL);
@@ -650,6 +1104,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 			return 0;
 		tr_evid(st, l);
 		tr_touch(st, l);
+		st->gen_load_began = 1;
 		/* not a start marker (ev_begin): a paste cut after it is not
 		 * log-truncated, only not evaluated; and only begun, so that the
 		 * engine's own first loader line after it does not split it */
@@ -694,8 +1149,10 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 			return 1;
 		}
 	}
-	/* "still loading", a percentage under way */
-	if (ci(l->s, l->len, "still loading") && t->cur && t->cur->src == l->src && !t->cur->done) {
+	/* "still loading", a percentage under way (not a guess: "the model
+	 * may still be loading") */
+	if (ci(l->s, l->len, "still loading") && !tr_hedged(l->s, l->len) && t->cur && t->cur->src == l->src &&
+	    !t->cur->done && !t->cur->waited_out) {
 		int e;
 		struct tr_start *st = take(t, l, &e);
 		if (!st)

@@ -212,7 +212,9 @@ static int still_line(struct lsc_triage *t, struct tr_line *l)
 	const char *k = tr_memmem_ci(s, l->len, "still starting");
 	if (!k)
 		k = tr_memmem_ci(s, l->len, "still loading");
-	if (!k)
+	/* not a guess ("the model may still be loading"), nor after a
+	 * watcher's wait ran out: what it lists then are its guesses */
+	if (!k || tr_hedged(s, l->len) || (t->cur && t->cur->waited_out))
 		return 0;
 	double v = NAN;
 	const char *p = k + 14;

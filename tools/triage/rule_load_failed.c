@@ -104,19 +104,26 @@ static enum tr_cause cause_of_ev(const struct tr_start *s, int ev)
 
 /* A start the shared vocabulary saw fail (recognise_generic.c: an error
  * line, a traceback's last exception) failed its load when it had begun
- * loading or its failure lines speak of what loads: the model, its
- * weights, the memory for them. Kills have their own finding. */
+ * loading (a progress line, or the load's beginning in words: "loading
+ * model /m", "Load weight begin"), its failure lines speak of what loads
+ * (the model, its weights, the memory for them), or a frame of its
+ * traceback was in a loading function. Kills have their own finding. */
 static int generic_load_failure(const struct tr_start *s)
 {
 	static const char *const w[] = {"load", "model", "weight", "checkpoint", "tensor", "memory", "alloc",
 					"shard", "engine", NULL};
 	int tb = s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY && s->ev_gen_ready < 0;
-	if ((s->ev_gen_fail < 0 && !tb) || s->ev_oom >= 0 || s->ev_killed >= 0 || (s->done && !tb))
+	int gen = s->ev_gen_fail >= 0 || tb;
+	if ((!gen && (s->ev_exit < 0 || s->ev_verify_fail >= 0)) || s->ev_oom >= 0 || s->ev_killed >= 0 ||
+	    (s->done && !tb))
 		return 0;
-	if (s->stage >= TR_ST_LOADING)
+	if (gen && (s->stage >= TR_ST_LOADING || s->gen_load_began))
 		return 1;
-	const int evs[] = {s->ev_gen_fail, s->ev_gen_fail_last, tb ? s->ev_tb : -1};
-	for (size_t i = 0; i < 3; i++)
+	if (gen && s->ev_tb_load >= 0)
+		return 1; /* a frame of the traceback was loading (load_model, from_pretrained) */
+	/* an exit before ready ("running model m exited with error") by its words */
+	const int evs[] = {s->ev_gen_fail, s->ev_gen_fail_last, tb ? s->ev_tb : -1, s->ev_exit};
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
 		if (evs[i] >= 0 && (unsigned)evs[i] < s->nev)
 			for (const char *const *k = w; *k; k++)
 				if (tr_memmem_ci(s->ev[evs[i]].text, strlen(s->ev[evs[i]].text), *k))
@@ -129,7 +136,10 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	(void)c;
 	if (s->ev_error < 0 && generic_load_failure(s)) {
 		struct tr_start g = *s; /* the generic failure as the start's error */
-		g.ev_error = s->ev_gen_fail_last >= 0 ? s->ev_gen_fail_last : s->ev_gen_fail >= 0 ? s->ev_gen_fail : s->ev_tb;
+		g.ev_error = s->ev_gen_fail_last >= 0 ? s->ev_gen_fail_last
+			     : s->ev_gen_fail >= 0     ? s->ev_gen_fail
+			     : s->ev_tb >= 0 && s->in_traceback ? s->ev_tb
+								: s->ev_exit;
 		g.ev_error2 = s->ev_gen_fail != g.ev_error ? s->ev_gen_fail : -1;
 		g.ev_gen_fail_last = -1;
 		return eval(&g, c, f);

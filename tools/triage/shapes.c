@@ -307,7 +307,15 @@ static int any_of_low(const char *low, size_t n, const char *const *w)
 static int any_of(const char *s, size_t n, const char *const *w)
 {
 	char low[TR_EVTEXT * 2 + 1];
-	size_t m = n < sizeof(low) - 1 ? n : sizeof(low) - 1;
+	/* a line longer than the copy (runs of spaces, glued lines): every
+	 * byte of it, not only the copy's */
+	if (n >= sizeof(low)) {
+		for (; *w; w++)
+			if (tr_memmem_ci(s, n, *w))
+				return 1;
+		return 0;
+	}
+	size_t m = n;
 	for (size_t i = 0; i < m; i++)
 		low[i] = (char)tr_lower((unsigned char)s[i]);
 	low[m] = 0;

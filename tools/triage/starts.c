@@ -82,7 +82,7 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 				 &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
 				 &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
 				 &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib, &s->mem_available_gib,
-				 &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s};
+				 &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s, &s->step_s};
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		tr_setnum(nums[i], NAN, -1);
 	for (int k = 0; k < TR_K_N; k++)
@@ -96,7 +96,7 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	s->ev_arena = s->ev_exit = s->ev_thp_risk = s->ev_refault_risk = -1;
 	s->ev_error = s->ev_error2 = s->ev_pinned_fail = s->ev_pageable = s->ev_oom = s->ev_killed = -1;
 	s->ev_numa = s->ev_hugetlb_fail = s->ev_gds = s->ev_mem_short = -1;
-	s->ev_gen_fail = s->ev_gen_fail_last = s->ev_gen_ready = s->ev_tb = -1;
+	s->ev_gen_fail = s->ev_gen_fail_last = s->ev_gen_ready = s->ev_tb = s->ev_tb_load = -1;
 	s->mem_short_arena = s->mem_short_avail = NAN;
 	s->kfd_ts_first = s->kfd_ts_last = NAN;
 	for (int k = 0; k < TR_TS_KINDS; k++)
@@ -113,7 +113,7 @@ static int referenced(const struct tr_start *s, int i)
 			   s->ev_exit, s->ev_thp_risk, s->ev_refault_risk, s->ev_verify_fail, s->ev_mlock_fail, s->ev_uring,
 			   s->ev_direct, s->ev_swap_text, s->ev_error, s->ev_error2, s->ev_pinned_fail,
 			   s->ev_pageable, s->ev_oom, s->ev_killed, s->ev_numa, s->ev_hugetlb_fail, s->ev_gds,
-			   s->ev_mem_short, s->ev_gen_fail, s->ev_gen_fail_last, s->ev_gen_ready, s->ev_tb};
+			   s->ev_mem_short, s->ev_gen_fail, s->ev_gen_fail_last, s->ev_gen_ready, s->ev_tb, s->ev_tb_load};
 	for (size_t k = 0; k < sizeof(evs) / sizeof(evs[0]); k++)
 		if (evs[k] == i)
 			return 1;
@@ -124,7 +124,7 @@ static int referenced(const struct tr_start *s, int i)
 				       &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
 				       &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
 				       &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib,
-				       &s->mem_available_gib, &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s};
+				       &s->mem_available_gib, &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s, &s->step_s};
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
 		if (nums[k]->ev == i)
 			return 1;

@@ -166,12 +166,17 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_lsc(t, &l);
 	if (!used && lsc_first)
 		tr_prefilter_line(t->pf, &l);
+	/* a row of a status table a program drew (Triton's models) */
+	if (!used && (l.flags & TR_L_TABLE))
+		used = tr_recognise_table_row(t, &l);
 	/* A markdown table row is a report's prose, not a log line (seed
 	 * 000's A/B table); only this project's tagged lines count there. */
 	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l) || tr_recognise_shapes(t, &l);
 	/* the shared vocabulary: levels, failures, ready words, figures */
-	if (!used && ((l.kw & TR_G_GANY) || l.level >= TR_LV_ERROR) && !(l.flags & TR_L_MDTABLE))
+	/* (and every line of an open traceback: its frames say what it was doing) */
+	if (!used && ((l.kw & TR_G_GANY) || l.level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) &&
+	    !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_generic(t, &l);
 	if (!used)
 		used = progress_dots(t, &l);

@@ -15,6 +15,12 @@
  * of vllm-runai-disk-bound 0.58 GiB/s); with no size, a load over
  * TR_SLOW_NOSIZE_S is slow (several minutes) and one between TR_OK_S and
  * that is not judged: the log cannot tell a slow disk from a big model.
+ * Where the figure is the weights' own load (a load summary, a shard bar,
+ * not an engine's init or its time to ready), TR_SLOW_WEIGHTS_NOSIZE_S
+ * is slow already: at the 1 GiB/s floor that is a 100 GiB read, and the
+ * engines that state their weights' time without its size (diffusion UIs,
+ * text-generation-webui, transformers' shard bar) load a few GiB to a few
+ * tens; every such start of 100-300 s in the corpus is slow by its thread.
  */
 #include <string.h>
 
@@ -23,6 +29,7 @@
 #define TR_OK_S 60.0
 #define TR_OK_GIBPS 1.0
 #define TR_SLOW_NOSIZE_S 300.0
+#define TR_SLOW_WEIGHTS_NOSIZE_S 100.0
 
 const char *tr_outcome_name(int o)
 {
@@ -84,8 +91,9 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 	return TR_OUT_CUTOFF;
 }
 
-/* ok, slow or unknown for @secs over @gib (NAN: no size). */
-static enum tr_speed judge(double secs, double gib)
+/* ok, slow or unknown for @secs over @gib (NAN: no size); @weights: the
+ * time is the weights' own load, not a time to ready or an init. */
+static enum tr_speed judge_of(double secs, double gib, int weights)
 {
 	if (isnan(secs))
 		return TR_SPEED_UNKNOWN;
@@ -95,7 +103,24 @@ static enum tr_speed judge(double secs, double gib)
 		double r = gib / secs;
 		return r >= TR_OK_GIBPS ? TR_SPEED_OK : TR_SPEED_SLOW;
 	}
-	return secs >= TR_SLOW_NOSIZE_S ? TR_SPEED_SLOW : TR_SPEED_UNKNOWN;
+	return secs >= (weights ? TR_SLOW_WEIGHTS_NOSIZE_S : TR_SLOW_NOSIZE_S) ? TR_SPEED_SLOW : TR_SPEED_UNKNOWN;
+}
+
+static enum tr_speed judge(double secs, double gib)
+{
+	return judge_of(secs, gib, 0);
+}
+
+/* Is the load figure @ev the weights' own (a read, a load summary, the
+ * loaded line, a shard bar), not a generic figure that may be an engine's
+ * init or its time to start? */
+static int weights_figure(const struct tr_start *s, int ev)
+{
+	if (ev < 0)
+		return 0;
+	if (ev == s->read_s.ev || ev == s->loaded_s.ev || ev == s->comp_total_s.ev)
+		return 1;
+	return ev == s->gen_load_s.ev && s->gen_load_weights;
 }
 
 void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
@@ -158,10 +183,17 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 	 * a collector's, the engine's) counts only when nothing states a load */
 	double ready = tr_has(&s->ready_s) && !(s->ready_from_clock && have_l) ? s->ready_s.v : NAN;
 	int ev_ready = s->ready_s.ev;
+	/* a step after the weights (a graph capture, a compile) that took
+	 * longer: the start took at least that to come up. A floor only says
+	 * slow (minutes), never ok: what came after it is not in the figure */
+	if (tr_has(&s->step_s) && (isnan(ready) || s->step_s.v > ready) && judge(s->step_s.v, NAN) == TR_SPEED_SLOW) {
+		ready = s->step_s.v;
+		ev_ready = s->step_s.ev;
+	}
 	/* The lines' clocks alone are not a load time: a paste stacks a
 	 * collector's clock on the engine's, and a prefix added by hand makes
 	 * every line the same second (tests/test_triage_damage.c). */
-	enum tr_speed a = have_l ? judge(load, have_g ? v->gib : NAN) : TR_SPEED_UNKNOWN;
+	enum tr_speed a = have_l ? judge_of(load, have_g ? v->gib : NAN, weights_figure(s, ev_load)) : TR_SPEED_UNKNOWN;
 	/* time to ready counts when it is minutes and several times the load
 	 * (a rate that hides the wall time, seed 001), or when it is all there is */
 	enum tr_speed b = TR_SPEED_UNKNOWN;
@@ -177,6 +209,7 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 		v->load_s = have_l ? load : NAN;
 		v->ev_time = ev_load;
 		v->basis = "load";
+		v->weights = have_l && weights_figure(s, ev_load);
 	}
 	/* a phase that moved its bytes over a minute at under 1 GiB/s (an
 	 * allocation of 33 GiB in 184 s) is slow whatever the rest did */

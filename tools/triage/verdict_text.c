@@ -59,6 +59,9 @@ void tr_verdict_slow(struct tr_finding *f, const struct tr_start *s, const struc
 	if (!isnan(v->rate))
 		tr_f_math(f, "%.2f GiB / %.1f s = %.2f GiB/s: over 60 s at under 1 GiB/s is slow (docs/triage.md, Verdicts)",
 			  v->gib, v->load_s, v->rate);
+	else if (v->weights && v->load_s < 300)
+		tr_f_math(f, "%.1f s for the weights' own load without a size: over 100 s is slow (100 GiB at the 1 GiB/s "
+			  "floor; docs/triage.md, Verdicts)", v->load_s);
 	else
 		tr_f_math(f, "%.1f s without a size: over 300 s is slow whatever the model (docs/triage.md, Verdicts)",
 			  v->load_s);
