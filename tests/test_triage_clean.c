@@ -238,6 +238,8 @@ Test(triage_clean, json_message_escapes)
 	CLEAN("{\"level\":\"info\",\"msg\":\"a\\u0041b\"}", "aAb");
 	CLEAN("{\"level\":\"info\",\"msg\":\"x\\u00e9y\\u0007z\"}", "x?y?z");
 	CLEAN("{\"level\":\"info\",\"msg\":\"one\\ntwo\\tthree \\\"q\\\" \\\\ \\/mnt\"}", "one two three \"q\" \\ /mnt");
+}
+
 /* A launcher's "[name]: " tag and docker compose's "service-1  | " go
  * before the logger's prefix is read; a level in brackets, a Markdown
  * table row and prose with a bar in it stay. */
