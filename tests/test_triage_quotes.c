@@ -328,3 +328,32 @@ Test(triage_quotes, a_bars_text_by_its_width)
 	cr_expect_str_eq(bar_label(34, b, sizeof b), "3%");
 	cr_expect_str_eq(bar_label(33, b, sizeof b), "");
 }
+
+/* swap-during-load quotes what the log says of swapping beside the
+ * counters, and works out the pages: 2048 x 4 KiB = 8 MiB, a warning
+ * (from 1024 pages, docs/triage.md). */
+Test(triage_quotes, swapping_quotes_the_words_and_the_counters)
+{
+	char buf[4096];
+	char *j = json_of("loading model /m\nthe machine is swapping heavily, kswapd0 at 100% CPU\n"
+			  "vmstat: pswpin +2048 pswpout +0\n");
+	const char *f = finding(j, "swap-during-load", buf, sizeof(buf));
+	cr_assert_not_null(f, "%s", j);
+	cr_expect(strstr(f, "\"severity\":\"warn\""), "%s", f);
+	cr_expect(strstr(f, "\"line\":2,\"text\":\"the machine is swapping heavily"), "%s", f);
+	cr_expect(strstr(f, "\"line\":3,\"text\":\"vmstat: pswpin +2048 pswpout +0\""), "%s", f);
+	cr_expect(strstr(f, "2048 pages x 4 KiB = 8 MiB"), "%s", f);
+	free(j);
+}
+
+/* A line of loading dots alone (a llama.cpp loader's progress, wrapped
+ * onto a line of its own) is the load still under way. */
+Test(triage_quotes, a_line_of_dots_alone_is_still_loading)
+{
+	struct lsc_triage *t = trun_text("loading model /m\n.....\n");
+	cr_assert_not_null(t);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_str_eq(si.outcome, "loading");
+	lsc_triage_free(t);
+}
