@@ -11,10 +11,19 @@
  * from a stale buffer. Through a syscall table of the test's own: its open
  * accepts O_DIRECT (and drops it, so any filesystem will do) and its pread
  * ends the file at 8200 bytes.
+ *
+ * And an aligned O_DIRECT read straight into the arena that the filesystem
+ * refuses at read time (EINVAL, having taken O_DIRECT at open, as some
+ * FUSE and network filesystems do) falls back: the file is reopened
+ * without O_DIRECT, the chunk read again, one fallback line says so, and
+ * the arena holds the file's bytes. That file is opened with O_DIRECT for
+ * real (a loud skip where the scratch filesystem refuses it), and the
+ * test's pread refuses any descriptor that still has the flag.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,4 +77,50 @@ Test(load_direct_short, a_short_direct_read_is_short_even_past_the_chunk)
 	struct lsc__parsed pl;
 	cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl));
 	cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "read");
+}
+
+/* The file really is open with O_DIRECT (the loader takes the flag off
+ * with fcntl to fall back): a read of an fd that still has it is refused. */
+static ssize_t pread_refuse_direct(int fd, void *buf, size_t len, off_t off)
+{
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0 && (fl & O_DIRECT)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return lsc__sys_default.pread(fd, buf, len, off);
+}
+
+Test(load_direct_short, a_direct_read_refused_at_read_time_falls_back)
+{
+	const uint64_t n = 4u << 20;
+	const char *path = lsct_make_file("dr.bin", n, 12);
+	struct lsc_load_options o;
+	lsc_load_options_init(&o);
+	o.reader = "pread";
+	o.flags |= LSC_LOAD_DIRECT;
+	struct lsc_extent e = {.path = path, .file_offset = 0, .length = n};
+	int probe = open(path, O_RDONLY | O_DIRECT);
+	if (probe < 0)
+		cr_skip("SKIPPED: %s cannot be opened with O_DIRECT here (%s)", lsct_tmpdir(), strerror(errno));
+	close(probe);
+	table = lsc__sys_default;
+	table.pread = pread_refuse_direct;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	lsc_arena *a = NULL;
+	lsc__sys_set(&table);
+	int ret = lsc_load(p, &o, &e, 1, 0, &a);
+	lsc__sys_set(NULL);
+	lsc_profiler_destroy(p);
+	if (ret != 0)
+		lsct_dump(&cap);
+	cr_assert_eq(ret, 0, "got %s", lsc_strerror(ret));
+	uint64_t len = 0;
+	unsigned char *want = lsct_read_file(path, &len);
+	cr_assert_eq(len, n);
+	cr_expect(memcmp(lsc_arena_data(a), want, n) == 0, "the arena holds the file");
+	free(want);
+	cr_expect_eq(lsct_count(&cap, "error"), 0);
+	cr_expect_geq(lsct_count_with(&cap, "fallback", "what=direct"), 1, "%s", cap.buf);
+	lsc_arena_destroy(a);
 }
