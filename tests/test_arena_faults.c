@@ -5,17 +5,21 @@
  * Each failure gives one line that names the cause, returns the error, and
  * leaves nothing behind: no mapping of the arena's pieces in
  * /proc/self/maps, nothing locked, the process's THP switch as it was.
+ * And the release unmaps once: a mapping made in the arena's place right
+ * after it stays.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 
 #include "helpers/capture.h"
 #include "helpers/process.h"
 #include "helpers/sys_shim.h"
 #include "loader/arena.h"
+#include "sys/sys.h"
 
 #define MIB (1ull << 20)
 #define ARENA (64 * MIB)
@@ -264,4 +268,47 @@ Test(arena_faults, sizes_near_2_to_the_64_are_refused)
 		cr_expect_eq(lsct_sys_leaked(), 0);
 		lsc_profiler_destroy(p);
 	}
+}
+
+/* The release unmaps the arena once: a second munmap of the same range
+ * (the fallback for a failed first) would take whatever another thread
+ * mapped there in between. The test's munmap unmaps for real, then maps a
+ * page of its own at the arena's base, as another allocation could; after
+ * the release that page is still there, with its byte. */
+static void *sentinel;
+
+static int munmap_then_reuse(void *addr, size_t len)
+{
+	int rc = lsc__sys_default.munmap(addr, len);
+	if (rc == 0 && !sentinel) {
+		void *m = mmap(addr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			       -1, 0);
+		if (m == addr) {
+			sentinel = m;
+			*(volatile char *)m = 42;
+		} else if (m != MAP_FAILED) {
+			munmap(m, 4096);
+		}
+	}
+	return rc;
+}
+
+Test(arena_faults, release_unmaps_once)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	opts(&o, LSC_THP_4K);
+	cr_assert_eq(lsc__arena_alloc(NULL, &o, ARENA, &a), 0);
+	struct lsc__sys t = lsc__sys_default;
+	t.munmap = munmap_then_reuse;
+	sentinel = NULL;
+	lsc__sys_set(&t);
+	lsc__arena_release(&a);
+	lsc__sys_set(NULL);
+	cr_assert_not_null(sentinel, "the arena's base could not be mapped again");
+	unsigned char v;
+	cr_expect_eq(mincore(sentinel, 4096, &v), 0, "the page mapped after the release was unmapped: %s",
+		     strerror(errno));
+	cr_expect_eq(*(volatile char *)sentinel, 42);
+	munmap(sentinel, 4096);
 }

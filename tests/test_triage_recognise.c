@@ -400,3 +400,49 @@ Test(triage_recognise, a_counter_cut_at_the_end_of_a_sentence_is_not_read)
 	cr_expect_eq(t->sums[0].vm[TR_VM_THP_FAULT_ALLOC], 8);
 	lsc_triage_free(t);
 }
+
+/* A shard bar at 0 of N has read nothing: its elapsed time is no load
+ * time, and no rate (0 GiB in 5 s) is worked out from it; at 1 of 20 it is
+ * one (5 s for 7 GiB of the 140). */
+Test(triage_recognise, a_bar_at_zero_is_no_load_time)
+{
+	static const char *const fmt =
+		"INFO 10-16 15:39:01 [weight_utils.py:80] Filesystem type for checkpoints: EXT4. Checkpoint size: "
+		"140.00 GiB. Available RAM: 1000.00 GiB.\n"
+		"Loading safetensors checkpoint shards:   %s%% Completed | %s/20 [00:05<?, ?it/s]\n";
+	char log[512];
+	snprintf(log, sizeof log, fmt, "0", "0");
+	struct lsc_triage *t = run(log);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_str_eq(si.outcome, "loading");
+	cr_expect(isnan(si.load_s), "a load time from a bar at 0: %g", si.load_s);
+	cr_expect(isnan(si.gibps), "a rate from a bar at 0: %g", si.gibps);
+	lsc_triage_free(t);
+	snprintf(log, sizeof log, fmt, "5", "1");
+	t = run(log);
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_eq(si.load_s, 5);
+	lsc_triage_free(t);
+}
+
+/* A brief region line says in its sentence how much of the mapping is in
+ * hugetlb pages: 2 GiB there is an arena in hugetlb pages (the info
+ * hugetlb-arena-cost), 0 B is not. */
+Test(triage_recognise, a_region_sentence_gives_its_hugetlb_bytes)
+{
+	static const char *const fmt =
+		"[loadscope/2] start eng: pid 1, loadscope 0.3.0, 2026-12-01T00:00:00Z\n"
+		"[loadscope/2] region buffer: 2.00 GiB mapped, 2.00 GiB resident, 0 B in transparent huge pages, %s "
+		"hugetlb, 0 B locked; THPeligible 0; 1 mapping\n"
+		"[loadscope/2] loaded 2.00 GiB in 1.000 s (2.00 GiB/s over the wall time)\n";
+	char log[512];
+	snprintf(log, sizeof log, fmt, "2.00 GiB");
+	struct lsc_triage *t = run(log);
+	cr_expect_eq(sev_of(t, "hugetlb-arena-cost"), LSC_TRIAGE_INFO);
+	lsc_triage_free(t);
+	snprintf(log, sizeof log, fmt, "0 B");
+	t = run(log);
+	cr_expect_eq(sev_of(t, "hugetlb-arena-cost"), -1);
+	lsc_triage_free(t);
+}
