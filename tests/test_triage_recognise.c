@@ -446,3 +446,23 @@ Test(triage_recognise, a_region_sentence_gives_its_hugetlb_bytes)
 	cr_expect_eq(sev_of(t, "hugetlb-arena-cost"), -1);
 	lsc_triage_free(t);
 }
+
+/* A THP file pasted with `cat` gives the bracketed mode: "always defer
+ * defer+madvise [madvise] never" is madvise, on the line after the
+ * command or on the same line. */
+Test(triage_recognise, the_bracketed_thp_mode_of_a_cat)
+{
+	struct lsc_triage *t = run("$ cat /sys/kernel/mm/transparent_hugepage/defrag\n"
+				   "always defer defer+madvise [madvise] never\n"
+				   "[loadscope/1] start e | run=00000001\n"
+				   "[loadscope/1] loaded x | run=00000001 bytes=10737418240 wall_s=4.000\n");
+	cr_assert_geq(t->nsums, 1);
+	cr_expect_str_eq(t->sums[0].thp_defrag, "madvise");
+	lsc_triage_free(t);
+	t = run("$ cat /sys/kernel/mm/transparent_hugepage/defrag [defer+madvise]\n"
+		"[loadscope/1] start e | run=00000001\n"
+		"[loadscope/1] loaded x | run=00000001 bytes=10737418240 wall_s=4.000\n");
+	cr_assert_geq(t->nsums, 1);
+	cr_expect_str_eq(t->sums[0].thp_defrag, "defer+madvise");
+	lsc_triage_free(t);
+}
