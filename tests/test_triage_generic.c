@@ -500,3 +500,23 @@ Test(generic, nvidia_smi_table_is_a_setting)
 	/* a row of another drawn table is no setting */
 	cr_expect_eq(nstarts_of("+-----+\n| GPU  Name   Persistence-M |\n+-----+\n"), 0);
 }
+
+/* Each of the shared vocabulary's words that end a start, alone after a
+ * start's first line: the start failed. The same start without it is cut
+ * off (the near miss). */
+Test(generic, each_fatal_phrase_ends_the_start)
+{
+	static const char *const fatal[] = {
+		"error loading the weights",      "could not load the weights", "unable to load the weights",
+		"cannot load the weights",        "failed to load the weights", "Segmentation fault (core dumped)",
+		"panic: runtime error: index out of range", "thread 'main' panicked at src/main.rs:10:5",
+		"Illegal instruction",            "weights: load failed",       "the worker terminated unexpectedly",
+		"received SIGKILL",               "timed out waiting for the worker",
+	};
+	expect_start("Starting engine with pid 4711\n", "cut-off", NULL);
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+		char log[256];
+		snprintf(log, sizeof log, "Starting engine with pid 4711\n%s\n", fatal[i]);
+		expect_start(log, "failed", NULL);
+	}
+}
