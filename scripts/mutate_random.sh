@@ -238,6 +238,11 @@ while [ $ran -lt "$r_count" ] && [ $draws -lt $max_draws ]; do
 			if [ $left -le 0 ]; then rc=124; break; fi
 			timeout -k 10 "$left" ctest --test-dir "$bld" -R "^$t\$" --timeout "$tmo" \
 				-j1 >>"$log" 2>&1 || rc=$?
+			# ctest runs a test in a process group of its own, which the
+			# timeout's kill does not reach: a hung test (or the program
+			# it ran) would spin on through every later mutant. Nothing
+			# else runs from the scratch build between two tests.
+			pkill -KILL -f "^$bld/" 2>/dev/null || true
 			[ $rc = 0 ] || break
 		done
 		if [ -z "$outcome" ]; then

@@ -451,3 +451,25 @@ Test(line_roundtrip, a_number_ends_where_its_range_ends)
 	cr_assert_eq(v, 0.5);
 	cr_assert_eq(p, buf + 4);
 }
+
+/* The tag's version is a decimal from 1 to 1000: "[loadscope/10]" is 10,
+ * "[loadscope/1000]" 1000; 0 and 1001 are not this format's lines. */
+Test(line_roundtrip, the_tags_version_is_decimal_and_bounded)
+{
+	static const struct {
+		const char *v;
+		int want; /* 0: refused */
+	} c[] = {{"1", 1}, {"2", 2}, {"9", 9}, {"10", 10}, {"19", 19}, {"1000", 1000}, {"0", 0}, {"1001", 0}};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char s[128];
+		snprintf(s, sizeof s, "[loadscope/%s] note t: x | run=00000001 topic=t text=x", c[i].v);
+		struct lsc__parsed p;
+		int r = lsc__line_parse(s, strlen(s), &p);
+		if (c[i].want) {
+			cr_expect_eq(r, 1, "%s", s);
+			cr_expect_eq(p.version, c[i].want, "%s", s);
+		} else {
+			cr_expect_neq(r, 1, "%s: parsed", s);
+		}
+	}
+}

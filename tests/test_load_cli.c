@@ -223,3 +223,13 @@ Test(load_cli, chunk_gib_fractional)
 	cr_assert_str_eq(lsc__parsed_get(&pl, "pieces"), "3", "%s", out);
 	cr_assert_str_eq(lsc__parsed_get(&pl, "piece_bytes"), "4194304", "%s", out);
 }
+
+/* A test file that cannot be written (/dev/full: ENOSPC at the first
+ * write) is an I/O error, exit 4, and releases what it took (the sanitizer
+ * build's leak check sees the hash state and the buffer). */
+Test(load_cli, a_test_file_that_cannot_be_written)
+{
+	if (access("/dev/full", W_OK) != 0)
+		cr_skip("SKIPPED: no writable /dev/full here");
+	cr_assert_eq(run("--make-test-file /dev/full --gib 0.01"), 4, "%s", out);
+}

@@ -295,3 +295,11 @@ Test(triage_clean, drawn_table_rows_are_flagged)
 	cr_assert_not_null(clean(&md, "| m | READY |", &l));
 	cr_expect(!(l.flags & TR_L_TABLE), "not a border: words in it");
 }
+
+/* A fence's backticks are kept for the fence check and what follows them
+ * is cleaned as anywhere else: bold marks, tags and inline code go. */
+Test(triage_clean, after_a_fence_the_marks_still_go)
+{
+	CLEAN("```**Error**: the runner was killed```", "Error: the runner was killed");
+	CLEAN("```<b>Error</b>: killed```", "Error: killed");
+}
