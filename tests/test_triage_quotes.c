@@ -344,6 +344,15 @@ Test(triage_quotes, swapping_quotes_the_words_and_the_counters)
 	cr_expect(strstr(f, "\"line\":3,\"text\":\"vmstat: pswpin +2048 pswpout +0\""), "%s", f);
 	cr_expect(strstr(f, "2048 pages x 4 KiB = 8 MiB"), "%s", f);
 	free(j);
+	/* a counter the line does not give counts 0 in the sum, either one */
+	j = json_of("loading model /m\nvmstat: pswpout +2048\n");
+	cr_assert_not_null(finding(j, "swap-during-load", buf, sizeof(buf)), "%s", j);
+	cr_expect(strstr(buf, "pswpin 0 + pswpout 2048 = 2048 pages"), "%s", buf);
+	free(j);
+	j = json_of("loading model /m\nvmstat: pswpin +2048\n");
+	cr_assert_not_null(finding(j, "swap-during-load", buf, sizeof(buf)), "%s", j);
+	cr_expect(strstr(buf, "pswpin 2048 + pswpout 0 = 2048 pages"), "%s", buf);
+	free(j);
 }
 
 /* A line of loading dots alone (a llama.cpp loader's progress, wrapped
