@@ -138,3 +138,17 @@ Test(triage_spans, a_start_without_ready_ends_with_its_copy)
 	free(html);
 	lsc_triage_free(t);
 }
+
+/* An engine's load summary alone ("loaded 40.00 GiB at 2.00 GiB/s") is
+ * drawn as the load it implies, from the start: 40 / 2 = 20 s from 0. */
+Test(triage_spans, a_load_summary_is_drawn_from_the_start)
+{
+	struct lsc_triage *t = trun_text("strata generate: loaded 40.00 GiB at 2.00 GiB/s\n[strata] ready in 60 s\n");
+	char *html = render(t, HTML);
+	double s, d;
+	cr_assert(bar(html, "load", &s, &d), "%s", html);
+	cr_expect_eq(s, 0);
+	cr_expect_eq(d, 20);
+	free(html);
+	lsc_triage_free(t);
+}
