@@ -466,3 +466,28 @@ Test(triage_recognise, the_bracketed_thp_mode_of_a_cat)
 	cr_expect_str_eq(t->sums[0].thp_defrag, "defer+madvise");
 	lsc_triage_free(t);
 }
+
+/* A brief still line's sentence gives the fill rate it says ("0.10
+ * GiB/s now", 10 GiB done: past the 1 GiB under which a rate is noise). */
+Test(triage_recognise, a_still_sentence_gives_its_rate)
+{
+	struct lsc_triage *t = run("[loadscope/2] start eng: pid 1, loadscope 0.3.0, 2026-12-01T00:00:00Z\n"
+				   "[loadscope/2] still in read after 100.004 s: 10.00 GiB of 80.00 GiB done (12%), "
+				   "0.10 GiB/s now\n");
+	cr_assert_geq(t->nsums, 1);
+	cr_expect_eq(t->sums[0].fill_rate, 0.10);
+	lsc_triage_free(t);
+}
+
+/* An error line that names its cause is the cause's line too: llama.cpp's
+ * "error loading model: failed to reserve buffer: cudaMallocHost failed to
+ * pin 8192 MiB" fails the load and is the refused pinned allocation (8 GiB). */
+Test(triage_recognise, a_load_error_that_names_a_pinned_refusal)
+{
+	struct lsc_triage *t = run("llama_model_loader: loaded meta data with 33 key-value pairs\n"
+				   "llama_model_load: error loading model: failed to reserve buffer: cudaMallocHost "
+				   "failed to pin 8192 MiB\n");
+	cr_expect_eq(sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	cr_expect_eq(sev_of(t, "pinned-alloc-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+}
