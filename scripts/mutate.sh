@@ -262,6 +262,9 @@ for i in "${!names[@]}"; do
 		else
 			outcome=killed
 		fi
+		# what a timed-out test left running (ctest's process groups):
+		# nothing else runs from the scratch build between two mutants
+		pkill -KILL -f "^$bld/" 2>/dev/null || true
 		restore
 	fi
 	case $outcome in

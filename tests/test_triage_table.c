@@ -96,3 +96,25 @@ Test(triage_table, one_configuration_is_one_arm)
 	free(md);
 	lsc_triage_free(t);
 }
+
+/* The text table's warning counts its starts in words: "has 2 starts",
+ * and for an arm of one start "has 1 start". */
+Test(triage_table, the_small_arm_warning_counts_in_words)
+{
+	struct lsc_triage *t = ab(LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY);
+	char *txt = render(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(txt, "has 2 starts (fewer than 3)"), "%s", txt);
+	free(txt);
+	lsc_triage_free(t);
+	static char log[2048];
+	log[0] = 0;
+	add_start(log, sizeof(log), 1, 0, 300, 286, 14, 370);
+	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY};
+	t = lsc_triage_new(&o);
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	txt = render(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(txt, "has 1 start (fewer than 3)"), "%s", txt);
+	free(txt);
+	lsc_triage_free(t);
+}
