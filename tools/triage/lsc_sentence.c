@@ -45,7 +45,7 @@ static void put_num(struct fill *f, const char *key, double v)
 		return;
 	char t[40];
 	int n = snprintf(t, sizeof t, "%.17g", v);
-	if (n > 0 && (size_t)n < sizeof t && !isnan(v))
+	if (n > 0 && (size_t)n < sizeof t)
 		put_str(f, key, t, (size_t)n);
 }
 

@@ -2,8 +2,9 @@
  * What may leave the machine when a report is pasted back: --redact replaces
  * paths (anything with a slash that looks like a file path, ~ paths), user
  * names in /home/NAME, user@host, IPv4 addresses and dotted host names with
- * placeholders (not a dotted name in code or a file's name: code_or_file). /proc and /sys paths are kept: they name kernel knobs, not
- * the user. tr_sanitize makes any bytes printable UTF-8 for quoting.
+ * placeholders (not a dotted name in code or a file's name: code_or_file).
+ * /proc and /sys paths are kept: they name kernel knobs, not the user.
+ * tr_sanitize makes any bytes printable UTF-8 for quoting.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -117,7 +118,7 @@ static int code_or_file(const char *s, size_t n)
 					  "log", "yaml", "yml", "toml", "onnx", "engine", "plan", "cc", "cpp", "c",
 					  "h", "cu", "sh", NULL};
 	for (size_t i = 1; i < n; i++)
-		if (s[i - 1] == '.' && isupper((unsigned char)s[i]))
+		if (s[i - 1] == '.' && s[i] >= 'A' && s[i] <= 'Z') /* ASCII, whatever the locale */
 			return 1;
 	const char *dot = memrchr(s, '.', n);
 	if (!dot)
