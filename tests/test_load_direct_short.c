@@ -38,6 +38,18 @@
 static struct lsct_capture cap;
 static struct lsc__sys table;
 
+/* lsc_load of @e through the test's syscall table, its lines into cap. */
+static int load_through(const struct lsc_load_options *o, const struct lsc_extent *e, lsc_arena **a)
+{
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	*a = NULL;
+	lsc__sys_set(&table);
+	int ret = lsc_load(p, o, e, 1, 0, a);
+	lsc__sys_set(NULL);
+	lsc_profiler_destroy(p);
+	return ret;
+}
+
 static int open_direct_ok(const char *path, int flags, int mode)
 {
 	return lsc__sys_default.open(path, flags & ~O_DIRECT, mode);
@@ -65,12 +77,8 @@ Test(load_direct_short, a_short_direct_read_is_short_even_past_the_chunk)
 	table = lsc__sys_default;
 	table.open = open_direct_ok;
 	table.pread = pread_cut;
-	lsc_profiler *p = lsct_profiler_fresh(&cap);
-	lsc_arena *a = NULL;
-	lsc__sys_set(&table);
-	int ret = lsc_load(p, &o, &e, 1, 0, &a);
-	lsc__sys_set(NULL);
-	lsc_profiler_destroy(p);
+	lsc_arena *a;
+	int ret = load_through(&o, &e, &a);
 	if (ret != LSC_E_SHORT)
 		lsct_dump(&cap);
 	cr_assert_eq(ret, LSC_E_SHORT, "got %s", lsc_strerror(ret));
@@ -109,12 +117,8 @@ Test(load_direct_short, a_direct_read_refused_at_read_time_falls_back)
 	close(probe);
 	table = lsc__sys_default;
 	table.pread = pread_refuse_direct;
-	lsc_profiler *p = lsct_profiler_fresh(&cap);
-	lsc_arena *a = NULL;
-	lsc__sys_set(&table);
-	int ret = lsc_load(p, &o, &e, 1, 0, &a);
-	lsc__sys_set(NULL);
-	lsc_profiler_destroy(p);
+	lsc_arena *a;
+	int ret = load_through(&o, &e, &a);
 	if (ret != 0)
 		lsct_dump(&cap);
 	cr_assert_eq(ret, 0, "got %s", lsc_strerror(ret));
@@ -145,12 +149,8 @@ Test(load_direct_short, the_staging_copy_is_counted)
 	struct lsc_extent e = {.path = path, .file_offset = 100, .length = n};
 	table = lsc__sys_default;
 	table.open = open_direct_ok;
-	lsc_profiler *p = lsct_profiler_fresh(&cap);
-	lsc_arena *a = NULL;
-	lsc__sys_set(&table);
-	int ret = lsc_load(p, &o, &e, 1, 0, &a);
-	lsc__sys_set(NULL);
-	lsc_profiler_destroy(p);
+	lsc_arena *a;
+	int ret = load_through(&o, &e, &a);
 	cr_assert_eq(ret, 0, "got %s", lsc_strerror(ret));
 	struct lsc_load_stats st;
 	lsc_arena_stats(a, &st);

@@ -26,7 +26,6 @@
 #include <criterion/criterion.h>
 
 #include "helpers/triage_run.h"
-#include "triage/render.h"
 #include "helpers/browser.h"
 #include "helpers/tool_run.h"
 
@@ -369,12 +368,9 @@ static char *page_of_inputs(unsigned n)
 		cr_assert_eq(lsc_triage_feed(t, "vmstat: pswpin +1 pswpout +0\n", 29), 0);
 	}
 	lsc_triage_finish(t);
-	char *page = NULL;
-	size_t len = 0;
-	FILE *o = open_memstream(&page, &len);
-	cr_assert_not_null(o);
-	cr_assert_eq(tr_render_html(t, o), 0);
-	fclose(o);
+	size_t len;
+	char *page = trun_render(t, TRUN_HTML, &len);
+	cr_assert_not_null(page);
 	lsc_triage_free(t);
 	char *end = strstr(page, "</header>");
 	cr_assert_not_null(end);

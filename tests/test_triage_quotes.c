@@ -17,7 +17,6 @@
 #include <criterion/criterion.h>
 
 #include "triage/internal.h"
-#include "triage/render.h"
 #include "triage/triage.h"
 #include "helpers/triage_run.h"
 
@@ -217,12 +216,9 @@ Test(triage_quotes, the_time_axis_ticks_every_five_seconds_over_forty)
 					 "[loadscope/1] phase read | run=00000001 kind=read bytes=10737418240 wall_s=30\n"
 					 "[loadscope/1] ready | run=00000001 wall_s=40\n");
 	cr_assert_not_null(t);
-	char *page = NULL;
-	size_t n = 0;
-	FILE *o = open_memstream(&page, &n);
-	cr_assert_not_null(o);
-	cr_assert_eq(tr_render_html(t, o), 0);
-	fclose(o);
+	size_t n;
+	char *page = trun_render(t, TRUN_HTML, &n);
+	cr_assert_not_null(page);
 	lsc_triage_free(t);
 	cr_expect_eq(count(page, "text-anchor=\"middle\">"), 9, "nine ticks");
 	cr_expect(strstr(page, ">5 s</text>") && strstr(page, ">40 s</text>"), "every 5 s to 40 s");
@@ -297,12 +293,9 @@ static char *bar_label(double read_s, char *buf, size_t cap)
 		 read_s);
 	struct lsc_triage *t = trun_text(log);
 	cr_assert_not_null(t);
-	char *page = NULL;
-	size_t n = 0;
-	FILE *o = open_memstream(&page, &n);
-	cr_assert_not_null(o);
-	cr_assert_eq(tr_render_html(t, o), 0);
-	fclose(o);
+	size_t n;
+	char *page = trun_render(t, TRUN_HTML, &n);
+	cr_assert_not_null(page);
 	lsc_triage_free(t);
 	/* the read bar's group, up to its end */
 	const char *g = strstr(page, "data-phase=\"read\"");

@@ -15,7 +15,6 @@
 
 #include "helpers/test_env.h"
 #include "helpers/triage_run.h"
-#include "triage/render.h"
 #include "triage/triage.h"
 
 static const char *const LOG =
@@ -30,16 +29,13 @@ static const char *const LOG =
 	"[loadscope/2] ready in 4.000 s: 5 phases, 0.000 s (0.0%) unattributed | run=0000000b t_s=4.000 "
 	"wall_s=4.0\n";
 
-#define HTML (-1) /* the page: tr_render_html */
+#define HTML TRUN_HTML
 
 static char *render(struct lsc_triage *t, int fmt)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *o = open_memstream(&buf, &len);
-	cr_assert_not_null(o);
-	cr_assert_eq(fmt == HTML ? tr_render_html(t, o) : lsc_triage_render(t, (enum lsc_triage_fmt)fmt, o), 0);
-	fclose(o);
+	size_t len;
+	char *buf = trun_render(t, (enum lsc_triage_fmt)fmt, &len);
+	cr_assert_not_null(buf);
 	return buf;
 }
 

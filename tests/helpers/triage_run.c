@@ -10,6 +10,7 @@
 
 #include "helpers/damage.h"
 #include "helpers/triage_run.h"
+#include "triage/render.h"
 
 /* Triage one in-memory log in one piece; NULL when out of memory. */
 struct lsc_triage *trun_text(const char *log)
@@ -279,8 +280,12 @@ char *trun_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, size_t *len)
 	FILE *f = open_memstream(&p, &n);
 	if (!f)
 		return NULL;
-	lsc_triage_render(t, fmt, f);
+	int rc = (int)fmt == TRUN_HTML ? tr_render_html(t, f) : lsc_triage_render(t, fmt, f);
 	fclose(f);
+	if (rc < 0) {
+		free(p);
+		return NULL;
+	}
 	*len = n;
 	return p;
 }
