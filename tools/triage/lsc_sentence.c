@@ -411,10 +411,12 @@ void tr_lsc_sentence(struct lsc__parsed *p, int ev, char *buf, size_t cap)
 	/* A line with no field after its sentence may have been cut inside
 	 * it. Every number of a sentence is followed by its unit or a word
 	 * ("0.429 s", "3 major faults"), so a sentence that ends in a number
-	 * ("+8" of "+85") was cut there, and that number is not read. A line
-	 * with fields has its sentence whole. */
+	 * ("+8" of "+85", "2." of "2.33") was cut there, and that number is
+	 * not read. A line with fields has its sentence whole. */
 	size_t hl = strlen(h);
 	size_t e = hl && strchr("kMG", h[hl - 1]) ? hl - 1 : hl;
+	if (e && h[e - 1] == '.')
+		e--;
 	if (!p->n && e && isdigit((unsigned char)h[e - 1])) {
 		const char *sp = strrchr(h, ' ');
 		size_t n = sp ? (size_t)(sp - h) : 0;
