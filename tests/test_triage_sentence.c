@@ -143,6 +143,9 @@ static const struct want cases[] = {
 	 "elapsed_s=10.004|done_bytes=1073741824|total_bytes=8589934592|gibps=0.1|faults_per_s=25600|"
 	 "compact_stall_per_s=120|thp_fault_alloc_per_s=3500"},
 	{S2 "still in allocate after 30.000 s; this process 1.2M faults/s", "elapsed_s=30|faults_per_s=1200000"},
+	{S2 "still in read after 2.000 s: 9.00 GiB done, more than the 8.00 GiB the span was given, rate n/a",
+	 "elapsed_s=2|done_bytes=9663676416|total_bytes=8589934592"},
+	{S2 "still in read after 2.000 s: 1.00 GiB done (12%)", "elapsed_s=2"},
 	{S2 "still in allocate after 30.000 s; machine compact_stall 12 thp_fault_alloc 3/s", "elapsed_s=30"},
 
 	{S2 "error read failed: EIO on model.bin", "what=read"},

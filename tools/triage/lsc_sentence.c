@@ -368,6 +368,10 @@ static void still(struct fill *f, const char *h)
 		if (!isnan(d) && !strncmp(e, " of ", 4)) {
 			put_num(f, LSC__KEY(DONE_BYTES), d);
 			put_num(f, "total_bytes", bytes(e + 4, &e));
+		} else if (!isnan(d) && !strncmp(e, " done, more than the ", 21)) {
+			/* progress past what the span was given */
+			put_num(f, LSC__KEY(DONE_BYTES), d);
+			put_num(f, "total_bytes", bytes(e + 21, &e));
 		}
 	}
 	if ((s = strstr(h, " GiB/s now"))) {
