@@ -303,3 +303,33 @@ Test(triage_clean, after_a_fence_the_marks_still_go)
 	CLEAN("```**Error**: the runner was killed```", "Error: the runner was killed");
 	CLEAN("```<b>Error</b>: killed```", "Error: killed");
 }
+
+/* A JSON line's message may open with its own logger prefix: it goes. */
+Test(triage_clean, a_json_message_loses_its_own_prefix)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	const char *got = clean(&c, "{\"level\":\"info\",\"msg\":\"INFO 10-17 08:12:43 [x.py:1] hi\"}", &l);
+	cr_assert_not_null(got);
+	cr_expect_str_eq(got, "hi");
+	cr_expect_str_eq(clean(&c, "{\"msg\":\"WARNING 10-17 08:12:43 [x.py:1] hi\"}", &l), "hi");
+}
+
+/* An engine's own "name: " prefix is looked behind for a clock when the
+ * name is at most 40 bytes; a longer run of name bytes is prose. */
+Test(triage_clean, an_engine_prefix_up_to_40_bytes_gives_its_clock)
+{
+	for (int len = 38; len <= 42; len++) {
+		char in[256], name[64];
+		memset(name, 'a', (size_t)len);
+		name[len] = '\0';
+		snprintf(in, sizeof in, "%s: INFO 10-17 08:12:43 [x.py:1] hi", name);
+		struct tr_clean c = {0};
+		struct tr_line l;
+		cr_assert_not_null(clean(&c, in, &l));
+		if (len <= 40)
+			cr_expect_float_eq(l.ts, 8 * 3600 + 12 * 60 + 43, 1e-9, "a %d-byte name: no clock", len);
+		else
+			cr_expect(isnan(l.ts), "a %d-byte name: a clock %g", len, l.ts);
+	}
+}
