@@ -359,3 +359,77 @@ Test(triage_quotes, a_line_of_dots_alone_is_still_loading)
 	cr_expect_str_eq(si.outcome, "loading");
 	lsc_triage_free(t);
 }
+
+#define POOL_NOTE                                                                                               \
+	"strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed 20464 2 MiB " \
+	"pages); transparent huge pages requested (MADV_HUGEPAGE)\n"
+
+/* The hugetlb pool pasted as `cat /proc/sys/vm/nr_hugepages` and its value
+ * on the next line is the pool the arena was short of: the first value
+ * given, a pool as large as the need is not short, and a value that is
+ * not a count of pages (or not on the next line) is not read. */
+Test(triage_quotes, a_pasted_nr_hugepages_is_the_pool)
+{
+	char buf[8192];
+	char *j = json_of("$ cat /proc/sys/vm/nr_hugepages\n20000\n$ cat /proc/sys/vm/nr_hugepages\n30000\n" POOL_NOTE);
+	cr_assert_not_null(finding(j, "hugetlb-pool-short", buf, sizeof(buf)), "%s", j);
+	cr_expect(strstr(buf, "holds 20000 of the 20464 2 MiB pages"), "%s", buf);
+	cr_expect(strstr(buf, "short by 464 pages"), "%s", buf);
+	free(j);
+	static const char *const none[] = {"$ cat /proc/sys/vm/nr_hugepages\n20464\n" POOL_NOTE,
+					   "$ cat /proc/sys/vm/nr_hugepages\n\n20000\n" POOL_NOTE,
+					   "$ cat /proc/sys/vm/nr_hugepages\n20000 pages\n" POOL_NOTE,
+					   POOL_NOTE};
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) {
+		struct lsc_triage *t = trun_text(none[i]);
+		cr_assert_not_null(t);
+		cr_expect_eq(trun_sev_of(t, "hugetlb-pool-short"), -1, "%s", none[i]);
+		lsc_triage_free(t);
+	}
+	/* past 1e12 pages is no pool: the engine's own figure is read instead */
+	j = json_of("$ cat /proc/sys/vm/nr_hugepages\n10000000000000\n"
+		    "strata generate: expert arena: MAP_HUGETLB unavailable (needed 20464 2 MiB pages, "
+		    "vm.nr_hugepages=20000); transparent huge pages requested (MADV_HUGEPAGE)\n");
+	cr_assert_not_null(finding(j, "hugetlb-pool-short", buf, sizeof(buf)), "%s", j);
+	cr_expect(strstr(buf, "holds 20000 of the 20464"), "%s", buf);
+	free(j);
+}
+
+#define MLOCK_FAIL                                                                                   \
+	"llama_model_loader: loaded meta data\n"                                                     \
+	"warning: failed to mlock 1073741824-byte buffer (after previously locking 0 bytes): Cannot " \
+	"allocate memory\n"
+
+/* `ulimit -l` pasted with its value on the next line is the locked-memory
+ * limit in KiB; "unlimited" is no limit, so not what refused the lock. */
+Test(triage_quotes, a_pasted_ulimit_l_is_the_limit_in_kib)
+{
+	char buf[8192];
+	char *j = json_of("$ ulimit -l\n64\n" MLOCK_FAIL);
+	cr_assert_not_null(finding(j, "memlock-limit", buf, sizeof(buf)), "%s", j);
+	cr_expect(strstr(buf, "limit 0.06 MiB"), "%s", buf);
+	cr_expect(strstr(buf, "\"$ ulimit -l\"") || strstr(buf, "\"64\""), "the value's line is quoted: %s", buf);
+	free(j);
+	j = json_of("$ ulimit -l\n8192\n" MLOCK_FAIL);
+	cr_assert_not_null(finding(j, "memlock-limit", buf, sizeof(buf)), "%s", j);
+	cr_expect(strstr(buf, "limit 8.00 MiB"), "%s", buf);
+	free(j);
+	struct lsc_triage *t = trun_text("$ ulimit -l\nunlimited\n" MLOCK_FAIL);
+	cr_assert_not_null(t);
+	cr_expect_eq(trun_sev_of(t, "memlock-limit"), -1, "blamed an unlimited limit");
+	lsc_triage_free(t);
+	/* a command that sets the limit is not a reading of it (here it was
+	 * refused) */
+	t = trun_text("> ulimit -l unlimited\n-bash: ulimit: max locked memory: cannot modify limit: Operation not "
+		      "permitted\n" MLOCK_FAIL);
+	cr_assert_not_null(t);
+	cr_expect_eq(trun_sev_of(t, "memlock-limit"), LSC_TRIAGE_WARN, "an attempt to set it read as the limit");
+	lsc_triage_free(t);
+	static const char *const unread[] = {"$ ulimit -l\nabc\n" MLOCK_FAIL, "$ ulimit -l\n2000000000000000\n" MLOCK_FAIL};
+	for (size_t i = 0; i < sizeof unread / sizeof unread[0]; i++) {
+		j = json_of(unread[i]);
+		if (finding(j, "memlock-limit", buf, sizeof(buf)))
+			cr_expect(!strstr(buf, "\"limit "), "%s: %s", unread[i], buf);
+		free(j);
+	}
+}

@@ -521,6 +521,17 @@ static int apply_reading(struct lsc_triage *t, struct tr_line *l, const struct t
 			}
 			return st != NULL;
 		}
+		/* `ulimit -l unlimited` raises the limit, which takes privilege
+		 * and is often refused on the next line: an attempt, not the
+		 * limit the engine ran under (a number only lowers it, or is
+		 * refused the same way, and is read) */
+		if (kind == SET_ULIMIT_L && !strncmp(after, "unlimited", 9)) {
+			int ev;
+			if (!(st = use_h(t, l, &ev, NULL, NULL)))
+				return 0;
+			st->nsettings++;
+			return 1;
+		}
 		return setting(t, l, kind, after);
 	}
 	default:

@@ -11,6 +11,10 @@
 static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_finding *f)
 {
 	(void)c;
+	/* a limit the log shows unlimited is not what refused the lock
+	 * (docs/triage.md: `unlimited` does not fire) */
+	if (tr_has(&s->memlock_bytes) && isinf(s->memlock_bytes.v))
+		return TR_NOFIRE;
 	int refused = s->ev_mlock_fail >= 0;
 	int under = tr_has(&s->memlock_bytes) && tr_has(&s->pin_bytes) && s->memlock_bytes.v < s->pin_bytes.v;
 	if (!refused && !under)
