@@ -118,3 +118,38 @@ Test(triage_table, the_small_arm_warning_counts_in_words)
 	free(txt);
 	lsc_triage_free(t);
 }
+
+/* The relative column divides each arm's median load to ready by the
+ * fastest arm's: 363 / 76 = 4.78x for the default arm; with a fastest
+ * median of 0 s there is nothing to divide by, and the column says so
+ * ("-", JSON null) rather than printing inf. */
+Test(triage_table, relative_to_the_fastest_arm_and_to_none)
+{
+	struct lsc_triage *t = ab(LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY);
+	char *md = render(t, LSC_TRIAGE_MD);
+	cr_expect(strstr(md, "4.78x |"), "%s", md);
+	cr_expect(strstr(md, "1.00x |"), "%s", md);
+	free(md);
+	lsc_triage_free(t);
+
+	static char log[8192];
+	log[0] = 0;
+	add_start(log, sizeof(log), 1, 0, 300, 286, 14, 370);
+	add_start(log, sizeof(log), 2, 1, 35, 20, 15, 0);
+	add_start(log, sizeof(log), 3, 0, 301, 287, 14, 363);
+	add_start(log, sizeof(log), 4, 1, 33, 18, 15, 0);
+	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY};
+	t = lsc_triage_new(&o);
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	md = render(t, LSC_TRIAGE_MD);
+	cr_expect_null(strstr(md, "inf"), "%s", md);
+	cr_expect_null(strstr(md, "nanx"), "%s", md);
+	cr_expect_null(strstr(md, "0.00x"), "%s", md);
+	free(md);
+	char *js = render(t, LSC_TRIAGE_JSON);
+	cr_expect_null(strstr(js, "inf"), "%s", js);
+	cr_expect(strstr(js, "\"relative\":null"), "%s", js);
+	free(js);
+	lsc_triage_free(t);
+}
