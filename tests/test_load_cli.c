@@ -233,3 +233,38 @@ Test(load_cli, a_test_file_that_cannot_be_written)
 		cr_skip("SKIPPED: no writable /dev/full here");
 	cr_assert_eq(run("--make-test-file /dev/full --gib 0.01"), 4, "%s", out);
 }
+
+/* Each option reaches the load: --reader names the reader the loaded line
+ * says it used, --format the form of every line; a value the option does
+ * not take is a usage error (64) whatever the rest of the command. */
+Test(load_cli, each_option_reaches_the_load)
+{
+	make();
+	char args[1400], buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	snprintf(args, sizeof(args), "--reader pread '%s'", path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	cr_assert(line_of("loaded", buf, sizeof(buf), &pl), "%s", out);
+	cr_expect_str_eq(lsc__parsed_get(&pl, "reader"), "pread");
+	snprintf(args, sizeof(args), "--format json '%s'", path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	cr_expect_eq(out[0], '{', "%s", out);
+	cr_assert(line_of("loaded", buf, sizeof(buf), &pl), "%s", out);
+	cr_expect_eq(pl.format, LSC_FORMAT_JSON);
+	snprintf(args, sizeof(args), "--format human '%s'", path);
+	cr_assert_eq(run(args), 0, "%s", out);
+	cr_assert(line_of("loaded", buf, sizeof(buf), &pl), "%s", out);
+	cr_expect_eq(pl.format, LSC_FORMAT_HUMAN);
+	cr_expect(!strncmp(out, "[loadscope/", 11), "%s", out);
+	static const char *const bad[] = {"--reader mmap", "--reader ''", "--format xml", "--format JSONL",
+					  "--threads 0",   "--threads 1025", "--device 1024"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(args, sizeof(args), "%s '%s'", bad[i], path);
+		cr_expect_eq(run(args), 64, "%s: %s", bad[i], out);
+	}
+	snprintf(args, sizeof(args), "--threads 1024 --reader auto '%s'", path);
+	cr_expect_eq(run(args), 0, "%s", out);
+	/* --expect is one file's hash */
+	snprintf(args, sizeof(args), "--expect %s '%s' '%s'", hash, path, path);
+	cr_expect_eq(run(args), 64, "%s", out);
+}
