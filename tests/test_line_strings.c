@@ -182,3 +182,33 @@ Test(line_strings, load_lines_and_trace_of_an_odd_file_name)
 	}
 	unlink(trace);
 }
+
+/* lsc__line_parse reads @len bytes, not up to a NUL: a line inside a larger
+ * buffer (the next line's bytes after it) ends its last value, quoted or
+ * not, and its sentence, at @len. */
+Test(line_strings, a_line_ends_at_its_length_not_at_a_nul)
+{
+	static const char *const lines[] = {
+		"[loadscope/2] note pin: left | run=0000000a topic=pin k=v1",
+		"[loadscope/2] note pin: left | run=0000000a topic=pin k=\"v1\"",
+		"{\"loadscope\":2,\"event\":\"note\",\"run\":\"0000000a\",\"topic\":\"pin\",\"k\":\"v1\"}",
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		char buf[256];
+		size_t n = strlen(lines[i]);
+		memcpy(buf, lines[i], n);
+		memcpy(buf + n, "XYZ more=1\n", 12);
+		struct lsc__parsed p;
+		cr_assert_eq(lsc__line_parse(buf, n, &p), 1, "%s", lines[i]);
+		const char *k = lsc__parsed_get(&p, "k");
+		cr_expect_str_eq(k ? k : "(none)", "v1", "%s", lines[i]);
+		cr_expect_null(lsc__parsed_get(&p, "more"), "%s", lines[i]);
+		cr_expect_str_eq(p.event, "note");
+	}
+	/* a line with no fields ends its sentence at @len too */
+	char buf[64];
+	memcpy(buf, "[loadscope/2] ready in 1.000 sXYZ", 34);
+	struct lsc__parsed p;
+	cr_assert_eq(lsc__line_parse(buf, 30, &p), 1);
+	cr_expect_str_eq(p.human, "in 1.000 s");
+}
