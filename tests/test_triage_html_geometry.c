@@ -1,0 +1,250 @@
+/*
+ * Description: the geometry of the --html page's timelines, as properties
+ * over every corpus log's page (no browser needed). The plot is 1100 units
+ * wide with a 96-unit label column and a 24-unit right margin, so a bar
+ * that starts at S seconds and lasts D in a start of T seconds is drawn at
+ * x = 96 + S/T * 980, D/T * 980 wide (at least 1; a gap at least 3, moved
+ * left so that it still ends where it ends), with its share 100 * D / T;
+ * every bar lies inside the plot; rows are 34 units apart from y = 8 in
+ * the order start, phases, nested, overlapped, each used row once, and the
+ * picture is 28 units taller than its last row; a label written on a bar
+ * starts 6 units into it; the axis ticks every 1, 2 or 5 times a power of
+ * ten, about 8 of them, from 0 to T. Each is derived here from those
+ * numbers, not read from the renderer.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/triage_run.h"
+#include "triage/triage.h"
+
+#define LBL 96.0
+#define PLOT 980.0
+
+/* The value of attribute @name in the tag that starts at @tag (up to its '>'). */
+static int attr(const char *tag, const char *name, char *out, size_t cap)
+{
+	const char *e = strchr(tag, '>');
+	char key[48];
+	snprintf(key, sizeof key, " %s=\"", name);
+	const char *p = strstr(tag, key);
+	if (!p || (e && p > e))
+		return 0;
+	p += strlen(key);
+	const char *q = strchr(p, '"');
+	size_t n = (size_t)(q - p);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return 1;
+}
+
+static double num(const char *tag, const char *name)
+{
+	char v[64];
+	cr_assert(attr(tag, name, v, sizeof v), "no %s in %.200s", name, tag);
+	return strtod(v, NULL);
+}
+
+static const char *const rows[] = {"start", "phases", "nested", "overlapped"};
+
+static int row_index(const char *tag)
+{
+	char v[32];
+	cr_assert(attr(tag, "data-row", v, sizeof v));
+	for (int r = 0; r < 4; r++)
+		if (!strcmp(v, rows[r]))
+			return r;
+	cr_assert_fail("row %s", v);
+	return -1;
+}
+
+/* One timeline: the svg from @svg to @end. Return the number of bars. */
+static unsigned check_timeline(const char *log, const char *svg, const char *end)
+{
+	double total = num(svg, "data-total-s");
+	cr_assert_gt(total, 0, "%s", log);
+	int used[4] = {0};
+	double row_y[4] = {NAN, NAN, NAN, NAN};
+	unsigned bars = 0;
+	for (const char *r = svg; (r = strstr(r, "<rect class=\"phase")) && r < end; r++, bars++) {
+		double s = num(r, "data-start-s"), d = num(r, "data-dur-s"), x = num(r, "x"), w = num(r, "width");
+		double y = num(r, "y"), share = num(r, "data-share");
+		char kind[32];
+		cr_assert(attr(r, "data-kind", kind, sizeof kind));
+		double wx = LBL + s / total * PLOT, ww = d / total * PLOT;
+		/* the attributes are printed with %.6g (times) and %.1f (units) */
+		double tol = 0.06 + PLOT * 1e-5;
+		if (!strcmp(kind, "gap") && ww < 3 && d > 0) {
+			wx -= 3 - ww;
+			ww = 3;
+		}
+		cr_expect(fabs(x - wx) <= tol, "%s: %s at %g s: x %.1f, want %.2f", log, kind, s, x, wx);
+		cr_expect(fabs(w - (ww < 1 ? 1 : ww)) <= tol, "%s: %s of %g s: width %.1f, want %.2f", log, kind, d, w, ww);
+		cr_expect(fabs(share - 100 * d / total) <= 0.05 + 1e-3, "%s: %s share %.1f, want %.2f", log, kind, share,
+			  100 * d / total);
+		cr_expect(x >= LBL - 3 - tol && x + w <= LBL + PLOT + tol + 1, "%s: %s outside the plot: %.1f..%.1f", log,
+			  kind, x, x + w);
+		cr_expect_float_eq(num(r, "height"), 26, 1e-9);
+		int ri = row_index(r);
+		if (isnan(row_y[ri]))
+			row_y[ri] = y;
+		cr_expect_float_eq(y, row_y[ri], 1e-9, "%s: row %s at two heights", log, rows[ri]);
+		used[ri] = 1;
+		/* a label written on the bar starts 6 units into it, 18 below its top */
+		const char *ge = strstr(r, "</g>"), *lb = strstr(r, "<text class=\"lbl in\"");
+		if (lb && lb < ge) {
+			cr_expect(fabs(num(lb, "x") - (x + 6)) <= 0.06, "%s: label at %.1f, bar at %.1f", log, num(lb, "x"), x);
+			cr_expect_float_eq(num(lb, "y"), y + 18, 1e-9);
+		}
+	}
+	/* rows: 34 apart from 8, in their order, only the used ones */
+	double y = 8;
+	for (int ri = 0; ri < 4; ri++) {
+		if (!used[ri])
+			continue;
+		cr_expect_float_eq(row_y[ri], y, 1e-9, "%s: row %s at %g, want %g", log, rows[ri], row_y[ri], y);
+		y += 34;
+	}
+	char vb[64];
+	cr_assert(attr(svg, "viewBox", vb, sizeof vb));
+	double vw = 0, vh = 0;
+	cr_assert_eq(sscanf(vb, "0 0 %lf %lf", &vw, &vh), 2, "%s", vb);
+	cr_expect_float_eq(vw, 1100, 1e-9);
+	cr_expect_float_eq(vh, y + 28, 1e-9, "%s: height %g, rows end at %g", log, vh, y);
+	/* the axis: steps of 1, 2 or 5 x 10^k near total / 8, ticks at 0, step, ... up to total */
+	double raw = total / 8, mag = pow(10, floor(log10(raw))), k = raw / mag;
+	double st = (k <= 1 ? 1 : k <= 2 ? 2 : k <= 5 ? 5 : 10) * mag;
+	unsigned want = 0;
+	for (int i = 0; i <= 20 && i * st <= total * 1.0001; i++)
+		want++;
+	unsigned ticks = 0;
+	for (const char *t = svg; (t = strstr(t, "<text class=\"tick\"")) && t < end; t++, ticks++) {
+		double tx = num(t, "x"), at = LBL + ticks * st / total * PLOT;
+		cr_expect(fabs(tx - at) <= 0.06, "%s: tick %u at %.1f, want %.2f", log, ticks, tx, at);
+		char lbl[32];
+		snprintf(lbl, sizeof lbl, ">%g s</text>", ticks * st);
+		cr_expect(!strncmp(strchr(t, '>'), lbl, strlen(lbl)), "%s: tick %u says %.20s, want %s", log, ticks,
+			  strchr(t, '>'), lbl);
+		cr_expect_float_eq(num(t, "y"), y + 2 + 18, 1e-9);
+	}
+	cr_expect_eq(ticks, want, "%s: %u ticks over %g s, want %u (step %g)", log, ticks, total, want, st);
+	return bars;
+}
+
+Test(triage_html_geometry, every_corpus_page_is_drawn_to_scale)
+{
+	size_t nlogs;
+	char **logs = trun_list(LSC_TEST_CORPUS "/logs", ".log", &nlogs);
+	cr_assert_gt(nlogs, 10);
+	unsigned timelines = 0, bars = 0;
+	for (size_t i = 0; i < nlogs; i++) {
+		char path[512];
+		snprintf(path, sizeof path, LSC_TEST_CORPUS "/logs/%s", logs[i]);
+		size_t n;
+		char *log = trun_slurp(path, &n);
+		cr_assert_not_null(log);
+		struct lsc_triage *t = trun_feed(log, n, 4096, 0, NULL);
+		cr_assert_not_null(t);
+		char *page = trun_render(t, TRUN_HTML, &n);
+		cr_assert_not_null(page, "%s", logs[i]);
+		for (const char *s = page; (s = strstr(s, "<svg class=\"timeline\"")); s++) {
+			const char *e = strstr(s, "</svg>");
+			cr_assert_not_null(e);
+			bars += check_timeline(logs[i], s, e);
+			timelines++;
+		}
+		free(page);
+		lsc_triage_free(t);
+		free(log);
+	}
+	trun_names_free(logs, nlogs);
+	/* the corpus draws: not a property that holds of nothing */
+	cr_expect_gt(timelines, 50, "%u timelines", timelines);
+	cr_expect_gt(bars, 200, "%u bars", bars);
+}
+
+/* One start laid out by hand: allocate 2 s, pin 1 s, read 3 s (from 3 s),
+ * copy and verify 0.5 s alongside the read, 0.5 s unattributed after the
+ * read (at 6 s), ready at 7 s. */
+Test(triage_html_geometry, phases_sit_where_they_ran)
+{
+	static const char log[] =
+		"[loadscope/1] start e | run=00000001\n"
+		"[loadscope/1] phase allocate | run=00000001 kind=allocate name=allocate depth=0 wall_s=2.0\n"
+		"[loadscope/1] phase pin | run=00000001 kind=pin name=pin depth=0 wall_s=1.0\n"
+		"[loadscope/1] phase read | run=00000001 kind=read name=read depth=0 wall_s=3.0\n"
+		"[loadscope/1] phase copy | run=00000001 kind=copy name=copy depth=0 wall_s=0.5 overlapped=1\n"
+		"[loadscope/1] phase verify | run=00000001 kind=verify name=verify depth=0 wall_s=0.5 overlapped=1\n"
+		"[loadscope/1] ready | run=00000001 wall_s=7.0 unattributed_s=0.5\n";
+	struct lsc_triage *t = trun_feed(log, sizeof log - 1, 4096, 0, NULL);
+	cr_assert_not_null(t);
+	size_t n;
+	char *page = trun_render(t, TRUN_HTML, &n);
+	cr_assert_not_null(page);
+	const char *svg = strstr(page, "<svg class=\"timeline\"");
+	cr_assert_not_null(svg);
+	cr_expect_float_eq(num(svg, "data-total-s"), 7, 1e-9);
+	static const struct {
+		const char *phase;
+		double s, d;
+		const char *row;
+	} want[] = {{"allocate", 0, 2, "phases"}, {"pin", 2, 1, "phases"},        {"read", 3, 3, "phases"},
+		    {"copy", 3, 0.5, "overlapped"}, {"verify", 3, 0.5, "overlapped"}, {"unattributed", 6, 0.5, "phases"},
+		    {"load to ready", 0, 7, "start"}};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "data-phase=\"%s\"", want[i].phase);
+		const char *r = strstr(svg, key);
+		cr_assert_not_null(r, "no %s bar", want[i].phase);
+		while (r > svg && strncmp(r, "<rect", 5))
+			r--;
+		cr_expect_float_eq(num(r, "data-start-s"), want[i].s, 1e-9, "%s", want[i].phase);
+		cr_expect_float_eq(num(r, "data-dur-s"), want[i].d, 1e-9, "%s", want[i].phase);
+		char row[32];
+		cr_assert(attr(r, "data-row", row, sizeof row));
+		cr_expect_str_eq(row, want[i].row, "%s", want[i].phase);
+	}
+	free(page);
+	lsc_triage_free(t);
+}
+
+/* The axis at the edges of its steps: 16 s is 2 s a tick (16 / 8 = 2,
+ * nine ticks), 40 s is 5 s (nine), 8.8 s is 2 s (1.1 is over 1: five). */
+Test(triage_html_geometry, axis_steps_at_their_edges)
+{
+	static const struct {
+		double total;
+		unsigned ticks;
+		const char *last;
+	} want[] = {{16, 9, ">16 s</text>"}, {40, 9, ">40 s</text>"}, {8.8, 5, ">8 s</text>"}};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char log[512];
+		snprintf(log, sizeof log,
+			 "[loadscope/1] start e | run=00000001\n"
+			 "[loadscope/1] phase read | run=00000001 kind=read name=read depth=0 wall_s=1.0\n"
+			 "[loadscope/1] ready | run=00000001 wall_s=%g\n",
+			 want[i].total);
+		struct lsc_triage *t = trun_feed(log, strlen(log), 4096, 0, NULL);
+		cr_assert_not_null(t);
+		size_t n;
+		char *page = trun_render(t, TRUN_HTML, &n);
+		cr_assert_not_null(page);
+		const char *svg = strstr(page, "<svg class=\"timeline\""), *e = svg ? strstr(svg, "</svg>") : NULL;
+		cr_assert(svg && e);
+		check_timeline("axis", svg, e);
+		unsigned ticks = 0;
+		const char *last = NULL;
+		for (const char *p = svg; (p = strstr(p, "<text class=\"tick\"")) && p < e; p++, ticks++)
+			last = strchr(p, '>');
+		cr_expect_eq(ticks, want[i].ticks, "%g s: %u ticks", want[i].total, ticks);
+		cr_expect(last && !strncmp(last, want[i].last, strlen(want[i].last)), "%g s: last tick %.12s", want[i].total,
+			  last ? last : "");
+		free(page);
+		lsc_triage_free(t);
+	}
+}
