@@ -5,6 +5,7 @@
  * input. Strings are decoded once, into that scratch, with their UTF-8
  * checked, so that a caller that keeps a name keeps valid UTF-8.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,11 @@ int lsc__json_fail(struct lsc__json *j, const char *why)
 		j->err_pos = j->pos;
 	}
 	return -1;
+}
+
+int lsc__json_errno(const struct lsc__json *j)
+{
+	return j->oom ? -ENOMEM : -EBADMSG;
 }
 
 const char *lsc__json_error(const struct lsc__json *j, size_t *pos)
@@ -139,8 +145,10 @@ static int scratch(struct lsc__json *j, size_t need)
 	while (cap < need)
 		cap *= 2;
 	char *s = realloc(j->str, cap);
-	if (!s)
+	if (!s) {
+		j->oom = !j->err;
 		return lsc__json_fail(j, "out of memory for a string");
+	}
 	j->str = s;
 	j->str_cap = cap;
 	return 0;

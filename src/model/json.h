@@ -42,6 +42,7 @@ struct lsc__json {
 	size_t str_cap;
 	const char *err;       /* first error, static text; NULL while fine */
 	size_t err_pos;
+	int oom;               /* the error is memory the reader could not get */
 };
 
 /* Start reading @n bytes at @s (not copied; need not be NUL-terminated). */
@@ -77,5 +78,8 @@ const char *lsc__json_error(const struct lsc__json *j, size_t *pos);
 /* Record a caller's error (a value of the wrong type, say) at the current
  * position; returns -1. */
 int lsc__json_fail(struct lsc__json *j, const char *why);
+/* The errno of the error: -ENOMEM when the reader ran out of memory (the
+ * input may be fine), else -EBADMSG (the input is not what was expected). */
+int lsc__json_errno(const struct lsc__json *j);
 
 #endif

@@ -224,7 +224,7 @@ static int json_bad(struct lsc__json *j, struct lsc__merr *e)
 {
 	size_t pos;
 	const char *why = lsc__json_error(j, &pos);
-	return lsc__merr_set(e, -EBADMSG, pos, "index JSON at byte %zu: %s", pos, why ? why : "malformed");
+	return lsc__merr_set(e, lsc__json_errno(j), pos, "index JSON at byte %zu: %s", pos, why ? why : "malformed");
 }
 
 /* One `"tensor": "shard"` pair of weight_map, @k of @kl bytes the key,
@@ -244,9 +244,11 @@ static int add_weight(struct builder *b, struct lsc__json *j, struct wmap *m, co
 	if (m->n == m->cap) {
 		size_t c = m->cap ? m->cap * 2 : 64;
 		struct wentry *x = c <= LSC__MODEL_TENSORS_MAX ? realloc(m->w, c * sizeof(*m->w)) : NULL;
+		if (!x && c > LSC__MODEL_TENSORS_MAX)
+			return lsc__merr_set(e, -EBADMSG, j->pos, "weight_map: more than %zu tensors", m->n);
 		if (!x)
-			return lsc__merr_set(e, c > LSC__MODEL_TENSORS_MAX ? -EBADMSG : -ENOMEM, j->pos,
-					     "weight_map: more than %zu tensors", m->n);
+			return lsc__merr_set(e, -ENOMEM, j->pos, "out of memory for a weight_map of %zu tensors",
+					     c);
 		m->w = x;
 		m->cap = c;
 	}

@@ -46,9 +46,9 @@ static int bad_json(struct lsc__json *j, struct lsc__merr *e, const char *name)
 	size_t pos;
 	const char *why = lsc__json_error(j, &pos);
 	if (name)
-		return lsc__merr_set(e, -EBADMSG, 8 + pos, "header JSON at byte %zu (tensor \"%s\"): %s",
+		return lsc__merr_set(e, lsc__json_errno(j), 8 + pos, "header JSON at byte %zu (tensor \"%s\"): %s",
 				     pos, name, why ? why : "malformed");
-	return lsc__merr_set(e, -EBADMSG, 8 + pos, "header JSON at byte %zu: %s", pos,
+	return lsc__merr_set(e, lsc__json_errno(j), 8 + pos, "header JSON at byte %zu: %s", pos,
 			     why ? why : "malformed");
 }
 

@@ -455,6 +455,9 @@ struct lsc_triage {
 	unsigned long nlines, nrecog, nbad_utf8, ntrunc;
 	struct tr_clean clean;
 	char *scratch;        /* for the shared parser, which parses in place */
+	struct tr_finding *fscratch; /* the finding the rules fill in turn: taken
+				      * with the triage, so that a start's rules
+				      * never go unrun for want of memory */
 	struct tr_prefilter *pf;
 	/* lsc_triage_engine_off: the engine whose shapes and recognisers are
 	 * switched off (the leave-one-engine-out test); "" none */

@@ -86,9 +86,7 @@ static void sort_evidence(struct tr_finding *f)
 
 void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 {
-	struct tr_finding *f = malloc(sizeof(*f));
-	if (!f)
-		return;
+	struct tr_finding *f = t->fscratch;
 	struct tr_startsum *sum = sum_of(t, s);
 	int bad = 0, failed = 0, specific = 0;
 	for (size_t i = 0; i < t->nrules; i++) {
@@ -159,5 +157,4 @@ void tr_run_rules(struct lsc_triage *t, struct tr_start *s)
 		tr_verdict_noteval(f, s, &v);
 	if (!bad)
 		tr_add_finding(t, f, f->nev ? f->ev[0].line : s->first_line);
-	free(f);
 }

@@ -25,12 +25,13 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->buf = malloc(LSC_TRIAGE_LINE_MAX + 2);
 	t->held = malloc(LSC_TRIAGE_LINE_MAX + 2);
 	t->scratch = malloc(LSC_TRIAGE_LINE_MAX + 2);
+	t->fscratch = malloc(sizeof(*t->fscratch));
 	t->full = calloc(64, sizeof(*t->full));
 	t->pf = tr_prefilter_new();
 	t->sums = calloc(64, sizeof(*t->sums));
 	t->srcname = calloc(8, sizeof(*t->srcname));
 	t->srccap = 8;
-	if (!t->buf || !t->held || !t->scratch || !t->full || !t->sums || !t->pf || !t->srcname) {
+	if (!t->buf || !t->held || !t->scratch || !t->fscratch || !t->full || !t->sums || !t->pf || !t->srcname) {
 		lsc_triage_free(t);
 		return NULL;
 	}
@@ -468,6 +469,7 @@ void lsc_triage_free(struct lsc_triage *t)
 	free(t->buf);
 	free(t->held);
 	free(t->scratch);
+	free(t->fscratch);
 	free(t->pf);
 	free(t->full);
 	free(t->lite);

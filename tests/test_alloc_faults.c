@@ -1,0 +1,376 @@
+/*
+ * Description: every allocation failing in turn. This program puts its own
+ * malloc, calloc, realloc and free in front of the C library's (they call
+ * glibc's __libc_* functions), and while a case is armed it fails the k-th
+ * allocation with ENOMEM, for k = 0, 1, 2, ... until the case makes fewer
+ * than k + 1 allocations. Then, for each k: a manifest of a sharded
+ * safetensors model (an index and two shards) is refused with -ENOMEM and
+ * one error line that says "out of memory", or built whole; a load of a
+ * file either succeeds with the file's bytes or returns -ENOMEM (or the
+ * line of the fallback it took instead); a triage of a corpus log gives the
+ * same verdicts as without the failure or says that it dropped findings,
+ * and its JSON stays valid. Every case leaves no descriptor open and frees
+ * every allocation it made (counted here), whichever allocation failed.
+ * Under AddressSanitizer, whose allocator these would bypass, it is a loud
+ * skip (the sanitizer suite runs the rest).
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "helpers/json_strict.h"
+#include "helpers/load_helpers.h"
+#include "helpers/model_files.h"
+#include "helpers/triage_run.h"
+#include "triage/triage.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LSCT_INTERPOSE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LSCT_INTERPOSE 0
+#endif
+#endif
+#ifndef LSCT_INTERPOSE
+#define LSCT_INTERPOSE 1
+#endif
+
+#if LSCT_INTERPOSE
+void *__libc_malloc(size_t n);
+void *__libc_calloc(size_t n, size_t m);
+void *__libc_realloc(void *p, size_t n);
+void __libc_free(void *p);
+
+/* The allocations made while armed, by address: open addressing, so that
+ * tracking one allocates nothing. */
+#define SLOTS (1u << 16)
+static void *live[SLOTS];
+static atomic_int armed;
+static atomic_long calls, fail_at = -1, nlive, overflow;
+static atomic_flag lock = ATOMIC_FLAG_INIT;
+
+static unsigned slot_of(const void *p)
+{
+	return (unsigned)(((uintptr_t)p >> 4) * 2654435761u) & (SLOTS - 1);
+}
+
+static void track(void *p)
+{
+	while (atomic_flag_test_and_set(&lock))
+		;
+	unsigned i = slot_of(p), n = 0;
+	while (live[i] && n++ < SLOTS)
+		i = (i + 1) & (SLOTS - 1);
+	if (n < SLOTS) {
+		live[i] = p;
+		nlive++;
+	} else {
+		overflow++;
+	}
+	atomic_flag_clear(&lock);
+}
+
+static void untrack(void *p)
+{
+	while (atomic_flag_test_and_set(&lock))
+		;
+	unsigned i = slot_of(p), n = 0;
+	while (live[i] != p && n++ < SLOTS) {
+		if (!live[i])
+			break;
+		i = (i + 1) & (SLOTS - 1);
+	}
+	if (live[i] == p) {
+		/* a deletion in open addressing: put back the run after it */
+		live[i] = NULL;
+		nlive--;
+		for (unsigned j = (i + 1) & (SLOTS - 1); live[j]; j = (j + 1) & (SLOTS - 1)) {
+			void *q = live[j];
+			live[j] = NULL;
+			unsigned k = slot_of(q);
+			while (live[k])
+				k = (k + 1) & (SLOTS - 1);
+			live[k] = q;
+		}
+	}
+	atomic_flag_clear(&lock);
+}
+
+/* Whether this allocation is the one to fail. */
+static int fails(void)
+{
+	if (!armed)
+		return 0;
+	return atomic_fetch_add(&calls, 1) == fail_at;
+}
+
+void *malloc(size_t n)
+{
+	if (fails()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	void *p = __libc_malloc(n);
+	if (p && armed)
+		track(p);
+	return p;
+}
+
+void *calloc(size_t n, size_t m)
+{
+	if (fails()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	void *p = __libc_calloc(n, m);
+	if (p && armed)
+		track(p);
+	return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+	if (!old)
+		return malloc(n);
+	if (fails()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	void *p = __libc_realloc(old, n);
+	if (p && p != old) {
+		/* the same allocation, moved: tracked if the old one was */
+		long before = nlive;
+		untrack(old);
+		if (nlive != before)
+			track(p);
+	}
+	return p;
+}
+
+void free(void *p)
+{
+	if (p)
+		untrack(p);
+	__libc_free(p);
+}
+
+static void arm(long k)
+{
+	calls = 0;
+	fail_at = k;
+	nlive = 0;
+	overflow = 0;
+	armed = 1;
+}
+
+/* Disarm; return the number of allocations the case made. */
+static long disarm(void)
+{
+	armed = 0;
+	return calls;
+}
+#endif
+
+static void need_interpose(void)
+{
+#if !LSCT_INTERPOSE
+	cr_skip_test("SKIP: built with AddressSanitizer, whose allocator these interposed functions would bypass");
+#endif
+}
+
+static struct lsct_capture cap;
+
+/* A safetensors file of one F32 tensor "@name" of 4 bytes. */
+static void shard(const char *dir, const char *file, const char *name)
+{
+	char json[160], path[700];
+	int jl = snprintf(json, sizeof json, "{\"%s\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}", name);
+	unsigned char b[256] = {0};
+	uint64_t hl = (uint64_t)jl;
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(hl >> (8 * i));
+	memcpy(b + 8, json, (size_t)jl);
+	memcpy(b + 8 + jl, "\x01\x02\x03\x04", 4);
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	FILE *f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(b, 1, 8 + (size_t)jl + 4, f), 8 + (size_t)jl + 4);
+	fclose(f);
+}
+
+Test(alloc_faults, a_sharded_manifest_fails_whole_at_every_allocation, .timeout = 300)
+{
+	need_interpose();
+#if LSCT_INTERPOSE
+	char dir[600];
+	snprintf(dir, sizeof dir, "%s/sharded", lsct_tmpdir());
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	shard(dir, "model-00001-of-00002.safetensors", "a");
+	shard(dir, "model-00002-of-00002.safetensors", "b");
+	char ix[700];
+	snprintf(ix, sizeof ix, "%s/model.safetensors.index.json", dir);
+	FILE *f = fopen(ix, "w");
+	cr_assert_not_null(f);
+	fputs("{\"metadata\":{\"total_size\":8},\"weight_map\":{\"a\":\"model-00001-of-00002.safetensors\","
+	      "\"b\":\"model-00002-of-00002.safetensors\"}}",
+	      f);
+	fclose(f);
+	const char *in = dir;
+	long k, failed = 0;
+	for (k = 0; k < 100000; k++) {
+		int fds = lsct_open_fds();
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		struct lsc_manifest *m = (struct lsc_manifest *)1;
+		arm(k);
+		int ret = lsc_manifest_from_files(p, &in, 1, &m);
+		long made = disarm();
+		if (made <= k) {
+			/* no allocation failed: the whole manifest */
+			cr_assert_eq(ret, 0, "no failure, yet %d", ret);
+			cr_assert_not_null(m);
+			cr_expect_eq(m->n_files, 2);
+			cr_expect_eq(m->n_extents, 2);
+			lsc_manifest_destroy(m);
+			lsc_profiler_destroy(p);
+			cr_expect_eq(nlive, 0, "%ld allocations left", (long)nlive);
+			break;
+		}
+		failed++;
+		cr_expect_eq(ret, -ENOMEM, "allocation %ld of %ld failed: %d (%s)", k, made, ret, lsc_strerror(ret));
+		cr_expect_null(m, "allocation %ld: a manifest after a failure", k);
+		if (m && m != (struct lsc_manifest *)1)
+			lsc_manifest_destroy(m);
+		cr_expect_eq(lsct_count(&cap, "error"), 1, "allocation %ld: one error line", k);
+		char err[32] = "";
+		lsct_field(&cap, "error", "err", err, sizeof err);
+		cr_expect_str_eq(err, "ENOMEM", "allocation %ld: the line's err", k);
+		if (ret != -ENOMEM)
+			lsct_dump(&cap);
+		lsc_profiler_destroy(p);
+		cr_expect_eq(lsct_open_fds(), fds, "allocation %ld: a descriptor left open", k);
+		cr_expect_eq(nlive, 0, "allocation %ld: %ld allocations left", k, (long)nlive);
+		cr_assert_eq(overflow, 0);
+	}
+	cr_expect_gt(failed, 5, "only %ld allocations to fail", failed);
+#endif
+}
+
+Test(alloc_faults, a_load_succeeds_or_fails_cleanly_at_every_allocation, .timeout = 300)
+{
+	need_interpose();
+#if LSCT_INTERPOSE
+	const char *path = lsct_make_file("alloc.bin", 3u << 20, 7);
+	char pathc[600];
+	snprintf(pathc, sizeof pathc, "%s", path);
+	uint64_t want = lsct_file_hash(pathc, 0, 3u << 20);
+	long k, failed = 0, ok_anyway = 0;
+	for (k = 0; k < 100000; k++) {
+		int fds = lsct_open_fds();
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		struct lsc_extent e = {.path = pathc, .length = UINT64_MAX, .xxh3 = want, .has_xxh3 = 1};
+		lsc_arena *a = NULL;
+		arm(k);
+		int ret = lsc_load(p, NULL, &e, 1, 0, &a);
+		long made = disarm();
+		if (ret == 0) {
+			cr_assert_not_null(a);
+			cr_expect_eq(lsc_arena_size(a), 3u << 20);
+			uint64_t fl = 0;
+			unsigned char *fb = lsct_read_file(pathc, &fl);
+			cr_expect(fb && fl == 3u << 20 && !memcmp(lsc_arena_data(a), fb, 3u << 20),
+				  "allocation %ld: the arena differs from the file", k);
+			free(fb);
+			lsc_arena_destroy(a);
+			if (made > k) {
+				/* an allocation failed and the load went on: it said how */
+				ok_anyway++;
+				cr_expect_gt(lsct_count(&cap, "fallback") + lsct_count(&cap, "note"), 0,
+					     "allocation %ld failed unsaid", k);
+			}
+		} else {
+			cr_expect_gt(made, k, "no allocation failed, yet %d", ret);
+			cr_expect_null(a);
+			cr_expect_eq(ret, -ENOMEM, "allocation %ld: %d (%s)", k, ret, lsc_strerror(ret));
+			cr_expect_eq(lsct_count(&cap, "error"), 1, "allocation %ld: one error line", k);
+		}
+		lsc_profiler_destroy(p);
+		cr_expect_eq(lsct_open_fds(), fds, "allocation %ld: a descriptor left open", k);
+		cr_expect_eq(nlive, 0, "allocation %ld: %ld allocations left", k, (long)nlive);
+		if (made <= k)
+			break;
+		failed++;
+	}
+	cr_expect_gt(failed, 3, "only %ld allocations to fail", failed);
+	cr_log_info("%ld allocations failed in turn, %ld loads went on", failed, ok_anyway);
+#endif
+}
+
+#if LSCT_INTERPOSE
+/* Triage corpus log @name with each of its allocations failing in turn. */
+static void triage_every_allocation(const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof path, LSC_TEST_CORPUS "/logs/%s", name);
+	size_t n;
+	char *log = trun_slurp(path, &n);
+	cr_assert_not_null(log, "%s", path);
+	struct tset ref = {0};
+	cr_assert_eq(trun_run(log, n, 4096, 0, &ref), 0);
+	long k, failed = 0, dropped = 0;
+	for (k = 0; k < 100000; k++) {
+		arm(k);
+		struct lsc_triage *t = trun_feed(log, n, 4096, 0, NULL);
+		char *js = NULL;
+		size_t jl = 0;
+		int exit_code = -1;
+		if (t) {
+			exit_code = lsc_triage_exit_code(t);
+			js = trun_render(t, LSC_TRIAGE_JSON, &jl);
+		}
+		long made = disarm();
+		struct tset got = {0};
+		if (t)
+			trun_findings(t, &got);
+		if (js) {
+			char why[256];
+			cr_expect_eq(lsct_json_strict(js, jl, why, sizeof why), 0, "%s, allocation %ld: %s", name, k, why);
+			const char *u = strstr(js, "\"findings_unlisted\":");
+			cr_expect_not_null(u, "%s, allocation %ld: no findings_unlisted", name, k);
+			long unlisted = u ? strtol(u + strlen("\"findings_unlisted\":"), NULL, 10) : 0;
+			if (unlisted > 0)
+				dropped++; /* the findings it could not keep, counted and said */
+			else
+				cr_expect(tset_equal(&got, &ref), "%s, allocation %ld of %ld: findings differ unsaid: %s", name,
+					  k, made, tset_str(&got, why, sizeof why));
+			cr_expect(exit_code >= 0 && exit_code <= 4, "%s, allocation %ld: exit %d", name, k, exit_code);
+		}
+		free(js);
+		tset_free(&got);
+		lsc_triage_free(t);
+		cr_expect_eq(nlive, 0, "%s, allocation %ld: %ld allocations left", name, k, (long)nlive);
+		if (made <= k)
+			break;
+		failed++;
+	}
+	tset_free(&ref);
+	free(log);
+	cr_log_info("%s: %ld allocations failed in turn, %ld triages dropped findings", name, failed, dropped);
+	cr_expect_gt(failed, 5, "%s: only %ld allocations to fail", name, failed);
+}
+#endif
+
+Test(alloc_faults, a_triage_keeps_its_verdict_or_says_it_dropped, .timeout = 300)
+{
+	need_interpose();
+#if LSCT_INTERPOSE
+	triage_every_allocation("loadscope-mlock-over-limit.log");
+	triage_every_allocation("loadscope-ab-thp-vs-4k.log");
+	triage_every_allocation("ollama-runner-started-healthy.log");
+	triage_every_allocation("ollama-cudamalloc-oom-terminated.log");
+	triage_every_allocation("vllm-api-server-died-long-load.log");
+#endif
+}
