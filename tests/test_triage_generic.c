@@ -275,6 +275,17 @@ Test(generic, traceback_alone_opens_a_start)
 				"ERROR:    Traceback (most recent call last):\n"
 				"ERROR:      File \"/x/httptools_impl.py\", line 409, in run_asgi\n"),
 		     0, "a request's traceback is no start");
+	/* "right after": within 3 lines of the request's failure; a traceback 4
+	 * lines on is the engine's own */
+	for (int gap = 1; gap <= 5; gap++) {
+		char log[1024] = "ERROR:    Exception in ASGI application\n";
+		for (int i = 1; i < gap; i++)
+			snprintf(log + strlen(log), sizeof log - strlen(log), "  filler line %d\n", i);
+		snprintf(log + strlen(log), sizeof log - strlen(log),
+			 "ERROR 12-01 10:00:00 engine.py:1] Traceback (most recent call last):\n"
+			 "  File \"/app/x.py\", line 3, in handle\nValueError: bad\n");
+		cr_expect_eq(nstarts_of(log), gap <= 3 ? 0u : 1u, "a traceback %d lines after a request's failure", gap);
+	}
 }
 
 /* The load's beginning in words ("Load weight begin", "begin loading",
