@@ -212,3 +212,24 @@ Test(line_strings, a_line_ends_at_its_length_not_at_a_nul)
 	cr_assert_eq(lsc__line_parse(buf, 30, &p), 1);
 	cr_expect_str_eq(p.human, "in 1.000 s");
 }
+
+/* A line's version is its own: a JSON line without "loadscope" (or with 0)
+ * is refused even when the struct held a version-2 line before. */
+Test(line_strings, a_json_line_without_a_version_is_refused)
+{
+	struct lsc__parsed p;
+	char a[] = "[loadscope/2] ready in 1.000 s | run=00000001";
+	cr_assert_eq(lsc__line_parse(a, strlen(a), &p), 1);
+	cr_assert_eq(p.version, 2);
+	static const char *const bad[] = {"{\"event\":\"ready\",\"run\":\"00000001\"}",
+					  "{\"loadscope\":0,\"event\":\"ready\"}", "{\"loadscope\":2}",
+					  "{\"loadscope\":2,\"event\":\"\"}"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char b[128];
+		snprintf(b, sizeof b, "%s", bad[i]);
+		cr_expect_neq(lsc__line_parse(b, strlen(b), &p), 1, "%s parsed", bad[i]);
+	}
+	char c[] = "{\"loadscope\":1,\"event\":\"ready\"}";
+	cr_expect_eq(lsc__line_parse(c, strlen(c), &p), 1);
+	cr_expect_eq(p.version, 1);
+}

@@ -114,3 +114,35 @@ Test(options_enums, load_thp)
 		cr_assert_eq(load_with(how, LSC_THP_PROCESS_OFF), 0, "entry %d: %s", how, cap.buf);
 	}
 }
+
+/* The _init functions set every field, whatever the struct held: a struct
+ * of garbage (every byte 0xa5) comes out equal, byte for byte, to one
+ * built here from the documented defaults (docs/configuration.md): all
+ * zero but the profiler's human format, default mode and 5 s watchdog,
+ * and the loader's auto THP, "none" pin, 1 GiB pin segments, no NUMA node
+ * (-1), "auto" reader and no device (-1). */
+Test(options_enums, init_sets_every_field_from_garbage)
+{
+	struct lsc_profiler_options po, pw;
+	memset(&po, 0xa5, sizeof po);
+	lsc_profiler_options_init(&po);
+	memset(&pw, 0, sizeof pw);
+	pw.format = LSC_FORMAT_HUMAN;
+	pw.mode = LSC_MODE_DEFAULT;
+	pw.watchdog_after_s = 5.0;
+	pw.watchdog_every_s = 5.0;
+	cr_expect(!memcmp(&po, &pw, sizeof po), "lsc_profiler_options_init left a field as it was");
+	struct lsc_load_options lo, lw;
+	memset(&lo, 0xa5, sizeof lo);
+	lsc_load_options_init(&lo);
+	memset(&lw, 0, sizeof lw);
+	lw.thp = LSC_THP_AUTO;
+	lw.pin = lo.pin;
+	lw.reader = lo.reader;
+	lw.pin_segment_bytes = 1ull << 30;
+	lw.numa_node = -1;
+	lw.device = -1;
+	cr_expect_str_eq(lo.pin, "none");
+	cr_expect_str_eq(lo.reader, "auto");
+	cr_expect(!memcmp(&lo, &lw, sizeof lo), "lsc_load_options_init left a field as it was");
+}
