@@ -520,3 +520,37 @@ Test(generic, each_fatal_phrase_ends_the_start)
 		expect_start(log, "failed", NULL);
 	}
 }
+
+/* A launcher that tries its backends in turn: a load that begins after
+ * the start under way failed is a retry, a start of its own, with its own
+ * outcome. The near misses: a load that begins again after a warning (the
+ * same start), and the words inside the failure's traceback. */
+Test(generic, load_begun_after_a_failure_is_a_retry)
+{
+	static const char log[] = "INFO [alpha] attempting to load model m\n"
+				  "ERROR [alpha] load failed: unsupported format\n"
+				  "INFO [beta] trying to load model m\n"
+				  "INFO [beta] model loaded in 3.2 s\n";
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	struct lsc_triage_start_info a, b;
+	cr_assert(lsc_triage_start(t, 0, &a) == 0 && lsc_triage_start(t, 1, &b) == 0);
+	cr_expect_str_eq(a.outcome, "failed");
+	cr_expect_eq(a.first_line, 1);
+	cr_expect_str_eq(b.outcome, "completed");
+	cr_expect_str_eq(b.speed, "ok"); /* 3.2 s */
+	cr_expect_eq(b.first_line, 3);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("INFO attempting to load model m\n"
+				"WARNING low host memory\n"
+				"INFO loading model m shards\n"
+				"INFO model loaded in 3.2 s\n"),
+		     1, "a warning is no failure");
+	cr_expect_eq(nstarts_of("INFO loading model m\n"
+				"Traceback (most recent call last):\n"
+				"  File \"x.py\", line 3, in run\n"
+				"    print('loading model m')\n"
+				"ValueError: bad\n"),
+		     1, "inside the traceback");
+}

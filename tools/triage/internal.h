@@ -500,6 +500,10 @@ struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const c
  * start when the current one already has it (@have) or is ready. */
 struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int have, const char *family);
 struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const char *run, int create);
+/* Has @s ended in a failure so far (an engine error, generic failure
+ * evidence, an exit, a kill) without having completed? What begins a load
+ * after that is a retry: a start of its own. */
+int tr_start_failed(const struct tr_start *s);
 void tr_touch(struct tr_start *s, const struct tr_line *l);
 void tr_close(struct lsc_triage *t, struct tr_start *s);
 void tr_close_all(struct lsc_triage *t);

@@ -1097,9 +1097,13 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GWAY) && under_way(t, l))
 		return 1;
-	/* "loading model /m", "Loading weights from ...": the load began */
+	/* "loading model /m", "Loading weights from ...": the load began; after
+	 * a failure of the start under way (not inside its traceback) it is a
+	 * retry, a new start: a launcher that tries its backends in turn
+	 * ("[llama-cpp] Fails: ...", then "[llama-ggml] Attempting to load") */
 	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
-		struct tr_start *st = tr_fresh_if(t, l, 0, NULL);
+		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && tr_start_failed(c), NULL);
 		if (!st)
 			return 0;
 		tr_evid(st, l);

@@ -263,6 +263,12 @@ struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int 
 	return s;
 }
 
+int tr_start_failed(const struct tr_start *s)
+{
+	return !s->done && (s->ev_error >= 0 || s->ev_gen_fail >= 0 || s->ev_exit >= 0 || s->ev_oom >= 0 ||
+			    s->ev_killed >= 0 || s->final);
+}
+
 struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const char *run, int create)
 {
 	for (unsigned i = 0; i < t->nopen; i++)
