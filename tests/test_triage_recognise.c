@@ -491,3 +491,29 @@ Test(triage_recognise, a_load_error_that_names_a_pinned_refusal)
 	cr_expect_eq(sev_of(t, "pinned-alloc-failed"), LSC_TRIAGE_FAIL);
 	lsc_triage_free(t);
 }
+
+/* A summary of the machine that states both THP modes as key=value (a
+ * check tool's system line) is a setting: alone it is no start (outcome
+ * none), and its modes are the start's. One mode alone, or a mode that a
+ * sentence goes on to weigh ("defrag=madvise or never"), is prose. */
+Test(triage_recognise, thp_modes_as_key_value_are_a_setting)
+{
+	struct lsc_triage *t = run("system: kernel 6.1; THP enabled=always defrag=defer+madvise; memlock 8.0 MiB\n");
+	cr_assert_eq(lsc_triage_nrecognised(t), 1);
+	cr_assert_eq(t->nsums, 1);
+	cr_expect_str_eq(t->sums[0].thp_defrag, "defer+madvise");
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "none");
+	lsc_triage_free(t);
+	static const char *const prose[] = {
+		"With defrag=madvise, the arena's own request is what can stall\n",
+		"set enabled=madvise and defrag=madvise or never\n",
+		"THP enabled=madvised defrag=madvise\n", /* not a mode */
+	};
+	for (size_t i = 0; i < sizeof prose / sizeof prose[0]; i++) {
+		t = run(prose[i]);
+		cr_expect_eq(lsc_triage_nrecognised(t), 0, "%s", prose[i]);
+		lsc_triage_free(t);
+	}
+}
