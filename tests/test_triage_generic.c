@@ -554,3 +554,36 @@ Test(generic, load_begun_after_a_failure_is_a_retry)
 				"ValueError: bad\n"),
 		     1, "inside the traceback");
 }
+
+/* A structured line that plans the load with the weights' size in a key
+ * (`weights.total="34.6 GiB"`, `"model_size_bytes": 7516192768`) is a
+ * start under way, cut off when nothing follows, with that size as the
+ * model's. Near misses: a size of something else (the machine's memory,
+ * the KV cache), a model size in parameters, prose. */
+Test(generic, weights_size_in_a_key_is_a_start_under_way)
+{
+	static const char *const logs[] = {
+		"level=INFO msg=\"offload\" layers.model=49 memory.weights.total=\"34.6 GiB\"\n",
+		"{\"event\":\"plan\",\"model_size_bytes\": 37151946752}\n",
+	};
+	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+		struct lsc_triage *t = trun_text(logs[i]);
+		cr_assert(t);
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, 0, &si) == 0, "%s", logs[i]);
+		cr_expect_str_eq(si.outcome, "cut-off", "%s", logs[i]);
+		lsc_triage_free(t);
+	}
+	/* the size is the model's: a load of 34.6 GiB in 120 s is 0.29 GiB/s, slow */
+	struct lsc_triage *t = trun_text("level=INFO memory.weights.total=\"34.6 GiB\"\n"
+					 "level=INFO msg=\"model loaded in 120 s\"\n");
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.gib > 34.59 && si.gib < 34.61, "gib %f", si.gib);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("level=INFO memory.total=\"62.6 GiB\" kv.size=\"2.2 GiB\"\n"), 0, "not the weights");
+	cr_expect_eq(nstarts_of("level=INFO model_size=7B\n"), 0, "parameters, not bytes");
+	cr_expect_eq(nstarts_of("the weights_total was 34.6 GiB last time\n"), 0, "no key=value");
+}

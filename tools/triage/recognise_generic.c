@@ -524,6 +524,56 @@ static int keyed_load_duration(const char *s, size_t n, double *v)
 	return 0;
 }
 
+/* Does the key @k[0..n) ("memory.weights.total", "model_size",
+ * "weights_bytes") name the size of the model's weights: a part that says
+ * weights or model, and a last part that says size or total? Not an
+ * estimate of what loading them needs ("memory.required.full"). */
+static int model_size_key(const char *k, size_t n)
+{
+	const char *last = k + n;
+	while (last > k && last[-1] != '.' && last[-1] != '_')
+		last--;
+	size_t ll = (size_t)(k + n - last);
+	int sized = (ll == 4 && !strncasecmp(last, "size", 4)) || (ll == 5 && !strncasecmp(last, "total", 5)) ||
+		    (ll == 5 && !strncasecmp(last, "bytes", 5));
+	return sized && last > k && (tr_memmem_ci(k, (size_t)(last - k), "weights") || tr_memmem_ci(k, (size_t)(last - k), "model"));
+}
+
+/* A field in a structured line (logfmt `key=value`, JSON `"key": value`)
+ * whose key names the weights' size (model_size_key) and whose value is a
+ * size ("34.6 GiB"; a bare number under a key that ends in bytes): the
+ * model's size, as an engine that plans its load states it. 1 with GiB. */
+static int keyed_model_size(const char *s, size_t n, double *gib)
+{
+	const char *end = s + n;
+	for (const char *p = s; p < end; p++) {
+		if (*p != '=' && !(*p == ':' && p > s && p[-1] == '"'))
+			continue;
+		const char *ke = *p == ':' ? p - 1 : p, *kb = ke;
+		while (kb > s && (tr_isword(kb[-1]) || kb[-1] == '_' || kb[-1] == '.'))
+			kb--;
+		if (kb == ke || !model_size_key(kb, (size_t)(ke - kb)))
+			continue;
+		const char *v = p + 1;
+		while (v < end && (*v == '"' || *v == ' '))
+			v++;
+		const char *q = v;
+		double x;
+		/* a megabyte or more: "model_size=7B" counts parameters, not bytes */
+		if (q < end && tr_digit(*q) && tr_size_gib(&q, end, &x) && x >= 1.0 / 1024 && x < 1e6) {
+			*gib = x;
+			return 1;
+		}
+		q = v;
+		if ((size_t)(ke - kb) > 5 && !strncasecmp(ke - 5, "bytes", 5) && q < end && tr_digit(*q) &&
+		    tr_num(&q, end, &x) && (q == end || !tr_isword(*q)) && x >= 1e6 && x < 1e15) {
+			*gib = x / (1024.0 * 1024.0 * 1024.0);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The steps an engine takes after its weights are in, named with their
  * time: a CUDA graph capture, a torch.compile of the model's graph, a
  * warmup, the KV cache ("Graph capturing finished in 11412 secs",
@@ -580,6 +630,15 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 				tr_setnum(&st->model_gib, v, e);
 			return 1;
 		}
+	}
+	if ((kw & TR_G_GSIZE) && keyed_model_size(s, n, &v)) {
+		/* the load's plan with the model's size: a start under way */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_BEGAN);
+		if (!tr_has(&st->model_gib))
+			tr_setnum(&st->model_gib, v, e);
+		return 1;
 	}
 	if ((kw & TR_G_GFIG) && keyed_load_duration(s, n, &v) && v >= 0 && v < 1e7) {
 		/* a timings block's load, in its own key: the weights' load, done */
