@@ -400,3 +400,33 @@ Test(outcome, failure_past_the_finding_store_still_fails, .timeout = 300)
 		lsc_triage_free(t);
 	}
 }
+
+/* A start whose last recognised line begins a step it says takes long
+ * ("this can take a while...", "please wait ...") is still loading where
+ * the paste ends, also after a later line of the same step (its function's
+ * name before ": "); a recognised line of another step, or a load summary,
+ * ends that (cut off, completed). */
+Test(outcome, step_said_to_take_long_is_loading_at_the_end)
+{
+	static const struct {
+		const char *log, *outcome;
+	} c[] = {
+		{"engine: loading model weights from /m - please wait ...\n", "loading"},
+		{"load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+		 "load_tensors: skipping 456 vision/mtp tensors\n",
+		 "loading"},
+		/* near misses */
+		{"engine: loading model weights from /m\n", "cut-off"},
+		{"load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+		 "llama_context: n_ctx = 4096\n",
+		 "cut-off"},
+		{"engine: loading model weights from /m - please wait ...\nengine: model loaded in 3.0 s\n", "completed"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct lsc_triage *t = trun_text(c[i].log);
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, c[i].outcome, "%s", c[i].log);
+		lsc_triage_free(t);
+	}
+}

@@ -269,6 +269,10 @@ struct tr_start {
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
+	int began_open;         /* the last recognised line began a step it says takes long ("this can take a
+				 * while..."; tr_touch clears it at a line of another step): a paste that ends
+				 * there is still loading */
+	char began_step[24];    /* that line's step, the function name before its ": " ("load_tensors"), "" none */
 	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */
 	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */
 	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
@@ -505,6 +509,10 @@ struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const 
  * after that is a retry: a start of its own. */
 int tr_start_failed(const struct tr_start *s);
 void tr_touch(struct tr_start *s, const struct tr_line *l);
+/* The length of the step name that opens @l (a function's or logger's
+ * name before ": ", "load_tensors: ..."; 0 none), and whether it is @name. */
+size_t tr_step_name(const struct tr_line *l);
+int tr_step_name_is(const struct tr_line *l, const char *name);
 void tr_close(struct lsc_triage *t, struct tr_start *s);
 void tr_close_all(struct lsc_triage *t);
 

@@ -190,6 +190,20 @@ struct tr_start *tr_current(struct lsc_triage *t, const struct tr_line *l)
 	return new_start(t, l);
 }
 
+size_t tr_step_name(const struct tr_line *l)
+{
+	size_t i = 0;
+	while (i < l->len && i < 24 && (tr_isword(l->s[i]) || l->s[i] == '_' || l->s[i] == '.'))
+		i++;
+	return i > 0 && i < 24 && i + 1 < l->len && l->s[i] == ':' && l->s[i + 1] == ' ' ? i : 0;
+}
+
+int tr_step_name_is(const struct tr_line *l, const char *name)
+{
+	size_t n = tr_step_name(l);
+	return n && strlen(name) == n && !memcmp(l->s, name, n);
+}
+
 void tr_touch(struct tr_start *s, const struct tr_line *l)
 {
 	if (!s)
@@ -201,6 +215,10 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 	s->last_line = l->no;
 	s->recognised++;
 	s->dots_open = 0;
+	/* a later line of the same step (its function's name before ": ",
+	 * "load_tensors: skipping 456 tensors") does not say the step ended */
+	if (s->began_open && !(s->began_step[0] && tr_step_name_is(l, s->began_step)))
+		s->began_open = 0;
 	for (int k = 0; k < TR_TS_KINDS; k++)
 		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
 			s->ts_begin[k] = l->tsk[k];

@@ -113,6 +113,29 @@ static int progress_dots(struct lsc_triage *t, const struct tr_line *l)
 	return 0; /* a hint, not a recognised line: the next recognised line clears it */
 }
 
+/* "loading model tensors, this can take a while...", "loading model from
+ * 'm.bin' - please wait ...": the engine says the step it just began
+ * takes long. Read on a line some recogniser used, whichever: when no
+ * recognised line of the start follows it (tr_touch clears it), the paste
+ * ends with that step under way (loading), not merely before an outcome. */
+static void long_step_said(struct lsc_triage *t, const struct tr_line *l)
+{
+	static const char *const w[] = {"take a while", "takes a while", "please wait", "take a few minutes",
+					"take several minutes", "take some time"};
+	struct tr_start *st = t->cur;
+	if (!st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY ||
+	    (!strstr(l->s, " wait") && !strstr(l->s, " while") && !strstr(l->s, " minutes") && !strstr(l->s, " time")))
+		return;
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (tr_memmem_ci(l->s, l->len, w[i])) {
+			size_t n = tr_step_name(l);
+			st->began_open = 1;
+			memcpy(st->began_step, l->s, n);
+			st->began_step[n] = 0;
+			return;
+		}
+}
+
 static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned long no, int overlong)
 {
 	struct tr_line l = {.s = s, .len = len, .no = no, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
@@ -180,6 +203,8 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_generic(t, &l);
 	if (!used)
 		used = progress_dots(t, &l);
+	else
+		long_step_said(t, &l);
 	if (used)
 		t->nrecog++;
 	if (t->debug)

@@ -82,7 +82,9 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 		return TR_OUT_COMPLETED;
 	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings)
 		return TR_OUT_NONE; /* settings pasted, nothing of a start */
-	if (s->progress_open || s->dots_open)
+	/* the start's last word is that its load is under way (a bar short
+	 * of N/N, loading dots, a step it says takes a while): loading */
+	if (s->progress_open || s->dots_open || s->began_open)
 		return TR_OUT_LOADING;
 	/* a load bar that reached N/N, and nothing failed after it: the
 	 * weights are in (a load summary in all but words) */
