@@ -587,3 +587,19 @@ Test(generic, weights_size_in_a_key_is_a_start_under_way)
 	cr_expect_eq(nstarts_of("level=INFO model_size=7B\n"), 0, "parameters, not bytes");
 	cr_expect_eq(nstarts_of("the weights_total was 34.6 GiB last time\n"), 0, "no key=value");
 }
+
+/* A poller that waits on the load itself ("Sleep 30 seconds for load m..",
+ * "waiting for the model to finish loading") says the load is under way:
+ * a paste that ends there is loading, one with a load summary after it
+ * completed. A wait for a server to come up is only begun (cut off); a
+ * wait that timed out, or a guess, is no load under way. */
+Test(generic, wait_on_the_load_is_loading)
+{
+	expect_start("INFO:root:Sleep 30 seconds for load llama2-7b-chat..\n", "loading", "-");
+	expect_start("engine: waiting for the model to finish loading\n", "loading", "-");
+	expect_start("INFO:root:Sleep 30 seconds for load m..\nINFO model loaded in 4.0 s\n", "completed", "ok");
+	/* near misses */
+	expect_start("INFO: waiting for server to start\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("if it hangs, wait for load to finish\n"), 0, "a guess");
+	cr_expect_eq(nstarts_of("sleep 5 for loadavg to settle\n"), 0, "not the load");
+}

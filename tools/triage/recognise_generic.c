@@ -910,13 +910,16 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 /* "Waiting for shard 0 to be ready...", "waiting for server to start":
  * a start under way that has not come up (begun, not a marker: a paste
  * that ends here is cut off). */
+static int waits_on_load(const char *s, size_t n);
+
 static int waiting(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s;
 	size_t n = l->len;
 	static const char *const until[] = {"ready", "start", "load", "live", "up", NULL};
 	const char *w = ci(s, n, "waiting for");
-	if (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n))
+	int on_load = waits_on_load(s, n);
+	if (!on_load && (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n)))
 		return 0;
 	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	if (st && (st->done || st->stage >= TR_ST_READY))
@@ -924,8 +927,26 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	int e;
 	if (!(st = take(t, l, &e)))
 		return 0;
-	tr_stage_raise(st, TR_ST_BEGAN);
+	tr_stage_raise(st, on_load ? TR_ST_LOADING : TR_ST_BEGAN);
+	if (on_load)
+		st->progress_open = 1;
 	return 1;
+}
+
+/* "Sleep 30 seconds for load llama2-7b-chat..", "waiting for the model to
+ * finish loading": a poller waits on the load itself, which is under way
+ * (a paste that ends here is still loading); not a wait for a server to
+ * come up, which says nothing of how far the load got. */
+static int waits_on_load(const char *s, size_t n)
+{
+	static const char *const wait[] = {"sleep", "sleeping", "wait", "waiting", NULL};
+	static const char *const on[] = {"for load", "for loading", "to load", "to finish loading", "for the load"};
+	if (!any_word(s, n, wait) || tr_hedged(s, n) || tr_says_failed(s, n) || word(s, n, "timed out"))
+		return 0;
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++)
+		if (word(s, n, on[i]))
+			return 1;
+	return 0;
 }
 
 /* A status table's row: a cell that is the model's state, READY, or
