@@ -603,3 +603,30 @@ Test(generic, wait_on_the_load_is_loading)
 	cr_expect_eq(nstarts_of("if it hangs, wait for load to finish\n"), 0, "a guess");
 	cr_expect_eq(nstarts_of("sleep 5 for loadavg to settle\n"), 0, "not the load");
 }
+
+/* An amount moved in a time ("pinned 28.47 GiB in 18 s") is the load's own
+ * measure, judged on that amount: 18 s is ok (under 60 s) even where the
+ * engine's time to ready (61 s, which alone says nothing) follows; 223 s
+ * for 28.47 GiB is 0.128 GiB/s, slow. A download of the same amount is
+ * not the load. */
+Test(generic, amount_moved_in_a_time_is_the_load)
+{
+	struct lsc_triage *t = trun_text("engine: pinned 28.47 GiB in 18 s; page-locked\nengine ready after 61 s\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "ok");
+	cr_expect(si.load_s == 18.0, "load %f", si.load_s);
+	cr_expect(si.gib > 28.469 && si.gib < 28.471, "gib %f", si.gib);
+	lsc_triage_free(t);
+	t = trun_text("engine: copied 28.47 GiB in 223 s\nengine ready after 291 s\n");
+	cr_assert(t);
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.gibps > 0.1276 && si.gibps < 0.1278, "rate %f", si.gibps); /* 28.47 / 223 */
+	lsc_triage_free(t);
+	/* near misses: a download, a size with no time after it */
+	expect_start("engine: downloaded 28.47 GiB in 223 s\nengine ready after 61 s\n", "completed", "-");
+	expect_start("engine: pinned 28.47 GiB (in 2 pieces)\nengine ready after 61 s\n", "completed", "-");
+}

@@ -517,3 +517,28 @@ Test(triage_recognise, thp_modes_as_key_value_are_a_setting)
 		lsc_triage_free(t);
 	}
 }
+
+/* tr_moved_in: a size, "in", a duration, on a line whose verbs move
+ * memory; the figures as the line gives them (12 GB = 12e9 / 2^30 GiB,
+ * 2 min = 120 s). */
+Test(triage_recognise, amount_moved_in_a_time)
+{
+	double g = 0, d = 0;
+	const char *a = "read 4,096 MiB in 2 min from /models";
+	cr_assert(tr_moved_in(a, strlen(a), &g, &d));
+	cr_expect_float_eq(g, 4.0, 1e-12);
+	cr_expect_float_eq(d, 120.0, 1e-12);
+	const char *b = "copied 12 GB in 9.5 s";
+	cr_assert(tr_moved_in(b, strlen(b), &g, &d));
+	cr_expect_float_eq(g, 12e9 / (1024.0 * 1024 * 1024), 1e-12);
+	cr_expect_float_eq(d, 9.5, 1e-12);
+	static const char *const no[] = {
+		"downloaded 12 GB in 9.5 s",       /* a network's bytes */
+		"pinned 12 GB in two pieces",      /* no duration */
+		"the 12 GB in 9.5 s of the doc",   /* no verb of a load */
+		"pinned 512 B in 2 s",             /* under a megabyte */
+		"pinned v12 GB in 9.5 s",          /* a name, not a number */
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		cr_expect(!tr_moved_in(no[i], strlen(no[i]), &g, &d), "%s", no[i]);
+}

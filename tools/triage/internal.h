@@ -285,6 +285,7 @@ struct tr_start {
 	struct tr_num step_s;   /* a floor of the time to ready: the longest step after the weights (graph capture,
 				 * torch.compile, warmup), or a watcher's wait that ran out ("not ready after 30 minutes") */
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
+	struct tr_num moved_s, moved_gib; /* an amount moved in a time ("pinned 28.47 GiB in 18 s", moved.c): a load's measure */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
 	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
@@ -643,6 +644,9 @@ int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
 /* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
 int tr_ready_negated(const char *s, size_t n);
+/* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
+ * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
+int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
 /* Is the line a guess, not an event ("may", "might", "could", "if")? recognise_generic.c */
 int tr_hedged(const char *s, size_t n);
 

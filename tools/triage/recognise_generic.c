@@ -652,8 +652,20 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
-	const char *kk = NULL;
 	double gib = NAN;
+	if ((kw & TR_G_GFIG) && tr_moved_in(s, n, &gib, &v)) {
+		/* "pinned 28.47 GiB in 18 s": a load's own measure, the longest kept */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (!tr_has(&st->moved_s) || v > st->moved_s.v) {
+			tr_setnum(&st->moved_s, v, e);
+			tr_setnum(&st->moved_gib, gib, e);
+		}
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
+	gib = NAN;
+	const char *kk = NULL;
 	int got = (kw & (TR_G_GFIG | TR_G_GREADY)) && duration_after_key(s, end, &kk, &k, &v, &gib);
 	/* "Loading model weights took 6.1138 GB": the load's summary in memory, no time */
 	static const char *const loadw[] = {"load", "loading", "weights", "checkpoint", "shards", NULL};

@@ -120,7 +120,7 @@ static int weights_figure(const struct tr_start *s, int ev)
 {
 	if (ev < 0)
 		return 0;
-	if (ev == s->read_s.ev || ev == s->loaded_s.ev || ev == s->comp_total_s.ev)
+	if (ev == s->read_s.ev || ev == s->loaded_s.ev || ev == s->comp_total_s.ev || ev == s->moved_s.ev)
 		return 1;
 	return ev == s->gen_load_s.ev && s->gen_load_weights;
 }
@@ -153,7 +153,7 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 		}
 	struct tr_num phn = {nph ? ph : NAN, ev_ph};
 	const struct tr_num *loads[] = {&s->comp_total_s, s->loaded_rate_stated ? NULL : &s->loaded_s, &s->read_s, &phn,
-					&s->gen_load_s};
+					&s->moved_s, &s->gen_load_s};
 	double load = NAN;
 	int ev_load = -1;
 	int have_l = first_of(loads, sizeof(loads) / sizeof(loads[0]), &load, &ev_load);
@@ -179,6 +179,12 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 	if (have_l && ev_load == s->read_s.ev && load == s->read_s.v && tr_has(&s->read_gib) && s->read_gib.v > 0) {
 		v->gib = s->read_gib.v;
 		v->ev_size = s->read_gib.ev;
+		have_g = 1;
+	}
+	/* an amount moved in a time is judged on that amount ("pinned 28.47 GiB in 18 s") */
+	if (have_l && ev_load == s->moved_s.ev && load == s->moved_s.v && tr_has(&s->moved_gib)) {
+		v->gib = s->moved_gib.v;
+		v->ev_size = s->moved_gib.ev;
 		have_g = 1;
 	}
 	/* a time to ready read off the lines' clocks (which a paste may mix:
