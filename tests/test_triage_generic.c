@@ -270,11 +270,23 @@ Test(generic, traceback_alone_opens_a_start)
 				"  File \"/x/sample.py\", line 8, in <module>\n"
 				"  File \"/x/chat_module.py\", line 927, in _run\n"),
 		     0, "a traceback about nothing that loads is no start");
-	cr_expect_eq(nstarts_of("INFO:     127.0.0.1:58408 - \"POST /v1/model/unload HTTP/1.1\" 500\n"
-				"ERROR:    Exception in ASGI application\n"
-				"ERROR:    Traceback (most recent call last):\n"
-				"ERROR:      File \"/x/httptools_impl.py\", line 409, in run_asgi\n"),
-		     0, "a request's traceback is no start");
+	/* a request's traceback: the paste shows a running server, not a start */
+	static const char req[] = "INFO:     127.0.0.1:58408 - \"POST /v1/model/unload HTTP/1.1\" 500\n"
+				  "ERROR:    Exception in ASGI application\n"
+				  "ERROR:    Traceback (most recent call last):\n"
+				  "ERROR:      File \"/x/httptools_impl.py\", line 409, in run_asgi\n"
+				  "ERROR:      File \"/x/model.py\", line 9, in unload_model\n";
+	cr_expect_eq(nstarts_of(req), 1);
+	expect_start(req, "none", "-");
+	t = trun_text(req);
+	cr_assert(t);
+	cr_expect_neq(lsc_triage_exit_code(t), 2, "no fail: nothing of a start failed");
+	lsc_triage_free(t);
+	/* a start after it is a start */
+	char more[1024];
+	snprintf(more, sizeof more, "%sINFO loading model /m\nERROR load failed: no such file\n", req);
+	expect_start(more, "failed", "-");
+	cr_expect_eq(nstarts_of(more), 1);
 }
 
 /* The load's beginning in words ("Load weight begin", "begin loading",

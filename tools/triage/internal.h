@@ -265,6 +265,7 @@ struct tr_start {
 	int probe;              /* a `loadscope probe` run: a judgement, not a start */
 	int ready_from_clock;   /* ready_s is the span of the lines' clocks, not a stated figure */
 	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
+	unsigned long nrequests;/* of the recognised lines, a running server's failed requests ("Exception in ASGI application") */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */

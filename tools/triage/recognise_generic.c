@@ -789,6 +789,21 @@ static int request_failed(const char *s, size_t n)
 	return any_word(s, n, req) && (word(s, n, "exception") || tr_says_failed(s, n));
 }
 
+/* A request the server was serving failed ("Exception in ASGI
+ * application", "Error handling request"): not one the engine sent out
+ * ("error sending request for url"), which may be its start's. */
+static int request_served_failed(const char *s, size_t n)
+{
+	static const char *const srv[] = {"asgi", "wsgi", "handling", "processing", "serving", NULL};
+	return request_failed(s, n) && any_word(s, n, srv);
+}
+
+/* Has @s shown only a running server's requests (nothing of a start)? */
+static int served_only(const struct tr_start *s)
+{
+	return s->nrequests && s->stage == TR_ST_NONE;
+}
+
 /* A traceback that opens where no start is (a paste of the traceback
  * alone): a start's failure when the engine's logger wrote it at error
  * level, not just after a request's failure, or when its frame is in a
@@ -839,6 +854,20 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
 	if (!cur && request_failed(s, n))
 		t->req_fail_no = l->no;
+	if ((!cur || served_only(cur)) && request_served_failed(s, n)) {
+		/* a request a running server served failed: the paste shows a
+		 * server, not a start (outcome none), unless a start follows */
+		t->req_fail_no = l->no;
+		int e;
+		struct tr_start *st = take(t, l, &e);
+		if (st)
+			st->nrequests++;
+		return st != NULL;
+	}
+	/* what fails where only requests were seen is theirs (the request's
+	 * traceback), not a start's; a kill ends whatever ran */
+	if (cur && served_only(cur) && !kill)
+		return 0;
 	if (!(tb || exc || fatal || errlv || kill))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a

@@ -80,8 +80,8 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 		return TR_OUT_FAILED;
 	if (s->ev_gen_ready >= 0)
 		return TR_OUT_COMPLETED;
-	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings)
-		return TR_OUT_NONE; /* settings pasted, nothing of a start */
+	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings + s->nrequests)
+		return TR_OUT_NONE; /* settings pasted, or a running server's requests: nothing of a start */
 	/* the start's last word is that its load is under way (a bar short
 	 * of N/N, loading dots, a step it says takes a while): loading */
 	if (s->progress_open || s->dots_open || s->began_open)
