@@ -642,3 +642,21 @@ Test(generic, amount_moved_in_a_time_is_the_load)
 	expect_start("engine: downloaded 28.47 GiB in 223 s\nengine ready after 61 s\n", "completed", "-");
 	expect_start("engine: pinned 28.47 GiB (in 2 pieces)\nengine ready after 61 s\n", "completed", "-");
 }
+
+/* A line an engine shape takes for another fact (here the hugetlb pool's
+ * need and size) that also says the load failed fails the start: the
+ * failure words are read whichever recogniser took the line. A guess
+ * before them ("if it failed to load") is none. */
+Test(generic, load_failure_words_on_a_line_taken_for_another_fact)
+{
+	static const char fail[] = "engine: could not load weights: hugetlb mmap failed: need 23584 free 2 MiB pages, "
+				   "pool has 13567\n";
+	expect_start(fail, "failed", "-");
+	struct lsc_triage *t = trun_text(fail);
+	cr_assert(t);
+	cr_expect_geq(trun_sev_of(t, "hugetlb-pool-short"), LSC_TRIAGE_INFO, "the pool's finding too");
+	lsc_triage_free(t);
+	expect_start("engine: hugetlb mmap failed: need 23584 free 2 MiB pages, pool has 13567\n", "cut-off", "-");
+	expect_start("engine: if it failed to load, hugetlb mmap failed: need 23584 free 2 MiB pages, pool has 13567\n",
+		     "cut-off", "-");
+}

@@ -648,6 +648,11 @@ int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
  * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
+/* A line some recogniser took for another fact ("error loading model:
+ * hugetlb mmap failed: ..." as the hugetlb pool's) that says the load
+ * failed fails the start under way, if nothing had: 1 when it did.
+ * recognise_generic.c */
+int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l);
 /* Is the line a guess, not an event ("may", "might", "could", "if")? recognise_generic.c */
 int tr_hedged(const char *s, size_t n);
 

@@ -798,6 +798,43 @@ static int request_served_failed(const char *s, size_t n)
 	return request_failed(s, n) && any_word(s, n, srv);
 }
 
+/* "failed to load", "error loading", "load failed": the load itself
+ * failed; where the words begin, NULL none. */
+static const char *load_failed_at(const char *s, size_t n)
+{
+	static const char *const w[] = {"failed to load", "error loading", "could not load", "unable to load",
+					"cannot load"};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		const char *k = ci(s, n, w[i]);
+		if (k)
+			return k;
+	}
+	const char *k = word(s, n, "loading failed");
+	return k ? k : word(s, n, "load failed");
+}
+
+static int load_failed_words(const char *s, size_t n)
+{
+	return load_failed_at(s, n) != NULL;
+}
+
+int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
+{
+	struct tr_start *st = t->cur;
+	if (!st || st->src != l->src || st->done || st->ev_error >= 0 ||
+	    st->ev_gen_fail >= 0 || st->in_traceback)
+		return 0;
+	/* an event, not a guess before it ("if it fails to load ..."; "could not load" is no guess) */
+	const char *k = load_failed_at(l->s, l->len);
+	if (!k || tr_hedged(l->s, (size_t)(k - l->s)))
+		return 0;
+	int e = tr_evid(st, l);
+	st->ev_gen_fail = st->ev_gen_fail_last = e;
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN; /* the line is the start's, as its first */
+	return 1;
+}
+
 /* Has @s shown only a running server's requests (nothing of a start)? */
 static int served_only(const struct tr_start *s)
 {
@@ -835,12 +872,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
 	int fatal = (k & TR_G_GFATAL) &&
 		    (exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
-		     word(s, n, "timed out") || ci(s, n, "failed to load") ||
-		     ci(s, n, "error loading") || ci(s, n, "could not load") ||
-		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
+		     word(s, n, "timed out") || load_failed_words(s, n) ||
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
-		     word(s, n, "sigabrt") || word(s, n, "loading failed") || word(s, n, "load failed") ||
-		     word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
+		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);

@@ -203,8 +203,11 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_generic(t, &l);
 	if (!used)
 		used = progress_dots(t, &l);
-	else
+	else {
 		long_step_said(t, &l);
+		if (l.kw & TR_G_GFATAL)
+			tr_load_failure_said(t, &l);
+	}
 	if (used)
 		t->nrecog++;
 	if (t->debug)
