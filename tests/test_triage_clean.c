@@ -49,6 +49,18 @@ Test(triage_clean, crlf_and_ansi)
 	CLEAN("\x1b]0;a\x1b" "b\x07strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 }
 
+/* A colour escape whose ESC a web page replaced with U+FFFD goes like
+ * one intact ("\xef\xbf\xbd[1;36m"); a U+FFFD that begins no escape, or
+ * one before a bracket that is text, stays. */
+Test(triage_clean, ansi_with_its_esc_replaced)
+{
+	CLEAN("\xef\xbf\xbd[1;36mstrata generate:\xef\xbf\xbd[0;0m loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("\xef\xbf\xbd[Kstrata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("a \xef\xbf\xbd b", "a \xef\xbf\xbd b");
+	CLEAN("\xef\xbf\xbd[note] x", "\xef\xbf\xbd[note] x");
+	CLEAN("\xef\xbc\x81 fullwidth", "\xef\xbc\x81 fullwidth");
+}
+
 Test(triage_clean, markdown_quoting_bold_and_tags)
 {
 	CLEAN("> strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
