@@ -542,3 +542,31 @@ Test(triage_recognise, amount_moved_in_a_time)
 	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
 		cr_expect(!tr_moved_in(no[i], strlen(no[i]), &g, &d), "%s", no[i]);
 }
+
+/* Memory locking is read in the words of the syscall and its limit, not
+ * as one engine's shape: with llama.cpp's recognisers off, a refused
+ * mlock still gives memlock-limit (warn) on a start, its size of 39813120
+ * bytes kept; "mlock: ok, 0 failures" refuses nothing. */
+Test(triage_recognise, mlock_refusal_is_shared_vocabulary)
+{
+	static const char *const logs[] = {
+		"warning: failed to mlock 39813120-byte buffer (after previously locking 4106670080 bytes): Cannot "
+		"allocate memory\n",
+		"mlock: ok, 0 failures\n",
+	};
+	for (int off = 0; off < 2; off++)
+		for (size_t i = 0; i < 2; i++) {
+			struct lsc_triage_opts o = {.source = "x"};
+			struct lsc_triage *t = lsc_triage_new(&o);
+			cr_assert_not_null(t);
+			if (off)
+				lsc_triage_engine_off(t, "llama.cpp");
+			lsc_triage_feed(t, logs[i], strlen(logs[i]));
+			lsc_triage_finish(t);
+			if (i == 0)
+				cr_expect_eq(sev_of(t, "memlock-limit"), LSC_TRIAGE_WARN, "off=%d", off);
+			else
+				cr_expect_eq(sev_of(t, "memlock-limit"), -1, "off=%d: %s", off, logs[i]);
+			lsc_triage_free(t);
+		}
+}

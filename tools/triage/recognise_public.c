@@ -392,9 +392,22 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
+	return 0;
+}
+
+/* Memory locking in the words of the syscall and its limit, which every
+ * engine that locks its weights meets (not one engine's shape): mlock
+ * refused ("failed to mlock 39813120-byte buffer", "mlock(...) failed:
+ * Cannot allocate memory"), RLIMIT_MEMLOCK and ulimit's "max locked
+ * memory" with their values. Read by meaning: "RLIMIT_MEMLOCK:
+ * unlimited", "mlock: ok, 0 failures", "mlock worked" refuse nothing. */
+static int memlock_line(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	int e;
+	double v;
+	struct tr_start *st;
 	if (tr_find(l, "mlock") || tr_find(l, "RLIMIT_MEMLOCK")) {
-		/* read by meaning: "RLIMIT_MEMLOCK: unlimited", "mlock: ok, 0
-		 * failures", "mlock worked" say nothing was refused */
 		int unlimited = tr_memmem_ci(s, l->len, "unlimited") != NULL;
 		int refused = tr_find(l, "failed to mlock") || tr_find(l, "Try increasing RLIMIT_MEMLOCK") ||
 			      (!unlimited && tr_says_failed(s, l->len));
@@ -660,6 +673,8 @@ int tr_recognise_public(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	/* each engine's recogniser, tagged with its engine (tr_engine_off) */
 	if ((k & TR_G_LLAMA) && !tr_engine_off(t, "llama.cpp") && llama_line(t, l))
+		return 1;
+	if ((k & TR_G_LLAMA) && memlock_line(t, l))
 		return 1;
 	if ((k & TR_G_IK) && !tr_engine_off(t, "ik_llama.cpp") && ik_llama_line(t, l))
 		return 1;
