@@ -660,3 +660,44 @@ Test(generic, load_failure_words_on_a_line_taken_for_another_fact)
 	expect_start("engine: if it failed to load, hugetlb mmap failed: need 23584 free 2 MiB pages, pool has 13567\n",
 		     "cut-off", "-");
 }
+
+/* A page-locked allocation refused, in any engine's words (an allocation
+ * word, pinned or page-locked memory, a failure read by meaning), with
+ * the size it names: pinned-alloc-failed (warn), the start not failed by
+ * it (the engine may go on with pageable memory), also where the reason
+ * is "out of memory" and llama.cpp's shapes are off. Near misses: a
+ * success, a guess. */
+Test(generic, pinned_refusal_in_any_words)
+{
+	static const char *const logs[] = {
+		"engine: unable to register page-locked host memory (4.00 GiB): operation not permitted\n",
+		"It initializes with an error: ggml_cuda_host_malloc: failed to allocate 1012.00 MiB of pinned memory: "
+		"out of memory\n",
+	};
+	static const char *const size[] = {"4.00 GiB", "1012.00 MiB"};
+	for (size_t i = 0; i < 2; i++) {
+		struct lsc_triage_opts o = {.source = "x"};
+		struct lsc_triage *t = lsc_triage_new(&o);
+		cr_assert(t);
+		lsc_triage_engine_off(t, "llama.cpp");
+		lsc_triage_feed(t, logs[i], strlen(logs[i]));
+		lsc_triage_finish(t);
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, 0, &si) == 0, "%s", logs[i]);
+		cr_expect_str_eq(si.outcome, "cut-off", "%s", logs[i]);
+		int found = 0;
+		for (size_t k = 0; k < lsc_triage_nfindings(t); k++) {
+			struct lsc_triage_finding_info f;
+			lsc_triage_finding(t, k, &f);
+			if (!strcmp(f.id, "pinned-alloc-failed")) {
+				found = 1;
+				cr_expect_eq(f.severity, LSC_TRIAGE_WARN);
+				cr_expect(strstr(f.summary, size[i]) != NULL, "%s: %s", size[i], f.summary);
+			}
+		}
+		cr_expect(found, "%s", logs[i]);
+		lsc_triage_free(t);
+	}
+	cr_expect_eq(nstarts_of("engine: registered 4.00 GiB of page-locked host memory, 0 failures\n"), 0);
+	cr_expect_eq(nstarts_of("if the allocation of pinned memory failed, use pageable memory\n"), 0);
+}

@@ -1238,8 +1238,48 @@ int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 	return r;
 }
 
+/* "failed to allocate 1012.00 MiB of pinned memory: REASON", "unable to
+ * register page-locked host memory": a page-locked allocation or
+ * registration refused, in any engine's words (an allocation word, the
+ * memory's kind and a failure read by meaning), with its size when the
+ * line gives one. A warning, not the start's end: engines go on with
+ * pageable memory (pinned-alloc-failed says which, when the log shows it). */
+static int pinned_refused(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	size_t n = l->len;
+	static const char *const alloc[] = {"allocate", "alloc", "allocation", "register", "registration", "pin", NULL};
+	const char *k = ci(s, n, "pinned memory");
+	if (!k)
+		k = ci(s, n, "pinned host memory");
+	if (!k)
+		k = ci(s, n, "page-locked");
+	if (!k || !any_word(s, n, alloc) || !tr_says_failed(s, n) || tr_hedged(s, (size_t)(k - s)))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->ev_pinned_fail < 0) {
+		st->ev_pinned_fail = e;
+		for (const char *p = s; p < end; p++) {
+			double g;
+			const char *q = p;
+			if (tr_digit(*p) && (p == s || !(tr_digit(p[-1]) || p[-1] == '.')) && tr_size_gib(&q, end, &g) &&
+			    g >= 1.0 / 1024 && g < 1e6) {
+				tr_setnum(&st->pinned_fail_gib, g, e);
+				break;
+			}
+		}
+	}
+	tr_stage_raise(st, TR_ST_LOADING);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
+	if ((k & TR_G_GENERIC) && pinned_refused(t, l))
+		return 1;
 	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
 		if (failure(t, l, level_of(l)))
 			return 1;
