@@ -7,6 +7,7 @@
  * figures.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -700,4 +701,25 @@ Test(generic, pinned_refusal_in_any_words)
 	}
 	cr_expect_eq(nstarts_of("engine: registered 4.00 GiB of page-locked host memory, 0 failures\n"), 0);
 	cr_expect_eq(nstarts_of("if the allocation of pinned memory failed, use pageable memory\n"), 0);
+}
+
+/* A bar's share of the checkpoint is what its elapsed time moved: 7 of 11
+ * shards of a 17.69 GiB checkpoint are 11.26 GiB in 60 s, 0.19 GiB/s,
+ * slow so far (60 s is not under 60 s); the checkpoint's size is read in
+ * words ("checkpoint size: X"). Without a size the same bar is not judged. */
+Test(generic, bar_share_of_the_checkpoint)
+{
+	static const char bar[] = "Loading checkpoint shards:  64%|######    | 7/11 [01:00<00:30,  7.72s/it]\n";
+	char log[512];
+	snprintf(log, sizeof log, "engine: checkpoint size: 17.69 GiB\n%s", bar);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "loading");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.load_s == 60.0, "load %f", si.load_s);
+	cr_expect(fabs(si.gib - 17.69 * 7 / 11) < 1e-9, "gib %f", si.gib);
+	lsc_triage_free(t);
+	expect_start(bar, "loading", "-");
 }
