@@ -723,3 +723,19 @@ Test(generic, bar_share_of_the_checkpoint)
 	lsc_triage_free(t);
 	expect_start(bar, "loading", "-");
 }
+
+/* A GPU management tool's device properties ("GPU[0]    : (Topology) Numa
+ * Node: 0", as rocm-smi lists them) are the machine, pasted as a setting:
+ * alone, not a start (outcome none); before a log, part of its start.
+ * Near misses: a GPU named in a sentence, a property with no value. */
+Test(generic, device_properties_are_a_setting)
+{
+	static const char props[] = "GPU[0]    : (Topology) Numa Node: 0\nGPU[0]    : (Topology) Numa Affinity: 0\n";
+	expect_start(props, "none", "-");
+	char log[512];
+	snprintf(log, sizeof log, "%sloading model /m\nModel loaded in 3.0 s\n", props);
+	expect_start(log, "completed", "ok");
+	cr_expect_eq(nstarts_of(log), 1);
+	cr_expect_eq(nstarts_of("GPU[0] is the one that hangs\n"), 0);
+	cr_expect_eq(nstarts_of("GPU[0] : Numa Node\n"), 0);
+}

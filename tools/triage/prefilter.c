@@ -72,7 +72,7 @@ static const struct {
 	{"rror", TR_G_GENERIC}, {"RROR", TR_G_GENERIC}, {"atal", TR_G_GENERIC}, {"ATAL", TR_G_GENERIC},
 	{"CRITICAL", TR_G_GENERIC}, {"xception", TR_G_GENERIC}, {"ailed", TR_G_GENERIC}, {"level=", TR_G_GENERIC},
 	{"\"level\"", TR_G_GENERIC}, {"pinned memory", TR_G_GENERIC}, {"pinned host memory", TR_G_GENERIC},
-	{"page-locked", TR_G_GENERIC},
+	{"page-locked", TR_G_GENERIC}, {"GPU[", TR_G_GENERIC},
 	{"Traceback (most", TR_G_GFATAL}, {"panic:", TR_G_GFATAL}, {"xit code", TR_G_GFATAL},
 	{"xit status", TR_G_GFATAL}, {"xitcode", TR_G_GFATAL}, {"xited with", TR_G_GFATAL}, {"eturn code", TR_G_GFATAL},
 	{"eturncode", TR_G_GFATAL}, {"SIGKILL", TR_G_GFATAL}, {"SIGSEGV", TR_G_GFATAL}, {"SIGABRT", TR_G_GFATAL},

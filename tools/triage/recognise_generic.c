@@ -1285,9 +1285,33 @@ static int pinned_refused(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "GPU[0]    : (Topology) Numa Node: 0", "GPU[1] : VRAM Total Memory (B):
+ * 68702699520": a device's property as a GPU management tool lists it
+ * (rocm-smi, in every one of its reports): the machine, pasted as a
+ * setting, as nvidia-smi's table head is. */
+static int device_property(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len, *p = s + 4;
+	if (l->len < 8 || memcmp(s, "GPU[", 4) || !tr_digit(*p))
+		return 0;
+	while (p < end && tr_digit(*p))
+		p++;
+	if (p >= end || *p != ']')
+		return 0;
+	p = tr_skip_ws(p + 1, end);
+	if (p >= end || *p != ':' || !memchr(p + 1, ':', (size_t)(end - p - 1)))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	st->nsettings++;
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
-	if ((k & TR_G_GENERIC) && pinned_refused(t, l))
+	if ((k & TR_G_GENERIC) && (pinned_refused(t, l) || device_property(t, l)))
 		return 1;
 	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
 		if (failure(t, l, level_of(l)))
