@@ -601,7 +601,10 @@ static int start_step(struct lsc_triage *t, struct tr_line *l, double v)
 	return 1;
 }
 
-static int figures(struct lsc_triage *t, struct tr_line *l)
+/* The figures that say how much: a load bar with its elapsed time and
+ * its share of the size, the model's or the checkpoint's size in words
+ * or in a structured line's key. 1 used. */
+static int size_figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
 	size_t n = l->len;
@@ -649,6 +652,20 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_setnum(&st->model_gib, v, e);
 		return 1;
 	}
+	return 0;
+}
+
+static int figures(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	size_t n = l->len;
+	double v;
+	int e;
+	struct tr_start *st;
+	uint64_t kw = l->kw;
+	if ((kw & (TR_G_GBAR | TR_G_GSIZE)) && size_figures(t, l))
+		return 1;
+	const char *k;
 	if ((kw & TR_G_GFIG) && keyed_load_duration(s, n, &v) && v >= 0 && v < 1e7) {
 		/* a timings block's load, in its own key: the weights' load, done */
 		if (!(st = take(t, l, &e)))
