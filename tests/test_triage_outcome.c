@@ -430,3 +430,35 @@ Test(outcome, step_said_to_take_long_is_loading_at_the_end)
 		lsc_triage_free(t);
 	}
 }
+
+/* An unfinished start is slow so far by its lines' own clocks when they
+ * span minutes with no figure stated: "Loading weights" at 20:17:58 and
+ * the last line at 20:23:28 are 330 s (over 300 s with no size: slow),
+ * cut off. Near misses: 200 s is not judged; one clock on every line
+ * (a prefix added by hand) says nothing. */
+Test(outcome, unfinished_start_slow_by_its_clocks)
+{
+	struct lsc_triage *t = trun_text("2024-09-25 20:17:58 app-1  | Loading weights from /m/model.safetensors\n"
+					 "2024-09-25 20:18:12 app-1  | Creating model from config: /m/config.yaml\n"
+					 "2024-09-25 20:23:28 app-1  | Appl\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "cut-off");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.load_s == 330.0, "so far %f", si.load_s);
+	lsc_triage_free(t);
+	static const char *const near[] = {
+		"2024-09-25 20:17:58 app-1  | Loading weights from /m/model.safetensors\n"
+		"2024-09-25 20:21:18 app-1  | Appl\n",
+		"2024-09-25 20:17:58 app-1  | Loading weights from /m/model.safetensors\n"
+		"2024-09-25 20:17:58 app-1  | Appl\n",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		t = trun_text(near[i]);
+		cr_assert(t);
+		si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, "cut-off");
+		cr_expect_str_eq(si.speed, "-", "%s", near[i]);
+		lsc_triage_free(t);
+	}
+}

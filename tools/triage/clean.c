@@ -565,6 +565,14 @@ static int is_border(const char *p, const char *end)
 	return dash;
 }
 
+/* Do the prefixes @pre..@p name the service manager as the line's program
+ * ("host systemd[1]: Started x.service", "systemd-journald[312]:
+ * Suppressed ...")? Its line's clock is not the engine's. */
+static int manager_prefix(const char *pre, const char *p)
+{
+	return p > pre && (tr_memmem(pre, (size_t)(p - pre), " systemd[") || tr_memmem(pre, (size_t)(p - pre), " systemd-"));
+}
+
 int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 {
 	l->len = compact(l->s, l->len, &l->flags);
@@ -608,6 +616,7 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 	}
 	p = (char *)strip_compose(p, end);
 	int clocks = 0, compose = p != l->s;
+	const char *pre = p;
 	for (int i = 0; i < 8; i++) {
 		double ts = NAN;
 		const char *q = strip_one(p, end, &ts, &l->level);
@@ -625,6 +634,8 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		}
 		p = (char *)q;
 	}
+	if (manager_prefix(pre, p))
+		l->flags |= TR_L_MANAGER;
 	if (p < end && *p == '{') {
 		char *me = json_message(p, end, &l->level);
 		if (me != end) {

@@ -34,6 +34,7 @@
 #define TR_L_BADUTF8 0x2u
 #define TR_L_MDTABLE 0x4u  /* a markdown table row: prose, not a log line */
 #define TR_L_TABLE 0x8u    /* a row of a table a program drew (+---+ borders): read as a status table */
+#define TR_L_MANAGER 0x10u /* a service manager's own line in a journal (systemd[1]): not the start's clock */
 
 #define TR_TS_KINDS 3
 

@@ -172,7 +172,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		if (tr_num(&p, l.s + l.len, &v) && v > 1e8)
 			l.tsk[2] = l.ts = fmod(v, 86400.0);
 	}
-	for (int k = 0; k < TR_TS_KINDS; k++) {
+	for (int k = 0; k < TR_TS_KINDS && !(l.flags & TR_L_MANAGER); k++) {
 		if (isnan(l.tsk[k]))
 			continue;
 		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src) {

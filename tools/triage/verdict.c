@@ -125,6 +125,41 @@ static int weights_figure(const struct tr_start *s, int ev)
 	return ev == s->gen_load_s.ev && s->gen_load_weights;
 }
 
+/* How long an unfinished start has been under way by its lines' own
+ * clocks: from its first line to its last, on the most specific kind of
+ * clock both carry (never a collector's against the engine's), after the
+ * load began; NAN when they do not say. Equal clocks say nothing (a paste
+ * stamped with one time); a span over midnight wraps. */
+static double clock_so_far(const struct tr_start *s)
+{
+	if (s->stage < TR_ST_BEGAN)
+		return NAN;
+	for (int k = TR_TS_KINDS; k-- > 0;) {
+		if (isnan(s->ts_begin[k]) || isnan(s->ts_last[k]))
+			continue;
+		double d = s->ts_last[k] - s->ts_begin[k];
+		if (d < 0)
+			d += 86400;
+		return d > 0 ? d : NAN;
+	}
+	return NAN;
+}
+
+/* An unfinished start (cut off, loading): only "slow so far" means
+ * anything, from its figures or, where it states none, its clocks. */
+static void unfinished(const struct tr_start *s, struct tr_verdict *v, int have_l, int have_g)
+{
+	if (v->speed != TR_SPEED_SLOW)
+		v->speed = TR_SPEED_UNKNOWN;
+	double so_far = clock_so_far(s);
+	if (v->speed != TR_SPEED_SLOW && !have_l && judge(so_far, have_g ? v->gib : NAN) == TR_SPEED_SLOW) {
+		v->speed = TR_SPEED_SLOW;
+		v->load_s = so_far;
+		v->ev_time = -1;
+	}
+	v->basis = "time so far";
+}
+
 void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
@@ -231,12 +266,8 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 			v->basis = tr_kind_name((enum tr_kind)k);
 			have_g = 1;
 		}
-	if (v->outcome == TR_OUT_LOADING || v->outcome == TR_OUT_CUTOFF) {
-		/* unfinished: only "slow so far" means anything */
-		if (v->speed != TR_SPEED_SLOW)
-			v->speed = TR_SPEED_UNKNOWN;
-		v->basis = "time so far";
-	}
+	if (v->outcome == TR_OUT_LOADING || v->outcome == TR_OUT_CUTOFF)
+		unfinished(s, v, have_l, have_g);
 	if (!isnan(v->load_s) && v->load_s > 0 && have_g)
 		v->rate = v->gib / v->load_s;
 }
