@@ -8,6 +8,7 @@
  * Expected values come from the logs' own figures, worked out by hand.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -458,6 +459,44 @@ Test(outcome, unfinished_start_slow_by_its_clocks)
 		cr_assert(t);
 		si = start_of(t, 0);
 		cr_expect_str_eq(si.outcome, "cut-off");
+		cr_expect_str_eq(si.speed, "-", "%s", near[i]);
+		lsc_triage_free(t);
+	}
+}
+
+/* A load's progress fraction and its lines' clocks give the whole load's
+ * time at that rate: 0.01 at 09:37:04.768 and 0.08 at 09:38:11.808 (the
+ * logfmt "time=" field) are 67.04 s for 7%, 957.7 s for the whole: slow,
+ * still loading; the same through ollama's shape. Near misses: 0.01 to
+ * 0.50 in the same time (136.8 s for the whole, not judged without a
+ * size), and the fractions without clocks. */
+Test(outcome, progress_rate_projects_the_whole_load)
+{
+	static const char *const slow[] = {
+		"time=2024-07-21T09:37:04.768Z level=DEBUG msg=\"weights load progress 0.01\"\n"
+		"time=2024-07-21T09:38:11.808Z level=DEBUG msg=\"weights load progress 0.08\"\n",
+		"time=2024-07-21T09:37:04.768Z level=DEBUG source=server.go:623 msg=\"model load progress 0.01\"\n"
+		"time=2024-07-21T09:38:11.808Z level=DEBUG source=server.go:623 msg=\"model load progress 0.08\"\n",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct lsc_triage *t = trun_text(slow[i]);
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, "loading", "%s", slow[i]);
+		cr_expect_str_eq(si.speed, "slow", "%s", slow[i]);
+		cr_expect(fabs(si.load_s - 67.04 / 0.07) < 1e-6, "whole %f", si.load_s);
+		lsc_triage_free(t);
+	}
+	static const char *const near[] = {
+		"time=2024-07-21T09:37:04.768Z level=DEBUG msg=\"weights load progress 0.01\"\n"
+		"time=2024-07-21T09:38:11.808Z level=DEBUG msg=\"weights load progress 0.50\"\n",
+		"level=DEBUG msg=\"weights load progress 0.01\"\nlevel=DEBUG msg=\"weights load progress 0.08\"\n",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct lsc_triage *t = trun_text(near[i]);
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, "loading", "%s", near[i]);
 		cr_expect_str_eq(si.speed, "-", "%s", near[i]);
 		lsc_triage_free(t);
 	}

@@ -268,6 +268,9 @@ struct tr_start {
 	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
 	unsigned long nrequests;/* of the recognised lines, a running server's failed requests ("Exception in ASGI application") */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
+	/* the load's progress as a fraction, first and last, with the clocks of
+	 * their lines (NAN none): their rate says how long the whole load takes */
+	double prog_first, prog_last, prog_ts_first[TR_TS_KINDS], prog_ts_last[TR_TS_KINDS];
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
@@ -507,6 +510,8 @@ struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const c
  * start when the current one already has it (@have) or is ready. */
 struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int have, const char *family);
 struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const char *run, int create);
+/* The load's progress reached @frac (0..1) on line @l. */
+void tr_progress_at(struct tr_start *s, const struct tr_line *l, double frac);
 /* Has @s ended in a failure so far (an engine error, generic failure
  * evidence, an exit, a kill) without having completed? What begins a load
  * after that is a retry: a start of its own. */

@@ -67,7 +67,7 @@ static const struct {
 	{"ROCm", TR_G_HIP}, {"hipHost", TR_G_HIP}, {"HIP ", TR_G_HIP},
 	{"starting engine", TR_G_BEGIN}, {"Starting engine", TR_G_BEGIN},
 	{"exited with status", TR_G_EXIT}, {"exit status", TR_G_EXIT}, {"; exiting", TR_G_EXIT},
-	{"timestamp=", TR_G_EPOCH},
+	{"timestamp=", TR_G_EPOCH}, {"time=", TR_G_EPOCH},
 	/* the shared vocabulary (recognise_generic.c): failure words, ready words, load figures */
 	{"rror", TR_G_GENERIC}, {"RROR", TR_G_GENERIC}, {"atal", TR_G_GENERIC}, {"ATAL", TR_G_GENERIC},
 	{"CRITICAL", TR_G_GENERIC}, {"xception", TR_G_GENERIC}, {"ailed", TR_G_GENERIC}, {"level=", TR_G_GENERIC},

@@ -1394,7 +1394,9 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 			if (!st)
 				return 0;
 			tr_stage_raise(st, TR_ST_LOADING);
-			st->progress_open = !(p < end && *p == '%') ? v < 1.0 : v < 100.0;
+			int pct = p < end && *p == '%';
+			st->progress_open = !pct ? v < 1.0 : v < 100.0;
+			tr_progress_at(st, l, pct ? v / 100 : v);
 			return 1;
 		}
 	}

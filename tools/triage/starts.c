@@ -101,7 +101,20 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	s->mem_short_arena = s->mem_short_avail = NAN;
 	s->kfd_ts_first = s->kfd_ts_last = NAN;
 	for (int k = 0; k < TR_TS_KINDS; k++)
-		s->ts_begin[k] = s->ts_last[k] = NAN;
+		s->ts_begin[k] = s->ts_last[k] = s->prog_ts_first[k] = s->prog_ts_last[k] = NAN;
+	s->prog_first = s->prog_last = NAN;
+}
+
+void tr_progress_at(struct tr_start *s, const struct tr_line *l, double frac)
+{
+	if (!(frac >= 0 && frac <= 1))
+		return;
+	if (isnan(s->prog_first)) {
+		s->prog_first = frac;
+		memcpy(s->prog_ts_first, l->tsk, sizeof(s->prog_ts_first));
+	}
+	s->prog_last = frac;
+	memcpy(s->prog_ts_last, l->tsk, sizeof(s->prog_ts_last));
 }
 
 /* Every fact's evidence index, so that a full store can reuse a slot no

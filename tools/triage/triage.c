@@ -136,6 +136,37 @@ static void long_step_said(struct lsc_triage *t, const struct tr_line *l)
 		}
 }
 
+/* A clock in a structured line's field, the kind of clock no prefix
+ * gives: ik_llama's and llama-server's "timestamp=1760633941" (Unix
+ * seconds), logfmt's "time=2024-07-21T09:37:04.768Z" (Go's slog, ollama
+ * and most Go programs), at the line's start or after a space. */
+static void field_clock(struct tr_line *l)
+{
+	const char *end = l->s + l->len;
+	const char *k = tr_memmem(l->s, l->len, "timestamp=");
+	double v;
+	if (k) {
+		const char *p = k + 10;
+		if (tr_num(&p, end, &v) && v > 1e8)
+			l->tsk[2] = l->ts = fmod(v, 86400.0);
+		return;
+	}
+	k = tr_memmem(l->s, l->len, "time=");
+	if (!k || (k > l->s && k[-1] != ' ') || end - k < 24)
+		return;
+	const char *d = k + 5; /* YYYY-MM-DDTHH:MM:SS */
+	if (!(tr_digit(d[0]) && tr_digit(d[3]) && d[4] == '-' && d[7] == '-' && (d[10] == 'T' || d[10] == ' ') &&
+	      tr_digit(d[11]) && tr_digit(d[12]) && d[13] == ':' && tr_digit(d[14]) && tr_digit(d[15]) && d[16] == ':' &&
+	      tr_digit(d[17]) && tr_digit(d[18])))
+		return;
+	v = ((d[11] - '0') * 10 + (d[12] - '0')) * 3600.0 + ((d[14] - '0') * 10 + (d[15] - '0')) * 60.0 +
+	    (d[17] - '0') * 10 + (d[18] - '0');
+	if (d + 19 < end && (d[19] == '.' || d[19] == ','))
+		tr_add_frac(d + 20, end, &v);
+	if (v < 86400)
+		l->tsk[2] = l->ts = v;
+}
+
 static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned long no, int overlong)
 {
 	struct tr_line l = {.s = s, .len = len, .no = no, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
@@ -164,14 +195,8 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		l.kw = TR_G_LSC | (tr_memmem(l.s, l.len, "timestamp=") ? TR_G_EPOCH : 0);
 	else
 		tr_prefilter_line(t->pf, &l);
-	if (l.kw & TR_G_EPOCH) {
-		/* ik_llama/llama-server: "timestamp=1760633941" (Unix seconds) */
-		const char *k = tr_memmem(l.s, l.len, "timestamp=");
-		const char *p = k + 10;
-		double v;
-		if (tr_num(&p, l.s + l.len, &v) && v > 1e8)
-			l.tsk[2] = l.ts = fmod(v, 86400.0);
-	}
+	if (l.kw & TR_G_EPOCH)
+		field_clock(&l);
 	for (int k = 0; k < TR_TS_KINDS && !(l.flags & TR_L_MANAGER); k++) {
 		if (isnan(l.tsk[k]))
 			continue;

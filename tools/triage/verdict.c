@@ -129,7 +129,8 @@ static int weights_figure(const struct tr_start *s, int ev)
  * clocks: from its first line to its last, on the most specific kind of
  * clock both carry (never a collector's against the engine's), after the
  * load began; NAN when they do not say. Equal clocks say nothing (a paste
- * stamped with one time); a span over midnight wraps. */
+ * stamped with one time); a span over midnight wraps, one that goes back
+ * by more than half a day says nothing (lines pasted out of order). */
 static double clock_so_far(const struct tr_start *s)
 {
 	if (s->stage < TR_ST_BEGAN)
@@ -138,9 +139,30 @@ static double clock_so_far(const struct tr_start *s)
 		if (isnan(s->ts_begin[k]) || isnan(s->ts_last[k]))
 			continue;
 		double d = s->ts_last[k] - s->ts_begin[k];
+		/* a clock that went back wrapped at midnight only if the wrapped
+		 * span is short: lines pasted out of their order are not a day */
 		if (d < 0)
-			d += 86400;
+			d = d + 86400 < 43200 ? d + 86400 : NAN;
 		return d > 0 ? d : NAN;
+	}
+	return NAN;
+}
+
+/* The whole load's time at the rate its progress moved: from the first
+ * progress fraction to the last, on one kind of clock, the time over the
+ * fraction gained ("progress 0.01" at 09:37:04.8, "0.08" at 09:38:11.8:
+ * 67 s for 7%, 957 s for the whole). NAN when the lines do not say (no
+ * clocks, no gain, or less than 2% gained: too little to extrapolate). */
+static double progress_whole(const struct tr_start *s)
+{
+	double gain = s->prog_last - s->prog_first;
+	if (!(gain >= 0.02))
+		return NAN;
+	for (int k = TR_TS_KINDS; k-- > 0;) {
+		double d = s->prog_ts_last[k] - s->prog_ts_first[k];
+		if (isnan(d))
+			continue;
+		return d > 0 && d < 43200 ? d / gain : NAN;
 	}
 	return NAN;
 }
@@ -151,13 +173,18 @@ static void unfinished(const struct tr_start *s, struct tr_verdict *v, int have_
 {
 	if (v->speed != TR_SPEED_SLOW)
 		v->speed = TR_SPEED_UNKNOWN;
-	double so_far = clock_so_far(s);
+	v->basis = "time so far";
+	double so_far = clock_so_far(s), whole = progress_whole(s);
 	if (v->speed != TR_SPEED_SLOW && !have_l && judge(so_far, have_g ? v->gib : NAN) == TR_SPEED_SLOW) {
 		v->speed = TR_SPEED_SLOW;
 		v->load_s = so_far;
 		v->ev_time = -1;
+	} else if (v->speed != TR_SPEED_SLOW && !have_l && judge(whole, have_g ? v->gib : NAN) == TR_SPEED_SLOW) {
+		v->speed = TR_SPEED_SLOW;
+		v->load_s = whole;
+		v->ev_time = -1;
+		v->basis = "whole load at its progress rate";
 	}
-	v->basis = "time so far";
 }
 
 void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
