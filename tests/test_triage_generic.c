@@ -739,3 +739,20 @@ Test(generic, device_properties_are_a_setting)
 	cr_expect_eq(nstarts_of("GPU[0] is the one that hangs\n"), 0);
 	cr_expect_eq(nstarts_of("GPU[0] : Numa Node\n"), 0);
 }
+
+/* A progress bar over work that is no load (sampling steps) where no
+ * start is under way is an app at work: alone, not a start (outcome
+ * none). Near misses: a bar that names the load is loading; a load that
+ * begins after the bars is a start (cut off). */
+Test(generic, sampling_bar_alone_is_no_start)
+{
+	static const char bars[] = "  4%|3         | 1/28 [00:01<00:40,  1.51s/it]\n"
+				   "  7%|7         | 2/28 [00:03<00:39,  1.51s/it]\n";
+	expect_start(bars, "none", "-");
+	cr_expect_eq(nstarts_of(bars), 1);
+	expect_start("Loading shards:  7%|7         | 2/28 [00:03<00:39,  1.51s/it]\n", "loading", "-");
+	char log[512];
+	snprintf(log, sizeof log, "%sloading model /m\n", bars);
+	expect_start(log, "cut-off", "-");
+	cr_expect_eq(nstarts_of(log), 1);
+}

@@ -266,7 +266,8 @@ struct tr_start {
 	int probe;              /* a `loadscope probe` run: a judgement, not a start */
 	int ready_from_clock;   /* ready_s is the span of the lines' clocks, not a stated figure */
 	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
-	unsigned long nrequests;/* of the recognised lines, a running server's failed requests ("Exception in ASGI application") */
+	unsigned long nserved;  /* of the recognised lines, work a running server or app did, not a start's (a
+				 * served request's failure, "Exception in ASGI application"; a sampling bar) */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
 	/* the load's progress as a fraction, first and last, with the clocks of
 	 * their lines (NAN none): their rate says how long the whole load takes */

@@ -601,6 +601,13 @@ static int start_step(struct lsc_triage *t, struct tr_line *l, double v)
 	return 1;
 }
 
+/* Has @s shown only the work of a running server or app (requests, a
+ * sampling bar), nothing of a start? */
+static int served_only(const struct tr_start *s)
+{
+	return s->nserved && s->stage == TR_ST_NONE;
+}
+
 /* The figures that say how much: a load bar with its elapsed time and
  * its share of the size, the model's or the checkpoint's size in words
  * or in a structured line's key. 1 used. */
@@ -612,7 +619,16 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	int e;
 	struct tr_start *st;
 	uint64_t kw = l->kw;
-	if ((kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v) && loading_words(s, n)) {
+	int bar = (kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v);
+	if (bar && !loading_words(s, n) && (!t->cur || t->cur->src != l->src || served_only(t->cur))) {
+		/* a bar over work that is no load (sampling steps, "1/28 [00:01<00:40,
+		 * 1.51s/it]") where no start is under way: an app at work, not a start */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		st->nserved++;
+		return 1;
+	}
+	if (bar && loading_words(s, n)) {
 		if (!(st = take(t, l, &e)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADING);
@@ -861,11 +877,6 @@ int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
 	return 1;
 }
 
-/* Has @s shown only a running server's requests (nothing of a start)? */
-static int served_only(const struct tr_start *s)
-{
-	return s->nrequests && s->stage == TR_ST_NONE;
-}
 
 /* A traceback that opens where no start is (a paste of the traceback
  * alone): a start's failure when the engine's logger wrote it at error
@@ -921,7 +932,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		int e;
 		struct tr_start *st = take(t, l, &e);
 		if (st)
-			st->nrequests++;
+			st->nserved++;
 		return st != NULL;
 	}
 	/* what fails where only requests were seen is theirs (the request's

@@ -80,7 +80,7 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 		return TR_OUT_FAILED;
 	if (s->ev_gen_ready >= 0)
 		return TR_OUT_COMPLETED;
-	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings + s->nrequests)
+	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings + s->nserved)
 		return TR_OUT_NONE; /* settings pasted, or a running server's requests: nothing of a start */
 	/* the start's last word is that its load is under way (a bar short
 	 * of N/N, loading dots, a step it says takes a while): loading */
