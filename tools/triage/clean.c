@@ -570,7 +570,9 @@ static int is_border(const char *p, const char *end)
  * Suppressed ...")? Its line's clock is not the engine's. */
 static int manager_prefix(const char *pre, const char *p)
 {
-	return p > pre && (tr_memmem(pre, (size_t)(p - pre), " systemd[") || tr_memmem(pre, (size_t)(p - pre), " systemd-"));
+	/* a journal's prefix is at least "Oct 16 15:39:01 h systemd[1]: " long */
+	const char *k = p - pre >= 24 ? tr_memmem(pre, (size_t)(p - pre), " systemd") : NULL;
+	return k && k + 8 < p && (k[8] == '[' || k[8] == '-');
 }
 
 int tr_clean_line(struct tr_clean *c, struct tr_line *l)

@@ -36,7 +36,7 @@ static int moving_words(const char *s, size_t n)
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs)
 {
 	const char *end = s + n;
-	if (!tr_memmem(s, n, " in ") || !moving_words(s, n))
+	if (!tr_memmem(s, n, " in "))
 		return 0;
 	for (const char *p = s; p < end; p++) {
 		/* a number's first digit: not inside another number or a name */
@@ -51,7 +51,9 @@ int tr_moved_in(const char *s, size_t n, double *gib, double *secs)
 			continue;
 		q = tr_skip_ws(q + 3, end);
 		/* a megabyte or more, a sane time: the figure of a load */
-		if (q < end && tr_digit(*q) && tr_dur_s(&q, end, &d) && g >= 1.0 / 1024 && g < 1e6 && d > 0 && d < 1e7) {
+		/* the verbs last: most lines with a size and "in" have no duration */
+		if (q < end && tr_digit(*q) && tr_dur_s(&q, end, &d) && g >= 1.0 / 1024 && g < 1e6 && d > 0 && d < 1e7 &&
+		    moving_words(s, n)) {
 			*gib = g;
 			*secs = d;
 			return 1;

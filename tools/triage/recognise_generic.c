@@ -620,7 +620,8 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st;
 	uint64_t kw = l->kw;
 	int bar = (kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v);
-	if (bar && !loading_words(s, n) && (!t->cur || t->cur->src != l->src || served_only(t->cur))) {
+	int load_bar = bar && loading_words(s, n);
+	if (bar && !load_bar && (!t->cur || t->cur->src != l->src || served_only(t->cur))) {
 		/* a bar over work that is no load (sampling steps, "1/28 [00:01<00:40,
 		 * 1.51s/it]") where no start is under way: an app at work, not a start */
 		if (!(st = take(t, l, &e)))
@@ -628,7 +629,7 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 		st->nserved++;
 		return 1;
 	}
-	if (bar && loading_words(s, n)) {
+	if (load_bar) {
 		if (!(st = take(t, l, &e)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADING);
@@ -1030,7 +1031,7 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	size_t n = l->len;
 	static const char *const until[] = {"ready", "start", "load", "live", "up", NULL};
 	const char *w = ci(s, n, "waiting for");
-	int on_load = waits_on_load(s, n);
+	int on_load = ci(s, n, "load") && waits_on_load(s, n); /* each of its phrases holds "load" */
 	if (!on_load && (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n)))
 		return 0;
 	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
@@ -1053,12 +1054,10 @@ static int waits_on_load(const char *s, size_t n)
 {
 	static const char *const wait[] = {"sleep", "sleeping", "wait", "waiting", NULL};
 	static const char *const on[] = {"for load", "for loading", "to load", "to finish loading", "for the load"};
-	if (!any_word(s, n, wait) || tr_hedged(s, n) || tr_says_failed(s, n) || word(s, n, "timed out"))
-		return 0;
-	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++)
-		if (word(s, n, on[i]))
-			return 1;
-	return 0;
+	int said = 0;
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]) && !said; i++)
+		said = word(s, n, on[i]) != NULL;
+	return said && any_word(s, n, wait) && !tr_hedged(s, n) && !tr_says_failed(s, n) && !word(s, n, "timed out");
 }
 
 /* A status table's row: a cell that is the model's state, READY, or
@@ -1339,7 +1338,7 @@ static int device_property(struct lsc_triage *t, struct tr_line *l)
 
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
-	if ((k & TR_G_GENERIC) && (pinned_refused(t, l) || device_property(t, l)))
+	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)))
 		return 1;
 	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
 		if (failure(t, l, level_of(l)))

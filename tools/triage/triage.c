@@ -123,8 +123,8 @@ static void long_step_said(struct lsc_triage *t, const struct tr_line *l)
 	static const char *const w[] = {"take a while", "takes a while", "please wait", "take a few minutes",
 					"take several minutes", "take some time"};
 	struct tr_start *st = t->cur;
-	if (!st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY ||
-	    (!strstr(l->s, " wait") && !strstr(l->s, " while") && !strstr(l->s, " minutes") && !strstr(l->s, " time")))
+	if (!(l->kw & TR_G_GSTEP) || !st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN ||
+	    st->stage >= TR_ST_READY)
 		return;
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		if (tr_memmem_ci(l->s, l->len, w[i])) {
