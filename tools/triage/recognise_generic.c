@@ -878,7 +878,6 @@ int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
 	return 1;
 }
 
-
 /* A traceback that opens where no start is (a paste of the traceback
  * alone): a start's failure when the engine's logger wrote it at error
  * level, not just after a request's failure, or when its frame is in a
