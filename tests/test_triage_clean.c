@@ -49,6 +49,34 @@ Test(triage_clean, crlf_and_ansi)
 	CLEAN("\x1b]0;a\x1b" "b\x07strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 }
 
+/* A colour escape whose ESC a web page replaced with U+FFFD goes like
+ * one intact ("\xef\xbf\xbd[1;36m"); a U+FFFD that begins no escape, or
+ * one before a bracket that is text, stays. */
+Test(triage_clean, ansi_with_its_esc_replaced)
+{
+	CLEAN("\xef\xbf\xbd[1;36mstrata generate:\xef\xbf\xbd[0;0m loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("\xef\xbf\xbd[Kstrata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("a \xef\xbf\xbd b", "a \xef\xbf\xbd b");
+	CLEAN("\xef\xbf\xbd[note] x", "\xef\xbf\xbd[note] x");
+	CLEAN("\xef\xbc\x81 fullwidth", "\xef\xbc\x81 fullwidth");
+}
+
+/* A service manager's own line in a journal is flagged (its clock is not
+ * the engine's); the engine's line under the same prefix is not. */
+Test(triage_clean, service_manager_lines_are_flagged)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert(clean(&c, "Oct 16 15:47:12 host systemd[1]: strata.service: Consumed 4min 12.345s CPU time.", &l));
+	cr_expect(l.flags & TR_L_MANAGER);
+	cr_assert(clean(&c, "Oct 16 15:39:01 host systemd-journald[312]: Suppressed 1043 messages", &l));
+	cr_expect(l.flags & TR_L_MANAGER);
+	cr_assert(clean(&c, "Oct 16 15:39:01 host strata[1234]: strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l));
+	cr_expect(!(l.flags & TR_L_MANAGER));
+	cr_assert(clean(&c, "Oct 16 15:39:01 host strata[1234]: restarting systemd[1] units", &l));
+	cr_expect(!(l.flags & TR_L_MANAGER), "the words in the message are not the prefix");
+}
+
 Test(triage_clean, markdown_quoting_bold_and_tags)
 {
 	CLEAN("> strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);

@@ -7,6 +7,7 @@
  * figures.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -270,22 +271,23 @@ Test(generic, traceback_alone_opens_a_start)
 				"  File \"/x/sample.py\", line 8, in <module>\n"
 				"  File \"/x/chat_module.py\", line 927, in _run\n"),
 		     0, "a traceback about nothing that loads is no start");
-	cr_expect_eq(nstarts_of("INFO:     127.0.0.1:58408 - \"POST /v1/model/unload HTTP/1.1\" 500\n"
-				"ERROR:    Exception in ASGI application\n"
-				"ERROR:    Traceback (most recent call last):\n"
-				"ERROR:      File \"/x/httptools_impl.py\", line 409, in run_asgi\n"),
-		     0, "a request's traceback is no start");
-	/* "right after": within 3 lines of the request's failure; a traceback 4
-	 * lines on is the engine's own */
-	for (int gap = 1; gap <= 5; gap++) {
-		char log[1024] = "ERROR:    Exception in ASGI application\n";
-		for (int i = 1; i < gap; i++)
-			snprintf(log + strlen(log), sizeof log - strlen(log), "  filler line %d\n", i);
-		snprintf(log + strlen(log), sizeof log - strlen(log),
-			 "ERROR 12-01 10:00:00 engine.py:1] Traceback (most recent call last):\n"
-			 "  File \"/app/x.py\", line 3, in handle\nValueError: bad\n");
-		cr_expect_eq(nstarts_of(log), gap <= 3 ? 0u : 1u, "a traceback %d lines after a request's failure", gap);
-	}
+	/* a request's traceback: the paste shows a running server, not a start */
+	static const char req[] = "INFO:     127.0.0.1:58408 - \"POST /v1/model/unload HTTP/1.1\" 500\n"
+				  "ERROR:    Exception in ASGI application\n"
+				  "ERROR:    Traceback (most recent call last):\n"
+				  "ERROR:      File \"/x/httptools_impl.py\", line 409, in run_asgi\n"
+				  "ERROR:      File \"/x/model.py\", line 9, in unload_model\n";
+	cr_expect_eq(nstarts_of(req), 1);
+	expect_start(req, "none", "-");
+	t = trun_text(req);
+	cr_assert(t);
+	cr_expect_neq(lsc_triage_exit_code(t), 2, "no fail: nothing of a start failed");
+	lsc_triage_free(t);
+	/* a start after it is a start */
+	char more[1024];
+	snprintf(more, sizeof more, "%sINFO loading model /m\nERROR load failed: no such file\n", req);
+	expect_start(more, "failed", "-");
+	cr_expect_eq(nstarts_of(more), 1);
 }
 
 /* The load's beginning in words ("Load weight begin", "begin loading",
@@ -530,4 +532,227 @@ Test(generic, each_fatal_phrase_ends_the_start)
 		snprintf(log, sizeof log, "Starting engine with pid 4711\n%s\n", fatal[i]);
 		expect_start(log, "failed", NULL);
 	}
+}
+
+/* A launcher that tries its backends in turn: a load that begins after
+ * the start under way failed is a retry, a start of its own, with its own
+ * outcome. The near misses: a load that begins again after a warning (the
+ * same start), and the words inside the failure's traceback. */
+Test(generic, load_begun_after_a_failure_is_a_retry)
+{
+	static const char log[] = "INFO [alpha] attempting to load model m\n"
+				  "ERROR [alpha] load failed: unsupported format\n"
+				  "INFO [beta] trying to load model m\n"
+				  "INFO [beta] model loaded in 3.2 s\n";
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	struct lsc_triage_start_info a, b;
+	cr_assert(lsc_triage_start(t, 0, &a) == 0 && lsc_triage_start(t, 1, &b) == 0);
+	cr_expect_str_eq(a.outcome, "failed");
+	cr_expect_eq(a.first_line, 1);
+	cr_expect_str_eq(b.outcome, "completed");
+	cr_expect_str_eq(b.speed, "ok"); /* 3.2 s */
+	cr_expect_eq(b.first_line, 3);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("INFO attempting to load model m\n"
+				"WARNING low host memory\n"
+				"INFO loading model m shards\n"
+				"INFO model loaded in 3.2 s\n"),
+		     1, "a warning is no failure");
+	cr_expect_eq(nstarts_of("INFO loading model m\n"
+				"Traceback (most recent call last):\n"
+				"  File \"x.py\", line 3, in run\n"
+				"    print('loading model m')\n"
+				"ValueError: bad\n"),
+		     1, "inside the traceback");
+}
+
+/* A structured line that plans the load with the weights' size in a key
+ * (`weights.total="34.6 GiB"`, `"model_size_bytes": 7516192768`) is a
+ * start under way, cut off when nothing follows, with that size as the
+ * model's. Near misses: a size of something else (the machine's memory,
+ * the KV cache), a model size in parameters, prose. */
+Test(generic, weights_size_in_a_key_is_a_start_under_way)
+{
+	static const char *const logs[] = {
+		"level=INFO msg=\"offload\" layers.model=49 memory.weights.total=\"34.6 GiB\"\n",
+		"{\"event\":\"plan\",\"model_size_bytes\": 37151946752}\n",
+	};
+	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+		struct lsc_triage *t = trun_text(logs[i]);
+		cr_assert(t);
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, 0, &si) == 0, "%s", logs[i]);
+		cr_expect_str_eq(si.outcome, "cut-off", "%s", logs[i]);
+		lsc_triage_free(t);
+	}
+	/* the size is the model's: a load of 34.6 GiB in 120 s is 0.29 GiB/s, slow */
+	struct lsc_triage *t = trun_text("level=INFO memory.weights.total=\"34.6 GiB\"\n"
+					 "level=INFO msg=\"model loaded in 120 s\"\n");
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.gib > 34.59 && si.gib < 34.61, "gib %f", si.gib);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("level=INFO memory.total=\"62.6 GiB\" kv.size=\"2.2 GiB\"\n"), 0, "not the weights");
+	cr_expect_eq(nstarts_of("level=INFO model_size=7B\n"), 0, "parameters, not bytes");
+	cr_expect_eq(nstarts_of("the weights_total was 34.6 GiB last time\n"), 0, "no key=value");
+}
+
+/* A poller that waits on the load itself ("Sleep 30 seconds for load m..",
+ * "waiting for the model to finish loading") says the load is under way:
+ * a paste that ends there is loading, one with a load summary after it
+ * completed. A wait for a server to come up is only begun (cut off); a
+ * wait that timed out, or a guess, is no load under way. */
+Test(generic, wait_on_the_load_is_loading)
+{
+	expect_start("INFO:root:Sleep 30 seconds for load llama2-7b-chat..\n", "loading", "-");
+	expect_start("engine: waiting for the model to finish loading\n", "loading", "-");
+	expect_start("INFO:root:Sleep 30 seconds for load m..\nINFO model loaded in 4.0 s\n", "completed", "ok");
+	/* near misses */
+	expect_start("INFO: waiting for server to start\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("if it hangs, wait for load to finish\n"), 0, "a guess");
+	cr_expect_eq(nstarts_of("sleep 5 for loadavg to settle\n"), 0, "not the load");
+}
+
+/* An amount moved in a time ("pinned 28.47 GiB in 18 s") is the load's own
+ * measure, judged on that amount: 18 s is ok (under 60 s) even where the
+ * engine's time to ready (61 s, which alone says nothing) follows; 223 s
+ * for 28.47 GiB is 0.128 GiB/s, slow. A download of the same amount is
+ * not the load. */
+Test(generic, amount_moved_in_a_time_is_the_load)
+{
+	struct lsc_triage *t = trun_text("engine: pinned 28.47 GiB in 18 s; page-locked\nengine ready after 61 s\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "ok");
+	cr_expect(si.load_s == 18.0, "load %f", si.load_s);
+	cr_expect(si.gib > 28.469 && si.gib < 28.471, "gib %f", si.gib);
+	lsc_triage_free(t);
+	t = trun_text("engine: copied 28.47 GiB in 223 s\nengine ready after 291 s\n");
+	cr_assert(t);
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.gibps > 0.1276 && si.gibps < 0.1278, "rate %f", si.gibps); /* 28.47 / 223 */
+	lsc_triage_free(t);
+	/* near misses: a download, a size with no time after it */
+	expect_start("engine: downloaded 28.47 GiB in 223 s\nengine ready after 61 s\n", "completed", "-");
+	expect_start("engine: pinned 28.47 GiB (in 2 pieces)\nengine ready after 61 s\n", "completed", "-");
+}
+
+/* A line an engine shape takes for another fact (here the hugetlb pool's
+ * need and size) that also says the load failed fails the start: the
+ * failure words are read whichever recogniser took the line. A guess
+ * before them ("if it failed to load") is none. */
+Test(generic, load_failure_words_on_a_line_taken_for_another_fact)
+{
+	static const char fail[] = "engine: could not load weights: hugetlb mmap failed: need 23584 free 2 MiB pages, "
+				   "pool has 13567\n";
+	expect_start(fail, "failed", "-");
+	struct lsc_triage *t = trun_text(fail);
+	cr_assert(t);
+	cr_expect_geq(trun_sev_of(t, "hugetlb-pool-short"), LSC_TRIAGE_INFO, "the pool's finding too");
+	lsc_triage_free(t);
+	expect_start("engine: hugetlb mmap failed: need 23584 free 2 MiB pages, pool has 13567\n", "cut-off", "-");
+	expect_start("engine: if it failed to load, hugetlb mmap failed: need 23584 free 2 MiB pages, pool has 13567\n",
+		     "cut-off", "-");
+}
+
+/* A page-locked allocation refused, in any engine's words (an allocation
+ * word, pinned or page-locked memory, a failure read by meaning), with
+ * the size it names: pinned-alloc-failed (warn), the start not failed by
+ * it (the engine may go on with pageable memory), also where the reason
+ * is "out of memory" and llama.cpp's shapes are off. Near misses: a
+ * success, a guess. */
+Test(generic, pinned_refusal_in_any_words)
+{
+	static const char *const logs[] = {
+		"engine: unable to register page-locked host memory (4.00 GiB): operation not permitted\n",
+		"It initializes with an error: ggml_cuda_host_malloc: failed to allocate 1012.00 MiB of pinned memory: "
+		"out of memory\n",
+	};
+	static const char *const size[] = {"4.00 GiB", "1012.00 MiB"};
+	for (size_t i = 0; i < 2; i++) {
+		struct lsc_triage_opts o = {.source = "x"};
+		struct lsc_triage *t = lsc_triage_new(&o);
+		cr_assert(t);
+		lsc_triage_engine_off(t, "llama.cpp");
+		lsc_triage_feed(t, logs[i], strlen(logs[i]));
+		lsc_triage_finish(t);
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, 0, &si) == 0, "%s", logs[i]);
+		cr_expect_str_eq(si.outcome, "cut-off", "%s", logs[i]);
+		int found = 0;
+		for (size_t k = 0; k < lsc_triage_nfindings(t); k++) {
+			struct lsc_triage_finding_info f;
+			lsc_triage_finding(t, k, &f);
+			if (!strcmp(f.id, "pinned-alloc-failed")) {
+				found = 1;
+				cr_expect_eq(f.severity, LSC_TRIAGE_WARN);
+				cr_expect(strstr(f.summary, size[i]) != NULL, "%s: %s", size[i], f.summary);
+			}
+		}
+		cr_expect(found, "%s", logs[i]);
+		lsc_triage_free(t);
+	}
+	cr_expect_eq(nstarts_of("engine: registered 4.00 GiB of page-locked host memory, 0 failures\n"), 0);
+	cr_expect_eq(nstarts_of("if the allocation of pinned memory failed, use pageable memory\n"), 0);
+}
+
+/* A bar's share of the checkpoint is what its elapsed time moved: 7 of 11
+ * shards of a 17.69 GiB checkpoint are 11.26 GiB in 60 s, 0.19 GiB/s,
+ * slow so far (60 s is not under 60 s); the checkpoint's size is read in
+ * words ("checkpoint size: X"). Without a size the same bar is not judged. */
+Test(generic, bar_share_of_the_checkpoint)
+{
+	static const char bar[] = "Loading checkpoint shards:  64%|######    | 7/11 [01:00<00:30,  7.72s/it]\n";
+	char log[512];
+	snprintf(log, sizeof log, "engine: checkpoint size: 17.69 GiB\n%s", bar);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "loading");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.load_s == 60.0, "load %f", si.load_s);
+	cr_expect(fabs(si.gib - 17.69 * 7 / 11) < 1e-9, "gib %f", si.gib);
+	lsc_triage_free(t);
+	expect_start(bar, "loading", "-");
+}
+
+/* A GPU management tool's device properties ("GPU[0]    : (Topology) Numa
+ * Node: 0", as rocm-smi lists them) are the machine, pasted as a setting:
+ * alone, not a start (outcome none); before a log, part of its start.
+ * Near misses: a GPU named in a sentence, a property with no value. */
+Test(generic, device_properties_are_a_setting)
+{
+	static const char props[] = "GPU[0]    : (Topology) Numa Node: 0\nGPU[0]    : (Topology) Numa Affinity: 0\n";
+	expect_start(props, "none", "-");
+	char log[512];
+	snprintf(log, sizeof log, "%sloading model /m\nModel loaded in 3.0 s\n", props);
+	expect_start(log, "completed", "ok");
+	cr_expect_eq(nstarts_of(log), 1);
+	cr_expect_eq(nstarts_of("GPU[0] is the one that hangs\n"), 0);
+	cr_expect_eq(nstarts_of("GPU[0] : Numa Node\n"), 0);
+}
+
+/* A progress bar over work that is no load (sampling steps) where no
+ * start is under way is an app at work: alone, not a start (outcome
+ * none). Near misses: a bar that names the load is loading; a load that
+ * begins after the bars is a start (cut off). */
+Test(generic, sampling_bar_alone_is_no_start)
+{
+	static const char bars[] = "  4%|3         | 1/28 [00:01<00:40,  1.51s/it]\n"
+				   "  7%|7         | 2/28 [00:03<00:39,  1.51s/it]\n";
+	expect_start(bars, "none", "-");
+	cr_expect_eq(nstarts_of(bars), 1);
+	expect_start("Loading shards:  7%|7         | 2/28 [00:03<00:39,  1.51s/it]\n", "loading", "-");
+	char log[512];
+	snprintf(log, sizeof log, "%sloading model /m\n", bars);
+	expect_start(log, "cut-off", "-");
+	cr_expect_eq(nstarts_of(log), 1);
 }

@@ -8,6 +8,7 @@
  * Expected values come from the logs' own figures, worked out by hand.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,6 +398,106 @@ Test(outcome, failure_past_the_finding_store_still_fails, .timeout = 300)
 			lsc_triage_feed(t, bad, sizeof(bad) - 1);
 		cr_expect_eq(lsc_triage_exit_code(t), with_fail ? 2 : 0, "exit with%s the failed start",
 			     with_fail ? "" : "out");
+		lsc_triage_free(t);
+	}
+}
+
+/* A start whose last recognised line begins a step it says takes long
+ * ("this can take a while...", "please wait ...") is still loading where
+ * the paste ends, also after a later line of the same step (its function's
+ * name before ": "); a recognised line of another step, or a load summary,
+ * ends that (cut off, completed). */
+Test(outcome, step_said_to_take_long_is_loading_at_the_end)
+{
+	static const struct {
+		const char *log, *outcome;
+	} c[] = {
+		{"engine: loading model weights from /m - please wait ...\n", "loading"},
+		{"load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+		 "load_tensors: skipping 456 vision/mtp tensors\n",
+		 "loading"},
+		/* near misses */
+		{"engine: loading model weights from /m\n", "cut-off"},
+		{"load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+		 "llama_context: n_ctx = 4096\n",
+		 "cut-off"},
+		{"engine: loading model weights from /m - please wait ...\nengine: model loaded in 3.0 s\n", "completed"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct lsc_triage *t = trun_text(c[i].log);
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, c[i].outcome, "%s", c[i].log);
+		lsc_triage_free(t);
+	}
+}
+
+/* An unfinished start is slow so far by its lines' own clocks when they
+ * span minutes with no figure stated: "Loading weights" at 20:17:58 and
+ * the last line at 20:23:28 are 330 s (over 300 s with no size: slow),
+ * cut off. Near misses: 200 s is not judged; one clock on every line
+ * (a prefix added by hand) says nothing. */
+Test(outcome, unfinished_start_slow_by_its_clocks)
+{
+	struct lsc_triage *t = trun_text("2024-09-25 20:17:58 app-1  | Loading weights from /m/model.safetensors\n"
+					 "2024-09-25 20:18:12 app-1  | Creating model from config: /m/config.yaml\n"
+					 "2024-09-25 20:23:28 app-1  | Appl\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "cut-off");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.load_s == 330.0, "so far %f", si.load_s);
+	lsc_triage_free(t);
+	static const char *const near[] = {
+		"2024-09-25 20:17:58 app-1  | Loading weights from /m/model.safetensors\n"
+		"2024-09-25 20:21:18 app-1  | Appl\n",
+		"2024-09-25 20:17:58 app-1  | Loading weights from /m/model.safetensors\n"
+		"2024-09-25 20:17:58 app-1  | Appl\n",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		t = trun_text(near[i]);
+		cr_assert(t);
+		si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, "cut-off");
+		cr_expect_str_eq(si.speed, "-", "%s", near[i]);
+		lsc_triage_free(t);
+	}
+}
+
+/* A load's progress fraction and its lines' clocks give the whole load's
+ * time at that rate: 0.01 at 09:37:04.768 and 0.08 at 09:38:11.808 (the
+ * logfmt "time=" field) are 67.04 s for 7%, 957.7 s for the whole: slow,
+ * still loading; the same through ollama's shape. Near misses: 0.01 to
+ * 0.50 in the same time (136.8 s for the whole, not judged without a
+ * size), and the fractions without clocks. */
+Test(outcome, progress_rate_projects_the_whole_load)
+{
+	static const char *const slow[] = {
+		"time=2024-07-21T09:37:04.768Z level=DEBUG msg=\"weights load progress 0.01\"\n"
+		"time=2024-07-21T09:38:11.808Z level=DEBUG msg=\"weights load progress 0.08\"\n",
+		"time=2024-07-21T09:37:04.768Z level=DEBUG source=server.go:623 msg=\"model load progress 0.01\"\n"
+		"time=2024-07-21T09:38:11.808Z level=DEBUG source=server.go:623 msg=\"model load progress 0.08\"\n",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct lsc_triage *t = trun_text(slow[i]);
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, "loading", "%s", slow[i]);
+		cr_expect_str_eq(si.speed, "slow", "%s", slow[i]);
+		cr_expect(fabs(si.load_s - 67.04 / 0.07) < 1e-6, "whole %f", si.load_s);
+		lsc_triage_free(t);
+	}
+	static const char *const near[] = {
+		"time=2024-07-21T09:37:04.768Z level=DEBUG msg=\"weights load progress 0.01\"\n"
+		"time=2024-07-21T09:38:11.808Z level=DEBUG msg=\"weights load progress 0.50\"\n",
+		"level=DEBUG msg=\"weights load progress 0.01\"\nlevel=DEBUG msg=\"weights load progress 0.08\"\n",
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct lsc_triage *t = trun_text(near[i]);
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, "loading", "%s", near[i]);
+		cr_expect_str_eq(si.speed, "-", "%s", near[i]);
 		lsc_triage_free(t);
 	}
 }

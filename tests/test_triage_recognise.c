@@ -491,3 +491,82 @@ Test(triage_recognise, a_load_error_that_names_a_pinned_refusal)
 	cr_expect_eq(sev_of(t, "pinned-alloc-failed"), LSC_TRIAGE_FAIL);
 	lsc_triage_free(t);
 }
+
+/* A summary of the machine that states both THP modes as key=value (a
+ * check tool's system line) is a setting: alone it is no start (outcome
+ * none), and its modes are the start's. One mode alone, or a mode that a
+ * sentence goes on to weigh ("defrag=madvise or never"), is prose. */
+Test(triage_recognise, thp_modes_as_key_value_are_a_setting)
+{
+	struct lsc_triage *t = run("system: kernel 6.1; THP enabled=always defrag=defer+madvise; memlock 8.0 MiB\n");
+	cr_assert_eq(lsc_triage_nrecognised(t), 1);
+	cr_assert_eq(t->nsums, 1);
+	cr_expect_str_eq(t->sums[0].thp_defrag, "defer+madvise");
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "none");
+	lsc_triage_free(t);
+	static const char *const prose[] = {
+		"With defrag=madvise, the arena's own request is what can stall\n",
+		"set enabled=madvise and defrag=madvise or never\n",
+		"THP enabled=madvised defrag=madvise\n", /* not a mode */
+	};
+	for (size_t i = 0; i < sizeof prose / sizeof prose[0]; i++) {
+		t = run(prose[i]);
+		cr_expect_eq(lsc_triage_nrecognised(t), 0, "%s", prose[i]);
+		lsc_triage_free(t);
+	}
+}
+
+/* tr_moved_in: a size, "in", a duration, on a line whose verbs move
+ * memory; the figures as the line gives them (12 GB = 12e9 / 2^30 GiB,
+ * 2 min = 120 s). */
+Test(triage_recognise, amount_moved_in_a_time)
+{
+	double g = 0, d = 0;
+	const char *a = "read 4,096 MiB in 2 min from /models";
+	cr_assert(tr_moved_in(a, strlen(a), &g, &d));
+	cr_expect_float_eq(g, 4.0, 1e-12);
+	cr_expect_float_eq(d, 120.0, 1e-12);
+	const char *b = "copied 12 GB in 9.5 s";
+	cr_assert(tr_moved_in(b, strlen(b), &g, &d));
+	cr_expect_float_eq(g, 12e9 / (1024.0 * 1024 * 1024), 1e-12);
+	cr_expect_float_eq(d, 9.5, 1e-12);
+	static const char *const no[] = {
+		"downloaded 12 GB in 9.5 s",       /* a network's bytes */
+		"pinned 12 GB in two pieces",      /* no duration */
+		"the 12 GB in 9.5 s of the doc",   /* no verb of a load */
+		"pinned 512 B in 2 s",             /* under a megabyte */
+		"pinned v12 GB in 9.5 s",          /* a name, not a number */
+	};
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		cr_expect(!tr_moved_in(no[i], strlen(no[i]), &g, &d), "%s", no[i]);
+}
+
+/* Memory locking is read in the words of the syscall and its limit, not
+ * as one engine's shape: with llama.cpp's recognisers off, a refused
+ * mlock still gives memlock-limit (warn) on a start, its size of 39813120
+ * bytes kept; "mlock: ok, 0 failures" refuses nothing. */
+Test(triage_recognise, mlock_refusal_is_shared_vocabulary)
+{
+	static const char *const logs[] = {
+		"warning: failed to mlock 39813120-byte buffer (after previously locking 4106670080 bytes): Cannot "
+		"allocate memory\n",
+		"mlock: ok, 0 failures\n",
+	};
+	for (int off = 0; off < 2; off++)
+		for (size_t i = 0; i < 2; i++) {
+			struct lsc_triage_opts o = {.source = "x"};
+			struct lsc_triage *t = lsc_triage_new(&o);
+			cr_assert_not_null(t);
+			if (off)
+				lsc_triage_engine_off(t, "llama.cpp");
+			lsc_triage_feed(t, logs[i], strlen(logs[i]));
+			lsc_triage_finish(t);
+			if (i == 0)
+				cr_expect_eq(sev_of(t, "memlock-limit"), LSC_TRIAGE_WARN, "off=%d", off);
+			else
+				cr_expect_eq(sev_of(t, "memlock-limit"), -1, "off=%d: %s", off, logs[i]);
+			lsc_triage_free(t);
+		}
+}

@@ -111,12 +111,26 @@ static int valid_utf8(const char *s, size_t n)
 	return 1;
 }
 
+/* A colour escape whose ESC a web page or an editor replaced with U+FFFD
+ * ("\xef\xbf\xbd[1;36m", as GitHub shows a pasted terminal capture): the
+ * replacement character, '[', digits and ';', and a final 'm', 'K' or 'J'.
+ * Its length, or 0 (a U+FFFD that is not one stays, as any text). */
+static size_t lost_esc_len(const char *p, const char *end)
+{
+	if (end - p < 5 || memcmp(p, "\xef\xbf\xbd[", 4))
+		return 0;
+	const char *q = p + 4;
+	while (q < end && q - p < 20 && (tr_digit(*q) || *q == ';'))
+		q++;
+	return q < end && (*q == 'm' || *q == 'K' || *q == 'J') ? (size_t)(q + 1 - p) : 0;
+}
+
 /* Remove ANSI escapes, tags, bold and backtick marks, CR and NUL; flag
  * invalid UTF-8. The runs between special bytes are found with strcspn
  * (vectorised in libc): most lines have none. @s[len] must be NUL. */
 static size_t compact(char *s, size_t len, unsigned *flags)
 {
-	static const char specials[] = "\x1b*`<\r";
+	static const char specials[] = "\x1b*`<\r\xef";
 	if (any_high(s, len) && !valid_utf8(s, len))
 		*flags |= TR_L_BADUTF8;
 	size_t r = 0, w = 0;
@@ -149,6 +163,15 @@ static size_t compact(char *s, size_t len, unsigned *flags)
 			} else if (r < len) {
 				r++;
 			}
+			continue;
+		}
+		if (c == 0xef) {
+			size_t el = lost_esc_len(s + r, s + len);
+			if (el) {
+				r += el;
+				continue;
+			}
+			s[w++] = s[r++];
 			continue;
 		}
 		if (c == '*' && r + 1 < len && s[r + 1] == '*') {
@@ -542,6 +565,16 @@ static int is_border(const char *p, const char *end)
 	return dash;
 }
 
+/* Do the prefixes @pre..@p name the service manager as the line's program
+ * ("host systemd[1]: Started x.service", "systemd-journald[312]:
+ * Suppressed ...")? Its line's clock is not the engine's. */
+static int manager_prefix(const char *pre, const char *p)
+{
+	/* a journal's prefix is at least "Oct 16 15:39:01 h systemd[1]: " long */
+	const char *k = p - pre >= 24 ? tr_memmem(pre, (size_t)(p - pre), " systemd") : NULL;
+	return k && k + 8 < p && (k[8] == '[' || k[8] == '-');
+}
+
 int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 {
 	l->len = compact(l->s, l->len, &l->flags);
@@ -585,6 +618,7 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 	}
 	p = (char *)strip_compose(p, end);
 	int clocks = 0, compose = p != l->s;
+	const char *pre = p;
 	for (int i = 0; i < 8; i++) {
 		double ts = NAN;
 		const char *q = strip_one(p, end, &ts, &l->level);
@@ -602,6 +636,8 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		}
 		p = (char *)q;
 	}
+	if (manager_prefix(pre, p))
+		l->flags |= TR_L_MANAGER;
 	if (p < end && *p == '{') {
 		char *me = json_message(p, end, &l->level);
 		if (me != end) {

@@ -34,6 +34,7 @@
 #define TR_L_BADUTF8 0x2u
 #define TR_L_MDTABLE 0x4u  /* a markdown table row: prose, not a log line */
 #define TR_L_TABLE 0x8u    /* a row of a table a program drew (+---+ borders): read as a status table */
+#define TR_L_MANAGER 0x10u /* a service manager's own line in a journal (systemd[1]): not the start's clock */
 
 #define TR_TS_KINDS 3
 
@@ -81,8 +82,10 @@ enum {
 #define TR_G_GFATAL (1ull << 58) /* words that end a start: a traceback, an exit status, a signal, a timeout */
 #define TR_G_GBEGIN (1ull << 62) /* the load begins in words: loading model, loading weights */
 #define TR_G_GWAY (1ull << 63)   /* a start under way: a launch command (--model), a download's count, "taken more than" */
+#define TR_G_GSTEP (1ull << 54) /* a step said to take long: "this can take a while", "please wait" */
+#define TR_G_GPIN (1ull << 55)  /* page-locked memory named: "pinned memory", "page-locked" */
 #define TR_G_GFIGS (TR_G_GFIG | TR_G_GBAR | TR_G_GSIZE | TR_G_GEND)
-#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN | TR_G_GWAY)
+#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN | TR_G_GWAY | TR_G_GPIN)
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
@@ -265,10 +268,19 @@ struct tr_start {
 	int probe;              /* a `loadscope probe` run: a judgement, not a start */
 	int ready_from_clock;   /* ready_s is the span of the lines' clocks, not a stated figure */
 	unsigned long nsettings;/* of the recognised lines, settings pasted (cat, sysctl, ulimit) */
+	unsigned long nserved;  /* of the recognised lines, work a running server or app did, not a start's (a
+				 * served request's failure, "Exception in ASGI application"; a sampling bar) */
 	int progress_open;      /* the last progress line showed the load unfinished (n < N, a percentage) */
+	/* the load's progress as a fraction, first and last, with the clocks of
+	 * their lines (NAN none): their rate says how long the whole load takes */
+	double prog_first, prog_last, prog_ts_first[TR_TS_KINDS], prog_ts_last[TR_TS_KINDS];
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
+	int began_open;         /* the last recognised line began a step it says takes long ("this can take a
+				 * while..."; tr_touch clears it at a line of another step): a paste that ends
+				 * there is still loading */
+	char began_step[24];    /* that line's step, the function name before its ": " ("load_tensors"), "" none */
 	int ev_gen_fail;        /* generic failure evidence (an error-level line, a traceback's cause, an exit) */
 	int ev_gen_fail_last;   /* the latest such line (a traceback's last exception line) */
 	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
@@ -281,6 +293,7 @@ struct tr_start {
 	struct tr_num step_s;   /* a floor of the time to ready: the longest step after the weights (graph capture,
 				 * torch.compile, warmup), or a watcher's wait that ran out ("not ready after 30 minutes") */
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
+	struct tr_num moved_s, moved_gib; /* an amount moved in a time ("pinned 28.47 GiB in 18 s", moved.c): a load's measure */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
 	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
@@ -503,7 +516,17 @@ struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const c
  * start when the current one already has it (@have) or is ready. */
 struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int have, const char *family);
 struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const char *run, int create);
+/* The load's progress reached @frac (0..1) on line @l. */
+void tr_progress_at(struct tr_start *s, const struct tr_line *l, double frac);
+/* Has @s ended in a failure so far (an engine error, generic failure
+ * evidence, an exit, a kill) without having completed? What begins a load
+ * after that is a retry: a start of its own. */
+int tr_start_failed(const struct tr_start *s);
 void tr_touch(struct tr_start *s, const struct tr_line *l);
+/* The length of the step name that opens @l (a function's or logger's
+ * name before ": ", "load_tensors: ..."; 0 none), and whether it is @name. */
+size_t tr_step_name(const struct tr_line *l);
+int tr_step_name_is(const struct tr_line *l, const char *name);
 void tr_close(struct lsc_triage *t, struct tr_start *s);
 void tr_close_all(struct lsc_triage *t);
 
@@ -575,7 +598,7 @@ int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from);
 /* The same for a prefiltered line, from its shape bits (tr_prefilter_line). */
 int tr_shape_match_line(const struct tr_line *l, size_t from);
 #define TR_G_SHAPE_SHIFT 24
-#define TR_G_SHAPE_BUCKETS 32
+#define TR_G_SHAPE_BUCKETS 30 /* bits 24-53; 54 and 55 are the shared vocabulary's (TR_G_GSTEP, TR_G_GPIN) */
 static inline uint64_t tr_shape_group(size_t i)
 {
 	return 1ull << (TR_G_SHAPE_SHIFT + i % TR_G_SHAPE_BUCKETS);
@@ -634,6 +657,14 @@ int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
 /* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
 int tr_ready_negated(const char *s, size_t n);
+/* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
+ * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
+int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
+/* A line some recogniser took for another fact ("error loading model:
+ * hugetlb mmap failed: ..." as the hugetlb pool's) that says the load
+ * failed fails the start under way, if nothing had: 1 when it did.
+ * recognise_generic.c */
+int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l);
 /* Is the line a guess, not an event ("may", "might", "could", "if")? recognise_generic.c */
 int tr_hedged(const char *s, size_t n);
 

@@ -524,6 +524,56 @@ static int keyed_load_duration(const char *s, size_t n, double *v)
 	return 0;
 }
 
+/* Does the key @k[0..n) ("memory.weights.total", "model_size",
+ * "weights_bytes") name the size of the model's weights: a part that says
+ * weights or model, and a last part that says size or total? Not an
+ * estimate of what loading them needs ("memory.required.full"). */
+static int model_size_key(const char *k, size_t n)
+{
+	const char *last = k + n;
+	while (last > k && last[-1] != '.' && last[-1] != '_')
+		last--;
+	size_t ll = (size_t)(k + n - last);
+	int sized = (ll == 4 && !strncasecmp(last, "size", 4)) || (ll == 5 && !strncasecmp(last, "total", 5)) ||
+		    (ll == 5 && !strncasecmp(last, "bytes", 5));
+	return sized && last > k && (tr_memmem_ci(k, (size_t)(last - k), "weights") || tr_memmem_ci(k, (size_t)(last - k), "model"));
+}
+
+/* A field in a structured line (logfmt `key=value`, JSON `"key": value`)
+ * whose key names the weights' size (model_size_key) and whose value is a
+ * size ("34.6 GiB"; a bare number under a key that ends in bytes): the
+ * model's size, as an engine that plans its load states it. 1 with GiB. */
+static int keyed_model_size(const char *s, size_t n, double *gib)
+{
+	const char *end = s + n;
+	for (const char *p = s; p < end; p++) {
+		if (*p != '=' && !(*p == ':' && p > s && p[-1] == '"'))
+			continue;
+		const char *ke = *p == ':' ? p - 1 : p, *kb = ke;
+		while (kb > s && (tr_isword(kb[-1]) || kb[-1] == '_' || kb[-1] == '.'))
+			kb--;
+		if (kb == ke || !model_size_key(kb, (size_t)(ke - kb)))
+			continue;
+		const char *v = p + 1;
+		while (v < end && (*v == '"' || *v == ' '))
+			v++;
+		const char *q = v;
+		double x;
+		/* a megabyte or more: "model_size=7B" counts parameters, not bytes */
+		if (q < end && tr_digit(*q) && tr_size_gib(&q, end, &x) && x >= 1.0 / 1024 && x < 1e6) {
+			*gib = x;
+			return 1;
+		}
+		q = v;
+		if ((size_t)(ke - kb) > 5 && !strncasecmp(ke - 5, "bytes", 5) && q < end && tr_digit(*q) &&
+		    tr_num(&q, end, &x) && (q == end || !tr_isword(*q)) && x >= 1e6 && x < 1e15) {
+			*gib = x / (1024.0 * 1024.0 * 1024.0);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The steps an engine takes after its weights are in, named with their
  * time: a CUDA graph capture, a torch.compile of the model's graph, a
  * warmup, the KV cache ("Graph capturing finished in 11412 secs",
@@ -551,7 +601,17 @@ static int start_step(struct lsc_triage *t, struct tr_line *l, double v)
 	return 1;
 }
 
-static int figures(struct lsc_triage *t, struct tr_line *l)
+/* Has @s shown only the work of a running server or app (requests, a
+ * sampling bar), nothing of a start? */
+static int served_only(const struct tr_start *s)
+{
+	return s->nserved && s->stage == TR_ST_NONE;
+}
+
+/* The figures that say how much: a load bar with its elapsed time and
+ * its share of the size, the model's or the checkpoint's size in words
+ * or in a structured line's key. 1 used. */
+static int size_figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
 	size_t n = l->len;
@@ -559,28 +619,70 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	int e;
 	struct tr_start *st;
 	uint64_t kw = l->kw;
-	if ((kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v) && loading_words(s, n)) {
+	int bar = (kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v);
+	int load_bar = bar && loading_words(s, n);
+	if (bar && !load_bar && (!t->cur || t->cur->src != l->src || served_only(t->cur))) {
+		/* a bar over work that is no load (sampling steps, "1/28 [00:01<00:40,
+		 * 1.51s/it]") where no start is under way: an app at work, not a start */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		st->nserved++;
+		return 1;
+	}
+	if (load_bar) {
 		if (!(st = take(t, l, &e)))
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADING);
 		st->progress_open = done < all;
 		st->bar_done = done >= all;
 		/* a bar that finished at 00:00 took under a second: a figure too */
-		if ((v > 0 || done >= all) && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v))
+		if ((v > 0 || done >= all) && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v)) {
 			tr_setnum(&st->read_s, v, e);
+			/* the bar's share of the checkpoint or the model is what that time
+			 * moved (7 of 11 shards of 17.69 GiB: 11.26 GiB) */
+			const struct tr_num *sz = tr_has(&st->ckpt_gib) ? &st->ckpt_gib : &st->model_gib;
+			if (tr_has(sz) && sz->v > 0)
+				tr_setnum(&st->read_gib, sz->v * done / all, e);
+		}
 		return 1;
 	}
 	const char *k;
-	if ((kw & TR_G_GSIZE) && ((k = ci(s, n, "file size")) || (k = ci(s, n, "model size")))) {
+	int ckpt = 0;
+	if ((kw & TR_G_GSIZE) &&
+	    ((k = ci(s, n, "file size")) || (k = ci(s, n, "model size")) || (ckpt = 1, k = ci(s, n, "checkpoint size")))) {
 		if (tr_after(k, end, "size", tr_size_gib, &v) && v > 0 && v < 1e6) {
 			if (!(st = take(t, l, &e)))
 				return 0;
 			tr_stage_raise(st, TR_ST_BEGAN);
-			if (!tr_has(&st->model_gib))
-				tr_setnum(&st->model_gib, v, e);
+			struct tr_num *sz = ckpt ? &st->ckpt_gib : &st->model_gib;
+			if (!tr_has(sz))
+				tr_setnum(sz, v, e);
 			return 1;
 		}
 	}
+	if ((kw & TR_G_GSIZE) && keyed_model_size(s, n, &v)) {
+		/* the load's plan with the model's size: a start under way */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_BEGAN);
+		if (!tr_has(&st->model_gib))
+			tr_setnum(&st->model_gib, v, e);
+		return 1;
+	}
+	return 0;
+}
+
+static int figures(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	size_t n = l->len;
+	double v;
+	int e;
+	struct tr_start *st;
+	uint64_t kw = l->kw;
+	if ((kw & (TR_G_GBAR | TR_G_GSIZE)) && size_figures(t, l))
+		return 1;
+	const char *k;
 	if ((kw & TR_G_GFIG) && keyed_load_duration(s, n, &v) && v >= 0 && v < 1e7) {
 		/* a timings block's load, in its own key: the weights' load, done */
 		if (!(st = take(t, l, &e)))
@@ -593,8 +695,20 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
-	const char *kk = NULL;
 	double gib = NAN;
+	if ((kw & TR_G_GFIG) && tr_moved_in(s, n, &gib, &v)) {
+		/* "pinned 28.47 GiB in 18 s": a load's own measure, the longest kept */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (!tr_has(&st->moved_s) || v > st->moved_s.v) {
+			tr_setnum(&st->moved_s, v, e);
+			tr_setnum(&st->moved_gib, gib, e);
+		}
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
+	gib = NAN;
+	const char *kk = NULL;
 	int got = (kw & (TR_G_GFIG | TR_G_GREADY)) && duration_after_key(s, end, &kk, &k, &v, &gib);
 	/* "Loading model weights took 6.1138 GB": the load's summary in memory, no time */
 	static const char *const loadw[] = {"load", "loading", "weights", "checkpoint", "shards", NULL};
@@ -718,6 +832,52 @@ static int request_failed(const char *s, size_t n)
 	return any_word(s, n, req) && (word(s, n, "exception") || tr_says_failed(s, n));
 }
 
+/* A request the server was serving failed ("Exception in ASGI
+ * application", "Error handling request"): not one the engine sent out
+ * ("error sending request for url"), which may be its start's. */
+static int request_served_failed(const char *s, size_t n)
+{
+	static const char *const srv[] = {"asgi", "wsgi", "handling", "processing", "serving", NULL};
+	return request_failed(s, n) && any_word(s, n, srv);
+}
+
+/* "failed to load", "error loading", "load failed": the load itself
+ * failed; where the words begin, NULL none. */
+static const char *load_failed_at(const char *s, size_t n)
+{
+	static const char *const w[] = {"failed to load", "error loading", "could not load", "unable to load",
+					"cannot load"};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		const char *k = ci(s, n, w[i]);
+		if (k)
+			return k;
+	}
+	const char *k = word(s, n, "loading failed");
+	return k ? k : word(s, n, "load failed");
+}
+
+static int load_failed_words(const char *s, size_t n)
+{
+	return load_failed_at(s, n) != NULL;
+}
+
+int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
+{
+	struct tr_start *st = t->cur;
+	if (!st || st->src != l->src || st->done || st->ev_error >= 0 ||
+	    st->ev_gen_fail >= 0 || st->in_traceback)
+		return 0;
+	/* an event, not a guess before it ("if it fails to load ..."; "could not load" is no guess) */
+	const char *k = load_failed_at(l->s, l->len);
+	if (!k || tr_hedged(l->s, (size_t)(k - l->s)))
+		return 0;
+	int e = tr_evid(st, l);
+	st->ev_gen_fail = st->ev_gen_fail_last = e;
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN; /* the line is the start's, as its first */
+	return 1;
+}
+
 /* A traceback that opens where no start is (a paste of the traceback
  * alone): a start's failure when the engine's logger wrote it at error
  * level, not just after a request's failure, or when its frame is in a
@@ -749,12 +909,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
 	int fatal = (k & TR_G_GFATAL) &&
 		    (exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
-		     word(s, n, "timed out") || ci(s, n, "failed to load") ||
-		     ci(s, n, "error loading") || ci(s, n, "could not load") ||
-		     ci(s, n, "unable to load") || ci(s, n, "cannot load") ||
+		     word(s, n, "timed out") || load_failed_words(s, n) ||
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
-		     word(s, n, "sigabrt") || word(s, n, "loading failed") || word(s, n, "load failed") ||
-		     word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
+		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
@@ -768,6 +925,20 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
 	if (!cur && request_failed(s, n))
 		t->req_fail_no = l->no;
+	if ((!cur || served_only(cur)) && request_served_failed(s, n)) {
+		/* a request a running server served failed: the paste shows a
+		 * server, not a start (outcome none), unless a start follows */
+		t->req_fail_no = l->no;
+		int e;
+		struct tr_start *st = take(t, l, &e);
+		if (st)
+			st->nserved++;
+		return st != NULL;
+	}
+	/* what fails where only requests were seen is theirs (the request's
+	 * traceback), not a start's; a kill ends whatever ran */
+	if (cur && served_only(cur) && !kill)
+		return 0;
 	if (!(tb || exc || fatal || errlv || kill))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
@@ -851,13 +1022,16 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 /* "Waiting for shard 0 to be ready...", "waiting for server to start":
  * a start under way that has not come up (begun, not a marker: a paste
  * that ends here is cut off). */
+static int waits_on_load(const char *s, size_t n);
+
 static int waiting(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s;
 	size_t n = l->len;
 	static const char *const until[] = {"ready", "start", "load", "live", "up", NULL};
 	const char *w = ci(s, n, "waiting for");
-	if (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n))
+	int on_load = ci(s, n, "load") && waits_on_load(s, n); /* each of its phrases holds "load" */
+	if (!on_load && (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n)))
 		return 0;
 	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	if (st && (st->done || st->stage >= TR_ST_READY))
@@ -865,8 +1039,24 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	int e;
 	if (!(st = take(t, l, &e)))
 		return 0;
-	tr_stage_raise(st, TR_ST_BEGAN);
+	tr_stage_raise(st, on_load ? TR_ST_LOADING : TR_ST_BEGAN);
+	if (on_load)
+		st->progress_open = 1;
 	return 1;
+}
+
+/* "Sleep 30 seconds for load llama2-7b-chat..", "waiting for the model to
+ * finish loading": a poller waits on the load itself, which is under way
+ * (a paste that ends here is still loading); not a wait for a server to
+ * come up, which says nothing of how far the load got. */
+static int waits_on_load(const char *s, size_t n)
+{
+	static const char *const wait[] = {"sleep", "sleeping", "wait", "waiting", NULL};
+	static const char *const on[] = {"for load", "for loading", "to load", "to finish loading", "for the load"};
+	int said = 0;
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]) && !said; i++)
+		said = word(s, n, on[i]) != NULL;
+	return said && any_word(s, n, wait) && !tr_hedged(s, n) && !tr_says_failed(s, n) && !word(s, n, "timed out");
 }
 
 /* A status table's row: a cell that is the model's state, READY, or
@@ -1083,8 +1273,72 @@ int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 	return r;
 }
 
+/* "failed to allocate 1012.00 MiB of pinned memory: REASON", "unable to
+ * register page-locked host memory": a page-locked allocation or
+ * registration refused, in any engine's words (an allocation word, the
+ * memory's kind and a failure read by meaning), with its size when the
+ * line gives one. A warning, not the start's end: engines go on with
+ * pageable memory (pinned-alloc-failed says which, when the log shows it). */
+static int pinned_refused(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	size_t n = l->len;
+	static const char *const alloc[] = {"allocate", "alloc", "allocation", "register", "registration", "pin", NULL};
+	const char *k = ci(s, n, "pinned memory");
+	if (!k)
+		k = ci(s, n, "pinned host memory");
+	if (!k)
+		k = ci(s, n, "page-locked");
+	if (!k || !any_word(s, n, alloc) || !tr_says_failed(s, n) || tr_hedged(s, (size_t)(k - s)))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->ev_pinned_fail < 0) {
+		st->ev_pinned_fail = e;
+		for (const char *p = s; p < end; p++) {
+			double g;
+			const char *q = p;
+			if (tr_digit(*p) && (p == s || !(tr_digit(p[-1]) || p[-1] == '.')) && tr_size_gib(&q, end, &g) &&
+			    g >= 1.0 / 1024 && g < 1e6) {
+				tr_setnum(&st->pinned_fail_gib, g, e);
+				break;
+			}
+		}
+	}
+	tr_stage_raise(st, TR_ST_LOADING);
+	return 1;
+}
+
+/* "GPU[0]    : (Topology) Numa Node: 0", "GPU[1] : VRAM Total Memory (B):
+ * 68702699520": a device's property as a GPU management tool lists it
+ * (rocm-smi, in every one of its reports): the machine, pasted as a
+ * setting, as nvidia-smi's table head is. */
+static int device_property(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len, *p = s + 4;
+	if (l->len < 8 || memcmp(s, "GPU[", 4) || !tr_digit(*p))
+		return 0;
+	while (p < end && tr_digit(*p))
+		p++;
+	if (p >= end || *p != ']')
+		return 0;
+	p = tr_skip_ws(p + 1, end);
+	if (p >= end || *p != ':' || !memchr(p + 1, ':', (size_t)(end - p - 1)))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	st->nsettings++;
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
+	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)))
+		return 1;
 	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
 		if (failure(t, l, level_of(l)))
 			return 1;
@@ -1097,9 +1351,13 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GWAY) && under_way(t, l))
 		return 1;
-	/* "loading model /m", "Loading weights from ...": the load began */
+	/* "loading model /m", "Loading weights from ...": the load began; after
+	 * a failure of the start under way (not inside its traceback) it is a
+	 * retry, a new start: a launcher that tries its backends in turn
+	 * ("[llama-cpp] Fails: ...", then "[llama-ggml] Attempting to load") */
 	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
-		struct tr_start *st = tr_fresh_if(t, l, 0, NULL);
+		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && tr_start_failed(c), NULL);
 		if (!st)
 			return 0;
 		tr_evid(st, l);
@@ -1145,7 +1403,9 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 			if (!st)
 				return 0;
 			tr_stage_raise(st, TR_ST_LOADING);
-			st->progress_open = !(p < end && *p == '%') ? v < 1.0 : v < 100.0;
+			int pct = p < end && *p == '%';
+			st->progress_open = !pct ? v < 1.0 : v < 100.0;
+			tr_progress_at(st, l, pct ? v / 100 : v);
 			return 1;
 		}
 	}

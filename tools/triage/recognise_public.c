@@ -200,6 +200,51 @@ static int vmstat_line(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* The THP mode after "KEY=" in @s[0..end) ("enabled=madvise;", "thp_defrag=defer "): a mode word
+ * that ends there (not "defrag=madvise or never"), copied into @out; 1 found. */
+static int kv_mode(const char *s, const char *end, const char *key, char *out, size_t cap)
+{
+	static const char *const modes[] = {"always", "defer+madvise", "defer", "madvise", "never", NULL};
+	size_t kl = strlen(key);
+	for (const char *k = s; (k = tr_memmem(k, (size_t)(end - k), key)) != NULL; k++) {
+		if ((k > s && isalnum((unsigned char)k[-1])) || k + kl >= end || k[kl] != '=')
+			continue;
+		const char *v = k + kl + 1;
+		for (const char *const *m = modes; *m; m++) {
+			size_t ml = strlen(*m);
+			const char *a = v + ml;
+			if ((size_t)(end - v) >= ml && !strncmp(v, *m, ml) &&
+			    (a == end || *a == ';' || *a == ')' || *a == ',' || (*a == ' ' && strncmp(a, " or ", 4)))) {
+				snprintf(out, cap, "%s", *m);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* A summary of the machine's settings that states both THP modes as
+ * key=value ("THP enabled=madvise defrag=madvise khugepaged/defrag=1",
+ * "thp_enabled=always thp_defrag=defer"): the settings, as a tool that
+ * reports them prints them. One of the two alone is not enough: a
+ * sentence says "with defrag=madvise, ...". */
+static int thp_kv_settings(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	char en[16], df[24];
+	if (!kv_mode(s, end, "enabled", en, sizeof en) || !kv_mode(s, end, "defrag", df, sizeof df))
+		return 0;
+	int e;
+	struct tr_start *st = use(t, l, &e);
+	if (!st)
+		return 0;
+	snprintf(st->thp_enabled, sizeof(st->thp_enabled), "%s", en);
+	snprintf(st->thp_defrag, sizeof(st->thp_defrag), "%s", df);
+	st->ev_defrag = e;
+	st->nsettings++;
+	return 1;
+}
+
 static int thp_settings(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -347,9 +392,22 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
+	return 0;
+}
+
+/* Memory locking in the words of the syscall and its limit, which every
+ * engine that locks its weights meets (not one engine's shape): mlock
+ * refused ("failed to mlock 39813120-byte buffer", "mlock(...) failed:
+ * Cannot allocate memory"), RLIMIT_MEMLOCK and ulimit's "max locked
+ * memory" with their values. Read by meaning: "RLIMIT_MEMLOCK:
+ * unlimited", "mlock: ok, 0 failures", "mlock worked" refuse nothing. */
+static int memlock_line(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	int e;
+	double v;
+	struct tr_start *st;
 	if (tr_find(l, "mlock") || tr_find(l, "RLIMIT_MEMLOCK")) {
-		/* read by meaning: "RLIMIT_MEMLOCK: unlimited", "mlock: ok, 0
-		 * failures", "mlock worked" say nothing was refused */
 		int unlimited = tr_memmem_ci(s, l->len, "unlimited") != NULL;
 		int refused = tr_find(l, "failed to mlock") || tr_find(l, "Try increasing RLIMIT_MEMLOCK") ||
 			      (!unlimited && tr_says_failed(s, l->len));
@@ -609,12 +667,14 @@ int tr_recognise_public(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	if ((k & TR_G_VMSTAT) && vmstat_line(t, l))
 		return 1;
-	if ((k & TR_G_THPSET) && thp_settings(t, l))
+	if ((k & TR_G_THPSET) && (thp_kv_settings(t, l) || thp_settings(t, l)))
 		return 1;
 	if ((k & TR_G_RATES) && rates_in_prose(t, l))
 		return 1;
 	/* each engine's recogniser, tagged with its engine (tr_engine_off) */
 	if ((k & TR_G_LLAMA) && !tr_engine_off(t, "llama.cpp") && llama_line(t, l))
+		return 1;
+	if ((k & TR_G_LLAMA) && memlock_line(t, l))
 		return 1;
 	if ((k & TR_G_IK) && !tr_engine_off(t, "ik_llama.cpp") && ik_llama_line(t, l))
 		return 1;

@@ -88,6 +88,19 @@ static double bytes_after(const char *s, const char *end, const char *after)
 	return sane(v / GIB, 1024.0 * 1024.0);
 }
 
+/* The number after @w and a separator ("progress 0.42", "progress=0.42"); -1 none. */
+static double num_after_word(const char *s, const char *end, const char *w)
+{
+	const char *k = tr_memmem(s, (size_t)(end - s), w);
+	if (!k)
+		return -1;
+	const char *p = k + strlen(w);
+	while (p < end && (*p == ' ' || *p == '=' || *p == ':'))
+		p++;
+	double v;
+	return p < end && tr_digit(*p) && tr_num(&p, end, &v) ? v : -1;
+}
+
 static struct tr_start *use_h(struct lsc_triage *t, struct tr_line *l, int *e, const char *family,
 			      const struct tr_shape *h)
 {
@@ -276,6 +289,9 @@ static int apply_start(struct lsc_triage *t, struct tr_line *l, const struct tr_
 			return 0;
 		tr_stage_raise(st, TR_ST_LOADING);
 		st->progress_open = 1;
+		/* "model load progress 0.42": the fraction, for its rate */
+		if ((v = num_after_word(s, end, "progress")) >= 0)
+			tr_progress_at(st, l, v);
 		return 1;
 	case TR_EV_SUMMARY:
 		if (!(st = use_h(t, l, &e, fam, h)))

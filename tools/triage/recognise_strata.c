@@ -116,6 +116,9 @@ static int loaded_line(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = l->s + l->len;
 	const char *k = tr_find(l, "loaded ");
+	/* the word, not the end of another: "downloaded 28 GiB in 9 s" is a download */
+	while (k && k > s && tr_isword(k[-1]))
+		k = strstr(k + 1, "loaded ");
 	if (!k)
 		k = tr_find(l, "Loaded ");
 	if (!k)

@@ -82,7 +82,8 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 				 &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
 				 &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
 				 &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib, &s->mem_available_gib,
-				 &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s, &s->step_s};
+				 &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s, &s->step_s,
+				 &s->moved_s, &s->moved_gib};
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		tr_setnum(nums[i], NAN, -1);
 	for (int k = 0; k < TR_K_N; k++)
@@ -100,7 +101,20 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 	s->mem_short_arena = s->mem_short_avail = NAN;
 	s->kfd_ts_first = s->kfd_ts_last = NAN;
 	for (int k = 0; k < TR_TS_KINDS; k++)
-		s->ts_begin[k] = s->ts_last[k] = NAN;
+		s->ts_begin[k] = s->ts_last[k] = s->prog_ts_first[k] = s->prog_ts_last[k] = NAN;
+	s->prog_first = s->prog_last = NAN;
+}
+
+void tr_progress_at(struct tr_start *s, const struct tr_line *l, double frac)
+{
+	if (!(frac >= 0 && frac <= 1))
+		return;
+	if (isnan(s->prog_first)) {
+		s->prog_first = frac;
+		memcpy(s->prog_ts_first, l->tsk, sizeof(s->prog_ts_first));
+	}
+	s->prog_last = frac;
+	memcpy(s->prog_ts_last, l->tsk, sizeof(s->prog_ts_last));
 }
 
 /* Every fact's evidence index, so that a full store can reuse a slot no
@@ -124,7 +138,8 @@ static int referenced(const struct tr_start *s, int i)
 				       &s->fill_rate, &s->faults_per_s, &s->still_max_s, &s->memlock_bytes,
 				       &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
 				       &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib,
-				       &s->mem_available_gib, &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s, &s->step_s};
+				       &s->mem_available_gib, &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s, &s->step_s,
+				       &s->moved_s, &s->moved_gib};
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
 		if (nums[k]->ev == i)
 			return 1;
@@ -190,6 +205,20 @@ struct tr_start *tr_current(struct lsc_triage *t, const struct tr_line *l)
 	return new_start(t, l);
 }
 
+size_t tr_step_name(const struct tr_line *l)
+{
+	size_t i = 0;
+	while (i < l->len && i < 24 && (tr_isword(l->s[i]) || l->s[i] == '_' || l->s[i] == '.'))
+		i++;
+	return i > 0 && i < 24 && i + 1 < l->len && l->s[i] == ':' && l->s[i + 1] == ' ' ? i : 0;
+}
+
+int tr_step_name_is(const struct tr_line *l, const char *name)
+{
+	size_t n = tr_step_name(l);
+	return n && strlen(name) == n && !memcmp(l->s, name, n);
+}
+
 void tr_touch(struct tr_start *s, const struct tr_line *l)
 {
 	if (!s)
@@ -201,6 +230,10 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 	s->last_line = l->no;
 	s->recognised++;
 	s->dots_open = 0;
+	/* a later line of the same step (its function's name before ": ",
+	 * "load_tensors: skipping 456 tensors") does not say the step ended */
+	if (s->began_open && !(s->began_step[0] && tr_step_name_is(l, s->began_step)))
+		s->began_open = 0;
 	for (int k = 0; k < TR_TS_KINDS; k++)
 		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
 			s->ts_begin[k] = l->tsk[k];
@@ -261,6 +294,12 @@ struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int 
 	if (s)
 		set_family(s, family);
 	return s;
+}
+
+int tr_start_failed(const struct tr_start *s)
+{
+	return !s->done && (s->ev_error >= 0 || s->ev_gen_fail >= 0 || s->ev_exit >= 0 || s->ev_oom >= 0 ||
+			    s->ev_killed >= 0 || s->final);
 }
 
 struct tr_start *tr_by_run(struct lsc_triage *t, const struct tr_line *l, const char *run, int create)

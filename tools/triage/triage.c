@@ -114,6 +114,60 @@ static int progress_dots(struct lsc_triage *t, const struct tr_line *l)
 	return 0; /* a hint, not a recognised line: the next recognised line clears it */
 }
 
+/* "loading model tensors, this can take a while...", "loading model from
+ * 'm.bin' - please wait ...": the engine says the step it just began
+ * takes long. Read on a line some recogniser used, whichever: when no
+ * recognised line of the start follows it (tr_touch clears it), the paste
+ * ends with that step under way (loading), not merely before an outcome. */
+static void long_step_said(struct lsc_triage *t, const struct tr_line *l)
+{
+	static const char *const w[] = {"take a while", "takes a while", "please wait", "take a few minutes",
+					"take several minutes", "take some time"};
+	struct tr_start *st = t->cur;
+	if (!(l->kw & TR_G_GSTEP) || !st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN ||
+	    st->stage >= TR_ST_READY)
+		return;
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (tr_memmem_ci(l->s, l->len, w[i])) {
+			size_t n = tr_step_name(l);
+			st->began_open = 1;
+			memcpy(st->began_step, l->s, n);
+			st->began_step[n] = 0;
+			return;
+		}
+}
+
+/* A clock in a structured line's field, the kind of clock no prefix
+ * gives: ik_llama's and llama-server's "timestamp=1760633941" (Unix
+ * seconds), logfmt's "time=2024-07-21T09:37:04.768Z" (Go's slog, ollama
+ * and most Go programs), at the line's start or after a space. */
+static void field_clock(struct tr_line *l)
+{
+	const char *end = l->s + l->len;
+	const char *k = tr_memmem(l->s, l->len, "timestamp=");
+	double v;
+	if (k) {
+		const char *p = k + 10;
+		if (tr_num(&p, end, &v) && v > 1e8)
+			l->tsk[2] = l->ts = fmod(v, 86400.0);
+		return;
+	}
+	k = tr_memmem(l->s, l->len, "time=");
+	if (!k || (k > l->s && k[-1] != ' ') || end - k < 24)
+		return;
+	const char *d = k + 5; /* YYYY-MM-DDTHH:MM:SS */
+	if (!(tr_digit(d[0]) && tr_digit(d[3]) && d[4] == '-' && d[7] == '-' && (d[10] == 'T' || d[10] == ' ') &&
+	      tr_digit(d[11]) && tr_digit(d[12]) && d[13] == ':' && tr_digit(d[14]) && tr_digit(d[15]) && d[16] == ':' &&
+	      tr_digit(d[17]) && tr_digit(d[18])))
+		return;
+	v = ((d[11] - '0') * 10 + (d[12] - '0')) * 3600.0 + ((d[14] - '0') * 10 + (d[15] - '0')) * 60.0 +
+	    (d[17] - '0') * 10 + (d[18] - '0');
+	if (d + 19 < end && (d[19] == '.' || d[19] == ','))
+		tr_add_frac(d + 20, end, &v);
+	if (v < 86400)
+		l->tsk[2] = l->ts = v;
+}
+
 static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned long no, int overlong)
 {
 	struct tr_line l = {.s = s, .len = len, .no = no, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
@@ -142,15 +196,9 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		l.kw = TR_G_LSC | (tr_memmem(l.s, l.len, "timestamp=") ? TR_G_EPOCH : 0);
 	else
 		tr_prefilter_line(t->pf, &l);
-	if (l.kw & TR_G_EPOCH) {
-		/* ik_llama/llama-server: "timestamp=1760633941" (Unix seconds) */
-		const char *k = tr_memmem(l.s, l.len, "timestamp=");
-		const char *p = k + 10;
-		double v;
-		if (tr_num(&p, l.s + l.len, &v) && v > 1e8)
-			l.tsk[2] = l.ts = fmod(v, 86400.0);
-	}
-	for (int k = 0; k < TR_TS_KINDS; k++) {
+	if (l.kw & TR_G_EPOCH)
+		field_clock(&l);
+	for (int k = 0; k < TR_TS_KINDS && !(l.flags & TR_L_MANAGER); k++) {
 		if (isnan(l.tsk[k]))
 			continue;
 		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src) {
@@ -181,6 +229,11 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_generic(t, &l);
 	if (!used)
 		used = progress_dots(t, &l);
+	else {
+		long_step_said(t, &l);
+		if (l.kw & TR_G_GFATAL)
+			tr_load_failure_said(t, &l);
+	}
 	if (used)
 		t->nrecog++;
 	if (t->debug)

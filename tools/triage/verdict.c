@@ -80,9 +80,11 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 		return TR_OUT_FAILED;
 	if (s->ev_gen_ready >= 0)
 		return TR_OUT_COMPLETED;
-	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings)
-		return TR_OUT_NONE; /* settings pasted, nothing of a start */
-	if (s->progress_open || s->dots_open)
+	if (s->stage == TR_ST_NONE && s->recognised <= s->nsettings + s->nserved)
+		return TR_OUT_NONE; /* settings pasted, or a running server's requests: nothing of a start */
+	/* the start's last word is that its load is under way (a bar short
+	 * of N/N, loading dots, a step it says takes a while): loading */
+	if (s->progress_open || s->dots_open || s->began_open)
 		return TR_OUT_LOADING;
 	/* a load bar that reached N/N, and nothing failed after it: the
 	 * weights are in (a load summary in all but words) */
@@ -118,9 +120,71 @@ static int weights_figure(const struct tr_start *s, int ev)
 {
 	if (ev < 0)
 		return 0;
-	if (ev == s->read_s.ev || ev == s->loaded_s.ev || ev == s->comp_total_s.ev)
+	if (ev == s->read_s.ev || ev == s->loaded_s.ev || ev == s->comp_total_s.ev || ev == s->moved_s.ev)
 		return 1;
 	return ev == s->gen_load_s.ev && s->gen_load_weights;
+}
+
+/* How long an unfinished start has been under way by its lines' own
+ * clocks: from its first line to its last, on the most specific kind of
+ * clock both carry (never a collector's against the engine's), after the
+ * load began; NAN when they do not say. Equal clocks say nothing (a paste
+ * stamped with one time); a span over midnight wraps, one that goes back
+ * by more than half a day says nothing (lines pasted out of order). */
+static double clock_so_far(const struct tr_start *s)
+{
+	if (s->stage < TR_ST_BEGAN)
+		return NAN;
+	for (int k = TR_TS_KINDS; k-- > 0;) {
+		if (isnan(s->ts_begin[k]) || isnan(s->ts_last[k]))
+			continue;
+		double d = s->ts_last[k] - s->ts_begin[k];
+		/* a clock that went back wrapped at midnight only if the wrapped
+		 * span is short: lines pasted out of their order are not a day */
+		if (d < 0)
+			d = d + 86400 < 43200 ? d + 86400 : NAN;
+		return d > 0 ? d : NAN;
+	}
+	return NAN;
+}
+
+/* The whole load's time at the rate its progress moved: from the first
+ * progress fraction to the last, on one kind of clock, the time over the
+ * fraction gained ("progress 0.01" at 09:37:04.8, "0.08" at 09:38:11.8:
+ * 67 s for 7%, 957 s for the whole). NAN when the lines do not say (no
+ * clocks, no gain, or less than 2% gained: too little to extrapolate). */
+static double progress_whole(const struct tr_start *s)
+{
+	double gain = s->prog_last - s->prog_first;
+	if (!(gain >= 0.02))
+		return NAN;
+	for (int k = TR_TS_KINDS; k-- > 0;) {
+		double d = s->prog_ts_last[k] - s->prog_ts_first[k];
+		if (isnan(d))
+			continue;
+		return d > 0 && d < 43200 ? d / gain : NAN;
+	}
+	return NAN;
+}
+
+/* An unfinished start (cut off, loading): only "slow so far" means
+ * anything, from its figures or, where it states none, its clocks. */
+static void unfinished(const struct tr_start *s, struct tr_verdict *v, int have_l, int have_g)
+{
+	if (v->speed != TR_SPEED_SLOW)
+		v->speed = TR_SPEED_UNKNOWN;
+	v->basis = "time so far";
+	double so_far = clock_so_far(s), whole = progress_whole(s);
+	if (v->speed != TR_SPEED_SLOW && !have_l && judge(so_far, have_g ? v->gib : NAN) == TR_SPEED_SLOW) {
+		v->speed = TR_SPEED_SLOW;
+		v->load_s = so_far;
+		v->ev_time = -1;
+	} else if (v->speed != TR_SPEED_SLOW && !have_l && judge(whole, have_g ? v->gib : NAN) == TR_SPEED_SLOW) {
+		v->speed = TR_SPEED_SLOW;
+		v->load_s = whole;
+		v->ev_time = -1;
+		v->basis = "whole load at its progress rate";
+	}
 }
 
 void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
@@ -151,7 +215,7 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 		}
 	struct tr_num phn = {nph ? ph : NAN, ev_ph};
 	const struct tr_num *loads[] = {&s->comp_total_s, s->loaded_rate_stated ? NULL : &s->loaded_s, &s->read_s, &phn,
-					&s->gen_load_s};
+					&s->moved_s, &s->gen_load_s};
 	double load = NAN;
 	int ev_load = -1;
 	int have_l = first_of(loads, sizeof(loads) / sizeof(loads[0]), &load, &ev_load);
@@ -177,6 +241,12 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 	if (have_l && ev_load == s->read_s.ev && load == s->read_s.v && tr_has(&s->read_gib) && s->read_gib.v > 0) {
 		v->gib = s->read_gib.v;
 		v->ev_size = s->read_gib.ev;
+		have_g = 1;
+	}
+	/* an amount moved in a time is judged on that amount ("pinned 28.47 GiB in 18 s") */
+	if (have_l && ev_load == s->moved_s.ev && load == s->moved_s.v && tr_has(&s->moved_gib)) {
+		v->gib = s->moved_gib.v;
+		v->ev_size = s->moved_gib.ev;
 		have_g = 1;
 	}
 	/* a time to ready read off the lines' clocks (which a paste may mix:
@@ -223,12 +293,8 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 			v->basis = tr_kind_name((enum tr_kind)k);
 			have_g = 1;
 		}
-	if (v->outcome == TR_OUT_LOADING || v->outcome == TR_OUT_CUTOFF) {
-		/* unfinished: only "slow so far" means anything */
-		if (v->speed != TR_SPEED_SLOW)
-			v->speed = TR_SPEED_UNKNOWN;
-		v->basis = "time so far";
-	}
+	if (v->outcome == TR_OUT_LOADING || v->outcome == TR_OUT_CUTOFF)
+		unfinished(s, v, have_l, have_g);
 	if (!isnan(v->load_s) && v->load_s > 0 && have_g)
 		v->rate = v->gib / v->load_s;
 }
