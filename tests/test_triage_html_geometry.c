@@ -170,7 +170,7 @@ Test(triage_html_geometry, every_corpus_page_is_drawn_to_scale)
 
 /* One start laid out by hand: allocate 2 s, pin 1 s, read 3 s (from 3 s),
  * copy and verify 0.5 s alongside the read, 0.5 s unattributed after the
- * read (at 6 s), ready at 7 s. */
+ * read (at 6 s), ready at 7 s; the read is the longest work. */
 Test(triage_html_geometry, phases_sit_where_they_ran)
 {
 	static const char log[] =
@@ -208,7 +208,17 @@ Test(triage_html_geometry, phases_sit_where_they_ran)
 		char row[32];
 		cr_assert(attr(r, "data-row", row, sizeof row));
 		cr_expect_str_eq(row, want[i].row, "%s", want[i].phase);
+		/* the longest bar of work is marked, here the read's 3 s; the
+		 * start's own bar is no work of its own */
+		const char *e = strchr(r, '>');
+		char cls[96] = "";
+		cr_assert(attr(r, "class", cls, sizeof cls) && e);
+		cr_expect_eq(strstr(cls, "longest") != NULL, !strcmp(want[i].phase, "read"), "%s: class %s",
+			     want[i].phase, cls);
 	}
+	/* and the page's lead sentence names it: 3 s of 7 is 43 % */
+	cr_expect(strstr(page, "<b>read</b> took 3 s, <b>43%</b> of the start (7 s to ready)."), "%s",
+		  strstr(page, "class=\"lead\"") ? strstr(page, "class=\"lead\"") : page);
 	free(page);
 	lsc_triage_free(t);
 }

@@ -242,6 +242,17 @@ static void axis(FILE *o, double span, double x0, double w, double y)
 	fprintf(o, "</g>");
 }
 
+/* The longest bar of work (a leaf: no bar of its own parts drawn), the
+ * one the page's lead sentence names and the timeline marks; -1 none. */
+static int longest_leaf(const struct bar *b, unsigned n)
+{
+	int longest = -1;
+	for (unsigned i = 0; i < n; i++)
+		if (b[i].leaf && (longest < 0 || b[i].dur > b[longest].dur))
+			longest = (int)i;
+	return longest;
+}
+
 static void timeline(FILE *o, const struct tr_startsum *m, const struct bar *b, unsigned n, double total)
 {
 	int used[ROWS] = {0}, y_of[ROWS];
@@ -253,10 +264,7 @@ static void timeline(FILE *o, const struct tr_startsum *m, const struct bar *b, 
 		if (used[r])
 			y += 34;
 	}
-	int longest = -1;
-	for (unsigned i = 0; i < n; i++)
-		if (b[i].leaf && (longest < 0 || b[i].dur > b[longest].dur))
-			longest = (int)i;
+	int longest = longest_leaf(b, n);
 	fprintf(o, "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %d\" "
 		   "width=\"100%%\" role=\"img\" data-start=\"%u\" data-total-s=\"%.6g\">",
 		SVG_W, y + 28, m->idx, total);
@@ -466,10 +474,7 @@ static void start_section(const struct lsc_triage *t, FILE *o, const struct tr_s
 	}
 	fprintf(o, "</span></h2>\n");
 	if (total > 0) {
-		int longest = -1;
-		for (unsigned i = 0; i < n; i++)
-			if (b[i].leaf && (longest < 0 || b[i].dur > b[longest].dur))
-				longest = (int)i;
+		int longest = longest_leaf(b, n);
 		if (longest < 0)
 			fprintf(o, "<p class=\"lead\">Only the start's total is known: %.3g s%s; no phase of it was "
 				   "measured.</p>\n",
