@@ -570,3 +570,23 @@ Test(triage_recognise, mlock_refusal_is_shared_vocabulary)
 			lsc_triage_free(t);
 		}
 }
+
+/* A loaded line whose verify field says the check failed is the failed
+ * verification's line (`verify=mismatch`, `verify=failed`, `verify=timed
+ * out`), and one that says it passed is not. */
+Test(triage_recognise, a_loaded_lines_verify_field)
+{
+	static const char *const v[] = {"mismatch", "failed", "\"timed out\"", "ok", "xxh3", NULL};
+	static const int want[] = {LSC_TRIAGE_FAIL, LSC_TRIAGE_FAIL, LSC_TRIAGE_FAIL, -1, -1};
+	for (int i = 0; v[i]; i++) {
+		char log[512];
+		snprintf(log, sizeof log,
+			 "[loadscope/1] start s | run=aa000003 t_s=0 pid=1 name=e\n"
+			 "[loadscope/1] loaded x | run=aa000003 bytes=1073741824 wall_s=1.0 verify=%s\n"
+			 "[loadscope/1] ready in 2 s | run=aa000003 wall_s=2.0\n",
+			 v[i]);
+		struct lsc_triage *t = run(log);
+		cr_expect_eq(sev_of(t, "verify-failed"), want[i], "verify=%s", v[i]);
+		lsc_triage_free(t);
+	}
+}
