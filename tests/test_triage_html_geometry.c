@@ -9,7 +9,9 @@
  * the order start, phases, nested, overlapped, each used row once, and the
  * picture is 28 units taller than its last row; a label written on a bar
  * starts 6 units into it; the axis ticks every 1, 2 or 5 times a power of
- * ten, about 8 of them, from 0 to T. Each is derived here from those
+ * ten, about 8 of them, from 0 to T. The A/B chart: arms 30 units apart,
+ * points at 300 + v / hi * 776 (hi 1.04 times the slowest), each arm's
+ * median line at its points' median. Each is derived here from those
  * numbers, not read from the renderer.
  */
 #include <criterion/criterion.h>
@@ -136,12 +138,81 @@ static unsigned check_timeline(const char *log, const char *svg, const char *end
 	return bars;
 }
 
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The A/B chart from @svg to @end: arms 30 units apart from y = 8, a
+ * 300-unit label column, points at 300 + v / hi * 776 where hi is 1.04
+ * times the slowest point, each arm's median line at its points' median.
+ * Return the number of points. */
+static unsigned check_abchart(const char *log, const char *svg, const char *end)
+{
+	double hi = 0;
+	unsigned npts = 0;
+	for (const char *c = svg; (c = strstr(c, "<circle class=\"pt\"")) && c < end; c++, npts++)
+		if (num(c, "data-v") > hi)
+			hi = num(c, "data-v");
+	cr_assert_geq(npts, 2, "%s: an A/B chart of %u points", log, npts);
+	hi *= 1.04;
+	unsigned arms = 0;
+	for (const char *g = svg; (g = strstr(g, "<g class=\"arm\"")) && g < end; g++, arms++) {
+		const char *ge = strstr(g, "</g>");
+		double y = 8 + 30.0 * arms;
+		const char *band = strstr(g, "<rect class=\"band\"");
+		cr_assert(band && band < ge);
+		cr_expect_float_eq(num(band, "x"), 300, 1e-9);
+		cr_expect_float_eq(num(band, "width"), 776, 1e-9);
+		cr_expect_float_eq(num(band, "y"), y, 1e-9, "%s: arm %u at %g", log, arms, num(band, "y"));
+		double v[256];
+		unsigned n = 0;
+		for (const char *c = g; (c = strstr(c, "<circle class=\"pt\"")) && c < ge && n < 256; c++) {
+			v[n] = num(c, "data-v");
+			double want = 300 + v[n] / hi * 776;
+			cr_expect(fabs(num(c, "cx") - want) <= 0.06 + 776 * 1e-5, "%s: point %g at %.1f, want %.2f", log, v[n],
+				  num(c, "cx"), want);
+			cr_expect_float_eq(num(c, "cy"), y + 13, 1e-9);
+			n++;
+		}
+		const char *ml = strstr(g, "<line class=\"median\"");
+		if (n && ml && ml < ge && !strstr(end, "more starts not drawn")) {
+			qsort(v, n, sizeof v[0], dcmp);
+			double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, got = num(ml, "data-median");
+			cr_expect(fabs(got - med) <= 1e-5 * fmax(1, med), "%s: arm %u median %g, its points' %g", log, arms,
+				  got, med);
+			double x = 300 + got / hi * 776;
+			cr_expect(fabs(num(ml, "x1") - x) <= 0.06 + 776 * 1e-5, "%s: median at %.1f, want %.2f", log,
+				  num(ml, "x1"), x);
+			cr_expect_float_eq(num(ml, "x2"), num(ml, "x1"), 1e-9);
+			cr_expect_float_eq(num(ml, "y1"), y + 1, 1e-9);
+			cr_expect_float_eq(num(ml, "y2"), y + 25, 1e-9);
+			const char *mt = strstr(ml, "<text class=\"med\"");
+			cr_assert(mt && mt < ge);
+			double tx = x + 5 > 990 ? x - 95 : x + 5;
+			cr_expect(fabs(num(mt, "x") - tx) <= 0.12, "%s: median label at %.1f, want %.2f", log, num(mt, "x"), tx);
+		}
+	}
+	char vb[64];
+	cr_assert(attr(svg, "viewBox", vb, sizeof vb));
+	double vw = 0, vh = 0;
+	cr_assert_eq(sscanf(vb, "0 0 %lf %lf", &vw, &vh), 2);
+	cr_expect_float_eq(vh, 8 + 30.0 * arms + 30, 1e-9, "%s: %u arms, height %g", log, arms, vh);
+	const char *ax = strstr(svg, "<g class=\"axis\"");
+	cr_assert(ax && ax < end);
+	cr_expect_float_eq(num(strstr(ax, "<line"), "y1"), 8 + 30.0 * arms + 2, 1e-9);
+	cr_expect_float_eq(num(strstr(ax, "<line"), "x1"), 300, 0.06);
+	cr_expect(fabs(num(strstr(ax, "<line"), "x2") - 1076) <= 0.06, "%s: axis to %.1f", log, num(strstr(ax, "<line"), "x2"));
+	return npts;
+}
+
 Test(triage_html_geometry, every_corpus_page_is_drawn_to_scale)
 {
 	size_t nlogs;
 	char **logs = trun_list(LSC_TEST_CORPUS "/logs", ".log", &nlogs);
 	cr_assert_gt(nlogs, 10);
-	unsigned timelines = 0, bars = 0;
+	unsigned timelines = 0, bars = 0, charts = 0, points = 0;
 	for (size_t i = 0; i < nlogs; i++) {
 		char path[512];
 		snprintf(path, sizeof path, LSC_TEST_CORPUS "/logs/%s", logs[i]);
@@ -158,6 +229,12 @@ Test(triage_html_geometry, every_corpus_page_is_drawn_to_scale)
 			bars += check_timeline(logs[i], s, e);
 			timelines++;
 		}
+		for (const char *s = page; (s = strstr(s, "<svg class=\"abchart\"")); s++) {
+			const char *e = strstr(s, "</svg>");
+			cr_assert_not_null(e);
+			points += check_abchart(logs[i], s, e);
+			charts++;
+		}
 		free(page);
 		lsc_triage_free(t);
 		free(log);
@@ -166,6 +243,8 @@ Test(triage_html_geometry, every_corpus_page_is_drawn_to_scale)
 	/* the corpus draws: not a property that holds of nothing */
 	cr_expect_gt(timelines, 50, "%u timelines", timelines);
 	cr_expect_gt(bars, 200, "%u bars", bars);
+	cr_expect_geq(charts, 3, "%u A/B charts", charts);
+	cr_expect_geq(points, 10, "%u A/B points", points);
 }
 
 /* One start laid out by hand: allocate 2 s, pin 1 s, read 3 s (from 3 s),
