@@ -5,9 +5,12 @@
  * outcome and the speed must match, and the cause when the file names one
  * (the start has a warn or fail finding of that id). The score is printed
  * overall, per engine, and for the held-out stems of
- * tests/corpus/validation.txt apart; the test asserts the floor the tool
- * reaches today (VERDICT_FLOOR), so a regression fails CI while a score
- * below the issue's target is reported loudly rather than hidden.
+ * tests/corpus/validation.txt apart; the test asserts the floors the tool
+ * reaches today, one on the stems the recognisers were developed on
+ * (VERDICT_FLOOR) and one on the held-out stems (VALIDATION_FLOOR), so a
+ * regression fails CI while a score below the issue's target is reported
+ * loudly rather than hidden, and the held-out score is never averaged into
+ * the other.
  *
  * Leave one engine out: for each engine E with logs in the corpus, E's
  * logs are triaged again with E's shapes and recognisers switched off
@@ -43,8 +46,13 @@
  * weights and the weights' own load without a size, 94 once it read
  * retries after a failure, settings and served work that are no start,
  * amounts moved in a time and unfinished starts by their clocks
- * (docs/triage.md has the run). */
-#define VERDICT_FLOOR 94
+ * (docs/triage.md has the run). From then on the floor is over the stems
+ * not held out (237 of 242 starts, 97.9 %, on 2026-12-02), and the
+ * held-out stems have theirs: 23 of 32 starts, then 29 of 53 (54.7 %)
+ * with 20 logs of 17 engines the corpus lacked, added as a fresh check
+ * and never tuned on. */
+#define VERDICT_FLOOR 97
+#define VALIDATION_FLOOR 54
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
 #define LOEO_FLOOR 98
@@ -243,7 +251,7 @@ Test(verdicts, score_overall_per_engine_and_validation)
 	size_t n;
 	char **st = stems(&n);
 	struct tally tl[64];
-	unsigned ntl = 0, all = 0, good = 0, vall = 0, vgood = 0;
+	unsigned ntl = 0, all = 0, good = 0, vall = 0, vgood = 0, tall, tgood;
 	for (size_t i = 0; i < n; i++) {
 		struct vfile v;
 		cr_assert(read_verdict(st[i], &v) == 0, "%s.verdict unreadable", st[i]);
@@ -285,8 +293,13 @@ Test(verdicts, score_overall_per_engine_and_validation)
 		say("VERDICT SCORE validation (held out): %u of %u (%.1f%%)", vgood, vall, 100.0 * vgood / vall);
 	else
 		say("VERDICT SCORE validation (held out): no validation stems in the corpus yet");
-	cr_expect(all > 0 && 100 * good >= VERDICT_FLOOR * all, "verdicts: %u of %u match, under the %d%% floor", good,
-		  all, VERDICT_FLOOR);
+	tall = all - vall;
+	tgood = good - vgood;
+	say("VERDICT SCORE developed on (not held out): %u of %u (%.1f%%)", tgood, tall, tall ? 100.0 * tgood / tall : 0);
+	cr_expect(tall > 0 && 100 * tgood >= VERDICT_FLOOR * tall,
+		  "verdicts not held out: %u of %u match, under the %d%% floor", tgood, tall, VERDICT_FLOOR);
+	cr_expect(vall > 0 && 100 * vgood >= VALIDATION_FLOOR * vall,
+		  "held-out verdicts: %u of %u match, under the %d%% floor", vgood, vall, VALIDATION_FLOOR);
 	trun_names_free(st, n);
 }
 
