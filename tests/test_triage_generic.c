@@ -125,6 +125,11 @@ Test(generic, ready_words_with_subject_and_negation)
 	expect_start("loading model /m\nserver still loading, please wait\n", "loading", NULL);
 	/* a ready word about something else is not the model's */
 	expect_start("loading model /m\nRay cluster is ready\n", "cut-off", NULL);
+	/* "Loaded model X on device D", where its message begins, is the event;
+	 * the model kept ("Reusing loaded model") or unloaded is not */
+	expect_start("[lib] [thread 2] [info] Loaded model whisper-small/ on device cpu:0\n", "completed", "-");
+	expect_start("loading model /m\nReusing loaded model a.safetensors to load b.safetensors\n", "cut-off", NULL);
+	expect_start("loading model /m\nINFO Unloaded model a\n", "cut-off", NULL);
 }
 
 Test(generic, figures_anywhere)

@@ -311,7 +311,7 @@ static int ready_words_of(const char *s, size_t n)
 	if (ci(s, n, "not ready after"))
 		return gave_up(s, n) ? -1 : 0;
 	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "still loading",
-					  "still starting", "waiting for", "not up", "before", "until"};
+					  "still starting", "waiting for", "not up", "before", "until", "unloaded"};
 	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
 					  "ready after", "ready!", "now ready", "started in", "started successfully",
 					  "running on http", "listening on", "loaded successfully", "model loaded",
@@ -325,6 +325,10 @@ static int ready_words_of(const char *s, size_t n)
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
 		if (ci(s, n, yes[i]))
 			return 1;
+	/* "Loaded model X on device D": the event, capitalised where its
+	 * message begins; "reusing loaded model X" is the model kept */
+	if (tr_memmem(s, n, "Loaded model "))
+		return 1;
 	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
 }
 
