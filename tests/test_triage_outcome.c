@@ -501,3 +501,29 @@ Test(outcome, progress_rate_projects_the_whole_load)
 		lsc_triage_free(t);
 	}
 }
+
+/* An unfinished start's "still in read after N s" (the watchdog's line,
+ * or an engine's heartbeat) is time so far: over 300 s with no size it is
+ * slow so far, under it nothing is judged. */
+Test(outcome, still_after_n_seconds_is_time_so_far)
+{
+	static const struct {
+		const char *after;
+		const char *speed;
+	} c[] = {{"900.004", "slow"}, {"301.000", "slow"}, {"299.000", "-"}, {"20.000", "-"}};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char log[512];
+		snprintf(log, sizeof log,
+			 "[loadscope/2] start e: pid 1, loadscope 0.3.0, 2026-12-01T00:00:00Z\n"
+			 "[loadscope/2] still in read after %s s\n",
+			 c[i].after);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, "cut-off");
+		cr_expect_str_eq(si.speed, c[i].speed, "still after %s s", c[i].after);
+		if (!strcmp(c[i].speed, "slow"))
+			cr_expect_float_eq(si.load_s, strtod(c[i].after, NULL), 1e-6);
+		lsc_triage_free(t);
+	}
+}

@@ -175,10 +175,17 @@ static void unfinished(const struct tr_start *s, struct tr_verdict *v, int have_
 		v->speed = TR_SPEED_UNKNOWN;
 	v->basis = "time so far";
 	double so_far = clock_so_far(s), whole = progress_whole(s);
+	/* the engine's own "still loading after N s" is time so far too, and
+	 * the line that says it is the evidence */
+	int ev_so_far = -1;
+	if (tr_has(&s->still_max_s) && !(s->still_max_s.v <= so_far)) {
+		so_far = s->still_max_s.v;
+		ev_so_far = s->still_max_s.ev;
+	}
 	if (v->speed != TR_SPEED_SLOW && !have_l && judge(so_far, have_g ? v->gib : NAN) == TR_SPEED_SLOW) {
 		v->speed = TR_SPEED_SLOW;
 		v->load_s = so_far;
-		v->ev_time = -1;
+		v->ev_time = ev_so_far;
 	} else if (v->speed != TR_SPEED_SLOW && !have_l && judge(whole, have_g ? v->gib : NAN) == TR_SPEED_SLOW) {
 		v->speed = TR_SPEED_SLOW;
 		v->load_s = whole;
