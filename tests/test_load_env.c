@@ -194,3 +194,30 @@ Test(load_env, reported_once_per_profiler)
 	cr_assert_eq(lsct_count(&cap, "usage"), 1, "%s", cap.buf);
 	cr_assert_eq(lsct_count_with(&cap, "loaded", "staging=none"), 2, "%s", cap.buf);
 }
+
+/* The loaded line names the staging buffers K x C, C in MiB when it is
+ * whole MiB and in KiB otherwise: 1, 2 MiB; 1536 and 1028 KiB. */
+Test(load_env, the_staging_label_in_whole_units)
+{
+	lsct_need_uring();
+	static const struct {
+		uint64_t c;
+		const char *want;
+	} c[] = {{1u << 20, "2x1MiB"}, {2u << 20, "2x2MiB"}, {1536u << 10, "2x1536KiB"}, {1028u << 10, "2x1028KiB"}};
+	const char *path = lsct_make_file("env-staging.bin", 3u << 20, 43);
+	setenv("LOADSCOPE_READ_PATH", "staging", 1);
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct lsc_load_options o;
+		lsc_load_options_init(&o);
+		o.reader = "io_uring";
+		o.staging_count = 2;
+		o.staging_bytes = c[i].c;
+		struct lsc_extent e = {.path = path, .length = UINT64_MAX};
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		lsc_arena *a = NULL;
+		cr_assert_eq(lsc_load(p, &o, &e, 1, 0, &a), 0, "%s", cap.buf);
+		lsc_arena_destroy(a);
+		lsc_profiler_destroy(p);
+		loaded_field("staging", c[i].want);
+	}
+}
