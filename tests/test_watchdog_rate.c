@@ -12,12 +12,14 @@
  * rate (the unsigned difference made one of about 16 EiB/s).
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <loadscope/profiler.h>
 
 #include "helpers/capture.h"
+#include "profiler/profiler_impl.h"
 
 static struct lsct_capture cap;
 static char store[LSC__LINE_MAX + 1];
@@ -104,4 +106,38 @@ Test(watchdog_rate, progress_past_the_total_and_back)
 	cr_assert(strstr(st.human, ": 0 B of 1 B done (0%), rate n/a (the progress went back)"), "%s",
 		  st.human);
 	cr_assert_str_eq(lsc__parsed_get(&st, "gibps"), "n/a");
+}
+
+/* The still line's hint (docs/log-format.md) on both sides of each of its
+ * thresholds, in their order: the first that holds wins. */
+Test(watchdog_rate, the_hint_on_both_sides_of_each_threshold)
+{
+	static const struct {
+		double stall, fail, fallback, reclaim, swap, rate, faults;
+		const char *starts; /* NULL: no hint */
+	} c[] = {
+		{10, 9, 0, 0, 0, 1, 100, "direct compaction is failing"},
+		{10, 8.99, 0, 0, 0, 1, 100, "huge-page faults are compacting"},
+		{20, 18, 0, 5, 5, 0, 0, "direct compaction is failing"},
+		{9.99, 9.99, 0, 0, 0, 1, 100, NULL},
+		{0, 0, 10, 0, 0, 1, 100, "huge-page faults are compacting"},
+		{0, 0, 9.99, 0, 0, 1, 100, NULL},
+		{9.99, 0, 9.99, 0.01, 0.01, 1, 100, "direct reclaim and swapping"},
+		{0, 0, 0, 0.01, 0, 1, 100, "direct reclaim: free memory"},
+		{0, 0, 0, 0, 0.01, 1, 100, NULL},
+		{0, 0, 0, 0, 0, 0, 0.99, "no progress and no page faults"},
+		{0, 0, 0, 0, 0, 0, 1, NULL},
+		{0, 0, 0, 0, 0, 0.001, 0, NULL},
+		{0, 0, 0, 0, 0, NAN, 0, NULL},
+		{0, 0, 0, 0.01, 0, 0, 0, "direct reclaim: free memory"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		const char *h = lsc__watchdog_hint(c[i].stall, c[i].fail, c[i].fallback, c[i].reclaim, c[i].swap, c[i].rate,
+						   c[i].faults);
+		if (!c[i].starts)
+			cr_expect_null(h, "case %zu: %s", i, h ? h : "");
+		else
+			cr_expect(h && !strncmp(h, c[i].starts, strlen(c[i].starts)), "case %zu: %s, want %s...", i,
+				  h ? h : "(none)", c[i].starts);
+	}
 }

@@ -205,6 +205,12 @@ void lsc__sink_fork_child(lsc_profiler *p);
 void lsc__watchdog_start(lsc_profiler *p);
 void lsc__watchdog_stop(lsc_profiler *p);
 void lsc__watchdog_forget(lsc_profiler *p);
+/* The still line's hint from the rates over its interval (per second:
+ * compact_stall, compact_fail, thp_fault_fallback, allocstall, pswpin +
+ * pswpout, the fill in GiB/s or NAN, the process's faults): the likeliest
+ * cause in words, or NULL when the rates point at none. */
+const char *lsc__watchdog_hint(double stall, double fail, double fallback, double reclaim, double swap,
+			       double rate, double faults);
 
 /* fork.c: keep a profiler's locks usable in a forked child. */
 void lsc__fork_track(lsc_profiler *p);

@@ -48,8 +48,8 @@ static double psi_per_s(const struct lsc__sample *a, const struct lsc__sample *b
 	return (double)(y - x) / dt;
 }
 
-static const char *hint(double stall, double fail, double fallback, double reclaim, double swap,
-			double rate, double faults)
+const char *lsc__watchdog_hint(double stall, double fail, double fallback, double reclaim, double swap,
+			       double rate, double faults)
 {
 	if (stall >= 10 && fail >= 0.9 * stall)
 		return "direct compaction is failing in the faulting thread (huge pages requested with a "
@@ -104,7 +104,7 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 	double reclaim = per_s(&d->last, now, LSC_VM_ALLOCSTALL);
 	double swap = per_s(&d->last, now, LSC_VM_PSWPIN) + per_s(&d->last, now, LSC_VM_PSWPOUT);
 	double psi_some = psi_per_s(&d->last, now, 0), psi_full = psi_per_s(&d->last, now, 1);
-	const char *h = hint(stall, fail, fallback, reclaim, swap, d->bytes ? rate : NAN, faults);
+	const char *h = lsc__watchdog_hint(stall, fail, fallback, reclaim, swap, d->bytes ? rate : NAN, faults);
 
 	char b1[LSC__HBUF], b3[LSC__HBUF];
 	struct lsc__rec r;
