@@ -647,6 +647,10 @@ Test(generic, amount_moved_in_a_time_is_the_load)
 	/* near misses: a download, a size with no time after it */
 	expect_start("engine: downloaded 28.47 GiB in 223 s\nengine ready after 61 s\n", "completed", "-");
 	expect_start("engine: pinned 28.47 GiB (in 2 pieces)\nengine ready after 61 s\n", "completed", "-");
+	/* the amount alone, the log ending there: a load under way, cut off
+	 * (not settings, not "none"), and an unfinished start is only ever slow */
+	expect_start("engine: pinned 28.47 GiB in 18 s\n", "cut-off", "-");
+	expect_start("engine: pinned 28.47 GiB in 900 s\n", "cut-off", "slow");
 }
 
 /* A line an engine shape takes for another fact (here the hugetlb pool's
