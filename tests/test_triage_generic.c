@@ -647,6 +647,23 @@ Test(generic, amount_moved_in_a_time_is_the_load)
 	/* near misses: a download, a size with no time after it */
 	expect_start("engine: downloaded 28.47 GiB in 223 s\nengine ready after 61 s\n", "completed", "-");
 	expect_start("engine: pinned 28.47 GiB (in 2 pieces)\nengine ready after 61 s\n", "completed", "-");
+	/* judged on the amount moved, its line is the size's evidence too: the
+	 * checkpoint's size, on another line, is not what the rate is of */
+	t = trun_text("engine: checkpoint size: 40.0 GiB\nengine: copied 28.47 GiB in 223 s\nengine ready after 291 s\n");
+	cr_assert(t);
+	size_t nf = lsc_triage_nfindings(t);
+	int seen = 0;
+	for (size_t i = 0; i < nf; i++) {
+		struct lsc_triage_finding_info f;
+		cr_assert_eq(lsc_triage_finding(t, i, &f), 0);
+		if (strcmp(f.id, "slow-start"))
+			continue;
+		seen = 1;
+		cr_expect_eq(f.first_line, 2, "slow-start's first quote is line %lu, not the amount's", f.first_line);
+		cr_expect(strstr(f.summary, "28.47 GiB in 223.0 s"), "%s", f.summary);
+	}
+	cr_expect(seen, "no slow-start");
+	lsc_triage_free(t);
 	/* the amount alone, the log ending there: a load under way, cut off
 	 * (not settings, not "none"), and an unfinished start is only ever slow */
 	expect_start("engine: pinned 28.47 GiB in 18 s\n", "cut-off", "-");
