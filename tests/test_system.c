@@ -19,6 +19,7 @@
 #include <loadscope/profiler.h>
 
 #include "format/line.h"
+#include "helpers/capture.h"
 #include "host/assess.h"
 #include "host/procfs.h"
 #include "profiler/internal.h"
@@ -527,4 +528,83 @@ Test(system, page_reporting_needs_a_reporting_balloon, .init = make_tree, .fini 
 	s = snap_tree();
 	cr_assert_eq(s.page_reporting, 1);
 	cr_assert_eq(s.page_reporting_order, 9);
+}
+
+/* The system line gives every field of the snapshot it was made from, by
+ * its key, in JSON and in verbose human lines alike: numbers as the
+ * struct holds them, LSC_NA as "n/a", the strings as they are; on every
+ * fixture tree. */
+static struct lsct_capture syscap;
+static void expect_num(const struct lsc__parsed *pl, const char *key, int64_t v, const char *where)
+{
+	const char *got = lsc__parsed_get(pl, key);
+	cr_expect_not_null(got, "%s: no %s", where, key);
+	if (!got)
+		return;
+	char want[32];
+	if (v == LSC_NA)
+		snprintf(want, sizeof want, "n/a");
+	else if (v == LSC_UNLIMITED)
+		snprintf(want, sizeof want, "unlimited");
+	else
+		snprintf(want, sizeof want, "%lld", (long long)v);
+	cr_expect_str_eq(got, want, "%s: %s", where, key);
+}
+
+static void expect_str(const struct lsc__parsed *pl, const char *key, const char *v, const char *where)
+{
+	const char *got = lsc__parsed_get(pl, key);
+	cr_expect_not_null(got, "%s: no %s", where, key);
+	if (got)
+		cr_expect_str_eq(got, v[0] ? v : "n/a", "%s: %s", where, key);
+}
+
+Test(system, the_system_line_gives_every_field)
+{
+	static const char *const trees[] = {"host-6.18-madvise", "always-defer-madvise", "old-kernel-no-mthp",
+					    "container-no-vmstat", "garbage"};
+	for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++)
+		for (int json = 0; json < 2; json++) {
+			char proc[512], sys[512];
+			snprintf(proc, sizeof proc, "%s/%s/proc", FX, trees[i]);
+			snprintf(sys, sizeof sys, "%s/%s/sys", FX, trees[i]);
+			struct lsc_profiler_options o;
+			lsc_profiler_options_init(&o);
+			lsct_capture_reset(&syscap);
+			o.sink = lsct_sink;
+			o.sink_user = &syscap;
+			o.proc_root = proc;
+			o.sys_root = sys;
+			o.format = json ? LSC_FORMAT_JSON : LSC_FORMAT_HUMAN;
+			o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_VERBOSE;
+			lsc_profiler *p = NULL;
+			cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+			cr_assert_eq(lsc_start_begin(p, "t"), 0);
+			struct lsc_system s = snap(trees[i]);
+			static char buf[LSC__LINE_MAX + 1];
+			struct lsc__parsed pl;
+			cr_assert(lsct_find(&syscap, "system", 0, buf, sizeof buf, &pl), "%s: no system line", trees[i]);
+			expect_str(&pl, "kernel", s.kernel, trees[i]);
+			expect_str(&pl, "thp_enabled", s.thp_enabled, trees[i]);
+			expect_str(&pl, "thp_defrag", s.thp_defrag, trees[i]);
+			expect_str(&pl, "thp_shmem", s.thp_shmem_enabled, trees[i]);
+			expect_num(&pl, "thp_khugepaged_defrag", s.khugepaged_defrag, trees[i]);
+			expect_num(&pl, "thp_max_ptes_none", s.khugepaged_max_ptes_none, trees[i]);
+			expect_num(&pl, "thp_pmd_bytes", s.hpage_pmd_size, trees[i]);
+			expect_str(&pl, "thp_prctl", lsc_thp_disable_name(s.prctl_thp_disable), trees[i]);
+			expect_num(&pl, "hugetlb_total", s.hugetlb_total, trees[i]);
+			expect_num(&pl, "hugetlb_free", s.hugetlb_free, trees[i]);
+			expect_num(&pl, "hugetlb_page_kib", s.hugetlb_page_kib, trees[i]);
+			expect_num(&pl, "memlock_bytes", s.memlock_cur, trees[i]);
+			expect_num(&pl, "cap_ipc_lock", s.cap_ipc_lock, trees[i]);
+			expect_num(&pl, "mem_total_bytes", s.mem_total, trees[i]);
+			expect_num(&pl, "mem_available_bytes", s.mem_available, trees[i]);
+			expect_num(&pl, "free_huge_blocks_bytes", s.free_huge_blocks_bytes, trees[i]);
+			expect_num(&pl, "numa_nodes", s.numa_nodes, trees[i]);
+			expect_num(&pl, "swap_total_bytes", s.swap_total, trees[i]);
+			expect_num(&pl, "swap_free_bytes", s.swap_free, trees[i]);
+			expect_num(&pl, "page_reporting", s.page_reporting, trees[i]);
+			expect_num(&pl, "page_reporting_order", s.page_reporting_order, trees[i]);
+			lsc_profiler_destroy(p);
+		}
 }
