@@ -479,6 +479,23 @@ Test(system, kernel_release_from_the_tree, .init = make_tree, .fini = remove_tre
 	put("proc/sys/kernel/osrelease",
 	    "0123456789012345678901234567890123456789012345678901234567890123456789\n");
 	cr_assert_str_eq(snap_tree().kernel, "", "longer than a utsname release");
+	/* an empty release, one that opens with a blank or a control byte: none */
+	put("proc/sys/kernel/osrelease", "\n");
+	cr_assert_str_eq(snap_tree().kernel, "");
+	put("proc/sys/kernel/osrelease", " 5.15.0\n");
+	cr_assert_str_eq(snap_tree().kernel, "");
+	put("proc/sys/kernel/osrelease", "\x01" "5.15.0\n");
+	cr_assert_str_eq(snap_tree().kernel, "");
+	/* 64 bytes fit the 65 of a utsname release, 65 do not */
+	char r64[80];
+	memset(r64, 'a', 64);
+	memcpy(r64 + 64, "\n", 2);
+	put("proc/sys/kernel/osrelease", r64);
+	cr_assert_eq(strlen(snap_tree().kernel), 64);
+	memset(r64, 'a', 65);
+	memcpy(r64 + 65, "\n", 2);
+	put("proc/sys/kernel/osrelease", r64);
+	cr_assert_str_eq(snap_tree().kernel, "");
 }
 
 /* lsc__kernel_at_least: the release's first two numbers against maj.min;

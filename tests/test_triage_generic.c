@@ -123,6 +123,7 @@ Test(generic, ready_words_with_subject_and_negation)
 	expect_start("loading model /m\nserver not ready after 2 minutes\n", "cut-off", "-");
 	expect_start("loading model /m\nRay cluster not ready after 30 minutes\n", "cut-off", "-");
 	expect_start("loading model /m\nserver still loading, please wait\n", "loading", NULL);
+	expect_start("loading model /m\nINFO engine still loading the weights\n", "loading", NULL);
 	/* a ready word about something else is not the model's */
 	expect_start("loading model /m\nRay cluster is ready\n", "cut-off", NULL);
 	/* "Loaded model X on device D", where its message begins, is the event;
