@@ -248,3 +248,22 @@ Test(triage_thresholds, host_refault_from_the_probe_on_the_first_line)
 			 "host-refault"),
 		     LSC_TRIAGE_WARN);
 }
+
+/* A still line's counters are rates over 1 s: compaction failing at 5
+ * stalls a second or more (90 % failing, faults falling back) during a
+ * crawling fill is thp-direct-compaction, at 4 a second it is not (under
+ * the 20 stalls that count whatever the window). */
+#define STILL_RATES(cs, cf)                                                                                     \
+	"[loadscope/1] start e | run=00000001\n"                                                                  \
+	"[loadscope/1] system k | run=00000001 thp_enabled=always thp_defrag=always\n"                           \
+	"[loadscope/1] arena x | run=00000001 policy=thp requested=thp source=option arena_bytes=85899345920\n"   \
+	"[loadscope/1] still x | run=00000001 kind=allocate elapsed_s=100 done_bytes=10737418240 "              \
+	"total_bytes=85899345920 gibps=0.10 compact_stall_per_s=" cs " compact_fail_per_s=" cf                  \
+	" thp_fault_fallback_per_s=12\n"
+
+Test(triage_thresholds, still_line_compaction_rates_per_second)
+{
+	cr_assert_eq(sev(STILL_RATES("5", "5"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+	cr_assert_eq(sev(STILL_RATES("10", "9"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+	cr_assert_neq(sev(STILL_RATES("4", "4"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
+}
