@@ -7,7 +7,8 @@
  * left so that it still ends where it ends), with its share 100 * D / T;
  * every bar lies inside the plot; rows are 34 units apart from y = 8 in
  * the order start, phases, nested, overlapped, each used row once, and the
- * picture is 28 units taller than its last row; a label written on a bar
+ * picture is 28 units taller than its last row; a gap, and only a gap,
+ * is hatched over its bar; a label written on a bar
  * starts 6 units into it; the axis ticks every 1, 2 or 5 times a power of
  * ten, about 8 of them, from 0 to T. The A/B chart: arms 30 units apart,
  * points at 300 + v / hi * 776 (hi 1.04 times the slowest), each arm's
@@ -99,6 +100,15 @@ static unsigned check_timeline(const char *log, const char *svg, const char *end
 		used[ri] = 1;
 		/* a label written on the bar starts 6 units into it, 18 below its top */
 		const char *ge = strstr(r, "</g>"), *lb = strstr(r, "<text class=\"lbl in\"");
+		/* an unattributed gap, and only a gap, is hatched over its whole bar */
+		const char *hr = strstr(r, "<rect class=\"hatch\"");
+		int hatched = hr && hr < ge;
+		cr_expect_eq(hatched, !strcmp(kind, "gap"), "%s: a %s bar %shatched", log, kind, hatched ? "" : "not ");
+		if (hatched) {
+			cr_expect_float_eq(num(hr, "x"), x, 1e-9);
+			cr_expect_float_eq(num(hr, "width"), w, 1e-9);
+			cr_expect_float_eq(num(hr, "y"), y, 1e-9);
+		}
 		if (lb && lb < ge) {
 			cr_expect(fabs(num(lb, "x") - (x + 6)) <= 0.06, "%s: label at %.1f, bar at %.1f", log, num(lb, "x"), x);
 			cr_expect_float_eq(num(lb, "y"), y + 18, 1e-9);
