@@ -86,6 +86,8 @@ Test(pintest, mlock_table_interleaves_modes)
 	cr_assert_geq(alloc_s, 0);
 	cr_assert_geq(memset_s, 0);
 	cr_assert(strstr(r1, "touch "), "register notes say the touch time: %.200s", r1);
+	/* mlock has no device: no host-to-device copy was made, none is told */
+	cr_assert_null(strstr(out, "h2d"), "an h2d figure without a device:\n%s", out);
 }
 
 Test(pintest, chunks)
