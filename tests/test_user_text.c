@@ -174,3 +174,40 @@ Test(user_text, every_finding_id_is_explained)
 		cr_expect(!strncmp(out, head, strlen(head)), "%s: %.80s", id, out);
 	}
 }
+
+/* The probe's verdict counts the rest: "; N more below" is the number of
+ * `warn probe:` lines after it less its own, and there is none to count
+ * with one warning; on each fixture tree, for arenas of 1, 20 and 200 GiB. */
+Test(user_text, the_probes_verdict_counts_the_warnings_below)
+{
+	lsct_tool_required();
+	static const char *const trees[] = {"host-6.18-madvise", "always-defer-madvise", "old-kernel-no-mthp",
+					    "container-no-vmstat"};
+	static const unsigned gib[] = {1, 20, 200};
+	unsigned counted = 0;
+	for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++)
+		for (size_t g = 0; g < 3; g++) {
+			static char out[1 << 16], err[1 << 12];
+			lsct_tool(out, sizeof out, err, sizeof err,
+				  "probe --arena-gib %u --proc-root '%s/%s/proc' --sys-root '%s/%s/sys'", gib[g],
+				  LSC_TEST_FIXTURES, trees[i], LSC_TEST_FIXTURES, trees[i]);
+			unsigned warns = 0;
+			for (const char *p = out; (p = strstr(p, "] warn probe: ")); p++)
+				warns++;
+			const char *m = strstr(out, " more below)");
+			cr_expect(!strncmp(out, "[loadscope/2] verdict probe: ", 29), "%s", out);
+			if (warns > 1) {
+				cr_assert_not_null(m, "%s %u GiB: %u warnings, none counted: %.300s", trees[i], gib[g], warns,
+						   out);
+				const char *d = m;
+				while (d > out && d[-1] >= '0' && d[-1] <= '9')
+					d--;
+				cr_expect_eq(strtoul(d, NULL, 10), warns - 1, "%s %u GiB: %u warnings: %.300s", trees[i], gib[g],
+					     warns, out);
+				counted++;
+			} else {
+				cr_expect_null(m, "%s %u GiB: %u warning counted: %.300s", trees[i], gib[g], warns, out);
+			}
+		}
+	cr_expect_geq(counted, 2, "only %u verdicts with warnings to count", counted);
+}
