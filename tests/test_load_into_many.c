@@ -173,6 +173,18 @@ Test(load_into_many, refusals_write_nothing)
 	};
 	for (size_t i = 0; i < sizeof rs / sizeof rs[0]; i++)
 		refused(&rs[i], m);
+	/* Overlap is by address, whatever the order the destinations are
+	 * given in: descending and apart loads; the first and the last
+	 * overlapping, with one between them in address order, is refused. */
+	struct lsc_dest down[3] = {{m + 8192, 4096, "c"}, {m + 4096, 4096, "b"}, {m, 4096, "a"}};
+	lsc_profiler *q = lsct_profiler_fresh(&cap);
+	cr_assert_eq(lsc_load_into_many(q, NULL, &ok, 1, down, 3, NULL), 0, "%s", cap.buf);
+	lsc_profiler_destroy(q);
+	struct lsc_dest far_apart[3] = {{m + 4000, 200, "a"}, {m + 8192, 100, "c"}, {m, 4196, "b"}};
+	q = lsct_profiler_fresh(&cap);
+	cr_assert_eq(lsc_load_into_many(q, NULL, &ok, 1, far_apart, 3, NULL), -EINVAL);
+	lsc_profiler_destroy(q);
+	cr_assert_eq(lsct_count_with(&cap, "error", "overlap"), 1, "%s", cap.buf);
 	/* Both sides of the bound: the extent that ends exactly at the end of
 	 * its destination loads. */
 	struct lsc_dest two[2] = {{m, 4097, "a"}, {m + 8192, 4096, "b"}};
