@@ -245,9 +245,17 @@ Test(alloc_faults, a_sharded_manifest_fails_whole_at_every_allocation, .timeout 
 		if (m && m != (struct lsc_manifest *)1)
 			lsc_manifest_destroy(m);
 		cr_expect_eq(lsct_count(&cap, "error"), 1, "allocation %ld: one error line", k);
-		char err[32] = "";
+		char err[32] = "", path[700] = "", cause[256] = "";
 		lsct_field(&cap, "error", "err", err, sizeof err);
 		cr_expect_str_eq(err, "ENOMEM", "allocation %ld: the line's err", k);
+		/* the line names the model by a file of it: the index, a shard,
+		 * or (for the whole model's tables) its first shard */
+		lsct_field(&cap, "error", "path", path, sizeof path);
+		lsct_field(&cap, "error", "cause", cause, sizeof cause);
+		cr_expect(!strncmp(path, dir, strlen(dir)), "allocation %ld: path %s", k, path);
+		if (strstr(cause, "tensor names") || strstr(cause, "extents"))
+			cr_expect(strstr(path, "model-00001-of-00002.safetensors"), "allocation %ld (%s): path %s", k,
+				  cause, path);
 		if (ret != -ENOMEM)
 			lsct_dump(&cap);
 		lsc_profiler_destroy(p);
