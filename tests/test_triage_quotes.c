@@ -433,3 +433,33 @@ Test(triage_quotes, a_pasted_ulimit_l_is_the_limit_in_kib)
 		free(j);
 	}
 }
+
+/* The page's compaction counters: a counter the log does not give is 0
+ * beside one it does (12 stalls, none said failed or succeeded), and the
+ * three as given when it gives them all. */
+Test(triage_quotes, the_pages_compaction_counters)
+{
+	static const struct {
+		const char *fields, *want;
+	} c[] = {{"vm_compact_stall=12", "<dt>compaction</dt><dd>12 stalls, 0 failed, 0 succeeded"},
+		 {"vm_compact_fail=7", "<dt>compaction</dt><dd>0 stalls, 7 failed, 0 succeeded"},
+		 {"vm_compact_stall=12 vm_compact_fail=7 vm_compact_success=5",
+		  "<dt>compaction</dt><dd>12 stalls, 7 failed, 5 succeeded"}};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char log[512];
+		snprintf(log, sizeof log,
+			 "[loadscope/1] start e | run=00000001\n"
+			 "[loadscope/1] phase allocate | run=00000001 kind=allocate name=allocate depth=0 wall_s=2.0 %s\n"
+			 "[loadscope/1] ready | run=00000001 wall_s=3.0\n",
+			 c[i].fields);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert_not_null(t);
+		size_t n;
+		char *page = trun_render(t, TRUN_HTML, &n);
+		cr_assert_not_null(page);
+		cr_expect(strstr(page, c[i].want), "%s: %s", c[i].fields,
+			  strstr(page, "<dt>compaction") ? strstr(page, "<dt>compaction") : "no compaction entry");
+		free(page);
+		lsc_triage_free(t);
+	}
+}
