@@ -462,4 +462,15 @@ Test(triage_quotes, the_pages_compaction_counters)
 		free(page);
 		lsc_triage_free(t);
 	}
+	/* an engine's vmstat paste that gives the stalls alone: the others
+	 * are not in the log, and count as 0 beside them */
+	struct lsc_triage *t = trun_text("loading model /m\nvmstat: compact_stall +12 pswpin +0\nmodel loaded in 3 s\n");
+	cr_assert_not_null(t);
+	size_t n;
+	char *page = trun_render(t, TRUN_HTML, &n);
+	cr_assert_not_null(page);
+	cr_expect(strstr(page, "<dt>compaction</dt><dd>12 stalls, 0 failed, 0 succeeded"), "%s",
+		  strstr(page, "<dt>compaction") ? strstr(page, "<dt>compaction") : "no compaction entry");
+	free(page);
+	lsc_triage_free(t);
 }
