@@ -474,3 +474,18 @@ Test(triage_quotes, the_pages_compaction_counters)
 	free(page);
 	lsc_triage_free(t);
 }
+
+/* A start the log gives no phase durations for says so on the page, and
+ * draws no timeline. */
+Test(triage_quotes, a_page_of_a_start_without_durations)
+{
+	struct lsc_triage *t = trun_text("loading model /m\nERROR load failed: no such file\n");
+	cr_assert_not_null(t);
+	size_t n;
+	char *page = trun_render(t, TRUN_HTML, &n);
+	cr_assert_not_null(page);
+	cr_expect(strstr(page, "<p class=\"lead\">The log gives no phase durations for this start.</p>"), "%s", page);
+	cr_expect_null(strstr(page, "<svg class=\"timeline\""));
+	free(page);
+	lsc_triage_free(t);
+}

@@ -590,3 +590,18 @@ Test(triage_recognise, a_loaded_lines_verify_field)
 		lsc_triage_free(t);
 	}
 }
+
+/* A start line cut before its run id (a paste at 80 columns) still begins
+ * a start of its own: after a start that reached ready, its phase lines
+ * are the second start's. */
+Test(triage_recognise, a_start_line_without_its_run_begins_a_start)
+{
+	struct lsc_triage *t = run("[loadscope/2] start e: pid 1, loadscope 0.3.0, 2026-12-01T00:00:00Z | run=0000000a\n"
+				   "[loadscope/2] ready in 1.000 s | run=0000000a\n"
+				   "[loadscope/2] start e: pid 2, loadscope 0.3.0, 2026-12-01T00:00:09Z\n"
+				   "[loadscope/2] phase read: 1.00 GiB in 2.000 s (0.50 GiB/s)\n");
+	cr_assert_eq(t->nsums, 2, "%zu starts", t->nsums);
+	cr_expect_float_eq(t->sums[1].ph[TR_K_READ], 2.0, 1e-9);
+	cr_expect_eq(t->sums[1].first_line, 3);
+	lsc_triage_free(t);
+}
