@@ -182,6 +182,7 @@ static void need_interpose(void)
 #endif
 }
 
+#if LSCT_INTERPOSE
 static struct lsct_capture cap;
 
 /* A safetensors file of one F32 tensor "@name" of 4 bytes. */
@@ -201,6 +202,7 @@ static void shard(const char *dir, const char *file, const char *name)
 	cr_assert_eq(fwrite(b, 1, 8 + (size_t)jl + 4, f), 8 + (size_t)jl + 4);
 	fclose(f);
 }
+#endif
 
 Test(alloc_faults, a_sharded_manifest_fails_whole_at_every_allocation, .timeout = 300)
 {
