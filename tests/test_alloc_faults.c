@@ -141,7 +141,9 @@ void *realloc(void *old, size_t n)
 		return NULL;
 	}
 	void *p = __libc_realloc(old, n);
-	if (p && p != old) {
+	if (!p && !n) {
+		untrack(old); /* realloc(p, 0) freed it */
+	} else if (p && p != old) {
 		/* the same allocation, moved: tracked if the old one was */
 		long before = nlive;
 		untrack(old);
