@@ -312,3 +312,25 @@ Test(arena_faults, release_unmaps_once)
 	cr_expect_eq(*(volatile char *)sentinel, 42);
 	munmap(sentinel, 4096);
 }
+
+/* A mapping the kernel refuses (ENOMEM through the syscall seam, under the
+ * memory guard's bound) is one arena line that says what failed and how
+ * much memory was available then; nothing is left mapped. */
+Test(arena_faults, a_refused_mapping_says_memavailable)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	opts(&o, LSC_THP_4K);
+	lsct_sys_fail(LSCT_SYS_MMAP, 1, ENOMEM);
+	int rc = lsc__arena_alloc(p, &o, ARENA, &a);
+	lsct_sys_restore();
+	cr_expect_eq(rc, -ENOMEM, "rc %d\n%s", rc, cap.buf);
+	cr_expect_eq(lsct_count_with(&cap, "arena", "as 4k failed: "), 1, "%s", cap.buf);
+	struct lsc_system s;
+	lsc_system_read(NULL, NULL, &s);
+	if (s.mem_available != LSC_NA)
+		cr_expect_eq(lsct_count_with(&cap, "arena", " (MemAvailable "), 1, "%s", cap.buf);
+	cr_expect_eq(lsct_sys_leaked(), 0);
+	lsc_profiler_destroy(p);
+}
