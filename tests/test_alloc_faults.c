@@ -325,11 +325,9 @@ Test(alloc_faults, a_load_succeeds_or_fails_cleanly_at_every_allocation, .timeou
 /* Triage corpus log @name with each of its allocations failing in turn. */
 static void triage_every_allocation(const char *name)
 {
-	char path[512];
-	snprintf(path, sizeof path, LSC_TEST_CORPUS "/logs/%s", name);
 	size_t n;
-	char *log = trun_slurp(path, &n);
-	cr_assert_not_null(log, "%s", path);
+	char *log = trun_corpus_log(name, &n);
+	cr_assert_not_null(log, "%s", name);
 	struct tset ref = {0};
 	cr_assert_eq(trun_run(log, n, 4096, 0, &ref), 0);
 	long k, failed = 0, dropped = 0;

@@ -55,10 +55,8 @@ Test(triage_evidence_lines, every_quote_is_of_its_own_start)
 	cr_assert_gt(nlogs, 10);
 	unsigned quotes = 0, restarted = 0;
 	for (size_t i = 0; i < nlogs; i++) {
-		char path[512];
-		snprintf(path, sizeof path, LSC_TEST_CORPUS "/logs/%s", logs[i]);
 		size_t n;
-		char *log = trun_slurp(path, &n);
+		char *log = trun_corpus_log(logs[i], &n);
 		cr_assert_not_null(log);
 		unsigned long nl = lines_of(log, n);
 		for (int pieces = 0; pieces < 2; pieces++) {

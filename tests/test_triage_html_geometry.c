@@ -224,10 +224,8 @@ Test(triage_html_geometry, every_corpus_page_is_drawn_to_scale)
 	cr_assert_gt(nlogs, 10);
 	unsigned timelines = 0, bars = 0, charts = 0, points = 0;
 	for (size_t i = 0; i < nlogs; i++) {
-		char path[512];
-		snprintf(path, sizeof path, LSC_TEST_CORPUS "/logs/%s", logs[i]);
 		size_t n;
-		char *log = trun_slurp(path, &n);
+		char *log = trun_corpus_log(logs[i], &n);
 		cr_assert_not_null(log);
 		struct lsc_triage *t = trun_feed(log, n, 4096, 0, NULL);
 		cr_assert_not_null(t);

@@ -119,6 +119,13 @@ int tset_equal(const struct tset *a, const struct tset *b)
 }
 
 /* Whole file into a malloc'ed, NUL-terminated buffer. */
+char *trun_corpus_log(const char *name, size_t *len)
+{
+	char path[512];
+	snprintf(path, sizeof path, LSC_TEST_CORPUS "/logs/%s", name);
+	return trun_slurp(path, len);
+}
+
 char *trun_slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -46,6 +46,8 @@ int tset_equal(const struct tset *a, const struct tset *b);
 /* Whole file into a malloc'ed, NUL-terminated buffer (its length in @len
  * unless NULL); NULL when unreadable. */
 char *trun_slurp(const char *path, size_t *len);
+/* The corpus log @name (tests/corpus/logs/@name), as trun_slurp. */
+char *trun_corpus_log(const char *name, size_t *len);
 /* Write @len bytes to @path; 0 or a negative errno. */
 int trun_write(const char *path, const char *buf, size_t len);
 /* The .ids spec: "id severity start" per line, '#' comments, blank lines;
