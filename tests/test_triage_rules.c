@@ -64,6 +64,36 @@ Test(triage_rules, thp_direct_compaction)
 	      "thp-direct-compaction");
 }
 
+/* THP enabled=always gives every anonymous mapping huge pages, asked for or
+ * not: under defrag=madvise that alone does not compact in the faulting
+ * thread, but the pasted `[always]` of .../enabled (no MADV_HUGEPAGE note in
+ * the log) makes the request; `[madvise]` there, with the same counters and
+ * no request, is no stall. A second paste of the file wins over the first
+ * (the reporter changed it and ran again), whichever mode is longer. */
+Test(triage_rules, thp_enabled_always_from_pasted_sysfs)
+{
+#define THP_ALWAYS_BODY                                                                            \
+	"/sys/kernel/mm/transparent_hugepage/defrag: always defer defer+madvise [madvise] never\n" \
+	"compact_stall +858, compact_fail +858, thp_fault_fallback +290, allocstall_normal +286 "  \
+	"(8 s window)\n"                                                                           \
+	"RSS deltas: +484 MB in 8 s\n"
+	FIRES("GPU 0: X, compute capability 12.0\n"
+	      "/sys/kernel/mm/transparent_hugepage/enabled: [always] madvise never\n" THP_ALWAYS_BODY,
+	      "thp-direct-compaction", LSC_TRIAGE_FAIL);
+	QUIET("GPU 0: X, compute capability 12.0\n"
+	      "/sys/kernel/mm/transparent_hugepage/enabled: always [madvise] never\n" THP_ALWAYS_BODY,
+	      "thp-direct-compaction");
+	FIRES("GPU 0: X, compute capability 12.0\n"
+	      "/sys/kernel/mm/transparent_hugepage/enabled: always [madvise] never\n"
+	      "/sys/kernel/mm/transparent_hugepage/enabled: [always] madvise never\n" THP_ALWAYS_BODY,
+	      "thp-direct-compaction", LSC_TRIAGE_FAIL);
+	QUIET("GPU 0: X, compute capability 12.0\n"
+	      "/sys/kernel/mm/transparent_hugepage/enabled: [always] madvise never\n"
+	      "/sys/kernel/mm/transparent_hugepage/enabled: always madvise [never]\n" THP_ALWAYS_BODY,
+	      "thp-direct-compaction");
+#undef THP_ALWAYS_BODY
+}
+
 /* PR_THP_DISABLE_EXCEPT_ADVISED still gives MADV_HUGEPAGE regions huge pages,
  * and their compaction: only a plain "disabled" takes THP away. */
 Test(triage_rules, thp_prctl_except_advised_is_not_off)
