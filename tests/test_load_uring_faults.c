@@ -20,6 +20,7 @@
 #include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -46,6 +47,9 @@ static struct {
 	off_t truncate_to;   /* truncate the file at its fadvise (after the size check) */
 	int reg_files_err, reg_bufs_err; /* io_uring_register fails with this */
 	int init_err;                    /* io_uring_queue_init fails with this */
+	unsigned refuse;   /* submit_and_wait refuses (EAGAIN, nothing taken) this many times first */
+	unsigned refused;  /* ... refusals handed back so far */
+	unsigned naps;     /* the reader's naps (free here: counted, not slept) */
 	const char *path;
 } F;
 
@@ -101,6 +105,10 @@ static int f_submit(struct io_uring *ring)
 
 static int f_submit_and_wait(struct io_uring *ring, unsigned n)
 {
+	if (F.refused < F.refuse) {
+		F.refused++;
+		return -EAGAIN;
+	}
 	if (F.deny_enter && ++F.enters > F.deny_after) {
 		if (F.enters == F.deny_after + 1)
 			F.inflight_at_denial = F.submitted - F.seen;
@@ -110,6 +118,14 @@ static int f_submit_and_wait(struct io_uring *ring, unsigned n)
 	if (ret > 0)
 		F.submitted += (unsigned)ret;
 	return ret;
+}
+
+static int f_nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	(void)req;
+	(void)rem;
+	F.naps++;
+	return 0;
 }
 
 static int f_fadvise(int fd, off_t off, off_t len, int advice)
@@ -135,6 +151,7 @@ static void setup(void)
 	shim.uring_init = f_init;
 	shim.uring_register_files = f_reg_files;
 	shim.uring_register_buffers = f_reg_bufs;
+	shim.nanosleep = f_nanosleep;
 	lsc__sys_set(&shim);
 }
 
@@ -316,6 +333,31 @@ Test(load_uring_faults, eagain_forever_falls_back_to_pread)
 	F.res = -EAGAIN;
 	loads_right(&o);
 	fell_back("EAGAIN again and again");
+}
+
+/* io_uring_enter refusing the submission itself (EAGAIN: no memory for
+ * the requests) with nothing in flight to reap: the reader naps 1 ms and
+ * tries again, 10,000 times (about 10 s), and then reads the rest with
+ * pread: 10,000 refusals in a row are waited out, the 10,001st ends the
+ * ring (before, it failed the load with a cause about reads in flight
+ * when none was). */
+Test(load_uring_faults, refused_submissions_are_retried_10000_times)
+{
+	struct lsc_load_options o = opts(4);
+	F.refuse = 10000;
+	loads_right(&o);
+	cr_assert_eq(F.refused, 10000);
+	cr_assert_eq(F.naps, 10000, "one nap per refusal");
+}
+
+Test(load_uring_faults, the_10001st_refusal_in_a_row_falls_back_to_pread)
+{
+	struct lsc_load_options o = opts(4);
+	F.refuse = UINT_MAX;
+	loads_right(&o);
+	cr_assert_eq(F.refused, 10001, "refusals taken before giving up");
+	cr_assert_eq(F.naps, 10000);
+	fell_back("io_uring_enter: EAGAIN 10000 times in a row");
 }
 
 /* A cancelled read in the middle of an arena load with fixed buffers. */

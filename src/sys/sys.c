@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sys/guard.h"
@@ -91,6 +92,7 @@ const struct lsc__sys lsc__sys_default = {
 	.uring_submit = io_uring_submit,
 	.uring_submit_and_wait = sys_uring_submit_and_wait,
 	.uring_wait_cqe = sys_uring_wait_cqe,
+	.nanosleep = nanosleep,
 };
 
 const struct lsc__sys *lsc__sys = &lsc__sys_default;

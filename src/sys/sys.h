@@ -21,6 +21,7 @@ struct io_uring;
 struct io_uring_cqe;
 struct io_uring_params;
 struct iovec;
+struct timespec;
 
 struct lsc__sys {
 	int (*open)(const char *path, int flags, int mode);
@@ -45,6 +46,10 @@ struct lsc__sys {
 	int (*uring_submit)(struct io_uring *ring);
 	int (*uring_submit_and_wait)(struct io_uring *ring, unsigned wait_nr);
 	int (*uring_wait_cqe)(struct io_uring *ring, struct io_uring_cqe **cqe);
+	/* The reader's naps between retries (a refused submission, a peek at
+	 * the completion queue): a test makes them free, so that a retry
+	 * limit is counted rather than waited out. */
+	int (*nanosleep)(const struct timespec *req, struct timespec *rem);
 };
 
 extern const struct lsc__sys lsc__sys_default;

@@ -242,7 +242,7 @@ static int uring_submit(struct lsc__reader *r, const struct lsc__rd_req *req)
 static void nap_ms(long ms)
 {
 	struct timespec ts = {0, ms * 1000000L};
-	nanosleep(&ts, NULL);
+	lsc__sys->nanosleep(&ts, NULL);
 }
 
 /* From now on every read is done with pread; one line says why. */
@@ -373,11 +373,23 @@ static int uring_complete(struct lsc__reader *r, struct lsc__rd_done *done)
 			}
 			if (ret == -EINTR || ret == -EAGAIN || ret == -EBUSY) {
 				/* Nothing taken (or the CQ is full): reap, then retry.
-				 * With nothing in flight to reap, wait a little and give
-				 * up after about 10 s rather than spin forever. */
+				 * With nothing in flight to reap, wait a little; after
+				 * 10,000 refusals in a row (about 10 s) the ring is given
+				 * up for pread rather than spun on forever or the load
+				 * failed: nothing was taken, so every prepared read is
+				 * still the reader's to do. */
 				if (!r->inflight) {
-					if (ret != -EINTR && ++refused > 10000)
-						return ret;
+					if (ret != -EINTR && ++refused > 10000) {
+						char why[160];
+						snprintf(why, sizeof(why),
+							 "io_uring_enter: %s 10000 times in a row with nothing in "
+							 "flight (the kernel took no request)",
+							 lsc__errname(ret));
+						fall_back(r, why);
+						r->pending = 0;
+						unsync_rest(r);
+						continue;
+					}
 					if (ret != -EINTR)
 						nap_ms(1);
 					continue;
