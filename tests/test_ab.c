@@ -10,8 +10,9 @@
  * by hand from the fake data), --warmup and --prepare in their order, a
  * failing --prepare stopping, peak RSS from wait4, any command compared by
  * its wall time (two sleeps far apart: the faster arm named, p exact), the
- * n = 3 floor, and a run that blocks on a FIFO past --timeout killed with
- * its process group and counted as a timeout, not dropped. No assertion
+ * n = 3 floor, a run that blocks on a FIFO past --timeout killed with
+ * its process group and counted as a timeout, not dropped, and SIGINT or
+ * SIGTERM to ab ending the running run's group and the experiment. No assertion
  * depends on how long anything took, beyond differences of 30x.
  */
 #include <criterion/criterion.h>
@@ -570,4 +571,72 @@ Test(ab, the_pause_between_runs)
 	/* the default, as --help says it */
 	cr_assert_eq(lsct_tool(out, sizeof(out), err, sizeof(err), "ab --help"), 0);
 	cr_assert(strstr(out, "  --pause S          seconds between runs, after --prepare (default 3: "), "%s", out);
+}
+
+/* Told to stop (SIGINT or SIGTERM) while a run is running: ab ends that
+ * run's whole process group, starts no other run, reports the run as
+ * interrupted (not a timeout, not an exit) with what it had, and exits 1.
+ * The run tells the test it began through a FIFO the test reads, so the
+ * signal lands while it runs, with no sleeping; nobody writes the FIFO
+ * the run then waits on. (--timeout only bounds a broken ab: a signal it
+ * missed would show as a timeout, not hang the suite.) */
+static void stopped_by(int sig)
+{
+	char started[256], hold[256], errp[256], buf[64], log[8192];
+	snprintf(started, sizeof(started), "%s/started", dir);
+	snprintf(hold, sizeof(hold), "%s/hold", dir);
+	snprintf(errp, sizeof(errp), "%s/stderr", dir);
+	cr_assert_eq(mkfifo(started, 0600), 0);
+	cr_assert_eq(mkfifo(hold, 0600), 0);
+	const char *fake = lsct_scratch_file(
+		"fake.sh",
+		"#!/bin/sh\n"
+		"echo \"$ARM\" >> \"$D/order\"\n"
+		"echo \"llama_model_loader: loaded meta data with 1 key-value pairs and 1 tensors from /m/x.gguf\"\n"
+		"cat \"$D/hold\" > /dev/null &\n"
+		"echo $! > \"$D/grandchild\"\n"
+		"echo $$ > \"$D/started\"\n"
+		"read x < \"$D/hold\"\n"
+		"echo \"llama_perf_context_print:        load time =    250 ms\"\n",
+		0755);
+	char outdir[256], cmd[256];
+	snprintf(outdir, sizeof(outdir), "%s/logs", dir);
+	snprintf(cmd, sizeof(cmd), "D=%s", dir);
+	const char *argv[] = {"ab",   "--runs", "3",      "--pause", "0",   "--arm", "first=env=ARM=first",
+			      "--arm", "second=env=ARM=second", "--timeout", "30", "--out", outdir,
+			      "--format", "json", "--", "env", cmd, fake, NULL};
+	struct lsct_child c;
+	cr_assert_eq(lsct_tool_spawn(&c, argv, errp), 0);
+	FILE *f = fopen(started, "r"); /* opens once the run opens it to write */
+	cr_assert_not_null(f);
+	cr_assert_not_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	pid_t run = (pid_t)atoi(buf);
+	cr_assert_gt(run, 1);
+	cr_assert_eq(kill(c.pid, sig), 0);
+	log[0] = 0;
+	int rc = lsct_child_finish(&c, log, sizeof(log));
+	slurp("stderr", err, sizeof(err));
+	cr_assert_eq(rc, 1, "exit %d\n%s\n%s", rc, log, err);
+	cr_assert(strstr(err, "loadscope ab: run 1/6 arm first: ready n/a (no ready line recognised), exit interrupted"),
+		  "%s", err);
+	cr_assert_null(strstr(err, "run 2/6"), "a run started after the stop: %s", err);
+	slurp("order", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "first\n");
+	cr_assert(gone(run), "the run's shell %d is still alive", (int)run);
+	slurp("grandchild", buf, sizeof(buf));
+	cr_assert(gone((pid_t)atoi(buf)), "the run's background cat %s is still alive", buf);
+	/* the report still comes, with the one run as neither ok nor a timeout */
+	cr_assert(strstr(log, "\"arm_spec\":\"env=ARM=first\",\"thp\":\"inherited\",\"runs\":1,\"ok\":0,"), "%s", log);
+	cr_assert(strstr(log, "\"timeout\":false,"), "%s", log);
+}
+
+Test(ab, sigterm_ends_the_running_run_and_starts_no_other)
+{
+	stopped_by(SIGTERM);
+}
+
+Test(ab, sigint_ends_the_running_run_and_starts_no_other)
+{
+	stopped_by(SIGINT);
 }
