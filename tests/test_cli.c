@@ -118,6 +118,12 @@ Test(cli, usage_errors_are_one_line_exit_64)
 	USAGE("loadscope load: --bogus: unknown option; see 'loadscope load --help'",
 	      "load --bogus x");
 	USAGE("loadscope load: --thp: needs a value; see 'loadscope load --help'", "load x --thp");
+	/* a prefix of several long options names each; an empty name none */
+	USAGE("loadscope load: --pi: ambiguous (--pin, --pin-readonly); see 'loadscope load --help'", "load --pi x");
+	USAGE("loadscope ab: --export=x: ambiguous (--export-json, --export-markdown, --export-csv); see "
+	      "'loadscope ab --help'",
+	      "ab --export=x -- true");
+	USAGE("loadscope load: --=x: unknown option; see 'loadscope load --help'", "load --=x y");
 	USAGE("loadscope load: --thp sometimes: auto, thp, 4k, hugetlb or process-off; see "
 	      "'loadscope load --help'",
 	      "load --thp sometimes x");

@@ -234,6 +234,17 @@ Test(load_cli, a_test_file_that_cannot_be_written)
 	cr_assert_eq(run("--make-test-file /dev/full --gib 0.01"), 4, "%s", out);
 }
 
+/* ... and one that cannot be opened (its folder does not exist): the same
+ * exit 4, the one line naming the path and the reason, nothing made. */
+Test(load_cli, a_test_file_that_cannot_be_opened)
+{
+	static char o[4096], e[4096];
+	cr_assert_eq(lsct_tool(o, sizeof o, e, sizeof e, "load --make-test-file /nonexistent-lsc-dir/t.bin --gib 0.01"),
+		     4, "%s", e);
+	cr_assert_str_eq(e, "loadscope load: --make-test-file /nonexistent-lsc-dir/t.bin: No such file or directory\n");
+	cr_assert_str_eq(o, "");
+}
+
 /* Each option reaches the load: --reader names the reader the loaded line
  * says it used, --format the form of every line; a value the option does
  * not take is a usage error (64) whatever the rest of the command. */

@@ -47,13 +47,14 @@ int lsc_cli_usage(const char *fmt, ...)
 	return LSC_EXIT_USAGE;
 }
 
-/* The long options @name (up to '=' or its end) is a prefix of. */
+/* The long options @name (up to '=' or its end) is a prefix of; none for
+ * an empty name ("--=x" names no option, it does not name them all). */
 static void candidates(const struct option *lo, const char *name, char *out, size_t cap)
 {
 	size_t len = strcspn(name, "="), used = 0;
 
 	out[0] = 0;
-	for (; lo->name; lo++)
+	for (; len && lo->name; lo++)
 		if (!strncmp(lo->name, name, len) && used < cap) {
 			int w = snprintf(out + used, cap - used, "%s--%s", used ? ", " : "", lo->name);
 			used += w > 0 ? (size_t)w : 0;
