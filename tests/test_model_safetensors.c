@@ -511,3 +511,136 @@ Test(model_safetensors, unknown_keys_of_every_json_type_are_skipped)
 	lsc_manifest_destroy(m);
 	free(dir);
 }
+
+/* Every way one tensor entry (or the header around it) can be wrong, each
+ * with the cause its error line must name, and beside each limit the entry
+ * just inside it, which loads: a dropped check lets the bad entry through
+ * (or fails on a later one), a changed limit fails the good one. */
+struct st_case {
+	const char *json;
+	const char *cause; /* NULL: a valid header, @bytes of data, @tensors tensors */
+	size_t bytes;
+};
+
+#define T_OK(rest) "{\"a\":{" rest "}}"
+static const struct st_case st_cases[] = {
+	{"{\"__metadata__\":[1]," "\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}",
+	 "__metadata__ is not an object", 0},
+	{"{\"__metadata__\":{},\"__metadata__\":{}," "\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}",
+	 "__metadata__ given twice", 0},
+	{"{\"__metadata__\":{\"k\":\"v\"}," "\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}", NULL, 1},
+	{"{\"a\":5}", "a tensor entry that is not an object", 0},
+	{T_OK("\"dtype\":1,\"shape\":[1],\"data_offsets\":[0,1]"), "a dtype that is not a string", 0},
+	{T_OK("\"dtype\":\"U8\",\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]"), "dtype given twice", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[1],\"shape\":[1],\"data_offsets\":[0,1]"), "shape given twice", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":3,\"data_offsets\":[0,1]"), "a shape that is not an array", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1],\"data_offsets\":[0,1]"),
+	 "data_offsets given twice", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":5"), "data_offsets that are not an array", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[1]"), "data_offsets that are not [begin, end]", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[]"), "data_offsets that are not [begin, end]", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1,2]"), "data_offsets that are not [begin, end]", 0},
+	{T_OK("\"shape\":[1],\"data_offsets\":[0,1]"), "tensor \"a\" has no dtype", 0},
+	{T_OK("\"dtype\":\"U8\",\"data_offsets\":[0,1]"), "tensor \"a\" has no shape", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[1]"), "tensor \"a\" has no data_offsets", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[4,0]"),
+	 "tensor \"a\": data_offsets [4, 0] end before they begin", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[0,0]"), NULL, 0},
+	/* 2^62 four-byte elements: the count fits in 64 bits, the bytes do not */
+	{T_OK("\"dtype\":\"F32\",\"shape\":[4611686018427387904],\"data_offsets\":[0,4]"),
+	 "tensor \"a\": its size overflows 64 bits", 0},
+	/* the size is counted in bits: 2^61 U8 elements are 2^64 bits, too many;
+	 * 2^60 are 2^63, counted, and then a length that disagrees */
+	{T_OK("\"dtype\":\"U8\",\"shape\":[2305843009213693952],\"data_offsets\":[0,4]"),
+	 "tensor \"a\": its size overflows 64 bits", 0},
+	{T_OK("\"dtype\":\"U8\",\"shape\":[1152921504606846976],\"data_offsets\":[0,4]"),
+	 "U8 of 1152921504606846976 elements is 1152921504606846976 bytes", 0},
+	/* (2^32 - 1) x (2^32 + 1) = 2^64 - 1 elements: the shape fits, its bits do not */
+	{T_OK("\"dtype\":\"U8\",\"shape\":[4294967295,4294967297],\"data_offsets\":[0,4]"),
+	 "tensor \"a\": its size overflows 64 bits", 0},
+	/* a dimension of 0 after a large one: no elements, no division by it */
+	{T_OK("\"dtype\":\"U8\",\"shape\":[1099511627776,0],\"data_offsets\":[0,0]"), NULL, 0},
+	/* the most F32 elements whose bits fit, (2^64 - 1) / 32, are counted */
+	{T_OK("\"dtype\":\"F32\",\"shape\":[576460752303423487],\"data_offsets\":[0,4]"),
+	 "F32 of 576460752303423487 elements is 2305843009213693948 bytes", 0},
+	/* sub-byte types: 3 F4 are 12 bits, 2 are a byte; 3 F6 are 18 bits, 4 are 3 bytes */
+	{T_OK("\"dtype\":\"F4\",\"shape\":[3],\"data_offsets\":[0,2]"),
+	 "tensor \"a\": 3 elements of F4 are not a whole number of bytes", 0},
+	{T_OK("\"dtype\":\"F4\",\"shape\":[2],\"data_offsets\":[0,1]"), NULL, 1},
+	{T_OK("\"dtype\":\"F6_E2M3\",\"shape\":[3],\"data_offsets\":[0,3]"),
+	 "tensor \"a\": 3 elements of F6_E2M3 are not a whole number of bytes", 0},
+	{T_OK("\"dtype\":\"F6_E3M2\",\"shape\":[4],\"data_offsets\":[0,3]"), NULL, 3},
+	{"[{\"a\":1}]", "the header does not start with '{'", 0},
+};
+
+Test(model_safetensors, every_malformed_entry_names_its_fault)
+{
+	unsigned char zeros[8] = {0};
+	for (size_t i = 0; i < sizeof(st_cases) / sizeof(st_cases[0]); i++) {
+		const struct st_case *c = &st_cases[i];
+		char name[64];
+		snprintf(name, sizeof(name), "case%zu.safetensors", i);
+		size_t hdr = (strlen(c->json) + 7) / 8 * 8;
+		char *p = st_file(name, c->json, hdr, zeros, c->cause ? 4 : c->bytes);
+		if (c->cause) {
+			lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", c->cause);
+		} else {
+			lsc_profiler *pr = lsct_profiler_fresh(&cap);
+			struct lsc_manifest *m = NULL;
+			int ret = lsc_manifest_from_files(pr, (const char *const *)&p, 1, &m);
+			if (ret)
+				lsct_dump(&cap);
+			cr_assert_eq(ret, 0, "case %zu (%s): %s", i, c->json, lsc_strerror(ret));
+			cr_assert_eq(m->n_tensors, 1, "case %zu", i);
+			cr_assert_eq(m->arena_bytes, c->bytes, "case %zu", i);
+			lsc_manifest_destroy(m);
+			lsc_profiler_destroy(pr);
+		}
+		free(p);
+	}
+}
+
+/* A shape of 1024 dimensions is the most a header may give; 1025 is refused. */
+static void dims_file(unsigned n, const char *cause)
+{
+	size_t room = 64 + 2 * (size_t)n;
+	char *json = malloc(room);
+	size_t at = (size_t)snprintf(json, room, "{\"a\":{\"dtype\":\"U8\",\"data_offsets\":[0,1],\"shape\":[");
+	for (unsigned i = 0; i < n; i++)
+		at += (size_t)snprintf(json + at, room - at, i ? ",1" : "1");
+	snprintf(json + at, room - at, "]}}");
+	unsigned char one = 7;
+	char *p = st_file("dims.safetensors", json, (strlen(json) + 7) / 8 * 8, &one, 1);
+	if (cause) {
+		lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", cause);
+	} else {
+		lsc_profiler *pr = lsct_profiler_fresh(&cap);
+		struct lsc_manifest *m = NULL;
+		cr_assert_eq(lsc_manifest_from_files(pr, (const char *const *)&p, 1, &m), 0);
+		cr_assert_eq(m->tensors[0].n_dims, n);
+		lsc_manifest_destroy(m);
+		lsc_profiler_destroy(pr);
+	}
+	free(p);
+	free(json);
+}
+
+Test(model_safetensors, a_shape_of_1024_dimensions_and_not_1025)
+{
+	dims_file(1024, NULL);
+	dims_file(1025, "a shape of more than 1024 dimensions");
+}
+
+/* A header length of 0 or 1 cannot hold "{}"; 2 can (and names no tensor). */
+Test(model_safetensors, a_header_too_short_for_an_object)
+{
+	unsigned char b[16] = {0};
+	for (unsigned n = 0; n < 2; n++) {
+		b[0] = (unsigned char)n;
+		char *p = lsct_write("short-hdr.safetensors", b, 16);
+		char cause[64];
+		snprintf(cause, sizeof(cause), "a header of %u bytes cannot hold a JSON object", n);
+		lsct_model_fails(p, NULL, -EBADMSG, "EBADMSG", cause);
+		free(p);
+	}
+}
