@@ -14,13 +14,17 @@
  * name grown a byte at a time), exactly on it included, puts the data section
  * at the next multiple, computed here as ceil(header / alignment) *
  * alignment; and the file cut at every length from the magic on is refused
- * with one line and -EBADMSG.
+ * with one line and -EBADMSG. Hand-built headers make every other fault
+ * once, each limit beside the header just inside it (key and name lengths,
+ * value and element types, array depth, dimensions, 63-bit shapes, 64-bit
+ * sizes, ggml types, a 1 GiB header in a sparse file).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "helpers/model_files.h"
 
@@ -291,4 +295,193 @@ Test(model_gguf, every_truncation_is_refused)
 	size_t hdr = gguf(&w, &good);
 	for (size_t cut = 4; cut < w.n; cut++)
 		fails(&good, cut, cut < hdr ? "" : cut < good.data_at ? "before its data section" : "reach past the end");
+}
+
+/* Hand-built headers, one fault each, for the faults the writer above
+ * cannot make: the magic, a key or a name over its limit, value and
+ * element types that do not exist, arrays nested too deep or counted past
+ * the file, general.alignment of another type or 0, too many dimensions,
+ * a shape past 63 bits, a ggml type nobody defined, a size past 64 bits.
+ * Beside each limit, the header just inside it loads. */
+static void pre(struct w *w, uint64_t n_tensors, uint64_t n_kv)
+{
+	w->n = 0;
+	put(w, "GGUF", 4);
+	u32(w, 3);
+	u64(w, n_tensors);
+	u64(w, n_kv);
+}
+
+/* One tensor info: @name, @nd dimensions from @dims, ggml type @type, offset 0. */
+static void tinfo(struct w *w, const char *name, uint32_t nd, const uint64_t *dims, uint32_t type)
+{
+	str(w, name);
+	u32(w, nd);
+	for (uint32_t i = 0; i < nd; i++)
+		u64(w, dims[i]);
+	u32(w, type);
+	u64(w, 0);
+}
+
+/* The file of @w padded with @data zero bytes after its header's 32-byte
+ * boundary: refused with @cause, or (NULL) loaded with @tensors tensors. */
+static void check(struct w *w, size_t data, const char *cause, uint64_t tensors)
+{
+	while (w->n % 32)
+		put(w, "", 1);
+	for (size_t i = 0; i < data; i++)
+		put(w, "", 1);
+	char *path = lsct_write("hand.gguf", w->b, w->n);
+	if (cause) {
+		lsct_model_fails(path, NULL, -EBADMSG, "EBADMSG", cause);
+	} else {
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		struct lsc_manifest *m = NULL;
+		int ret = lsc_manifest_from_files(p, (const char *const *)&path, 1, &m);
+		if (ret)
+			lsct_dump(&cap);
+		cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
+		cr_assert_eq(m->n_tensors, tensors);
+		lsc_manifest_destroy(m);
+		lsc_profiler_destroy(p);
+	}
+	free(path);
+}
+
+Test(model_gguf, every_malformed_field_names_its_fault)
+{
+	struct w w;
+	uint64_t one[] = {1};
+	/* the magic */
+	pre(&w, 0, 0);
+	memcpy(w.b, "GGUX", 4);
+	check(&w, 0, "no GGUF magic", 0);
+	/* a key of 65,537 bytes, over the 65,536 read (its bytes never needed) */
+	pre(&w, 0, 1);
+	u64(&w, 65537);
+	check(&w, 64, "a KV key: a string of 65537 bytes (at most 65536)", 0);
+	/* value types: 13 is none, 12 (float64) the last */
+	pre(&w, 0, 1);
+	str(&w, "k"), u32(&w, 13), u64(&w, 0);
+	check(&w, 0, "KV \"k\": value type 13 is not a GGUF type", 0);
+	pre(&w, 1, 1);
+	str(&w, "k"), u32(&w, 12), u64(&w, 0);
+	tinfo(&w, "t", 1, one, 0);
+	check(&w, 4, NULL, 1);
+	/* an array of arrays of ... 8 deep is read, 9 is refused */
+	for (int deep = 8; deep <= 9; deep++) {
+		pre(&w, 1, 1);
+		str(&w, "k"), u32(&w, 9);
+		for (int d = 1; d < deep; d++)
+			u32(&w, 9), u64(&w, 1);
+		u32(&w, 0), u64(&w, 1), put(&w, "x", 1);
+		tinfo(&w, "t", 1, one, 0);
+		check(&w, 4, deep == 9 ? "KV \"k\": arrays nested deeper than 8" : NULL, 1);
+	}
+	/* an array whose element type does not exist */
+	pre(&w, 0, 1);
+	str(&w, "k"), u32(&w, 9), u32(&w, 13), u64(&w, 1);
+	check(&w, 8, "KV \"k\": array element type 13 is not a GGUF type", 0);
+	/* an array of strings counted past what the file holds (8 bytes each at least) */
+	pre(&w, 0, 1);
+	str(&w, "k"), u32(&w, 9), u32(&w, 8), u64(&w, 1000);
+	check(&w, 0, "the header is truncated: KV \"k\" is an array of 1000 elements", 0);
+	/* general.alignment as a uint64 (10), and 0 */
+	pre(&w, 0, 1);
+	str(&w, "general.alignment"), u32(&w, 10), u64(&w, 32);
+	check(&w, 0, "general.alignment has type 10, not uint32", 0);
+	pre(&w, 0, 1);
+	str(&w, "general.alignment"), u32(&w, 4), u32(&w, 0);
+	check(&w, 0, "general.alignment 0 is not a power of two", 0);
+	/* a tensor name of 65 bytes, over the 64 read; 64 loads */
+	char name[80];
+	memset(name, 'n', 65);
+	name[65] = 0;
+	pre(&w, 1, 0);
+	tinfo(&w, name, 1, one, 0);
+	check(&w, 4, "a tensor info: a string of 65 bytes (at most 64)", 0);
+	name[64] = 0;
+	pre(&w, 1, 0);
+	tinfo(&w, name, 1, one, 0);
+	check(&w, 4, NULL, 1);
+	/* 5 dimensions, over the 4 ggml has; 4 load */
+	uint64_t five[] = {1, 1, 1, 1, 1};
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 5, five, 0);
+	check(&w, 4, "tensor \"t\": 5 dimensions (at most 4)", 0);
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 4, five, 0);
+	check(&w, 4, NULL, 1);
+	/* a dimension past INT64_MAX (INT64_MAX itself fits), and a product past it: 2^31 x 2^32 is
+	 * 2^63, one too many; 2^31 x (2^32 - 1) fits (and is then too big a
+	 * tensor for the file) */
+	uint64_t big[] = {(uint64_t)INT64_MAX + 1};
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 1, big, 0);
+	check(&w, 4, "tensor \"t\": its shape overflows 63 bits", 0);
+	uint64_t max63[] = {(uint64_t)INT64_MAX};
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 1, max63, 24); /* INT64_MAX one-byte I8: a shape that fits */
+	check(&w, 4, "of the data section reach past the end", 0);
+	uint64_t prod[] = {1ull << 31, 1ull << 32};
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 2, prod, 24);
+	check(&w, 4, "tensor \"t\": its shape overflows 63 bits", 0);
+	uint64_t fits[] = {1ull << 31, (1ull << 32) - 1};
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 2, fits, 24);
+	check(&w, 4, "of the data section reach past the end", 0);
+	/* ggml types: 31 was never defined (removed Q4_0_4_4 and kin); 39 is MXFP4 */
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 1, one, 31);
+	check(&w, 4, "tensor \"t\": ggml type 31 is not known", 0);
+	uint64_t row32[] = {32};
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 1, row32, 39);
+	check(&w, 17, NULL, 1);
+	/* F32's 4 bytes an element: 2^62 elements are 2^64 bytes, one too many */
+	uint64_t e62[] = {1ull << 62};
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 1, e62, 0);
+	check(&w, 4, "tensor \"t\": its size overflows 64 bits", 0);
+	uint64_t e62m[] = {(1ull << 62) - 1};
+	pre(&w, 1, 0);
+	tinfo(&w, "t", 1, e62m, 0);
+	check(&w, 4, "of the data section reach past the end", 0);
+}
+
+/* A header may run to 1 GiB and no further: a KV string skipped over (a
+ * sparse file, nothing written in it) ends the header at 2^30 - 1, whose
+ * data section is at 2^30, read; at 2^30 + 1 it would be at 2^30 + 32, over
+ * the limit. The string's length is all that changes. */
+static void header_ending_at(uint64_t end, const char *cause)
+{
+	struct w w;
+	pre(&w, 0, 1);
+	str(&w, "k"), u32(&w, 8);
+	uint64_t len = end - (w.n + 8);
+	u64(&w, len);
+	char *path = lsct_write("long-header.gguf", w.b, w.n);
+	cr_assert_eq(truncate(path, (off_t)((1ull << 30) + 4096)), 0, "%s", strerror(errno));
+	if (cause) {
+		lsct_model_fails(path, NULL, -EBADMSG, "EBADMSG", cause);
+	} else {
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		struct lsc_manifest *m = NULL;
+		int ret = lsc_manifest_from_files(p, (const char *const *)&path, 1, &m);
+		if (ret)
+			lsct_dump(&cap);
+		cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
+		cr_assert_eq(m->n_tensors, 0);
+		lsc_manifest_destroy(m);
+		lsc_profiler_destroy(p);
+	}
+	unlink(path);
+	free(path);
+}
+
+Test(model_gguf, a_header_of_1_gib_and_not_more)
+{
+	header_ending_at((1ull << 30) - 1, NULL);
+	header_ending_at((1ull << 30) + 1, "a header of 1073741856 bytes, over the limit of 1073741824 bytes");
 }
