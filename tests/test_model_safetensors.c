@@ -644,3 +644,50 @@ Test(model_safetensors, a_header_too_short_for_an_object)
 		free(p);
 	}
 }
+
+/* Every way the index's weight_map can be wrong names its cause, beside
+ * the same map made right: two maps, a map that is not an object, a value
+ * that is not a string, a tensor named twice (sorted apart in the file),
+ * no map at all. */
+Test(model_safetensors, every_malformed_index_names_its_fault)
+{
+	static const struct {
+		const char *index, *cause;
+	} cases[] = {
+		{"{\"weight_map\": {\"x\": \"model-00001-of-00002.safetensors\", \"y\": \"model-00002-of-00002.safetensors\"},"
+		 " \"weight_map\": {}}",
+		 "weight_map given twice"},
+		{"{\"weight_map\": [\"model-00001-of-00002.safetensors\"]}", "weight_map is not an object"},
+		{"{\"weight_map\": {\"x\": 1, \"y\": \"model-00002-of-00002.safetensors\"}}",
+		 "a weight_map value that is not a string"},
+		{"{\"weight_map\": {\"x\": \"model-00001-of-00002.safetensors\", \"y\": \"model-00002-of-00002.safetensors\","
+		 " \"x\": \"model-00001-of-00002.safetensors\"}}",
+		 "weight_map: tensor \"x\" is named twice"},
+		{"{\"metadata\": {\"total_size\": 12}}", "no weight_map"},
+		/* the same shards, the map right: loads (keys it does not know skipped) */
+		{"{\"metadata\": {\"total_size\": 12, \"format\": [1, {\"a\": null}]}, \"weight_map\": "
+		 "{\"y\": \"model-00002-of-00002.safetensors\", \"x\": \"model-00001-of-00002.safetensors\"}, \"extra\": true}",
+		 NULL},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char dn[32], ip[600];
+		snprintf(dn, sizeof(dn), "index%zu", i);
+		char *dir = make_shards(dn, cases[i].index);
+		snprintf(ip, sizeof(ip), "%s/model.safetensors.index.json", dir);
+		if (cases[i].cause) {
+			lsct_model_fails(dir, ip, -EBADMSG, "EBADMSG", cases[i].cause);
+		} else {
+			const char *d = dir;
+			struct lsc_manifest *m = NULL;
+			lsc_profiler *p = lsct_profiler_fresh(&cap);
+			int ret = lsc_manifest_from_files(p, &d, 1, &m);
+			if (ret)
+				lsct_dump(&cap);
+			cr_assert_eq(ret, 0, "case %zu: %s", i, lsc_strerror(ret));
+			check_shards(m, dir);
+			lsc_manifest_destroy(m);
+			lsc_profiler_destroy(p);
+		}
+		free(dir);
+	}
+}
