@@ -14,7 +14,9 @@
  * file is made (SIGXFSZ at its first write) leaves nothing. "%p" in the
  * path is the pid, and a parent and its forked child never write one
  * file: with %p each has its own, without it the child is refused in one
- * note line.
+ * note line. Character and block device nodes (made with mknod; a loud
+ * skip without CAP_MKNOD), a socket and the locked trace of another live
+ * process are left alone too, each named for what it is.
  * Every path lives in a temporary directory: the real /dev is never
  * touched.
  */
@@ -27,7 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -508,4 +514,93 @@ Test(trace_file, the_first_write_refused_while_the_file_is_made_leaves_nothing)
 	cr_assert(WIFEXITED(st), "child status %#x (SIGXFSZ is %d)", st, SIGXFSZ);
 	cr_assert_eq(WEXITSTATUS(st), 3, "the child's note did not name the file size limit");
 	cr_assert_eq(entries(dir), 0, "the refused start left a file in %s", dir);
+}
+
+/* A device node or a socket at the path is left alone and named for what
+ * it is. The nodes are made here (mknod needs CAP_MKNOD: a loud skip
+ * without it); nothing ever opens them. */
+static void node_left_alone(mode_t type, dev_t dev, const char *what)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/node", dir);
+	if (mknod(path, type | 0600, dev) != 0)
+		cr_skip_test("cannot make a %s node here (%s): needs CAP_MKNOD", what, strerror(errno));
+	run_with_trace(path);
+	struct stat st;
+	cr_assert_eq(lstat(path, &st), 0);
+	cr_assert_eq(st.st_mode & S_IFMT, type, "the node was replaced (mode %o)", st.st_mode);
+	cr_assert_eq(st.st_rdev, dev);
+	assert_refused(path, what);
+}
+
+Test(trace_file, a_character_device_is_left_alone)
+{
+	node_left_alone(S_IFCHR, makedev(1, 3), "a character device, not a regular file");
+}
+
+Test(trace_file, a_block_device_is_left_alone)
+{
+	node_left_alone(S_IFBLK, makedev(7, 200), "a block device, not a regular file");
+}
+
+Test(trace_file, a_socket_is_left_alone)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+	cr_assert_geq(s, 0);
+	cr_assert_eq(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0, "%s", strerror(errno));
+	run_with_trace(sa.sun_path);
+	close(s);
+	struct stat st;
+	cr_assert_eq(lstat(sa.sun_path, &st), 0);
+	cr_assert(S_ISSOCK(st.st_mode), "the socket was replaced (mode %o)", st.st_mode);
+	assert_refused(sa.sun_path, "a socket, not a regular file");
+}
+
+/* The trace of a process still running (its file locked) is its own: a
+ * second process with the same path writes none and says how to get one
+ * file each; the first's trace is whole afterwards. */
+Test(trace_file, the_trace_of_another_live_process_is_left_alone)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/shared.json", dir);
+	int ready[2], hold[2];
+	cr_assert_eq(pipe(ready), 0);
+	cr_assert_eq(pipe(hold), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(ready[0]);
+		close(hold[1]); /* its own write end would keep the read below from ever ending */
+		static struct lsct_capture cc;
+		lsc_profiler *p = traced(path, &cc);
+		char c = p ? 'y' : 'n';
+		if (p && lsc_start_begin(p, "first") != 0)
+			c = 'n';
+		(void)!write(ready[1], &c, 1);
+		(void)!read(hold[0], &c, 1);
+		if (p)
+			lsc_start_end(p);
+		lsc_profiler_destroy(p);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(hold[0]);
+	char c = 0;
+	cr_assert_eq(read(ready[0], &c, 1), 1);
+	cr_assert_eq(c, 'y', "the first process could not open its trace");
+	size_t before;
+	slurp(path, &before);
+	run_with_trace(path);
+	size_t mid;
+	slurp(path, &mid);
+	close(hold[1]); /* the first process ends its start and its trace */
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	cr_assert_eq(mid, before, "the second process wrote into the first's trace");
+	assert_refused(path,
+		       "the trace of another live process (put %p in the path for one file per process)");
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
 }
