@@ -783,3 +783,113 @@ Test(generic, sampling_bar_alone_is_no_start)
 	expect_start(log, "cut-off", "-");
 	cr_expect_eq(nstarts_of(log), 1);
 }
+
+/* A load summary in other words: "loaded weights in N ms" is the weights'
+ * own load, done, and "X GB loaded at Y GB/s" the amount moved at a rate
+ * (its time is X / Y). A second summary after the first start completed
+ * is a second run. Near misses: a download at a rate, a size at an
+ * address. */
+Test(generic, load_summary_with_amount_at_a_rate)
+{
+	static const char two[] = "loaded weights in 1392.69 ms, 5.21 GB loaded at 3.74 GB/s\n"
+				  "loaded weights in 400000 ms, 50 GB loaded at 0.125 GB/s\n";
+	struct lsc_triage *t = trun_text(two);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "ok");
+	/* 5.21e9 B is 4.852 GiB; at 3.74e9 B/s it took 1.393 s */
+	cr_expect(si.gib > 4.851 && si.gib < 4.853, "gib %f", si.gib);
+	cr_expect(si.load_s > 1.392 && si.load_s < 1.394, "load %f", si.load_s);
+	cr_assert(lsc_triage_start(t, 1, &si) == 0, "the second summary is a second run");
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "slow"); /* 46.57 GiB in 400 s: 0.116 GiB/s */
+	cr_expect(si.load_s > 399.9 && si.load_s < 400.1, "load %f", si.load_s);
+	cr_expect(lsc_triage_start(t, 2, &si) != 0);
+	lsc_triage_free(t);
+	/* the summary's words alone: completed, its time judged without a size */
+	expect_start("loaded weights in 20793.81 ms\n", "completed", "ok");
+	expect_start("engine: downloaded 5.21 GB at 3.74 GB/s\nengine ready after 61 s\n", "completed", "-");
+	expect_start("engine: mapped 5.21 GB at 0x7f00aa000000\nengine ready after 61 s\n", "completed", "-");
+}
+
+/* "From pretrained time: 14.59s": the time of the loading function every
+ * Hugging Face loader calls (from_pretrained) is the weights' own load:
+ * ok under a minute, slow past 100 s with no size, as any weights' load. */
+Test(generic, from_pretrained_time_is_the_load)
+{
+	expect_start("[ INFO ] From pretrained time: 14.59s\n", "completed", "ok");
+	expect_start("[ INFO ] From pretrained time: 150.2s\n", "completed", "slow");
+	struct lsc_triage *t = trun_text("[ INFO ] From pretrained time: 14.59s\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 14.58 && si.load_s < 14.60, "load %f", si.load_s);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("[ INFO ] Tokenization time: 14.59s\n"), 0, "no load word: no figure");
+}
+
+/* A line per tensor loaded ("loading blk.48.attn_kv_b.weight to
+ * cuda:0") is a load under way: a paste that stops on them is loading,
+ * and a load summary after them completes it. Near misses: a file, a
+ * name with no tensor's suffix. */
+Test(generic, per_tensor_lines_are_a_load_under_way)
+{
+	static const char tensors[] = "loading blk.48.attn_kv_b.weight to cuda:0\n"
+				      "loading blk.48.attn_norm.weight to cuda:0\n"
+				      "loading model.layers.3.mlp.bias to cpu\n";
+	expect_start(tensors, "loading", "-");
+	cr_expect_eq(nstarts_of(tensors), 1);
+	char log[512];
+	snprintf(log, sizeof log, "%sModel loaded in 3.0 s\n", tensors);
+	expect_start(log, "completed", "ok");
+	cr_expect_eq(nstarts_of("loading config.json from /m\n"), 0);
+	cr_expect_eq(nstarts_of("loading blk.48.attn_kv_b to cuda:0\n"), 0);
+	cr_expect_eq(nstarts_of("unloading blk.48.attn_kv_b.weight\n"), 0);
+}
+
+/* A share of the model loaded ("loaded  51% model tensors into buffer")
+ * is the load under way; behind the process clock llama.cpp's servers
+ * print (`m.ss.mmm.uuu I`), the shares and their clocks give the whole
+ * load's time at that rate: 10% at 0:30, 50% at 3:30 is 40% in 180 s
+ * (not slow so far), 450 s for the whole, slow; 10% to 90% in 40 s is 50 s, never ok
+ * (a projection). Near misses: a download's share, a share with no
+ * part of the model named. */
+Test(generic, share_of_the_model_loaded_with_the_process_clock)
+{
+	expect_start("0.30.000.000 I loaded  10% model tensors into buffer\n"
+		     "3.30.000.000 I loaded  50% model tensors into buffer\n",
+		     "loading", "slow");
+	struct lsc_triage *t = trun_text("0.30.000.000 I loaded  10% model tensors into buffer\n"
+					 "3.30.000.000 I loaded  50% model tensors into buffer\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 449.9 && si.load_s < 450.1, "whole load %f", si.load_s);
+	lsc_triage_free(t);
+	expect_start("0.30.000.000 I loaded  10% model tensors into buffer\n"
+		     "1.10.000.000 I loaded  90% model tensors into buffer\n",
+		     "loading", "-");
+	/* no clock: under way, its speed not judged */
+	expect_start("loaded 45% of the weights\n", "loading", "-");
+	cr_expect_eq(nstarts_of("download: loaded 45% of model file\n"), 0);
+	cr_expect_eq(nstarts_of("loaded 45% of the queue\n"), 0);
+}
+
+/* Many ranks' bars glued into one line, the last cut inside its bracket
+ * ("6/19 [0"): the bar before it is the latest figure (102 s of a
+ * weights' load with no size: past 100 s, slow so far). */
+Test(generic, glued_bars_last_cut_in_its_bracket)
+{
+	static const char glued[] = "Loading checkpoint shards: 26%|## | 5/19 [01:23<03:56, 16.87s/it] "
+				    "Loading checkpoint shards: 32%|### | 6/19 [01:42<03:47, 17.50s/it] "
+				    "Loading checkpoint shards: 32%|### | 6/19 [0\n";
+	expect_start(glued, "loading", "slow");
+	struct lsc_triage *t = trun_text(glued);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 101.9 && si.load_s < 102.1, "01:42 is 102 s: %f", si.load_s);
+	lsc_triage_free(t);
+}

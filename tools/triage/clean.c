@@ -518,14 +518,24 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 		*ts = secs;
 		return tr_skip_ws(q + n, end);
 	}
-	/* llama.cpp: "0.00.189.951 I " (elapsed time, then a level letter) */
+	/* llama.cpp and the servers built on it: "4.32.012.275 I " (the
+	 * process's clock, minutes.seconds.ms.us, then a level letter): the
+	 * engine's own clock, from the process's start */
 	if (q < end && tr_digit(*q)) {
 		const char *c = q;
 		int dots = 0;
-		while (c < end && (tr_digit(*c) || *c == '.'))
-			dots += *c++ == '.';
+		double part[4] = {0, 0, 0, 0};
+		while (c < end && (tr_digit(*c) || *c == '.')) {
+			if (*c == '.')
+				dots++;
+			else if (dots < 4)
+				part[dots] = part[dots] * 10 + (*c - '0');
+			c++;
+		}
 		if (dots == 3 && end - c >= 3 && c[0] == ' ' && strchr("DIWETN", c[1]) && c[2] == ' ') {
 			*lvl = (unsigned char)level_index((char[2]){c[1], 0});
+			if (part[1] < 60 && part[2] < 1000 && part[3] < 1000)
+				*ts = part[0] * 60 + part[1] + part[2] / 1e3 + part[3] / 1e6;
 			return c + 3;
 		}
 	}

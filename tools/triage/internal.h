@@ -660,6 +660,12 @@ int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
  * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
+/* load_progress.c: a line per tensor loaded ("loading blk.48.attn_kv_b.weight
+ * to cuda:0"): the load under way. */
+int tr_tensor_loading(const char *s, size_t n);
+/* load_progress.c: a share of the model loaded ("loaded  51% model tensors
+ * into buffer"): 1 with the fraction (0..1). */
+int tr_percent_loaded(const char *s, size_t n, double *frac);
 /* A line some recogniser took for another fact ("error loading model:
  * hugetlb mmap failed: ..." as the hugetlb pool's) that says the load
  * failed fails the start under way, if nothing had: 1 when it did.

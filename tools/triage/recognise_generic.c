@@ -368,18 +368,25 @@ static int clock_dur(const char **p, const char *end, double *out)
  * elapsed time. */
 static int tqdm_bar(const char *s, const char *end, double *done, double *all, double *elapsed)
 {
-	const char *br = NULL;
-	for (const char *p = end; p > s; p--)
-		if (p[-1] == '[') {
+	const char *br = NULL, *q = NULL;
+	/* the last bar of the line whose clock reads: where many ranks' bars
+	 * were glued into one line, the last may be cut inside its bracket
+	 * ("... 6/19 [01:42<03:47, 17.50s/it] Loading ...: 32%| 6/19 [0") and
+	 * the one before it is the latest figure */
+	int tries = 0;
+	for (const char *p = end; p > s && tries < 2; p--) {
+		if (p[-1] != '[')
+			continue;
+		tries++;
+		q = p;
+		/* "[15:59<21:33, ...]", or cut after its elapsed time where bars
+		 * were glued into one line ("| 45/96 [19:29" at the line's end) */
+		if (clock_dur(&q, end, elapsed) && (q == end || *q == '<')) {
 			br = p;
 			break;
 		}
+	}
 	if (!br)
-		return 0;
-	const char *q = br;
-	/* "[15:59<21:33, ...]", or cut after its elapsed time where bars
-	 * were glued into one line ("| 45/96 [19:29" at the line's end) */
-	if (!clock_dur(&q, end, elapsed) || (q < end && *q != '<'))
 		return 0;
 	/* n/N before the bracket */
 	const char *sl = NULL;
@@ -412,7 +419,7 @@ static struct tr_start *take(struct lsc_triage *t, struct tr_line *l, int *e)
 static int loading_words(const char *s, size_t n)
 {
 	static const char *const w[] = {"load", "loading", "loaded", "model", "weights", "checkpoint", "shards", "tensors",
-					"gguf", "safetensors", NULL};
+					"gguf", "safetensors", "pretrained", NULL};
 	return any_word(s, n, w);
 }
 
@@ -424,7 +431,7 @@ static int loading_words(const char *s, size_t n)
 static int load_said(const char *s, size_t n)
 {
 	static const char *const load[] = {"load", "loading", "loaded", "loads", "weights", "checkpoint", "shards",
-					   "tensors", "safetensors", "gguf", "moving", NULL};
+					   "tensors", "safetensors", "gguf", "moving", "pretrained", NULL};
 	return any_word(s, n, load);
 }
 
@@ -446,7 +453,7 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 {
 	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
 					   "ready after", "time to load", "has taken", "taking", "the model in", "takes",
-					   "loading time"};
+					   "loading time", "weights in", "pretrained time"};
 	size_t n = (size_t)(end - s);
 	*kk = NULL;
 	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]); i++) {
@@ -676,6 +683,15 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	return 0;
 }
 
+/* An amount moved in a time, the longest of the start's kept. */
+static void moved_measure(struct tr_start *st, int e, double gib, double secs)
+{
+	if (!tr_has(&st->moved_s) || secs > st->moved_s.v) {
+		tr_setnum(&st->moved_s, secs, e);
+		tr_setnum(&st->moved_gib, gib, e);
+	}
+}
+
 static int figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -686,7 +702,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	uint64_t kw = l->kw;
 	if ((kw & (TR_G_GBAR | TR_G_GSIZE)) && size_figures(t, l))
 		return 1;
-	const char *k;
+	const char *k = NULL;
 	if ((kw & TR_G_GFIG) && keyed_load_duration(s, n, &v) && v >= 0 && v < 1e7) {
 		/* a timings block's load, in its own key: the weights' load, done */
 		if (!(st = take(t, l, &e)))
@@ -699,21 +715,20 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
-	double gib = NAN;
-	if ((kw & TR_G_GFIG) && tr_moved_in(s, n, &gib, &v)) {
-		/* "pinned 28.47 GiB in 18 s": a load's own measure, the longest kept */
+	double gib = NAN, mg, ms;
+	const char *kk = NULL;
+	int got = (kw & (TR_G_GFIG | TR_G_GREADY)) && duration_after_key(s, end, &kk, &k, &v, &gib);
+	int moved = (kw & TR_G_GFIG) && tr_moved_in(s, n, &mg, &ms);
+	/* "pinned 28.47 GiB in 18 s": a load's own measure; with a load summary
+	 * on the same line ("loaded weights in 1392 ms, 5.21 GB loaded at 3.74
+	 * GB/s") it is that summary's start's, which may be a second run */
+	if (moved && !(got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n)))) {
 		if (!(st = take(t, l, &e)))
 			return 0;
-		if (!tr_has(&st->moved_s) || v > st->moved_s.v) {
-			tr_setnum(&st->moved_s, v, e);
-			tr_setnum(&st->moved_gib, gib, e);
-		}
+		moved_measure(st, e, mg, ms);
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
-	gib = NAN;
-	const char *kk = NULL;
-	int got = (kw & (TR_G_GFIG | TR_G_GREADY)) && duration_after_key(s, end, &kk, &k, &v, &gib);
 	/* "Loading model weights took 6.1138 GB": the load's summary in memory, no time */
 	static const char *const loadw[] = {"load", "loading", "weights", "checkpoint", "shards", NULL};
 	if (!got && kk && kk[0] == 't' && !isnan(gib) && gib > 0 && gib < 1e6 && any_word(s, (size_t)(k - s), loadw)) {
@@ -743,6 +758,8 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		}
 		if (!isnan(gib) && gib > 0 && gib < 1e6 && !tr_has(&st->model_gib))
 			tr_setnum(&st->model_gib, gib, e);
+		if (moved)
+			moved_measure(st, e, mg, ms);
 		/* "Loading weights took 4.6 s", "model loaded in 3 s": the load is done */
 		int summary = kk[0] != 'r' && kk[0] != 'R' && loading_words(s, n) && !ready_words(s, n);
 		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v) {
@@ -1339,6 +1356,28 @@ static int device_property(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* A load under way line by line: a tensor loaded, a share of the model
+ * loaded (load_progress.c). The last such line of a paste leaves the
+ * start loading; the shares with their clocks give the load's rate. */
+static int load_progress(struct lsc_triage *t, struct tr_line *l)
+{
+	double frac = NAN;
+	int tensor = !tr_percent_loaded(l->s, l->len, &frac) && tr_tensor_loading(l->s, l->len);
+	if (!tensor && isnan(frac))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->done || st->stage >= TR_ST_LOADED)
+		return 1;
+	tr_stage_raise(st, TR_ST_LOADING);
+	st->progress_open = tensor || frac < 1;
+	if (!tensor)
+		tr_progress_at(st, l, frac);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)))
@@ -1348,6 +1387,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 			return 1;
 	}
 	if ((k & (TR_G_GFIGS | TR_G_GREADY)) && figures(t, l))
+		return 1;
+	if ((k & TR_G_GFIG) && load_progress(t, l))
 		return 1;
 	if ((k & TR_G_GREADY) && ready(t, l))
 		return 1;
