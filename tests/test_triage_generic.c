@@ -893,3 +893,36 @@ Test(generic, glued_bars_last_cut_in_its_bracket)
 	cr_expect(si.load_s > 101.9 && si.load_s < 102.1, "01:42 is 102 s: %f", si.load_s);
 	lsc_triage_free(t);
 }
+
+/* A supervisor's report of its child's exit, "exited with status code 1"
+ * (the noun after the key), behind a spinner's line: a status that is not
+ * 0 ends the start before ready; 0 does not. */
+Test(generic, exit_status_code_in_a_supervisors_words)
+{
+	expect_start("\xe2\xa0\x8b     9.609 s   Starting...2025-06-18T15:08:32.800393Z  WARN supervisor: llama-server "
+		     "exited with status code 1, args: -m /m/model.gguf\n",
+		     "failed", "-");
+	expect_start("loading model /m\nserver exited with status code: 3\n", "failed", "-");
+	expect_start("loading model /m\nserver exited with status code 0\n", "cut-off", "-");
+}
+
+/* A Windows console's `pause` prompt ("Press any key to continue . . .",
+ * in the console's language) glued to a bar mid-way: the process ended
+ * before the model came up, its load failed. After ready it is the
+ * window waiting to close; with no start under way, nothing. */
+Test(generic, console_pause_prompt_is_the_process_gone)
+{
+	static const char zh[] = "Loading checkpoint shards:  50%|#####     | 2/4 [00:00<00:00,  6.11it/s]"
+				 "\xe8\xaf\xb7\xe6\x8c\x89\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae\xe7\xbb\xa7\xe7\xbb\xad. . .\n";
+	expect_start(zh, "failed", "-");
+	struct lsc_triage *t = trun_text(zh);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	expect_start("loading model /m\nPress any key to continue . . .\n", "failed", "-");
+	expect_start("loading model /m\nModel loaded in 3.0 s\nserver is ready\nPress any key to continue . . .\n",
+		     "completed", "ok");
+	cr_expect_eq(nstarts_of("Press any key to continue . . .\n"), 0);
+	/* the bar alone stays loading */
+	expect_start("Loading checkpoint shards:  50%|#####     | 2/4 [00:00<00:00,  6.11it/s]\n", "loading", "-");
+}

@@ -172,6 +172,10 @@ static int exit_status_v(const char *s, size_t n, double *val)
 		p += strlen(k[i]);
 		while (p < end && (*p == ' ' || *p == ':' || *p == '=' || *p == '('))
 			p++;
+		/* "exited with status code 1": the noun after the key */
+		if (end - p > 5 && !strncasecmp(p, "code", 4) && !tr_isword(p[4]))
+			for (p += 4; p < end && (*p == ' ' || *p == ':' || *p == '='); p++)
+				;
 		if (p < end && (*p == '-' || tr_digit(*p))) {
 			const char *q = p + (*p == '-');
 			double v;
@@ -1378,10 +1382,50 @@ static int load_progress(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* The prompt a Windows console's `pause` prints when the launcher's
+ * script reaches its end ("Press any key to continue . . .", in the
+ * console's language), glued where the process left its last line (a
+ * progress bar mid-way): the process is gone. */
+static int pause_prompt(const char *s, size_t n)
+{
+	static const char *const w[] = {"any key to continue", "\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae\xe7\xbb\xa7\xe7\xbb\xad" /* 任意键继续 */,
+					"beliebige taste", "une touche pour continuer", "cualquier tecla",
+					"\xe3\x82\xad\xe3\x83\xbc\xe3\x82\x92\xe6\x8a\xbc\xe3\x81\x97\xe3\x81\xa6" /* キーを押して */};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (ci(s, n, w[i]))
+			return 1;
+	return 0;
+}
+
+/* The console paused after the process ended: what the line holds before
+ * the prompt is read first (the bar it is glued to); then, before ready,
+ * the start ended without coming up (an exit), after ready it is only
+ * the window waiting to close. */
+static int console_paused(struct lsc_triage *t, struct tr_line *l, uint64_t k)
+{
+	if (k & (TR_G_GFIGS | TR_G_GREADY))
+		(void)figures(t, l);
+	if (!t->cur || t->cur->src != l->src)
+		return 0; /* no start under way: a script's end, nothing of a start */
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if ((st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0)) || st->stage < TR_ST_BEGAN)
+		return 1;
+	st->done = 0;
+	st->progress_open = 0;
+	if (st->ev_exit < 0)
+		st->ev_exit = e;
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)))
 		return 1;
+	if ((k & TR_G_GFATAL) && pause_prompt(l->s, l->len))
+		return console_paused(t, l, k);
 	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
 		if (failure(t, l, level_of(l)))
 			return 1;
