@@ -926,3 +926,33 @@ Test(generic, console_pause_prompt_is_the_process_gone)
 	/* the bar alone stays loading */
 	expect_start("Loading checkpoint shards:  50%|#####     | 2/4 [00:00<00:00,  6.11it/s]\n", "loading", "-");
 }
+
+/* An engine's own elapsed clock on its ready line ("startup [ 163.1 s]
+ * model ready") is its time to ready, and the running total of its
+ * allocations ("dmalloc: 80.000 MiB (total 18.928 GiB, #655)", the
+ * largest) what it brought into memory: 18.928 GiB in 163.1 s is
+ * 0.116 GiB/s over a minute, slow. Near misses: the same total in 43 s
+ * (ok); the clock with no size (60-300 s: not judged); a total with no
+ * allocation named; a bracket that holds no duration. */
+Test(generic, elapsed_clock_on_ready_and_allocation_total)
+{
+	static const char allocs[] = "dmalloc:    256.000 MiB  (total   17.544 GiB, #637)\n"
+				     "dmalloc:     80.000 MiB  (total   18.928 GiB, #655)\n";
+	char log[512];
+	snprintf(log, sizeof log, "%sstartup [ 163.1 s] model ready\n", allocs);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.load_s > 163.09 && si.load_s < 163.11, "ready %f", si.load_s);
+	cr_expect(si.gib > 18.927 && si.gib < 18.929, "gib %f", si.gib);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of(log), 1);
+	snprintf(log, sizeof log, "%sstartup [ 43.1 s] model ready\n", allocs);
+	expect_start(log, "completed", "ok");
+	expect_start("startup [ 163.1 s] model ready\n", "completed", "-");
+	expect_start("cache:  (total   18.928 GiB)\nstartup [ 163.1 s] model ready\n", "completed", "-");
+	expect_start("[163 tokens] model ready\n", "completed", "-");
+}

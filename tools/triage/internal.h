@@ -124,6 +124,13 @@ const char *tr_skip_ws(const char *p, const char *end);
 int tr_size_gib(const char **p, const char *end, double *gib);
 /* Number + time unit -> seconds ("7.51 s", "312 ms", "2 min", "12.3 seconds"). */
 int tr_dur_s(const char **p, const char *end, double *s);
+/* An engine's own elapsed clock near a line's start, a duration in
+ * brackets ("startup [ 163.1 s] model ready", "[37 s elapsed]"): 1 with
+ * the seconds. */
+int tr_elapsed_clock(const char *s, size_t n, double *secs);
+/* A running total after an allocation ("dmalloc: 256.000 MiB (total 17.544
+ * GiB, #637)"): 1 with the total in GiB. */
+int tr_alloc_total(const char *s, size_t n, double *gib);
 /* Number + rate unit -> GiB/s ("3.12 GiB/s", "850 MiB/s", "75 MB/s"). */
 int tr_rate_gibps(const char **p, const char *end, double *g);
 /* The first number after @after (searched from p) parsed by @fn; 1 found. */
@@ -295,6 +302,7 @@ struct tr_start {
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
 	struct tr_num moved_s, moved_gib; /* an amount moved in a time ("pinned 28.47 GiB in 18 s", moved.c): a load's measure */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
+	struct tr_num alloc_gib; /* the running total of the start's allocations, the largest seen ("(total 18.9 GiB") */
 	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
 	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;

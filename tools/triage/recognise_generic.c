@@ -675,6 +675,15 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 			return 1;
 		}
 	}
+	if ((kw & TR_G_GSIZE) && tr_alloc_total(s, n, &v)) {
+		/* the start's allocations so far: what it brought into memory */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_BEGAN);
+		if (!tr_has(&st->alloc_gib) || v > st->alloc_gib.v)
+			tr_setnum(&st->alloc_gib, v, e);
+		return 1;
+	}
 	if ((kw & TR_G_GSIZE) && keyed_model_size(s, n, &v)) {
 		/* the load's plan with the model's size: a start under way */
 		if (!(st = take(t, l, &e)))
@@ -1040,6 +1049,11 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	st->ev_gen_ready = e;
 	st->ev_end = e;
 	st->progress_open = 0;
+	/* "startup [ 163.1 s] model ready": the engine's own clock on its ready
+	 * line is its time to ready */
+	double v;
+	if (!tr_has(&st->ready_s) && tr_elapsed_clock(s, n, &v))
+		tr_setnum(&st->ready_s, v, e);
 	tr_stage_raise(st, TR_ST_READY);
 	return 1;
 }
