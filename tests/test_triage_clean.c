@@ -361,3 +361,29 @@ Test(triage_clean, an_engine_prefix_up_to_40_bytes_gives_its_clock)
 			cr_expect(isnan(l.ts), "a %d-byte name: a clock %g", len, l.ts);
 	}
 }
+
+/* glog's prefix with the year its newer releases print ("I20241218
+ * 09:35:42.357483 tid file:line] ") is stripped like the older one, its
+ * clock and level kept; and llama.cpp's process clock ("4.32.012.275 I ",
+ * minutes.seconds.ms.us) is the engine's clock: 4 min 32.012275 s. Near
+ * misses: a date of 6 digits, a dotted version with no level letter. */
+Test(triage_clean, glog_year_prefix_and_llama_process_clock)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	const char *got = clean(&c, "I20241218 09:35:42.357483 3029784 server.cpp:311] Server listening on 0.0.0.0:8073", &l);
+	cr_assert(got);
+	cr_expect_str_eq(got, "Server listening on 0.0.0.0:8073");
+	cr_expect_float_eq(l.ts, 9 * 3600 + 35 * 60 + 42.357483, 1e-6);
+	cr_expect_eq(l.level, TR_LV_INFO);
+	got = clean(&c, "E20241218 09:35:42.357483 3029784 server.cpp:311] bind failed", &l);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("I202412 09:35:42.357483 3029784 server.cpp:311] x", "I202412 09:35:42.357483 3029784 server.cpp:311] x");
+	got = clean(&c, "4.32.012.275 I loaded  51% model tensors into buffer", &l);
+	cr_assert(got);
+	cr_expect_str_eq(got, "loaded  51% model tensors into buffer");
+	cr_expect_float_eq(l.ts, 4 * 60 + 32.012275, 1e-6);
+	got = clean(&c, "1.2.3.4 loaded", &l);
+	cr_expect_str_eq(got, "1.2.3.4 loaded");
+	cr_expect(isnan(l.ts));
+}

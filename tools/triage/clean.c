@@ -539,11 +539,13 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 			return c + 3;
 		}
 	}
-	/* glog: "E0725 12:48:53.920000 127614 file.py:702] " */
-	if (q + 6 < end && strchr("IWEF", *q) && dig(q + 1, end, 4) && q[5] == ' ') {
-		n = clock_at(q + 6, end, &secs);
+	/* glog: "E0725 12:48:53.920000 127614 file.py:702] ", and with the
+	 * year its newer releases print ("I20241218 09:35:42.357483 ...") */
+	int gd = q + 6 < end && dig(q + 1, end, 4) ? (q[5] == ' ' ? 4 : dig(q + 1, end, 8) && q + 9 < end && q[9] == ' ' ? 8 : 0) : 0;
+	if (gd && strchr("IWEF", *q)) {
+		n = clock_at(q + 2 + gd, end, &secs);
 		if (n) {
-			const char *c = tr_skip_ws(q + 6 + n, end);
+			const char *c = tr_skip_ws(q + 2 + gd + n, end);
 			const char *e = memchr(c, ']', (size_t)(end - c) < 128 ? (size_t)(end - c) : 128);
 			if (e) {
 				*ts = secs;
