@@ -387,3 +387,26 @@ Test(triage_clean, glog_year_prefix_and_llama_process_clock)
 	cr_expect_str_eq(got, "1.2.3.4 loaded");
 	cr_expect(isnan(l.ts));
 }
+
+/* A library's run of bracketed fields with a level among them is its
+ * prefix: stripped whole, the level kept ("[serving][info][server.cpp:89]
+ * ", after the date and pid the bracket reader takes; "[lib] [thread 7]
+ * [warning] "; "[ INFO ] "). Near misses: a run with no level name, a
+ * level inside a message's bracket further on. */
+Test(triage_clean, bracketed_run_with_a_level)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	const char *got = clean(&c, "[2025-05-06 22:23:31.007][16942][serving][info][server.cpp:89] OpenVINO Model Server", &l);
+	cr_assert(got);
+	cr_expect_str_eq(got, "OpenVINO Model Server");
+	cr_expect_eq(l.level, TR_LV_INFO);
+	got = clean(&c, "[lib] [thread 7] [warning] slow read", &l);
+	cr_expect_str_eq(got, "slow read");
+	cr_expect_eq(l.level, TR_LV_WARN);
+	got = clean(&c, "[ ERROR ] could not compile", &l);
+	cr_expect_str_eq(got, "could not compile");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("[lib] [thread 7] slow read", "[lib] [thread 7] slow read");
+	CLEAN("[a] b [info] c", "[a] b [info] c");
+}

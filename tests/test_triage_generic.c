@@ -956,3 +956,23 @@ Test(generic, elapsed_clock_on_ready_and_allocation_total)
 	expect_start("cache:  (total   18.928 GiB)\nstartup [ 163.1 s] model ready\n", "completed", "-");
 	expect_start("[163 tokens] model ready\n", "completed", "-");
 }
+
+/* A request or a response a running server dumps as it serves
+ * ("model_service: request: model_spec {"), where no start is under way,
+ * is an app at work: a start whose outcome is none. Under way, it is not
+ * the start's (a load that follows is); near misses: a request's words
+ * with no structure after them, "request:" inside a word. */
+Test(generic, request_dumps_are_no_start)
+{
+	static const char dumps[] = "model_service: request: model_spec {\n"
+				    "  name: \"Qwen3-8B-int4-ov\"\n"
+				    "}\n"
+				    "model_service: response: model_version_status {\n"
+				    "  state: LOADING\n"
+				    "}\n";
+	expect_start(dumps, "none", "-");
+	cr_expect_eq(nstarts_of(dumps), 1);
+	expect_start("loading model /m\nmodel_service: request: model_spec {\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("request: the model is missing\n"), 0);
+	cr_expect_eq(nstarts_of("subrequest: {\n"), 0);
+}

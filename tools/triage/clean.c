@@ -469,6 +469,33 @@ static const char *strip_level(const char *p, const char *end, double *ts, unsig
 	return p;
 }
 
+/* A library's run of bracketed fields before its message, one of them the
+ * level ("[serving][info][server.cpp:89] ", "[lib] [thread 7] [info] ",
+ * "[ INFO ] "): past the run, the level kept; @q when no field of the run
+ * (at most six, each short) is a level name. */
+static const char *strip_level_run(const char *q, const char *end, unsigned char *lvl)
+{
+	const char *p = q, *past = q;
+	int lv = -1;
+	for (int i = 0; i < 6 && p < end && *p == '['; i++) {
+		const char *e = memchr(p, ']', (size_t)(end - p) < 48 ? (size_t)(end - p) : 48);
+		if (!e)
+			break;
+		const char *in = tr_skip_ws(p + 1, e), *ie = e;
+		while (ie > in && ie[-1] == ' ')
+			ie--;
+		if (lv < 0 && ie > in && is_level_word(in, (size_t)(ie - in)))
+			lv = level_index((char[2]){(char)(tr_upper(*in) ? *in : *in - 32), 0});
+		past = e + 1;
+		p = past < end && *past == ' ' && past + 1 < end && past[1] == '[' ? past + 1 : past;
+	}
+	/* "[ERROR]: ..." is a message that opens with its level (level_of reads it) */
+	if (lv < 0 || (past < end && *past == ':'))
+		return q;
+	*lvl = (unsigned char)lv;
+	return tr_skip_ws(past, end);
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -483,6 +510,8 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	if (*q == '[') {
 		const char *r = strip_bracket(q, end, ts);
 		if (r != q)
+			return r;
+		if ((r = strip_level_run(q, end, lvl)) != q)
 			return r;
 	}
 	/* 2026-10-16T15:39:01.123+02:00, 2026-10-16 15:39:01,123 */

@@ -1434,9 +1434,37 @@ static int console_paused(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	return 1;
 }
 
+/* "model_service: request: model_spec {", "response: {"status": 200}": a
+ * request or a response a running server dumps as it serves; where no
+ * start is under way, an app at work (outcome none), as a served
+ * request's failure is. Under way, not the start's. */
+static int request_dump(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len, *k = ci(s, l->len, "request: ");
+	if (!k)
+		k = ci(s, l->len, "response: ");
+	if (!k || (k > s && tr_isword(k[-1])))
+		return 0;
+	const char *v = tr_skip_ws(memchr(k, ':', (size_t)(end - k)) + 1, end), *e = end;
+	while (e > v && e[-1] == ' ')
+		e--;
+	/* the dump opens a structure: "{" first or last ("model_spec {") */
+	if (e == v || !(*v == '{' || e[-1] == '{'))
+		return 0;
+	if (t->cur && t->cur->src == l->src && !served_only(t->cur))
+		return 0;
+	int en;
+	struct tr_start *st = take(t, l, &en);
+	if (!st)
+		return 0;
+	st->nserved++;
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
-	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)))
+	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
+	    ((k & TR_G_GENERIC) && request_dump(t, l)))
 		return 1;
 	if ((k & TR_G_GFATAL) && pause_prompt(l->s, l->len))
 		return console_paused(t, l, k);
