@@ -976,3 +976,19 @@ Test(generic, request_dumps_are_no_start)
 	cr_expect_eq(nstarts_of("request: the model is missing\n"), 0);
 	cr_expect_eq(nstarts_of("subrequest: {\n"), 0);
 }
+
+/* A process that says it shuts down ("PythonInterpreterModule shutting
+ * down") before its model came up ended the start: failed. Near misses:
+ * a shutdown asked for (a signal, Ctrl-C before it), one after ready, a
+ * setting's name, a plan. */
+Test(generic, shutdown_before_ready_is_an_exit)
+{
+	expect_start("$ ovms --rest_port 8000 --config_path ./models/config.json\n"
+		     "PythonInterpreterModule starting\nPythonInterpreterModule shutting down\n",
+		     "failed", "-");
+	expect_start("loading model /m\nShutting down the server\n", "failed", "-");
+	expect_start("loading model /m\nreceived SIGTERM, shutting down\n", "cut-off", "-");
+	expect_start("loading model /m\nModel loaded in 3.0 s\nserver is ready\nShutting down the server\n", "completed", "ok");
+	expect_start("loading model /m\ngraceful_shutdown = 30\n", "cut-off", "-");
+	expect_start("loading model /m\nthe server will shut down when idle\n", "cut-off", "-");
+}

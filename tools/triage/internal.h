@@ -671,6 +671,15 @@ int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
 /* load_progress.c: a line per tensor loaded ("loading blk.48.attn_kv_b.weight
  * to cuda:0"): the load under way. */
 int tr_tensor_loading(const char *s, size_t n);
+/* shell_prompt.c: the command after a shell's prompt at the line's start
+ * ("user@host:~$ cmd", "$ cmd", "C:\dir>cmd", zsh's arrow), or NULL. */
+const char *tr_prompt_command(const char *s, size_t n);
+/* shell_prompt.c: does the command @c[..end) run a program (a server, a
+ * script, a log viewer's output of one), not only inspect the machine? */
+int tr_command_launches(const char *c, const char *end);
+/* shell_prompt.c: a prompt and a command that launches: a start under way
+ * (the one before it ends when it had begun); 1 used. */
+int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l);
 /* load_progress.c: a share of the model loaded ("loaded  51% model tensors
  * into buffer"): 1 with the fraction (0..1). */
 int tr_percent_loaded(const char *s, size_t n, double *frac);

@@ -1461,6 +1461,37 @@ static int request_dump(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "PythonInterpreterModule shutting down", "Shutting down the server": the
+ * process ends in its own words. Before ready (a start under way that
+ * neither completed nor failed) it is an exit before the model came up;
+ * not when a signal or the user asked for it (SIGTERM, Ctrl-C: the line
+ * or the start's last recognised line says so), nor a setting's name
+ * ("graceful_shutdown"), nor a plan ("will shut down"). */
+static int shuts_down(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	static const char *const asked[] = {"signal", "sigterm", "sigint", "interrupt", "keyboardinterrupt", "ctrl",
+					    "received", "requested", "will", "would", "before", "after", "timeout", NULL};
+	const char *k = word(s, n, "shutting down");
+	if (!k)
+		k = word(s, n, "shutdown");
+	if (!k)
+		k = word(s, n, "shut down");
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!k || (k > s && (k[-1] == '_' || k[-1] == '-')) || !st || st->done || st->stage < TR_ST_BEGAN ||
+	    st->stage >= TR_ST_READY || tr_start_failed(st) || st->in_traceback || any_word(s, n, asked))
+		return 0;
+	const char *last = st->lastev.text;
+	if (tr_memmem_ci(last, strlen(last), "interrupt") || tr_memmem(last, strlen(last), "^C") ||
+	    tr_memmem_ci(last, strlen(last), "signal"))
+		return 0;
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	st->ev_exit = e;
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
@@ -1468,6 +1499,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GFATAL) && pause_prompt(l->s, l->len))
 		return console_paused(t, l, k);
+	if ((k & TR_G_GFATAL) && shuts_down(t, l))
+		return 1;
 	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
 		if (failure(t, l, level_of(l)))
 			return 1;

@@ -215,6 +215,9 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_lsc(t, &l);
 	if (!used && lsc_first)
 		tr_prefilter_line(t->pf, &l);
+	/* a shell's prompt and a command that runs a program: what follows is a start */
+	if (!used && !lsc_first && !(l.flags & TR_L_MDTABLE))
+		used = tr_recognise_prompt(t, &l);
 	/* a row of a status table a program drew (Triton's models) */
 	if (!used && (l.flags & TR_L_TABLE))
 		used = tr_recognise_table_row(t, &l);
