@@ -409,4 +409,15 @@ Test(triage_clean, bracketed_run_with_a_level)
 	cr_expect_eq(l.level, TR_LV_ERROR);
 	CLEAN("[lib] [thread 7] slow read", "[lib] [thread 7] slow read");
 	CLEAN("[a] b [info] c", "[a] b [info] c");
+	/* one field with a clock and the level among its words (a Rust
+	 * logger's), also as the message of a JSON record whose level is "None" */
+	got = clean(&c, "[09-25 19:03:45.989 ERROR  nim_sdk::hub::repo  rust/nim-sdk/src/hub/repo.rs:119] error sending", &l);
+	cr_expect_str_eq(got, "error sending");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	got = clean(&c, "{\"level\": \"None\", \"message\": \"[09-25 19:03:45.989 ERROR  nim_sdk::hub  repo.rs:119] "
+			"error sending\", \"exc_info\": \"None\"}", &l);
+	cr_expect_str_eq(got, "error sending");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("[see 12:00:00 Errors] x", "[see 12:00:00 Errors] x");
+	CLEAN("[ERROR with no clock] x", "[ERROR with no clock] x");
 }

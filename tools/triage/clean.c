@@ -469,23 +469,51 @@ static const char *strip_level(const char *p, const char *end, double *ts, unsig
 	return p;
 }
 
+/* The level a bracketed field of a prefix names: the whole field ("info",
+ * " INFO "), or, in a field that holds a clock, one of its words in upper
+ * case ("09-25 19:03:45.989 ERROR  nim_sdk::hub  repo.rs:119"); -1 none. */
+static int field_level(const char *in, const char *ie)
+{
+	if (ie > in && is_level_word(in, (size_t)(ie - in)))
+		return level_index((char[2]){(char)(tr_upper(*in) ? *in : *in - 32), 0});
+	const char *c = in;
+	double secs;
+	while (c + 8 <= ie && !(tr_digit(*c) && clock_at(c, ie, &secs)))
+		c++;
+	if (c + 8 > ie)
+		return -1;
+	for (const char *w = c; w < ie; w++) {
+		if (!tr_upper(*w) || (w > in && ascii_alpha(w[-1])))
+			continue;
+		const char *we = w;
+		while (we < ie && ascii_alpha(*we))
+			we++;
+		for (const char *const *lv = levels; *lv; lv++)
+			if ((size_t)(we - w) == strlen(*lv) && !memcmp(w, *lv, (size_t)(we - w)))
+				return level_index(*lv);
+		w = we;
+	}
+	return -1;
+}
+
 /* A library's run of bracketed fields before its message, one of them the
  * level ("[serving][info][server.cpp:89] ", "[lib] [thread 7] [info] ",
- * "[ INFO ] "): past the run, the level kept; @q when no field of the run
- * (at most six, each short) is a level name. */
+ * "[ INFO ] ", "[09-25 19:03:45.989 ERROR  nim_sdk::hub::repo  repo.rs:119] "):
+ * past the run, the level kept; @q when no field of the run (at most six,
+ * each short) names a level. */
 static const char *strip_level_run(const char *q, const char *end, unsigned char *lvl)
 {
 	const char *p = q, *past = q;
 	int lv = -1;
 	for (int i = 0; i < 6 && p < end && *p == '['; i++) {
-		const char *e = memchr(p, ']', (size_t)(end - p) < 48 ? (size_t)(end - p) : 48);
+		const char *e = memchr(p, ']', (size_t)(end - p) < 128 ? (size_t)(end - p) : 128);
 		if (!e)
 			break;
 		const char *in = tr_skip_ws(p + 1, e), *ie = e;
 		while (ie > in && ie[-1] == ' ')
 			ie--;
-		if (lv < 0 && ie > in && is_level_word(in, (size_t)(ie - in)))
-			lv = level_index((char[2]){(char)(tr_upper(*in) ? *in : *in - 32), 0});
+		if (lv < 0)
+			lv = field_level(in, ie);
 		past = e + 1;
 		p = past < end && *past == ' ' && past + 1 < end && past[1] == '[' ? past + 1 : past;
 	}
