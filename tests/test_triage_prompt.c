@@ -88,3 +88,18 @@ Test(prompt, a_launch_begins_a_start)
 	cr_expect_str_eq(o, "none");
 	cr_expect_eq(nstarts("$ ollama --version\nollama version is 0.1.32\n", NULL), 0);
 }
+
+/* A log viewer's command with no prompt before it ("kubectl logs -f pod",
+ * pasted as the line above the log it shows) begins the start that log
+ * is; a cluster tool's other commands, or the words in a sentence, do not. */
+Test(prompt, log_viewer_command_begins_a_start)
+{
+	cr_expect_str_eq(cmd_of("kubectl logs -f llama3-8b-predictor-00001"), "kubectl logs -f llama3-8b-predictor-00001");
+	cr_expect_str_eq(cmd_of("journalctl -u ollama --no-pager"), "journalctl -u ollama --no-pager");
+	cr_expect_null(cmd_of("kubectl get pods -A"));
+	cr_expect_null(cmd_of("the kubectl logs show nothing"));
+	const char *o;
+	cr_expect_eq(nstarts("kubectl logs -f llama3-8b-predictor-00001\nNIM Version 1.0.0\n", &o), 1);
+	cr_expect_str_eq(o, "cut-off");
+	cr_expect_eq(nstarts("kubectl get pods -A\nNAME READY STATUS\n", NULL), 0);
+}

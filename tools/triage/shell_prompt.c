@@ -87,9 +87,24 @@ static const char *windows_prompt(const char *p, const char *end)
 	return g ? tr_skip_ws(g + 1, end) : NULL;
 }
 
+/* A log viewer's command at the line's start, with no prompt before it
+ * ("kubectl logs -f pod", "docker logs c", "journalctl -u ollama"): what
+ * follows is the log it shows. */
+static int log_viewer(const char *p, const char *end)
+{
+	static const char *const v[] = {"kubectl logs ", "oc logs ", "docker logs ", "podman logs ",
+					"docker compose logs ", "journalctl -"};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if ((size_t)(end - p) > strlen(v[i]) && !memcmp(p, v[i], strlen(v[i])))
+			return 1;
+	return 0;
+}
+
 const char *tr_prompt_command(const char *s, size_t n)
 {
 	const char *end = s + n, *p = after_env(s, end), *c = NULL;
+	if (p < end && (*p == 'k' || *p == 'o' || *p == 'd' || *p == 'p' || *p == 'j') && log_viewer(p, end))
+		return p;
 	if (p + 2 < end && (*p == '$' || *p == '%') && p[1] == ' ')
 		c = p + 2;
 	else if (p < end && (unsigned char)*p == 0xe2)
