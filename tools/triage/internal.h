@@ -463,6 +463,7 @@ struct lsc_triage {
 	 * terminal's width is joined before it is read (triage.c) */
 	char *held;
 	size_t hlen, held_w;
+	size_t rich_w, rich_indent; /* the held line is a rich record's first line of this width (rich_wrap.c); 0 none */
 	unsigned long held_no;
 	int held_over, have_held;
 	size_t blen;
@@ -677,6 +678,14 @@ const char *tr_prompt_command(const char *s, size_t n);
 /* shell_prompt.c: does the command @c[..end) run a program (a server, a
  * script, a log viewer's output of one), not only inspect the machine? */
 int tr_command_launches(const char *c, const char *end);
+/* rich_wrap.c: is @s[0..n) the first line of a record `rich` laid out in
+ * columns (a level column, the location right-aligned at the end)? The
+ * message's end (the location cut), with the message column in *indent; 0
+ * when it is not. */
+size_t tr_rich_head(const char *s, size_t n, size_t *indent);
+/* rich_wrap.c: the text of a continuation of such a record (indented to
+ * the message column), its length, *text where it begins; 0 when @s is not one. */
+size_t tr_rich_more(const char *s, size_t n, size_t indent, const char **text);
 /* shell_prompt.c: a prompt and a command that launches: a start under way
  * (the one before it ends when it had begun); 1 used. */
 int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l);

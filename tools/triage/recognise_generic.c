@@ -271,7 +271,8 @@ int tr_ready_about_other(const char *s, size_t n)
 int tr_ready_subject(const char *s, size_t n)
 {
 	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
-					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", "shard", NULL};
+					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", "shard",
+					   "requests", "inference", NULL};
 	return !tr_ready_about_other(s, n) && any_word(s, n, subj);
 }
 
