@@ -992,3 +992,13 @@ Test(generic, shutdown_before_ready_is_an_exit)
 	expect_start("loading model /m\ngraceful_shutdown = 30\n", "cut-off", "-");
 	expect_start("loading model /m\nthe server will shut down when idle\n", "cut-off", "-");
 }
+
+/* What a server is ready for names it: "ready to batch requests.",
+ * "ready for inference" are the server up. Near miss: ready for nothing
+ * named. */
+Test(generic, ready_for_requests_names_the_server)
+{
+	expect_start("infinity_emb INFO: ready to batch requests.\n", "completed", "-");
+	expect_start("ready for inference\n", "completed", "-");
+	cr_expect_eq(nstarts_of("ready to batch\n"), 0);
+}
