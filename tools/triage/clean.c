@@ -298,6 +298,8 @@ static int ascii_alpha(char c)
 /* Is @s[0..n) one of the level names, in any case ("ERROR", "warn")? */
 static int is_level_word(const char *s, size_t n)
 {
+	if (n < 4 || n > 8)
+		return 0; /* INFO .. CRITICAL */
 	for (const char *const *lv = levels; *lv; lv++)
 		if (strlen(*lv) == n && !strncasecmp(s, *lv, n))
 			return 1;
@@ -476,10 +478,12 @@ static int field_level(const char *in, const char *ie)
 {
 	if (ie > in && is_level_word(in, (size_t)(ie - in)))
 		return level_index((char[2]){(char)(tr_upper(*in) ? *in : *in - 32), 0});
-	const char *c = in;
+	const char *c = ie - in >= 8 ? memchr(in, ':', (size_t)(ie - in)) : NULL;
 	double secs;
-	while (c + 8 <= ie && !(tr_digit(*c) && clock_at(c, ie, &secs)))
-		c++;
+	if (!c || c - in < 2)
+		return -1;
+	for (c -= 2; c + 8 <= ie && !(tr_digit(*c) && clock_at(c, ie, &secs));)
+		c = (c = memchr(c + 3, ':', (size_t)(ie - c - 3))) ? c - 2 : ie;
 	if (c + 8 > ie)
 		return -1;
 	for (const char *w = c; w < ie; w++) {

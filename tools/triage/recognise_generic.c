@@ -1403,6 +1403,11 @@ static int load_progress(struct lsc_triage *t, struct tr_line *l)
  * progress bar mid-way): the process is gone. */
 static int pause_prompt(const char *s, size_t n)
 {
+	/* the prompt ends the line with its dots (". . .", "...") */
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (n < 8 || s[n - 1] != '.' || (s[n - 2] != '.' && s[n - 2] != ' '))
+		return 0;
 	static const char *const w[] = {"any key to continue", "\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae\xe7\xbb\xa7\xe7\xbb\xad" /* 任意键继续 */,
 					"beliebige taste", "une touche pour continuer", "cualquier tecla",
 					"\xe3\x82\xad\xe3\x83\xbc\xe3\x82\x92\xe6\x8a\xbc\xe3\x81\x97\xe3\x81\xa6" /* キーを押して */};
@@ -1441,8 +1446,11 @@ static int console_paused(struct lsc_triage *t, struct tr_line *l, uint64_t k)
  * request's failure is. Under way, not the start's. */
 static int request_dump(struct lsc_triage *t, struct tr_line *l)
 {
-	const char *s = l->s, *end = s + l->len, *k = ci(s, l->len, "request: ");
-	if (!k)
+	const char *s = l->s, *end = s + l->len, *k = NULL;
+	/* the prefilter's words, in the case a dump writes them, before the case-blind search */
+	if (tr_memmem(s, l->len, "equest: ") || tr_memmem(s, l->len, "EQUEST: "))
+		k = ci(s, l->len, "request: ");
+	if (!k && (tr_memmem(s, l->len, "esponse: ") || tr_memmem(s, l->len, "ESPONSE: ")))
 		k = ci(s, l->len, "response: ");
 	if (!k || (k > s && tr_isword(k[-1])))
 		return 0;
@@ -1472,6 +1480,8 @@ static int shuts_down(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s;
 	size_t n = l->len;
+	if (!tr_memmem(s, n, "hut") && !tr_memmem(s, n, "HUT"))
+		return 0; /* most lines of the group are a traceback's */
 	static const char *const asked[] = {"signal", "sigterm", "sigint", "interrupt", "keyboardinterrupt", "ctrl",
 					    "received", "requested", "will", "would", "before", "after", "timeout", NULL};
 	const char *k = word(s, n, "shutting down");

@@ -23,6 +23,9 @@ static int alpha(char c) { return (unsigned)(tr_lower((unsigned char)c) - 'a') <
 
 size_t tr_rich_head(const char *s, size_t n, size_t *indent)
 {
+	/* a level column or a time first: most lines are turned away here */
+	if (n < 24 || !(*s == '[' || *s == 'D' || *s == 'I' || *s == 'W' || *s == 'E' || *s == 'C'))
+		return 0;
 	/* the location at the very end (right-aligned): "name.py:81" */
 	const char *end = s + n, *p = end;
 	while (p > s && tr_digit(p[-1]))

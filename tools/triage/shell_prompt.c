@@ -92,10 +92,11 @@ static const char *windows_prompt(const char *p, const char *end)
  * follows is the log it shows. */
 static int log_viewer(const char *p, const char *end)
 {
-	static const char *const v[] = {"kubectl logs ", "oc logs ", "docker logs ", "podman logs ",
-					"docker compose logs ", "journalctl -"};
+	static const struct { const char *w; size_t n; } v[] = {
+		{"kubectl logs ", 13}, {"oc logs ", 8}, {"docker logs ", 12}, {"podman logs ", 12},
+		{"docker compose logs ", 20}, {"journalctl -", 12}};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if ((size_t)(end - p) > strlen(v[i]) && !memcmp(p, v[i], strlen(v[i])))
+		if (*p == v[i].w[0] && (size_t)(end - p) > v[i].n && !memcmp(p, v[i].w, v[i].n))
 			return 1;
 	return 0;
 }
@@ -109,9 +110,12 @@ const char *tr_prompt_command(const char *s, size_t n)
 		c = p + 2;
 	else if (p < end && (unsigned char)*p == 0xe2)
 		c = zsh_prompt(p, end);
-	else if (p < end && alpha(*p))
-		c = (p + 1 < end && p[1] == ':') || (end - p > 3 && !memcmp(p, "PS ", 3)) ? windows_prompt(p, end)
-											    : user_host_prompt(p, end);
+	else if (p < end && alpha(*p)) {
+		if ((p + 1 < end && p[1] == ':') || (end - p > 3 && !memcmp(p, "PS ", 3)))
+			c = windows_prompt(p, end);
+		else if (memchr(p, '@', (size_t)(end - p) < 40 ? (size_t)(end - p) : 40))
+			c = user_host_prompt(p, end); /* most lines have no '@' near their start */
+	}
 	if (!c)
 		return NULL;
 	c = tr_skip_ws(c, end);
@@ -131,7 +135,7 @@ static const char *token(const char *p, const char *end, const char **b, const c
 
 static int is(const char *b, const char *e, const char *w)
 {
-	return (size_t)(e - b) == strlen(w) && !memcmp(b, w, (size_t)(e - b));
+	return e > b && *b == *w && (size_t)(e - b) == strlen(w) && !memcmp(b, w, (size_t)(e - b));
 }
 
 int tr_command_launches(const char *c, const char *end)
