@@ -1002,3 +1002,23 @@ Test(generic, ready_for_requests_names_the_server)
 	expect_start("ready for inference\n", "completed", "-");
 	cr_expect_eq(nstarts_of("ready to batch\n"), 0);
 }
+
+/* A launcher's elapsed counter beside the start under way ("Loading
+ * model... [37m 36s elapsed]") is its time so far: 2256 s, slow so far,
+ * still cut off (no progress shown). Near misses: 2 s so far; a counter
+ * after the start failed; a counter with no start. */
+Test(generic, launcher_elapsed_counter_is_time_so_far)
+{
+	struct lsc_triage *t = trun_text("Loading model... [0m 02s elapsed]\nLoading model... [37m 36s elapsed]\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "cut-off");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.load_s > 2255.9 && si.load_s < 2256.1, "so far %f", si.load_s);
+	lsc_triage_free(t);
+	expect_start("Loading model... [0m 02s elapsed]\n", "cut-off", "-");
+	expect_start("loading model /m\n  Starting... [1h 05m 00s elapsed]\n", "cut-off", "slow");
+	expect_start("loading model /m\nerror loading model: bad magic\n  Starting... [1h 05m 00s elapsed]\n", "failed", "-");
+	cr_expect_eq(nstarts_of("  Starting... [5m 02s elapsed]\n"), 0);
+}

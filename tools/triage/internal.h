@@ -131,6 +131,9 @@ int tr_elapsed_clock(const char *s, size_t n, double *secs);
 /* A running total after an allocation ("dmalloc: 256.000 MiB (total 17.544
  * GiB, #637)"): 1 with the total in GiB. */
 int tr_alloc_total(const char *s, size_t n, double *gib);
+/* A launcher's elapsed counter ("Loading model... [37m 36s elapsed]"): 1
+ * with the seconds (h, m and s parts). */
+int tr_elapsed_counter(const char *s, size_t n, double *secs);
 /* Number + rate unit -> GiB/s ("3.12 GiB/s", "850 MiB/s", "75 MB/s"). */
 int tr_rate_gibps(const char **p, const char *end, double *g);
 /* The first number after @after (searched from p) parsed by @fn; 1 found. */

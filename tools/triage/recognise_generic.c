@@ -1375,6 +1375,21 @@ static int device_property(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Loading model... [37m 36s elapsed]": a launcher's counter of the start
+ * under way (not done, not failed) is its time so far, the largest kept;
+ * 1 when it was one. */
+static int elapsed_so_far(struct tr_start *st, struct tr_line *l)
+{
+	double v;
+	if (st->done || st->stage >= TR_ST_READY || tr_start_failed(st) || !tr_elapsed_counter(l->s, l->len, &v))
+		return 0;
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	if (!tr_has(&st->still_max_s) || v > st->still_max_s.v)
+		tr_setnum(&st->still_max_s, v, e);
+	return 1;
+}
+
 /* A load under way line by line: a tensor loaded, a share of the model
  * loaded (load_progress.c). The last such line of a paste leaves the
  * start loading; the shares with their clocks give the load's rate. */
@@ -1530,6 +1545,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	 * a failure of the start under way (not inside its traceback) it is a
 	 * retry, a new start: a launcher that tries its backends in turn
 	 * ("[llama-cpp] Fails: ...", then "[llama-ggml] Attempting to load") */
+	if ((k & TR_G_GFIG) && !(k & TR_G_GBEGIN) && t->cur && t->cur->src == l->src && elapsed_so_far(t->cur, l))
+		return 1;
 	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && tr_start_failed(c), NULL);
@@ -1542,6 +1559,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		 * log-truncated, only not evaluated; and only begun, so that the
 		 * engine's own first loader line after it does not split it */
 		tr_stage_raise(st, TR_ST_BEGAN);
+		if (k & TR_G_GFIG)
+			(void)elapsed_so_far(st, l);
 		return 1;
 	}
 	if (!(k & TR_G_GEND))

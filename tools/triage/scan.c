@@ -213,6 +213,43 @@ int tr_elapsed_clock(const char *s, size_t n, double *secs)
 	return 1;
 }
 
+int tr_elapsed_counter(const char *s, size_t n, double *secs)
+{
+	const char *end = s + n, *k = tr_memmem(s, n, " elapsed]");
+	if (!k)
+		return 0;
+	const char *b = k;
+	while (b > s && k - b < 24 && b[-1] != '[')
+		b--;
+	if (b == s || b[-1] != '[')
+		return 0;
+	/* "37m 36s", "1h 02m 05s", "12s": each a number and its unit */
+	double v = 0;
+	int parts = 0;
+	for (const char *p = b; p < k;) {
+		p = tr_skip_ws(p, k);
+		if (p >= k)
+			break;
+		double x = 0;
+		int d = 0;
+		while (p < k && tr_digit(*p) && d < 6)
+			x = x * 10 + (*p++ - '0'), d++;
+		if (!d || p >= k)
+			return 0;
+		double mul = *p == 'h' ? 3600 : *p == 'm' ? 60 : *p == 's' ? 1 : 0;
+		if (!mul || (p + 1 < k && p[1] != ' '))
+			return 0;
+		v += x * mul;
+		p++;
+		parts++;
+	}
+	(void)end;
+	if (!parts || !(v < 1e7))
+		return 0;
+	*secs = v;
+	return 1;
+}
+
 int tr_alloc_total(const char *s, size_t n, double *gib)
 {
 	const char *end = s + n, *k = tr_memmem(s, n, "(total ");
