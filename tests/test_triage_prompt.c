@@ -36,6 +36,7 @@ Test(prompt, shapes)
 		cr_expect_str_eq(c, ok[i].cmd);
 	}
 	static const char *const no[] = {"it costs $ 5 a month", "mail me at user@host.org: thanks", "$ ",
+					 "% Total    % Received % Xferd  Average Speed", "$ Loading the model is slow",
 					 "INFO 10-16 15:39:01 [loader.py:12] loading", "(a) b c", "user@host:~ $ ls"};
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		cr_expect_null(cmd_of(no[i]), "a prompt in: %s", no[i]);

@@ -104,6 +104,7 @@ static int log_viewer(const char *p, const char *end)
 const char *tr_prompt_command(const char *s, size_t n)
 {
 	const char *end = s + n, *p = after_env(s, end), *c = NULL;
+	int win = 0;
 	if (p < end && (*p == 'k' || *p == 'o' || *p == 'd' || *p == 'p' || *p == 'j') && log_viewer(p, end))
 		return p;
 	if (p + 2 < end && (*p == '$' || *p == '%') && p[1] == ' ')
@@ -112,14 +113,25 @@ const char *tr_prompt_command(const char *s, size_t n)
 		c = zsh_prompt(p, end);
 	else if (p < end && alpha(*p)) {
 		if ((p + 1 < end && p[1] == ':') || (end - p > 3 && !memcmp(p, "PS ", 3)))
-			c = windows_prompt(p, end);
+			win = (c = windows_prompt(p, end)) != NULL;
 		else if (memchr(p, '@', (size_t)(end - p) < 40 ? (size_t)(end - p) : 40))
 			c = user_host_prompt(p, end); /* most lines have no '@' near their start */
 	}
 	if (!c)
 		return NULL;
 	c = tr_skip_ws(c, end);
-	return c < end && (alpha(*c) || *c == '.' || *c == '/' || *c == '~') ? c : NULL;
+	if (c >= end)
+		return NULL;
+	/* a Unix command opens in lower case, a path, or a VAR=value ("% Total
+	 * % Received" is curl's progress header, not a command); Windows'
+	 * are in any case */
+	if (tr_upper(*c) && !win) {
+		const char *v = c;
+		while (v < end && (tr_upper(*v) || tr_digit(*v) || *v == '_'))
+			v++;
+		return v < end && *v == '=' ? c : NULL;
+	}
+	return alpha(*c) || *c == '.' || *c == '/' || *c == '~' ? c : NULL;
 }
 
 /* The next token of @p[..end): its bounds in *b / *e; the position after it. */
