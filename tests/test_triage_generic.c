@@ -811,6 +811,16 @@ Test(generic, load_summary_with_amount_at_a_rate)
 	/* the summary's words alone: completed, its time judged without a size */
 	expect_start("loaded weights in 20793.81 ms\n", "completed", "ok");
 	expect_start("engine: downloaded 5.21 GB at 3.74 GB/s\nengine ready after 61 s\n", "completed", "-");
+	/* a second measure after a start that completed with one: a second run */
+	cr_expect_eq(nstarts_of("engine: copied 12 GB at 1.2 GB/s\nengine ready after 12 s\n"
+				"engine: copied 12 GB at 1.2 GB/s\nengine ready after 12 s\n"), 2);
+	/* the verb before the size: the same measure (12 GB at 1.2 GB/s: 10 s) */
+	t = trun_text("engine: copied 12 GB at 1.2 GB/s\nengine ready after 61 s\n");
+	cr_assert(t);
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.speed, "ok");
+	cr_expect(si.load_s > 9.99 && si.load_s < 10.01, "load %f", si.load_s);
+	lsc_triage_free(t);
 	expect_start("engine: mapped 5.21 GB at 0x7f00aa000000\nengine ready after 61 s\n", "completed", "-");
 }
 

@@ -35,14 +35,17 @@ static int moving_words(const char *s, size_t n)
 	return 0;
 }
 
-/* "5.21 GB loaded at 3.74 GB/s": after a size, a verb of the load and
- * "at" a rate; 1 with the rate. */
+/* "5.21 GB loaded at 3.74 GB/s", "copied 12 GB at 1.2 GB/s": after a
+ * size, a verb of the load (or the verb before it: the caller checks the
+ * line's) and "at" a rate; 1 with the rate. */
 static int moved_at(const char *q, const char *end, double *rate)
 {
 	const char *w = q;
 	while (q < end && ((unsigned)(tr_lower((unsigned char)*q) - 'a') < 26))
 		q++;
-	if (q == w || !moving_words(w, (size_t)(q - w)))
+	if (q - w == 2 && !memcmp(w, "at", 2))
+		q = w; /* the rate right after the size */
+	else if (q == w || !moving_words(w, (size_t)(q - w)))
 		return 0;
 	q = tr_skip_ws(q, end);
 	if (end - q < 4 || memcmp(q, "at ", 3))

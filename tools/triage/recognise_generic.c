@@ -737,8 +737,16 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	 * on the same line ("loaded weights in 1392 ms, 5.21 GB loaded at 3.74
 	 * GB/s") it is that summary's start's, which may be a second run */
 	if (moved && !(got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n)))) {
-		if (!(st = take(t, l, &e)))
+		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+		/* a second measure after the start completed with one: a second run */
+		if (c && c->done && (tr_has(&c->moved_s) || tr_has(&c->gen_load_s))) {
+			if (!(st = tr_fresh_if(t, l, 1, NULL)))
+				return 0;
+			e = tr_evid(st, l);
+			tr_touch(st, l);
+		} else if (!(st = take(t, l, &e))) {
 			return 0;
+		}
 		moved_measure(st, e, mg, ms);
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
