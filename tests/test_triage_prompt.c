@@ -37,6 +37,7 @@ Test(prompt, shapes)
 	}
 	static const char *const no[] = {"it costs $ 5 a month", "mail me at user@host.org: thanks", "$ ",
 					 "% Total    % Received % Xferd  Average Speed", "$ Loading the model is slow",
+					 "C:\\env\\lib\\transformer_2d.py:34: FutureWarning: x -> y",
 					 "INFO 10-16 15:39:01 [loader.py:12] loading", "(a) b c", "user@host:~ $ ls"};
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		cr_expect_null(cmd_of(no[i]), "a prompt in: %s", no[i]);

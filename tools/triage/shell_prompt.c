@@ -84,7 +84,10 @@ static const char *windows_prompt(const char *p, const char *end)
 	if (end - p < 4 || !alpha(p[0]) || p[1] != ':' || p[2] != '\\')
 		return NULL;
 	const char *g = memchr(p, '>', (size_t)(end - p) < 200 ? (size_t)(end - p) : 200);
-	return g ? tr_skip_ws(g + 1, end) : NULL;
+	/* a path up to the sign: no second colon ("C:\x\file.py:34: FutureWarning" is a warning) */
+	if (!g || memchr(p + 2, ':', (size_t)(g - p - 2)))
+		return NULL;
+	return tr_skip_ws(g + 1, end);
 }
 
 /* A log viewer's command at the line's start, with no prompt before it
