@@ -146,6 +146,7 @@ int tr_isword(char c);
 static inline int tr_digit(char c) { return (unsigned)((unsigned char)c - '0') < 10; }
 static inline int tr_upper(char c) { return (unsigned)((unsigned char)c - 'A') < 26; }
 static inline unsigned char tr_lower(unsigned char c) { return tr_upper((char)c) ? (unsigned char)(c + 32) : c; }
+static inline int tr_alpha(char c) { return (unsigned)(tr_lower((unsigned char)c) - 'a') < 26; }
 
 /* ---- the facts of one start --------------------------------------------- */
 

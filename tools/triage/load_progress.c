@@ -15,18 +15,17 @@
 
 #include "internal.h"
 
-static int alpha(char c) { return (unsigned)(tr_lower((unsigned char)c) - 'a') < 26; }
 
 /* The verb of a load at @p ("loading", "loaded", "load"), as a whole word:
  * its end, or NULL. */
 static const char *load_verb(const char *s, const char *p, const char *end)
 {
 	static const char *const verbs[] = {"loading", "loaded", "load"};
-	if (p > s && alpha(p[-1]))
+	if (p > s && tr_alpha(p[-1]))
 		return NULL;
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
 		size_t vl = strlen(verbs[i]);
-		if ((size_t)(end - p) >= vl && !strncasecmp(p, verbs[i], vl) && (p + vl == end || !alpha(p[vl])))
+		if ((size_t)(end - p) >= vl && !strncasecmp(p, verbs[i], vl) && (p + vl == end || !tr_alpha(p[vl])))
 			return p + vl;
 	}
 	return NULL;

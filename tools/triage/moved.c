@@ -41,7 +41,7 @@ static int moving_words(const char *s, size_t n)
 static int moved_at(const char *q, const char *end, double *rate)
 {
 	const char *w = q;
-	while (q < end && ((unsigned)(tr_lower((unsigned char)*q) - 'a') < 26))
+	while (q < end && tr_alpha(*q))
 		q++;
 	if (q - w == 2 && !memcmp(w, "at", 2))
 		q = w; /* the rate right after the size */

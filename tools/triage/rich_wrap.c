@@ -19,7 +19,6 @@
 
 #include "internal.h"
 
-static int alpha(char c) { return (unsigned)(tr_lower((unsigned char)c) - 'a') < 26; }
 
 size_t tr_rich_head(const char *s, size_t n, size_t *indent)
 {
@@ -49,7 +48,7 @@ size_t tr_rich_head(const char *s, size_t n, size_t *indent)
 		q = tr_skip_ws(e + 1, m);
 	}
 	const char *lw = q;
-	while (q < m && alpha(*q))
+	while (q < m && tr_alpha(*q))
 		q++;
 	static const char *const lv[] = {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"};
 	int ok = 0;

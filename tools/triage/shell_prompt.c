@@ -15,7 +15,6 @@
 
 #include "internal.h"
 
-static int alpha(char c) { return (unsigned)(tr_lower((unsigned char)c) - 'a') < 26; }
 static int namech(char c) { return tr_isword(c) || c == '-' || c == '.' || c == '_'; }
 
 /* Past a leading "(env) ", or @p. */
@@ -81,7 +80,7 @@ static const char *windows_prompt(const char *p, const char *end)
 {
 	if (end - p > 3 && !memcmp(p, "PS ", 3))
 		p += 3;
-	if (end - p < 4 || !alpha(p[0]) || p[1] != ':' || p[2] != '\\')
+	if (end - p < 4 || !tr_alpha(p[0]) || p[1] != ':' || p[2] != '\\')
 		return NULL;
 	const char *g = memchr(p, '>', (size_t)(end - p) < 200 ? (size_t)(end - p) : 200);
 	/* a path up to the sign: no second colon ("C:\x\file.py:34: FutureWarning" is a warning) */
@@ -114,7 +113,7 @@ const char *tr_prompt_command(const char *s, size_t n)
 		c = p + 2;
 	else if (p < end && (unsigned char)*p == 0xe2)
 		c = zsh_prompt(p, end);
-	else if (p < end && alpha(*p)) {
+	else if (p < end && tr_alpha(*p)) {
 		if ((p + 1 < end && p[1] == ':') || (end - p > 3 && !memcmp(p, "PS ", 3)))
 			win = (c = windows_prompt(p, end)) != NULL;
 		else if (memchr(p, '@', (size_t)(end - p) < 40 ? (size_t)(end - p) : 40))
@@ -134,7 +133,7 @@ const char *tr_prompt_command(const char *s, size_t n)
 			v++;
 		return v < end && *v == '=' ? c : NULL;
 	}
-	return alpha(*c) || *c == '.' || *c == '/' || *c == '~' ? c : NULL;
+	return tr_alpha(*c) || *c == '.' || *c == '/' || *c == '~' ? c : NULL;
 }
 
 /* The next token of @p[..end): its bounds in *b / *e; the position after it. */
@@ -176,7 +175,7 @@ int tr_command_launches(const char *c, const char *end)
 		int wrapper = 0;
 		for (const char *const *w = wrap; *w && !wrapper; w++)
 			wrapper = is(b, e, *w);
-		if ((eq && eq > b && alpha(*b)) || wrapper || *b == '-')
+		if ((eq && eq > b && tr_alpha(*b)) || wrapper || *b == '-')
 			continue; /* "PYTHONPATH=. ", "sudo ", a wrapper's option */
 		break;
 	}
