@@ -12,7 +12,10 @@
  * are the weights' own load and which a step after it (a graph capture, a
  * compile: a floor of the time to ready); a start under way that no
  * engine line marks (its launch command, its parameter count, its files'
- * download count, a wait that ran out); and the rows of a status table a
+ * download count, a wait that ran out, a launcher's elapsed counter, its
+ * tensors or its share loaded: load_progress.c); the process gone in its
+ * own words (a console's pause prompt, a shutdown before ready); a
+ * server's request dumps (no start); and the rows of a status table a
  * program drew (READY, UNAVAILABLE: reason).
  *
  * Words are matched by meaning, not as substrings: `exit code 0`, `0
