@@ -361,3 +361,63 @@ Test(triage_clean, an_engine_prefix_up_to_40_bytes_gives_its_clock)
 			cr_expect(isnan(l.ts), "a %d-byte name: a clock %g", len, l.ts);
 	}
 }
+
+/* glog's prefix with the year its newer releases print ("I20241218
+ * 09:35:42.357483 tid file:line] ") is stripped like the older one, its
+ * clock and level kept; and llama.cpp's process clock ("4.32.012.275 I ",
+ * minutes.seconds.ms.us) is the engine's clock: 4 min 32.012275 s. Near
+ * misses: a date of 6 digits, a dotted version with no level letter. */
+Test(triage_clean, glog_year_prefix_and_llama_process_clock)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	const char *got = clean(&c, "I20241218 09:35:42.357483 3029784 server.cpp:311] Server listening on 0.0.0.0:8073", &l);
+	cr_assert(got);
+	cr_expect_str_eq(got, "Server listening on 0.0.0.0:8073");
+	cr_expect_float_eq(l.ts, 9 * 3600 + 35 * 60 + 42.357483, 1e-6);
+	cr_expect_eq(l.level, TR_LV_INFO);
+	got = clean(&c, "E20241218 09:35:42.357483 3029784 server.cpp:311] bind failed", &l);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("I202412 09:35:42.357483 3029784 server.cpp:311] x", "I202412 09:35:42.357483 3029784 server.cpp:311] x");
+	got = clean(&c, "4.32.012.275 I loaded  51% model tensors into buffer", &l);
+	cr_assert(got);
+	cr_expect_str_eq(got, "loaded  51% model tensors into buffer");
+	cr_expect_float_eq(l.ts, 4 * 60 + 32.012275, 1e-6);
+	got = clean(&c, "1.2.3.4 loaded", &l);
+	cr_expect_str_eq(got, "1.2.3.4 loaded");
+	cr_expect(isnan(l.ts));
+}
+
+/* A library's run of bracketed fields with a level among them is its
+ * prefix: stripped whole, the level kept ("[serving][info][server.cpp:89]
+ * ", after the date and pid the bracket reader takes; "[lib] [thread 7]
+ * [warning] "; "[ INFO ] "). Near misses: a run with no level name, a
+ * level inside a message's bracket further on. */
+Test(triage_clean, bracketed_run_with_a_level)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	const char *got = clean(&c, "[2025-05-06 22:23:31.007][16942][serving][info][server.cpp:89] OpenVINO Model Server", &l);
+	cr_assert(got);
+	cr_expect_str_eq(got, "OpenVINO Model Server");
+	cr_expect_eq(l.level, TR_LV_INFO);
+	got = clean(&c, "[lib] [thread 7] [warning] slow read", &l);
+	cr_expect_str_eq(got, "slow read");
+	cr_expect_eq(l.level, TR_LV_WARN);
+	got = clean(&c, "[ ERROR ] could not compile", &l);
+	cr_expect_str_eq(got, "could not compile");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("[lib] [thread 7] slow read", "[lib] [thread 7] slow read");
+	CLEAN("[a] b [info] c", "[a] b [info] c");
+	/* one field with a clock and the level among its words (a Rust
+	 * logger's), also as the message of a JSON record whose level is "None" */
+	got = clean(&c, "[09-25 19:03:45.989 ERROR  nim_sdk::hub::repo  rust/nim-sdk/src/hub/repo.rs:119] error sending", &l);
+	cr_expect_str_eq(got, "error sending");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	got = clean(&c, "{\"level\": \"None\", \"message\": \"[09-25 19:03:45.989 ERROR  nim_sdk::hub  repo.rs:119] "
+			"error sending\", \"exc_info\": \"None\"}", &l);
+	cr_expect_str_eq(got, "error sending");
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("[see 12:00:00 Errors] x", "[see 12:00:00 Errors] x");
+	CLEAN("[ERROR with no clock] x", "[ERROR with no clock] x");
+}

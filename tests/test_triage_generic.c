@@ -783,3 +783,252 @@ Test(generic, sampling_bar_alone_is_no_start)
 	expect_start(log, "cut-off", "-");
 	cr_expect_eq(nstarts_of(log), 1);
 }
+
+/* A load summary in other words: "loaded weights in N ms" is the weights'
+ * own load, done, and "X GB loaded at Y GB/s" the amount moved at a rate
+ * (its time is X / Y). A second summary after the first start completed
+ * is a second run. Near misses: a download at a rate, a size at an
+ * address. */
+Test(generic, load_summary_with_amount_at_a_rate)
+{
+	static const char two[] = "loaded weights in 1392.69 ms, 5.21 GB loaded at 3.74 GB/s\n"
+				  "loaded weights in 400000 ms, 50 GB loaded at 0.125 GB/s\n";
+	struct lsc_triage *t = trun_text(two);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "ok");
+	/* 5.21e9 B is 4.852 GiB; at 3.74e9 B/s it took 1.393 s */
+	cr_expect(si.gib > 4.851 && si.gib < 4.853, "gib %f", si.gib);
+	cr_expect(si.load_s > 1.392 && si.load_s < 1.394, "load %f", si.load_s);
+	cr_assert(lsc_triage_start(t, 1, &si) == 0, "the second summary is a second run");
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "slow"); /* 46.57 GiB in 400 s: 0.116 GiB/s */
+	cr_expect(si.load_s > 399.9 && si.load_s < 400.1, "load %f", si.load_s);
+	cr_expect(lsc_triage_start(t, 2, &si) != 0);
+	lsc_triage_free(t);
+	/* the summary's words alone: completed, its time judged without a size */
+	expect_start("loaded weights in 20793.81 ms\n", "completed", "ok");
+	expect_start("engine: downloaded 5.21 GB at 3.74 GB/s\nengine ready after 61 s\n", "completed", "-");
+	/* a second measure after a start that completed with one: a second run */
+	cr_expect_eq(nstarts_of("engine: copied 12 GB at 1.2 GB/s\nengine ready after 12 s\n"
+				"engine: copied 12 GB at 1.2 GB/s\nengine ready after 12 s\n"), 2);
+	/* the verb before the size: the same measure (12 GB at 1.2 GB/s: 10 s) */
+	t = trun_text("engine: copied 12 GB at 1.2 GB/s\nengine ready after 61 s\n");
+	cr_assert(t);
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.speed, "ok");
+	cr_expect(si.load_s > 9.99 && si.load_s < 10.01, "load %f", si.load_s);
+	lsc_triage_free(t);
+	expect_start("engine: mapped 5.21 GB at 0x7f00aa000000\nengine ready after 61 s\n", "completed", "-");
+}
+
+/* "From pretrained time: 14.59s": the time of the loading function every
+ * Hugging Face loader calls (from_pretrained) is the weights' own load:
+ * ok under a minute, slow past 100 s with no size, as any weights' load. */
+Test(generic, from_pretrained_time_is_the_load)
+{
+	expect_start("[ INFO ] From pretrained time: 14.59s\n", "completed", "ok");
+	expect_start("[ INFO ] From pretrained time: 150.2s\n", "completed", "slow");
+	struct lsc_triage *t = trun_text("[ INFO ] From pretrained time: 14.59s\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 14.58 && si.load_s < 14.60, "load %f", si.load_s);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("[ INFO ] Tokenization time: 14.59s\n"), 0, "no load word: no figure");
+}
+
+/* A line per tensor loaded ("loading blk.48.attn_kv_b.weight to
+ * cuda:0") is a load under way: a paste that stops on them is loading,
+ * and a load summary after them completes it. Near misses: a file, a
+ * name with no tensor's suffix. */
+Test(generic, per_tensor_lines_are_a_load_under_way)
+{
+	static const char tensors[] = "loading blk.48.attn_kv_b.weight to cuda:0\n"
+				      "loading blk.48.attn_norm.weight to cuda:0\n"
+				      "loading model.layers.3.mlp.bias to cpu\n";
+	expect_start(tensors, "loading", "-");
+	cr_expect_eq(nstarts_of(tensors), 1);
+	char log[512];
+	snprintf(log, sizeof log, "%sModel loaded in 3.0 s\n", tensors);
+	expect_start(log, "completed", "ok");
+	cr_expect_eq(nstarts_of("loading config.json from /m\n"), 0);
+	cr_expect_eq(nstarts_of("loading blk.48.attn_kv_b to cuda:0\n"), 0);
+	cr_expect_eq(nstarts_of("unloading blk.48.attn_kv_b.weight\n"), 0);
+}
+
+/* A share of the model loaded ("loaded  51% model tensors into buffer")
+ * is the load under way; behind the process clock llama.cpp's servers
+ * print (`m.ss.mmm.uuu I`), the shares and their clocks give the whole
+ * load's time at that rate: 10% at 0:30, 50% at 3:30 is 40% in 180 s
+ * (not slow so far), 450 s for the whole, slow; 10% to 90% in 40 s is 50 s, never ok
+ * (a projection). Near misses: a download's share, a share with no
+ * part of the model named. */
+Test(generic, share_of_the_model_loaded_with_the_process_clock)
+{
+	expect_start("0.30.000.000 I loaded  10% model tensors into buffer\n"
+		     "3.30.000.000 I loaded  50% model tensors into buffer\n",
+		     "loading", "slow");
+	struct lsc_triage *t = trun_text("0.30.000.000 I loaded  10% model tensors into buffer\n"
+					 "3.30.000.000 I loaded  50% model tensors into buffer\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 449.9 && si.load_s < 450.1, "whole load %f", si.load_s);
+	lsc_triage_free(t);
+	expect_start("0.30.000.000 I loaded  10% model tensors into buffer\n"
+		     "1.10.000.000 I loaded  90% model tensors into buffer\n",
+		     "loading", "-");
+	/* no clock: under way, its speed not judged */
+	expect_start("loaded 45% of the weights\n", "loading", "-");
+	cr_expect_eq(nstarts_of("download: loaded 45% of model file\n"), 0);
+	cr_expect_eq(nstarts_of("loaded 45% of the queue\n"), 0);
+}
+
+/* Many ranks' bars glued into one line, the last cut inside its bracket
+ * ("6/19 [0"): the bar before it is the latest figure (102 s of a
+ * weights' load with no size: past 100 s, slow so far). */
+Test(generic, glued_bars_last_cut_in_its_bracket)
+{
+	static const char glued[] = "Loading checkpoint shards: 26%|## | 5/19 [01:23<03:56, 16.87s/it] "
+				    "Loading checkpoint shards: 32%|### | 6/19 [01:42<03:47, 17.50s/it] "
+				    "Loading checkpoint shards: 32%|### | 6/19 [0\n";
+	expect_start(glued, "loading", "slow");
+	struct lsc_triage *t = trun_text(glued);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 101.9 && si.load_s < 102.1, "01:42 is 102 s: %f", si.load_s);
+	lsc_triage_free(t);
+}
+
+/* A supervisor's report of its child's exit, "exited with status code 1"
+ * (the noun after the key), behind a spinner's line: a status that is not
+ * 0 ends the start before ready; 0 does not. */
+Test(generic, exit_status_code_in_a_supervisors_words)
+{
+	expect_start("\xe2\xa0\x8b     9.609 s   Starting...2025-06-18T15:08:32.800393Z  WARN supervisor: llama-server "
+		     "exited with status code 1, args: -m /m/model.gguf\n",
+		     "failed", "-");
+	expect_start("loading model /m\nserver exited with status code: 3\n", "failed", "-");
+	expect_start("loading model /m\nserver exited with status code 0\n", "cut-off", "-");
+}
+
+/* A Windows console's `pause` prompt ("Press any key to continue . . .",
+ * in the console's language) glued to a bar mid-way: the process ended
+ * before the model came up, its load failed. After ready it is the
+ * window waiting to close; with no start under way, nothing. */
+Test(generic, console_pause_prompt_is_the_process_gone)
+{
+	static const char zh[] = "Loading checkpoint shards:  50%|#####     | 2/4 [00:00<00:00,  6.11it/s]"
+				 "\xe8\xaf\xb7\xe6\x8c\x89\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae\xe7\xbb\xa7\xe7\xbb\xad. . .\n";
+	expect_start(zh, "failed", "-");
+	struct lsc_triage *t = trun_text(zh);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	expect_start("loading model /m\nPress any key to continue . . .\n", "failed", "-");
+	expect_start("loading model /m\nModel loaded in 3.0 s\nserver is ready\nPress any key to continue . . .\n",
+		     "completed", "ok");
+	cr_expect_eq(nstarts_of("Press any key to continue . . .\n"), 0);
+	/* the bar alone stays loading */
+	expect_start("Loading checkpoint shards:  50%|#####     | 2/4 [00:00<00:00,  6.11it/s]\n", "loading", "-");
+}
+
+/* An engine's own elapsed clock on its ready line ("startup [ 163.1 s]
+ * model ready") is its time to ready, and the running total of its
+ * allocations ("dmalloc: 80.000 MiB (total 18.928 GiB, #655)", the
+ * largest) what it brought into memory: 18.928 GiB in 163.1 s is
+ * 0.116 GiB/s over a minute, slow. Near misses: the same total in 43 s
+ * (ok); the clock with no size (60-300 s: not judged); a total with no
+ * allocation named; a bracket that holds no duration. */
+Test(generic, elapsed_clock_on_ready_and_allocation_total)
+{
+	static const char allocs[] = "dmalloc:    256.000 MiB  (total   17.544 GiB, #637)\n"
+				     "dmalloc:     80.000 MiB  (total   18.928 GiB, #655)\n";
+	char log[512];
+	snprintf(log, sizeof log, "%sstartup [ 163.1 s] model ready\n", allocs);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.load_s > 163.09 && si.load_s < 163.11, "ready %f", si.load_s);
+	cr_expect(si.gib > 18.927 && si.gib < 18.929, "gib %f", si.gib);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of(log), 1);
+	snprintf(log, sizeof log, "%sstartup [ 43.1 s] model ready\n", allocs);
+	expect_start(log, "completed", "ok");
+	expect_start("startup [ 163.1 s] model ready\n", "completed", "-");
+	expect_start("cache:  (total   18.928 GiB)\nstartup [ 163.1 s] model ready\n", "completed", "-");
+	expect_start("[163 tokens] model ready\n", "completed", "-");
+}
+
+/* A request or a response a running server dumps as it serves
+ * ("model_service: request: model_spec {"), where no start is under way,
+ * is an app at work: a start whose outcome is none. Under way, it is not
+ * the start's (a load that follows is); near misses: a request's words
+ * with no structure after them, "request:" inside a word. */
+Test(generic, request_dumps_are_no_start)
+{
+	static const char dumps[] = "model_service: request: model_spec {\n"
+				    "  name: \"Qwen3-8B-int4-ov\"\n"
+				    "}\n"
+				    "model_service: response: model_version_status {\n"
+				    "  state: LOADING\n"
+				    "}\n";
+	expect_start(dumps, "none", "-");
+	cr_expect_eq(nstarts_of(dumps), 1);
+	expect_start("loading model /m\nmodel_service: request: model_spec {\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("request: the model is missing\n"), 0);
+	cr_expect_eq(nstarts_of("subrequest: {\n"), 0);
+}
+
+/* A process that says it shuts down ("PythonInterpreterModule shutting
+ * down") before its model came up ended the start: failed. Near misses:
+ * a shutdown asked for (a signal, Ctrl-C before it), one after ready, a
+ * setting's name, a plan. */
+Test(generic, shutdown_before_ready_is_an_exit)
+{
+	expect_start("$ ovms --rest_port 8000 --config_path ./models/config.json\n"
+		     "PythonInterpreterModule starting\nPythonInterpreterModule shutting down\n",
+		     "failed", "-");
+	expect_start("loading model /m\nShutting down the server\n", "failed", "-");
+	expect_start("loading model /m\nreceived SIGTERM, shutting down\n", "cut-off", "-");
+	expect_start("loading model /m\nModel loaded in 3.0 s\nserver is ready\nShutting down the server\n", "completed", "ok");
+	expect_start("loading model /m\ngraceful_shutdown = 30\n", "cut-off", "-");
+	expect_start("loading model /m\nthe server will shut down when idle\n", "cut-off", "-");
+}
+
+/* What a server is ready for names it: "ready to batch requests.",
+ * "ready for inference" are the server up. Near miss: ready for nothing
+ * named. */
+Test(generic, ready_for_requests_names_the_server)
+{
+	expect_start("infinity_emb INFO: ready to batch requests.\n", "completed", "-");
+	expect_start("ready for inference\n", "completed", "-");
+	cr_expect_eq(nstarts_of("ready to batch\n"), 0);
+}
+
+/* A launcher's elapsed counter beside the start under way ("Loading
+ * model... [37m 36s elapsed]") is its time so far: 2256 s, slow so far,
+ * still cut off (no progress shown). Near misses: 2 s so far; a counter
+ * after the start failed; a counter with no start. */
+Test(generic, launcher_elapsed_counter_is_time_so_far)
+{
+	struct lsc_triage *t = trun_text("Loading model... [0m 02s elapsed]\nLoading model... [37m 36s elapsed]\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "cut-off");
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect(si.load_s > 2255.9 && si.load_s < 2256.1, "so far %f", si.load_s);
+	lsc_triage_free(t);
+	expect_start("Loading model... [0m 02s elapsed]\n", "cut-off", "-");
+	expect_start("loading model /m\n  Starting... [1h 05m 00s elapsed]\n", "cut-off", "slow");
+	expect_start("loading model /m\nerror loading model: bad magic\n  Starting... [1h 05m 00s elapsed]\n", "failed", "-");
+	cr_expect_eq(nstarts_of("  Starting... [5m 02s elapsed]\n"), 0);
+}

@@ -527,3 +527,46 @@ Test(outcome, still_after_n_seconds_is_time_so_far)
 		lsc_triage_free(t);
 	}
 }
+
+/* A record `rich` laid out in columns at the terminal's width (here 70,
+ * not a wrap width: rich pads to whatever the terminal is) keeps its
+ * message whole: the location column cut, the continuations indented to
+ * the message column joined: "Model loaded in" / "312.5 s" is the load's
+ * 312.5 s; "ready" / "to batch requests." a ready line. The other side: a
+ * continuation of another width, or a first line with no level column,
+ * is not joined. */
+Test(outcome, rich_columns_are_one_record)
+{
+	char log[1024];
+	snprintf(log, sizeof log, "%-58s%12s\n%-70s\n%-58s%12s\n%-70s\n", "INFO     12:00:00 engine: Model loaded in",
+		 "loader.py:12", "         312.5 s", "INFO     12:00:01 engine: ready", "batch.py:242",
+		 "         to batch requests.");
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect(si.load_s > 312.4 && si.load_s < 312.6, "load %f", si.load_s);
+	cr_expect_eq(lsc_triage_nlines(t), 4);
+	lsc_triage_free(t);
+	/* the continuation is not of the first line's width: not joined */
+	snprintf(log, sizeof log, "%-58s%12s\n%-60s\n", "INFO     12:00:00 engine: Model loaded in", "loader.py:12",
+		 "         312.5 s");
+	t = trun_text(log);
+	cr_assert(t);
+	cr_expect(lsc_triage_start(t, 0, &si) != 0 || !(si.load_s > 312.4 && si.load_s < 312.6),
+		  "joined a line of another width: %f", si.load_s);
+	lsc_triage_free(t);
+	/* no level column: not a rich record */
+	snprintf(log, sizeof log, "%-58s%12s\n%-70s\n", "engine says: Model loaded in", "loader.py:12", "         312.5 s");
+	t = trun_text(log);
+	cr_assert(t);
+	cr_expect(lsc_triage_start(t, 0, &si) != 0 || !(si.load_s > 312.4 && si.load_s < 312.6),
+		  "joined without a level column: %f", si.load_s);
+	lsc_triage_free(t);
+	snprintf(log, sizeof log, "%-58s%12s\n%-70s\n", "INFO     12:00:01 engine: ready", "batch.py:242",
+		 "         to batch requests.");
+	t = trun_text(log);
+	cr_assert(t);
+	cr_expect_str_eq(start_of(t, 0).outcome, "completed");
+	lsc_triage_free(t);
+}

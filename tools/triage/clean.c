@@ -298,6 +298,8 @@ static int ascii_alpha(char c)
 /* Is @s[0..n) one of the level names, in any case ("ERROR", "warn")? */
 static int is_level_word(const char *s, size_t n)
 {
+	if (n < 4 || n > 8)
+		return 0; /* INFO .. CRITICAL */
 	for (const char *const *lv = levels; *lv; lv++)
 		if (strlen(*lv) == n && !strncasecmp(s, *lv, n))
 			return 1;
@@ -469,6 +471,63 @@ static const char *strip_level(const char *p, const char *end, double *ts, unsig
 	return p;
 }
 
+/* The level a bracketed field of a prefix names: the whole field ("info",
+ * " INFO "), or, in a field that holds a clock, one of its words in upper
+ * case ("09-25 19:03:45.989 ERROR  nim_sdk::hub  repo.rs:119"); -1 none. */
+static int field_level(const char *in, const char *ie)
+{
+	if (ie > in && is_level_word(in, (size_t)(ie - in)))
+		return level_index((char[2]){(char)(tr_upper(*in) ? *in : *in - 32), 0});
+	const char *c = ie - in >= 8 ? memchr(in, ':', (size_t)(ie - in)) : NULL;
+	double secs;
+	if (!c || c - in < 2)
+		return -1;
+	for (c -= 2; c + 8 <= ie && !(tr_digit(*c) && clock_at(c, ie, &secs));)
+		c = (c = memchr(c + 3, ':', (size_t)(ie - c - 3))) ? c - 2 : ie;
+	if (c + 8 > ie)
+		return -1;
+	for (const char *w = c; w < ie; w++) {
+		if (!tr_upper(*w) || (w > in && ascii_alpha(w[-1])))
+			continue;
+		const char *we = w;
+		while (we < ie && ascii_alpha(*we))
+			we++;
+		for (const char *const *lv = levels; *lv; lv++)
+			if ((size_t)(we - w) == strlen(*lv) && !memcmp(w, *lv, (size_t)(we - w)))
+				return level_index(*lv);
+		w = we;
+	}
+	return -1;
+}
+
+/* A library's run of bracketed fields before its message, one of them the
+ * level ("[serving][info][server.cpp:89] ", "[lib] [thread 7] [info] ",
+ * "[ INFO ] ", "[09-25 19:03:45.989 ERROR  nim_sdk::hub::repo  repo.rs:119] "):
+ * past the run, the level kept; @q when no field of the run (at most six,
+ * each short) names a level. */
+static const char *strip_level_run(const char *q, const char *end, unsigned char *lvl)
+{
+	const char *p = q, *past = q;
+	int lv = -1;
+	for (int i = 0; i < 6 && p < end && *p == '['; i++) {
+		const char *e = memchr(p, ']', (size_t)(end - p) < 128 ? (size_t)(end - p) : 128);
+		if (!e)
+			break;
+		const char *in = tr_skip_ws(p + 1, e), *ie = e;
+		while (ie > in && ie[-1] == ' ')
+			ie--;
+		if (lv < 0)
+			lv = field_level(in, ie);
+		past = e + 1;
+		p = past < end && *past == ' ' && past + 1 < end && past[1] == '[' ? past + 1 : past;
+	}
+	/* "[ERROR]: ..." is a message that opens with its level (level_of reads it) */
+	if (lv < 0 || (past < end && *past == ':'))
+		return q;
+	*lvl = (unsigned char)lv;
+	return tr_skip_ws(past, end);
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -483,6 +542,8 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	if (*q == '[') {
 		const char *r = strip_bracket(q, end, ts);
 		if (r != q)
+			return r;
+		if ((r = strip_level_run(q, end, lvl)) != q)
 			return r;
 	}
 	/* 2026-10-16T15:39:01.123+02:00, 2026-10-16 15:39:01,123 */
@@ -518,22 +579,34 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 		*ts = secs;
 		return tr_skip_ws(q + n, end);
 	}
-	/* llama.cpp: "0.00.189.951 I " (elapsed time, then a level letter) */
+	/* llama.cpp and the servers built on it: "4.32.012.275 I " (the
+	 * process's clock, minutes.seconds.ms.us, then a level letter): the
+	 * engine's own clock, from the process's start */
 	if (q < end && tr_digit(*q)) {
 		const char *c = q;
 		int dots = 0;
-		while (c < end && (tr_digit(*c) || *c == '.'))
-			dots += *c++ == '.';
+		double part[4] = {0, 0, 0, 0};
+		while (c < end && (tr_digit(*c) || *c == '.')) {
+			if (*c == '.')
+				dots++;
+			else if (dots < 4)
+				part[dots] = part[dots] * 10 + (*c - '0');
+			c++;
+		}
 		if (dots == 3 && end - c >= 3 && c[0] == ' ' && strchr("DIWETN", c[1]) && c[2] == ' ') {
 			*lvl = (unsigned char)level_index((char[2]){c[1], 0});
+			if (part[1] < 60 && part[2] < 1000 && part[3] < 1000)
+				*ts = part[0] * 60 + part[1] + part[2] / 1e3 + part[3] / 1e6;
 			return c + 3;
 		}
 	}
-	/* glog: "E0725 12:48:53.920000 127614 file.py:702] " */
-	if (q + 6 < end && strchr("IWEF", *q) && dig(q + 1, end, 4) && q[5] == ' ') {
-		n = clock_at(q + 6, end, &secs);
+	/* glog: "E0725 12:48:53.920000 127614 file.py:702] ", and with the
+	 * year its newer releases print ("I20241218 09:35:42.357483 ...") */
+	int gd = q + 6 < end && dig(q + 1, end, 4) ? (q[5] == ' ' ? 4 : dig(q + 1, end, 8) && q + 9 < end && q[9] == ' ' ? 8 : 0) : 0;
+	if (gd && strchr("IWEF", *q)) {
+		n = clock_at(q + 2 + gd, end, &secs);
 		if (n) {
-			const char *c = tr_skip_ws(q + 6 + n, end);
+			const char *c = tr_skip_ws(q + 2 + gd + n, end);
 			const char *e = memchr(c, ']', (size_t)(end - c) < 128 ? (size_t)(end - c) : 128);
 			if (e) {
 				*ts = secs;

@@ -124,6 +124,16 @@ const char *tr_skip_ws(const char *p, const char *end);
 int tr_size_gib(const char **p, const char *end, double *gib);
 /* Number + time unit -> seconds ("7.51 s", "312 ms", "2 min", "12.3 seconds"). */
 int tr_dur_s(const char **p, const char *end, double *s);
+/* An engine's own elapsed clock near a line's start, a duration in
+ * brackets ("startup [ 163.1 s] model ready", "[37 s elapsed]"): 1 with
+ * the seconds. */
+int tr_elapsed_clock(const char *s, size_t n, double *secs);
+/* A running total after an allocation ("dmalloc: 256.000 MiB (total 17.544
+ * GiB, #637)"): 1 with the total in GiB. */
+int tr_alloc_total(const char *s, size_t n, double *gib);
+/* A launcher's elapsed counter ("Loading model... [37m 36s elapsed]"): 1
+ * with the seconds (h, m and s parts). */
+int tr_elapsed_counter(const char *s, size_t n, double *secs);
 /* Number + rate unit -> GiB/s ("3.12 GiB/s", "850 MiB/s", "75 MB/s"). */
 int tr_rate_gibps(const char **p, const char *end, double *g);
 /* The first number after @after (searched from p) parsed by @fn; 1 found. */
@@ -136,6 +146,7 @@ int tr_isword(char c);
 static inline int tr_digit(char c) { return (unsigned)((unsigned char)c - '0') < 10; }
 static inline int tr_upper(char c) { return (unsigned)((unsigned char)c - 'A') < 26; }
 static inline unsigned char tr_lower(unsigned char c) { return tr_upper((char)c) ? (unsigned char)(c + 32) : c; }
+static inline int tr_alpha(char c) { return (unsigned)(tr_lower((unsigned char)c) - 'a') < 26; }
 
 /* ---- the facts of one start --------------------------------------------- */
 
@@ -295,6 +306,7 @@ struct tr_start {
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
 	struct tr_num moved_s, moved_gib; /* an amount moved in a time ("pinned 28.47 GiB in 18 s", moved.c): a load's measure */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
+	struct tr_num alloc_gib; /* the running total of the start's allocations, the largest seen ("(total 18.9 GiB") */
 	struct tr_num fail_gib; /* the size an engine error says it could not allocate */
 	struct tr_num mem_required_gib, mem_available_gib; /* ollama's estimates */
 	struct tr_num memlock_bytes, pin_bytes, mem_total_gib;
@@ -455,6 +467,7 @@ struct lsc_triage {
 	 * terminal's width is joined before it is read (triage.c) */
 	char *held;
 	size_t hlen, held_w;
+	size_t rich_w, rich_indent; /* the held line is a rich record's first line of this width (rich_wrap.c); 0 none */
 	unsigned long held_no;
 	int held_over, have_held;
 	size_t blen;
@@ -660,6 +673,29 @@ int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
  * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
+/* load_progress.c: a line per tensor loaded ("loading blk.48.attn_kv_b.weight
+ * to cuda:0"): the load under way. */
+int tr_tensor_loading(const char *s, size_t n);
+/* shell_prompt.c: the command after a shell's prompt at the line's start
+ * ("user@host:~$ cmd", "$ cmd", "C:\dir>cmd", zsh's arrow), or NULL. */
+const char *tr_prompt_command(const char *s, size_t n);
+/* shell_prompt.c: does the command @c[..end) run a program (a server, a
+ * script, a log viewer's output of one), not only inspect the machine? */
+int tr_command_launches(const char *c, const char *end);
+/* rich_wrap.c: is @s[0..n) the first line of a record `rich` laid out in
+ * columns (a level column, the location right-aligned at the end)? The
+ * message's end (the location cut), with the message column in *indent; 0
+ * when it is not. */
+size_t tr_rich_head(const char *s, size_t n, size_t *indent);
+/* rich_wrap.c: the text of a continuation of such a record (indented to
+ * the message column), its length, *text where it begins; 0 when @s is not one. */
+size_t tr_rich_more(const char *s, size_t n, size_t indent, const char **text);
+/* shell_prompt.c: a prompt and a command that launches: a start under way
+ * (the one before it ends when it had begun); 1 used. */
+int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l);
+/* load_progress.c: a share of the model loaded ("loaded  51% model tensors
+ * into buffer"): 1 with the fraction (0..1). */
+int tr_percent_loaded(const char *s, size_t n, double *frac);
 /* A line some recogniser took for another fact ("error loading model:
  * hugetlb mmap failed: ..." as the hugetlb pool's) that says the load
  * failed fails the start under way, if nothing had: 1 when it did.

@@ -1,7 +1,9 @@
 /*
  * An amount of memory moved over a time, in the words every engine uses
  * for it: "pinned 28.47 GiB in 18 s", "copied 12 GB in 9.5 s", "read
- * 4,000 MiB in 2 min". A size followed by "in" and a duration is a load's
+ * 4,000 MiB in 2 min". A size followed by "in" and a duration, or by a
+ * verb of the load and "at" a rate ("5.21 GB loaded at 3.74 GB/s": the time
+ * is the size over the rate), is a load's
  * own measure (a rate), whoever printed it, so the shared vocabulary reads
  * it for an engine no shape names; a line that only says how long
  * something took (or when the engine was ready) gives no size, and a
@@ -33,10 +35,30 @@ static int moving_words(const char *s, size_t n)
 	return 0;
 }
 
+/* "5.21 GB loaded at 3.74 GB/s", "copied 12 GB at 1.2 GB/s": after a
+ * size, a verb of the load (or the verb before it: the caller checks the
+ * line's) and "at" a rate; 1 with the rate. */
+static int moved_at(const char *q, const char *end, double *rate)
+{
+	const char *w = q;
+	while (q < end && tr_alpha(*q))
+		q++;
+	if (q - w == 2 && !memcmp(w, "at", 2))
+		q = w; /* the rate right after the size */
+	else if (q == w || !moving_words(w, (size_t)(q - w)))
+		return 0;
+	q = tr_skip_ws(q, end);
+	if (end - q < 4 || memcmp(q, "at ", 3))
+		return 0;
+	q = tr_skip_ws(q + 3, end);
+	return q < end && tr_digit(*q) && tr_rate_gibps(&q, end, rate) && *rate > 0;
+}
+
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs)
 {
 	const char *end = s + n;
-	if (!tr_memmem(s, n, " in "))
+	int at = tr_memmem(s, n, " at ") != NULL;
+	if (!at && !tr_memmem(s, n, " in "))
 		return 0;
 	for (const char *p = s; p < end; p++) {
 		/* a number's first digit: not inside another number or a name */
@@ -47,6 +69,12 @@ int tr_moved_in(const char *s, size_t n, double *gib, double *secs)
 		if (!tr_size_gib(&q, end, &g))
 			continue;
 		q = tr_skip_ws(q, end);
+		double r;
+		if (at && g >= 1.0 / 1024 && g < 1e6 && moved_at(q, end, &r) && moving_words(s, n)) {
+			*gib = g;
+			*secs = g / r;
+			return 1;
+		}
 		if (end - q < 4 || memcmp(q, "in ", 3))
 			continue;
 		q = tr_skip_ws(q + 3, end);

@@ -12,7 +12,10 @@
  * are the weights' own load and which a step after it (a graph capture, a
  * compile: a floor of the time to ready); a start under way that no
  * engine line marks (its launch command, its parameter count, its files'
- * download count, a wait that ran out); and the rows of a status table a
+ * download count, a wait that ran out, a launcher's elapsed counter, its
+ * tensors or its share loaded: load_progress.c); the process gone in its
+ * own words (a console's pause prompt, a shutdown before ready); a
+ * server's request dumps (no start); and the rows of a status table a
  * program drew (READY, UNAVAILABLE: reason).
  *
  * Words are matched by meaning, not as substrings: `exit code 0`, `0
@@ -172,6 +175,10 @@ static int exit_status_v(const char *s, size_t n, double *val)
 		p += strlen(k[i]);
 		while (p < end && (*p == ' ' || *p == ':' || *p == '=' || *p == '('))
 			p++;
+		/* "exited with status code 1": the noun after the key */
+		if (end - p > 5 && !strncasecmp(p, "code", 4) && !tr_isword(p[4]))
+			for (p += 4; p < end && (*p == ' ' || *p == ':' || *p == '='); p++)
+				;
 		if (p < end && (*p == '-' || tr_digit(*p))) {
 			const char *q = p + (*p == '-');
 			double v;
@@ -267,7 +274,8 @@ int tr_ready_about_other(const char *s, size_t n)
 int tr_ready_subject(const char *s, size_t n)
 {
 	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
-					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", "shard", NULL};
+					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", "shard",
+					   "requests", "inference", NULL};
 	return !tr_ready_about_other(s, n) && any_word(s, n, subj);
 }
 
@@ -368,18 +376,25 @@ static int clock_dur(const char **p, const char *end, double *out)
  * elapsed time. */
 static int tqdm_bar(const char *s, const char *end, double *done, double *all, double *elapsed)
 {
-	const char *br = NULL;
-	for (const char *p = end; p > s; p--)
-		if (p[-1] == '[') {
+	const char *br = NULL, *q = NULL;
+	/* the last bar of the line whose clock reads: where many ranks' bars
+	 * were glued into one line, the last may be cut inside its bracket
+	 * ("... 6/19 [01:42<03:47, 17.50s/it] Loading ...: 32%| 6/19 [0") and
+	 * the one before it is the latest figure */
+	int tries = 0;
+	for (const char *p = end; p > s && tries < 2; p--) {
+		if (p[-1] != '[')
+			continue;
+		tries++;
+		q = p;
+		/* "[15:59<21:33, ...]", or cut after its elapsed time where bars
+		 * were glued into one line ("| 45/96 [19:29" at the line's end) */
+		if (clock_dur(&q, end, elapsed) && (q == end || *q == '<')) {
 			br = p;
 			break;
 		}
+	}
 	if (!br)
-		return 0;
-	const char *q = br;
-	/* "[15:59<21:33, ...]", or cut after its elapsed time where bars
-	 * were glued into one line ("| 45/96 [19:29" at the line's end) */
-	if (!clock_dur(&q, end, elapsed) || (q < end && *q != '<'))
 		return 0;
 	/* n/N before the bracket */
 	const char *sl = NULL;
@@ -412,7 +427,7 @@ static struct tr_start *take(struct lsc_triage *t, struct tr_line *l, int *e)
 static int loading_words(const char *s, size_t n)
 {
 	static const char *const w[] = {"load", "loading", "loaded", "model", "weights", "checkpoint", "shards", "tensors",
-					"gguf", "safetensors", NULL};
+					"gguf", "safetensors", "pretrained", NULL};
 	return any_word(s, n, w);
 }
 
@@ -424,7 +439,7 @@ static int loading_words(const char *s, size_t n)
 static int load_said(const char *s, size_t n)
 {
 	static const char *const load[] = {"load", "loading", "loaded", "loads", "weights", "checkpoint", "shards",
-					   "tensors", "safetensors", "gguf", "moving", NULL};
+					   "tensors", "safetensors", "gguf", "moving", "pretrained", NULL};
 	return any_word(s, n, load);
 }
 
@@ -446,7 +461,7 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 {
 	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
 					   "ready after", "time to load", "has taken", "taking", "the model in", "takes",
-					   "loading time"};
+					   "loading time", "weights in", "pretrained time"};
 	size_t n = (size_t)(end - s);
 	*kk = NULL;
 	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]); i++) {
@@ -664,6 +679,15 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 			return 1;
 		}
 	}
+	if ((kw & TR_G_GSIZE) && tr_alloc_total(s, n, &v)) {
+		/* the start's allocations so far: what it brought into memory */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		tr_stage_raise(st, TR_ST_BEGAN);
+		if (!tr_has(&st->alloc_gib) || v > st->alloc_gib.v)
+			tr_setnum(&st->alloc_gib, v, e);
+		return 1;
+	}
 	if ((kw & TR_G_GSIZE) && keyed_model_size(s, n, &v)) {
 		/* the load's plan with the model's size: a start under way */
 		if (!(st = take(t, l, &e)))
@@ -676,6 +700,15 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	return 0;
 }
 
+/* An amount moved in a time, the longest of the start's kept. */
+static void moved_measure(struct tr_start *st, int e, double gib, double secs)
+{
+	if (!tr_has(&st->moved_s) || secs > st->moved_s.v) {
+		tr_setnum(&st->moved_s, secs, e);
+		tr_setnum(&st->moved_gib, gib, e);
+	}
+}
+
 static int figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -686,7 +719,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	uint64_t kw = l->kw;
 	if ((kw & (TR_G_GBAR | TR_G_GSIZE)) && size_figures(t, l))
 		return 1;
-	const char *k;
+	const char *k = NULL;
 	if ((kw & TR_G_GFIG) && keyed_load_duration(s, n, &v) && v >= 0 && v < 1e7) {
 		/* a timings block's load, in its own key: the weights' load, done */
 		if (!(st = take(t, l, &e)))
@@ -699,21 +732,28 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
-	double gib = NAN;
-	if ((kw & TR_G_GFIG) && tr_moved_in(s, n, &gib, &v)) {
-		/* "pinned 28.47 GiB in 18 s": a load's own measure, the longest kept */
-		if (!(st = take(t, l, &e)))
+	double gib = NAN, mg, ms;
+	const char *kk = NULL;
+	int got = (kw & (TR_G_GFIG | TR_G_GREADY)) && duration_after_key(s, end, &kk, &k, &v, &gib);
+	int moved = (kw & TR_G_GFIG) && tr_moved_in(s, n, &mg, &ms);
+	/* "pinned 28.47 GiB in 18 s": a load's own measure; with a load summary
+	 * on the same line ("loaded weights in 1392 ms, 5.21 GB loaded at 3.74
+	 * GB/s") it is that summary's start's, which may be a second run */
+	if (moved && !(got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n)))) {
+		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+		/* a second measure after the start completed with one: a second run */
+		if (c && c->done && (tr_has(&c->moved_s) || tr_has(&c->gen_load_s))) {
+			if (!(st = tr_fresh_if(t, l, 1, NULL)))
+				return 0;
+			e = tr_evid(st, l);
+			tr_touch(st, l);
+		} else if (!(st = take(t, l, &e))) {
 			return 0;
-		if (!tr_has(&st->moved_s) || v > st->moved_s.v) {
-			tr_setnum(&st->moved_s, v, e);
-			tr_setnum(&st->moved_gib, gib, e);
 		}
+		moved_measure(st, e, mg, ms);
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
-	gib = NAN;
-	const char *kk = NULL;
-	int got = (kw & (TR_G_GFIG | TR_G_GREADY)) && duration_after_key(s, end, &kk, &k, &v, &gib);
 	/* "Loading model weights took 6.1138 GB": the load's summary in memory, no time */
 	static const char *const loadw[] = {"load", "loading", "weights", "checkpoint", "shards", NULL};
 	if (!got && kk && kk[0] == 't' && !isnan(gib) && gib > 0 && gib < 1e6 && any_word(s, (size_t)(k - s), loadw)) {
@@ -743,6 +783,8 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		}
 		if (!isnan(gib) && gib > 0 && gib < 1e6 && !tr_has(&st->model_gib))
 			tr_setnum(&st->model_gib, gib, e);
+		if (moved)
+			moved_measure(st, e, mg, ms);
 		/* "Loading weights took 4.6 s", "model loaded in 3 s": the load is done */
 		int summary = kk[0] != 'r' && kk[0] != 'R' && loading_words(s, n) && !ready_words(s, n);
 		if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v) {
@@ -1019,6 +1061,11 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	st->ev_gen_ready = e;
 	st->ev_end = e;
 	st->progress_open = 0;
+	/* "startup [ 163.1 s] model ready": the engine's own clock on its ready
+	 * line is its time to ready */
+	double v;
+	if (!tr_has(&st->ready_s) && tr_elapsed_clock(s, n, &v))
+		tr_setnum(&st->ready_s, v, e);
 	tr_stage_raise(st, TR_ST_READY);
 	return 1;
 }
@@ -1339,15 +1386,165 @@ static int device_property(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Loading model... [37m 36s elapsed]": a launcher's counter of the start
+ * under way (not done, not failed) is its time so far, the largest kept;
+ * 1 when it was one. */
+static int elapsed_so_far(struct tr_start *st, struct tr_line *l)
+{
+	double v;
+	if (st->done || st->stage >= TR_ST_READY || tr_start_failed(st) || !tr_elapsed_counter(l->s, l->len, &v))
+		return 0;
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	if (!tr_has(&st->still_max_s) || v > st->still_max_s.v)
+		tr_setnum(&st->still_max_s, v, e);
+	return 1;
+}
+
+/* A load under way line by line: a tensor loaded, a share of the model
+ * loaded (load_progress.c). The last such line of a paste leaves the
+ * start loading; the shares with their clocks give the load's rate. */
+static int load_progress(struct lsc_triage *t, struct tr_line *l)
+{
+	double frac = NAN;
+	int tensor = !tr_percent_loaded(l->s, l->len, &frac) && tr_tensor_loading(l->s, l->len);
+	if (!tensor && isnan(frac))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->done || st->stage >= TR_ST_LOADED)
+		return 1;
+	tr_stage_raise(st, TR_ST_LOADING);
+	st->progress_open = tensor || frac < 1;
+	if (!tensor)
+		tr_progress_at(st, l, frac);
+	return 1;
+}
+
+/* The prompt a Windows console's `pause` prints when the launcher's
+ * script reaches its end ("Press any key to continue . . .", in the
+ * console's language), glued where the process left its last line (a
+ * progress bar mid-way): the process is gone. */
+static int pause_prompt(const char *s, size_t n)
+{
+	/* the prompt ends the line with its dots (". . .", "...") */
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (n < 8 || s[n - 1] != '.' || (s[n - 2] != '.' && s[n - 2] != ' '))
+		return 0;
+	static const char *const w[] = {"any key to continue", "\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae\xe7\xbb\xa7\xe7\xbb\xad" /* 任意键继续 */,
+					"beliebige taste", "une touche pour continuer", "cualquier tecla",
+					"\xe3\x82\xad\xe3\x83\xbc\xe3\x82\x92\xe6\x8a\xbc\xe3\x81\x97\xe3\x81\xa6" /* キーを押して */};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (ci(s, n, w[i]))
+			return 1;
+	return 0;
+}
+
+/* The console paused after the process ended: what the line holds before
+ * the prompt is read first (the bar it is glued to); then, before ready,
+ * the start ended without coming up (an exit), after ready it is only
+ * the window waiting to close. */
+static int console_paused(struct lsc_triage *t, struct tr_line *l, uint64_t k)
+{
+	if (k & (TR_G_GFIGS | TR_G_GREADY))
+		(void)figures(t, l);
+	if (!t->cur || t->cur->src != l->src)
+		return 0; /* no start under way: a script's end, nothing of a start */
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if ((st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0)) || st->stage < TR_ST_BEGAN)
+		return 1;
+	st->done = 0;
+	st->progress_open = 0;
+	if (st->ev_exit < 0)
+		st->ev_exit = e;
+	return 1;
+}
+
+/* "model_service: request: model_spec {", "response: {"status": 200}": a
+ * request or a response a running server dumps as it serves; where no
+ * start is under way, an app at work (outcome none), as a served
+ * request's failure is. Under way, not the start's. */
+static int request_dump(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len, *k = NULL;
+	/* the prefilter's words, in the case a dump writes them, before the case-blind search */
+	if (tr_memmem(s, l->len, "equest: ") || tr_memmem(s, l->len, "EQUEST: "))
+		k = ci(s, l->len, "request: ");
+	if (!k && (tr_memmem(s, l->len, "esponse: ") || tr_memmem(s, l->len, "ESPONSE: ")))
+		k = ci(s, l->len, "response: ");
+	if (!k || (k > s && tr_isword(k[-1])))
+		return 0;
+	const char *v = tr_skip_ws(memchr(k, ':', (size_t)(end - k)) + 1, end), *e = end;
+	while (e > v && e[-1] == ' ')
+		e--;
+	/* the dump opens a structure: "{" first or last ("model_spec {") */
+	if (e == v || !(*v == '{' || e[-1] == '{'))
+		return 0;
+	if (t->cur && t->cur->src == l->src && !served_only(t->cur))
+		return 0;
+	int en;
+	struct tr_start *st = take(t, l, &en);
+	if (!st)
+		return 0;
+	st->nserved++;
+	return 1;
+}
+
+/* "PythonInterpreterModule shutting down", "Shutting down the server": the
+ * process ends in its own words. Before ready (a start under way that
+ * neither completed nor failed) it is an exit before the model came up;
+ * not when a signal or the user asked for it (SIGTERM, Ctrl-C: the line
+ * or the start's last recognised line says so), nor a setting's name
+ * ("graceful_shutdown"), nor a plan ("will shut down"). */
+static int shuts_down(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	if (!tr_memmem(s, n, "hut") && !tr_memmem(s, n, "HUT"))
+		return 0; /* most lines of the group are a traceback's */
+	static const char *const asked[] = {"signal", "sigterm", "sigint", "interrupt", "keyboardinterrupt", "ctrl",
+					    "received", "requested", "will", "would", "before", "after", "timeout", NULL};
+	const char *k = word(s, n, "shutting down");
+	if (!k)
+		k = word(s, n, "shutdown");
+	if (!k)
+		k = word(s, n, "shut down");
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!k || (k > s && (k[-1] == '_' || k[-1] == '-')) || !st || st->done || st->stage < TR_ST_BEGAN ||
+	    st->stage >= TR_ST_READY || tr_start_failed(st) || st->in_traceback || any_word(s, n, asked))
+		return 0;
+	const char *last = st->lastev.text;
+	if (tr_memmem_ci(last, strlen(last), "interrupt") || tr_memmem(last, strlen(last), "^C") ||
+	    tr_memmem_ci(last, strlen(last), "signal"))
+		return 0;
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	st->ev_exit = e;
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
-	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)))
+	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
+	    ((k & TR_G_GENERIC) && request_dump(t, l)))
+		return 1;
+	if ((k & TR_G_GFATAL) && pause_prompt(l->s, l->len))
+		return console_paused(t, l, k);
+	if ((k & TR_G_GFATAL) && shuts_down(t, l))
 		return 1;
 	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
 		if (failure(t, l, level_of(l)))
 			return 1;
 	}
 	if ((k & (TR_G_GFIGS | TR_G_GREADY)) && figures(t, l))
+		return 1;
+	if ((k & TR_G_GFIG) && load_progress(t, l))
 		return 1;
 	if ((k & TR_G_GREADY) && ready(t, l))
 		return 1;
@@ -1359,6 +1556,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	 * a failure of the start under way (not inside its traceback) it is a
 	 * retry, a new start: a launcher that tries its backends in turn
 	 * ("[llama-cpp] Fails: ...", then "[llama-ggml] Attempting to load") */
+	if ((k & TR_G_GFIG) && !(k & TR_G_GBEGIN) && t->cur && t->cur->src == l->src && elapsed_so_far(t->cur, l))
+		return 1;
 	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && tr_start_failed(c), NULL);
@@ -1371,6 +1570,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		 * log-truncated, only not evaluated; and only begun, so that the
 		 * engine's own first loader line after it does not split it */
 		tr_stage_raise(st, TR_ST_BEGAN);
+		if (k & TR_G_GFIG)
+			(void)elapsed_so_far(st, l);
 		return 1;
 	}
 	if (!(k & TR_G_GEND))

@@ -301,6 +301,15 @@ static int exit_line(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st = t->cur;
 	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY)
 		return 0;
+	/* "exited with status 0", "exit status code 0": a clean exit ends nothing */
+	const char *k = tr_find(l, "status"), *end = l->s + l->len;
+	if (k) {
+		k = tr_skip_ws(k + 6, end);
+		if (end - k > 4 && !memcmp(k, "code", 4))
+			k = tr_skip_ws(k + 4, end);
+		if (k < end && *k == '0' && (k + 1 == end || !tr_isword(k[1])))
+			return 0;
+	}
 	int e = tr_evid(st, l);
 	tr_touch(st, l);
 	st->ev_exit = e;

@@ -195,6 +195,74 @@ int tr_size_gib(const char **p, const char *end, double *gib)
 	return num_unit(p, end, gib, u);
 }
 
+int tr_elapsed_clock(const char *s, size_t n, double *secs)
+{
+	const char *end = s + (n < 64 ? n : 64), *b = memchr(s, '[', (size_t)(end - s));
+	if (!b)
+		return 0;
+	const char *p = tr_skip_ws(b + 1, end);
+	double v;
+	if (p >= end || !tr_digit(*p) || !tr_dur_s(&p, end, &v))
+		return 0;
+	p = tr_skip_ws(p, end);
+	if (end - p >= 7 && !memcmp(p, "elapsed", 7))
+		p = tr_skip_ws(p + 7, end);
+	if (p >= end || *p != ']' || !(v >= 0 && v < 1e7))
+		return 0;
+	*secs = v;
+	return 1;
+}
+
+int tr_elapsed_counter(const char *s, size_t n, double *secs)
+{
+	const char *end = s + n, *k = tr_memmem(s, n, " elapsed]");
+	if (!k)
+		return 0;
+	const char *b = k;
+	while (b > s && k - b < 24 && b[-1] != '[')
+		b--;
+	if (b == s || b[-1] != '[')
+		return 0;
+	/* "37m 36s", "1h 02m 05s", "12s": each a number and its unit */
+	double v = 0;
+	int parts = 0;
+	for (const char *p = b; p < k;) {
+		p = tr_skip_ws(p, k);
+		if (p >= k)
+			break;
+		double x = 0;
+		int d = 0;
+		while (p < k && tr_digit(*p) && d < 6)
+			x = x * 10 + (*p++ - '0'), d++;
+		if (!d || p >= k)
+			return 0;
+		double mul = *p == 'h' ? 3600 : *p == 'm' ? 60 : *p == 's' ? 1 : 0;
+		if (!mul || (p + 1 < k && p[1] != ' '))
+			return 0;
+		v += x * mul;
+		p++;
+		parts++;
+	}
+	(void)end;
+	if (!parts || !(v < 1e7))
+		return 0;
+	*secs = v;
+	return 1;
+}
+
+int tr_alloc_total(const char *s, size_t n, double *gib)
+{
+	const char *end = s + n, *k = tr_memmem(s, n, "(total ");
+	if (!k || !tr_memmem_ci(s, (size_t)(k - s), "alloc"))
+		return 0;
+	const char *p = tr_skip_ws(k + 7, end);
+	double g;
+	if (p >= end || !tr_digit(*p) || !tr_size_gib(&p, end, &g) || !(g >= 1.0 / 1024 && g < 1e6))
+		return 0;
+	*gib = g;
+	return 1;
+}
+
 int tr_dur_s(const char **p, const char *end, double *s)
 {
 	static const struct unit u[] = {

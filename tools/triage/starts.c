@@ -83,7 +83,7 @@ void tr_start_reset(struct tr_start *s, unsigned idx, unsigned src)
 				 &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
 				 &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib, &s->mem_available_gib,
 				 &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s, &s->step_s,
-				 &s->moved_s, &s->moved_gib};
+				 &s->moved_s, &s->moved_gib, &s->alloc_gib};
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		tr_setnum(nums[i], NAN, -1);
 	for (int k = 0; k < TR_K_N; k++)
@@ -139,7 +139,7 @@ static int referenced(const struct tr_start *s, int i)
 				       &s->pin_bytes, &s->mem_total_gib, &s->page_reporting, &s->page_reporting_order,
 				       &s->pinned_fail_gib, &s->oom_rss_gib, &s->mem_required_gib,
 				       &s->mem_available_gib, &s->ckpt_gib, &s->fail_gib, &s->model_gib, &s->gen_load_s, &s->step_s,
-				       &s->moved_s, &s->moved_gib};
+				       &s->moved_s, &s->moved_gib, &s->alloc_gib};
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
 		if (nums[k]->ev == i)
 			return 1;

@@ -215,6 +215,9 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_lsc(t, &l);
 	if (!used && lsc_first)
 		tr_prefilter_line(t->pf, &l);
+	/* a shell's prompt and a command that runs a program: what follows is a start */
+	if (!used && !lsc_first && !(l.flags & TR_L_MDTABLE))
+		used = tr_recognise_prompt(t, &l);
 	/* a row of a status table a program drew (Triton's models) */
 	if (!used && (l.flags & TR_L_TABLE))
 		used = tr_recognise_table_row(t, &l);
@@ -294,6 +297,18 @@ static void line_done(struct lsc_triage *t)
 	size_t raw = t->blen;
 	while (raw && t->buf[raw - 1] == '\r')
 		raw--;
+	/* a rich record's continuation, padded to its first line's width */
+	const char *rt;
+	size_t rl;
+	if (t->have_held && t->rich_w && raw == t->rich_w && !t->overlong &&
+	    (rl = tr_rich_more(t->buf, raw, t->rich_indent, &rt)) > 0 && t->hlen + rl + 1 <= LSC_TRIAGE_LINE_MAX) {
+		t->held[t->hlen++] = ' ';
+		memmove(t->held + t->hlen, rt, rl);
+		t->hlen += rl;
+		t->nlines++;
+		return;
+	}
+	t->rich_w = 0;
 	if (t->have_held && !t->overlong && !t->held_over && t->hlen + t->blen <= LSC_TRIAGE_LINE_MAX &&
 	    continues(t, t->buf, raw)) {
 		memcpy(t->held + t->hlen, t->buf, t->blen);
@@ -313,6 +328,14 @@ static void line_done(struct lsc_triage *t)
 	t->held_over = t->overlong;
 	t->held_w = raw;
 	t->have_held = 1;
+	size_t ind, me = t->overlong ? 0 : tr_rich_head(t->held, raw, &ind);
+	if (me) {
+		/* held for its continuations, its location column cut */
+		t->hlen = me;
+		t->rich_w = raw;
+		t->rich_indent = ind;
+		return;
+	}
 	/* only a line of a wrap width can be continued: any other is read now */
 	if (!wrap_width(raw))
 		flush_held(t);

@@ -205,8 +205,10 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 	if (v->outcome == TR_OUT_FAILED || v->outcome == TR_OUT_NONE)
 		return;
 
-	/* the size: what was loaded, the checkpoint, the model file */
-	const struct tr_num *sizes[] = {&s->loaded_gib, &s->comp_gib, &s->ckpt_gib, &s->model_gib, &s->arena_gib};
+	/* the size: what was loaded, the checkpoint, the model file, what the
+	 * start allocated (its allocations' running total) */
+	const struct tr_num *sizes[] = {&s->loaded_gib, &s->comp_gib, &s->ckpt_gib, &s->model_gib, &s->arena_gib,
+					&s->alloc_gib};
 	int have_g = first_of(sizes, sizeof(sizes) / sizeof(sizes[0]), &v->gib, &v->ev_size);
 	if (have_g && !(v->gib > 0))
 		have_g = 0, v->gib = NAN;

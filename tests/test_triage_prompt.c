@@ -1,0 +1,107 @@
+/*
+ * A shell's prompt and the command after it (tools/triage/shell_prompt.c):
+ * the shapes people paste (`user@host:~$`, `(env) root@node1:~#`, `$`, `%`,
+ * zsh's arrow, `C:\dir>`, `PS C:\dir>`), a command that runs a program as
+ * the beginning of a start, and two runs parted by a prompt as two starts.
+ * Near misses: a command that only inspects the machine (its output is a
+ * setting of the start it describes), a program asked only its version,
+ * prose with a dollar in it, an e-mail address.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "helpers/triage_run.h"
+#include "triage/internal.h"
+
+static const char *cmd_of(const char *line)
+{
+	return tr_prompt_command(line, strlen(line));
+}
+
+Test(prompt, shapes)
+{
+	static const struct { const char *line, *cmd; } ok[] = {
+		{"user@host:~/llama.cpp$ ./llama-server -m m.gguf", "./llama-server -m m.gguf"},
+		{"(openvino) root@node1:~# ovms --rest_port 8000", "ovms --rest_port 8000"},
+		{"$ python serve.py --port 8000", "python serve.py --port 8000"},
+		{"% mlx_lm.server --model m", "mlx_lm.server --model m"},
+		{"\xe2\x9e\x9c  tinygrad git:(271110bb5) \xe2\x9c\x97 PYTHONPATH=. python examples/sdv2.py --timing",
+		 "PYTHONPATH=. python examples/sdv2.py --timing"},
+		{"(env_ov) c:\\AIGC\\openvino\\llm_bench\\python>python benchmark.py -d GPU", "python benchmark.py -d GPU"},
+		{"PS C:\\Users\\me> ollama run llama3", "ollama run llama3"},
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		const char *c = cmd_of(ok[i].line);
+		cr_assert(c, "no prompt in: %s", ok[i].line);
+		cr_expect_str_eq(c, ok[i].cmd);
+	}
+	static const char *const no[] = {"it costs $ 5 a month", "mail me at user@host.org: thanks", "$ ",
+					 "% Total    % Received % Xferd  Average Speed", "$ Loading the model is slow",
+					 "C:\\env\\lib\\transformer_2d.py:34: FutureWarning: x -> y",
+					 "INFO 10-16 15:39:01 [loader.py:12] loading", "(a) b c", "user@host:~ $ ls"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect_null(cmd_of(no[i]), "a prompt in: %s", no[i]);
+}
+
+Test(prompt, launches_or_looks)
+{
+	static const char *const runs[] = {"./llama-server -m m.gguf", "PYTHONPATH=. python x.py", "sudo -E ovms --port 1",
+					   "kubectl logs -f pod-1", "docker run --gpus all img", "numactl --membind=0 python x.py"};
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		cr_expect(tr_command_launches(runs[i], runs[i] + strlen(runs[i])), "no launch: %s", runs[i]);
+	static const char *const looks[] = {"cat /sys/kernel/mm/transparent_hugepage/enabled", "sysctl vm.nr_hugepages",
+					    "nvidia-smi", "ollama --version", "docker ps -a", "sudo sh -c \"echo 3 > /proc/sys/vm/drop_caches\"",
+					    "loadscope probe --size 1G", "python", "free -g"};
+	for (size_t i = 0; i < sizeof(looks) / sizeof(looks[0]); i++)
+		cr_expect(!tr_command_launches(looks[i], looks[i] + strlen(looks[i])), "a launch: %s", looks[i]);
+}
+
+static unsigned nstarts(const char *log, const char **out0)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	unsigned n = 0;
+	struct lsc_triage_start_info si;
+	static char o0[32];
+	while (lsc_triage_start(t, n, &si) == 0) {
+		if (!n)
+			snprintf(o0, sizeof o0, "%s", si.outcome);
+		n++;
+	}
+	if (out0)
+		*out0 = n ? o0 : "";
+	lsc_triage_free(t);
+	return n;
+}
+
+/* A launch begins a start (cut off if nothing follows); a second launch
+ * after a start that began is a second start; settings pasted by an
+ * inspecting command before the launch stay with it (one start). */
+Test(prompt, a_launch_begins_a_start)
+{
+	const char *o;
+	cr_expect_eq(nstarts("$ ./llama-server -m m.gguf --port 8080\n", &o), 1);
+	cr_expect_str_eq(o, "cut-off");
+	cr_expect_eq(nstarts("$ ./server -m a.gguf\nloading model /a\n$ ./server -m b.gguf\nloading model /b\n", NULL), 2);
+	cr_expect_eq(nstarts("$ cat /sys/kernel/mm/transparent_hugepage/enabled\nalways [madvise] never\n"
+			     "$ ./server -m a.gguf\nModel loaded in 3.0 s\n", &o), 1);
+	cr_expect_str_eq(o, "completed");
+	cr_expect_eq(nstarts("$ cat /sys/kernel/mm/transparent_hugepage/enabled\nalways [madvise] never\n", &o), 1);
+	cr_expect_str_eq(o, "none");
+	cr_expect_eq(nstarts("$ ollama --version\nollama version is 0.1.32\n", NULL), 0);
+}
+
+/* A log viewer's command with no prompt before it ("kubectl logs -f pod",
+ * pasted as the line above the log it shows) begins the start that log
+ * is; a cluster tool's other commands, or the words in a sentence, do not. */
+Test(prompt, log_viewer_command_begins_a_start)
+{
+	cr_expect_str_eq(cmd_of("kubectl logs -f llama3-8b-predictor-00001"), "kubectl logs -f llama3-8b-predictor-00001");
+	cr_expect_str_eq(cmd_of("journalctl -u ollama --no-pager"), "journalctl -u ollama --no-pager");
+	cr_expect_null(cmd_of("kubectl get pods -A"));
+	cr_expect_null(cmd_of("the kubectl logs show nothing"));
+	const char *o;
+	cr_expect_eq(nstarts("kubectl logs -f llama3-8b-predictor-00001\nNIM Version 1.0.0\n", &o), 1);
+	cr_expect_str_eq(o, "cut-off");
+	cr_expect_eq(nstarts("kubectl get pods -A\nNAME READY STATUS\n", NULL), 0);
+}

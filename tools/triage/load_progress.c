@@ -1,0 +1,93 @@
+/*
+ * A load under way in the words every loader prints while it reads: a
+ * line per tensor ("loading blk.48.attn_kv_b.weight to cuda:0") and a
+ * share of the model done ("loaded  51% model tensors into buffer",
+ * "loaded 45% of the weights"). Neither says the load began or ended: a
+ * paste that stops on them stops while the model is still loading, and
+ * the shares with their lines' clocks say how long the whole load takes
+ * (verdict.c's progress rate). Read by the shared vocabulary
+ * (recognise_generic.c) for an engine no shape names; pure predicates
+ * over one cleaned line, so the cost is a few comparisons on the lines
+ * the prefilter hands over (a tensor's suffix, a percentage).
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+
+/* The verb of a load at @p ("loading", "loaded", "load"), as a whole word:
+ * its end, or NULL. */
+static const char *load_verb(const char *s, const char *p, const char *end)
+{
+	static const char *const verbs[] = {"loading", "loaded", "load"};
+	if (p > s && tr_alpha(p[-1]))
+		return NULL;
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		size_t vl = strlen(verbs[i]);
+		if ((size_t)(end - p) >= vl && !strncasecmp(p, verbs[i], vl) && (p + vl == end || !tr_alpha(p[vl])))
+			return p + vl;
+	}
+	return NULL;
+}
+
+int tr_tensor_loading(const char *s, size_t n)
+{
+	const char *end = s + n;
+	static const char *const tails[] = {".weight", ".bias"};
+	for (const char *p = s; p + 4 < end; p++) {
+		if ((*p | 32) != 'l')
+			continue;
+		const char *q = load_verb(s, p, end);
+		if (!q)
+			continue;
+		q = tr_skip_ws(q, end);
+		/* a tensor's name: dotted parts of a module path, ending in what
+		 * a layer holds ("blk.48.attn_kv_b.weight", "model.layers.3.mlp.bias") */
+		const char *b = q;
+		int dots = 0;
+		while (q < end && (tr_isword(*q) || *q == '_' || *q == '.'))
+			dots += *q++ == '.';
+		if (dots < 2)
+			continue;
+		for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+			size_t tl = strlen(tails[i]);
+			if ((size_t)(q - b) > tl && !memcmp(q - tl, tails[i], tl))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int tr_percent_loaded(const char *s, size_t n, double *frac)
+{
+	const char *end = s + n;
+	static const char *const what[] = {"model", "tensors", "weights", "checkpoint", "shards", "layers"};
+	const char *pc = memchr(s, '%', n);
+	if (!pc)
+		return 0;
+	for (const char *p = s; p + 4 < pc; p++) {
+		if ((*p | 32) != 'l')
+			continue;
+		const char *q = load_verb(s, p, end);
+		if (!q)
+			continue;
+		/* the verb, then the share: "loaded  51%", "Loading: 45 %" */
+		while (q < pc && (*q == ' ' || *q == ':' || *q == '\t'))
+			q++;
+		double v;
+		if (q >= pc || !tr_digit(*q) || !tr_num(&q, end, &v))
+			continue;
+		q = tr_skip_ws(q, end);
+		if (q != pc || !(v >= 0 && v <= 100))
+			continue;
+		/* and a part of the model is what it loads (not a download's share) */
+		for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++)
+			if (tr_memmem_ci(s, n, what[i]) && !tr_memmem_ci(s, n, "download")) {
+				*frac = v / 100;
+				return 1;
+			}
+		return 0;
+	}
+	return 0;
+}

@@ -1,0 +1,229 @@
+/*
+ * A shell's prompt and the command typed after it, as people paste them
+ * above a log: `user@host:~$ cmd`, `(env) root@node1:~# cmd`, `$ cmd`,
+ * `% cmd`, zsh's `➜  dir git:(main) ✗ cmd`, Windows' `C:\dir>cmd` and
+ * `PS C:\dir> cmd`. A command that runs a program (a server, a script, a
+ * log viewer's output of one: `kubectl logs`, `docker logs`) begins what
+ * follows: a start under way, and the end of the start before it (two runs
+ * parted by a prompt). A command that only inspects the machine (`cat`,
+ * `sysctl`, `nvidia-smi`, `free`) begins nothing: its output is a setting,
+ * which stays with the start it describes. The shapes are read at the
+ * line's first bytes only, so the cost on a line that is no prompt is a
+ * byte or two.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+static int namech(char c) { return tr_isword(c) || c == '-' || c == '.' || c == '_'; }
+
+/* Past a leading "(env) ", or @p. */
+static const char *after_env(const char *p, const char *end)
+{
+	if (p >= end || *p != '(')
+		return p;
+	const char *q = p + 1;
+	while (q < end && q - p < 48 && namech(*q))
+		q++;
+	if (q >= end || *q != ')' || q == p + 1 || q + 1 >= end || q[1] != ' ')
+		return p;
+	return q + 2;
+}
+
+/* zsh's "➜  dir git:(branch) ✗ ": past it, or NULL. */
+static const char *zsh_prompt(const char *p, const char *end)
+{
+	static const char arrow[] = "\xe2\x9e\x9c", cross[] = "\xe2\x9c\x97";
+	if (end - p < 5 || memcmp(p, arrow, 3))
+		return NULL;
+	const char *q = tr_skip_ws(p + 3, end), *b = q;
+	while (q < end && *q != ' ')
+		q++;
+	if (q == b)
+		return NULL;
+	q = tr_skip_ws(q, end);
+	if (end - q > 5 && !memcmp(q, "git:(", 5)) {
+		const char *c = memchr(q, ')', (size_t)(end - q));
+		if (!c)
+			return NULL;
+		q = tr_skip_ws(c + 1, end);
+	}
+	if (end - q >= 3 && !memcmp(q, cross, 3))
+		q = tr_skip_ws(q + 3, end);
+	return q;
+}
+
+/* "user@host:~/dir$ ", "root@node1:~# ": past it, or NULL. */
+static const char *user_host_prompt(const char *p, const char *end)
+{
+	const char *q = p;
+	while (q < end && q - p < 40 && namech(*q))
+		q++;
+	if (q == p || q >= end || *q != '@')
+		return NULL;
+	const char *h = ++q;
+	while (q < end && q - h < 64 && namech(*q))
+		q++;
+	if (q == h || q >= end || *q != ':')
+		return NULL;
+	for (const char *c = q + 1; c + 1 < end && c - q < 160; c++) {
+		if (*c == ' ')
+			return NULL; /* the path ends at the prompt's sign */
+		if ((*c == '$' || *c == '#') && c[1] == ' ')
+			return c + 2;
+	}
+	return NULL;
+}
+
+/* "C:\dir>", "PS C:\dir> ": past it, or NULL. */
+static const char *windows_prompt(const char *p, const char *end)
+{
+	if (end - p > 3 && !memcmp(p, "PS ", 3))
+		p += 3;
+	if (end - p < 4 || !tr_alpha(p[0]) || p[1] != ':' || p[2] != '\\')
+		return NULL;
+	const char *g = memchr(p, '>', (size_t)(end - p) < 200 ? (size_t)(end - p) : 200);
+	/* a path up to the sign: no second colon ("C:\x\file.py:34: FutureWarning" is a warning) */
+	if (!g || memchr(p + 2, ':', (size_t)(g - p - 2)))
+		return NULL;
+	return tr_skip_ws(g + 1, end);
+}
+
+/* A log viewer's command at the line's start, with no prompt before it
+ * ("kubectl logs -f pod", "docker logs c", "journalctl -u ollama"): what
+ * follows is the log it shows. */
+static int log_viewer(const char *p, const char *end)
+{
+	static const struct { const char *w; size_t n; } v[] = {
+		{"kubectl logs ", 13}, {"oc logs ", 8}, {"docker logs ", 12}, {"podman logs ", 12},
+		{"docker compose logs ", 20}, {"journalctl -", 12}};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (*p == v[i].w[0] && (size_t)(end - p) > v[i].n && !memcmp(p, v[i].w, v[i].n))
+			return 1;
+	return 0;
+}
+
+const char *tr_prompt_command(const char *s, size_t n)
+{
+	const char *end = s + n, *p = after_env(s, end), *c = NULL;
+	int win = 0;
+	if (p < end && (*p == 'k' || *p == 'o' || *p == 'd' || *p == 'p' || *p == 'j') && log_viewer(p, end))
+		return p;
+	if (p + 2 < end && (*p == '$' || *p == '%') && p[1] == ' ')
+		c = p + 2;
+	else if (p < end && (unsigned char)*p == 0xe2)
+		c = zsh_prompt(p, end);
+	else if (p < end && tr_alpha(*p)) {
+		if ((p + 1 < end && p[1] == ':') || (end - p > 3 && !memcmp(p, "PS ", 3)))
+			win = (c = windows_prompt(p, end)) != NULL;
+		else if (memchr(p, '@', (size_t)(end - p) < 40 ? (size_t)(end - p) : 40))
+			c = user_host_prompt(p, end); /* most lines have no '@' near their start */
+	}
+	if (!c)
+		return NULL;
+	c = tr_skip_ws(c, end);
+	if (c >= end)
+		return NULL;
+	/* a Unix command opens in lower case, a path, or a VAR=value ("% Total
+	 * % Received" is curl's progress header, not a command); Windows'
+	 * are in any case */
+	if (tr_upper(*c) && !win) {
+		const char *v = c;
+		while (v < end && (tr_upper(*v) || tr_digit(*v) || *v == '_'))
+			v++;
+		return v < end && *v == '=' ? c : NULL;
+	}
+	return tr_alpha(*c) || *c == '.' || *c == '/' || *c == '~' ? c : NULL;
+}
+
+/* The next token of @p[..end): its bounds in *b / *e; the position after it. */
+static const char *token(const char *p, const char *end, const char **b, const char **e)
+{
+	p = tr_skip_ws(p, end);
+	*b = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	*e = p;
+	return p;
+}
+
+static int is(const char *b, const char *e, const char *w)
+{
+	return e > b && *b == *w && (size_t)(e - b) == strlen(w) && !memcmp(b, w, (size_t)(e - b));
+}
+
+int tr_command_launches(const char *c, const char *end)
+{
+	static const char *const wrap[] = {"sudo", "env", "nohup", "time", "exec", "numactl", "taskset", "sh", "bash",
+					   "zsh", NULL};
+	static const char *const look[] = {"cat", "ls", "ll", "cd", "echo", "grep", "sysctl", "ulimit", "free",
+					   "nvidia-smi", "rocm-smi", "amd-smi", "top", "htop", "ps", "df", "du", "mount",
+					   "dmesg", "uname", "lscpu", "lsblk", "pip", "pip3", "conda", "git", "which",
+					   "export", "source", "tail", "head", "less", "more", "watch", "nproc", "lspci",
+					   "vmstat", "clear", "exit", "systemctl", "service", "sync", "swapoff", "swapon",
+					   "modprobe", "mkdir", "rm", "cp", "mv", "chmod", "wget", "curl", "ulimit", "id",
+					   "whoami", "date", "hostname", "lsmod", "stat", "file", "sha256sum", "md5sum", NULL};
+	static const char *const runs[] = {"run", "logs", "exec", "up", "attach", "start", "serve", NULL};
+	const char *b, *e, *p = c;
+	for (int i = 0; i < 8; i++) {
+		p = token(p, end, &b, &e);
+		while (b < e && (*b == '"' || *b == '\''))
+			b++; /* sh -c "cmd ...": the command in its quotes */
+		if (b == e)
+			return 0;
+		const char *eq = memchr(b, '=', (size_t)(e - b));
+		int wrapper = 0;
+		for (const char *const *w = wrap; *w && !wrapper; w++)
+			wrapper = is(b, e, *w);
+		if ((eq && eq > b && tr_alpha(*b)) || wrapper || *b == '-')
+			continue; /* "PYTHONPATH=. ", "sudo ", a wrapper's option */
+		break;
+	}
+	const char *base = e;
+	while (base > b && base[-1] != '/' && base[-1] != '\\')
+		base--;
+	for (const char *const *w = look; *w; w++)
+		if (is(base, e, *w))
+			return 0;
+	const char *ab, *ae;
+	token(e, end, &ab, &ae);
+	if (ab == ae)
+		return 0; /* a program with no arguments: a REPL, a bare tool */
+	const char *nb, *ne;
+	token(ae, end, &nb, &ne);
+	if (nb == ne && (is(ab, ae, "--version") || is(ab, ae, "-v") || is(ab, ae, "-V") || is(ab, ae, "--help") ||
+			 is(ab, ae, "-h") || is(ab, ae, "version")))
+		return 0; /* what it is, not a run */
+	/* the subcommands that only look: this project's probe and triage, an
+	 * engine's list of what runs */
+	static const char *const peek[][2] = {{"loadscope", "probe"}, {"loadscope", "triage"}, {"loadscope", "explain"},
+					      {"ollama", "ps"}, {"ollama", "list"}, {"ollama", "show"}};
+	for (size_t i = 0; i < sizeof(peek) / sizeof(peek[0]); i++)
+		if (is(base, e, peek[i][0]) && is(ab, ae, peek[i][1]))
+			return 0;
+	/* a container or cluster tool runs or shows a server only with these */
+	if (is(base, e, "docker") || is(base, e, "podman") || is(base, e, "kubectl") || is(base, e, "oc")) {
+		for (const char *const *w = runs; *w; w++)
+			if (is(ab, ae, *w) || (is(ab, ae, "compose") && ae < end))
+				return 1;
+		return 0;
+	}
+	return 1;
+}
+
+int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *c = tr_prompt_command(l->s, l->len);
+	if (!c || !tr_command_launches(c, l->s + l->len))
+		return 0;
+	/* the start before it ends here when it had begun (settings pasted
+	 * before the command stay with the start it runs) */
+	struct tr_start *cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	struct tr_start *st = tr_fresh_if(t, l, cur && (cur->stage >= TR_ST_BEGAN || cur->done), NULL);
+	if (!st)
+		return 0;
+	tr_evid(st, l);
+	tr_touch(st, l);
+	tr_stage_raise(st, TR_ST_BEGAN);
+	return 1;
+}
