@@ -4,8 +4,11 @@
  * let through (scripts/mutate.sh, docs/testing.md): a segment that keeps
  * answering EAGAIN is tried three times in all, then the pin fails with
  * -EAGAIN and nothing stays pinned; and a segment size that is not a whole
- * number of pages is rounded up to one, never down. Through a pin table of
- * the test's own, which records every call.
+ * number of pages is rounded up to one, never down; a table without pin and
+ * unpin, or one that cannot pin memory it did not allocate, is never called
+ * (a fallback to mlock naming it and why), an arena pinned already is
+ * -EALREADY and one without memory -EINVAL. Through a pin table of the
+ * test's own, which records every call.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -96,4 +99,63 @@ Test(pin_tries, segment_size_rounds_up_to_a_page)
 	cr_expect_eq(tp.pins, 8);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
+}
+
+/* A pin table the loader cannot use is never called: one without pin and
+ * unpin, or one that only pins what it allocated itself (no
+ * LSC__PIN_CAP_REGISTER), falls back to mlock with one line naming the
+ * table and why; the arena is pinned by mlock (or left pageable, said,
+ * where RLIMIT_MEMLOCK is too small for it), never by the table. */
+static void unusable(const struct lsc__pin_ops *ops, const char *reason)
+{
+	struct lsc__arena a;
+	struct lsc_load_options o;
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	lsc_load_options_init(&o);
+	o.thp = LSC_THP_4K;
+	cr_assert_eq(lsc__arena_alloc(p, &o, 4 * MIB, &a), 0, "%s", cap.buf);
+	memset(&tp, 0, sizeof tp);
+	lsc__pin_override(ops);
+	int rc = lsc__arena_pin(p, &o, &a);
+	lsc__pin_override(NULL);
+	cr_assert_eq(rc, 0, "%s", cap.buf);
+	cr_assert_eq(tp.pins, 0, "the unusable table was called");
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find_fallback(&cap, "pin", buf, sizeof(buf), &pl), "no pin fallback line: %s", cap.buf);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "wanted"), "test");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "took"), "mlock");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "reason"), reason);
+	cr_assert_neq(a.pin, ops, "the arena names the unusable table as its pin");
+	/* pinning it again is refused: it is pinned (by mlock or none) */
+	cr_assert_eq(lsc__arena_pin(p, &o, &a), -EALREADY);
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
+Test(pin_tries, a_table_without_pin_and_unpin_is_unusable)
+{
+	static const struct lsc__pin_ops no_unpin = {
+		.name = "test", .caps = LSC__PIN_CAP_REGISTER | LSC__PIN_CAP_LOCKS, .pin = t_pin};
+	unusable(&no_unpin, "test: table without pin and unpin: unusable");
+}
+
+Test(pin_tries, a_table_that_cannot_register_memory_is_unusable)
+{
+	static const struct lsc__pin_ops alloc_only = {
+		.name = "test", .caps = LSC__PIN_CAP_LOCKS, .pin = t_pin, .unpin = t_unpin};
+	unusable(&alloc_only, "test: cannot pin memory it did not allocate");
+}
+
+/* An arena with no memory is refused before anything is tried. */
+Test(pin_tries, an_arena_with_no_memory_is_refused)
+{
+	struct lsc__arena a;
+	memset(&a, 0, sizeof a);
+	memset(&tp, 0, sizeof tp);
+	lsc__pin_override(&test_ops);
+	int rc = lsc__arena_pin(NULL, NULL, &a);
+	lsc__pin_override(NULL);
+	cr_assert_eq(rc, -EINVAL);
+	cr_assert_eq(tp.pins, 0);
 }
