@@ -274,21 +274,28 @@ Test(load_faults, direct_open_error_other_than_einval_fails_the_load)
 	free(f);
 }
 
-/* A reader that sets up, queues, and then fails its first completion. */
+/* A reader that sets up, queues, and then fails its first completion; or
+ * (bad_at) refuses its setup with a reason, or its first read. */
+enum { BAD_COMPLETE, BAD_SETUP, BAD_SUBMIT };
+static int bad_at;
 struct lsc__reader {
 	int queued;
 };
 static int bad_setup(const struct lsc__rd_cfg *cfg, struct lsc__reader **out, char *why, size_t n)
 {
 	(void)cfg;
-	(void)why;
-	(void)n;
+	if (bad_at == BAD_SETUP) {
+		snprintf(why, n, "broken: no ring for this test");
+		return -ENOSYS;
+	}
 	*out = calloc(1, sizeof(**out));
 	return *out ? 0 : -ENOMEM;
 }
 static int bad_submit(struct lsc__reader *r, const struct lsc__rd_req *q)
 {
 	(void)q;
+	if (bad_at == BAD_SUBMIT)
+		return -EOVERFLOW;
 	r->queued++;
 	return 0;
 }
@@ -323,11 +330,52 @@ Test(load_faults, reader_completion_fails)
 {
 	char *f = file();
 	struct lsc_load_options o = pread_opts();
+	bad_at = BAD_COMPLETE;
 	lsc__reader_override(&bad_reader);
 	char buf[LSC__LINE_MAX + 1];
 	struct lsc__parsed pl;
 	expect_fail(f, &o, -EBADF, "read", buf, &pl);
 	cr_assert(strstr(pl.human, "broken"), "%s", pl.human);
+	free(f);
+}
+
+/* A reader that cannot queue its first read: the load fails with that
+ * error, one line naming the reader, the file and the offset 0. */
+Test(load_faults, reader_submit_fails)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	bad_at = BAD_SUBMIT;
+	lsc__reader_override(&bad_reader);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	expect_fail(f, &o, -EOVERFLOW, "read", buf, &pl);
+	lsc__reader_override(NULL);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "cause"), "broken could not queue a read");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "path"), f);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "offset"), "0");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "err"), "EOVERFLOW");
+	free(f);
+}
+
+/* A reader whose setup is refused: pread takes over, said in one fallback
+ * line with the reader's own reason, and the load is right. */
+Test(load_faults, reader_setup_refused_falls_back_to_pread)
+{
+	char *f = file();
+	struct lsc_load_options o = pread_opts();
+	bad_at = BAD_SETUP;
+	lsc__reader_override(&bad_reader);
+	expect_ok(f, &o);
+	lsc__reader_override(NULL);
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find_fallback(&cap, "reader", buf, sizeof(buf), &pl), "no reader fallback: %s", cap.buf);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "wanted"), "broken");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "took"), "pread");
+	cr_assert_str_eq(lsc__parsed_get(&pl, "reason"), "broken: no ring for this test");
+	cr_assert(lsct_find(&cap, "loaded", 0, buf, sizeof(buf), &pl));
+	cr_assert_str_eq(lsc__parsed_get(&pl, "reader"), "pread");
 	free(f);
 }
 
