@@ -311,6 +311,33 @@ Test(profiler, usage_line_says_ignored_only_when_it_was)
 				  "(reported once; the call was ignored)");
 }
 
+/* Spans the engine never ended are counted when the profiler is destroyed:
+ * one usage line with their number (here 2 of the 3 begun), none when every
+ * span was ended. */
+Test(profiler, spans_open_at_destroy_are_counted)
+{
+	for (int leave_open = 0; leave_open <= 2; leave_open += 2) {
+		lsct_capture_reset(&cap);
+		lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
+		lsc_span s[3];
+		for (int i = 0; i < 3; i++)
+			cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 0, &s[i]), 0);
+		for (int i = 2; i >= leave_open; i--)
+			cr_assert_eq(lsc_span_end(p, s[i], NULL), 0);
+		lsc_profiler_destroy(p);
+		struct lsc__parsed u;
+		int found = lsct_find(&cap, "usage", 0, store, sizeof store, &u);
+		if (!leave_open) {
+			cr_assert(!found, "a usage line with every span ended: %s", cap.buf);
+			continue;
+		}
+		cr_assert(found, "%s", cap.buf);
+		cr_assert_str_eq(u.human, "API misuse: 2 span(s) still open when the profiler was destroyed "
+					  "(reported once)");
+		cr_assert_eq(lsct_count(&cap, "usage"), 1, "%s", cap.buf);
+	}
+}
+
 /* The words every switch variable takes (docs/configuration.md): no and
  * yes, in any case, as the loader's switches take them. */
 Test(profiler, env_no_and_yes)
