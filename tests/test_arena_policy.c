@@ -243,11 +243,16 @@ static int process_off_child(unsigned long on, unsigned long mode)
 	const char *s1 = strstr(lsct_sys_trace, set1), *pop = strstr(lsct_sys_trace, "madvise:23 ");
 	const char *rs = pop ? strstr(pop, restore) : NULL;
 	ok = ok && s1 && pop && s1 < pop && rs;
+	/* the arena line names the value put back and what it means */
+	char back[128];
+	snprintf(back, sizeof back, "then restored to %d (%s)", before,
+		 !on ? "THP allowed" : mode ? "THP disabled except advised" : "THP disabled");
 	ok = ok && lsct_count_with(&c, "arena", "policy=process-off") == 1 &&
-	     lsct_count_with(&c, "arena", "PR_SET_THP_DISABLE held") == 1;
+	     lsct_count_with(&c, "arena", "PR_SET_THP_DISABLE held") == 1 &&
+	     lsct_count_with(&c, "arena", back) == 1;
 	if (!ok)
-		fprintf(stderr, "rc=%d before=%d after=%d applied=%d trace=%s\nlines:\n%s", rc, before,
-			after, a.applied, lsct_sys_trace, c.buf);
+		fprintf(stderr, "rc=%d before=%d after=%d applied=%d want '%s' trace=%s\nlines:\n%s", rc, before,
+			after, a.applied, back, lsct_sys_trace, c.buf);
 	lsc__arena_release(&a);
 	lsc_profiler_destroy(p);
 	return ok ? 0 : 1;
