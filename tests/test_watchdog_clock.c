@@ -229,6 +229,14 @@ Test(watchdog_clock, the_machines_counters_as_rates_over_the_clock)
 	cr_assert(strstr(st.human, "; machine compact_fail 1/s allocstall 1/s; this process "), "%s", st.human);
 	cr_assert_null(strstr(st.human, "stalled on memory"), "%s", st.human);
 
+	/* 5 s more: 25 ms stalled, 5 ms/s, the threshold: 0.5 %, said as 1 % */
+	machine(162, 107, 105, 105, 145000);
+	atomic_store(&now_ns, 1020 * S_NS);
+	still(2, &st);
+	cr_assert_str_eq(lsc__parsed_get(&st, "psi_some_us_per_s"), "5000", "%s", cap.buf);
+	cr_assert(strstr(st.human, "; stalled on memory 1% of the time"), "%s", st.human);
+	cr_assert_null(strstr(st.human, "; machine"), "no counter moved: %s", st.human);
+
 	lsc_span_end(p, s, NULL);
 	lsc_start_end(p);
 	lsc_profiler_destroy(p);

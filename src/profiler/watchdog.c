@@ -125,7 +125,7 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 				     floor(vm[i] + 0.5));
 	lsc__rec_say(&r, "; this process %s faults/s", lsc__fmt_count(b3, faults));
 	if (isfinite(psi_some) && psi_some >= 5e3)
-		lsc__rec_say(&r, "; stalled on memory %.0f%% of the time", psi_some / 1e4);
+		lsc__rec_say(&r, "; stalled on memory %.0f%% of the time", floor(psi_some / 1e4 + 0.5));
 	if (h)
 		lsc__rec_say(&r, "; hint: %s", h);
 	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(d->kind));
