@@ -82,6 +82,39 @@ Test(ab_html, the_page_as_text)
 	free(h);
 }
 
+/* Whatever bytes CMD holds, the page is valid UTF-8 and shows them
+ * faithfully: each well-formed sequence as it is (2, 3 and 4 bytes), every
+ * byte of a malformed one as '?' (a stray continuation, an overlong form,
+ * a surrogate, past U+10FFFF, a sequence cut by the end), control bytes
+ * as '?', markup as entities; the expected text is written out here byte
+ * by byte from those rules. */
+Test(ab_html, every_byte_of_the_command_is_shown_or_replaced)
+{
+	static const char arg[] = "\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80" /* e acute, a CJK, an emoji */
+				  "\xff"                                 /* never in UTF-8 */
+				  "\xc0\xaf"                             /* an overlong '/' */
+				  "\xed\xa0\x80"                         /* a surrogate */
+				  "\xf4\x90\x80\x80"                     /* past U+10FFFF */
+				  "\xe0\x80\x80"                         /* an overlong NUL */
+				  "\x80"                                 /* a lone continuation */
+				  "<&>\""                                /* markup */
+				  "\x01\x7f"                             /* controls */
+				  "\xe2\x82";                            /* a euro sign cut short */
+	static const char want[] = "<code>true &#39;\xc3\xa9\xe4\xb8\xad\xf0\x9f\x98\x80"
+				   "?" "??" "???" "????" "???" "?" "&lt;&amp;&gt;&quot;" "??" "??"
+				   "&#39;</code>";
+	const char *page = path_in("bytes.html");
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 3 --pause 0 --arm a=env=A=1 --arm b=env=A=2 --out '%s/logs' --html '%s' -- true '%s'",
+			   dir, page, arg);
+	cr_assert(rc == 0 || rc == 1, "exit %d: %s", rc, err);
+	size_t n = 0;
+	char *h = trun_slurp(page, &n);
+	cr_assert_not_null(h, "no page %s: %s", page, err);
+	cr_assert(strstr(h, want), "the command as shown:\n%s", strstr(h, "<code>") ? strstr(h, "<code>") : h);
+	free(h);
+}
+
 /* ---- in a real browser ------------------------------------------------------ */
 
 
