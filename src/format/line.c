@@ -273,10 +273,12 @@ size_t lsc__rec_render(const struct lsc__rec *r, enum lsc_format fmt, const char
 			puts_(&o, " |");
 	}
 	if (o.full) {
-		/* Even the sentence did not fit: cut it, keep the line valid. */
-		o.full = 0;
-		o.len = o.cap;
-		truncated++;
+		/* Not even the prefix, the tag and the event fit (the sentence is
+		 * cut to fit above): no line rather than a broken one. Only a
+		 * capacity far below LSC__LINE_MAX gets here. */
+		out[0] = '\0';
+		lsc__c_locale_leave(loc);
+		return 0;
 	}
 	for (unsigned i = 0; i < r->n; i++) {
 		if (!json && r->brief && r->f[i].detail)

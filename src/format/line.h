@@ -78,7 +78,10 @@ void lsc__rec_detail(struct lsc__rec *r);
 /*
  * Render @r in @fmt behind @prefix (may be NULL) into @out, newline included,
  * NUL-terminated. Never overflows: a line that does not fit loses fields from
- * the end and gets "trunc=1". Return: the length written (without the NUL).
+ * the end, then the end of its sentence (cut between characters), and gets
+ * "trunc=1"; a capacity too small for the prefix, the tag and the event
+ * (with 24 bytes kept for the marker) gives no line. Return: the length
+ * written (without the NUL), 0 for no line.
  */
 size_t lsc__rec_render(const struct lsc__rec *r, enum lsc_format fmt, const char *prefix,
 		       char *out, size_t cap);
