@@ -245,6 +245,23 @@ Test(load_cli, a_test_file_that_cannot_be_opened)
 	cr_assert_str_eq(o, "");
 }
 
+/* A page that cannot be written fails the run (exit 4) after a load that
+ * went right, with one line naming it; the load's own lines still come. */
+Test(load_cli, html_that_cannot_be_written_is_exit_4)
+{
+	static char o[1 << 15], e[4096];
+	const char *f = lsct_make_file("html.bin", 1u << 20, 7);
+	int rc = lsct_tool(o, sizeof o, e, sizeof e, "load --html /nonexistent-lsc-dir/p.html '%s'", f);
+	cr_assert_eq(rc, 4, "%s", e);
+	cr_assert(strstr(e, "loadscope load: --html /nonexistent-lsc-dir/p.html: No such file or directory\n"), "%s", e);
+	cr_assert(strstr(o, "] loaded "), "the load's lines: %s", o);
+	if (access("/dev/full", W_OK) != 0)
+		cr_skip_test("no writable /dev/full here: the write failure is not tried");
+	rc = lsct_tool(o, sizeof o, e, sizeof e, "load --html /dev/full '%s'", f);
+	cr_assert_eq(rc, 4, "%s", e);
+	cr_assert(strstr(e, "loadscope load: --html /dev/full: write failed\n"), "%s", e);
+}
+
 /* Each option reaches the load: --reader names the reader the loaded line
  * says it used, --format the form of every line; a value the option does
  * not take is a usage error (64) whatever the rest of the command. */

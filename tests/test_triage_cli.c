@@ -169,6 +169,27 @@ Test(triage_cli, html_says_it_wrote_the_page)
 	cr_assert_str_eq(e, want);
 }
 
+/* A page that cannot be written is exit 4 with one line naming it: a
+ * folder that does not exist (the reason), a device that takes no bytes
+ * (the write failed); nothing else on stdout. */
+Test(triage_cli, html_that_cannot_be_written_is_exit_4)
+{
+	static char o[1 << 12], e[1 << 12];
+	const char *log = file("h.log", HEALTHY);
+	int rc = lsct_tool(o, sizeof(o), e, sizeof(e), "triage --html '%s/no/such/p.html' '%s'", dir, log);
+	cr_assert_eq(rc, 4, "%s", e);
+	char want[256];
+	snprintf(want, sizeof(want), "loadscope triage: --html %s/no/such/p.html: No such file or directory\n", dir);
+	cr_assert_str_eq(e, want);
+	cr_assert_str_eq(o, "");
+	if (access("/dev/full", W_OK) != 0)
+		cr_skip_test("no writable /dev/full here: the write failure is not tried");
+	rc = lsct_tool(o, sizeof(o), e, sizeof(e), "triage --html /dev/full '%s'", log);
+	cr_assert_eq(rc, 4, "%s", e);
+	cr_assert_str_eq(e, "loadscope triage: --html /dev/full: write failed\n");
+	cr_assert_str_eq(o, "");
+}
+
 /* Counts of one are singular in the header, text and Markdown alike. */
 Test(triage_cli, one_line_is_singular)
 {
