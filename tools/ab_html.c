@@ -16,21 +16,9 @@
 #include <string.h>
 
 #include "ab.h"
+#include "format/escape.h"
 
 #define SVG_W 1100.0
-
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	size_t k = c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xf0 && c < 0xf5 ? 4 : 0;
-	for (size_t j = 1; j < k; j++)
-		if ((s[j] & 0xc0) != 0x80)
-			return 0;
-	if (k > 2 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0) || (c == 0xf0 && s[1] < 0x90) ||
-		      (c == 0xf4 && s[1] >= 0x90)))
-		return 0;
-	return k;
-}
 
 static void esc(FILE *o, const char *str)
 {
@@ -38,7 +26,7 @@ static void esc(FILE *o, const char *str)
 	while (*s) {
 		size_t k;
 		if (*s >= 0x80) {
-			k = utf8_len(s);
+			k = lsc__utf8_seq((const char *)s);
 			if (k)
 				fwrite(s, 1, k, o);
 			else

@@ -21,6 +21,7 @@
  */
 #include <string.h>
 
+#include "format/escape.h"
 #include "render.h"
 
 #define TR_HTML_STARTS 50   /* starts drawn; the rest are counted */
@@ -28,29 +29,6 @@
 #define TR_HTML_FINDINGS 32 /* findings shown per start */
 
 /* ---- the one escaper -------------------------------------------------------- */
-
-/* Length of the strictly valid UTF-8 sequence at s (n bytes left), 0 when invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	if (c < 0x80)
-		return 1;
-	size_t need = c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xf0 && c < 0xf5 ? 4 : 0;
-	if (!need || need > n)
-		return 0;
-	for (size_t i = 1; i < need; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (c == 0xe0 && s[1] < 0xa0)
-		return 0; /* overlong */
-	if (c == 0xed && s[1] >= 0xa0)
-		return 0; /* a surrogate */
-	if (c == 0xf0 && s[1] < 0x90)
-		return 0; /* overlong */
-	if (c == 0xf4 && s[1] >= 0x90)
-		return 0; /* past U+10FFFF */
-	return need;
-}
 
 /*
  * Write at most @max bytes of @s (@n bytes) as HTML text or an attribute
@@ -77,7 +55,7 @@ static void esc_n(FILE *o, const char *s, size_t n, size_t max)
 		r += take;
 		const unsigned char *p = (const unsigned char *)buf;
 		for (size_t i = 0; i < w;) {
-			size_t l = utf8_len(p + i, w - i);
+			size_t l = lsc__utf8_len(p + i, w - i);
 			if (!l) {
 				fputs("\xef\xbf\xbd", o);
 				i++;
