@@ -118,14 +118,16 @@ static void still_line(lsc_profiler *p, const struct due *d, const struct lsc__s
 	static const enum lsc_vm_counter vc[] = {LSC_VM_COMPACT_STALL, LSC_VM_COMPACT_FAIL,
 						 LSC_VM_THP_FAULT_FALLBACK, LSC_VM_ALLOCSTALL};
 	/* from 0.5 a second, rounded half up: printf's half-even would say
-	 * "0/s" of a counter that moved */
+	 * "0/s" of a counter that moved (a cast, not floor(): the library does
+	 * not link libm) */
 	for (unsigned i = 0, any = 0; i < 4; i++)
 		if (isfinite(vm[i]) && vm[i] >= 0.5)
 			lsc__rec_say(&r, "%s %s %.0f/s", any++ ? "" : "; machine", lsc_vm_name(vc[i]),
-				     floor(vm[i] + 0.5));
+				     (double)(uint64_t)(vm[i] + 0.5));
 	lsc__rec_say(&r, "; this process %s faults/s", lsc__fmt_count(b3, faults));
 	if (isfinite(psi_some) && psi_some >= 5e3)
-		lsc__rec_say(&r, "; stalled on memory %.0f%% of the time", floor(psi_some / 1e4 + 0.5));
+		lsc__rec_say(&r, "; stalled on memory %.0f%% of the time",
+			     (double)(uint64_t)(psi_some / 1e4 + 0.5));
 	if (h)
 		lsc__rec_say(&r, "; hint: %s", h);
 	lsc__rec_str(&r, LSC__KEY(KIND), lsc_phase_name(d->kind));
