@@ -61,13 +61,13 @@ done | awk -v root="$root/" -v lost="$out/text" '
 	}
 	END {
 		for (f in lines) { printf "%d %d %s\n", lines[f] - ran_in[f], lines[f], f > "/dev/stderr" }
-		for (k in seen) if (!(k in ran)) { split(k, b, SUBSEP); print b[1] "\t" b[2] "\t" text[k] > lost }
+		for (k in seen) if (!(k in ran)) { split(k, b, SUBSEP); print b[1] "\034" b[2] "\034" text[k] > lost }
 	}' 2>"$out/files"
 awk '{ t += $2; m += $1 } END { printf "%d of %d executable lines of src/ and tools/ never run (%.1f%% run)\n", m, t, t ? 100 * (t - m) / t : 0 }' "$out/files"
 sort -rn "$out/files" | head -n "$top" | while read -r m t f; do
 	[ "$m" -gt 0 ] || continue
 	printf '%5d of %5d lines never run  %s\n' "$m" "$t" "$f"
 	if [ "$list" = 1 ]; then
-		awk -F'\t' -v f="$f" '$1 == f { printf "      %5d %s\n", $2, $3 }' "$out/text" | sort -n -k1
+		awk -F'\034' -v f="$f" '$1 == f { gsub(/\t/, "    ", $3); printf "%11d %s\n", $2, $3 }' "$out/text" | sort -n -k1
 	fi
 done
