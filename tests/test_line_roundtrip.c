@@ -473,3 +473,38 @@ Test(line_roundtrip, the_tags_version_is_decimal_and_bounded)
 		}
 	}
 }
+
+/* Every unit the triage's readers know, "3 UNIT" read as the unit's
+ * definition says (IEC powers of 1024, SI powers of 1000; units in any
+ * case, so KB is kB), in GiB, seconds or GiB/s: a unit's factor changed,
+ * or one unit taken for another, reads a different number. */
+Test(line_roundtrip, every_unit_the_triage_reads)
+{
+	static const struct {
+		int kind; /* 0 size, 1 duration, 2 rate */
+		const char *text;
+		double want;
+	} u[] = {
+		{0, "3 TiB", 3 * 1024.0},      {0, "3 TB", 3e12 / 1073741824.0}, {0, "3 GiB", 3},
+		{0, "3 GB", 3e9 / 1073741824.0}, {0, "3 MiB", 3 / 1024.0},       {0, "3 MB", 3e6 / 1073741824.0},
+		{0, "3 KiB", 3 / 1048576.0},   {0, "3 kB", 3e3 / 1073741824.0},  {0, "3 KB", 3e3 / 1073741824.0},
+		{0, "3 bytes", 3 / 1073741824.0}, {0, "1 byte", 1 / 1073741824.0}, {0, "3G", 3},
+		{0, "3M", 3 / 1024.0},         {0, "3 B", 3 / 1073741824.0},
+		{1, "3 seconds", 3},           {1, "1 second", 1},               {1, "3 secs", 3},
+		{1, "3 sec", 3},               {1, "3 ms", 0.003},               {1, "3 milliseconds", 0.003},
+		{1, "3 us", 3e-6},             {1, "3 \xc2\xb5s", 3e-6},         {1, "3 minutes", 180},
+		{1, "3 min", 180},             {1, "3 s", 3},
+		{2, "3 GiB/s", 3},             {2, "3 GB/s", 3e9 / 1073741824.0}, {2, "3 MiB/s", 3 / 1024.0},
+		{2, "3 MB/s", 3e6 / 1073741824.0}, {2, "3 KiB/s", 3 / 1048576.0}, {2, "3 kB/s", 3e3 / 1073741824.0},
+	};
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		const char *q = u[i].text, *end = q + strlen(q);
+		double v = NAN;
+		int ok = u[i].kind == 0 ? tr_size_gib(&q, end, &v) : u[i].kind == 1 ? tr_dur_s(&q, end, &v)
+										 : tr_rate_gibps(&q, end, &v);
+		cr_assert(ok, "\"%s\" not read", u[i].text);
+		cr_assert(fabs(v - u[i].want) <= 1e-12 * u[i].want, "\"%s\": read %.15g, want %.15g", u[i].text, v,
+			  u[i].want);
+		cr_assert_eq(q, end, "\"%s\": the unit not consumed whole", u[i].text);
+	}
+}

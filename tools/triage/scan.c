@@ -185,11 +185,13 @@ static int num_unit(const char **pp, const char *end, double *v, const struct un
 
 int tr_size_gib(const char **p, const char *end, double *gib)
 {
-	/* Longest names first: "GiB" before "G", "bytes" before "B". */
+	/* Longest names first: "GiB" before "G", "bytes" before "B". Units
+	 * match in any case, so "KB" and "kb" are kB, 1000 bytes, as "GB" is
+	 * 10^9. */
 	static const struct unit u[] = {
 		{"TiB", 1024.0}, {"TB", 1e12 / GIB}, {"GiB", 1.0}, {"GB", 1e9 / GIB},
 		{"MiB", 1.0 / 1024}, {"MB", 1e6 / GIB}, {"KiB", 1.0 / (1024 * 1024)},
-		{"kB", 1e3 / GIB}, {"KB", 1.0 / (1024 * 1024)}, {"bytes", 1.0 / GIB},
+		{"kB", 1e3 / GIB}, {"bytes", 1.0 / GIB},
 		{"byte", 1.0 / GIB}, {"G", 1.0}, {"M", 1.0 / 1024}, {"B", 1.0 / GIB},
 		{NULL, 0}};
 	return num_unit(p, end, gib, u);
