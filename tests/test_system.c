@@ -625,3 +625,38 @@ Test(system, the_system_line_gives_every_field)
 			lsc_profiler_destroy(p);
 		}
 }
+
+/* No free block at the huge-page order is 0 bytes free in huge blocks, a
+ * figure the probe and the triage use: not n/a, which means "unknown".
+ * The host-6.18 tree with a buddyinfo whose free blocks stop at order 8
+ * (1 MiB on 4 KiB pages), one order below a 2 MiB huge page; one block at
+ * order 9 added is 2 MiB. */
+static void buddy_tree(const char *buddy, int64_t want)
+{
+	char dir[] = "/tmp/lsc-system-XXXXXX", cmd[1024], path[600];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/host-6.18-madvise/proc' '%s/host-6.18-madvise/sys' '%s'", FX, FX, dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/proc/buddyinfo", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(buddy, f);
+	fclose(f);
+	char proc[600], sys[600];
+	snprintf(proc, sizeof(proc), "%s/proc", dir);
+	snprintf(sys, sizeof(sys), "%s/sys", dir);
+	struct lsc_system s;
+	memset(&s, 0x5a, sizeof(s));
+	cr_assert_eq(lsc_system_read(proc, sys, &s), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(s.free_huge_blocks_bytes, want, "free in huge blocks: %lld, want %lld",
+		     (long long)s.free_huge_blocks_bytes, (long long)want);
+}
+
+Test(system, no_free_huge_block_is_zero_bytes_not_na)
+{
+	buddy_tree("Node 0, zone   Normal   2909   1061    448    283    121     80     28      9      7      0      0 \n", 0);
+	buddy_tree("Node 0, zone   Normal   2909   1061    448    283    121     80     28      9      7      1      0 \n",
+		   2 * MIB);
+}
