@@ -195,6 +195,15 @@ Test(probe, seed_001_machine_warns_about_everything)
 
 	warn_with_id(&r, "mem-short", &p, store);
 	assert_field(&p, "mem_available_bytes", "3221225472");
+
+	/* the verdict line: the first risk in the order of the verdict table
+	 * (memory short before the rest), the 3 others counted, the arena */
+	cr_assert(find(&r, "verdict", 0, &p, store));
+	assert_field(&p, "verdict", "at-risk");
+	assert_field(&p, "id", "mem-short");
+	assert_field(&p, "arena_bytes", "42949672960");
+	cr_assert(strstr(p.human, "probe: at risk: a 40.00 GiB pinned arena: ") && strstr(p.human, "(mem-short; 3 more below)"),
+		  "%s", p.human);
 }
 
 Test(probe, json_lines_carry_the_same_records)
