@@ -202,7 +202,8 @@ Test(probe, seed_001_machine_warns_about_everything)
 	assert_field(&p, "verdict", "at-risk");
 	assert_field(&p, "id", "mem-short");
 	assert_field(&p, "arena_bytes", "42949672960");
-	cr_assert(strstr(p.human, "probe: at risk: a 40.00 GiB pinned arena: ") && strstr(p.human, "(mem-short; 3 more below)"),
+	cr_assert(strstr(p.human, "probe: at risk: a 40.00 GiB pinned arena: ") &&
+			  strstr(p.human, "(mem-short; 3 more below)"),
 		  "%s", p.human);
 }
 
