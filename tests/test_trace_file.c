@@ -485,6 +485,63 @@ Test(trace_file, a_forked_child_never_writes_its_parents_file)
 	assert_only_pid(path, getpid(), "in parent", "in child");
 }
 
+/* The descriptor of this process open on @path's file (by device and
+ * inode: a trace made unnamed and linked later has no name in /proc), or -1. */
+static int fd_of(const char *path)
+{
+	struct stat want, st;
+	if (stat(path, &want) != 0)
+		return -1;
+	DIR *d = opendir("/proc/self/fd");
+	cr_assert_not_null(d);
+	struct dirent *e;
+	int fd = -1;
+	while (fd < 0 && (e = readdir(d))) {
+		int n = atoi(e->d_name);
+		if (e->d_name[0] != '.' && n != dirfd(d) && fstat(n, &st) == 0 && st.st_dev == want.st_dev &&
+		    st.st_ino == want.st_ino)
+			fd = n;
+	}
+	closedir(d);
+	return fd;
+}
+
+/* A forked child forgets its parent's trace descriptor for good: what the
+ * child opens later under the same number (here dup2'd onto it, as the
+ * kernel may hand it out) is the child's, and the child's profiler, when
+ * it records and is destroyed, never closes it. */
+Test(trace_file, a_forked_childs_profiler_never_closes_a_descriptor_of_the_child)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	lsc_profiler *p = traced(path, &cap);
+	cr_assert_not_null(p);
+	cr_assert_eq(lsc_start_begin(p, "parent"), 0);
+	int tfd = fd_of(path);
+	cr_assert_geq(tfd, 0, "the trace %s is not open here", path);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		if (null < 0 || dup2(null, tfd) != tfd)
+			_exit(2);
+		close(null);
+		lsc_span s;
+		lsc_span_begin(p, LSC_PHASE_READ, "in child", 1, &s);
+		lsc_span_end(p, s, NULL);
+		lsc_start_end(p);
+		lsc_profiler_destroy(p);
+		_exit(fcntl(tfd, F_GETFD) < 0 ? 3 : 0);
+	}
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	lsc_start_end(p);
+	lsc_profiler_destroy(p);
+	cr_assert(WIFEXITED(st), "child status %#x", st);
+	cr_assert_neq(WEXITSTATUS(st), 3, "the child's profiler closed the child's descriptor %d", tfd);
+	cr_assert_eq(WEXITSTATUS(st), 0);
+}
+
 /*
  * The first write refused while the file is made: with RLIMIT_FSIZE at 0
  * the kernel refuses the trace's first line (EFBIG) and raises SIGXFSZ,
