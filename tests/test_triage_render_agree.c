@@ -1,0 +1,100 @@
+/*
+ * Description: every format says the same of each start. Over every
+ * corpus log, the triage's own summary of each start (its index, family,
+ * input, first and last line, run id, outcome and speed) is what the text
+ * report's start heading, the JSON report's start object and the HTML
+ * page's start heading each print, written out here from the summary in
+ * each format's words; and each format has as many starts as the summary.
+ * A renderer that drops or swaps one of them (a line range without its
+ * end, the run id of another start) fails on the logs that have it.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/triage_run.h"
+#include "triage/internal.h"
+
+static unsigned count(const char *s, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = s; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* A summary's words need no escape in any format (the corpus's do). */
+static int plain(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || *s == '<' || *s == '>' || *s == '&' || *s == '\'' ||
+		    (unsigned char)*s < 0x20 || (unsigned char)*s >= 0x80)
+			return 0;
+	return 1;
+}
+
+static void check(const char *name, struct lsc_triage *t, unsigned *starts, unsigned *runs)
+{
+	size_t nt, nj, nh;
+	char *text = trun_render(t, LSC_TRIAGE_TEXT, &nt), *json = trun_render(t, LSC_TRIAGE_JSON, &nj),
+	     *html = trun_render(t, (enum lsc_triage_fmt)TRUN_HTML, &nh);
+	cr_assert(text && json && html, "%s: a format rendered nothing", name);
+	cr_expect_eq(count(json, "{\"index\":"), t->nsums, "%s: JSON starts", name);
+	cr_expect_eq(count(html, "<section class=\"start\" id=\"start-"), t->nsums, "%s: page starts", name);
+	for (size_t i = 0; i < t->nsums; i++) {
+		const struct tr_startsum *m = &t->sums[i];
+		const char *src = tr_src_name(t, m->src);
+		if (!plain(m->family) || !plain(src) || !plain(m->run))
+			continue;
+		(*starts)++;
+		*runs += m->run[0] != 0;
+		char want[512];
+		snprintf(want, sizeof want, "\nstart %u: %s, %s lines %lu-%lu%s%s\n", m->idx, m->family, src,
+			 m->first_line, m->last_line, m->run[0] ? ", run " : "", m->run);
+		cr_expect(strstr(text, want), "%s: the text lacks \"%s\"", name, want + 1);
+		char run[48];
+		snprintf(run, sizeof run, m->run[0] ? "\"%s\"" : "null", m->run);
+		snprintf(want, sizeof want,
+			 "{\"index\":%u,\"family\":\"%s\",\"source\":\"%s\",\"first_line\":%lu,\"last_line\":%lu,"
+			 "\"run\":%s,\"outcome\":\"%s\",\"speed\":\"%s\"",
+			 m->idx, m->family, src, m->first_line, m->last_line, run, tr_outcome_name(m->outcome),
+			 tr_speed_name(m->speed));
+		cr_expect(strstr(json, want), "%s: the JSON lacks %s", name, want);
+		snprintf(want, sizeof want, "<section class=\"start\" id=\"start-%u\" data-start=\"%u\"", m->idx, m->idx);
+		const char *sec = strstr(html, want);
+		cr_expect(sec, "%s: the page lacks %s", name, want);
+		if (!sec)
+			continue;
+		snprintf(want, sizeof want, "<span class=\"sub\">%s, %s lines %lu-%lu%s%s</span></h2>", m->family, src,
+			 m->first_line, m->last_line, m->run[0] ? ", run " : "", m->run);
+		const char *h2 = strstr(sec, "</h2>");
+		const char *got = strstr(sec, want);
+		cr_expect(got && h2 && got < h2 + 5, "%s: start %u's heading lacks \"%s\"", name, m->idx, want);
+	}
+	free(text);
+	free(json);
+	free(html);
+}
+
+Test(triage_render_agree, every_format_names_each_start_alike)
+{
+	size_t nlogs;
+	char **logs = trun_list(LSC_TEST_CORPUS "/logs", ".log", &nlogs);
+	cr_assert_gt(nlogs, 10);
+	unsigned starts = 0, runs = 0;
+	for (size_t i = 0; i < nlogs; i++) {
+		size_t n;
+		char *log = trun_corpus_log(logs[i], &n);
+		cr_assert_not_null(log);
+		struct lsc_triage *t = trun_feed(log, n, n + 1, 11 + i, NULL);
+		cr_assert_not_null(t);
+		check(logs[i], t, &starts, &runs);
+		lsc_triage_free(t);
+		free(log);
+	}
+	trun_names_free(logs, nlogs);
+	/* not a property of nothing: the corpus has starts, with and without run ids */
+	cr_expect_gt(starts, 250, "%u starts", starts);
+	cr_expect_gt(runs, 20, "%u starts with a run id", runs);
+}
