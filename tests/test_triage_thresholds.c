@@ -239,6 +239,25 @@ Test(triage_thresholds, host_refault_below_one_gib_per_second)
 	cr_assert_eq(sev(REFAULT_ALLOC("40.4"), "host-refault"), LSC_TRIAGE_FAIL);
 }
 
+/* ... and its 4 KiB shape: pages populated quickly, the first write into
+ * them crawling, so the allocate must have run at least 1.5x the read's
+ * rate: 48 GiB read in 96 s (0.5 GiB/s), allocated in 64 s (0.75 GiB/s,
+ * exactly 1.5x) is it; allocated in 64.1 s (0.749 GiB/s) the machine is
+ * about as slow at both. */
+#define REFAULT_SMALL(alloc_s) "[loadscope/1] start e | run=0000000d\n" \
+	"[loadscope/1] system k | run=0000000d thp_enabled=madvise thp_defrag=madvise page_reporting=1\n" \
+	"[loadscope/1] arena a | run=0000000d policy=4k requested=4k source=option\n" \
+	"[loadscope/1] phase allocate | run=0000000d depth=0 kind=allocate bytes=51539607552 wall_s=" alloc_s \
+	" vm_thp_fault_alloc=0\n" \
+	"[loadscope/1] phase read | run=0000000d depth=0 kind=read bytes=51539607552 wall_s=96 majflt=0\n" \
+	"[loadscope/1] ready | run=0000000d wall_s=170\n"
+
+Test(triage_thresholds, host_refault_4k_needs_the_allocate_1_5_times_the_read)
+{
+	cr_assert_neq(sev(REFAULT_SMALL("64"), "host-refault"), -1);
+	cr_assert_eq(sev(REFAULT_SMALL("64.1"), "host-refault"), -1);
+}
+
 /* The probe's warning is a risk on its own, whatever line it is on: here
  * the first, the start's evidence number 0. */
 Test(triage_thresholds, host_refault_from_the_probe_on_the_first_line)
