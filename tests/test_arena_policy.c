@@ -145,6 +145,35 @@ Test(arena_policy, hugetlb_empty_pool_falls_back)
 	lsc_profiler_destroy(p);
 }
 
+/* Where the pool cannot be read (a container's /proc without hugetlb
+ * lines), the fallback says how many pages were needed and that the pool
+ * is n/a, not that it has 0 free of 0. */
+Test(arena_policy, hugetlb_pool_not_readable_is_said_na)
+{
+	struct lsc_load_options o;
+	struct lsc__arena a;
+	struct lsc_profiler_options po;
+	if (!hugetlb_pool_empty())
+		cr_skip_test("a hugetlb pool exists here (vm.nr_hugepages > 0): this test needs it empty");
+	lsc_profiler_options_init(&po);
+	memset(&cap, 0, sizeof cap);
+	po.sink = lsct_sink;
+	po.sink_user = &cap;
+	po.mode = LSC_MODE_ON;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_VERBOSE;
+	po.proc_root = LSC_TEST_FIXTURES "/container-no-vmstat/proc";
+	po.sys_root = LSC_TEST_FIXTURES "/container-no-vmstat/sys";
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	opts(&o, LSC_THP_HUGETLB);
+	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
+	char v[512];
+	cr_assert(lsct_field(&cap, "fallback", "reason", v, sizeof v), "%s", cap.buf);
+	cr_expect_str_eq(v, "hugetlb unavailable (needed 32 2 MiB pages, pool n/a)");
+	lsc__arena_release(&a);
+	lsc_profiler_destroy(p);
+}
+
 Test(arena_policy, lines_parse_back)
 {
 	struct lsc_load_options o;
