@@ -403,6 +403,26 @@ Test(trace_file, a_size_limit_cuts_the_trace_at_a_whole_event)
 	cr_assert_eq(entries(dir), 1);
 }
 
+/* A path that fits the option's 511 bytes but not once %p is the pid (3
+ * digits or more) gets no trace and one note that says so; nothing is
+ * made. */
+Test(trace_file, a_path_too_long_with_the_pid_in_it_is_said)
+{
+	char tmpl[512];
+	size_t n = (size_t)snprintf(tmpl, sizeof tmpl, "%s/", dir);
+	while (n < sizeof tmpl - 3)
+		tmpl[n++] = 'a';
+	memcpy(tmpl + n, "%p", 3);
+	cr_assert_eq(strlen(tmpl), 511);
+	cr_assert_geq(getpid(), 100, "a pid of 3 digits at least makes it too long");
+	run_with_trace(tmpl);
+	cr_assert_eq(lsct_count(&cap, "note"), 1, "%s", cap.buf);
+	struct lsc__parsed nl;
+	cr_assert(lsct_find(&cap, "note", 0, store, sizeof store, &nl));
+	cr_assert_str_eq(nl.human, "trace: the trace path with %p expanded is too long; no trace");
+	cr_assert_eq(entries(dir), 0);
+}
+
 Test(trace_file, percent_p_is_the_pid)
 {
 	char tmpl[128], path[128];
