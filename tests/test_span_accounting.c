@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <loadscope/profiler.h>
@@ -77,4 +78,37 @@ Test(span_accounting, us_per_page_counts_4k_pages)
 	double wall = field_of("phase", 0, "wall_s"), us = field_of("phase", 0, "us_per_page");
 	cr_assert_geq(wall, 0.002);
 	cr_assert_float_eq(us, wall * 1e6 / 16.0, 0.1, "us_per_page %.3f for wall %.6f s", us, wall);
+}
+
+/* The process's minor faults in a span, as the fields give them and as the
+ * sentence says them, and faults_per_s is that count over wall_s: the span
+ * touches 256 fresh pages, so the count is at least 256. */
+Test(span_accounting, faults_per_s_is_minflt_over_wall_s)
+{
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	size_t len = 256 * 4096;
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(m, MAP_FAILED);
+	madvise(m, len, MADV_NOHUGEPAGE); /* one fault per page */
+	lsc_span s;
+	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, len, &s), 0);
+	for (size_t i = 0; i < len; i += 4096)
+		m[i] = 1;
+	busy_ms(2);
+	cr_assert_eq(lsc_span_end(p, s, NULL), 0);
+	lsc_profiler_destroy(p);
+	munmap(m, len);
+
+	double wall = field_of("phase", 0, "wall_s"), minflt = field_of("phase", 0, "minflt"),
+	       fps = field_of("phase", 0, "faults_per_s");
+	cr_assert_geq(minflt, 256, "%s", cap.buf);
+	cr_assert_lt(minflt, 1000, "a count the sentence gives in whole digits: %s", cap.buf);
+	/* wall_s to the microsecond, faults_per_s to the unit */
+	double lo = minflt / (wall + 5e-7), hi = minflt / (wall - 5e-7);
+	cr_assert(fps >= lo - 0.5 && fps <= hi + 0.5, "faults_per_s %.0f, minflt %.0f over %.6f s", fps, minflt, wall);
+	struct lsc__parsed pl;
+	cr_assert(lsct_find(&cap, "phase", 0, store, sizeof store, &pl));
+	char said[64];
+	snprintf(said, sizeof said, "this process %.0f minor, ", minflt);
+	cr_assert(strstr(pl.human, said), "the sentence: %s (minflt %.0f)", pl.human, minflt);
 }
