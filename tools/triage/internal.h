@@ -304,6 +304,7 @@ struct tr_start {
 	struct tr_num step_s;   /* a floor of the time to ready: the longest step after the weights (graph capture,
 				 * torch.compile, warmup), or a watcher's wait that ran out ("not ready after 30 minutes") */
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
+	int gen_load_part;      /* gen_load_s is one part's finished load ("Shard 0 ready in 30.9 s": subject.c) */
 	struct tr_num moved_s, moved_gib; /* an amount moved in a time ("pinned 28.47 GiB in 18 s", moved.c): a load's measure */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num alloc_gib; /* the running total of the start's allocations, the largest seen ("(total 18.9 GiB") */
@@ -664,10 +665,14 @@ int tr_recognise_table_row(struct lsc_triage *t, struct tr_line *l);
 /* Does the line say something failed, read by meaning ("0 failures",
  * "succeeded", "ok" do not)? recognise_generic.c */
 int tr_says_failed(const char *s, size_t n);
-/* Is a ready word in the line about the model or what serves it (not a
- * Ray cluster, a tokenizer, a container)? recognise_generic.c */
+/* subject.c: is a ready word in the line about the model or what serves
+ * it (not a Ray cluster, a tokenizer, a container)? Its words are also
+ * read inside code's names (EngineCore, load_model). */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* subject.c: is the line's subject one part of the server (a shard, a
+ * worker, a rank, a replica) and not the whole (the model, the server)? */
+int tr_ready_part_only(const char *s, size_t n);
 /* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
 int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line

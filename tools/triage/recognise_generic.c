@@ -261,24 +261,6 @@ static int exception_line(const char *s, size_t n)
 			   tr_memmem(s, w, "Interrupt")));
 }
 
-/* Is the line about something other than the model (a Ray cluster, a
- * tokenizer, a container, a download)? */
-int tr_ready_about_other(const char *s, size_t n)
-{
-	static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
-					    "node", "gcs", "raylet", "pod", NULL};
-	return any_word(s, n, other);
-}
-
-/* A subject the ready word is about: the model or what serves it. */
-int tr_ready_subject(const char *s, size_t n)
-{
-	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
-					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", "shard",
-					   "requests", "inference", NULL};
-	return !tr_ready_about_other(s, n) && any_word(s, n, subj);
-}
-
 /* "giving up", "exiting", "aborting", "killing it": the line says what
  * waited stopped. */
 static int gave_up(const char *s, size_t n)
@@ -793,6 +775,11 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		}
 		if (summary && !st->done && st->ev_error < 0 && st->ev_gen_fail < 0) {
 			tr_stage_raise(st, TR_ST_LOADED);
+		} else if (ready_words(s, n) > 0 && tr_ready_part_only(s, n)) {
+			/* "Shard 0 ready in 370.8 s": one part loaded in that
+			 * time; the server is not up yet */
+			st->gen_load_part = st->gen_load_s.ev == e;
+			tr_stage_raise(st, TR_ST_LOADING);
 		} else if (ready_words(s, n) > 0 || ci(s, n, "load time")) {
 			if (!tr_has(&st->ready_s))
 				tr_setnum(&st->ready_s, v, e);
@@ -1056,6 +1043,12 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	if (st->done || st->ev_error >= 0 || st->ev_oom >= 0 || st->ev_killed >= 0)
 		return 1;
+	if (tr_ready_part_only(s, n)) {
+		/* a shard or a worker ready: a step of the load, the server
+		 * still to come up after it */
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
 	st->ev_gen_ready = e;
