@@ -109,7 +109,9 @@ Test(generic, ready_words_with_subject_and_negation)
 {
 	expect_start("INFO mistralrs_server: loading model /m\nINFO mistralrs_server: Model loaded in 12.3s\n",
 		     "completed", "ok");
-	expect_start("loading model /m\nShard 0 ready in 42.1 s\n", "completed", "ok");
+	/* one shard ready is that part's load done in 42.1 s (ok), not the
+	 * server up (subject.c): a paste cut there is cut off */
+	expect_start("loading model /m\nShard 0 ready in 42.1 s\n", "cut-off", "ok");
 	expect_start("loading model /m\nmodel not ready after 30 minutes, giving up\n", "failed", "-");
 	expect_start("loading model /m\nserver not ready after 10 minutes; exiting\n", "failed", "-");
 	/* a watcher's wait that ran out, and nothing says the start stopped:
@@ -1031,4 +1033,20 @@ Test(generic, launcher_elapsed_counter_is_time_so_far)
 	expect_start("loading model /m\n  Starting... [1h 05m 00s elapsed]\n", "cut-off", "slow");
 	expect_start("loading model /m\nerror loading model: bad magic\n  Starting... [1h 05m 00s elapsed]\n", "failed", "-");
 	cr_expect_eq(nstarts_of("  Starting... [5m 02s elapsed]\n"), 0);
+}
+
+/* A server up where it answers (ready_address.c): the verb with "at" or
+ * "on" and an address after it, a URL, an IP address, host:port; the
+ * same verb with a time, a device or a place that is no address after it
+ * is not the server up (no start: nothing else in the line is one). */
+Test(generic, server_up_at_its_address)
+{
+	expect_start("2025-09-03T04:42:20.958605Z  WARN candle_vllm: Server started at http://0.0.0.0:7650.\n",
+		     "completed", "-");
+	expect_start("INFO api: serving on 127.0.0.1:8080\n", "completed", "-");
+	expect_start("INFO: API server running at node1:8000\n", "completed", "-");
+	expect_start("INFO: the endpoint is available at https://host/v1\n", "completed", "-");
+	cr_expect_eq(nstarts_of("INFO candle_vllm: Server started at 10:42:20.\n"), 0);
+	cr_expect_eq(nstarts_of("INFO candle_vllm: model running on cuda:0\n"), 0);
+	cr_expect_eq(nstarts_of("INFO: the server is available on this machine\n"), 0);
 }

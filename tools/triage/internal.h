@@ -670,6 +670,9 @@ int tr_says_failed(const char *s, size_t n);
  * read inside code's names (EngineCore, load_model). */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* ready_address.c: does the line say a server is up where it answers
+ * ("Server started at http://0.0.0.0:7650", "serving on 127.0.0.1:8080")? */
+int tr_ready_at_address(const char *s, size_t n);
 /* subject.c: is the line's subject one part of the server (a shard, a
  * worker, a rank, a replica) and not the whole (the model, the server)? */
 int tr_ready_part_only(const char *s, size_t n);

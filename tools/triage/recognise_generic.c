@@ -291,7 +291,8 @@ static int ready_words_of(const char *s, size_t n)
 	/* every phrase below holds one of these words: one pass turns most
 	 * lines away before forty searches */
 	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
-					     "running", "loaded", "still", "waiting", "before", "until", "up", NULL};
+					     "running", "loaded", "still", "waiting", "before", "until", "up", "serving",
+					     "available", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
 	static const char *const dead[] = {"never became ready", "never ready", "failed to start",
@@ -317,7 +318,7 @@ static int ready_words_of(const char *s, size_t n)
 			return 1;
 	/* "Loaded model X on device D": the event, capitalised where its
 	 * message begins; "reusing loaded model X" is the model kept */
-	if (tr_memmem(s, n, "Loaded model "))
+	if (tr_memmem(s, n, "Loaded model ") || tr_ready_at_address(s, n))
 		return 1;
 	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
 }

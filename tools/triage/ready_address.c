@@ -1,0 +1,72 @@
+/*
+ * A server up in the words that give where it answers: `Server started at
+ * http://0.0.0.0:7650`, `serving on 127.0.0.1:8080`, `API available at
+ * https://host/v1`. An engine that prints no "ready" says it is up by
+ * naming the address it serves: a verb of being up (started, running,
+ * serving, available, listening) with `at` or `on` and, right after it,
+ * an address (a URL, an IP address, localhost, host:port). The verb with
+ * anything else after it is not this (`started at 10:42`, `running on
+ * cuda:0`, `available on this device`). A pure predicate over one cleaned
+ * line, asked only by the ready words (recognise_generic.c) of a line
+ * that holds one of those verbs.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+/* Does an address begin at @p: a URL, localhost, an IPv4 address or
+ * [::], or a host name with its port (`node1:8000`)? */
+static int address_at(const char *p, const char *end)
+{
+	static const char *const scheme[] = {"http://", "https://", "grpc://", "ws://", "localhost", "[::]"};
+	for (size_t i = 0; i < sizeof(scheme) / sizeof(scheme[0]); i++) {
+		size_t k = strlen(scheme[i]);
+		if ((size_t)(end - p) >= k && !strncasecmp(p, scheme[i], k))
+			return 1;
+	}
+	/* 0.0.0.0, 127.0.0.1:8080: four numbers parted by three dots */
+	const char *q = p;
+	int dots = 0, digits = 0;
+	for (; q < end && (tr_digit(*q) || *q == '.'); q++) {
+		dots += *q == '.';
+		digits += tr_digit(*q);
+	}
+	if (dots == 3 && digits >= 4 && tr_digit(q[-1]))
+		return 1;
+	/* host:port: a name of letters, digits, dots and dashes, a colon, a
+	 * port of digits (not cuda:0, a device and its index: 2 digits at least) */
+	q = p;
+	while (q < end && (tr_alpha(*q) || tr_digit(*q) || *q == '.' || *q == '-'))
+		q++;
+	if (q == p || q >= end || *q != ':' || !tr_alpha(*p))
+		return 0;
+	const char *d = ++q;
+	while (q < end && tr_digit(*q))
+		q++;
+	return q - d >= 2 && (q == end || !tr_alpha(*q));
+}
+
+int tr_ready_at_address(const char *s, size_t n)
+{
+	static const char *const verb[] = {"started", "running", "serving", "available", "listening", "up"};
+	const char *end = s + n;
+	for (size_t i = 0; i < sizeof(verb) / sizeof(verb[0]); i++) {
+		size_t vl = strlen(verb[i]);
+		for (const char *p = tr_memmem_ci(s, n, verb[i]); p; p = tr_memmem_ci(p + 1, (size_t)(end - p - 1), verb[i])) {
+			const char *q = p + vl;
+			if ((p > s && tr_alpha(p[-1])) || (q < end && tr_alpha(*q)))
+				continue;
+			while (q < end && *q == ' ')
+				q++;
+			if (end - q < 3 || !(!strncasecmp(q, "at ", 3) || !strncasecmp(q, "on ", 3)))
+				continue;
+			q += 3;
+			while (q < end && *q == ' ')
+				q++;
+			if (address_at(q, end))
+				return 1;
+		}
+	}
+	return 0;
+}
