@@ -574,6 +574,17 @@ Test(generic, load_begun_after_a_failure_is_a_retry)
 				"    print('loading model m')\n"
 				"ValueError: bad\n"),
 		     1, "inside the traceback");
+	/* the model let go after the failure is no load begun: one start,
+	 * whose failure is the load's; a load after the unload is a retry */
+	cr_expect_eq(nstarts_of("[ERROR] llama-server process has terminated with exit code: -1073740791\n"
+				"[Router] Retry also failed: llama-server failed to start\n"
+				"[LlamaCpp] Unloading model...\n"
+				"[Server ERROR] Failed to load model: llama-server failed to start\n"),
+		     1, "an unload");
+	cr_expect_eq(nstarts_of("[ERROR] llama-server process has terminated with exit code: 1\n"
+				"[LlamaCpp] Unloading model a, loading model b\n"
+				"[LlamaCpp] model loaded in 3.2 s\n"),
+		     2, "an unload, then a load");
 }
 
 /* A structured line that plans the load with the weights' size in a key

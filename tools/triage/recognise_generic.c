@@ -1552,7 +1552,10 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	 * ("[llama-cpp] Fails: ...", then "[llama-ggml] Attempting to load") */
 	if ((k & TR_G_GFIG) && !(k & TR_G_GBEGIN) && t->cur && t->cur->src == l->src && elapsed_so_far(t->cur, l))
 		return 1;
-	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
+	/* "Unloading model...": the model let go, no load begun (after a
+	 * failure, not a retry) */
+	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND) &&
+	    !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && tr_start_failed(c), NULL);
 		if (!st)
