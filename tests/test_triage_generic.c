@@ -1061,3 +1061,24 @@ Test(generic, server_up_at_its_address)
 	cr_expect_eq(nstarts_of("INFO candle_vllm: model running on cuda:0\n"), 0);
 	cr_expect_eq(nstarts_of("INFO: the server is available on this machine\n"), 0);
 }
+
+/* The head of a GPU management tool's table of its devices (device_table.c)
+ * is the machine, a setting: a paste of the table alone is no start
+ * (outcome none), and the table before a start stays that start's. Near
+ * misses: a sentence that begins with "GPU", cells parted by one space,
+ * a head of two columns. */
+Test(generic, device_table_head_is_a_setting)
+{
+	static const char table[] = "========================ROCm System Management Interface========================\n"
+				    "GPU  Temp   AvgPwr  SCLK    MCLK    Fan    Perf  PwrCap  VRAM%  GPU%\n"
+				    "1    25.0c  10.0W   852Mhz  167Mhz  14.9%  auto  170.0W  N/A    0%\n";
+	expect_start(table, "none", "-");
+	expect_start("Device  Name         Memory   Util\n0       Arc A770     16 GiB   3%\n", "none", "-");
+	char log[768];
+	snprintf(log, sizeof log, "%sloading model /m\nModel loaded in 3.0 s\n", table);
+	expect_start(log, "completed", "ok");
+	cr_expect_eq(nstarts_of(log), 1);
+	cr_expect_eq(nstarts_of("GPU  memory is full again, see the table\n"), 0);
+	cr_expect_eq(nstarts_of("GPU  Temp AvgPwr SCLK MCLK\n"), 0);
+	cr_expect_eq(nstarts_of("GPU  Temp   AvgPwr\n"), 0);
+}

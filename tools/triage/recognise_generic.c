@@ -1363,6 +1363,8 @@ static int pinned_refused(struct lsc_triage *t, struct tr_line *l)
 static int device_property(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len, *p = s + 4;
+	if (tr_device_table_head(s, l->len))
+		goto setting; /* "GPU  Temp   AvgPwr  SCLK ...": the head of the devices' table */
 	if (l->len < 8 || memcmp(s, "GPU[", 4) || !tr_digit(*p))
 		return 0;
 	while (p < end && tr_digit(*p))
@@ -1372,6 +1374,7 @@ static int device_property(struct lsc_triage *t, struct tr_line *l)
 	p = tr_skip_ws(p + 1, end);
 	if (p >= end || *p != ':' || !memchr(p + 1, ':', (size_t)(end - p - 1)))
 		return 0;
+setting:;
 	int e;
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
