@@ -1082,3 +1082,24 @@ Test(generic, device_table_head_is_a_setting)
 	cr_expect_eq(nstarts_of("GPU  Temp AvgPwr SCLK MCLK\n"), 0);
 	cr_expect_eq(nstarts_of("GPU  Temp   AvgPwr\n"), 0);
 }
+
+/* An amount of memory brought in, in an engine's words (memory_amount.c),
+ * opens a start under way where none is: cut off when nothing follows.
+ * Near misses: what is free or available, a refusal (a failure, not a
+ * start's evidence alone), a download, a size too far from its verb. */
+Test(generic, memory_brought_in_is_a_start_under_way)
+{
+	expect_start("[TensorRT-LLM][INFO] Loaded engine size: 15323 MiB\n", "cut-off", "-");
+	expect_start("[TensorRT-LLM][INFO] Allocated 1504.00 MiB for execution context memory.\n", "cut-off", "-");
+	expect_start("[TensorRT-LLM][INFO] Max tokens in paged KV cache: 38400. Allocating 5033164800 bytes.\n",
+		     "cut-off", "-");
+	expect_start("INFO reserved 12 GiB for the KV cache\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("INFO 93262 MiB free, 12 GiB allocated by other processes on the device: free\n"), 0);
+	cr_expect_eq(nstarts_of("INFO Allocated memory: 4.0 GiB available\n"), 0);
+	cr_expect_eq(nstarts_of("INFO downloaded and loaded 4.34 GB\n"), 0);
+	cr_expect_eq(nstarts_of("INFO allocated the scratch buffers for the requests that came in, 512 MiB\n"), 0);
+	/* in a start under way it adds nothing: still one start, its outcome its own */
+	cr_expect_eq(nstarts_of("loading model /m\nAllocated 1504.00 MiB for execution context memory.\n"
+				"Model loaded in 3.0 s\n"),
+		     1);
+}

@@ -670,6 +670,10 @@ int tr_says_failed(const char *s, size_t n);
  * read inside code's names (EngineCore, load_model). */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* memory_amount.c: does the line say the start brought an amount of
+ * memory in ("Loaded engine size: 15323 MiB", "Allocated 1504.00 MiB for
+ * ...", "Allocating 5033164800 bytes")? Not a refusal, not what is free. */
+int tr_memory_brought(const char *s, size_t n);
 /* device_table.c: is @s[0..n) the head of a table a GPU management tool
  * prints of its devices ("GPU  Temp   AvgPwr  SCLK ...": a setting)? */
 int tr_device_table_head(const char *s, size_t n);

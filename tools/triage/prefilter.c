@@ -53,7 +53,7 @@ static const struct {
 	{"loading model tensors", TR_G_LLAMA}, {"llama_model_loader: loaded meta", TR_G_LLAMA},
 	{"load time", TR_G_LLAMA}, {"mlock", TR_G_LLAMA}, {"RLIMIT_MEMLOCK", TR_G_LLAMA},
 	{"max locked memory", TR_G_LLAMA},
-	{"llocating", TR_G_IK},
+	{"llocating", TR_G_IK}, {"llocated ", TR_G_IK}, {"eserved ", TR_G_IK}, {"eserving ", TR_G_IK},
 	{"vLLM API server version", TR_G_VLLM}, {"Initializing a", TR_G_VLLM},
 	{"Loading weights took", TR_G_VLLM}, {"Model loading took", TR_G_VLLM},
 	{"time to stream", TR_G_RUNAI},

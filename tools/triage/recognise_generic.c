@@ -1526,6 +1526,22 @@ static int shuts_down(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Loaded engine size: 15323 MiB", "Allocated 1504.00 MiB for ...": an
+ * amount of memory brought in opens a start under way where none is (a
+ * paste that begins after the engine's first lines); within a start it
+ * adds nothing the start's own lines do not say. */
+static int memory_brought(struct lsc_triage *t, struct tr_line *l)
+{
+	if ((t->cur && t->cur->src == l->src) || !tr_memory_brought(l->s, l->len))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	tr_stage_raise(st, TR_ST_LOADING);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
@@ -1548,6 +1564,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	if ((k & TR_G_GREADY) && waiting(t, l))
 		return 1;
 	if ((k & TR_G_GWAY) && under_way(t, l))
+		return 1;
+	if ((k & (TR_G_LOADED | TR_G_IK)) && memory_brought(t, l))
 		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began; after
 	 * a failure of the start under way (not inside its traceback) it is a
