@@ -1103,3 +1103,34 @@ Test(generic, memory_brought_in_is_a_start_under_way)
 				"Model loaded in 3.0 s\n"),
 		     1);
 }
+
+/* The same bar back at 0/N after the load it counted finished is the model
+ * loaded again: a second start, loading while the bar is short of N.
+ * Near misses: a bar of another N after the load (sampling steps: the app
+ * at work), and a bar at 0 before the load finished (the same start). */
+Test(generic, the_load_bar_again_is_a_second_run)
+{
+	static const char again[] = "  0%|          | 0/148 [00:00<?, ?it/s]\n"
+				    "ram used:  2.47 GB, freqs_cis    : 100%|##########| 148/148 [00:08<00:00, 18.50it/s]\n"
+				    "loaded weights in 8005.22 ms, 2.47 GB loaded at 0.31 GB/s\n"
+				    "  0%|          | 0/148 [00:00<?, ?it/s]\n";
+	struct lsc_triage *t = trun_text(again);
+	cr_assert(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	struct lsc_triage_start_info a, b;
+	cr_assert(lsc_triage_start(t, 0, &a) == 0 && lsc_triage_start(t, 1, &b) == 0);
+	cr_expect_str_eq(a.outcome, "completed");
+	cr_expect_str_eq(a.speed, "ok"); /* 8.0 s */
+	cr_expect_str_eq(b.outcome, "loading");
+	cr_expect_eq(b.first_line, 4);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("  0%|          | 0/148 [00:00<?, ?it/s]\n"
+				"ram used:  2.47 GB, freqs_cis    : 100%|##########| 148/148 [00:08<00:00, 18.50it/s]\n"
+				"loaded weights in 8005.22 ms, 2.47 GB loaded at 0.31 GB/s\n"
+				"  0%|          | 0/20 [00:00<?, ?it/s]\n"),
+		     1, "a bar of other work");
+	cr_expect_eq(nstarts_of("  0%|          | 0/148 [00:00<?, ?it/s]\n"
+				"ram used:  1.02 GB, layers.9.w    :  40%|####      | 59/148 [00:03<00:05, 18.50it/s]\n"
+				"  0%|          | 0/148 [00:00<?, ?it/s]\n"),
+		     1, "the load not finished");
+}

@@ -286,6 +286,7 @@ struct tr_start {
 	 * their lines (NAN none): their rate says how long the whole load takes */
 	double prog_first, prog_last, prog_ts_first[TR_TS_KINDS], prog_ts_last[TR_TS_KINDS];
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
+	double bar_all;         /* the N of the start's last bar (n/N), 0 none: a bar at 0/N again is the load again */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
 	int began_open;         /* the last recognised line began a step it says takes long ("this can take a

@@ -623,17 +623,33 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	uint64_t kw = l->kw;
 	int bar = (kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v);
 	int load_bar = bar && loading_words(s, n);
-	if (bar && !load_bar && (!t->cur || t->cur->src != l->src || served_only(t->cur))) {
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (bar && done == 0 && c && (c->done || c->bar_done) && !tr_start_failed(c) && c->bar_all == all &&
+	    (load_bar || tr_has(&c->gen_load_s) || tr_has(&c->read_s))) {
+		/* the same bar back at 0/N after the load it counted finished:
+		 * the model loaded again, a second run */
+		if (!(st = tr_fresh_if(t, l, 1, NULL)))
+			return 0;
+		tr_evid(st, l);
+		tr_touch(st, l);
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = 1;
+		st->bar_all = all;
+		return 1;
+	}
+	if (bar && !load_bar && (!c || served_only(c))) {
 		/* a bar over work that is no load (sampling steps, "1/28 [00:01<00:40,
 		 * 1.51s/it]") where no start is under way: an app at work, not a start */
 		if (!(st = take(t, l, &e)))
 			return 0;
 		st->nserved++;
+		st->bar_all = all;
 		return 1;
 	}
 	if (load_bar) {
 		if (!(st = take(t, l, &e)))
 			return 0;
+		st->bar_all = all;
 		tr_stage_raise(st, TR_ST_LOADING);
 		st->progress_open = done < all;
 		st->bar_done = done >= all;
