@@ -1134,3 +1134,34 @@ Test(generic, the_load_bar_again_is_a_second_run)
 				"  0%|          | 0/148 [00:00<?, ?it/s]\n"),
 		     1, "the load not finished");
 }
+
+/* A process that says it started, with its pid (process_start.c), after
+ * the start was up is another process coming up: a second start, which
+ * its own ready completes. Near misses: the same line within a start
+ * under way (its own process), and a line with no pid. */
+Test(generic, a_process_started_after_ready_is_a_second_start)
+{
+	static const char two[] = "I srv  start: server is ready\n"
+				  "INFO:     Started server process [4803]\n"
+				  "INFO:     Waiting for application startup.\n"
+				  "INFO:     Application startup complete.\n";
+	struct lsc_triage *t = trun_text(two);
+	cr_assert(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	struct lsc_triage_start_info a, b;
+	cr_assert(lsc_triage_start(t, 0, &a) == 0 && lsc_triage_start(t, 1, &b) == 0);
+	cr_expect_str_eq(a.outcome, "completed");
+	cr_expect_str_eq(b.outcome, "completed");
+	cr_expect_eq(b.first_line, 2);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("loading model /m\n"
+				"INFO:     Started server process [4803]\n"
+				"INFO:     Application startup complete.\n"),
+		     1, "its own process");
+	cr_expect_eq(nstarts_of("I srv  start: server is ready\n"
+				"INFO:     Started the server process again\n"),
+		     1, "no pid");
+	cr_expect_eq(nstarts_of("I srv  start: server is ready\n"
+				"INFO:     worker process 12 started\n"),
+		     2, "the pid before the verb");
+}

@@ -671,6 +671,9 @@ int tr_says_failed(const char *s, size_t n);
  * read inside code's names (EngineCore, load_model). */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* process_start.c: does the line say a process started, with its id
+ * ("Started server process [4803]", "process 4803 started")? */
+int tr_process_started(const char *s, size_t n);
 /* memory_amount.c: does the line say the start brought an amount of
  * memory in ("Loaded engine size: 15323 MiB", "Allocated 1504.00 MiB for
  * ...", "Allocating 5033164800 bytes")? Not a refusal, not what is free. */

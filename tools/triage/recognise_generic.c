@@ -1558,6 +1558,23 @@ static int memory_brought(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Started server process [4803]" after the start was up: another
+ * process coming up, a second start (begun; its own ready completes it). */
+static int process_after_ready(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!c || !(c->stage >= TR_ST_READY || c->ev_gen_ready >= 0) || tr_start_failed(c) ||
+	    !tr_process_started(l->s, l->len))
+		return 0;
+	struct tr_start *st = tr_fresh_if(t, l, 1, NULL);
+	if (!st)
+		return 0;
+	tr_evid(st, l);
+	tr_touch(st, l);
+	tr_stage_raise(st, TR_ST_BEGAN);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
@@ -1582,6 +1599,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	if ((k & TR_G_GWAY) && under_way(t, l))
 		return 1;
 	if ((k & (TR_G_LOADED | TR_G_IK)) && memory_brought(t, l))
+		return 1;
+	if ((k & TR_G_GREADY) && process_after_ready(t, l))
 		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began; after
 	 * a failure of the start under way (not inside its traceback) it is a
