@@ -1165,3 +1165,28 @@ Test(generic, a_process_started_after_ready_is_a_second_start)
 				"INFO:     worker process 12 started\n"),
 		     2, "the pid before the verb");
 }
+
+/* A failure that quotes the failed process's output after it
+ * (quoted_output.c): the load begun in those lines is the load that
+ * failed, one start, load-failed; the same load after a failure that
+ * quotes nothing is a retry, a second start. */
+Test(generic, a_failure_quoting_its_output_keeps_the_load_it_quotes)
+{
+	static const char quoted[] = "ERROR - Failed to serve model llama3\n"
+				     "ERROR - Command 'health check of container c1' timed out after 20 seconds: logs: "
+				     "ggml_cuda_init: found 1 ROCm devices:\n"
+				     "main: loading model\n"
+				     "srv    load_model: loading model '/mnt/models/llama3'\n";
+	struct lsc_triage *t = trun_text(quoted);
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 1);
+	struct lsc_triage_start_info a;
+	cr_assert(lsc_triage_start(t, 0, &a) == 0);
+	cr_expect_str_eq(a.outcome, "failed");
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("ERROR - Failed to serve model llama3\n"
+				"ERROR - Command 'health check of container c1' timed out after 20 seconds\n"
+				"main: loading model\n"),
+		     2, "a retry");
+}

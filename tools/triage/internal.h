@@ -300,6 +300,7 @@ struct tr_start {
 	int gen_load_began;     /* the shared vocabulary saw the load begin ("loading model /m", "Load weight begin") */
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
+	int quotes_output;      /* its failure line quotes the failed process's output after it (quoted_output.c) */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
 	struct tr_num gen_load_s; /* a load duration in the shared vocabulary (took, load time, started in) */
 	struct tr_num step_s;   /* a floor of the time to ready: the longest step after the weights (graph capture,
@@ -671,6 +672,9 @@ int tr_says_failed(const char *s, size_t n);
  * read inside code's names (EngineCore, load_model). */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* quoted_output.c: does a failure line say the failed process's output
+ * follows ("timed out after 20 seconds: logs: ...", "stderr:")? */
+int tr_quotes_output(const char *s, size_t n);
 /* process_start.c: does the line say a process started, with its id
  * ("Started server process [4803]", "process 4803 started")? */
 int tr_process_started(const char *s, size_t n);

@@ -1038,6 +1038,8 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	} else {
 		st->ev_gen_fail_last = e;
 	}
+	if (tr_quotes_output(s, n))
+		st->quotes_output = 1;
 	if (st->ev_gen_fail < 0)
 		st->ev_gen_fail = e;
 	if (st->stage < TR_ST_BEGAN)
@@ -1613,7 +1615,9 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND) &&
 	    !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
-		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && tr_start_failed(c), NULL);
+		/* not after a failure that quotes the failed process's output:
+		 * that load is the one that failed */
+		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && !c->quotes_output && tr_start_failed(c), NULL);
 		if (!st)
 			return 0;
 		tr_evid(st, l);
