@@ -490,6 +490,9 @@ static int apply_reading(struct lsc_triage *t, struct tr_line *l, const struct t
 		tr_stage_raise(st, TR_ST_LOADING);
 		/* "45% Completed | 9/20 [00:37<00:49,  9.75s/it]": shards done of all, and the elapsed time */
 		const char *bar = memchr(s, '|', l->len);
+		/* a page that dropped the bar's glyphs keeps "100% 163/163 [01:12<...": after the share */
+		if (!bar)
+			bar = memchr(s, '%', l->len);
 		const char *p = bar ? tr_skip_ws(bar + 1, end) : NULL;
 		double done = NAN, all = NAN, mm = NAN, ss = NAN;
 		if (!p || !tr_num(&p, end, &done) || p >= end || *p != '/')
