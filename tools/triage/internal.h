@@ -672,6 +672,11 @@ int tr_says_failed(const char *s, size_t n);
  * read inside code's names (EngineCore, load_model). */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* ram_fit.c: does the line set a checkpoint against the RAM available
+ * and find it over 90% of it ("checkpoint size (148.66 GiB) exceeds 90% of
+ * available RAM (0.65 GiB)")? 1 with the checkpoint's GiB: the bytes come
+ * from the device. */
+int tr_ckpt_over_ram(const char *s, size_t n, double *ckpt_gib);
 /* quoted_output.c: does a failure line say the failed process's output
  * follows ("timed out after 20 seconds: logs: ...", "stderr:")? */
 int tr_quotes_output(const char *s, size_t n);

@@ -675,6 +675,9 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 			struct tr_num *sz = ckpt ? &st->ckpt_gib : &st->model_gib;
 			if (!tr_has(sz))
 				tr_setnum(sz, v, e);
+			/* larger than the page cache can hold: read from the device */
+			if (tr_ckpt_over_ram(s, n, &v))
+				st->from_device = 1;
 			return 1;
 		}
 	}

@@ -292,6 +292,12 @@ static int apply_start(struct lsc_triage *t, struct tr_line *l, const struct tr_
 		/* "model load progress 0.42": the fraction, for its rate */
 		if ((v = num_after_word(s, end, "progress")) >= 0)
 			tr_progress_at(st, l, v);
+		/* "the checkpoint size (148.66 GiB) exceeds 90% of available RAM" */
+		if (tr_ckpt_over_ram(s, l->len, &v)) {
+			st->from_device = 1;
+			if (!tr_has(&st->ckpt_gib))
+				tr_setnum(&st->ckpt_gib, v, e);
+		}
 		return 1;
 	case TR_EV_SUMMARY:
 		if (!(st = use_h(t, l, &e, fam, h)))
