@@ -64,13 +64,19 @@
  * 260 of 263 (98.9 %), held out 35 of 59 (59.3 %): the fresh set 12 of
  * 27 before the round and after it. That set then moved to the stems
  * developed on (the split, not the tool: developed on 271 of 290, 93.4 %;
- * held out 23 of 32; leave-one-engine-out 276 of 290, 95.2 %). */
-#define VERDICT_FLOOR 93
-#define VALIDATION_FLOOR 71
+ * held out 23 of 32; leave-one-engine-out 276 of 290, 95.2 %). Issue
+ * 23's fifth round, developed on that set's misses (2026-12-02): 284 of
+ * 290 (97.9 %) developed on, held out 24 of 32 (75.0 %),
+ * leave-one-engine-out 285 of 290 (98.3 %). */
+#define VERDICT_FLOOR 97
+#define VALIDATION_FLOOR 75
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
-#define LOEO_FLOOR 95
+#define LOEO_FLOOR 98 /* 285 of 290, 98.3 %, 2026-12-02 (issue 23's fifth round) */
 #define LOEO_TARGET 90
+/* engines a table can list (the corpus names 80-odd; past this a start
+ * still counts in the totals, its engine's row is not printed) */
+#define MAX_ENGINES 160
 
 struct vrow {
 	char outcome[16], speed[8], cause[40], engine[32];
@@ -227,7 +233,7 @@ static struct tally *tally_of(struct tally *tl, unsigned *ntl, const char *engin
 	for (unsigned i = 0; i < *ntl; i++)
 		if (!strcmp(tl[i].engine, engine))
 			return &tl[i];
-	if (*ntl >= 64)
+	if (*ntl >= MAX_ENGINES)
 		return NULL;
 	struct tally *x = &tl[(*ntl)++];
 	memset(x, 0, sizeof(*x));
@@ -264,7 +270,7 @@ Test(verdicts, score_overall_per_engine_and_validation)
 {
 	size_t n;
 	char **st = stems(&n);
-	struct tally tl[64];
+	struct tally tl[MAX_ENGINES];
 	unsigned ntl = 0, all = 0, good = 0, vall = 0, vgood = 0, tall, tgood;
 	for (size_t i = 0; i < n; i++) {
 		struct vfile v;
@@ -321,7 +327,7 @@ Test(verdicts, leave_one_engine_out)
 {
 	size_t n;
 	char **st = stems(&n);
-	struct tally tl[64];
+	struct tally tl[MAX_ENGINES];
 	unsigned ntl = 0, all = 0, good = 0, ffail = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct vfile v;

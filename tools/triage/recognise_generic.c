@@ -18,6 +18,14 @@
  * server's request dumps (no start); and the rows of a status table a
  * program drew (READY, UNAVAILABLE: reason).
  *
+ * Parts of it live in files of their own, each one job: what a ready or
+ * failure word is about (subject.c), a server up at its address
+ * (ready_address.c), a GPU tool's device table (device_table.c), memory
+ * brought in (memory_amount.c), a process started after ready
+ * (process_start.c), a failure quoting its child's output
+ * (quoted_output.c), a checkpoint over the RAM (ram_fit.c), amounts moved
+ * (moved.c) and loads line by line (load_progress.c).
+ *
  * Words are matched by meaning, not as substrings: `exit code 0`, `0
  * failures`, `succeeded` and `ok` are not failures. This is what reads an
  * engine no shape names, and what the leave-one-engine-out test measures
