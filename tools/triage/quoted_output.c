@@ -16,13 +16,23 @@
 
 int tr_quotes_output(const char *s, size_t n)
 {
-	static const char *const noun[] = {"logs:", "log:", "output:", "stderr:", "stdout:"};
+	static const char *const noun[] = {"logs", "log", "output", "stderr", "stdout"};
 	const char *end = s + n;
-	for (size_t i = 0; i < sizeof(noun) / sizeof(noun[0]); i++) {
-		size_t wl = strlen(noun[i]);
-		for (const char *p = tr_memmem_ci(s, n, noun[i]); p; p = tr_memmem_ci(p + 1, (size_t)(end - p - 1), noun[i]))
-			if (!(p > s && (tr_alpha(p[-1]) || p[-1] == '_')) && (p + wl == end || p[wl] == ' '))
+	/* one pass over the line's colons: the word before each, as a word */
+	for (const char *c = memchr(s, ':', n); c; c = memchr(c + 1, ':', (size_t)(end - c - 1))) {
+		if (c + 1 < end && c[1] != ' ')
+			continue;
+		const char *b = c;
+		while (b > s && c - b < 6 && tr_alpha(b[-1]))
+			b--;
+		if (b == c || (b > s && (tr_alpha(b[-1]) || b[-1] == '_')))
+			continue;
+		size_t wl = (size_t)(c - b);
+		for (size_t i = 0; i < sizeof(noun) / sizeof(noun[0]); i++)
+			if (strlen(noun[i]) == wl && !strncasecmp(b, noun[i], wl))
 				return 1;
+		if (c + 1 >= end)
+			break;
 	}
 	return 0;
 }

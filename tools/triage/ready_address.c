@@ -47,26 +47,37 @@ static int address_at(const char *p, const char *end)
 	return q - d >= 2 && (q == end || !tr_alpha(*q));
 }
 
-int tr_ready_at_address(const char *s, size_t n)
+/* Is the word that ends at @e (exclusive) one of the verbs of being up? */
+static int up_verb_before(const char *s, const char *e)
 {
 	static const char *const verb[] = {"started", "running", "serving", "available", "listening", "up"};
+	const char *b = e;
+	while (b > s && e - b < 10 && tr_alpha(b[-1]))
+		b--;
+	if (b == e || (b > s && tr_alpha(b[-1])))
+		return 0;
+	size_t wl = (size_t)(e - b);
+	for (size_t i = 0; i < sizeof(verb) / sizeof(verb[0]); i++)
+		if (strlen(verb[i]) == wl && !strncasecmp(b, verb[i], wl))
+			return 1;
+	return 0;
+}
+
+int tr_ready_at_address(const char *s, size_t n)
+{
+	/* each " at " or " on " (as logs write them, lower case), the verb
+	 * before it and the address after it */
+	static const char *const prep[] = {" at ", " on "};
 	const char *end = s + n;
-	for (size_t i = 0; i < sizeof(verb) / sizeof(verb[0]); i++) {
-		size_t vl = strlen(verb[i]);
-		for (const char *p = tr_memmem_ci(s, n, verb[i]); p; p = tr_memmem_ci(p + 1, (size_t)(end - p - 1), verb[i])) {
-			const char *q = p + vl;
-			if ((p > s && tr_alpha(p[-1])) || (q < end && tr_alpha(*q)))
-				continue;
+	for (size_t i = 0; i < sizeof(prep) / sizeof(prep[0]); i++)
+		for (const char *p = tr_memmem(s, n, prep[i]); p; p = tr_memmem(p + 1, (size_t)(end - p - 1), prep[i])) {
+			const char *q = p + 4;
 			while (q < end && *q == ' ')
 				q++;
-			if (end - q < 3 || !(!strncasecmp(q, "at ", 3) || !strncasecmp(q, "on ", 3)))
-				continue;
-			q += 3;
-			while (q < end && *q == ' ')
-				q++;
-			if (address_at(q, end))
+			if (up_verb_before(s, p) && address_at(q, end))
 				return 1;
+			if (end - p < 5)
+				break;
 		}
-	}
 	return 0;
 }

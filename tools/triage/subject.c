@@ -29,11 +29,40 @@ static int camel_cut(const char *s, size_t n, size_t i)
 	return i + 1 < n && tr_alpha(s[i + 1]) && !tr_upper(s[i + 1]);
 }
 
-/* Is one of @set (lower-case words, NULL-terminated) a word of @s[0..n)?
- * Words are parted by any byte that is not a letter or a digit, and
- * inside a run of them where camel_cut says one ends. */
-static int has_word(const char *s, size_t n, const char *const *set)
+enum { SUBJ_OTHER = 1, SUBJ_WHOLE = 2, SUBJ_PART = 4 };
+
+/* Is the word @w[0..len) (as the line writes it) one of @set? */
+static int in_set(const char *w, size_t len, const char *const *set)
 {
+	unsigned char c0 = tr_lower((unsigned char)w[0]);
+	for (const char *const *x = set; *x; x++) {
+		if ((unsigned char)(*x)[0] != c0 || strlen(*x) != len)
+			continue;
+		size_t j = 1;
+		while (j < len && tr_lower((unsigned char)w[j]) == (unsigned char)(*x)[j])
+			j++;
+		if (j == len)
+			return 1;
+	}
+	return 0;
+}
+
+/* something other than the model */
+static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
+				    "node", "gcs", "raylet", "pod", NULL};
+/* the whole of what serves the model, or the model */
+static const char *const whole[] = {"model", "server", "runner", "engine", "application", "api", "service",
+				    "endpoint", "http", "uvicorn", "weights", "backend", "serving", "requests",
+				    "inference", "webserver", NULL};
+/* one part of it */
+static const char *const part[] = {"shard", "worker", "rank", "replica", NULL};
+
+/* Which subjects @s[0..n) names, in one pass over its words: words are
+ * parted by any byte that is not a letter or a digit, and inside a run of
+ * them where camel_cut says one ends. */
+static int subjects(const char *s, size_t n)
+{
+	int got = 0;
 	size_t i = 0;
 	while (i < n) {
 		while (i < n && !(tr_alpha(s[i]) || tr_digit(s[i])))
@@ -44,39 +73,30 @@ static int has_word(const char *s, size_t n, const char *const *set)
 		while (i < n && (tr_alpha(s[i]) || tr_digit(s[i])) && !camel_cut(s, n, i))
 			i++;
 		size_t len = i - b;
-		for (const char *const *w = set; *w; w++) {
-			if ((unsigned char)(*w)[0] != tr_lower((unsigned char)s[b]) || strlen(*w) != len)
-				continue;
-			size_t j = 1;
-			while (j < len && tr_lower((unsigned char)s[b + j]) == (unsigned char)(*w)[j])
-				j++;
-			if (j == len)
-				return 1;
-		}
+		if (len < 3 || len > 11)
+			continue; /* no subject is shorter or longer */
+		if (!(got & SUBJ_OTHER) && in_set(s + b, len, other))
+			got |= SUBJ_OTHER;
+		else if (!(got & SUBJ_WHOLE) && in_set(s + b, len, whole))
+			got |= SUBJ_WHOLE;
+		else if (!(got & SUBJ_PART) && in_set(s + b, len, part))
+			got |= SUBJ_PART;
 	}
-	return 0;
+	return got;
 }
 
 int tr_ready_about_other(const char *s, size_t n)
 {
-	static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
-					    "node", "gcs", "raylet", "pod", NULL};
-	return has_word(s, n, other);
+	return (subjects(s, n) & SUBJ_OTHER) != 0;
 }
-
-/* the whole of what serves the model, or the model */
-static const char *const whole[] = {"model", "server", "runner", "engine", "application", "api", "service",
-				    "endpoint", "http", "uvicorn", "weights", "backend", "serving", "requests",
-				    "inference", "webserver", NULL};
-/* one part of it */
-static const char *const part[] = {"shard", "worker", "rank", "replica", NULL};
 
 int tr_ready_subject(const char *s, size_t n)
 {
-	return !tr_ready_about_other(s, n) && (has_word(s, n, whole) || has_word(s, n, part));
+	int g = subjects(s, n);
+	return !(g & SUBJ_OTHER) && (g & (SUBJ_WHOLE | SUBJ_PART));
 }
 
 int tr_ready_part_only(const char *s, size_t n)
 {
-	return has_word(s, n, part) && !has_word(s, n, whole);
+	return (subjects(s, n) & (SUBJ_PART | SUBJ_WHOLE)) == SUBJ_PART;
 }
