@@ -1074,6 +1074,7 @@ Test(generic, device_table_head_is_a_setting)
 				    "1    25.0c  10.0W   852Mhz  167Mhz  14.9%  auto  170.0W  N/A    0%\n";
 	expect_start(table, "none", "-");
 	expect_start("Device  Name         Memory   Util\n0       Arc A770     16 GiB   3%\n", "none", "-");
+	expect_start("GPU  Temp (DieEdge)  AvgPwr  SCLK     MCLK     Fan   Perf  PwrCap  VRAM%  GPU%\n", "none", "-");
 	char log[768];
 	snprintf(log, sizeof log, "%sloading model /m\nModel loaded in 3.0 s\n", table);
 	expect_start(log, "completed", "ok");

@@ -6,7 +6,7 @@
  * paste of only such a table is no start (outcome none). The head is read
  * by its layout, not by a tool's name: its first cell names the device
  * (GPU, Device), and at least three more short cells of words, units and
- * signs (Temp, AvgPwr, VRAM%, Pwr:Usage/Cap) follow, each parted from the
+ * signs (Temp, AvgPwr, VRAM%, Pwr:Usage/Cap, Temp (DieEdge)) follow, each parted from the
  * one before by two spaces or more, as a program aligns its columns; a
  * sentence that begins with "GPU" has one space between its words. A
  * pure predicate over one cleaned line, asked of the lines the prefilter
@@ -52,6 +52,9 @@ int tr_device_table_head(const char *s, size_t n)
 		if (p - b < 2)
 			return 0; /* one space: words of a sentence, or a cell of two words */
 		if (!(p = head_cell(p, end)))
+			return 0;
+		/* "Temp (DieEdge)": a cell's qualifier after one space */
+		if (p + 1 < end && p[0] == ' ' && p[1] == '(' && !(p = head_cell(p + 1, end)))
 			return 0;
 		cells++;
 	}
