@@ -1057,6 +1057,7 @@ Test(generic, server_up_at_its_address)
 	expect_start("INFO api: serving on 127.0.0.1:8080\n", "completed", "-");
 	expect_start("INFO: API server running at node1:8000\n", "completed", "-");
 	expect_start("INFO: the endpoint is available at https://host/v1\n", "completed", "-");
+	expect_start("[2024-05-01 10:00:00 +0000] [1] [INFO] Listening at: http://0.0.0.0:8000 (1)\n", "completed", "-");
 	cr_expect_eq(nstarts_of("INFO candle_vllm: Server started at 10:42:20.\n"), 0);
 	cr_expect_eq(nstarts_of("INFO candle_vllm: model running on cuda:0\n"), 0);
 	cr_expect_eq(nstarts_of("INFO: the server is available on this machine\n"), 0);

@@ -92,6 +92,7 @@ static const struct {
 	{"eady", TR_G_GREADY}, {"EADY", TR_G_GREADY}, {"tarted", TR_G_GREADY}, {"istening on", TR_G_GREADY},
 	{"tartup complete", TR_G_GREADY}, {"unning on http", TR_G_GREADY}, {"oaded model ", TR_G_GREADY},
 	{"erving on ", TR_G_GREADY}, {"erving at ", TR_G_GREADY}, {"vailable at ", TR_G_GREADY}, {"unning at ", TR_G_GREADY},
+	{"istening at", TR_G_GREADY},
 	{"took", TR_G_GFIG}, {"oad time", TR_G_GFIG}, {"oaded in", TR_G_GFIG}, {"inished in", TR_G_GFIG},
 	{"ile size", TR_G_GSIZE}, {"(total ", TR_G_GSIZE}, {"odel size", TR_G_GSIZE}, {"heckpoint size", TR_G_GSIZE},
 	{"eights.total", TR_G_GSIZE}, {"eights_total", TR_G_GSIZE}, {"eights.size", TR_G_GSIZE},

@@ -65,19 +65,22 @@ static int up_verb_before(const char *s, const char *e)
 
 int tr_ready_at_address(const char *s, size_t n)
 {
-	/* each " at " or " on " (as logs write them, lower case), the verb
-	 * before it and the address after it */
-	static const char *const prep[] = {" at ", " on "};
+	/* each " at" or " on" (as logs write them, lower case) with a space or
+	 * a colon after it ("Listening at: http://..."), the verb before it and
+	 * the address after it */
+	static const char *const prep[] = {" at", " on"};
 	const char *end = s + n;
 	for (size_t i = 0; i < sizeof(prep) / sizeof(prep[0]); i++)
 		for (const char *p = tr_memmem(s, n, prep[i]); p; p = tr_memmem(p + 1, (size_t)(end - p - 1), prep[i])) {
-			const char *q = p + 4;
+			const char *q = p + 3;
+			if (q < end && *q == ':')
+				q++;
+			if (q >= end || *q != ' ')
+				continue;
 			while (q < end && *q == ' ')
 				q++;
 			if (up_verb_before(s, p) && address_at(q, end))
 				return 1;
-			if (end - p < 5)
-				break;
 		}
 	return 0;
 }
