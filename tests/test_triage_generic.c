@@ -1192,3 +1192,32 @@ Test(generic, a_failure_quoting_its_output_keeps_the_load_it_quotes)
 				"main: loading model\n"),
 		     2, "a retry");
 }
+
+/* The model loaded, in words (model_loaded.c): the load ended, a start
+ * completed when nothing fails after it (no figure: speed not judged).
+ * Near misses: a share still under way, a load to come, its negation, a
+ * clause about it in prose, a part that is no weights. */
+Test(generic, the_model_loaded_in_words)
+{
+	expect_start("INFO: Model llama3 loaded.\n", "completed", "-");
+	expect_start("Successfully loaded model x\n", "completed", "-");
+	expect_start("INFO: model x loaded successfully\n", "completed", "-");
+	expect_start("INFO Model llama3 is loaded\n", "completed", "-");
+	expect_start("INFO all shards loaded, starting the API server\n", "completed", "-");
+	/* a failure after it, before the server came up, fails the start, also
+	 * one an engine shape reads (`CUDA error:`), as after a load summary */
+	expect_start("INFO Model llama3 loaded.\nERROR: CUDA error: out of memory while allocating the KV cache\n",
+		     "failed", "-");
+	expect_start("INFO Loading weights took 4.6 seconds\nERROR: CUDA error: out of memory while allocating the KV "
+		     "cache\n",
+		     "failed", "-");
+	expect_start("INFO Model llama3 loaded.\nINFO: Application startup complete.\nERROR: CUDA error: out of "
+		     "memory\n",
+		     "completed", "-");
+	cr_expect_eq(nstarts_of("Reusing loaded model a.safetensors\n"), 0);
+	cr_expect_eq(nstarts_of("the model will be loaded on the first request\n"), 0);
+	cr_expect_eq(nstarts_of("model config loaded\n"), 0);
+	cr_expect_eq(nstarts_of("the model is not loaded\n"), 0);
+	cr_expect_eq(nstarts_of("After the model has been fully loaded and the benchmark is running:\n"), 0);
+	expect_start("INFO loading model m\nINFO loaded 51% of the model\n", "loading", "-");
+}

@@ -683,6 +683,9 @@ int tr_quotes_output(const char *s, size_t n);
 /* process_start.c: does the line say a process started, with its id
  * ("Started server process [4803]", "process 4803 started")? */
 int tr_process_started(const char *s, size_t n);
+/* model_loaded.c: does the line say the model loaded, in words ("Model
+ * llama3 loaded.", "Successfully loaded model x"): the load ended? */
+int tr_model_loaded_words(const char *s, size_t n);
 /* memory_amount.c: does the line say the start brought an amount of
  * memory in ("Loaded engine size: 15323 MiB", "Allocated 1504.00 MiB for
  * ...", "Allocating 5033164800 bytes")? Not a refusal, not what is free. */

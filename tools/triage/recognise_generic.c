@@ -1571,6 +1571,25 @@ static int memory_brought(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Model llama3 loaded.", "Successfully loaded model x": the load ended
+ * (the weights are in), as the load's end in words is. */
+static int model_loaded(struct lsc_triage *t, struct tr_line *l)
+{
+	if (!tr_model_loaded_words(l->s, l->len))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	if (st->ev_error < 0 && st->ev_gen_fail < 0) {
+		st->progress_open = 0;
+		tr_stage_raise(st, TR_ST_LOADED);
+	}
+	return 1;
+}
+
 /* "Started server process [4803]" after the start was up: another
  * process coming up, a second start (begun; its own ready completes it). */
 static int process_after_ready(struct lsc_triage *t, struct tr_line *l)
@@ -1614,6 +1633,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	if ((k & (TR_G_LOADED | TR_G_IK)) && memory_brought(t, l))
 		return 1;
 	if ((k & TR_G_GREADY) && process_after_ready(t, l))
+		return 1;
+	if ((k & TR_G_LOADED) && model_loaded(t, l))
 		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began; after
 	 * a failure of the start under way (not inside its traceback) it is a

@@ -339,8 +339,11 @@ static int apply_end(struct lsc_triage *t, struct tr_line *l, const struct tr_sh
 			return 0; /* a traceback means a failed load only while loading */
 		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
-		if (st->done)
+		if (st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0))
 			return 1; /* after ready: not a failed load */
+		/* after a load summary only (the weights in, the engine not yet
+		 * up: its KV cache, its graphs), the error ends the start */
+		st->done = 0;
 		if (st->ev_error < 0)
 			st->ev_error = e;
 		else if (st->ev_error2 < 0 && e != st->ev_error)

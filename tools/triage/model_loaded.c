@@ -1,0 +1,61 @@
+/*
+ * The model loaded, in the words any engine uses for it: `Model llama3
+ * loaded.`, `Successfully loaded model x`, `model x loaded successfully`,
+ * `the model is loaded`, `all shards loaded`. The verb loaded as a word
+ * with the model, its weights, its checkpoint or its shards as a word of
+ * the same line says the load ended: the weights are in (a load summary in
+ * all but its figures; the server may still have to come up after it,
+ * and a failure after it fails the start). Not a load still under way or
+ * one to come (`loaded 51%`, `loaded 3/10`, `to be loaded`, `being
+ * loaded`, `will be loaded`), not its negation (`not loaded`, `failed`,
+ * `before the model loaded`, a hedge: `if the model loaded`), and not a
+ * part that is no weights (a config, metadata, a vocabulary, a tokenizer,
+ * an adapter). A pure predicate over one cleaned line, asked of the lines
+ * the prefilter finds `loaded ` in.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+/* Is @w a word of @s[0..n), case-blind? Its position, or NULL. */
+static const char *word_in(const char *s, size_t n, const char *w)
+{
+	size_t wl = strlen(w);
+	const char *end = s + n;
+	for (const char *p = tr_memmem_ci(s, n, w); p; p = tr_memmem_ci(p + 1, (size_t)(end - p - 1), w))
+		if (!(p > s && tr_alpha(p[-1])) && !(p + wl < end && tr_alpha(p[wl])))
+			return p;
+	return NULL;
+}
+
+int tr_model_loaded_words(const char *s, size_t n)
+{
+	const char *end = s + n, *v = word_in(s, n, "loaded");
+	if (!v)
+		return 0;
+	static const char *const subj[] = {"model", "weights", "checkpoint", "shards"};
+	int has = 0;
+	for (size_t i = 0; i < sizeof(subj) / sizeof(subj[0]) && !has; i++)
+		has = word_in(s, n, subj[i]) != NULL;
+	if (!has)
+		return 0;
+	/* still under way after the verb: a share or a count ("loaded 51%", "3/10") */
+	const char *p = v + 6;
+	while (p < end && *p == ' ')
+		p++;
+	const char *q = p;
+	while (q < end && (tr_digit(*q) || *q == '.'))
+		q++;
+	if (q > p && q < end && (*q == '%' || *q == '/' || *q == ' '))
+		return 0;
+	static const char *const no[] = {"not", "never", "before", "until", "being", "will", "to be", "if", "when",
+					 "whether", "after", "once", "reusing", "reused", "using", "keeping", "kept",
+					 "existing", "previously", "config", "configuration", "metadata", "meta", "vocab",
+					 "vocabulary", "tokenizer", "adapter", "lora", "already", "unloaded", "cannot",
+					 "can't"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (word_in(s, n, no[i]))
+			return 0;
+	return !tr_says_failed(s, n) && !memchr(s, '?', n);
+}
