@@ -1058,6 +1058,15 @@ Test(generic, server_up_at_its_address)
 	expect_start("INFO: API server running at node1:8000\n", "completed", "-");
 	expect_start("INFO: the endpoint is available at https://host/v1\n", "completed", "-");
 	expect_start("[2024-05-01 10:00:00 +0000] [1] [INFO] Listening at: http://0.0.0.0:8000 (1)\n", "completed", "-");
+	/* a port is an address; the verb may have the thing it started after it */
+	expect_start("gRPC server started on port 50051\n", "completed", "-");
+	expect_start("INFO Model server ready on port 8080\n", "completed", "-");
+	expect_start("INFO: Started server on 0.0.0.0:9000\n", "completed", "-");
+	/* a whole subject and "started" as the line's last word: up; a part
+	 * or something else started is not */
+	expect_start("INFO Engine started.\n", "completed", "-");
+	cr_expect_eq(nstarts_of("INFO download started\n"), 0);
+	cr_expect_eq(nstarts_of("INFO the server has not started\n"), 0);
 	cr_expect_eq(nstarts_of("INFO candle_vllm: Server started at 10:42:20.\n"), 0);
 	cr_expect_eq(nstarts_of("INFO candle_vllm: model running on cuda:0\n"), 0);
 	cr_expect_eq(nstarts_of("INFO: the server is available on this machine\n"), 0);

@@ -699,6 +699,9 @@ int tr_ready_at_address(const char *s, size_t n);
 /* subject.c: is the line's subject one part of the server (a shard, a
  * worker, a rank, a replica) and not the whole (the model, the server)? */
 int tr_ready_part_only(const char *s, size_t n);
+/* subject.c: does the line end in a whole subject and "started" ("Engine
+ * started.", "gRPC server started"): the server up? */
+int tr_whole_started(const char *s, size_t n);
 /* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
 int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line

@@ -34,6 +34,9 @@ static int address_at(const char *p, const char *end)
 	}
 	if (dots == 3 && digits >= 4 && tr_digit(q[-1]))
 		return 1;
+	/* "port 8080" */
+	if (end - p >= 6 && !strncasecmp(p, "port ", 5) && tr_digit(p[5]))
+		return 1;
 	/* host:port: a name of letters, digits, dots and dashes, a colon, a
 	 * port of digits (not cuda:0, a device and its index: 2 digits at least) */
 	q = p;
@@ -47,20 +50,34 @@ static int address_at(const char *p, const char *end)
 	return q - d >= 2 && (q == end || !tr_alpha(*q));
 }
 
-/* Is the word that ends at @e (exclusive) one of the verbs of being up? */
-static int up_verb_before(const char *s, const char *e)
+/* Is the word that ends at @e (exclusive) one of @set? Where it begins
+ * in *@b. */
+static int word_before(const char *s, const char *e, const char *const *set, const char **b0)
 {
-	static const char *const verb[] = {"started", "running", "serving", "available", "listening", "up"};
 	const char *b = e;
-	while (b > s && e - b < 10 && tr_alpha(b[-1]))
+	while (b > s && e - b < 12 && tr_alpha(b[-1]))
 		b--;
+	*b0 = b;
 	if (b == e || (b > s && tr_alpha(b[-1])))
 		return 0;
 	size_t wl = (size_t)(e - b);
-	for (size_t i = 0; i < sizeof(verb) / sizeof(verb[0]); i++)
-		if (strlen(verb[i]) == wl && !strncasecmp(b, verb[i], wl))
+	for (const char *const *w = set; *w; w++)
+		if (strlen(*w) == wl && !strncasecmp(b, *w, wl))
 			return 1;
 	return 0;
+}
+
+/* Does a verb of being up end at @e, or a verb and the thing it started
+ * ("started server on", "ready on")? */
+static int up_verb_before(const char *s, const char *e)
+{
+	static const char *const verb[] = {"started", "running", "serving", "available", "listening", "up", "ready",
+					   NULL};
+	static const char *const thing[] = {"server", "service", "endpoint", "api", "model", "engine", NULL};
+	const char *b;
+	if (word_before(s, e, verb, &b))
+		return 1;
+	return word_before(s, e, thing, &b) && b > s + 1 && b[-1] == ' ' && word_before(s, b - 1, verb, &b);
 }
 
 int tr_ready_at_address(const char *s, size_t n)

@@ -326,7 +326,7 @@ static int ready_words_of(const char *s, size_t n)
 			return 1;
 	/* "Loaded model X on device D": the event, capitalised where its
 	 * message begins; "reusing loaded model X" is the model kept */
-	if (tr_memmem(s, n, "Loaded model ") || tr_ready_at_address(s, n))
+	if (tr_memmem(s, n, "Loaded model ") || tr_ready_at_address(s, n) || tr_whole_started(s, n))
 		return 1;
 	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
 }

@@ -14,6 +14,7 @@
  * only on the lines that hold a ready or failure word.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -99,4 +100,19 @@ int tr_ready_subject(const char *s, size_t n)
 int tr_ready_part_only(const char *s, size_t n)
 {
 	return (subjects(s, n) & (SUBJ_PART | SUBJ_WHOLE)) == SUBJ_PART;
+}
+
+int tr_whole_started(const char *s, size_t n)
+{
+	/* "Engine started.", "gRPC server started": the line's last word,
+	 * after a whole subject (a part or something else started is not the
+	 * server up) */
+	while (n && (s[n - 1] == '.' || s[n - 1] == '!' || s[n - 1] == ' '))
+		n--;
+	if (n < 9 || strncasecmp(s + n - 7, "started", 7) || s[n - 8] != ' ')
+		return 0;
+	size_t e = n - 8, b = e;
+	while (b > 0 && (tr_alpha(s[b - 1]) || tr_digit(s[b - 1])))
+		b--;
+	return e > b && in_set(s + b, e - b, whole);
 }
