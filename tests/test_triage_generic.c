@@ -1229,4 +1229,9 @@ Test(generic, the_model_loaded_in_words)
 	cr_expect_eq(nstarts_of("the model is not loaded\n"), 0);
 	cr_expect_eq(nstarts_of("After the model has been fully loaded and the benchmark is running:\n"), 0);
 	expect_start("INFO loading model m\nINFO loaded 51% of the model\n", "loading", "-");
+	/* begun and ended on one line: the load's last word says it finished */
+	expect_start("INFO loading model llama3 ... done\n", "completed", "-");
+	expect_start("Loading weights: ok\n", "completed", "-");
+	expect_start("Loading model... 45% done\n", "cut-off", "-");
+	expect_start("Loading model m\n", "cut-off", "-");
 }

@@ -686,6 +686,9 @@ int tr_process_started(const char *s, size_t n);
 /* model_loaded.c: does the line say the model loaded, in words ("Model
  * llama3 loaded.", "Successfully loaded model x"): the load ended? */
 int tr_model_loaded_words(const char *s, size_t n);
+/* model_loaded.c: does the line that begins the load end in a word that
+ * says it finished ("Loading model ... done", "loading weights: ok")? */
+int tr_load_said_done(const char *s, size_t n);
 /* memory_amount.c: does the line say the start brought an amount of
  * memory in ("Loaded engine size: 15323 MiB", "Allocated 1504.00 MiB for
  * ...", "Allocating 5033164800 bytes")? Not a refusal, not what is free. */

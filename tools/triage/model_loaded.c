@@ -12,6 +12,10 @@
  * part that is no weights (a config, metadata, a vocabulary, a tokenizer,
  * an adapter). A pure predicate over one cleaned line, asked of the lines
  * the prefilter finds `loaded ` in.
+ *
+ * The same end on the line that began the load: `Loading model ...
+ * done`, `loading weights: ok`, the last word saying the step finished
+ * (a loader that prints its step and, when it returns, its result).
  */
 #include <string.h>
 #include <strings.h>
@@ -58,4 +62,26 @@ int tr_model_loaded_words(const char *s, size_t n)
 		if (word_in(s, n, no[i]))
 			return 0;
 	return !tr_says_failed(s, n) && !memchr(s, '?', n);
+}
+
+int tr_load_said_done(const char *s, size_t n)
+{
+	static const char *const fin[] = {"done", "ok", "finished", "complete", "completed", "success"};
+	while (n && !(tr_alpha(s[n - 1]) || tr_digit(s[n - 1])))
+		n--;
+	size_t b = n;
+	while (b > 0 && tr_alpha(s[b - 1]))
+		b--;
+	if (b == 0 || b == n || tr_digit(s[b - 1]))
+		return 0;
+	/* "45% done", "3/10 done": a share of it, still under way */
+	size_t k = b;
+	while (k > 0 && s[k - 1] == ' ')
+		k--;
+	if (k > 0 && (s[k - 1] == '%' || tr_digit(s[k - 1])))
+		return 0;
+	for (size_t i = 0; i < sizeof(fin) / sizeof(fin[0]); i++)
+		if (strlen(fin[i]) == n - b && !strncasecmp(s + b, fin[i], n - b))
+			return !tr_says_failed(s, n);
+	return 0;
 }

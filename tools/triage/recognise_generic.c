@@ -1661,6 +1661,11 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		tr_stage_raise(st, TR_ST_BEGAN);
 		if (k & TR_G_GFIG)
 			(void)elapsed_so_far(st, l);
+		/* "Loading model ... done": begun and ended on one line */
+		if (tr_load_said_done(l->s, l->len) && st->ev_error < 0 && st->ev_gen_fail < 0) {
+			st->progress_open = 0;
+			tr_stage_raise(st, TR_ST_LOADED);
+		}
 		return 1;
 	}
 	if (!(k & TR_G_GEND))
