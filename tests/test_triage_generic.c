@@ -533,6 +533,10 @@ Test(generic, each_fatal_phrase_ends_the_start)
 		"panic: runtime error: index out of range", "thread 'main' panicked at src/main.rs:10:5",
 		"Illegal instruction",            "weights: load failed",       "the worker terminated unexpectedly",
 		"received SIGKILL",               "timed out waiting for the worker",
+		/* a C++ exception nobody caught: the runtime aborts the process */
+		"terminate called after throwing an instance of 'std::runtime_error'",
+		/* a CLI's last word at its fatal level, about the model */
+		"fatal error: unable to open model file /m.gguf",
 	};
 	expect_start("Starting engine with pid 4711\n", "cut-off", NULL);
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {

@@ -85,7 +85,7 @@ static const struct {
 	{"id not start", TR_G_GFATAL}, {"idn't start", TR_G_GFATAL}, {"ot become ready", TR_G_GFATAL},
 	{"KeyboardInterrupt", TR_G_GFATAL}, {"Killed", TR_G_GFATAL}, {"ignal: killed", TR_G_GFATAL},
 	{"oading failed", TR_G_GFATAL}, {"oad failed", TR_G_GFATAL}, {"llegal instruction", TR_G_GFATAL},
-	{"ut of memory", TR_G_GFATAL}, {"erminated unexpectedly", TR_G_GFATAL}, {"File \"", TR_G_GFATAL},
+	{"ut of memory", TR_G_GFATAL}, {"erminate called", TR_G_GFATAL}, {"erminated unexpectedly", TR_G_GFATAL}, {"File \"", TR_G_GFATAL},
 	{"panicked at", TR_G_GFATAL}, {"ny key to continue", TR_G_GFATAL}, {"\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae", TR_G_GFATAL},
 	{"hutting down", TR_G_GFATAL}, {"hutdown", TR_G_GFATAL}, {"hut down", TR_G_GFATAL}, {"eliebige Taste", TR_G_GFATAL}, {"ne touche pour continuer", TR_G_GFATAL}, {"ualquier tecla", TR_G_GFATAL},
 	{"\xe3\x82\xad\xe3\x83\xbc\xe3\x82\x92\xe6\x8a\xbc", TR_G_GFATAL},

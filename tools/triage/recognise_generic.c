@@ -136,6 +136,7 @@ static int level_of(const struct tr_line *l)
 	static const struct { const char *k; int lv; } lead[] = {
 		{"Error:", TR_LV_ERROR}, {"ERROR:", TR_LV_ERROR}, {"error:", TR_LV_ERROR}, {"FATAL", TR_LV_FATAL},
 		{"fatal:", TR_LV_FATAL}, {"Fatal:", TR_LV_FATAL}, {"panic:", TR_LV_FATAL}, {"CRITICAL", TR_LV_FATAL},
+		{"fatal error:", TR_LV_FATAL}, {"Fatal error:", TR_LV_FATAL},
 		{"ERROR ", TR_LV_ERROR}, {"[ERROR]", TR_LV_ERROR}, {"[error]", TR_LV_ERROR}, {"E ", TR_LV_ERROR}};
 	for (size_t i = 0; i < sizeof(lead) / sizeof(lead[0]); i++) {
 		size_t kl = strlen(lead[i].k);
@@ -974,6 +975,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
+		     word(s, n, "terminate called after throwing") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
 	/* a frame of the open traceback in a loading function says the block
