@@ -23,7 +23,8 @@
  * (ready_address.c), a GPU tool's device table (device_table.c), memory
  * brought in (memory_amount.c), a process started after ready
  * (process_start.c), a failure quoting its child's output
- * (quoted_output.c), a checkpoint over the RAM (ram_fit.c), amounts moved
+ * (quoted_output.c), a checkpoint over the RAM (ram_fit.c), the model
+ * loaded in words (model_loaded.c), amounts moved
  * (moved.c) and loads line by line (load_progress.c).
  *
  * Words are matched by meaning, not as substrings: `exit code 0`, `0
