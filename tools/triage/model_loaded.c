@@ -22,27 +22,44 @@
 
 #include "internal.h"
 
-/* Is @w a word of @s[0..n), case-blind? Its position, or NULL. */
-static const char *word_in(const char *s, size_t n, const char *w)
+/* Is the word @w[0..len) one of @set (lower case), case-blind? */
+static int one_of(const char *w, size_t len, const char *const *set)
 {
-	size_t wl = strlen(w);
-	const char *end = s + n;
-	for (const char *p = tr_memmem_ci(s, n, w); p; p = tr_memmem_ci(p + 1, (size_t)(end - p - 1), w))
-		if (!(p > s && tr_alpha(p[-1])) && !(p + wl < end && tr_alpha(p[wl])))
-			return p;
-	return NULL;
+	unsigned char c0 = tr_lower((unsigned char)w[0]);
+	for (const char *const *x = set; *x; x++)
+		if ((unsigned char)(*x)[0] == c0 && strlen(*x) == len && !strncasecmp(w, *x, len))
+			return 1;
+	return 0;
 }
 
 int tr_model_loaded_words(const char *s, size_t n)
 {
-	const char *end = s + n, *v = word_in(s, n, "loaded");
-	if (!v)
-		return 0;
-	static const char *const subj[] = {"model", "weights", "checkpoint", "shards"};
+	static const char *const subj[] = {"model", "weights", "checkpoint", "shards", NULL};
+	static const char *const no[] = {"not", "never", "before", "until", "being", "will", "be", "if", "when",
+					 "whether", "after", "once", "reusing", "reused", "using", "keeping", "kept",
+					 "existing", "previously", "config", "configuration", "metadata", "meta", "vocab",
+					 "vocabulary", "tokenizer", "adapter", "lora", "already", "unloaded", "cannot",
+					 NULL};
+	const char *end = s + n, *v = NULL;
 	int has = 0;
-	for (size_t i = 0; i < sizeof(subj) / sizeof(subj[0]) && !has; i++)
-		has = word_in(s, n, subj[i]) != NULL;
-	if (!has)
+	/* one pass over the line's words */
+	for (const char *p = s; p < end;) {
+		while (p < end && !tr_alpha(*p))
+			p++;
+		const char *b = p;
+		while (p < end && tr_alpha(*p))
+			p++;
+		size_t len = (size_t)(p - b);
+		if (len < 2 || len > 13)
+			continue;
+		if (len == 6 && !v && !strncasecmp(b, "loaded", 6))
+			v = b;
+		else if (!has && one_of(b, len, subj))
+			has = 1;
+		else if (one_of(b, len, no))
+			return 0;
+	}
+	if (!v || !has)
 		return 0;
 	/* still under way after the verb: a share or a count ("loaded 51%", "3/10") */
 	const char *p = v + 6;
@@ -53,14 +70,6 @@ int tr_model_loaded_words(const char *s, size_t n)
 		q++;
 	if (q > p && q < end && (*q == '%' || *q == '/' || *q == ' '))
 		return 0;
-	static const char *const no[] = {"not", "never", "before", "until", "being", "will", "to be", "if", "when",
-					 "whether", "after", "once", "reusing", "reused", "using", "keeping", "kept",
-					 "existing", "previously", "config", "configuration", "metadata", "meta", "vocab",
-					 "vocabulary", "tokenizer", "adapter", "lora", "already", "unloaded", "cannot",
-					 "can't"};
-	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
-		if (word_in(s, n, no[i]))
-			return 0;
 	return !tr_says_failed(s, n) && !memchr(s, '?', n);
 }
 
