@@ -109,7 +109,9 @@ Test(generic, ready_words_with_subject_and_negation)
 {
 	expect_start("INFO mistralrs_server: loading model /m\nINFO mistralrs_server: Model loaded in 12.3s\n",
 		     "completed", "ok");
-	expect_start("loading model /m\nShard 0 ready in 42.1 s\n", "completed", "ok");
+	/* one shard ready is that part's load done in 42.1 s (ok), not the
+	 * server up (subject.c): a paste cut there is cut off */
+	expect_start("loading model /m\nShard 0 ready in 42.1 s\n", "cut-off", "ok");
 	expect_start("loading model /m\nmodel not ready after 30 minutes, giving up\n", "failed", "-");
 	expect_start("loading model /m\nserver not ready after 10 minutes; exiting\n", "failed", "-");
 	/* a watcher's wait that ran out, and nothing says the start stopped:
@@ -531,6 +533,10 @@ Test(generic, each_fatal_phrase_ends_the_start)
 		"panic: runtime error: index out of range", "thread 'main' panicked at src/main.rs:10:5",
 		"Illegal instruction",            "weights: load failed",       "the worker terminated unexpectedly",
 		"received SIGKILL",               "timed out waiting for the worker",
+		/* a C++ exception nobody caught: the runtime aborts the process */
+		"terminate called after throwing an instance of 'std::runtime_error'",
+		/* a CLI's last word at its fatal level, about the model */
+		"fatal error: unable to open model file /m.gguf",
 	};
 	expect_start("Starting engine with pid 4711\n", "cut-off", NULL);
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
@@ -572,6 +578,17 @@ Test(generic, load_begun_after_a_failure_is_a_retry)
 				"    print('loading model m')\n"
 				"ValueError: bad\n"),
 		     1, "inside the traceback");
+	/* the model let go after the failure is no load begun: one start,
+	 * whose failure is the load's; a load after the unload is a retry */
+	cr_expect_eq(nstarts_of("[ERROR] llama-server process has terminated with exit code: -1073740791\n"
+				"[Router] Retry also failed: llama-server failed to start\n"
+				"[LlamaCpp] Unloading model...\n"
+				"[Server ERROR] Failed to load model: llama-server failed to start\n"),
+		     1, "an unload");
+	cr_expect_eq(nstarts_of("[ERROR] llama-server process has terminated with exit code: 1\n"
+				"[LlamaCpp] Unloading model a, loading model b\n"
+				"[LlamaCpp] model loaded in 3.2 s\n"),
+		     2, "an unload, then a load");
 }
 
 /* A structured line that plans the load with the weights' size in a key
@@ -1031,4 +1048,194 @@ Test(generic, launcher_elapsed_counter_is_time_so_far)
 	expect_start("loading model /m\n  Starting... [1h 05m 00s elapsed]\n", "cut-off", "slow");
 	expect_start("loading model /m\nerror loading model: bad magic\n  Starting... [1h 05m 00s elapsed]\n", "failed", "-");
 	cr_expect_eq(nstarts_of("  Starting... [5m 02s elapsed]\n"), 0);
+}
+
+/* A server up where it answers (ready_address.c): the verb with "at" or
+ * "on" and an address after it, a URL, an IP address, host:port; the
+ * same verb with a time, a device or a place that is no address after it
+ * is not the server up (no start: nothing else in the line is one). */
+Test(generic, server_up_at_its_address)
+{
+	expect_start("2025-09-03T04:42:20.958605Z  WARN candle_vllm: Server started at http://0.0.0.0:7650.\n",
+		     "completed", "-");
+	expect_start("INFO api: serving on 127.0.0.1:8080\n", "completed", "-");
+	expect_start("INFO: API server running at node1:8000\n", "completed", "-");
+	expect_start("INFO: the endpoint is available at https://host/v1\n", "completed", "-");
+	expect_start("[2024-05-01 10:00:00 +0000] [1] [INFO] Listening at: http://0.0.0.0:8000 (1)\n", "completed", "-");
+	/* a port is an address; the verb may have the thing it started after it */
+	expect_start("gRPC server started on port 50051\n", "completed", "-");
+	expect_start("INFO Model server ready on port 8080\n", "completed", "-");
+	expect_start("INFO: Started server on 0.0.0.0:9000\n", "completed", "-");
+	/* a whole subject and "started" as the line's last word: up; a part
+	 * or something else started is not */
+	expect_start("INFO Engine started.\n", "completed", "-");
+	cr_expect_eq(nstarts_of("INFO download started\n"), 0);
+	cr_expect_eq(nstarts_of("INFO the server has not started\n"), 0);
+	cr_expect_eq(nstarts_of("INFO candle_vllm: Server started at 10:42:20.\n"), 0);
+	cr_expect_eq(nstarts_of("INFO candle_vllm: model running on cuda:0\n"), 0);
+	cr_expect_eq(nstarts_of("INFO: the server is available on this machine\n"), 0);
+}
+
+/* The head of a GPU management tool's table of its devices (device_table.c)
+ * is the machine, a setting: a paste of the table alone is no start
+ * (outcome none), and the table before a start stays that start's. Near
+ * misses: a sentence that begins with "GPU", cells parted by one space,
+ * a head of two columns. */
+Test(generic, device_table_head_is_a_setting)
+{
+	static const char table[] = "========================ROCm System Management Interface========================\n"
+				    "GPU  Temp   AvgPwr  SCLK    MCLK    Fan    Perf  PwrCap  VRAM%  GPU%\n"
+				    "1    25.0c  10.0W   852Mhz  167Mhz  14.9%  auto  170.0W  N/A    0%\n";
+	expect_start(table, "none", "-");
+	expect_start("Device  Name         Memory   Util\n0       Arc A770     16 GiB   3%\n", "none", "-");
+	expect_start("GPU  Temp (DieEdge)  AvgPwr  SCLK     MCLK     Fan   Perf  PwrCap  VRAM%  GPU%\n", "none", "-");
+	char log[768];
+	snprintf(log, sizeof log, "%sloading model /m\nModel loaded in 3.0 s\n", table);
+	expect_start(log, "completed", "ok");
+	cr_expect_eq(nstarts_of(log), 1);
+	cr_expect_eq(nstarts_of("GPU  memory is full again, see the table\n"), 0);
+	cr_expect_eq(nstarts_of("GPU  Temp AvgPwr SCLK MCLK\n"), 0);
+	cr_expect_eq(nstarts_of("GPU  Temp   AvgPwr\n"), 0);
+}
+
+/* An amount of memory brought in, in an engine's words (memory_amount.c),
+ * opens a start under way where none is: cut off when nothing follows.
+ * Near misses: what is free or available, a refusal (a failure, not a
+ * start's evidence alone), a download, a size too far from its verb. */
+Test(generic, memory_brought_in_is_a_start_under_way)
+{
+	expect_start("[TensorRT-LLM][INFO] Loaded engine size: 15323 MiB\n", "cut-off", "-");
+	expect_start("[TensorRT-LLM][INFO] Allocated 1504.00 MiB for execution context memory.\n", "cut-off", "-");
+	expect_start("[TensorRT-LLM][INFO] Max tokens in paged KV cache: 38400. Allocating 5033164800 bytes.\n",
+		     "cut-off", "-");
+	expect_start("INFO reserved 12 GiB for the KV cache\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("INFO 93262 MiB free, 12 GiB allocated by other processes on the device: free\n"), 0);
+	cr_expect_eq(nstarts_of("INFO Allocated memory: 4.0 GiB available\n"), 0);
+	cr_expect_eq(nstarts_of("INFO downloaded and loaded 4.34 GB\n"), 0);
+	cr_expect_eq(nstarts_of("INFO allocated the scratch buffers for the requests that came in, 512 MiB\n"), 0);
+	/* in a start under way it adds nothing: still one start, its outcome its own */
+	cr_expect_eq(nstarts_of("loading model /m\nAllocated 1504.00 MiB for execution context memory.\n"
+				"Model loaded in 3.0 s\n"),
+		     1);
+}
+
+/* The same bar back at 0/N after the load it counted finished is the model
+ * loaded again: a second start, loading while the bar is short of N.
+ * Near misses: a bar of another N after the load (sampling steps: the app
+ * at work), and a bar at 0 before the load finished (the same start). */
+Test(generic, the_load_bar_again_is_a_second_run)
+{
+	static const char again[] = "  0%|          | 0/148 [00:00<?, ?it/s]\n"
+				    "ram used:  2.47 GB, freqs_cis    : 100%|##########| 148/148 [00:08<00:00, 18.50it/s]\n"
+				    "loaded weights in 8005.22 ms, 2.47 GB loaded at 0.31 GB/s\n"
+				    "  0%|          | 0/148 [00:00<?, ?it/s]\n";
+	struct lsc_triage *t = trun_text(again);
+	cr_assert(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	struct lsc_triage_start_info a, b;
+	cr_assert(lsc_triage_start(t, 0, &a) == 0 && lsc_triage_start(t, 1, &b) == 0);
+	cr_expect_str_eq(a.outcome, "completed");
+	cr_expect_str_eq(a.speed, "ok"); /* 8.0 s */
+	cr_expect_str_eq(b.outcome, "loading");
+	cr_expect_eq(b.first_line, 4);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("  0%|          | 0/148 [00:00<?, ?it/s]\n"
+				"ram used:  2.47 GB, freqs_cis    : 100%|##########| 148/148 [00:08<00:00, 18.50it/s]\n"
+				"loaded weights in 8005.22 ms, 2.47 GB loaded at 0.31 GB/s\n"
+				"  0%|          | 0/20 [00:00<?, ?it/s]\n"),
+		     1, "a bar of other work");
+	cr_expect_eq(nstarts_of("  0%|          | 0/148 [00:00<?, ?it/s]\n"
+				"ram used:  1.02 GB, layers.9.w    :  40%|####      | 59/148 [00:03<00:05, 18.50it/s]\n"
+				"  0%|          | 0/148 [00:00<?, ?it/s]\n"),
+		     1, "the load not finished");
+}
+
+/* A process that says it started, with its pid (process_start.c), after
+ * the start was up is another process coming up: a second start, which
+ * its own ready completes. Near misses: the same line within a start
+ * under way (its own process), and a line with no pid. */
+Test(generic, a_process_started_after_ready_is_a_second_start)
+{
+	static const char two[] = "I srv  start: server is ready\n"
+				  "INFO:     Started server process [4803]\n"
+				  "INFO:     Waiting for application startup.\n"
+				  "INFO:     Application startup complete.\n";
+	struct lsc_triage *t = trun_text(two);
+	cr_assert(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	struct lsc_triage_start_info a, b;
+	cr_assert(lsc_triage_start(t, 0, &a) == 0 && lsc_triage_start(t, 1, &b) == 0);
+	cr_expect_str_eq(a.outcome, "completed");
+	cr_expect_str_eq(b.outcome, "completed");
+	cr_expect_eq(b.first_line, 2);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("loading model /m\n"
+				"INFO:     Started server process [4803]\n"
+				"INFO:     Application startup complete.\n"),
+		     1, "its own process");
+	cr_expect_eq(nstarts_of("I srv  start: server is ready\n"
+				"INFO:     Started the server process again\n"),
+		     1, "no pid");
+	cr_expect_eq(nstarts_of("I srv  start: server is ready\n"
+				"INFO:     worker process 12 started\n"),
+		     2, "the pid before the verb");
+}
+
+/* A failure that quotes the failed process's output after it
+ * (quoted_output.c): the load begun in those lines is the load that
+ * failed, one start, load-failed; the same load after a failure that
+ * quotes nothing is a retry, a second start. */
+Test(generic, a_failure_quoting_its_output_keeps_the_load_it_quotes)
+{
+	static const char quoted[] = "ERROR - Failed to serve model llama3\n"
+				     "ERROR - Command 'health check of container c1' timed out after 20 seconds: logs: "
+				     "ggml_cuda_init: found 1 ROCm devices:\n"
+				     "main: loading model\n"
+				     "srv    load_model: loading model '/mnt/models/llama3'\n";
+	struct lsc_triage *t = trun_text(quoted);
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 1);
+	struct lsc_triage_start_info a;
+	cr_assert(lsc_triage_start(t, 0, &a) == 0);
+	cr_expect_str_eq(a.outcome, "failed");
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	cr_expect_eq(nstarts_of("ERROR - Failed to serve model llama3\n"
+				"ERROR - Command 'health check of container c1' timed out after 20 seconds\n"
+				"main: loading model\n"),
+		     2, "a retry");
+}
+
+/* The model loaded, in words (model_loaded.c): the load ended, a start
+ * completed when nothing fails after it (no figure: speed not judged).
+ * Near misses: a share still under way, a load to come, its negation, a
+ * clause about it in prose, a part that is no weights. */
+Test(generic, the_model_loaded_in_words)
+{
+	expect_start("INFO: Model llama3 loaded.\n", "completed", "-");
+	expect_start("Successfully loaded model x\n", "completed", "-");
+	expect_start("INFO: model x loaded successfully\n", "completed", "-");
+	expect_start("INFO Model llama3 is loaded\n", "completed", "-");
+	expect_start("INFO all shards loaded, starting the API server\n", "completed", "-");
+	/* a failure after it, before the server came up, fails the start, also
+	 * one an engine shape reads (`CUDA error:`), as after a load summary */
+	expect_start("INFO Model llama3 loaded.\nERROR: CUDA error: out of memory while allocating the KV cache\n",
+		     "failed", "-");
+	expect_start("INFO Loading weights took 4.6 seconds\nERROR: CUDA error: out of memory while allocating the KV "
+		     "cache\n",
+		     "failed", "-");
+	expect_start("INFO Model llama3 loaded.\nINFO: Application startup complete.\nERROR: CUDA error: out of "
+		     "memory\n",
+		     "completed", "-");
+	cr_expect_eq(nstarts_of("Reusing loaded model a.safetensors\n"), 0);
+	cr_expect_eq(nstarts_of("the model will be loaded on the first request\n"), 0);
+	cr_expect_eq(nstarts_of("model config loaded\n"), 0);
+	cr_expect_eq(nstarts_of("the model is not loaded\n"), 0);
+	cr_expect_eq(nstarts_of("After the model has been fully loaded and the benchmark is running:\n"), 0);
+	expect_start("INFO loading model m\nINFO loaded 51% of the model\n", "loading", "-");
+	/* begun and ended on one line: the load's last word says it finished */
+	expect_start("INFO loading model llama3 ... done\n", "completed", "-");
+	expect_start("Loading weights: ok\n", "completed", "-");
+	expect_start("Loading model... 45% done\n", "cut-off", "-");
+	expect_start("Loading model m\n", "cut-off", "-");
 }

@@ -56,6 +56,7 @@ Test(prompt, launches_or_looks)
 		cr_expect(!tr_command_launches(looks[i], looks[i] + strlen(looks[i])), "a launch: %s", looks[i]);
 }
 
+
 static unsigned nstarts(const char *log, const char **out0)
 {
 	struct lsc_triage *t = trun_text(log);
@@ -104,4 +105,30 @@ Test(prompt, log_viewer_command_begins_a_start)
 	cr_expect_eq(nstarts("kubectl logs -f llama3-8b-predictor-00001\nNIM Version 1.0.0\n", &o), 1);
 	cr_expect_str_eq(o, "cut-off");
 	cr_expect_eq(nstarts("kubectl get pods -A\nNAME READY STATUS\n", NULL), 0);
+}
+
+/* A program asked for the environment it sees (`--env`) describes itself,
+ * and a container tool that opens a shell in the container (`oc exec -it
+ * pod -- bash`) runs nothing yet: the command typed in that shell is the
+ * run. Near misses: the same program with its model, the same exec with a
+ * server after `--`, a docker run of a server image. */
+Test(prompt, a_shell_in_a_container_and_the_env_are_no_run)
+{
+	static const char *const looks[] = {"text-generation-launcher --env", "oc exec -it tgi-596cc -- bash",
+					    "kubectl exec -it pod-1 -- /bin/sh", "docker run -it --gpus all img bash",
+					    "docker exec -it c1 zsh"};
+	for (size_t i = 0; i < sizeof(looks) / sizeof(looks[0]); i++)
+		cr_expect(!tr_command_launches(looks[i], looks[i] + strlen(looks[i])), "a launch: %s", looks[i]);
+	static const char *const runs[] = {"text-generation-launcher --model-id m --env",
+					   "oc exec -it tgi-596cc -- text-generation-launcher --model-id m",
+					   "docker run --gpus all img --model m", "kubectl exec pod-1 -- bash -c ./serve.sh"};
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+		cr_expect(tr_command_launches(runs[i], runs[i] + strlen(runs[i])), "no launch: %s", runs[i]);
+	/* the shell, then the environment dumped: no start under way, what the
+	 * dump shows is the machine (outcome none) */
+	cr_expect_eq(nstarts("[u@client ~]$ oc exec -it tgi-596cc -- bash\n"
+			     "root@tgi-596cc:/usr/src# text-generation-launcher --env\n"
+			     "Target: x86_64-unknown-linux-gnu\n",
+			     NULL),
+		     0);
 }

@@ -367,6 +367,25 @@ Test(triage_recognise, the_checkpoint_size_and_an_absurd_one)
 	lsc_triage_free(t);
 }
 
+/* vLLM's shard bar pasted from a page that dropped its glyphs ("100%
+ * 163/163 [01:12<00:00, 2.25it/s]", no "|"): the same bar, 163 of 163
+ * shards in 72 s; with the checkpoint of 140 GiB, 1.94 GiB/s, ok. */
+Test(triage_recognise, shard_bar_without_its_glyphs)
+{
+	static const char log[] =
+		"INFO 10-16 15:39:01 [weight_utils.py:80] Filesystem type for checkpoints: EXT4. Checkpoint size: 140.00 "
+		"GiB. Available RAM: 1000.00 GiB.\n"
+		"Loading safetensors checkpoint shards:   0% 0/163 [00:00<?, ?it/s]\n"
+		"Loading safetensors checkpoint shards: 100% 163/163 [01:12<00:00,  2.25it/s]\n";
+	struct lsc_triage *t = run(log);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_eq(si.load_s, 72);
+	cr_expect_eq(si.gib, 140);
+	cr_expect_str_eq(si.speed, "ok");
+	lsc_triage_free(t);
+}
+
 /* A brief sentence cut inside a number ("in 17" of "in 17.000 s"): every
  * figure a sentence gives is followed by its unit, so the last number is
  * not read (it could be 17.5 s or 170 s); the size before it is. */

@@ -286,6 +286,7 @@ struct tr_start {
 	 * their lines (NAN none): their rate says how long the whole load takes */
 	double prog_first, prog_last, prog_ts_first[TR_TS_KINDS], prog_ts_last[TR_TS_KINDS];
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
+	double bar_all;         /* the N of the start's last bar (n/N), 0 none: a bar at 0/N again is the load again */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
 	int began_open;         /* the last recognised line began a step it says takes long ("this can take a
@@ -299,11 +300,13 @@ struct tr_start {
 	int gen_load_began;     /* the shared vocabulary saw the load begin ("loading model /m", "Load weight begin") */
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
+	int quotes_output;      /* its failure line quotes the failed process's output after it (quoted_output.c) */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
 	struct tr_num gen_load_s; /* a load duration in the shared vocabulary (took, load time, started in) */
 	struct tr_num step_s;   /* a floor of the time to ready: the longest step after the weights (graph capture,
 				 * torch.compile, warmup), or a watcher's wait that ran out ("not ready after 30 minutes") */
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
+	int gen_load_part;      /* gen_load_s is one part's finished load ("Shard 0 ready in 30.9 s": subject.c) */
 	struct tr_num moved_s, moved_gib; /* an amount moved in a time ("pinned 28.47 GiB in 18 s", moved.c): a load's measure */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num alloc_gib; /* the running total of the start's allocations, the largest seen ("(total 18.9 GiB") */
@@ -664,10 +667,44 @@ int tr_recognise_table_row(struct lsc_triage *t, struct tr_line *l);
 /* Does the line say something failed, read by meaning ("0 failures",
  * "succeeded", "ok" do not)? recognise_generic.c */
 int tr_says_failed(const char *s, size_t n);
-/* Is a ready word in the line about the model or what serves it (not a
- * Ray cluster, a tokenizer, a container)? recognise_generic.c */
+/* subject.c: is a ready word in the line about the model or what serves
+ * it (not a Ray cluster, a tokenizer, a container)? Its words are also
+ * read inside code's names (EngineCore, load_model). */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* ram_fit.c: does the line set a checkpoint against the RAM available
+ * and find it over 90% of it ("checkpoint size (148.66 GiB) exceeds 90% of
+ * available RAM (0.65 GiB)")? 1 with the checkpoint's GiB: the bytes come
+ * from the device. */
+int tr_ckpt_over_ram(const char *s, size_t n, double *ckpt_gib);
+/* quoted_output.c: does a failure line say the failed process's output
+ * follows ("timed out after 20 seconds: logs: ...", "stderr:")? */
+int tr_quotes_output(const char *s, size_t n);
+/* process_start.c: does the line say a process started, with its id
+ * ("Started server process [4803]", "process 4803 started")? */
+int tr_process_started(const char *s, size_t n);
+/* model_loaded.c: does the line say the model loaded, in words ("Model
+ * llama3 loaded.", "Successfully loaded model x"): the load ended? */
+int tr_model_loaded_words(const char *s, size_t n);
+/* model_loaded.c: does the line that begins the load end in a word that
+ * says it finished ("Loading model ... done", "loading weights: ok")? */
+int tr_load_said_done(const char *s, size_t n);
+/* memory_amount.c: does the line say the start brought an amount of
+ * memory in ("Loaded engine size: 15323 MiB", "Allocated 1504.00 MiB for
+ * ...", "Allocating 5033164800 bytes")? Not a refusal, not what is free. */
+int tr_memory_brought(const char *s, size_t n);
+/* device_table.c: is @s[0..n) the head of a table a GPU management tool
+ * prints of its devices ("GPU  Temp   AvgPwr  SCLK ...": a setting)? */
+int tr_device_table_head(const char *s, size_t n);
+/* ready_address.c: does the line say a server is up where it answers
+ * ("Server started at http://0.0.0.0:7650", "serving on 127.0.0.1:8080")? */
+int tr_ready_at_address(const char *s, size_t n);
+/* subject.c: is the line's subject one part of the server (a shard, a
+ * worker, a rank, a replica) and not the whole (the model, the server)? */
+int tr_ready_part_only(const char *s, size_t n);
+/* subject.c: does the line end in a whole subject and "started" ("Engine
+ * started.", "gRPC server started"): the server up? */
+int tr_whole_started(const char *s, size_t n);
 /* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
 int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line

@@ -18,6 +18,15 @@
  * server's request dumps (no start); and the rows of a status table a
  * program drew (READY, UNAVAILABLE: reason).
  *
+ * Parts of it live in files of their own, each one job: what a ready or
+ * failure word is about (subject.c), a server up at its address
+ * (ready_address.c), a GPU tool's device table (device_table.c), memory
+ * brought in (memory_amount.c), a process started after ready
+ * (process_start.c), a failure quoting its child's output
+ * (quoted_output.c), a checkpoint over the RAM (ram_fit.c), the model
+ * loaded in words (model_loaded.c), amounts moved
+ * (moved.c) and loads line by line (load_progress.c).
+ *
  * Words are matched by meaning, not as substrings: `exit code 0`, `0
  * failures`, `succeeded` and `ok` are not failures. This is what reads an
  * engine no shape names, and what the leave-one-engine-out test measures
@@ -128,6 +137,7 @@ static int level_of(const struct tr_line *l)
 	static const struct { const char *k; int lv; } lead[] = {
 		{"Error:", TR_LV_ERROR}, {"ERROR:", TR_LV_ERROR}, {"error:", TR_LV_ERROR}, {"FATAL", TR_LV_FATAL},
 		{"fatal:", TR_LV_FATAL}, {"Fatal:", TR_LV_FATAL}, {"panic:", TR_LV_FATAL}, {"CRITICAL", TR_LV_FATAL},
+		{"fatal error:", TR_LV_FATAL}, {"Fatal error:", TR_LV_FATAL},
 		{"ERROR ", TR_LV_ERROR}, {"[ERROR]", TR_LV_ERROR}, {"[error]", TR_LV_ERROR}, {"E ", TR_LV_ERROR}};
 	for (size_t i = 0; i < sizeof(lead) / sizeof(lead[0]); i++) {
 		size_t kl = strlen(lead[i].k);
@@ -261,24 +271,6 @@ static int exception_line(const char *s, size_t n)
 			   tr_memmem(s, w, "Interrupt")));
 }
 
-/* Is the line about something other than the model (a Ray cluster, a
- * tokenizer, a container, a download)? */
-int tr_ready_about_other(const char *s, size_t n)
-{
-	static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
-					    "node", "gcs", "raylet", "pod", NULL};
-	return any_word(s, n, other);
-}
-
-/* A subject the ready word is about: the model or what serves it. */
-int tr_ready_subject(const char *s, size_t n)
-{
-	static const char *const subj[] = {"model", "server", "runner", "engine", "application", "api", "service",
-					   "endpoint", "http", "uvicorn", "worker", "weights", "backend", "serving", "shard",
-					   "requests", "inference", NULL};
-	return !tr_ready_about_other(s, n) && any_word(s, n, subj);
-}
-
 /* "giving up", "exiting", "aborting", "killing it": the line says what
  * waited stopped. */
 static int gave_up(const char *s, size_t n)
@@ -309,7 +301,8 @@ static int ready_words_of(const char *s, size_t n)
 	/* every phrase below holds one of these words: one pass turns most
 	 * lines away before forty searches */
 	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
-					     "running", "loaded", "still", "waiting", "before", "until", "up", NULL};
+					     "running", "loaded", "still", "waiting", "before", "until", "up", "serving",
+					     "available", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
 	static const char *const dead[] = {"never became ready", "never ready", "failed to start",
@@ -335,7 +328,7 @@ static int ready_words_of(const char *s, size_t n)
 			return 1;
 	/* "Loaded model X on device D": the event, capitalised where its
 	 * message begins; "reusing loaded model X" is the model kept */
-	if (tr_memmem(s, n, "Loaded model "))
+	if (tr_memmem(s, n, "Loaded model ") || tr_ready_at_address(s, n) || tr_whole_started(s, n))
 		return 1;
 	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
 }
@@ -640,17 +633,33 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	uint64_t kw = l->kw;
 	int bar = (kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v);
 	int load_bar = bar && loading_words(s, n);
-	if (bar && !load_bar && (!t->cur || t->cur->src != l->src || served_only(t->cur))) {
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (bar && done == 0 && c && (c->done || c->bar_done) && !tr_start_failed(c) && c->bar_all == all &&
+	    (load_bar || tr_has(&c->gen_load_s) || tr_has(&c->read_s))) {
+		/* the same bar back at 0/N after the load it counted finished:
+		 * the model loaded again, a second run */
+		if (!(st = tr_fresh_if(t, l, 1, NULL)))
+			return 0;
+		tr_evid(st, l);
+		tr_touch(st, l);
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = 1;
+		st->bar_all = all;
+		return 1;
+	}
+	if (bar && !load_bar && (!c || served_only(c))) {
 		/* a bar over work that is no load (sampling steps, "1/28 [00:01<00:40,
 		 * 1.51s/it]") where no start is under way: an app at work, not a start */
 		if (!(st = take(t, l, &e)))
 			return 0;
 		st->nserved++;
+		st->bar_all = all;
 		return 1;
 	}
 	if (load_bar) {
 		if (!(st = take(t, l, &e)))
 			return 0;
+		st->bar_all = all;
 		tr_stage_raise(st, TR_ST_LOADING);
 		st->progress_open = done < all;
 		st->bar_done = done >= all;
@@ -676,6 +685,9 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 			struct tr_num *sz = ckpt ? &st->ckpt_gib : &st->model_gib;
 			if (!tr_has(sz))
 				tr_setnum(sz, v, e);
+			/* larger than the page cache can hold: read from the device */
+			if (tr_ckpt_over_ram(s, n, &v))
+				st->from_device = 1;
 			return 1;
 		}
 	}
@@ -793,6 +805,11 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		}
 		if (summary && !st->done && st->ev_error < 0 && st->ev_gen_fail < 0) {
 			tr_stage_raise(st, TR_ST_LOADED);
+		} else if (ready_words(s, n) > 0 && tr_ready_part_only(s, n)) {
+			/* "Shard 0 ready in 370.8 s": one part loaded in that
+			 * time; the server is not up yet */
+			st->gen_load_part = st->gen_load_s.ev == e;
+			tr_stage_raise(st, TR_ST_LOADING);
 		} else if (ready_words(s, n) > 0 || ci(s, n, "load time")) {
 			if (!tr_has(&st->ready_s))
 				tr_setnum(&st->ready_s, v, e);
@@ -959,6 +976,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
+		     word(s, n, "terminate called after throwing") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
 	/* a frame of the open traceback in a loading function says the block
@@ -1034,6 +1052,8 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	} else {
 		st->ev_gen_fail_last = e;
 	}
+	if (tr_quotes_output(s, n))
+		st->quotes_output = 1;
 	if (st->ev_gen_fail < 0)
 		st->ev_gen_fail = e;
 	if (st->stage < TR_ST_BEGAN)
@@ -1056,6 +1076,12 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 		return 0;
 	if (st->done || st->ev_error >= 0 || st->ev_oom >= 0 || st->ev_killed >= 0)
 		return 1;
+	if (tr_ready_part_only(s, n)) {
+		/* a shard or a worker ready: a step of the load, the server
+		 * still to come up after it */
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
 	st->ev_gen_ready = e;
@@ -1369,6 +1395,8 @@ static int pinned_refused(struct lsc_triage *t, struct tr_line *l)
 static int device_property(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len, *p = s + 4;
+	if (tr_device_table_head(s, l->len))
+		goto setting; /* "GPU  Temp   AvgPwr  SCLK ...": the head of the devices' table */
 	if (l->len < 8 || memcmp(s, "GPU[", 4) || !tr_digit(*p))
 		return 0;
 	while (p < end && tr_digit(*p))
@@ -1378,6 +1406,7 @@ static int device_property(struct lsc_triage *t, struct tr_line *l)
 	p = tr_skip_ws(p + 1, end);
 	if (p >= end || *p != ':' || !memchr(p + 1, ':', (size_t)(end - p - 1)))
 		return 0;
+setting:;
 	int e;
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
@@ -1529,6 +1558,58 @@ static int shuts_down(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Loaded engine size: 15323 MiB", "Allocated 1504.00 MiB for ...": an
+ * amount of memory brought in opens a start under way where none is (a
+ * paste that begins after the engine's first lines); within a start it
+ * adds nothing the start's own lines do not say. */
+static int memory_brought(struct lsc_triage *t, struct tr_line *l)
+{
+	if ((t->cur && t->cur->src == l->src) || !tr_memory_brought(l->s, l->len))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	tr_stage_raise(st, TR_ST_LOADING);
+	return 1;
+}
+
+/* "Model llama3 loaded.", "Successfully loaded model x": the load ended
+ * (the weights are in), as the load's end in words is. */
+static int model_loaded(struct lsc_triage *t, struct tr_line *l)
+{
+	if (!tr_model_loaded_words(l->s, l->len))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (!st)
+		return 0;
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	if (st->ev_error < 0 && st->ev_gen_fail < 0) {
+		st->progress_open = 0;
+		tr_stage_raise(st, TR_ST_LOADED);
+	}
+	return 1;
+}
+
+/* "Started server process [4803]" after the start was up: another
+ * process coming up, a second start (begun; its own ready completes it). */
+static int process_after_ready(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!c || !(c->stage >= TR_ST_READY || c->ev_gen_ready >= 0) || tr_start_failed(c) ||
+	    !tr_process_started(l->s, l->len))
+		return 0;
+	struct tr_start *st = tr_fresh_if(t, l, 1, NULL);
+	if (!st)
+		return 0;
+	tr_evid(st, l);
+	tr_touch(st, l);
+	tr_stage_raise(st, TR_ST_BEGAN);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
@@ -1552,15 +1633,26 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GWAY) && under_way(t, l))
 		return 1;
+	if ((k & (TR_G_LOADED | TR_G_IK)) && memory_brought(t, l))
+		return 1;
+	if ((k & TR_G_GREADY) && process_after_ready(t, l))
+		return 1;
+	if ((k & TR_G_LOADED) && model_loaded(t, l))
+		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began; after
 	 * a failure of the start under way (not inside its traceback) it is a
 	 * retry, a new start: a launcher that tries its backends in turn
 	 * ("[llama-cpp] Fails: ...", then "[llama-ggml] Attempting to load") */
 	if ((k & TR_G_GFIG) && !(k & TR_G_GBEGIN) && t->cur && t->cur->src == l->src && elapsed_so_far(t->cur, l))
 		return 1;
-	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND)) {
+	/* "Unloading model...": the model let go, no load begun (after a
+	 * failure, not a retry) */
+	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND) &&
+	    !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
-		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && tr_start_failed(c), NULL);
+		/* not after a failure that quotes the failed process's output:
+		 * that load is the one that failed */
+		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && !c->quotes_output && tr_start_failed(c), NULL);
 		if (!st)
 			return 0;
 		tr_evid(st, l);
@@ -1572,6 +1664,11 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		tr_stage_raise(st, TR_ST_BEGAN);
 		if (k & TR_G_GFIG)
 			(void)elapsed_so_far(st, l);
+		/* "Loading model ... done": begun and ended on one line */
+		if (tr_load_said_done(l->s, l->len) && st->ev_error < 0 && st->ev_gen_fail < 0) {
+			st->progress_open = 0;
+			tr_stage_raise(st, TR_ST_LOADED);
+		}
 		return 1;
 	}
 	if (!(k & TR_G_GEND))

@@ -624,7 +624,7 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		if (k && k > s && isalpha((unsigned char)k[-1]))
 			k = NULL; /* "already in" is not "ready in" */
 	}
-	if (!k || tr_find(l, "complement") || tr_ready_about_other(s, l->len) ||
+	if (!k || tr_find(l, "complement") || tr_ready_about_other(s, l->len) || tr_ready_part_only(s, l->len) ||
 	    ((tr_memmem_ci(s, l->len, "not ") || tr_memmem_ci(s, l->len, "never")) && tr_ready_negated(s, l->len)))
 		return 0;
 	struct tr_start *st = t->cur;

@@ -292,6 +292,12 @@ static int apply_start(struct lsc_triage *t, struct tr_line *l, const struct tr_
 		/* "model load progress 0.42": the fraction, for its rate */
 		if ((v = num_after_word(s, end, "progress")) >= 0)
 			tr_progress_at(st, l, v);
+		/* "the checkpoint size (148.66 GiB) exceeds 90% of available RAM" */
+		if (tr_ckpt_over_ram(s, l->len, &v)) {
+			st->from_device = 1;
+			if (!tr_has(&st->ckpt_gib))
+				tr_setnum(&st->ckpt_gib, v, e);
+		}
 		return 1;
 	case TR_EV_SUMMARY:
 		if (!(st = use_h(t, l, &e, fam, h)))
@@ -333,8 +339,11 @@ static int apply_end(struct lsc_triage *t, struct tr_line *l, const struct tr_sh
 			return 0; /* a traceback means a failed load only while loading */
 		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
-		if (st->done)
+		if (st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0))
 			return 1; /* after ready: not a failed load */
+		/* after a load summary only (the weights in, the engine not yet
+		 * up: its KV cache, its graphs), the error ends the start */
+		st->done = 0;
 		if (st->ev_error < 0)
 			st->ev_error = e;
 		else if (st->ev_error2 < 0 && e != st->ev_error)
@@ -490,6 +499,9 @@ static int apply_reading(struct lsc_triage *t, struct tr_line *l, const struct t
 		tr_stage_raise(st, TR_ST_LOADING);
 		/* "45% Completed | 9/20 [00:37<00:49,  9.75s/it]": shards done of all, and the elapsed time */
 		const char *bar = memchr(s, '|', l->len);
+		/* a page that dropped the bar's glyphs keeps "100% 163/163 [01:12<...": after the share */
+		if (!bar)
+			bar = memchr(s, '%', l->len);
 		const char *p = bar ? tr_skip_ws(bar + 1, end) : NULL;
 		double done = NAN, all = NAN, mm = NAN, ss = NAN;
 		if (!p || !tr_num(&p, end, &done) || p >= end || *p != '/')

@@ -152,6 +152,28 @@ static int is(const char *b, const char *e, const char *w)
 	return e > b && *b == *w && (size_t)(e - b) == strlen(w) && !memcmp(b, w, (size_t)(e - b));
 }
 
+/* Does the command's last word, after @p, name a shell ("kubectl exec -it
+ * pod -- bash", "docker run -it image /bin/sh")? It opens a shell in the
+ * container, where the next prompt's command is what runs. */
+static int opens_shell(const char *p, const char *end)
+{
+	static const char *const sh[] = {"bash", "sh", "zsh", "ash", "dash", NULL};
+	const char *b = p, *e = p, *tb, *te;
+	for (int i = 0; i < 32; i++) {
+		p = token(p, end, &tb, &te);
+		if (tb == te)
+			break;
+		b = tb, e = te;
+	}
+	const char *base = e;
+	while (base > b && base[-1] != '/')
+		base--;
+	for (const char *const *w = sh; *w; w++)
+		if (is(base, e, *w))
+			return 1;
+	return 0;
+}
+
 int tr_command_launches(const char *c, const char *end)
 {
 	static const char *const wrap[] = {"sudo", "env", "nohup", "time", "exec", "numactl", "taskset", "sh", "bash",
@@ -192,8 +214,8 @@ int tr_command_launches(const char *c, const char *end)
 	const char *nb, *ne;
 	token(ae, end, &nb, &ne);
 	if (nb == ne && (is(ab, ae, "--version") || is(ab, ae, "-v") || is(ab, ae, "-V") || is(ab, ae, "--help") ||
-			 is(ab, ae, "-h") || is(ab, ae, "version")))
-		return 0; /* what it is, not a run */
+			 is(ab, ae, "-h") || is(ab, ae, "version") || is(ab, ae, "--env") || is(ab, ae, "env")))
+		return 0; /* what it is (its version, its help, the environment it sees), not a run */
 	/* the subcommands that only look: this project's probe and triage, an
 	 * engine's list of what runs */
 	static const char *const peek[][2] = {{"loadscope", "probe"}, {"loadscope", "triage"}, {"loadscope", "explain"},
@@ -203,6 +225,8 @@ int tr_command_launches(const char *c, const char *end)
 			return 0;
 	/* a container or cluster tool runs or shows a server only with these */
 	if (is(base, e, "docker") || is(base, e, "podman") || is(base, e, "kubectl") || is(base, e, "oc")) {
+		if (opens_shell(ae, end))
+			return 0;
 		for (const char *const *w = runs; *w; w++)
 			if (is(ab, ae, *w) || (is(ab, ae, "compose") && ae < end))
 				return 1;

@@ -227,7 +227,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l) || tr_recognise_shapes(t, &l);
 	/* the shared vocabulary: levels, failures, ready words, figures */
 	/* (and every line of an open traceback: its frames say what it was doing) */
-	if (!used && ((l.kw & TR_G_GANY) || l.level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) &&
+	if (!used && ((l.kw & (TR_G_GANY | TR_G_LOADED | TR_G_IK)) || l.level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) &&
 	    !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_generic(t, &l);
 	if (!used)

@@ -171,7 +171,10 @@ static double progress_whole(const struct tr_start *s)
  * anything, from its figures or, where it states none, its clocks. */
 static void unfinished(const struct tr_start *s, struct tr_verdict *v, int have_l, int have_g)
 {
-	if (v->speed != TR_SPEED_SLOW)
+	/* a part that finished loading (a shard ready in 30.9 s) is a
+	 * finished measure, which the rest of the start does not undo */
+	int part = have_l && s->gen_load_part && v->ev_time == s->gen_load_s.ev && v->speed == TR_SPEED_OK;
+	if (v->speed != TR_SPEED_SLOW && !part)
 		v->speed = TR_SPEED_UNKNOWN;
 	v->basis = "time so far";
 	double so_far = clock_so_far(s), whole = progress_whole(s);

@@ -1,0 +1,75 @@
+/*
+ * What a ready or failure word is about (tools/triage/subject.c): the
+ * subject read inside the names code gives its parts (CamelCase,
+ * snake_case), and one part of the server (a shard, a worker) that is
+ * ready, which is a step of the load, not the server up. Each case beside
+ * its near miss; the expected outcomes and speeds are the lines' own
+ * words and figures, read by hand against docs/triage.md's thresholds.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers/triage_run.h"
+
+static void expect_start(const char *log, size_t i, const char *outcome, const char *speed)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, i, &si) == 0, "no start %zu (the tool found %zu) in:\n%s", i,
+		  lsc_triage_nstarts(t), log);
+	cr_expect_str_eq(si.outcome, outcome, "outcome of:\n%s", log);
+	cr_expect_str_eq(si.speed, speed, "speed of:\n%s", log);
+	lsc_triage_free(t);
+}
+
+static size_t starts_of(const char *log)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	size_t n = lsc_triage_nstarts(t);
+	lsc_triage_free(t);
+	return n;
+}
+
+/* "EngineCore failed to start." is the engine's failure: the subject is a
+ * word inside the name (Engine|Core), as "engine core failed to start"
+ * is; a name with no subject in it ("TokenCache failed to start") is an
+ * error about something else, which opens no start. */
+Test(subject, camel_case_name_holds_its_subject)
+{
+	expect_start("(EngineCore_DP0 pid=280) ERROR 12-22 19:08:38 [core.py:708] EngineCore failed to start.\n", 0,
+		     "failed", "-");
+	expect_start("ERROR engine core failed to start.\n", 0, "failed", "-");
+	expect_start("ERROR 12-22 19:08:38 ModelRunner failed to start.\n", 0, "failed", "-");
+	expect_start("ERROR 12-22 19:08:38 HTTPServer failed to start.\n", 0, "failed", "-");
+	cr_expect_eq(starts_of("ERROR 12-22 19:08:38 TokenCache failed to start.\n"), 0);
+	cr_expect_eq(starts_of("ERROR 12-22 19:08:38 Enginecore failed to start.\n"), 0,
+		     "one word, Enginecore, is not Engine + Core");
+}
+
+/* "Shard 0 ready in 370.8 s" is the shard's load done, not the server up:
+ * a panic after it fails the start; the same line with the server as its
+ * subject is the start up (370.8 s with no size: over 300 s, slow). */
+Test(subject, a_part_ready_is_not_the_server_up)
+{
+	const char *part = "INFO launcher: Waiting for shard 0 to be ready...\n"
+			   "INFO launcher: Shard 0 ready in 370.805438546s\n"
+			   "INFO launcher: Starting Webserver\n"
+			   "thread 'main' panicked at 'called unwrap() on an Err value', router/src/main.rs:101:70\n";
+	expect_start(part, 0, "failed", "-");
+	const char *whole = "INFO launcher: Waiting for the server to be ready...\n"
+			    "INFO launcher: Server ready in 370.805438546s\n"
+			    "INFO launcher: Starting Webserver\n"
+			    "thread 'main' panicked at 'called unwrap() on an Err value', router/src/main.rs:101:70\n";
+	expect_start(whole, 0, "completed", "slow");
+	/* cut after the shards: loaded in 30.9 s (under 60 s: ok), never up */
+	expect_start("INFO launcher: Waiting for shard to be ready...\n"
+		     "INFO launcher: Shard ready in 30.897723226s\n"
+		     "INFO launcher: Shard ready in 30.922683334s\n",
+		     0, "cut-off", "ok");
+	expect_start("INFO launcher: Waiting for worker 1 to be ready...\n"
+		     "INFO launcher: Worker 1 is ready.\n",
+		     0, "cut-off", "-");
+}

@@ -1,0 +1,62 @@
+/*
+ * The head of a table a GPU management tool prints of its devices
+ * (rocm-smi's concise table `GPU  Temp   AvgPwr  SCLK  ...  VRAM%  GPU%`,
+ * amd-smi's, xpu-smi's, `nvidia-smi --query-gpu` as columns): the
+ * machine's state, pasted beside a report as a setting, not a start. A
+ * paste of only such a table is no start (outcome none). The head is read
+ * by its layout, not by a tool's name: its first cell names the device
+ * (GPU, Device), and at least three more short cells of words, units and
+ * signs (Temp, AvgPwr, VRAM%, Pwr:Usage/Cap, Temp (DieEdge)) follow, each parted from the
+ * one before by two spaces or more, as a program aligns its columns; a
+ * sentence that begins with "GPU" has one space between its words. A
+ * pure predicate over one cleaned line, asked of the lines the prefilter
+ * finds "GPU  " or "Device  " in.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* A cell of a table's head at @p: its end, or NULL when it holds a byte
+ * no column name has (a sentence's comma, a quote) or is too long. */
+static const char *head_cell(const char *p, const char *end)
+{
+	const char *q = p;
+	while (q < end && *q != ' ') {
+		char c = *q;
+		if (!(tr_alpha(c) || tr_digit(c) || c == '%' || c == '/' || c == ':' || c == '-' || c == '_' ||
+		      c == '.' || c == '(' || c == ')' || c == '#' || c == '[' || c == ']'))
+			return NULL;
+		q++;
+	}
+	return q > p && q - p <= 20 ? q : NULL;
+}
+
+int tr_device_table_head(const char *s, size_t n)
+{
+	const char *end = s + n, *p;
+	if (n >= 5 && !memcmp(s, "GPU", 3))
+		p = s + 3;
+	else if (n >= 8 && !memcmp(s, "Device", 6))
+		p = s + 6;
+	else
+		return 0;
+	if (p + 1 >= end || p[0] != ' ' || p[1] != ' ')
+		return 0;
+	int cells = 0;
+	while (p < end) {
+		const char *b = p;
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end)
+			break;
+		if (p - b < 2)
+			return 0; /* one space: words of a sentence, or a cell of two words */
+		if (!(p = head_cell(p, end)))
+			return 0;
+		/* "Temp (DieEdge)": a cell's qualifier after one space */
+		if (p + 1 < end && p[0] == ' ' && p[1] == '(' && !(p = head_cell(p + 1, end)))
+			return 0;
+		cells++;
+	}
+	return cells >= 3;
+}

@@ -1,0 +1,96 @@
+/*
+ * The model loaded, in the words any engine uses for it: `Model llama3
+ * loaded.`, `Successfully loaded model x`, `model x loaded successfully`,
+ * `the model is loaded`, `all shards loaded`. The verb loaded as a word
+ * with the model, its weights, its checkpoint or its shards as a word of
+ * the same line says the load ended: the weights are in (a load summary in
+ * all but its figures; the server may still have to come up after it,
+ * and a failure after it fails the start). Not a load still under way or
+ * one to come (`loaded 51%`, `loaded 3/10`, `to be loaded`, `being
+ * loaded`, `will be loaded`), not its negation (`not loaded`, `failed`,
+ * `before the model loaded`, a hedge: `if the model loaded`), and not a
+ * part that is no weights (a config, metadata, a vocabulary, a tokenizer,
+ * an adapter). A pure predicate over one cleaned line, asked of the lines
+ * the prefilter finds `loaded ` in.
+ *
+ * The same end on the line that began the load: `Loading model ...
+ * done`, `loading weights: ok`, the last word saying the step finished
+ * (a loader that prints its step and, when it returns, its result).
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+/* Is the word @w[0..len) one of @set (lower case), case-blind? */
+static int one_of(const char *w, size_t len, const char *const *set)
+{
+	unsigned char c0 = tr_lower((unsigned char)w[0]);
+	for (const char *const *x = set; *x; x++)
+		if ((unsigned char)(*x)[0] == c0 && strlen(*x) == len && !strncasecmp(w, *x, len))
+			return 1;
+	return 0;
+}
+
+int tr_model_loaded_words(const char *s, size_t n)
+{
+	static const char *const subj[] = {"model", "weights", "checkpoint", "shards", NULL};
+	static const char *const no[] = {"not", "never", "before", "until", "being", "will", "be", "if", "when",
+					 "whether", "after", "once", "reusing", "reused", "using", "keeping", "kept",
+					 "existing", "previously", "config", "configuration", "metadata", "meta", "vocab",
+					 "vocabulary", "tokenizer", "adapter", "lora", "already", "unloaded", "cannot",
+					 NULL};
+	const char *end = s + n, *v = NULL;
+	int has = 0;
+	/* one pass over the line's words */
+	for (const char *p = s; p < end;) {
+		while (p < end && !tr_alpha(*p))
+			p++;
+		const char *b = p;
+		while (p < end && tr_alpha(*p))
+			p++;
+		size_t len = (size_t)(p - b);
+		if (len < 2 || len > 13)
+			continue;
+		if (len == 6 && !v && !strncasecmp(b, "loaded", 6))
+			v = b;
+		else if (!has && one_of(b, len, subj))
+			has = 1;
+		else if (one_of(b, len, no))
+			return 0;
+	}
+	if (!v || !has)
+		return 0;
+	/* still under way after the verb: a share or a count ("loaded 51%", "3/10") */
+	const char *p = v + 6;
+	while (p < end && *p == ' ')
+		p++;
+	const char *q = p;
+	while (q < end && (tr_digit(*q) || *q == '.'))
+		q++;
+	if (q > p && q < end && (*q == '%' || *q == '/' || *q == ' '))
+		return 0;
+	return !tr_says_failed(s, n) && !memchr(s, '?', n);
+}
+
+int tr_load_said_done(const char *s, size_t n)
+{
+	static const char *const fin[] = {"done", "ok", "finished", "complete", "completed", "success"};
+	while (n && !(tr_alpha(s[n - 1]) || tr_digit(s[n - 1])))
+		n--;
+	size_t b = n;
+	while (b > 0 && tr_alpha(s[b - 1]))
+		b--;
+	if (b == 0 || b == n || tr_digit(s[b - 1]))
+		return 0;
+	/* "45% done", "3/10 done": a share of it, still under way */
+	size_t k = b;
+	while (k > 0 && s[k - 1] == ' ')
+		k--;
+	if (k > 0 && (s[k - 1] == '%' || tr_digit(s[k - 1])))
+		return 0;
+	for (size_t i = 0; i < sizeof(fin) / sizeof(fin[0]); i++)
+		if (strlen(fin[i]) == n - b && !strncasecmp(s + b, fin[i], n - b))
+			return !tr_says_failed(s, n);
+	return 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * A server up in the words that give where it answers: `Server started at
+ * http://0.0.0.0:7650`, `serving on 127.0.0.1:8080`, `API available at
+ * https://host/v1`. An engine that prints no "ready" says it is up by
+ * naming the address it serves: a verb of being up (started, running,
+ * serving, available, listening) with `at` or `on` and, right after it,
+ * an address (a URL, an IP address, localhost, host:port). The verb with
+ * anything else after it is not this (`started at 10:42`, `running on
+ * cuda:0`, `available on this device`). A pure predicate over one cleaned
+ * line, asked only by the ready words (recognise_generic.c) of a line
+ * that holds one of those verbs.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+/* Does an address begin at @p: a URL, localhost, an IPv4 address or
+ * [::], or a host name with its port (`node1:8000`)? */
+static int address_at(const char *p, const char *end)
+{
+	static const char *const scheme[] = {"http://", "https://", "grpc://", "ws://", "localhost", "[::]"};
+	for (size_t i = 0; i < sizeof(scheme) / sizeof(scheme[0]); i++) {
+		size_t k = strlen(scheme[i]);
+		if ((size_t)(end - p) >= k && !strncasecmp(p, scheme[i], k))
+			return 1;
+	}
+	/* 0.0.0.0, 127.0.0.1:8080: four numbers parted by three dots */
+	const char *q = p;
+	int dots = 0, digits = 0;
+	for (; q < end && (tr_digit(*q) || *q == '.'); q++) {
+		dots += *q == '.';
+		digits += tr_digit(*q);
+	}
+	if (dots == 3 && digits >= 4 && tr_digit(q[-1]))
+		return 1;
+	/* "port 8080" */
+	if (end - p >= 6 && !strncasecmp(p, "port ", 5) && tr_digit(p[5]))
+		return 1;
+	/* host:port: a name of letters, digits, dots and dashes, a colon, a
+	 * port of digits (not cuda:0, a device and its index: 2 digits at least) */
+	q = p;
+	while (q < end && (tr_alpha(*q) || tr_digit(*q) || *q == '.' || *q == '-'))
+		q++;
+	if (q == p || q >= end || *q != ':' || !tr_alpha(*p))
+		return 0;
+	const char *d = ++q;
+	while (q < end && tr_digit(*q))
+		q++;
+	return q - d >= 2 && (q == end || !tr_alpha(*q));
+}
+
+/* Is the word that ends at @e (exclusive) one of @set? Where it begins
+ * in *@b. */
+static int word_before(const char *s, const char *e, const char *const *set, const char **b0)
+{
+	const char *b = e;
+	while (b > s && e - b < 12 && tr_alpha(b[-1]))
+		b--;
+	*b0 = b;
+	if (b == e || (b > s && tr_alpha(b[-1])))
+		return 0;
+	size_t wl = (size_t)(e - b);
+	for (const char *const *w = set; *w; w++)
+		if (strlen(*w) == wl && !strncasecmp(b, *w, wl))
+			return 1;
+	return 0;
+}
+
+/* Does a verb of being up end at @e, or a verb and the thing it started
+ * ("started server on", "ready on")? */
+static int up_verb_before(const char *s, const char *e)
+{
+	static const char *const verb[] = {"started", "running", "serving", "available", "listening", "up", "ready",
+					   NULL};
+	static const char *const thing[] = {"server", "service", "endpoint", "api", "model", "engine", NULL};
+	const char *b;
+	if (word_before(s, e, verb, &b))
+		return 1;
+	return word_before(s, e, thing, &b) && b > s + 1 && b[-1] == ' ' && word_before(s, b - 1, verb, &b);
+}
+
+int tr_ready_at_address(const char *s, size_t n)
+{
+	/* each " at" or " on" (as logs write them, lower case) with a space or
+	 * a colon after it ("Listening at: http://..."), the verb before it and
+	 * the address after it */
+	static const char *const prep[] = {" at", " on"};
+	const char *end = s + n;
+	for (size_t i = 0; i < sizeof(prep) / sizeof(prep[0]); i++)
+		for (const char *p = tr_memmem(s, n, prep[i]); p; p = tr_memmem(p + 1, (size_t)(end - p - 1), prep[i])) {
+			const char *q = p + 3;
+			if (q < end && *q == ':')
+				q++;
+			if (q >= end || *q != ' ')
+				continue;
+			while (q < end && *q == ' ')
+				q++;
+			if (up_verb_before(s, p) && address_at(q, end))
+				return 1;
+		}
+	return 0;
+}

@@ -1,0 +1,118 @@
+/*
+ * What a ready or failure word is about: its subject. A line says the
+ * model, the server or what serves it is up (or failed to start); a Ray
+ * cluster, a tokenizer or a container that is up says nothing of the
+ * start; and one part of the server (a shard, a worker, a rank, a
+ * replica) that is ready is a step of the load, not the server up: the
+ * router or the API server still has to start after it, and can fail.
+ *
+ * Subjects are read as words, also inside the names code gives its parts:
+ * snake_case (`load_model`) and CamelCase (`EngineCore`, `ModelRunner`,
+ * `WorkerProc`, `HTTPServer`) are split where a word ends, so an engine
+ * no shape names is read by the same words (`EngineCore failed to start`
+ * is the engine's failure). Pure predicates over one cleaned line, called
+ * only on the lines that hold a ready or failure word.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+/* Does a word end before @s[i] inside a run of letters: a capital after a
+ * lower-case letter (EngineCore), or the last capital of a run before a
+ * lower-case letter (HTTPServer)? */
+static int camel_cut(const char *s, size_t n, size_t i)
+{
+	if (!tr_upper(s[i]) || !tr_alpha(s[i - 1]))
+		return 0;
+	if (!tr_upper(s[i - 1]))
+		return 1;
+	return i + 1 < n && tr_alpha(s[i + 1]) && !tr_upper(s[i + 1]);
+}
+
+enum { SUBJ_OTHER = 1, SUBJ_WHOLE = 2, SUBJ_PART = 4 };
+
+/* Is the word @w[0..len) (as the line writes it) one of @set? */
+static int in_set(const char *w, size_t len, const char *const *set)
+{
+	unsigned char c0 = tr_lower((unsigned char)w[0]);
+	for (const char *const *x = set; *x; x++) {
+		if ((unsigned char)(*x)[0] != c0 || strlen(*x) != len)
+			continue;
+		size_t j = 1;
+		while (j < len && tr_lower((unsigned char)w[j]) == (unsigned char)(*x)[j])
+			j++;
+		if (j == len)
+			return 1;
+	}
+	return 0;
+}
+
+/* something other than the model */
+static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
+				    "node", "gcs", "raylet", "pod", NULL};
+/* the whole of what serves the model, or the model */
+static const char *const whole[] = {"model", "server", "runner", "engine", "application", "api", "service",
+				    "endpoint", "http", "uvicorn", "weights", "backend", "serving", "requests",
+				    "inference", "webserver", NULL};
+/* one part of it */
+static const char *const part[] = {"shard", "worker", "rank", "replica", NULL};
+
+/* Which subjects @s[0..n) names, in one pass over its words: words are
+ * parted by any byte that is not a letter or a digit, and inside a run of
+ * them where camel_cut says one ends. */
+static int subjects(const char *s, size_t n)
+{
+	int got = 0;
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && !(tr_alpha(s[i]) || tr_digit(s[i])))
+			i++;
+		if (i >= n)
+			break;
+		size_t b = i++;
+		while (i < n && (tr_alpha(s[i]) || tr_digit(s[i])) && !camel_cut(s, n, i))
+			i++;
+		size_t len = i - b;
+		if (len < 3 || len > 11)
+			continue; /* no subject is shorter or longer */
+		if (!(got & SUBJ_OTHER) && in_set(s + b, len, other))
+			got |= SUBJ_OTHER;
+		else if (!(got & SUBJ_WHOLE) && in_set(s + b, len, whole))
+			got |= SUBJ_WHOLE;
+		else if (!(got & SUBJ_PART) && in_set(s + b, len, part))
+			got |= SUBJ_PART;
+	}
+	return got;
+}
+
+int tr_ready_about_other(const char *s, size_t n)
+{
+	return (subjects(s, n) & SUBJ_OTHER) != 0;
+}
+
+int tr_ready_subject(const char *s, size_t n)
+{
+	int g = subjects(s, n);
+	return !(g & SUBJ_OTHER) && (g & (SUBJ_WHOLE | SUBJ_PART));
+}
+
+int tr_ready_part_only(const char *s, size_t n)
+{
+	return (subjects(s, n) & (SUBJ_PART | SUBJ_WHOLE)) == SUBJ_PART;
+}
+
+int tr_whole_started(const char *s, size_t n)
+{
+	/* "Engine started.", "gRPC server started": the line's last word,
+	 * after a whole subject (a part or something else started is not the
+	 * server up) */
+	while (n && (s[n - 1] == '.' || s[n - 1] == '!' || s[n - 1] == ' '))
+		n--;
+	if (n < 9 || strncasecmp(s + n - 7, "started", 7) || s[n - 8] != ' ')
+		return 0;
+	size_t e = n - 8, b = e;
+	while (b > 0 && (tr_alpha(s[b - 1]) || tr_digit(s[b - 1])))
+		b--;
+	return e > b && in_set(s + b, e - b, whole);
+}
