@@ -489,3 +489,24 @@ Test(triage_quotes, a_page_of_a_start_without_durations)
 	free(page);
 	lsc_triage_free(t);
 }
+
+/* A fault rate said in prose ("page faults 51,200 faults/s") is the fill's
+ * measure when nothing better gives one: the compaction finding works out
+ * what 4 KiB faults at that rate move (51,200 x 4 KiB = 200.0 MiB/s) and
+ * judges the fill by it (0.195 GiB/s, under a quarter of 1 GiB/s). */
+Test(triage_quotes, a_fault_rate_in_prose_is_the_fill)
+{
+	char *j = json_of("GPU 0: X, compute capability 12.0\n"
+			  "strata generate: expert arena: cudaHostRegister PORTABLE ok; MAP_HUGETLB unavailable (needed "
+			  "20464 2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\n"
+			  "defrag = [madvise]\n"
+			  "compact_stall +858, compact_fail +858, thp_fault_fallback +290, allocstall_normal +286 "
+			  "(8 s window)\n"
+			  "page faults while filling: 51,200 faults/s\n");
+	char buf[8192];
+	const char *f = finding(j, "thp-direct-compaction", buf, sizeof buf);
+	cr_assert_not_null(f, "%s", j);
+	cr_assert(strstr(f, "51200 faults/s x 4 KiB = 200.0 MiB/s"), "%s", f);
+	cr_assert(strstr(f, "fill 0.195 GiB/s against an assumed normal of 1.00 GiB/s = 19.5%"), "%s", f);
+	free(j);
+}
