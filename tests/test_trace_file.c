@@ -237,6 +237,28 @@ Test(trace_file, regular_file_gets_the_trace)
 }
 
 
+/* A dead run of this pid left its temporary name behind (PATH.PID.tmp, an
+ * empty file) beside an earlier trace: the new trace takes the temporary
+ * name anyway and replaces the earlier one; nothing is left but it. */
+Test(trace_file, a_stale_temporary_name_is_taken_over)
+{
+	char path[128], tmp[192];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	run_with_trace(path);
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	cr_assert_not_null(f);
+	fclose(f);
+	cr_assert_eq(entries(dir), 2);
+	memset(&cap, 0, sizeof(cap));
+	run_with_trace(path);
+	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
+	cr_assert_eq(entries(dir), 1, "the temporary name was left");
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(lsct_trace_count(&tr, 'B', NULL), 1, "the earlier trace was kept or appended to");
+	cr_assert(tr.closed);
+}
+
 /* Another program's file at the path is not the trace's to replace. */
 Test(trace_file, a_file_that_is_not_a_trace_is_left_alone)
 {
