@@ -4,7 +4,9 @@
  * input, first and last line, run id, outcome and speed) is what the text
  * report's start heading, the JSON report's start object and the HTML
  * page's start heading each print, written out here from the summary in
- * each format's words; and each format has as many starts as the summary.
+ * each format's words; and each format has as many starts as the summary;
+ * each finding's arithmetic and remedies, in order, in the text and on
+ * the page (escaped here as the page escapes).
  * A renderer that drops or swaps one of them (a line range without its
  * end, the run id of another start) fails on the logs that have it.
  */
@@ -34,7 +36,64 @@ static int plain(const char *s)
 	return 1;
 }
 
-static void check(const char *name, struct lsc_triage *t, unsigned *starts, unsigned *runs)
+/* @s as the page writes text: & < > " ' as entities (ASCII text only). */
+static void html_of(const char *s, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (; *s && n + 7 < cap; s++) {
+		const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;"
+			      : *s == '\'' ? "&#39;" : NULL;
+		if (e) {
+			memcpy(out + n, e, strlen(e));
+			n += strlen(e);
+		} else {
+			out[n++] = *s;
+		}
+	}
+	out[n] = 0;
+}
+
+static int ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Each finding's arithmetic and remedies, in order, in the text report
+ * and on the page (the page shows the first 32 findings of a start). */
+static void check_findings(const char *name, struct lsc_triage *t, const char *text, const char *html,
+			   unsigned *items)
+{
+	unsigned shown[1024] = {0};
+	for (size_t i = 0; i < t->nfull; i++) {
+		const struct tr_finding *f = &t->full[i];
+		if (f->lite)
+			continue;
+		int on_page = f->start < 1024 && shown[f->start]++ < 32;
+		for (unsigned k = 0; k < f->nmath + f->nrem; k++) {
+			const char *x = k < f->nmath ? f->math[k] : f->rem[k - f->nmath];
+			if (!ascii(x))
+				continue;
+			char want[7 * TR_F_TXT + 64];
+			if (k < f->nmath)
+				snprintf(want, sizeof want, "      = %s\n", x);
+			else
+				snprintf(want, sizeof want, "      %u. %s\n", k - f->nmath + 1, x);
+			cr_expect(strstr(text, want), "%s: %s's text lacks \"%s\"", name, f->id, want);
+			if (on_page) {
+				char e[6 * TR_F_TXT];
+				html_of(x, e, sizeof e);
+				snprintf(want, sizeof want, "<li>%s</li>", e);
+				cr_expect(strstr(html, want), "%s: %s's page lacks %s", name, f->id, want);
+			}
+			(*items)++;
+		}
+	}
+}
+
+static void check(const char *name, struct lsc_triage *t, unsigned *starts, unsigned *runs, unsigned *items)
 {
 	size_t nt, nj, nh;
 	char *text = trun_render(t, LSC_TRIAGE_TEXT, &nt), *json = trun_render(t, LSC_TRIAGE_JSON, &nj),
@@ -72,6 +131,7 @@ static void check(const char *name, struct lsc_triage *t, unsigned *starts, unsi
 		const char *got = strstr(sec, want);
 		cr_expect(got && h2 && got < h2 + 5, "%s: start %u's heading lacks \"%s\"", name, m->idx, want);
 	}
+	check_findings(name, t, text, html, items);
 	free(text);
 	free(json);
 	free(html);
@@ -82,14 +142,14 @@ Test(triage_render_agree, every_format_names_each_start_alike)
 	size_t nlogs;
 	char **logs = trun_list(LSC_TEST_CORPUS "/logs", ".log", &nlogs);
 	cr_assert_gt(nlogs, 10);
-	unsigned starts = 0, runs = 0;
+	unsigned starts = 0, runs = 0, items = 0;
 	for (size_t i = 0; i < nlogs; i++) {
 		size_t n;
 		char *log = trun_corpus_log(logs[i], &n);
 		cr_assert_not_null(log);
 		struct lsc_triage *t = trun_feed(log, n, n + 1, 11 + i, NULL);
 		cr_assert_not_null(t);
-		check(logs[i], t, &starts, &runs);
+		check(logs[i], t, &starts, &runs, &items);
 		lsc_triage_free(t);
 		free(log);
 	}
@@ -97,4 +157,5 @@ Test(triage_render_agree, every_format_names_each_start_alike)
 	/* not a property of nothing: the corpus has starts, with and without run ids */
 	cr_expect_gt(starts, 250, "%u starts", starts);
 	cr_expect_gt(runs, 20, "%u starts with a run id", runs);
+	cr_expect_gt(items, 500, "%u lines of arithmetic and remedies", items);
 }
