@@ -272,6 +272,12 @@ Test(probe, a_small_arena_on_this_machine_is_ok)
 	cr_assert(find(&r, "ok", 0, &p, store));
 	assert_field(&p, "arena_bytes", "1073741");
 	cr_assert_not_null(strstr(p.human, "enough for 1.0 MiB"), "%s", p.human);
+	/* the field "thp" is the sentence's reason, whole */
+	const char *thp = lsc__parsed_get(&p, "thp");
+	cr_assert_not_null(thp, "no thp field: %s", r.out);
+	const char *colon = strstr(p.human, "pinned arena: ");
+	cr_assert_not_null(colon);
+	cr_assert_str_eq(thp, colon + strlen("pinned arena: "));
 }
 
 Test(probe, default_arena_is_80_percent_of_memavailable)
