@@ -11,6 +11,7 @@
  * end, the run id of another start) fails on the logs that have it.
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,8 @@ static int ascii(const char *s)
 
 /* Each finding's arithmetic and remedies, in order, in the text report
  * and on the page (the page shows the first 32 findings of a start). */
+static unsigned phase_rows;
+
 static void check_findings(const char *name, struct lsc_triage *t, const char *text, const char *html,
 			   unsigned *items)
 {
@@ -90,6 +93,35 @@ static void check_findings(const char *name, struct lsc_triage *t, const char *t
 			}
 			(*items)++;
 		}
+	}
+}
+
+/* The page's phase tables: no cell prints a NaN or an infinity, a row
+ * without its GiB or its time has no rate, and a row's rate is its GiB
+ * over its time, as printed (to their rounding). */
+static void check_phase_rows(const char *name, const char *html, unsigned *rows)
+{
+	cr_expect_null(strstr(html, "nan</td>"), "%s: a cell says nan", name);
+	cr_expect_null(strstr(html, "inf</td>"), "%s: a cell says inf", name);
+	for (const char *r = html; (r = strstr(r, "<tr data-phase=\"")); r++) {
+		const char *c = strstr(r, "</th>"), *e = strstr(r, "</tr>");
+		if (!c || !e)
+			break;
+		double v[4];
+		int na[4];
+		for (int i = 0; i < 4; i++) {
+			c = strstr(c, "<td");
+			cr_assert(c && c < e, "%s: a phase row without its four cells", name);
+			na[i] = !strncmp(c, "<td class=\"na\">-</td>", 21);
+			v[i] = na[i] ? 0 : strtod(strchr(c, '>') + 1, NULL);
+			c += 3;
+		}
+		cr_expect(!(na[2] || na[0]) || na[3], "%s: a rate without its GiB or time", name);
+		cr_expect(na[3] || v[0] >= 0, "%s: a rate over a time below 0", name);
+		if (!na[3] && v[0] > 0.01)
+			cr_expect(fabs(v[3] - v[2] / v[0]) <= 0.005 + (v[2] + 0.005) / (v[0] - 0.0005) - v[2] / v[0] + 1e-9,
+				  "%s: rate %.2f for %.2f GiB in %.3f s", name, v[3], v[2], v[0]);
+		(*rows)++;
 	}
 }
 
@@ -132,6 +164,7 @@ static void check(const char *name, struct lsc_triage *t, unsigned *starts, unsi
 		cr_expect(got && h2 && got < h2 + 5, "%s: start %u's heading lacks \"%s\"", name, m->idx, want);
 	}
 	check_findings(name, t, text, html, items);
+	check_phase_rows(name, html, &phase_rows);
 	free(text);
 	free(json);
 	free(html);
@@ -158,4 +191,5 @@ Test(triage_render_agree, every_format_names_each_start_alike)
 	cr_expect_gt(starts, 250, "%u starts", starts);
 	cr_expect_gt(runs, 20, "%u starts with a run id", runs);
 	cr_expect_gt(items, 500, "%u lines of arithmetic and remedies", items);
+	cr_expect_gt(phase_rows, 100, "%u rows of the pages' phase tables", phase_rows);
 }
