@@ -378,6 +378,16 @@ Test(generic, status_table_rows)
 	cr_assert(t);
 	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
 	lsc_triage_free(t);
+	/* the only model UNAVAILABLE, nothing READY before it: the model was
+	 * being loaded, and failed */
+	snprintf(log, sizeof log,
+		 "%s| simple        | 1       | UNAVAILABLE: Internal: failed to stat file /opt/backends/python |\n",
+		 head);
+	expect_start(log, "failed", "-");
+	t = trun_text(log);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "a lone UNAVAILABLE row");
+	lsc_triage_free(t);
 	/* near misses */
 	cr_expect_eq(nstarts_of("| Model | Version | Status |\n|---|---|---|\n| m | 1 | UNAVAILABLE: x |\n"), 0,
 		     "a Markdown table is the report's prose");
