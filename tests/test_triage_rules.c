@@ -481,3 +481,30 @@ Test(triage_rules, mem_short_from_the_probe)
 	      "mem-short");
 	QUIET("[loadscope/1] ok probe: nothing in the way | run=00000013 arena_bytes=1073741824\n", "mem-short");
 }
+
+/* kfd-userptr-eagain without a trace: a slow allocation (30 s) behind an
+ * arena the engine says it registered with HIP is "not evaluated", with
+ * the strace to run; the same arena registered with CUDA (no KFD) is not
+ * the rule's at all. */
+Test(triage_rules, kfd_userptr_eagain_untraced_on_hip_only)
+{
+	static const char fmt[] = "strata generate: expert arena: %s PORTABLE ok; MAP_HUGETLB unavailable (needed "
+				  "20464 2 MiB pages, vm.nr_hugepages=0); transparent huge pages requested (MADV_HUGEPAGE)\n"
+				  "[loadscope/1] phase allocate | run=0000000a kind=allocate bytes=42917472256 wall_s=30\n"
+				  "[loadscope/1] ready | run=0000000a wall_s=50\n";
+	const char *apis[] = {"hipHostRegister", "cudaHostRegister"};
+	for (int i = 0; i < 2; i++) {
+		char log[1024];
+		snprintf(log, sizeof log, fmt, apis[i]);
+		struct lsc_triage *t = run(log);
+		size_t n;
+		char *j = trun_render(t, LSC_TRIAGE_JSON, &n);
+		cr_assert_not_null(j);
+		int noteval = strstr(j, "\"kfd-userptr-eagain\",\"missing\":\"an ioctl trace of the allocation") != NULL;
+		cr_expect_eq(noteval, i == 0, "%s: kfd-userptr-eagain %s evaluated:\n%s", apis[i], noteval ? "not" : "",
+			     j);
+		cr_expect_eq(sev_of(t, "kfd-userptr-eagain"), -1, "%s: no trace, no finding", apis[i]);
+		free(j);
+		lsc_triage_free(t);
+	}
+}
