@@ -112,6 +112,8 @@ Test(triage_quotes, a_pinned_refusal_quotes_the_fallback_line)
 	cr_expect(strstr(f, "\"line\":3,\"text\":\"ggml_backend_cuda_host_buffer: falling back"),
 		  "the fallback is quoted: %s", f);
 	cr_expect(strstr(f, "went on with pageable memory"), "%s", f);
+	/* every line of it was read for something: 4 of 4 recognised */
+	cr_expect(strstr(j, "\"lines\":4,\"recognised\":4,"), "%s", j);
 	free(j);
 }
 
