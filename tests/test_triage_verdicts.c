@@ -409,3 +409,21 @@ Test(verdicts, a_kill_word_past_the_first_kib_of_a_long_line)
 		lsc_triage_free(t);
 	}
 }
+
+/* A start whose load is only its phases (an allocation and its pin, no
+ * read) is judged on the phases' own bytes, the largest of them: 512 MiB
+ * allocated in 2 s and pinned in 1 s is 0.5 GiB in 3 s, not a size the
+ * phases never had (a floor of 1 GiB). */
+Test(verdicts, phases_under_a_gib_are_judged_on_their_bytes)
+{
+	struct lsc_triage *t = trun_text("[loadscope/1] start e | run=0000000b\n"
+					 "[loadscope/1] phase allocate | run=0000000b kind=allocate bytes=536870912 wall_s=2\n"
+					 "[loadscope/1] phase pin | run=0000000b kind=pin bytes=536870912 wall_s=1\n"
+					 "[loadscope/1] ready | run=0000000b wall_s=6\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_float_eq(si.gib, 0.5, 1e-9, "judged on %.3f GiB", si.gib);
+	cr_expect_float_eq(si.load_s, 3, 1e-9, "judged on %.3f s", si.load_s);
+	lsc_triage_free(t);
+}
