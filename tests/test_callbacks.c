@@ -5,7 +5,8 @@
  * and the turn the sink left is taken back by the next line of its thread,
  * which also lets another thread's line through, and destroy join the
  * watchdog. A sink that calls back into its profiler does not recurse
- * without end. Each case runs in a forked child under a watchdog alarm
+ * without end, and one that jumps out from inside its own call-backs
+ * leaves no count behind that would refuse the next one early. Each case runs in a forked child under a watchdog alarm
  * that fails it rather than hanging (no timing is asserted).
  */
 #include <criterion/criterion.h>
@@ -280,4 +281,68 @@ Test(callbacks, a_progress_callback_that_longjmps_out_of_io_uring_reads)
 {
 	lsct_need_uring();
 	progress_case("io_uring");
+}
+
+/* A sink that calls back into the profiler and then jumps out from three
+ * levels down leaves its nesting count behind; the next line, from a frame
+ * no deeper than the one it jumped from, takes the turn back with the count
+ * cleared, so that its sink calling back gets the same lines through before
+ * the refusal as a first one did. */
+static int depth, jump_at, nested_notes;
+
+static void nesting_sink(void *user, const char *line, size_t len)
+{
+	depth++;
+	if (jump_at && depth == jump_at) {
+		jump_at = 0;
+		depth = 0;
+		longjmp(out, 1);
+	}
+	if (reenter && strstr(line, "nested")) {
+		nested_notes++;
+		lsc_note(P, "nested", "from inside the sink");
+	}
+	lsct_sink(user, line, len);
+	depth--;
+}
+
+static unsigned burst(void)
+{
+	nested_notes = 0;
+	reenter = 1;
+	lsc_note(P, "nested", "a line whose sink logs through the profiler");
+	reenter = 0;
+	return (unsigned)nested_notes;
+}
+
+static int nest_count_cleared_after_a_jump(void)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
+	o.sink = nesting_sink;
+	o.sink_user = &cap;
+	if (lsc_profiler_create(&o, &P) != 0)
+		return 2;
+	unsigned first = burst();
+	if (first < 2)
+		return 3; /* a sink that calls back gets some lines through */
+	depth = 0;
+	jump_at = 3;
+	reenter = 1;
+	if (setjmp(out) == 0) {
+		lsc_note(P, "nested", "the sink jumps out three levels down");
+		return 4; /* not reached */
+	}
+	reenter = 0;
+	unsigned after = burst();
+	if (after != first)
+		return 5; /* fewer lines let through: the count of the jump was kept */
+	lsc_profiler_destroy(P);
+	return 0;
+}
+
+Test(callbacks, a_jump_out_of_a_nested_sink_clears_its_nesting_count)
+{
+	in_child(nest_count_cleared_after_a_jump);
 }
