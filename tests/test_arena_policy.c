@@ -145,6 +145,27 @@ Test(arena_policy, hugetlb_empty_pool_falls_back)
 	lsc_profiler_destroy(p);
 }
 
+/* A verbose profiler into cap that reads the fixture tree @tree's /proc
+ * and /sys. */
+static lsc_profiler *fixture_profiler(const char *tree)
+{
+	static char proc[256], sys[256];
+	struct lsc_profiler_options po;
+	lsc_profiler_options_init(&po);
+	memset(&cap, 0, sizeof cap);
+	snprintf(proc, sizeof proc, "%s/%s/proc", LSC_TEST_FIXTURES, tree);
+	snprintf(sys, sizeof sys, "%s/%s/sys", LSC_TEST_FIXTURES, tree);
+	po.sink = lsct_sink;
+	po.sink_user = &cap;
+	po.mode = LSC_MODE_ON;
+	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_VERBOSE;
+	po.proc_root = proc;
+	po.sys_root = sys;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	return p;
+}
+
 /* Where the pool cannot be read (a container's /proc without hugetlb
  * lines), the fallback says how many pages were needed and that the pool
  * is n/a, not that it has 0 free of 0. */
@@ -152,19 +173,9 @@ Test(arena_policy, hugetlb_pool_not_readable_is_said_na)
 {
 	struct lsc_load_options o;
 	struct lsc__arena a;
-	struct lsc_profiler_options po;
 	if (!hugetlb_pool_empty())
 		cr_skip_test("a hugetlb pool exists here (vm.nr_hugepages > 0): this test needs it empty");
-	lsc_profiler_options_init(&po);
-	memset(&cap, 0, sizeof cap);
-	po.sink = lsct_sink;
-	po.sink_user = &cap;
-	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_VERBOSE;
-	po.proc_root = LSC_TEST_FIXTURES "/container-no-vmstat/proc";
-	po.sys_root = LSC_TEST_FIXTURES "/container-no-vmstat/sys";
-	lsc_profiler *p;
-	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	lsc_profiler *p = fixture_profiler("container-no-vmstat");
 	opts(&o, LSC_THP_HUGETLB);
 	cr_assert_eq(lsc__arena_alloc(p, &o, ARENA, &a), 0, "%s", cap.buf);
 	char v[512];
@@ -181,17 +192,7 @@ Test(arena_policy, lines_parse_back)
 	char v[512];
 	/* The host fixture tree: an empty hugetlb pool, THP madvise/madvise
 	 * and 3.94 GiB free in 2 MiB blocks, so auto takes thp for 64 MiB. */
-	struct lsc_profiler_options po;
-	lsc_profiler_options_init(&po);
-	memset(&cap, 0, sizeof cap);
-	po.sink = lsct_sink;
-	po.sink_user = &cap;
-	po.mode = LSC_MODE_ON;
-	po.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_VERBOSE;
-	po.proc_root = LSC_TEST_FIXTURES "/host-6.18-madvise/proc";
-	po.sys_root = LSC_TEST_FIXTURES "/host-6.18-madvise/sys";
-	lsc_profiler *p;
-	cr_assert_eq(lsc_profiler_create(&po, &p), 0);
+	lsc_profiler *p = fixture_profiler("host-6.18-madvise");
 
 	opts(&o, LSC_THP_HUGETLB);
 	o.chunk_bytes = 16 * MIB;

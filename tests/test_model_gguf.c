@@ -323,6 +323,25 @@ static void tinfo(struct w *w, const char *name, uint32_t nd, const uint64_t *di
 	u64(w, 0);
 }
 
+/* The file at @path refused with @cause, or (NULL) read as a manifest of
+ * @tensors tensors. */
+static void refused_or_loads(const char *path, const char *cause, uint64_t tensors)
+{
+	if (cause) {
+		lsct_model_fails(path, NULL, -EBADMSG, "EBADMSG", cause);
+		return;
+	}
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	struct lsc_manifest *m = NULL;
+	int ret = lsc_manifest_from_files(p, &path, 1, &m);
+	if (ret)
+		lsct_dump(&cap);
+	cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
+	cr_assert_eq(m->n_tensors, tensors);
+	lsc_manifest_destroy(m);
+	lsc_profiler_destroy(p);
+}
+
 /* The file of @w padded with @data zero bytes after its header's 32-byte
  * boundary: refused with @cause, or (NULL) loaded with @tensors tensors. */
 static void check(struct w *w, size_t data, const char *cause, uint64_t tensors)
@@ -332,19 +351,7 @@ static void check(struct w *w, size_t data, const char *cause, uint64_t tensors)
 	for (size_t i = 0; i < data; i++)
 		put(w, "", 1);
 	char *path = lsct_write("hand.gguf", w->b, w->n);
-	if (cause) {
-		lsct_model_fails(path, NULL, -EBADMSG, "EBADMSG", cause);
-	} else {
-		lsc_profiler *p = lsct_profiler_fresh(&cap);
-		struct lsc_manifest *m = NULL;
-		int ret = lsc_manifest_from_files(p, (const char *const *)&path, 1, &m);
-		if (ret)
-			lsct_dump(&cap);
-		cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
-		cr_assert_eq(m->n_tensors, tensors);
-		lsc_manifest_destroy(m);
-		lsc_profiler_destroy(p);
-	}
+	refused_or_loads(path, cause, tensors);
 	free(path);
 }
 
@@ -463,19 +470,7 @@ static void header_ending_at(uint64_t end, const char *cause)
 	u64(&w, len);
 	char *path = lsct_write("long-header.gguf", w.b, w.n);
 	cr_assert_eq(truncate(path, (off_t)((1ull << 30) + 4096)), 0, "%s", strerror(errno));
-	if (cause) {
-		lsct_model_fails(path, NULL, -EBADMSG, "EBADMSG", cause);
-	} else {
-		lsc_profiler *p = lsct_profiler_fresh(&cap);
-		struct lsc_manifest *m = NULL;
-		int ret = lsc_manifest_from_files(p, (const char *const *)&path, 1, &m);
-		if (ret)
-			lsct_dump(&cap);
-		cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
-		cr_assert_eq(m->n_tensors, 0);
-		lsc_manifest_destroy(m);
-		lsc_profiler_destroy(p);
-	}
+	refused_or_loads(path, cause, 0);
 	unlink(path);
 	free(path);
 }

@@ -57,21 +57,30 @@ static void teardown(void)
 
 TestSuite(watchdog_clock, .fini = teardown, .timeout = 180);
 
-Test(watchdog_clock, elapsed_is_the_time_in_the_phase)
+/* A profiler into cap with @flags (its "still" lines after 10 s, every
+ * 5 s), reading @proc_root (NULL: /proc). */
+static lsc_profiler *clocked(unsigned flags, const char *proc_root)
 {
-	atomic_store(&now_ns, 1000 * S_NS);
-	lsc__clock = fake_clock;
 	struct lsc_profiler_options o;
 	lsc_profiler_options_init(&o);
 	o.sink = lsct_sink;
 	o.sink_user = &cap;
 	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE; /* every field: elapsed_s */
+	o.flags = LSC_PROFILER_IGNORE_ENV | flags;
 	o.watchdog_after_s = 10;
 	o.watchdog_every_s = 5;
+	o.proc_root = proc_root;
 	lsc_profiler *p;
 	lsct_capture_reset(&cap);
 	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	return p;
+}
+
+Test(watchdog_clock, elapsed_is_the_time_in_the_phase)
+{
+	atomic_store(&now_ns, 1000 * S_NS);
+	lsc__clock = fake_clock;
+	lsc_profiler *p = clocked(LSC_PROFILER_VERBOSE, NULL); /* every field: elapsed_s */
 	cr_assert_eq(lsc_start_begin(p, "clock"), 0);
 	lsc_span s;
 	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 100ull << 30, &s), 0);
@@ -114,17 +123,7 @@ Test(watchdog_clock, no_watchdog_means_no_line)
 {
 	atomic_store(&now_ns, 1000 * S_NS);
 	lsc__clock = fake_clock;
-	struct lsc_profiler_options o;
-	lsc_profiler_options_init(&o);
-	o.sink = lsct_sink;
-	o.sink_user = &cap;
-	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG;
-	o.watchdog_after_s = 10;
-	o.watchdog_every_s = 5;
-	lsc_profiler *p;
-	lsct_capture_reset(&cap);
-	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_profiler *p = clocked(LSC_PROFILER_NO_WATCHDOG, NULL);
 	cr_assert_eq(lsc_start_begin(p, "quiet"), 0);
 	lsc_span s;
 	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_READ, NULL, 1ull << 30, &s), 0);
@@ -184,18 +183,7 @@ Test(watchdog_clock, the_machines_counters_as_rates_over_the_clock)
 
 	atomic_store(&now_ns, 1000 * S_NS);
 	lsc__clock = fake_clock;
-	struct lsc_profiler_options o;
-	lsc_profiler_options_init(&o);
-	o.sink = lsct_sink;
-	o.sink_user = &cap;
-	o.mode = LSC_MODE_ON;
-	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
-	o.watchdog_after_s = 10;
-	o.watchdog_every_s = 5;
-	o.proc_root = proc_dir;
-	lsc_profiler *p;
-	lsct_capture_reset(&cap);
-	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	lsc_profiler *p = clocked(LSC_PROFILER_VERBOSE, proc_dir);
 	cr_assert_eq(lsc_start_begin(p, "machine"), 0);
 	lsc_span s;
 	cr_assert_eq(lsc_span_begin(p, LSC_PHASE_ALLOCATE, NULL, 0, &s), 0);
