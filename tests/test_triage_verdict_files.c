@@ -36,7 +36,6 @@
 
 #define LOGS LSC_TEST_CORPUS "/logs"
 #define VERDICTS LSC_TEST_CORPUS "/verdicts"
-#define VALIDATION LSC_TEST_CORPUS "/validation.txt"
 #define KNOWN VERDICTS "/KNOWN_MISMATCHES"
 
 /* The share of starts whose verdict matches, that the tool reaches today
@@ -139,21 +138,6 @@ static int known(const char *stem, unsigned i)
 	int hit = 0;
 	while (!hit && fgets(line, sizeof line, f))
 		hit = line[0] != '#' && sscanf(line, "%255s %u", st, &k) == 2 && k == i && !strcmp(st, stem);
-	fclose(f);
-	return hit;
-}
-
-static int in_validation(const char *stem)
-{
-	FILE *f = fopen(VALIDATION, "r");
-	if (!f)
-		return 0;
-	char line[256];
-	int hit = 0;
-	while (!hit && fgets(line, sizeof line, f)) {
-		line[strcspn(line, " \t\r\n#")] = 0;
-		hit = line[0] && !strcmp(line, stem);
-	}
 	fclose(f);
 	return hit;
 }
@@ -289,7 +273,7 @@ Test(verdicts, score_overall_per_engine_and_validation)
 		char why[64][160];
 		compare(t, &v, 1, ok, why);
 		size_t ns = lsc_triage_nstarts(t);
-		int val = in_validation(st[i]);
+		int val = trun_held_out(st[i]);
 		if (v.n == 0 && ns != 0)
 			say("VERDICT MISMATCH %s: no start in the verdict file, the tool found %zu", st[i], ns);
 		for (unsigned k = 0; k < v.n; k++) {
@@ -345,7 +329,7 @@ Test(verdicts, leave_one_engine_out)
 	for (size_t i = 0; i < n; i++) {
 		struct vfile v;
 		cr_assert(read_verdict(st[i], &v) == 0);
-		if (in_validation(st[i]) || v.n == 0)
+		if (trun_held_out(st[i]) || v.n == 0)
 			continue;
 		/* a log's starts are one engine's, as its first start names */
 		const char *eng = v.r[0].engine;

@@ -17,7 +17,7 @@
 
 static const char *const names[DMG_N] = {
 	"crlf", "ansi", "quote", "quote2", "fence", "fence-nested", "details", "bold",
-	"syslog", "journald", "pidchain", "ts-iso", "ts-bracket", "ts-elapsed", "engine", "all",
+	"syslog", "journald", "pidchain", "ts-iso", "ts-bracket", "ts-elapsed", "engine", "all", "all-foreign",
 };
 
 const char *dmg_name(enum dmg_kind k)
@@ -326,7 +326,7 @@ int dmg_apply(enum dmg_kind k, const char *in, size_t len, struct dmg_buf *out)
 		out->p[0] = '\0';
 	if ((unsigned)k >= DMG_N)
 		return -EINVAL;
-	if (k != DMG_ALL) {
+	if (k != DMG_ALL && k != DMG_ALL_FOREIGN) {
 		int rc = apply1(k, in, len, out);
 		if (rc)
 			dmg_free(out);
@@ -341,7 +341,7 @@ int dmg_apply(enum dmg_kind k, const char *in, size_t len, struct dmg_buf *out)
 	struct dmg_buf a = {0}, b = {0};
 	if (put(&a, in, len))
 		return -ENOMEM;
-	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+	for (size_t i = k == DMG_ALL_FOREIGN ? 1 : 0; i < sizeof order / sizeof order[0]; i++) {
 		b.len = 0;
 		if (apply1(order[i], a.p, a.len, &b)) {
 			dmg_free(&a);

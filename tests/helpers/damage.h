@@ -34,6 +34,8 @@ enum dmg_kind {
 	DMG_TS_ELAPSED,    /* "0.00.189.951 I " (llama.cpp's log prefix) */
 	DMG_ENGINE,        /* "strata generate: " */
 	DMG_ALL,           /* every one of the above, in the order a paste would stack them */
+	DMG_ALL_FOREIGN,   /* the same stack without "strata generate: ", the seed engine's own
+	                      prefix (on another engine's log it would make the lines strata's) */
 	DMG_N
 };
 

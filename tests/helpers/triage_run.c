@@ -297,6 +297,37 @@ char *trun_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, size_t *len)
 	return p;
 }
 
+int trun_held_out(const char *stem)
+{
+	FILE *f = fopen(LSC_TEST_CORPUS "/validation.txt", "r");
+	if (!f)
+		return 0;
+	char line[256];
+	int hit = 0;
+	while (!hit && fgets(line, sizeof line, f)) {
+		line[strcspn(line, " \t\r\n#")] = 0;
+		hit = line[0] && !strcmp(line, stem);
+	}
+	fclose(f);
+	return hit;
+}
+
+char **trun_list_developed(const char *logs, size_t *n)
+{
+	size_t all;
+	char **v = trun_list(logs, ".log", &all);
+	*n = 0;
+	for (size_t i = 0; v && i < all; i++) {
+		char stem[256];
+		snprintf(stem, sizeof stem, "%.*s", (int)(strlen(v[i]) - 4), v[i]);
+		if (!trun_held_out(stem))
+			v[(*n)++] = v[i];
+		else
+			free(v[i]);
+	}
+	return v;
+}
+
 char **trun_list_specd(const char *logs, const char *expected, size_t *n)
 {
 	size_t all;

@@ -61,6 +61,13 @@ char **trun_list(const char *dir, const char *suffix, size_t *n);
  * Free with trun_names_free(v, *n). */
 char **trun_list_specd(const char *logs, const char *expected, size_t *n);
 void trun_names_free(char **v, size_t n);
+/* Is @stem held out of development (listed in tests/corpus/validation.txt)?
+ * Those logs are scored apart and never read while the shapes are tuned. */
+int trun_held_out(const char *stem);
+/* The corpus logs (NAME.log) under @logs that are not held out, in name
+ * order: every log the triage was developed on, reviewed or verdict-only.
+ * Free with trun_names_free(v, *n). */
+char **trun_list_developed(const char *logs, size_t *n);
 
 /*
  * Feed @buf to a new triage: in @chunk-byte pieces, or, when @chunk is 0, in

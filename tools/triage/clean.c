@@ -648,6 +648,31 @@ static int manager_prefix(const char *pre, const char *p)
 	return k && k + 8 < p && (k[8] == '[' || k[8] == '-');
 }
 
+/* An engine's own prefix ("strata generate: ") at @p is kept, but the
+ * clock of the logger behind it is still the line's (the innermost, after
+ * @clocks prefix clocks): 1 when there was one. */
+static int engine_prefix_clock(struct tr_line *l, const char *p, const char *end, int clocks)
+{
+	const char *w = p, *lim = end - p < 40 ? end : p + 40;
+	while (w < lim && prefix_byte[(unsigned char)*w])
+		w++;
+	if (!(w > p && w + 1 < end && w[0] == ':' && w[1] == ' '))
+		return 0;
+	const char *q = w + 2;
+	for (int i = 0; i < 8; i++) {
+		double ts = NAN;
+		const char *n = strip_one(q, end, &ts, &l->level);
+		if (!isnan(ts)) {
+			l->tsk[clocks ? 1 : 0] = l->ts = ts;
+			return 1;
+		}
+		if (n == q)
+			break;
+		q = n;
+	}
+	return 0;
+}
+
 int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 {
 	l->len = compact(l->s, l->len, &l->flags);
@@ -709,6 +734,11 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		}
 		p = (char *)q;
 	}
+	/* the line's text begins after the prefixes' indentation too, as it
+	 * does on a line with none: a traceback's `  File "..."` behind a
+	 * collector's head is the same frame */
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
 	if (manager_prefix(pre, p))
 		l->flags |= TR_L_MANAGER;
 	if (p < end && *p == '{') {
@@ -725,28 +755,8 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 			}
 		}
 	}
-	{
-		/* an engine's own prefix ("strata generate: ") is kept, but the
-		 * clock of the logger behind it is still the line's (the innermost) */
-		const char *w = p, *lim = end - p < 40 ? end : p + 40;
-		while (w < lim && prefix_byte[(unsigned char)*w])
-			w++;
-		if (w > p && w + 1 < end && w[0] == ':' && w[1] == ' ') {
-			const char *q = w + 2;
-			int k = clocks ? 1 : 0;
-			for (int i = 0; i < 8; i++) {
-				double ts = NAN;
-				const char *n = strip_one(q, end, &ts, &l->level);
-				if (!isnan(ts)) {
-					l->tsk[k] = l->ts = ts;
-					break;
-				}
-				if (n == q)
-					break;
-				q = n;
-			}
-		}
-	}
+	clocks += engine_prefix_clock(l, p, end, clocks);
+	l->nclocks = (unsigned char)clocks;
 	while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
 		end--;
 	l->s = p;

@@ -51,6 +51,11 @@ struct tr_line {
 	 * Durations are only taken between two clocks of one kind: a pasted
 	 * log often has a collector's clock on some lines only. */
 	double tsk[TR_TS_KINDS];
+	/* how many prefix clocks the line carries: the inner kind's clock is
+	 * one clock across lines only while they carry as many (a line with
+	 * only a collector's and a bracket's has the bracket's innermost, one
+	 * with the engine's own stamp too has the engine's) */
+	unsigned char nclocks;
 	uint64_t kw;          /* keyword groups found by the prefilter (TR_G_*) */
 	/* one bit per declared shape (shapes.c) whose keyword the line holds,
 	 * found by the same pass: no shape's keyword is searched for again */
@@ -206,6 +211,8 @@ struct tr_start {
 	double ts_begin[TR_TS_KINDS]; /* first timestamp of each kind in the start, NAN none */
 	unsigned vllm_loaded_n;       /* vLLM `Model loading took` lines (one per worker) */
 	double ts_last[TR_TS_KINDS];  /* latest timestamp of each kind before it was ready, NAN none */
+	unsigned char ts_mixed[TR_TS_KINDS]; /* two clocks share that kind: its span says nothing (triage.c's clock_seen) */
+	unsigned char ts_depth[TR_TS_KINDS]; /* the prefix clocks of the line that gave the kind's first clock */
 
 	struct tr_num ready_s;  /* load to ready */
 	struct tr_num unattributed_s, covered_s;
@@ -470,7 +477,7 @@ struct lsc_triage {
 	 * terminal's width is joined before it is read (triage.c) */
 	char *held;
 	size_t hlen, held_w;
-	size_t rich_w, rich_indent; /* the held line is a rich record's first line of this width (rich_wrap.c); 0 none */
+	size_t rich_w, rich_indent, rich_prefix; /* the held line is a rich record's first line of this width (rich_wrap.c); 0 none */
 	unsigned long held_no;
 	int held_over, have_held;
 	size_t blen;
@@ -513,6 +520,8 @@ struct lsc_triage {
 	unsigned long dropped_noteval;
 	double pending_ts[TR_TS_KINDS]; /* first timestamps since the last start was ready */
 	double pending_last[TR_TS_KINDS]; /* and the latest */
+	unsigned char pending_mixed[TR_TS_KINDS]; /* and whether two clocks shared that kind */
+	unsigned char pending_depth[TR_TS_KINDS]; /* and the prefix clocks of its first */
 	struct tr_startsum *sums;
 	size_t nsums, sums_cap;
 	struct tr_row *rows;
@@ -720,13 +729,18 @@ const char *tr_prompt_command(const char *s, size_t n);
  * script, a log viewer's output of one), not only inspect the machine? */
 int tr_command_launches(const char *c, const char *end);
 /* rich_wrap.c: is @s[0..n) the first line of a record `rich` laid out in
- * columns (a level column, the location right-aligned at the end)? The
- * message's end (the location cut), with the message column in *indent; 0
- * when it is not. */
-size_t tr_rich_head(const char *s, size_t n, size_t *indent);
-/* rich_wrap.c: the text of a continuation of such a record (indented to
- * the message column), its length, *text where it begins; 0 when @s is not one. */
-size_t tr_rich_more(const char *s, size_t n, size_t indent, const char **text);
+ * columns (a level column, the location right-aligned at the end), maybe
+ * behind a prefix every line carries? The message's end (the location
+ * cut), with the message column in *indent and the prefix's length in
+ * *prefix; 0 when it is not. */
+size_t tr_rich_head(const char *s, size_t n, size_t *indent, size_t *prefix);
+/* rich_wrap.c: the text of a continuation of such a record (the first
+ * line's prefix again at @head[0..prefix), then indented to the message
+ * column), its length, *text where it begins; 0 when @s is not one. */
+size_t tr_rich_more(const char *s, size_t n, size_t indent, const char *head, size_t prefix, const char **text);
+/* rich_wrap.c: @s[0..n) with its CSI escapes (ANSI colour) taken out, in
+ * place: a line's width as the terminal showed it. The new length. */
+size_t tr_strip_csi(char *s, size_t n);
 /* shell_prompt.c: a prompt and a command that launches: a start under way
  * (the one before it ends when it had begun); 1 used. */
 int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l);

@@ -127,11 +127,13 @@ static int any_word(const char *s, size_t n, const char *const *set)
 
 /* The line's level from its fields, when the cleaner found none in its
  * prefix: logfmt `level=error`, JSON `"level":"error"`, slog `lvl=`, a
- * leading `Error:` / `FATAL:` / `panic:` (a CLI's last word). */
+ * leading `Error:` / `FATAL:` / `panic:` (a CLI's last word). A message
+ * that opens with a graver level than its prefix's is that level: the
+ * prefix was a collector's (`I ` of an outer logger over a launcher's
+ * `ERROR shard-manager: ...`). */
 static int level_of(const struct tr_line *l)
 {
-	if (l->level)
-		return l->level;
+	int pre = l->level;
 	const char *s = l->s;
 	size_t n = l->len;
 	static const struct { const char *k; int lv; } lead[] = {
@@ -142,8 +144,10 @@ static int level_of(const struct tr_line *l)
 	for (size_t i = 0; i < sizeof(lead) / sizeof(lead[0]); i++) {
 		size_t kl = strlen(lead[i].k);
 		if (n >= kl && !memcmp(s, lead[i].k, kl))
-			return lead[i].lv;
+			return lead[i].lv > pre ? lead[i].lv : pre;
 	}
+	if (pre)
+		return pre;
 	static const char *const keys[] = {"level=", "lvl=", "\"level\":\"", "\"level\": \"", "severity="};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const char *k = tr_memmem(s, n, keys[i]);

@@ -189,7 +189,10 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 	for (int k = 0; k < TR_TS_KINDS; k++) {
 		s->ts_begin[k] = t->pending_ts[k];
 		s->ts_last[k] = isnan(t->pending_last[k]) ? t->pending_ts[k] : t->pending_last[k];
+		s->ts_mixed[k] = t->pending_mixed[k];
+		s->ts_depth[k] = t->pending_depth[k];
 		t->pending_ts[k] = t->pending_last[k] = NAN;
+		t->pending_mixed[k] = t->pending_depth[k] = 0;
 	}
 	t->open[t->nopen++] = s;
 	t->cur = s;
@@ -235,8 +238,10 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 	if (s->began_open && !(s->began_step[0] && tr_step_name_is(l, s->began_step)))
 		s->began_open = 0;
 	for (int k = 0; k < TR_TS_KINDS; k++)
-		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k]))
+		if (isnan(s->ts_begin[k]) && !isnan(l->tsk[k])) {
 			s->ts_begin[k] = l->tsk[k];
+			s->ts_depth[k] = k == 1 ? l->nclocks : 0;
+		}
 	tr_evid_raw(&s->lastev, l);
 }
 

@@ -168,6 +168,27 @@ static void field_clock(struct tr_line *l)
 		l->tsk[2] = l->ts = v;
 }
 
+/* A line's clock of one kind (tr_line.tsk): the first and the latest of
+ * that kind in a start. A kind holds two clocks, and its span says
+ * nothing, when its lines carry another number of prefix clocks than its
+ * first (@depth; 0 not counted), or when it goes back by more than the
+ * out-of-order output of a few workers (a minute): the engine's own
+ * stamps on some lines, a collector's on the others, hours apart when
+ * their time zones differ. A step back of half a day or more is midnight. */
+#define TR_CLOCK_BACK_S 60.0
+static void clock_seen(double *first, double *last, unsigned char *mixed, unsigned char *first_depth, double v,
+		       unsigned char depth)
+{
+	if (isnan(*first)) {
+		*first = v;
+		*first_depth = depth;
+	} else if ((depth && *first_depth && depth != *first_depth) ||
+		   (!isnan(*last) && v < *last - TR_CLOCK_BACK_S && *last - v < 43200)) {
+		*mixed = 1;
+	}
+	*last = v;
+}
+
 static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned long no, int overlong)
 {
 	struct tr_line l = {.s = s, .len = len, .no = no, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
@@ -201,15 +222,14 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 	for (int k = 0; k < TR_TS_KINDS && !(l.flags & TR_L_MANAGER); k++) {
 		if (isnan(l.tsk[k]))
 			continue;
-		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src) {
-			if (isnan(t->cur->ts_begin[k]))
-				t->cur->ts_begin[k] = l.tsk[k];
-			t->cur->ts_last[k] = l.tsk[k];
-		} else {
-			if (isnan(t->pending_ts[k]))
-				t->pending_ts[k] = l.tsk[k];
-			t->pending_last[k] = l.tsk[k];
-		}
+		/* the inner kind is the one whose clock the prefix count tells */
+		unsigned char depth = k == 1 ? l.nclocks : 0;
+		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src)
+			clock_seen(&t->cur->ts_begin[k], &t->cur->ts_last[k], &t->cur->ts_mixed[k],
+				   &t->cur->ts_depth[k], l.tsk[k], depth);
+		else
+			clock_seen(&t->pending_ts[k], &t->pending_last[k], &t->pending_mixed[k], &t->pending_depth[k],
+				   l.tsk[k], depth);
 	}
 	if (l.kw & TR_G_LSC)
 		used = tr_recognise_lsc(t, &l);
@@ -267,8 +287,21 @@ static int continues(const struct lsc_triage *t, const char *s, size_t n)
 	if (c == ' ' || c == '\t' || c == '[' || c == '(' || c == '{' || c == '<' || c == '>' || c == '|' || c == '#' ||
 	    c == '`' || c == '*' || c == '$' || c == '~' || c == '-' || c == '\r' || c >= 0x80 || tr_upper((char)c))
 		return 0;
-	/* a clock or a date opens a line */
+	/* a clock or a date opens a line ("10:45PM", "2024-01-12"), and so
+	 * does a first token of digits with two separators or more (llama.cpp's
+	 * "0.00.189.951"), where a number cut by the wrap ("12.50 seconds") has
+	 * one at most */
 	if (tr_digit(s[0]) && n > 4 && (s[2] == ':' || s[4] == '-' || s[1] == ':'))
+		return 0;
+	if (tr_digit(s[0])) {
+		size_t i = 0, seps = 0;
+		while (i < n && i < 32 && (tr_digit(s[i]) || s[i] == ':' || s[i] == '-' || s[i] == '.'))
+			seps += !tr_digit(s[i++]);
+		if (seps >= 2)
+			return 0;
+	}
+	/* a drawn table's border ("+-----+") is a line of its own */
+	if (c == '+' && n > 1 && (s[1] == '-' || s[1] == '='))
 		return 0;
 	/* "llama_model_loader: ...", "print_info: ...": a logger's name;
 	 * "time=...": a logfmt record */
@@ -294,6 +327,10 @@ static void flush_held(struct lsc_triage *t)
  * line when it continues it, else process the held one and hold it. */
 static void line_done(struct lsc_triage *t)
 {
+	/* the width a terminal showed: colour escapes take no column (the
+	 * cleaner would take them out anyway) */
+	if (!t->overlong && memchr(t->buf, 0x1b, t->blen))
+		t->blen = tr_strip_csi(t->buf, t->blen);
 	size_t raw = t->blen;
 	while (raw && t->buf[raw - 1] == '\r')
 		raw--;
@@ -301,7 +338,8 @@ static void line_done(struct lsc_triage *t)
 	const char *rt;
 	size_t rl;
 	if (t->have_held && t->rich_w && raw == t->rich_w && !t->overlong &&
-	    (rl = tr_rich_more(t->buf, raw, t->rich_indent, &rt)) > 0 && t->hlen + rl + 1 <= LSC_TRIAGE_LINE_MAX) {
+	    (rl = tr_rich_more(t->buf, raw, t->rich_indent, t->held, t->rich_prefix, &rt)) > 0 &&
+	    t->hlen + rl + 1 <= LSC_TRIAGE_LINE_MAX) {
 		t->held[t->hlen++] = ' ';
 		memmove(t->held + t->hlen, rt, rl);
 		t->hlen += rl;
@@ -328,12 +366,13 @@ static void line_done(struct lsc_triage *t)
 	t->held_over = t->overlong;
 	t->held_w = raw;
 	t->have_held = 1;
-	size_t ind, me = t->overlong ? 0 : tr_rich_head(t->held, raw, &ind);
+	size_t ind, pre, me = t->overlong ? 0 : tr_rich_head(t->held, raw, &ind, &pre);
 	if (me) {
 		/* held for its continuations, its location column cut */
 		t->hlen = me;
 		t->rich_w = raw;
 		t->rich_indent = ind;
+		t->rich_prefix = pre;
 		return;
 	}
 	/* only a line of a wrap width can be continued: any other is read now */

@@ -130,13 +130,14 @@ static int weights_figure(const struct tr_start *s, int ev)
  * clock both carry (never a collector's against the engine's), after the
  * load began; NAN when they do not say. Equal clocks say nothing (a paste
  * stamped with one time); a span over midnight wraps, one that goes back
- * by more than half a day says nothing (lines pasted out of order). */
+ * by more than half a day says nothing (lines pasted out of order), nor
+ * does a kind that two clocks shared (ts_mixed). */
 static double clock_so_far(const struct tr_start *s)
 {
 	if (s->stage < TR_ST_BEGAN)
 		return NAN;
 	for (int k = TR_TS_KINDS; k-- > 0;) {
-		if (isnan(s->ts_begin[k]) || isnan(s->ts_last[k]))
+		if (isnan(s->ts_begin[k]) || isnan(s->ts_last[k]) || s->ts_mixed[k])
 			continue;
 		double d = s->ts_last[k] - s->ts_begin[k];
 		/* a clock that went back wrapped at midnight only if the wrapped
