@@ -56,6 +56,23 @@ void *tr_grow(void *p, size_t *cap, size_t size)
 	return n;
 }
 
+/* A new input: nothing of the one before carries over but its starts
+ * (which a loadscope line's run id may still name): not the start its
+ * unkeyed lines went to, the clocks seen before a start, a drawn table
+ * still open, or a request's failure (by its line number,
+ * which restarts). The held line was flushed and a setting's awaited
+ * value is the next line's, so neither can leak. */
+static void input_apart(struct lsc_triage *t)
+{
+	t->cur = NULL;
+	for (int k = 0; k < TR_TS_KINDS; k++) {
+		t->pending_ts[k] = t->pending_last[k] = NAN;
+		t->pending_mixed[k] = t->pending_depth[k] = 0;
+	}
+	t->clean.ascii_table = 0;
+	t->req_fail_no = 0;
+}
+
 int lsc_triage_source(struct lsc_triage *t, const char *name)
 {
 	if (t->finished)
@@ -78,6 +95,7 @@ int lsc_triage_source(struct lsc_triage *t, const char *name)
 	t->src = t->nsrc++;
 	snprintf(t->srcname[t->src], sizeof(t->srcname[0]), "%s", name ? name : "input");
 	t->lineno = 0;
+	input_apart(t);
 	return 0;
 }
 
