@@ -667,3 +667,25 @@ Test(ab, sigint_ends_the_running_run_and_starts_no_other)
 {
 	stopped_by(SIGINT);
 }
+
+/* The run's process gets the signal mask ab had before it blocked SIGINT,
+ * SIGTERM and SIGCHLD for its loop (a blocked mask survives exec: a
+ * start that could not be stopped by Ctrl-C or its supervisor), and its
+ * log opens with the arm and the program exec'd. The program is grep, not
+ * a shell: dash clears the mask it was given. */
+Test(ab, the_run_gets_the_mask_and_names_its_program)
+{
+	char buf[4096];
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 1 --pause 0 --arm A=env=X=1 --arm B=env=X=2 --out '%s/logs' -- grep SigBlk /proc/self/status",
+			   dir);
+	cr_assert_eq(rc, 0, "%s", err);
+	slurp("logs/001-A.log", buf, sizeof(buf));
+	cr_assert(strstr(buf, "loadscope ab: arm A: "), "%s", buf);
+	cr_assert(strstr(buf, "; exec grep\n"), "%s", buf);
+	const char *k = strstr(buf, "SigBlk:");
+	cr_assert_not_null(k, "%s", buf);
+	unsigned long long mask = strtoull(k + 7, NULL, 16);
+	unsigned long long held = (1ull << (SIGINT - 1)) | (1ull << (SIGTERM - 1)) | (1ull << (SIGCHLD - 1));
+	cr_expect_eq(mask & held, 0, "the run starts with %#llx blocked", mask & held);
+}

@@ -491,6 +491,8 @@ Test(profiler, unreadable_proc_gives_na_not_errors)
 	struct lsc__parsed ph;
 	cr_assert(lsct_find(&cap, "phase", 0, store, sizeof(store), &ph));
 	cr_assert_str_eq(lsc__parsed_get(&ph, "vm"), "n/a");
+	/* and its sentence says so, where a reader looks first */
+	cr_assert_eq(lsct_count_with(&cap, "phase", "; vmstat n/a"), 1);
 	cr_assert(lsct_find(&cap, "system", 0, store, sizeof(store), &ph));
 	cr_assert_str_eq(lsc__parsed_get(&ph, "thp_defrag"), "n/a");
 	cr_assert_str_eq(lsc__parsed_get(&ph, "mem_available_bytes"), "n/a");
