@@ -476,6 +476,9 @@ Test(generic, load_in_a_keyed_timing)
 	cr_expect_eq(nstarts_of("t_p_eval_us: 73317136  # total microseconds spent prompt processing\n"), 0);
 	cr_expect_eq(nstarts_of("load_balancer_ms: 12\n"), 0);
 	cr_expect_eq(nstarts_of("payload_ms=812\n"), 0);
+	/* a unit the reader does not know is no duration (not 0 s) */
+	cr_expect_eq(nstarts_of("model_load_time_min: 12\n"), 0);
+	cr_expect_eq(nstarts_of("load_fortnights=3\n"), 0);
 }
 
 /* Bars glued into one line, each cut after its elapsed time ("| 45/96

@@ -29,6 +29,9 @@ Test(prompt, shapes)
 		 "PYTHONPATH=. python examples/sdv2.py --timing"},
 		{"(env_ov) c:\\AIGC\\openvino\\llm_bench\\python>python benchmark.py -d GPU", "python benchmark.py -d GPU"},
 		{"PS C:\\Users\\me> ollama run llama3", "ollama run llama3"},
+		{"\xe2\x9e\x9c  app git:(main) python serve.py", "python serve.py"},
+		/* the space before the dirty mark lost in the paste */
+		{"\xe2\x9e\x9c  app git:(main)\xe2\x9c\x97 python serve.py", "python serve.py"},
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		const char *c = cmd_of(ok[i].line);
@@ -38,7 +41,9 @@ Test(prompt, shapes)
 	static const char *const no[] = {"it costs $ 5 a month", "mail me at user@host.org: thanks", "$ ",
 					 "% Total    % Received % Xferd  Average Speed", "$ Loading the model is slow",
 					 "C:\\env\\lib\\transformer_2d.py:34: FutureWarning: x -> y",
-					 "INFO 10-16 15:39:01 [loader.py:12] loading", "(a) b c", "user@host:~ $ ls"};
+					 "INFO 10-16 15:39:01 [loader.py:12] loading", "(a) b c", "user@host:~ $ ls",
+					 /* a prompt that ends in its branch: no command after it */
+					 "\xe2\x9e\x9c  app git:(main)", "\xe2\x9e\x9c  app git:(main) "};
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		cr_expect_null(cmd_of(no[i]), "a prompt in: %s", no[i]);
 }

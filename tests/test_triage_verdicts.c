@@ -427,3 +427,22 @@ Test(verdicts, phases_under_a_gib_are_judged_on_their_bytes)
 	cr_expect_float_eq(si.load_s, 3, 1e-9, "judged on %.3f s", si.load_s);
 	lsc_triage_free(t);
 }
+
+/* A phase slow for its bytes sets the speed, and its rate is those bytes
+ * over its time: 33.38 GiB allocated in 184.2 s is 0.18 GiB/s. */
+Test(verdicts, a_slow_phase_gives_its_rate)
+{
+	struct lsc_triage *t = trun_text("[loadscope/1] start s | run=0000000c\n"
+					 "[loadscope/1] phase allocate | run=0000000c kind=allocate wall_s=184.2 "
+					 "bytes=35840000000\n"
+					 "[loadscope/1] ready | run=0000000c t_s=190\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_str_eq(si.speed, "slow");
+	double gib = 35840000000.0 / (1024.0 * 1024 * 1024);
+	cr_expect_float_eq(si.gib, gib, 1e-9);
+	cr_expect_float_eq(si.load_s, 184.2, 1e-9);
+	cr_expect_float_eq(si.gibps, gib / 184.2, 1e-9, "rate %f", si.gibps);
+	lsc_triage_free(t);
+}
