@@ -632,6 +632,13 @@ Test(generic, weights_size_in_a_key_is_a_start_under_way)
 	cr_expect_str_eq(si.speed, "slow");
 	cr_expect(si.gib > 34.59 && si.gib < 34.61, "gib %f", si.gib);
 	lsc_triage_free(t);
+	/* bare bytes under a key that ends in bytes: 37151946752 is 34.6 GiB */
+	t = trun_text("{\"event\":\"plan\",\"model_size_bytes\": 37151946752}\n"
+		      "level=INFO msg=\"model loaded in 120 s\"\n");
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.speed, "slow");
+	cr_expect_float_eq(si.gib, 37151946752.0 / (1024.0 * 1024 * 1024), 1e-9, "gib %f", si.gib);
+	lsc_triage_free(t);
 	cr_expect_eq(nstarts_of("level=INFO memory.total=\"62.6 GiB\" kv.size=\"2.2 GiB\"\n"), 0, "not the weights");
 	cr_expect_eq(nstarts_of("level=INFO model_size=7B\n"), 0, "parameters, not bytes");
 	cr_expect_eq(nstarts_of("the weights_total was 34.6 GiB last time\n"), 0, "no key=value");

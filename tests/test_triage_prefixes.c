@@ -79,6 +79,18 @@ Test(prefixes, a_rich_record_behind_a_prefix_is_one_record)
 	cr_expect(!(rich_load(longp, longp) == 312.5), "a record behind 142 bytes of prefix joined");
 }
 
+/* A line of digits only is no record's head, and its end is found
+ * without reading before the line (AddressSanitizer's suite sees a read
+ * past its start). */
+Test(prefixes, a_line_of_digits_is_no_record)
+{
+	cr_expect_eq(load_s_of("123456789012345678901234567890\n") == 312.5, 0);
+	struct lsc_triage *t = trun_text("123456789012345678901234567890\n12345678901234567890123456789\n");
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 0);
+	lsc_triage_free(t);
+}
+
 Test(prefixes, another_prefix_on_the_continuation_is_another_line)
 {
 	/* another service's line, a line of the same width that happens to be
