@@ -392,6 +392,21 @@ Test(triage_rules, io_uring_unavailable)
 	QUIET("reader: using io_uring, queue depth 64\n", "io-uring-unavailable");
 }
 
+/* Direct I/O read the weights from the device: a slow read under it is
+ * the disk's (disk-bound-read), where the same read with nothing to say
+ * where its bytes came from is only slow (slow-start). */
+Test(triage_rules, direct_io_is_device_evidence)
+{
+	static const char head[] = "[loadscope/1] start s | run=0000000d\n";
+	static const char rest[] = "[loadscope/1] phase read | run=0000000d kind=read wall_s=60 bytes=32212254720\n"
+				   "[loadscope/1] ready | run=0000000d t_s=70\n";
+	char log[512];
+	snprintf(log, sizeof log, "%smodel loader: using direct I/O (O_DIRECT) for 4 files\n%s", head, rest);
+	FIRES(log, "disk-bound-read", LSC_TRIAGE_WARN);
+	snprintf(log, sizeof log, "%s%s", head, rest);
+	QUIET(log, "disk-bound-read");
+}
+
 Test(triage_rules, direct_io_fallback)
 {
 	FIRES("[loadscope/1] fallback direct | run=00000001 what=direct wanted=O_DIRECT took=buffered reason=EINVAL\n",
@@ -399,6 +414,17 @@ Test(triage_rules, direct_io_fallback)
 	FIRES("open: O_DIRECT not supported on this file system (tmpfs), falling back to buffered reads\n",
 	      "direct-io-fallback", LSC_TRIAGE_WARN);
 	QUIET("strata generate: expert arena read through the file cache (buffered (not Windows))\n",
+	      "direct-io-fallback");
+	/* GDS refused in a start seen completing, its refusal the start's
+	 * first line or a later one; a refusal the load then failed on is
+	 * load-failed's, and one in no completed start shows no fallback */
+	FIRES("GDS is not supported in this platform, falling back to POSIX I/O\n"
+	      "INFO engine: Loading model /m\nINFO engine: Model loaded in 12 s\n",
+	      "direct-io-fallback", LSC_TRIAGE_WARN);
+	FIRES("INFO engine: Loading model /m\nGDS is not supported in this platform, falling back to POSIX I/O\n"
+	      "INFO engine: Model loaded in 12 s\n",
+	      "direct-io-fallback", LSC_TRIAGE_WARN);
+	QUIET("INFO engine: Loading model /m\nGDS is not supported in this platform, falling back to POSIX I/O\n",
 	      "direct-io-fallback");
 }
 
