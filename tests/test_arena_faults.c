@@ -86,6 +86,36 @@ Test(arena_faults, mmap_nth)
 	fail_each(LSCT_SYS_MMAP, "mmap", LSC_THP_4K, ENOMEM, 5);
 }
 
+/* A piece the kernel mapped at another address than the one asked for
+ * (MAP_FIXED never does so, but the arena must not use, nor leave behind,
+ * memory it was not given): each piece in turn, and the line names that
+ * piece, counted from 1. */
+Test(arena_faults, a_piece_mapped_elsewhere)
+{
+	unsigned pieces = (unsigned)(ARENA / PIECE);
+	for (unsigned k = 1; k <= pieces; k++) {
+		struct lsc_load_options o;
+		struct lsc__arena a;
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		opts(&o, LSC_THP_4K);
+		/* call 1 is the reservation, call 1 + k the k-th piece */
+		struct lsct_sys_plan plan = {.op = LSCT_SYS_MMAP, .nth = 1 + k, .how = LSCT_SYS_ELSEWHERE};
+		lsct_sys_install(&plan);
+		int rc = lsc__arena_alloc(p, &o, ARENA, &a);
+		lsct_sys_restore();
+		char want[64];
+		snprintf(want, sizeof want, "mmap of piece %u/%u landed elsewhere", k, pieces);
+		cr_expect_eq(rc, -EFAULT, "piece %u: rc %d\n%s", k, rc, cap.buf);
+		cr_expect_null(a.base);
+		cr_expect_eq(lsct_count_with(&cap, "arena", want), 1, "piece %u: no line with \"%s\"\n%s", k,
+			     want, cap.buf);
+		cr_expect_eq(lsct_sys_leaked(), 0, "piece %u: a mapping leaked", k);
+		cr_expect_eq(lsct_sys_mapped(), 0, "piece %u: %lld bytes left mapped", k, lsct_sys_mapped());
+		lsc__arena_release(&a);
+		lsc_profiler_destroy(p);
+	}
+}
+
 Test(arena_faults, munmap_nth_while_trimming)
 {
 	/* thp over-reserves and trims the head and/or tail: each trim failing */

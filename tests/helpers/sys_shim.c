@@ -48,7 +48,11 @@ static int should_fail(enum lsct_sys_op op)
 
 static void *t_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	if (should_fail(LSCT_SYS_MMAP) || (plan.mmap_len && len == plan.mmap_len)) {
+	int planned = should_fail(LSCT_SYS_MMAP);
+	if (planned && plan.how == LSCT_SYS_ELSEWHERE) {
+		addr = NULL;
+		flags &= ~MAP_FIXED;
+	} else if (planned || (plan.mmap_len && len == plan.mmap_len)) {
 		errno = plan.err;
 		return MAP_FAILED;
 	}

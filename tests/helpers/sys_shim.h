@@ -29,6 +29,8 @@ enum lsct_sys_how {
 	LSCT_SYS_ERR,   /* -1 with errno set to the plan's err (every hook) */
 	LSCT_SYS_SHORT, /* pread: at most 1000 bytes; fstat: succeeds with st_mtim 1 s later */
 	LSCT_SYS_ZERO,  /* pread: 0, an early end of file */
+	LSCT_SYS_ELSEWHERE, /* mmap: mapped, but at an address of the kernel's choosing
+			     * (MAP_FIXED dropped), as a kernel taking the address as a hint would */
 };
 
 /* A filesystem that refuses O_DIRECT, with EINVAL: */
