@@ -19,20 +19,28 @@
 
 static char out[65536];
 
-static int run(const char *args)
+/* Run pintest with @args, after the shell words @before (a limit); its
+ * exit status, -1 when it did not exit (a signal). */
+static int run_after(const char *before, const char *args)
 {
 	char cmd[1024];
 	if (!LSC_TEST_TOOL[0])
 		cr_skip_test("LSC_TEST_TOOL is empty: the loadscope program is not built");
-	snprintf(cmd, sizeof(cmd), "'%s' pintest %s 2>&1", LSC_TEST_TOOL, args);
+	snprintf(cmd, sizeof(cmd), "%s'%s' pintest %s 2>&1", before, LSC_TEST_TOOL, args);
 	FILE *f = popen(cmd, "r");
 	cr_assert_not_null(f);
 	size_t n = fread(out, 1, sizeof(out) - 1, f);
 	out[n] = '\0';
 	int st = pclose(f);
 	cr_log_info("$ loadscope pintest %s\n%s", args, out);
-	cr_assert(WIFEXITED(st), "pintest did not exit normally: %d", st);
-	return WEXITSTATUS(st);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int run(const char *args)
+{
+	int rc = run_after("", args);
+	cr_assert_geq(rc, 0, "pintest did not exit normally:\n%s", out);
+	return rc;
 }
 
 static void require_memlock(size_t bytes)
@@ -96,6 +104,40 @@ Test(pintest, chunks)
 	int rc = run("0.0625 --backend mlock --mode register --chunk-gib 0.015625 --thp 4k");
 	cr_assert_eq(rc, 0, "exit %d:\n%s", rc, out);
 	cr_assert_eq(rows("mlock register 4x0.0156 GiB thp=4k #1 |"), 1, "%s", out);
+}
+
+/* Whether @repeats repeats of 64 MiB in four pieces all run under an
+ * address-space limit of @mib MiB (ulimit -v: it binds root too). */
+static int runs_under(unsigned mib, unsigned repeats)
+{
+	char before[64], args[128];
+	snprintf(before, sizeof before, "ulimit -v %u && exec ", mib * 1024);
+	snprintf(args, sizeof args, "0.0625 --backend mlock --mode alloc-mp --chunk-gib 0.015625 --repeats %u",
+		 repeats);
+	return run_after(before, args) == 0;
+}
+
+/* Each repeat gives back what it took before the next: under a limit on
+ * the address space that holds the program and one repeat's 64 MiB but
+ * not two, four repeats all run. The limit is found, not assumed: the
+ * least that one repeat runs under (to 4 MiB), plus 32 MiB. */
+Test(pintest, each_repeat_gives_back_its_pieces)
+{
+	require_memlock(64u << 20);
+	unsigned lo = 64, hi = 4096; /* 64 MiB cannot hold 64 MiB of pieces and the program */
+	if (!runs_under(hi, 1))
+		cr_skip_test("one repeat does not run under a %u MiB address-space limit (a sanitizer build "
+			     "reserves its shadow memory up front)", hi);
+	while (hi - lo > 4) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (runs_under(mid, 1))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	cr_assert(runs_under(hi + 32, 4), "one repeat runs under %u MiB, four do not under %u MiB:\n%s", hi,
+		  hi + 32, out);
+	cr_assert_eq(rows("mlock alloc-mp 4x0.0156 GiB #4 |"), 1, "%s", out);
 }
 
 /* The first page-locking backend of the registry, other than @except, that

@@ -430,7 +430,8 @@ Test(verdicts, phases_under_a_gib_are_judged_on_their_bytes)
 
 /* A phase slow for its bytes sets the speed, and its rate is those bytes
  * over its time: 33.38 GiB allocated in 184.2 s is 0.18 GiB/s, alone or
- * beside a load figure of a time and no size (the engine's 30 s). */
+ * beside a load figure of a time and no size (the engine's 30 s, the
+ * weights' 80.5 s). */
 Test(verdicts, a_slow_phase_gives_its_rate)
 {
 	static const char *const logs[] = {
@@ -440,6 +441,11 @@ Test(verdicts, a_slow_phase_gives_its_rate)
 		"[loadscope/1] start s | run=0000000c\n"
 		"[loadscope/1] phase allocate | run=0000000c kind=allocate wall_s=184.2 bytes=35840000000\n"
 		"INFO engine: Model loaded in 30 s\n",
+		/* the weights' own time, 80.5 s and no size ('-' by itself), is
+		 * taken before the phases: the phase still brings its bytes */
+		"[loadscope/1] start s | run=0000000c\n"
+		"[loadscope/1] phase allocate | run=0000000c kind=allocate wall_s=184.2 bytes=35840000000\n"
+		"INFO worker: Loading weights took 80.50 seconds\n",
 	};
 	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
 		struct lsc_triage *t = trun_text(logs[i]);
