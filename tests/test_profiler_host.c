@@ -26,6 +26,7 @@
 #include <loadscope/profiler.h>
 
 #include "helpers/capture.h"
+#include "profiler/profiler_impl.h"
 
 static struct lsct_capture cap;
 static char store[LSC__LINE_MAX + 1];
@@ -196,6 +197,125 @@ Test(profiler_host, fork_returns_while_a_sink_blocks)
 	cr_assert_eq(lsct_count(&cap, "ready"), 1);
 	sem_destroy(&in_sink);
 	sem_destroy(&release_sink);
+}
+
+/* A line that waits for its turn while another is stuck in the sink
+ * waits on the turn's condition variable; a fork then gives the child a
+ * condition variable with a waiter it does not have. The child's own
+ * lines take and give the turn (a broadcast over that variable) and must
+ * not wait for the phantom: it starts with a fresh one. */
+static pid_t waiter_tid;
+
+static void *write_waiting_line(void *arg)
+{
+	__atomic_store_n(&waiter_tid, gettid(), __ATOMIC_SEQ_CST);
+	lsc_note(arg, "test", "waiting line");
+	return NULL;
+}
+
+/* Whether thread @tid of this process is asleep (state S in its stat). */
+static int asleep(pid_t tid)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", (int)tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && rp[2] == 'S';
+}
+
+Test(profiler_host, fork_while_a_line_waits_for_its_turn)
+{
+	cr_assert_eq(sem_init(&in_sink, 0, 0), 0);
+	cr_assert_eq(sem_init(&release_sink, 0, 0), 0);
+	blocking_pid = getpid();
+	struct lsc_profiler_options o;
+	lsc_profiler_options_init(&o);
+	o.sink = blocking_sink;
+	o.sink_user = &cap;
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE;
+	lsc_profiler *p;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	pthread_t stuck, waiting;
+	cr_assert_eq(pthread_create(&stuck, NULL, write_stuck_line, p), 0);
+	while (sem_wait(&in_sink) < 0 && errno == EINTR)
+		;
+	cr_assert_eq(pthread_create(&waiting, NULL, write_waiting_line, p), 0);
+	/* the sink is taken and its lock free, so the waiting line sleeps only
+	 * in the condition variable's wait */
+	pid_t tid;
+	while (!(tid = __atomic_load_n(&waiter_tid, __ATOMIC_SEQ_CST)) || !asleep(tid))
+		usleep(1000);
+	unsigned before = cap.lines;
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		alarm(20);
+		lsc_note(p, "test", "a child's line");
+		lsc_note(p, "test", "a child's second line");
+		lsc_profiler_destroy(p);
+		_exit(cap.lines == before + 2 && lsct_count_with(&cap, "note", "a child's second line") == 1 ? 0 : 1);
+	}
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	sem_post(&release_sink);
+	cr_assert_eq(pthread_join(stuck, NULL), 0);
+	cr_assert_eq(pthread_join(waiting, NULL), 0);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x (a signal: it waited)", st);
+	cr_assert_eq(lsct_count_with(&cap, "note", "waiting line"), 1, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	sem_destroy(&in_sink);
+	sem_destroy(&release_sink);
+}
+
+/* The mutex behind the sink's turn is held only for a moment, but a fork
+ * can fall in that moment: the child inherits it locked by a thread it
+ * does not have, and must start with a fresh one. Here a thread holds it
+ * (as it does while taking or giving its turn) across the fork; the child
+ * writes a line and ends, under an alarm rather than waiting forever. */
+static sem_t lock_held, lock_release;
+
+static void *hold_sink_lock(void *arg)
+{
+	lsc_profiler *p = arg;
+	pthread_mutex_lock(&p->sink_lock);
+	sem_post(&lock_held);
+	while (sem_wait(&lock_release) < 0 && errno == EINTR)
+		;
+	pthread_mutex_unlock(&p->sink_lock);
+	return NULL;
+}
+
+Test(profiler_host, fork_while_the_sinks_lock_is_held)
+{
+	cr_assert_eq(sem_init(&lock_held, 0, 0), 0);
+	cr_assert_eq(sem_init(&lock_release, 0, 0), 0);
+	lsc_profiler *p = lsct_profiler_fmt(&cap, LSC_FORMAT_HUMAN, 0);
+	pthread_t t;
+	cr_assert_eq(pthread_create(&t, NULL, hold_sink_lock, p), 0);
+	while (sem_wait(&lock_held) < 0 && errno == EINTR)
+		;
+	unsigned before = cap.lines;
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		alarm(20);
+		lsc_note(p, "test", "a child's line");
+		lsc_profiler_destroy(p);
+		_exit(cap.lines == before + 1 && lsct_count_with(&cap, "note", "a child's line") == 1 ? 0 : 1);
+	}
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	sem_post(&lock_release);
+	cr_assert_eq(pthread_join(t, NULL), 0);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x (a signal: it waited on the lock)", st);
+	lsc_profiler_destroy(p);
+	sem_destroy(&lock_held);
+	sem_destroy(&lock_release);
 }
 
 /* The triage groups lines by run id: a forked child that kept its parent's
