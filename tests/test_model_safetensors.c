@@ -118,6 +118,49 @@ Test(model_safetensors, one_extent_per_tensor)
 	free(path);
 }
 
+/* Names take more than one block of the parser's pool (64 KiB each):
+ * 3000 tensors of names of 40 bytes and more, every one read back whole at
+ * its offset, whatever the blocks held before (the heap is not zeroed in
+ * the tests; the sanitizer build sees a write past a block). */
+Test(model_safetensors, names_over_several_pool_blocks)
+{
+	enum { N = 3000 };
+	size_t room = (size_t)N * 128 + 16;
+	char *json = malloc(room);
+	unsigned char *bytes = malloc(N);
+	cr_assert(json && bytes);
+	size_t at = 0;
+	at += (size_t)snprintf(json + at, room - at, "{");
+	for (unsigned i = 0; i < N; i++) {
+		bytes[i] = (unsigned char)(i * 13 + 5);
+		at += (size_t)snprintf(json + at, room - at,
+				       "%s\"model.layers.%04u.self_attn.q_proj.weight\":{\"dtype\":\"U8\","
+				       "\"shape\":[1],\"data_offsets\":[%u,%u]}",
+				       i ? "," : "", i, i, i + 1);
+	}
+	at += (size_t)snprintf(json + at, room - at, "}");
+	cr_assert_lt(at, room);
+	char *path = st_file("many.safetensors", json, at, bytes, N);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	struct lsc_manifest *m = NULL;
+	int ret = lsc_manifest_from_files(p, (const char *const *)&path, 1, &m);
+	cr_assert_eq(ret, 0, "%s", lsc_strerror(ret));
+	cr_assert_eq(m->n_tensors, N);
+	for (unsigned i = 0; i < N; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "model.layers.%04u.self_attn.q_proj.weight", i);
+		const struct lsc_tensor *t = &m->tensors[i];
+		cr_assert_str_eq(t->name, want);
+		cr_assert_str_eq(t->dtype, "U8");
+		cr_assert_eq(m->extents[t->extent].file_offset, 8 + at + i, "%s", want);
+	}
+	lsc_manifest_destroy(m);
+	lsc_profiler_destroy(p);
+	free(path);
+	free(json);
+	free(bytes);
+}
+
 Test(model_safetensors, the_command_line)
 {
 	if (!LSC_TEST_TOOL[0])
