@@ -1259,3 +1259,55 @@ Test(generic, the_model_loaded_in_words)
 	expect_start("Loading model... 45% done\n", "cut-off", "-");
 	expect_start("Loading model m\n", "cut-off", "-");
 }
+
+/* A ready line after a load summary alone is the server up: a panic on a
+ * request after it is the server's work, not the start's failure (near
+ * miss: the same panic before the server line fails the start). */
+Test(generic, ready_after_load_summary_then_panic_is_completed)
+{
+	const char *up = "Loading model on cuda:0...\n"
+			 "Model loaded.\n"
+			 "Serving on http://0.0.0.0:1234.\n"
+			 "thread '<unnamed>' panicked at src/pipeline.rs:409:17:\n"
+			 "Model failed with error `DriverError(CUDA_ERROR_OUT_OF_MEMORY)`.\n";
+	expect_start(up, "completed", NULL);
+	struct lsc_triage *t = trun_text(up);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), -1);
+	cr_expect_eq(trun_sev_of(t, "start-failed"), -1);
+	lsc_triage_free(t);
+	expect_start("Loading model on cuda:0...\n"
+		     "Model loaded.\n"
+		     "thread '<unnamed>' panicked at src/pipeline.rs:409:17:\n"
+		     "Model failed with error `DriverError(CUDA_ERROR_OUT_OF_MEMORY)`.\n",
+		     "failed", "-");
+}
+
+/* A bar with no label inside a load begun in words is the load's bar: its
+ * elapsed time is the load's (6 s: ok); where no load began, an unlabelled
+ * bar is work, no start. */
+Test(generic, unlabelled_bar_inside_a_load_is_the_load)
+{
+	const char *log = "Loading model on cuda:0...\n"
+			  "100%|#####| 203/203 [00:06<00:00, 23.31it/s]\n"
+			  "Model loaded.\n"
+			  "Serving on http://0.0.0.0:1234.\n";
+	expect_start(log, "completed", "ok");
+	struct lsc_triage *t = trun_text(log);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 5.9 && si.load_s < 6.1, "load %f, the bar's 00:06", si.load_s);
+	lsc_triage_free(t);
+	/* the same bar where nothing loads: work, never the load (no load time) */
+	t = trun_text("100%|#####| 203/203 [00:06<00:00, 23.31it/s]\n");
+	cr_assert(t);
+	if (lsc_triage_start(t, 0, &si) == 0)
+		cr_expect(!(si.load_s > 0), "a bar with no load is no load time: %f", si.load_s);
+	lsc_triage_free(t);
+	/* a labelled bar of other work inside the load is not the load's */
+	t = trun_text("Loading model on cuda:0...\n"
+		      "Sampling: 100%|#####| 28/28 [00:09<00:00, 3.1it/s]\n");
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(!(si.load_s > 8.9 && si.load_s < 9.1), "a sampling bar is no load time: %f", si.load_s);
+	lsc_triage_free(t);
+}

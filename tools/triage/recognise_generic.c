@@ -627,6 +627,18 @@ static int served_only(const struct tr_start *s)
 /* The figures that say how much: a load bar with its elapsed time and
  * its share of the size, the model's or the checkpoint's size in words
  * or in a structured line's key. 1 used. */
+/* A bar with no label of its own ("100%|####| 88/88 [00:03<00:00, ...]"):
+ * what it counts is what the line before it began. Inside a load begun in
+ * words ("Loading model on cuda...") it is the load's; where no load is
+ * under way it is work, as any bar without load words is. */
+static int unlabelled_bar(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\r'))
+		i++;
+	return i < n && (tr_digit(s[i]) || s[i] == '|');
+}
+
 static int size_figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -636,8 +648,9 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st;
 	uint64_t kw = l->kw;
 	int bar = (kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v);
-	int load_bar = bar && loading_words(s, n);
 	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	int load_bar = bar && (loading_words(s, n) || (unlabelled_bar(s, n) && c && c->gen_load_began && !c->done &&
+						       !tr_start_failed(c) && !served_only(c)));
 	if (bar && done == 0 && c && (c->done || c->bar_done) && !tr_start_failed(c) && c->bar_all == all &&
 	    (load_bar || tr_has(&c->gen_load_s) || tr_has(&c->read_s))) {
 		/* the same bar back at 0/N after the load it counted finished:
@@ -1078,7 +1091,11 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
-	if (st->done || st->ev_error >= 0 || st->ev_oom >= 0 || st->ev_killed >= 0)
+	/* a ready line after a load summary alone is the server up (the
+	 * weights in, then `Serving on ...`): what fails after it is the
+	 * server's work, not the start's */
+	if ((st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0)) || st->ev_error >= 0 ||
+	    st->ev_oom >= 0 || st->ev_killed >= 0)
 		return 1;
 	if (tr_ready_part_only(s, n)) {
 		/* a shard or a worker ready: a step of the load, the server
