@@ -686,6 +686,12 @@ int tr_ready_about_other(const char *s, size_t n);
  * available RAM (0.65 GiB)")? 1 with the checkpoint's GiB: the bytes come
  * from the device. */
 int tr_ckpt_over_ram(const char *s, size_t n, double *ckpt_gib);
+/* shell_signal.c: is the line a shell's report that its program ended on
+ * a signal (`Killed`, `Segmentation fault (core dumped)`, `Trace/BPT trap:
+ * 5`, `zsh: killed  cmd`, or one glued after an open bar)? TR_SIG_KILLED for
+ * a kill, TR_SIG_FAULT for a fault or an abort, 0 none. */
+enum { TR_SIG_KILLED = 1, TR_SIG_FAULT = 2 };
+int tr_shell_signal(const char *s, size_t n);
 /* quoted_output.c: does a failure line say the failed process's output
  * follows ("timed out after 20 seconds: logs: ...", "stderr:")? */
 int tr_quotes_output(const char *s, size_t n);

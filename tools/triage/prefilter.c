@@ -86,7 +86,9 @@ static const struct {
 	{"KeyboardInterrupt", TR_G_GFATAL}, {"Killed", TR_G_GFATAL}, {"ignal: killed", TR_G_GFATAL},
 	{"oading failed", TR_G_GFATAL}, {"oad failed", TR_G_GFATAL}, {"llegal instruction", TR_G_GFATAL},
 	{"ut of memory", TR_G_GFATAL}, {"erminate called", TR_G_GFATAL}, {"erminated unexpectedly", TR_G_GFATAL}, {"File \"", TR_G_GFATAL},
-	{"panicked at", TR_G_GFATAL}, {"ny key to continue", TR_G_GFATAL}, {"\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae", TR_G_GFATAL},
+	{"BPT trap", TR_G_GFATAL}, {"race trap", TR_G_GFATAL}, {"bort trap", TR_G_GFATAL}, {"borted", TR_G_GFATAL},
+	{"us error", TR_G_GFATAL}, {"loating point exception", TR_G_GFATAL}, {"llegal hardware", TR_G_GFATAL},
+	{"sh: killed", TR_G_GFATAL}, {"what():", TR_G_GFATAL}, {"panicked at", TR_G_GFATAL}, {"ny key to continue", TR_G_GFATAL}, {"\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae", TR_G_GFATAL},
 	{"hutting down", TR_G_GFATAL}, {"hutdown", TR_G_GFATAL}, {"hut down", TR_G_GFATAL}, {"eliebige Taste", TR_G_GFATAL}, {"ne touche pour continuer", TR_G_GFATAL}, {"ualquier tecla", TR_G_GFATAL},
 	{"\xe3\x82\xad\xe3\x83\xbc\xe3\x82\x92\xe6\x8a\xbc", TR_G_GFATAL},
 	{"aiting for", TR_G_GREADY}, {" for load", TR_G_GREADY}, {"ime to load", TR_G_GFIG}, {"as taken", TR_G_GFIG}, {"taking ", TR_G_GFIG}, {"takes ", TR_G_GFIG}, {"borting", TR_G_GFATAL}, {"he model in ", TR_G_GFIG}, {"xitCode", TR_G_GFATAL},
@@ -117,7 +119,7 @@ static const struct {
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
-#define NALL 320 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
+#define NALL 336 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
 #define NENT (2 * NALL + 4 * 256) /* two windows per keyword, 256 per three-byte one (four of them at most) */
 
 struct tr_prefilter {

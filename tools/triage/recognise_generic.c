@@ -995,7 +995,12 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
 		     word(s, n, "terminate called after throwing") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
-	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
+	/* a shell's report of its program's death by a signal: a kill ends the
+	 * start begun (a prompt's command, a load), a fault ends whatever ran */
+	int sig = (k & TR_G_GFATAL) ? tr_shell_signal(s, n) : 0;
+	fatal = fatal || sig == TR_SIG_FAULT;
+	int kill = (k & TR_G_GFATAL) && (killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done) ||
+					 (sig == TR_SIG_KILLED && cur && cur->stage >= TR_ST_BEGAN && !cur->done));
 	/* a frame of the open traceback in a loading function says the block
 	 * is the load's: kept as its evidence (load-failed reads it) */
 	if (cur && cur->in_traceback && cur->ev_tb_load < 0 && frame_loads(s, n)) {
@@ -1020,11 +1025,16 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	 * traceback), not a start's; a kill ends whatever ran */
 	if (cur && served_only(cur) && !kill)
 		return 0;
-	if (!(tb || exc || fatal || errlv || kill))
+	/* "what():  msg" after "terminate called after throwing ...": the
+	 * uncaught C++ exception's message, the block's cause (as a Python
+	 * traceback's exception line is) */
+	int what = cur && tr_start_failed(cur) && n > 7 && !memcmp(s, "what():", 7);
+	if (!(tb || exc || fatal || errlv || kill || what))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
 	 * shell's), is not a start's failure; a kill ends whatever ran */
-	if (!open && !kill && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
+	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") &&
+	    !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
 	int e;
@@ -1066,7 +1076,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 			return 1;
 		}
 		st->ev_gen_fail_last = e; /* the block's cause */
-	} else {
+	} else if (!sig || st->ev_gen_fail_last < 0) {
+		/* the shell's report of the death is no cause where the start's
+		 * own failure came before it */
 		st->ev_gen_fail_last = e;
 	}
 	if (tr_quotes_output(s, n))
