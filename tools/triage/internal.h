@@ -294,6 +294,7 @@ struct tr_start {
 	double prog_first, prog_last, prog_ts_first[TR_TS_KINDS], prog_ts_last[TR_TS_KINDS];
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
 	double bar_all;         /* the N of the start's last bar (n/N), 0 none: a bar at 0/N again is the load again */
+	int interrupted;        /* a lone `^C` was echoed while it ran: the user stopped it (shell_prompt.c) */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
 	int began_open;         /* the last recognised line began a step it says takes long ("this can take a
@@ -686,6 +687,14 @@ int tr_ready_about_other(const char *s, size_t n);
  * available RAM (0.65 GiB)")? 1 with the checkpoint's GiB: the bytes come
  * from the device. */
 int tr_ckpt_over_ram(const char *s, size_t n, double *ckpt_gib);
+/* recognise_generic.c: the process of the start under way ended on @l
+ * (a console's pause prompt, a shell's prompt back): before ready, and
+ * once the start reached @from, an exit before ready (1); 0 when the
+ * start was up, had failed or had not reached @from; -1 no start. */
+int tr_process_ended(struct lsc_triage *t, struct tr_line *l, enum tr_stage from);
+/* shell_prompt.c: is the line a shell's prompt with nothing typed after
+ * it (`PS D:\dir>`, `user@host:~$`): the shell is back? */
+int tr_prompt_alone(const char *s, size_t n);
 /* shell_signal.c: is the line a shell's report that its program ended on
  * a signal (`Killed`, `Segmentation fault (core dumped)`, `Trace/BPT trap:
  * 5`, `zsh: killed  cmd`, or one glued after an open bar)? TR_SIG_KILLED for

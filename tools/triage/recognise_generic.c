@@ -1515,12 +1515,21 @@ static int console_paused(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		(void)figures(t, l);
 	if (!t->cur || t->cur->src != l->src)
 		return 0; /* no start under way: a script's end, nothing of a start */
+	return tr_process_ended(t, l, TR_ST_BEGAN) >= 0;
+}
+
+int tr_process_ended(struct lsc_triage *t, struct tr_line *l, enum tr_stage from)
+{
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!c)
+		return -1;
+	if ((c->done && (c->stage >= TR_ST_READY || c->ev_gen_ready >= 0)) || c->stage < from || tr_start_failed(c) ||
+	    c->in_traceback)
+		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
-		return 0;
-	if ((st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0)) || st->stage < TR_ST_BEGAN)
-		return 1;
+		return -1;
 	st->done = 0;
 	st->progress_open = 0;
 	if (st->ev_exit < 0)
