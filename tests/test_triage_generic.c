@@ -1311,3 +1311,29 @@ Test(generic, unlabelled_bar_inside_a_load_is_the_load)
 	cr_expect(!(si.load_s > 8.9 && si.load_s < 9.1), "a sampling bar is no load time: %f", si.load_s);
 	lsc_triage_free(t);
 }
+
+/* A loader's summary and, a few lines on, the summary of the function that
+ * called it (1.73 s, then 1.77 s): one load, its time the longer; near
+ * miss: a summary far longer after it (177.16 s) is a second load. */
+Test(generic, enclosing_load_summary_is_the_same_load)
+{
+	const char *one = "Loaded the model in 1.73 seconds.\n"
+			  "Finalizing Autograd Lora: []\n"
+			  "INFO:Loaded the model in 1.77 seconds.\n";
+	cr_expect_eq(nstarts_of(one), 1);
+	struct lsc_triage *t = trun_text(one);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 1.76 && si.load_s < 1.78, "load %f, the enclosing 1.77 s", si.load_s);
+	lsc_triage_free(t);
+	const char *two = "Loaded the model in 1.73 seconds.\n"
+			  "INFO:Loaded the model in 1.77 seconds.\n"
+			  "\n"
+			  "INFO:Loaded the model in 177.16 seconds.\n";
+	cr_expect_eq(nstarts_of(two), 2);
+	t = trun_text(two);
+	cr_assert(lsc_triage_start(t, 1, &si) == 0);
+	cr_expect(si.load_s > 177.1 && si.load_s < 177.2, "second load %f", si.load_s);
+	cr_expect_str_eq(si.speed, "slow");
+	lsc_triage_free(t);
+}

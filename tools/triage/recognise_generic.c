@@ -624,9 +624,6 @@ static int served_only(const struct tr_start *s)
 	return s->nserved && s->stage == TR_ST_NONE;
 }
 
-/* The figures that say how much: a load bar with its elapsed time and
- * its share of the size, the model's or the checkpoint's size in words
- * or in a structured line's key. 1 used. */
 /* A bar with no label of its own ("100%|####| 88/88 [00:03<00:00, ...]"):
  * what it counts is what the line before it began. Inside a load begun in
  * words ("Loading model on cuda...") it is the load's; where no load is
@@ -639,6 +636,9 @@ static int unlabelled_bar(const char *s, size_t n)
 	return i < n && (tr_digit(s[i]) || s[i] == '|');
 }
 
+/* The figures that say how much: a load bar with its elapsed time and
+ * its share of the size, the model's or the checkpoint's size in words
+ * or in a structured line's key. 1 used. */
 static int size_figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -729,6 +729,21 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	return 0;
 }
 
+/* "Loaded the model in 1.73 seconds." and a few lines on "INFO:Loaded the
+ * model in 1.77 seconds.": a loader's summary, then the summary of the
+ * function that called it, which timed the same load and a little more.
+ * A second summary within ten lines of the first, no shorter and not much
+ * longer (a quarter, or half a second), encloses it: the same load, not a
+ * second run (177 s after 1.77 s is another load). */
+static int encloses(const struct tr_start *c, const struct tr_line *l, double v)
+{
+	int ev = c->gen_load_s.ev;
+	if (ev < 0 || (unsigned)ev >= c->nev || c->stage >= TR_ST_READY || c->ev_gen_ready >= 0)
+		return 0;
+	double was = c->gen_load_s.v;
+	return l->no >= c->ev[ev].line && l->no - c->ev[ev].line <= 10 && v >= was && v <= was * 1.25 + 0.5;
+}
+
 /* An amount moved in a time, the longest of the start's kept. */
 static void moved_measure(struct tr_start *st, int e, double gib, double secs)
 {
@@ -801,8 +816,9 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		return start_step(t, l, v);
 	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
-		/* a second load figure after the start completed: a second run */
-		if (c && c->done && tr_has(&c->gen_load_s)) {
+		/* a second load figure after the start completed: a second run,
+		 * unless it is the enclosing loader's summary of the same load */
+		if (c && c->done && tr_has(&c->gen_load_s) && !encloses(c, l, v)) {
 			if (!(st = tr_fresh_if(t, l, 1, NULL)))
 				return 0;
 			e = tr_evid(st, l);
