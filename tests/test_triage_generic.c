@@ -1118,6 +1118,41 @@ Test(generic, device_table_head_is_a_setting)
 	cr_expect_eq(nstarts_of("GPU  Temp   AvgPwr\n"), 0);
 }
 
+/* The head of a listing the machine's own tools print (device_table.c):
+ * capitals in every cell (`ollama ps`, `docker ps`), `df`'s, `free`'s:
+ * what runs or what the machine holds, a setting: a paste of only that is
+ * no start (outcome none). Near misses: a heading of capitals with fewer
+ * cells, a line of capitals with a lower-case word, prose that names the
+ * columns with one space between them. */
+Test(generic, machine_listing_head_is_a_setting)
+{
+	expect_start("NAME                         ID              SIZE     PROCESSOR         UNTIL
+"
+		     "qwen2.5-coder-abl:32b-32k    47e43500b8ef    32 GB    3%/97% CPU/GPU    Forever
+",
+		     "none", "-");
+	expect_start("              total        used        free      shared  buff/cache   available
+"
+		     "Mem:          1.0Ti        16Gi       896Gi       4.5Gi       104Gi       990Gi
+",
+		     "none", "-");
+	expect_start("Filesystem      Size  Used Avail Use% Mounted on
+/dev/nvme0n1p3   59G   44G   12G  79% /
+", "none",
+		     "-");
+	/* before a start it stays that start's setting: one start */
+	cr_expect_eq(nstarts_of("NAME    ID    SIZE    PROCESSOR
+loading model /m
+Model loaded in 3.0 s
+"), 1);
+	cr_expect_eq(nstarts_of("NAME  ID  SIZE
+"), 0);
+	cr_expect_eq(nstarts_of("NAME  ID  SIZE  then the Processor
+"), 0);
+	cr_expect_eq(nstarts_of("the total used free memory is fine
+"), 0);
+}
+
 /* An amount of memory brought in, in an engine's words (memory_amount.c),
  * opens a start under way where none is: cut off when nothing follows.
  * Near misses: what is free or available, a refusal (a failure, not a

@@ -31,15 +31,52 @@ static const char *head_cell(const char *p, const char *end)
 	return q > p && q - p <= 20 ? q : NULL;
 }
 
+/* The head of a listing the machine's own tools print, by the same
+ * layout: every cell in capitals (`ollama ps`'s `NAME  ID  SIZE
+ * PROCESSOR  UNTIL`, `docker ps`'s, `kubectl get`'s), `df`'s `Filesystem
+ * Size  Used Avail Use% Mounted on`, `free`'s `total  used  free  shared
+ * buff/cache  available`: what runs or what the machine holds, a setting,
+ * never a start. @p: past the first cell. */
+static int listing_head(const char *s, const char *end, const char **p)
+{
+	const char *q = s;
+	while (q < end && (tr_upper(*q) || tr_digit(*q) || *q == '_'))
+		q++;
+	if (q - s >= 2 && q < end && *q == ' ') {
+		/* capitals only: each later cell too */
+		for (const char *c = q; c < end; c++)
+			if (tr_alpha(*c) && !tr_upper(*c))
+				return 0;
+		*p = q;
+		return 2;
+	}
+	if (end - s > 12 && !memcmp(s, "Filesystem ", 11) && end - s >= 10 && !memcmp(end - 10, "Mounted on", 10)) {
+		*p = end;
+		return 4; /* df: its last cell is two words */
+	}
+	const char *t = tr_skip_ws(s, end);
+	if (t > s && end - t > 7 && !memcmp(t, "total  ", 7) && tr_memmem(t, (size_t)(end - t), "  used  ") &&
+	    tr_memmem(t, (size_t)(end - t), "  free")) {
+		*p = end;
+		return 4; /* free: the head is indented over the rows' names */
+	}
+	return 0;
+}
+
 int tr_device_table_head(const char *s, size_t n)
 {
 	const char *end = s + n, *p;
+	int need = 3;
 	if (n >= 5 && !memcmp(s, "GPU", 3))
 		p = s + 3;
 	else if (n >= 8 && !memcmp(s, "Device", 6))
 		p = s + 6;
-	else
+	else if (!(need = listing_head(s, end, &p)))
 		return 0;
+	if (p == end)
+		return 1;
+	if (need == 2)
+		need = 3; /* NAME and three more: a line of capitals with fewer is a heading */
 	if (p + 1 >= end || p[0] != ' ' || p[1] != ' ')
 		return 0;
 	int cells = 0;
@@ -58,5 +95,5 @@ int tr_device_table_head(const char *s, size_t n)
 			return 0;
 		cells++;
 	}
-	return cells >= 3;
+	return cells >= need;
 }
