@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "helpers/triage_run.h"
+#include "triage/internal.h"
 
 static void expect_start(const char *log, const char *outcome, const char *speed)
 {
@@ -1126,31 +1127,19 @@ Test(generic, device_table_head_is_a_setting)
  * columns with one space between them. */
 Test(generic, machine_listing_head_is_a_setting)
 {
-	expect_start("NAME                         ID              SIZE     PROCESSOR         UNTIL
-"
-		     "qwen2.5-coder-abl:32b-32k    47e43500b8ef    32 GB    3%/97% CPU/GPU    Forever
-",
+	expect_start("NAME                         ID              SIZE     PROCESSOR         UNTIL\n"
+		     "qwen2.5-coder-abl:32b-32k    47e43500b8ef    32 GB    3%/97% CPU/GPU    Forever\n",
 		     "none", "-");
-	expect_start("              total        used        free      shared  buff/cache   available
-"
-		     "Mem:          1.0Ti        16Gi       896Gi       4.5Gi       104Gi       990Gi
-",
+	expect_start("              total        used        free      shared  buff/cache   available\n"
+		     "Mem:          1.0Ti        16Gi       896Gi       4.5Gi       104Gi       990Gi\n",
 		     "none", "-");
-	expect_start("Filesystem      Size  Used Avail Use% Mounted on
-/dev/nvme0n1p3   59G   44G   12G  79% /
-", "none",
+	expect_start("Filesystem      Size  Used Avail Use% Mounted on\n/dev/nvme0n1p3   59G   44G   12G  79% /\n", "none",
 		     "-");
 	/* before a start it stays that start's setting: one start */
-	cr_expect_eq(nstarts_of("NAME    ID    SIZE    PROCESSOR
-loading model /m
-Model loaded in 3.0 s
-"), 1);
-	cr_expect_eq(nstarts_of("NAME  ID  SIZE
-"), 0);
-	cr_expect_eq(nstarts_of("NAME  ID  SIZE  then the Processor
-"), 0);
-	cr_expect_eq(nstarts_of("the total used free memory is fine
-"), 0);
+	cr_expect_eq(nstarts_of("NAME    ID    SIZE    PROCESSOR\nloading model /m\nModel loaded in 3.0 s\n"), 1);
+	cr_expect_eq(nstarts_of("NAME  ID  SIZE\n"), 0);
+	cr_expect_eq(nstarts_of("NAME  ID  SIZE  then the Processor\n"), 0);
+	cr_expect_eq(nstarts_of("the total used free memory is fine\n"), 0);
 }
 
 /* An amount of memory brought in, in an engine's words (memory_amount.c),
@@ -1371,4 +1360,26 @@ Test(generic, enclosing_load_summary_is_the_same_load)
 	cr_expect(si.load_s > 177.1 && si.load_s < 177.2, "second load %f", si.load_s);
 	cr_expect_str_eq(si.speed, "slow");
 	lsc_triage_free(t);
+}
+
+/* A server's streamed load events count the model's parts and their
+ * total (load_progress.c): at 4 of 163 the load is under way (loading);
+ * at 163 of 163 with nothing after, no longer under way (cut off). Near
+ * misses: the same counts with no model or load in the record (a job's
+ * steps), a download's. */
+Test(generic, parts_counted_in_a_record_are_the_load_under_way)
+{
+	expect_start("message\t{\"model_type\":\"draft\",\"module\":67,\"modules\":67,\"status\":\"finished\"}\n"
+		     "message\t{\"model_type\":\"model\",\"module\":4,\"modules\":163,\"status\":\"processing\"}\n",
+		     "loading", "-");
+	expect_start("message\t{\"model_type\":\"model\",\"module\":163,\"modules\":163,\"status\":\"processing\"}\n",
+		     "cut-off", "-");
+	double f = 0;
+	const char *r = "{\"model_type\":\"model\",\"module\":4,\"modules\":163}";
+	cr_expect(tr_parts_counted(r, strlen(r), &f) && f > 0.0245 && f < 0.0246, "share %f, 4 / 163", f);
+	cr_expect_eq(nstarts_of("{\"job\":\"etl\",\"layer\":3,\"layers\":40}\n"), 0);
+	r = "{\"download\":\"model\",\"shard\":1,\"shards\":3}";
+	cr_expect(!tr_parts_counted(r, strlen(r), &f));
+	r = "{\"model\":\"m\",\"shard\":4,\"shards\":3}";
+	cr_expect(!tr_parts_counted(r, strlen(r), &f), "more parts than the total");
 }

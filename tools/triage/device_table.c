@@ -55,10 +55,10 @@ static int listing_head(const char *s, const char *end, const char **p)
 		return 4; /* df: its last cell is two words */
 	}
 	const char *t = tr_skip_ws(s, end);
-	if (t > s && end - t > 7 && !memcmp(t, "total  ", 7) && tr_memmem(t, (size_t)(end - t), "  used  ") &&
+	if (end - t > 7 && !memcmp(t, "total  ", 7) && tr_memmem(t, (size_t)(end - t), "  used  ") &&
 	    tr_memmem(t, (size_t)(end - t), "  free")) {
 		*p = end;
-		return 4; /* free: the head is indented over the rows' names */
+		return 4; /* free: the head, indented over the rows' names (the cleaner may take the indent) */
 	}
 	return 0;
 }

@@ -762,6 +762,10 @@ int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l);
 /* load_progress.c: a share of the model loaded ("loaded  51% model tensors
  * into buffer"): 1 with the fraction (0..1). */
 int tr_percent_loaded(const char *s, size_t n, double *frac);
+/* load_progress.c: does a structured record count the model's parts
+ * loaded and their total (`"module":4,"modules":163` beside the model or
+ * a load)? 1 with the share in *frac. */
+int tr_parts_counted(const char *s, size_t n, double *frac);
 /* A line some recogniser took for another fact ("error loading model:
  * hugetlb mmap failed: ..." as the hugetlb pool's) that says the load
  * failed fails the start under way, if nothing had: 1 when it did.

@@ -73,7 +73,8 @@ static const struct {
 	{"rror", TR_G_GENERIC}, {"RROR", TR_G_GENERIC}, {"atal", TR_G_GENERIC}, {"ATAL", TR_G_GENERIC},
 	{"CRITICAL", TR_G_GENERIC}, {"xception", TR_G_GENERIC}, {"ailed", TR_G_GENERIC}, {"level=", TR_G_GENERIC},
 	{"\"level\"", TR_G_GENERIC}, {"equest: ", TR_G_GENERIC}, {"esponse: ", TR_G_GENERIC}, {"inned memory", TR_G_GPIN}, {"inned host memory", TR_G_GPIN},
-	{"age-locked", TR_G_GPIN}, {"GPU[", TR_G_GENERIC}, {"GPU  ", TR_G_GENERIC}, {"NAME  ", TR_G_GENERIC}, {"Filesystem ", TR_G_GENERIC}, {"  used  ", TR_G_GENERIC}, {"Device  ", TR_G_GENERIC}, {"a while", TR_G_GSTEP}, {"lease wait", TR_G_GSTEP},
+	{"age-locked", TR_G_GPIN}, {"GPU[", TR_G_GENERIC}, {"GPU  ", TR_G_GENERIC}, {"modules\"", TR_G_GFIG}, {"layers\"", TR_G_GFIG}, {"shards\"", TR_G_GFIG},
+	{"tensors\"", TR_G_GFIG}, {"NAME  ", TR_G_GENERIC}, {"Filesystem ", TR_G_GENERIC}, {"  used  ", TR_G_GENERIC}, {"Device  ", TR_G_GENERIC}, {"a while", TR_G_GSTEP}, {"lease wait", TR_G_GSTEP},
 	{"few minutes", TR_G_GSTEP}, {"several minutes", TR_G_GSTEP}, {"some time", TR_G_GSTEP},
 	{"Traceback (most", TR_G_GFATAL}, {"panic:", TR_G_GFATAL}, {"xit code", TR_G_GFATAL},
 	{"xit status", TR_G_GFATAL}, {"xitcode", TR_G_GFATAL}, {"xited with", TR_G_GFATAL}, {"eturn code", TR_G_GFATAL},
@@ -119,7 +120,7 @@ static const struct {
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
-#define NALL 336 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
+#define NALL 352 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
 #define NENT (2 * NALL + 4 * 256) /* two windows per keyword, 256 per three-byte one (four of them at most) */
 
 struct tr_prefilter {

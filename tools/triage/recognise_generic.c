@@ -1485,7 +1485,8 @@ static int elapsed_so_far(struct tr_start *st, struct tr_line *l)
 static int load_progress(struct lsc_triage *t, struct tr_line *l)
 {
 	double frac = NAN;
-	int tensor = !tr_percent_loaded(l->s, l->len, &frac) && tr_tensor_loading(l->s, l->len);
+	int tensor = !tr_percent_loaded(l->s, l->len, &frac) && !tr_parts_counted(l->s, l->len, &frac) &&
+		     tr_tensor_loading(l->s, l->len);
 	if (!tensor && isnan(frac))
 		return 0;
 	int e;
