@@ -34,9 +34,10 @@ static const char *head_cell(const char *p, const char *end)
 /* The head of a listing the machine's own tools print, by the same
  * layout: every cell in capitals (`ollama ps`'s `NAME  ID  SIZE
  * PROCESSOR  UNTIL`, `docker ps`'s, `kubectl get`'s), `df`'s `Filesystem
- * Size  Used Avail Use% Mounted on`, `free`'s `total  used  free  shared
- * buff/cache  available`: what runs or what the machine holds, a setting,
- * never a start. @p: past the first cell. */
+ * Size  Used Avail Use% Mounted on`: what runs or what the machine holds,
+ * a setting, never a start (`free`'s head is left alone: a paste of only
+ * pip's errors and `free` is nothing recognisable, the reviewed spec of
+ * unrecognised-paste). @p: past the first cell. */
 static int listing_head(const char *s, const char *end, const char **p)
 {
 	const char *q = s;
@@ -53,12 +54,6 @@ static int listing_head(const char *s, const char *end, const char **p)
 	if (end - s > 12 && !memcmp(s, "Filesystem ", 11) && end - s >= 10 && !memcmp(end - 10, "Mounted on", 10)) {
 		*p = end;
 		return 4; /* df: its last cell is two words */
-	}
-	const char *t = tr_skip_ws(s, end);
-	if (end - t > 7 && !memcmp(t, "total  ", 7) && tr_memmem(t, (size_t)(end - t), "  used  ") &&
-	    tr_memmem(t, (size_t)(end - t), "  free")) {
-		*p = end;
-		return 4; /* free: the head, indented over the rows' names (the cleaner may take the indent) */
 	}
 	return 0;
 }
