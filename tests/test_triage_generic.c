@@ -1141,6 +1141,21 @@ Test(generic, machine_listing_head_is_a_setting)
 	cr_expect_eq(nstarts_of("               total        used        free      shared  buff/cache   available\n"), 0);
 }
 
+/* PyTorch's environment report (collect_env, which issue templates ask
+ * for) is the machine, a setting: pasted alone it is no start (outcome
+ * none); before a start it is that start's (one start). Near miss: the
+ * same words inside a sentence. */
+Test(generic, environment_report_is_a_setting)
+{
+	expect_start("PyTorch version: 2.3.1+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\n"
+		     "Is CUDA available: True\n",
+		     "none", "-");
+	cr_expect_eq(nstarts_of("PyTorch version: 2.8.0+cu128\nIs CUDA available: True\nloading model /m\n"
+				"Model loaded in 3.0 s\n"),
+		     1);
+	cr_expect_eq(nstarts_of("which PyTorch version: the one pip gave me\n"), 0);
+}
+
 /* An amount of memory brought in, in an engine's words (memory_amount.c),
  * opens a start under way where none is: cut off when nothing follows.
  * Near misses: what is free or available, a refusal (a failure, not a

@@ -10,7 +10,8 @@
  * one before by two spaces or more, as a program aligns its columns; a
  * sentence that begins with "GPU" has one space between its words. A
  * pure predicate over one cleaned line, asked of the lines the prefilter
- * finds "GPU  " or "Device  " in.
+ * finds "GPU  " or "Device  " in. PyTorch's environment report (its
+ * `PyTorch version: `, `Is CUDA available: ` lines) is the machine too.
  */
 #include <string.h>
 
@@ -91,4 +92,19 @@ int tr_device_table_head(const char *s, size_t n)
 		cells++;
 	}
 	return cells >= need;
+}
+
+int tr_env_report_line(const char *s, size_t n)
+{
+	/* the keys that open PyTorch's environment report (torch.utils.collect_env,
+	 * and the engines' copies of it: vLLM's, SGLang's), which issue templates
+	 * ask every reporter to paste: the machine, a setting */
+	static const char *const keys[] = {"PyTorch version: ", "Is debug build: ", "CUDA used to build PyTorch: ",
+					   "ROCM used to build PyTorch: ", "Is CUDA available: "};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t kl = strlen(keys[i]);
+		if (n > kl && !memcmp(s, keys[i], kl))
+			return 1;
+	}
+	return 0;
 }

@@ -720,6 +720,9 @@ int tr_memory_brought(const char *s, size_t n);
 /* device_table.c: is @s[0..n) the head of a table a GPU management tool
  * prints of its devices ("GPU  Temp   AvgPwr  SCLK ...": a setting)? */
 int tr_device_table_head(const char *s, size_t n);
+/* device_table.c: does the line open with a key of PyTorch's environment
+ * report (`PyTorch version: `, `Is CUDA available: `)? A setting. */
+int tr_env_report_line(const char *s, size_t n);
 /* ready_address.c: does the line say a server is up where it answers
  * ("Server started at http://0.0.0.0:7650", "serving on 127.0.0.1:8080")? */
 int tr_ready_at_address(const char *s, size_t n);

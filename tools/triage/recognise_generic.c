@@ -1444,7 +1444,7 @@ static int pinned_refused(struct lsc_triage *t, struct tr_line *l)
 static int device_property(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len, *p = s + 4;
-	if (tr_device_table_head(s, l->len))
+	if (tr_device_table_head(s, l->len) || tr_env_report_line(s, l->len))
 		goto setting; /* "GPU  Temp   AvgPwr  SCLK ...": the head of the devices' table */
 	if (l->len < 8 || memcmp(s, "GPU[", 4) || !tr_digit(*p))
 		return 0;
