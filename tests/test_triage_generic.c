@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "helpers/triage_run.h"
+#include "triage/internal.h"
 
 static void expect_start(const char *log, const char *outcome, const char *speed)
 {
@@ -1118,6 +1119,44 @@ Test(generic, device_table_head_is_a_setting)
 	cr_expect_eq(nstarts_of("GPU  Temp   AvgPwr\n"), 0);
 }
 
+/* The head of a listing the machine's own tools print (device_table.c):
+ * capitals in every cell (`ollama ps`, `docker ps`), `df`'s:
+ * what runs or what the machine holds, a setting: a paste of only that is
+ * no start (outcome none). Near misses: a heading of capitals with fewer
+ * cells, a line of capitals with a lower-case word, prose that names the
+ * columns with one space between them. */
+Test(generic, machine_listing_head_is_a_setting)
+{
+	expect_start("NAME                         ID              SIZE     PROCESSOR         UNTIL\n"
+		     "qwen2.5-coder-abl:32b-32k    47e43500b8ef    32 GB    3%/97% CPU/GPU    Forever\n",
+		     "none", "-");
+	expect_start("Filesystem      Size  Used Avail Use% Mounted on\n/dev/nvme0n1p3   59G   44G   12G  79% /\n", "none",
+		     "-");
+	/* before a start it stays that start's setting: one start */
+	cr_expect_eq(nstarts_of("NAME    ID    SIZE    PROCESSOR\nloading model /m\nModel loaded in 3.0 s\n"), 1);
+	/* near misses, and free's head, which is nothing of a start nor a setting */
+	static const char *const none[] = {
+		"NAME  ID  SIZE\n", "NAME  ID  SIZE  then the Processor\n", "the total used free memory is fine\n",
+		"               total        used        free      shared  buff/cache   available\n"};
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		cr_expect_eq(nstarts_of(none[i]), 0, "a start in: %s", none[i]);
+}
+
+/* PyTorch's environment report (collect_env, which issue templates ask
+ * for) is the machine, a setting: pasted alone it is no start (outcome
+ * none); before a start it is that start's (one start). Near miss: the
+ * same words inside a sentence. */
+Test(generic, environment_report_is_a_setting)
+{
+	expect_start("PyTorch version: 2.3.1+cu121\nIs debug build: False\nCUDA used to build PyTorch: 12.1\n"
+		     "Is CUDA available: True\n",
+		     "none", "-");
+	cr_expect_eq(nstarts_of("PyTorch version: 2.8.0+cu128\nIs CUDA available: True\nloading model /m\n"
+				"Model loaded in 3.0 s\n"),
+		     1);
+	cr_expect_eq(nstarts_of("which PyTorch version: the one pip gave me\n"), 0);
+}
+
 /* An amount of memory brought in, in an engine's words (memory_amount.c),
  * opens a start under way where none is: cut off when nothing follows.
  * Near misses: what is free or available, a refusal (a failure, not a
@@ -1258,4 +1297,104 @@ Test(generic, the_model_loaded_in_words)
 	expect_start("Loading weights: ok\n", "completed", "-");
 	expect_start("Loading model... 45% done\n", "cut-off", "-");
 	expect_start("Loading model m\n", "cut-off", "-");
+}
+
+/* A ready line after a load summary alone is the server up: a panic on a
+ * request after it is the server's work, not the start's failure (near
+ * miss: the same panic before the server line fails the start). */
+Test(generic, ready_after_load_summary_then_panic_is_completed)
+{
+	const char *up = "Loading model on cuda:0...\n"
+			 "Model loaded.\n"
+			 "Serving on http://0.0.0.0:1234.\n"
+			 "thread '<unnamed>' panicked at src/pipeline.rs:409:17:\n"
+			 "Model failed with error `DriverError(CUDA_ERROR_OUT_OF_MEMORY)`.\n";
+	expect_start(up, "completed", NULL);
+	struct lsc_triage *t = trun_text(up);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), -1);
+	cr_expect_eq(trun_sev_of(t, "start-failed"), -1);
+	lsc_triage_free(t);
+	expect_start("Loading model on cuda:0...\n"
+		     "Model loaded.\n"
+		     "thread '<unnamed>' panicked at src/pipeline.rs:409:17:\n"
+		     "Model failed with error `DriverError(CUDA_ERROR_OUT_OF_MEMORY)`.\n",
+		     "failed", "-");
+}
+
+/* A bar with no label inside a load begun in words is the load's bar: its
+ * elapsed time is the load's (6 s: ok); where no load began, an unlabelled
+ * bar is work, no start. */
+Test(generic, unlabelled_bar_inside_a_load_is_the_load)
+{
+	const char *log = "Loading model on cuda:0...\n"
+			  "100%|#####| 203/203 [00:06<00:00, 23.31it/s]\n"
+			  "Model loaded.\n"
+			  "Serving on http://0.0.0.0:1234.\n";
+	expect_start(log, "completed", "ok");
+	struct lsc_triage *t = trun_text(log);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 5.9 && si.load_s < 6.1, "load %f, the bar's 00:06", si.load_s);
+	lsc_triage_free(t);
+	/* the same bar where nothing loads: work, never the load (no load time) */
+	t = trun_text("100%|#####| 203/203 [00:06<00:00, 23.31it/s]\n");
+	cr_assert(t);
+	if (lsc_triage_start(t, 0, &si) == 0)
+		cr_expect(!(si.load_s > 0), "a bar with no load is no load time: %f", si.load_s);
+	lsc_triage_free(t);
+	/* a labelled bar of other work inside the load is not the load's */
+	t = trun_text("Loading model on cuda:0...\n"
+		      "Sampling: 100%|#####| 28/28 [00:09<00:00, 3.1it/s]\n");
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(!(si.load_s > 8.9 && si.load_s < 9.1), "a sampling bar is no load time: %f", si.load_s);
+	lsc_triage_free(t);
+}
+
+/* A loader's summary and, a few lines on, the summary of the function that
+ * called it (1.73 s, then 1.77 s): one load, its time the longer; near
+ * miss: a summary far longer after it (177.16 s) is a second load. */
+Test(generic, enclosing_load_summary_is_the_same_load)
+{
+	const char *one = "Loaded the model in 1.73 seconds.\n"
+			  "Finalizing Autograd Lora: []\n"
+			  "INFO:Loaded the model in 1.77 seconds.\n";
+	cr_expect_eq(nstarts_of(one), 1);
+	struct lsc_triage *t = trun_text(one);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 1.76 && si.load_s < 1.78, "load %f, the enclosing 1.77 s", si.load_s);
+	lsc_triage_free(t);
+	const char *two = "Loaded the model in 1.73 seconds.\n"
+			  "INFO:Loaded the model in 1.77 seconds.\n"
+			  "\n"
+			  "INFO:Loaded the model in 177.16 seconds.\n";
+	cr_expect_eq(nstarts_of(two), 2);
+	t = trun_text(two);
+	cr_assert(lsc_triage_start(t, 1, &si) == 0);
+	cr_expect(si.load_s > 177.1 && si.load_s < 177.2, "second load %f", si.load_s);
+	cr_expect_str_eq(si.speed, "slow");
+	lsc_triage_free(t);
+}
+
+/* A server's streamed load events count the model's parts and their
+ * total (load_progress.c): at 4 of 163 the load is under way (loading);
+ * at 163 of 163 with nothing after, no longer under way (cut off). Near
+ * misses: the same counts with no model or load in the record (a job's
+ * steps), a download's. */
+Test(generic, parts_counted_in_a_record_are_the_load_under_way)
+{
+	expect_start("message\t{\"model_type\":\"draft\",\"module\":67,\"modules\":67,\"status\":\"finished\"}\n"
+		     "message\t{\"model_type\":\"model\",\"module\":4,\"modules\":163,\"status\":\"processing\"}\n",
+		     "loading", "-");
+	expect_start("message\t{\"model_type\":\"model\",\"module\":163,\"modules\":163,\"status\":\"processing\"}\n",
+		     "cut-off", "-");
+	double f = 0;
+	const char *r = "{\"model_type\":\"model\",\"module\":4,\"modules\":163}";
+	cr_expect(tr_parts_counted(r, strlen(r), &f) && f > 0.0245 && f < 0.0246, "share %f, 4 / 163", f);
+	cr_expect_eq(nstarts_of("{\"job\":\"etl\",\"layer\":3,\"layers\":40}\n"), 0);
+	r = "{\"download\":\"model\",\"shard\":1,\"shards\":3}";
+	cr_expect(!tr_parts_counted(r, strlen(r), &f));
+	r = "{\"model\":\"m\",\"shard\":4,\"shards\":3}";
+	cr_expect(!tr_parts_counted(r, strlen(r), &f), "more parts than the total");
 }

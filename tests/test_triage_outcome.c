@@ -570,3 +570,49 @@ Test(outcome, rich_columns_are_one_record)
 	cr_expect_str_eq(start_of(t, 0).outcome, "completed");
 	lsc_triage_free(t);
 }
+
+/* A load still under way, with its size and its progress on clocks: the
+ * share gained, of the size, in the time the clocks span is the rate so
+ * far. 8 % of 39.59 GiB in 1.005 s (3.15 GiB/s) is ok; the same share in
+ * 60 s (0.05 GiB/s) is slow (the whole load at that rate, 750 s); with no
+ * size the rate is unknown and so is the speed. */
+static const char *progress_log(const char *second, int size)
+{
+	static char log[1024];
+	snprintf(log, sizeof log,
+		 "%s"
+		 "time=2025-02-08T12:59:12.908+11:00 level=DEBUG source=server.go:603 msg=\"model load progress 0.01\"\n"
+		 "time=2025-02-08T12:59:%s+11:00 level=DEBUG source=server.go:603 msg=\"model load progress 0.09\"\n",
+		 size ? "llm_load_print_meta: model size       = 39.59 GiB (4.82 BPW)\n" : "", second);
+	return log;
+}
+
+Test(outcome, progress_so_far_with_a_size_is_its_rate)
+{
+	struct lsc_triage *t = trun_text(progress_log("13.913", 1));
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.outcome, "loading");
+	cr_expect_str_eq(si.speed, "ok");
+	cr_expect(si.gibps > 3.1 && si.gibps < 3.2, "rate %f, 0.08 * 39.59 / 1.005 = 3.15", si.gibps);
+	lsc_triage_free(t);
+	t = trun_text(progress_log("13.913", 0));
+	si = start_of(t, 0);
+	cr_expect_str_eq(si.speed, "-", "no size, no rate: %s", si.speed);
+	lsc_triage_free(t);
+}
+
+Test(outcome, progress_so_far_slow_is_slow)
+{
+	/* 12:59:12.908 to 13:00:12.908: 60 s for 8 % */
+	char log[1024];
+	snprintf(log, sizeof log, "%s",
+		 "llm_load_print_meta: model size       = 39.59 GiB (4.82 BPW)\n"
+		 "time=2025-02-08T12:59:12.908+11:00 level=DEBUG source=server.go:603 msg=\"model load progress 0.01\"\n"
+		 "time=2025-02-08T13:00:12.908+11:00 level=DEBUG source=server.go:603 msg=\"model load progress 0.09\"\n");
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si = start_of(t, 0);
+	cr_expect_str_eq(si.speed, "slow");
+	lsc_triage_free(t);
+}

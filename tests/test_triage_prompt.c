@@ -137,3 +137,49 @@ Test(prompt, a_shell_in_a_container_and_the_env_are_no_run)
 			     NULL),
 		     0);
 }
+
+/* The prompt alone, nothing typed after it: the shell is back. */
+Test(prompt, alone)
+{
+	static const char *const yes[] = {"PS D:\\ChatGLM3\\composite_demo>", "user@host:~/llama.cpp$",
+					  "(env) root@node1:~# ", "C:\\AIGC>"};
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		cr_expect(tr_prompt_alone(yes[i], strlen(yes[i])), "not a prompt alone: %s", yes[i]);
+	static const char *const no[] = {"PS D:\\dir> python x.py", "user@host:~$ ls", "a > b", "price: 5$",
+					 "C:\\x\\file.py:34: FutureWarning>", "Loading checkpoint shards:   0%| | 0/7"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect(!tr_prompt_alone(no[i], strlen(no[i])), "a prompt alone: %s", no[i]);
+}
+
+static const char *outcome_of(const char *log)
+{
+	static char out[32];
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	snprintf(out, sizeof out, "%s", lsc_triage_start(t, 0, &si) == 0 ? si.outcome : "no start");
+	lsc_triage_free(t);
+	return out;
+}
+
+/* The shell back while the load was under way: the program ended before
+ * it came up (failed); near misses: the same prompt after the weights
+ * loaded (a script that loaded, worked and exited), after a Ctrl-C (a
+ * stop), and with no load before it (nothing began). */
+Test(prompt, back_during_the_load_is_an_exit)
+{
+	cr_expect_str_eq(outcome_of("Loading checkpoint shards:   0%|          | 0/7 [00:00<?, ?it/s]\n"
+				    "PS D:\\ChatGLM3\\composite_demo>\n"),
+			 "failed");
+	cr_expect_str_eq(outcome_of("Loading checkpoint shards:   0%|          | 0/7 [00:00<?, ?it/s]\n"
+				    "user@host:~$ python other.py\n"),
+			 "failed");
+	cr_expect_str_eq(outcome_of("Loading checkpoint shards: 100%|##########| 7/7 [00:05<00:00, 1.4it/s]\n"
+				    "PS D:\\ChatGLM3\\composite_demo>\n"),
+			 "completed");
+	cr_expect_str_eq(outcome_of("Loading checkpoint shards:   0%|          | 0/7 [00:00<?, ?it/s]\n"
+				    "^C\nuser@host:~$\n"),
+			 "loading"); /* stopped by the user: as the bar left it, not failed */
+	cr_expect_str_eq(outcome_of("user@host:~$\nSetting eos_token is not supported, use the default one.\n"),
+			 "no start");
+}

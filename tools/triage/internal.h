@@ -294,6 +294,7 @@ struct tr_start {
 	double prog_first, prog_last, prog_ts_first[TR_TS_KINDS], prog_ts_last[TR_TS_KINDS];
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
 	double bar_all;         /* the N of the start's last bar (n/N), 0 none: a bar at 0/N again is the load again */
+	int interrupted;        /* a lone `^C` was echoed while it ran: the user stopped it (shell_prompt.c) */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
 	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
 	int began_open;         /* the last recognised line began a step it says takes long ("this can take a
@@ -686,6 +687,20 @@ int tr_ready_about_other(const char *s, size_t n);
  * available RAM (0.65 GiB)")? 1 with the checkpoint's GiB: the bytes come
  * from the device. */
 int tr_ckpt_over_ram(const char *s, size_t n, double *ckpt_gib);
+/* recognise_generic.c: the process of the start under way ended on @l
+ * (a console's pause prompt, a shell's prompt back): before ready, and
+ * once the start reached @from, an exit before ready (1); 0 when the
+ * start was up, had failed or had not reached @from; -1 no start. */
+int tr_process_ended(struct lsc_triage *t, struct tr_line *l, enum tr_stage from);
+/* shell_prompt.c: is the line a shell's prompt with nothing typed after
+ * it (`PS D:\dir>`, `user@host:~$`): the shell is back? */
+int tr_prompt_alone(const char *s, size_t n);
+/* shell_signal.c: is the line a shell's report that its program ended on
+ * a signal (`Killed`, `Segmentation fault (core dumped)`, `Trace/BPT trap:
+ * 5`, `zsh: killed  cmd`, or one glued after an open bar)? TR_SIG_KILLED for
+ * a kill, TR_SIG_FAULT for a fault or an abort, 0 none. */
+enum { TR_SIG_KILLED = 1, TR_SIG_FAULT = 2 };
+int tr_shell_signal(const char *s, size_t n);
 /* quoted_output.c: does a failure line say the failed process's output
  * follows ("timed out after 20 seconds: logs: ...", "stderr:")? */
 int tr_quotes_output(const char *s, size_t n);
@@ -705,6 +720,9 @@ int tr_memory_brought(const char *s, size_t n);
 /* device_table.c: is @s[0..n) the head of a table a GPU management tool
  * prints of its devices ("GPU  Temp   AvgPwr  SCLK ...": a setting)? */
 int tr_device_table_head(const char *s, size_t n);
+/* device_table.c: does the line open with a key of PyTorch's environment
+ * report (`PyTorch version: `, `Is CUDA available: `)? A setting. */
+int tr_env_report_line(const char *s, size_t n);
 /* ready_address.c: does the line say a server is up where it answers
  * ("Server started at http://0.0.0.0:7650", "serving on 127.0.0.1:8080")? */
 int tr_ready_at_address(const char *s, size_t n);
@@ -747,6 +765,10 @@ int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l);
 /* load_progress.c: a share of the model loaded ("loaded  51% model tensors
  * into buffer"): 1 with the fraction (0..1). */
 int tr_percent_loaded(const char *s, size_t n, double *frac);
+/* load_progress.c: does a structured record count the model's parts
+ * loaded and their total (`"module":4,"modules":163` beside the model or
+ * a load)? 1 with the share in *frac. */
+int tr_parts_counted(const char *s, size_t n, double *frac);
 /* A line some recogniser took for another fact ("error loading model:
  * hugetlb mmap failed: ..." as the hugetlb pool's) that says the load
  * failed fails the start under way, if nothing had: 1 when it did.

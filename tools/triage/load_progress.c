@@ -1,8 +1,10 @@
 /*
  * A load under way in the words every loader prints while it reads: a
- * line per tensor ("loading blk.48.attn_kv_b.weight to cuda:0") and a
+ * line per tensor ("loading blk.48.attn_kv_b.weight to cuda:0"), a
  * share of the model done ("loaded  51% model tensors into buffer",
- * "loaded 45% of the weights"). Neither says the load began or ended: a
+ * "loaded 45% of the weights"), and a count of the model's parts and
+ * their total in a record a server streams as it loads
+ * (`{"model_type":"model","module":4,"modules":163}`). Neither says the load began or ended: a
  * paste that stops on them stops while the model is still loading, and
  * the shares with their lines' clocks say how long the whole load takes
  * (verdict.c's progress rate). Read by the shared vocabulary
@@ -88,6 +90,43 @@ int tr_percent_loaded(const char *s, size_t n, double *frac)
 				return 1;
 			}
 		return 0;
+	}
+	return 0;
+}
+
+/* The number after `"@key":` at the record's key @k (the quote after the
+ * key included in @key): 1 with it in *v. */
+static int key_number(const char *s, const char *end, const char *key, double *v)
+{
+	size_t kl = strlen(key);
+	for (const char *k = s; (k = tr_memmem(k, (size_t)(end - k), key)) != NULL; k += kl) {
+		if (k == s || k[-1] != '"')
+			continue;
+		const char *p = tr_skip_ws(k + kl, end);
+		if (p < end && *p == ':')
+			p = tr_skip_ws(p + 1, end);
+		if (p < end && tr_digit(*p) && tr_num(&p, end, v))
+			return 1;
+	}
+	return 0;
+}
+
+int tr_parts_counted(const char *s, size_t n, double *frac)
+{
+	/* a part of the model and its plural, the total */
+	static const char *const parts[][2] = {{"module\"", "modules\""}, {"layer\"", "layers\""},
+					       {"shard\"", "shards\""}, {"tensor\"", "tensors\""}};
+	const char *end = s + n;
+	if (!memchr(s, '{', n) || !(tr_memmem_ci(s, n, "model") || tr_memmem_ci(s, n, "load")) ||
+	    tr_memmem_ci(s, n, "download"))
+		return 0;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		double k, all;
+		if (key_number(s, end, parts[i][0], &k) && key_number(s, end, parts[i][1], &all) && all > 0 &&
+		    k <= all) {
+			*frac = k / all;
+			return 1;
+		}
 	}
 	return 0;
 }

@@ -73,7 +73,9 @@ static const struct {
 	{"rror", TR_G_GENERIC}, {"RROR", TR_G_GENERIC}, {"atal", TR_G_GENERIC}, {"ATAL", TR_G_GENERIC},
 	{"CRITICAL", TR_G_GENERIC}, {"xception", TR_G_GENERIC}, {"ailed", TR_G_GENERIC}, {"level=", TR_G_GENERIC},
 	{"\"level\"", TR_G_GENERIC}, {"equest: ", TR_G_GENERIC}, {"esponse: ", TR_G_GENERIC}, {"inned memory", TR_G_GPIN}, {"inned host memory", TR_G_GPIN},
-	{"age-locked", TR_G_GPIN}, {"GPU[", TR_G_GENERIC}, {"GPU  ", TR_G_GENERIC}, {"Device  ", TR_G_GENERIC}, {"a while", TR_G_GSTEP}, {"lease wait", TR_G_GSTEP},
+	{"age-locked", TR_G_GPIN}, {"GPU[", TR_G_GENERIC}, {"GPU  ", TR_G_GENERIC}, {"PyTorch version: ", TR_G_GENERIC}, {"Is debug build: ", TR_G_GENERIC},
+	{"d to build PyTorch: ", TR_G_GENERIC}, {"Is CUDA available: ", TR_G_GENERIC}, {"modules\"", TR_G_GFIG}, {"layers\"", TR_G_GFIG}, {"shards\"", TR_G_GFIG},
+	{"tensors\"", TR_G_GFIG}, {"NAME  ", TR_G_GENERIC}, {"Filesystem ", TR_G_GENERIC}, {"Device  ", TR_G_GENERIC}, {"a while", TR_G_GSTEP}, {"lease wait", TR_G_GSTEP},
 	{"few minutes", TR_G_GSTEP}, {"several minutes", TR_G_GSTEP}, {"some time", TR_G_GSTEP},
 	{"Traceback (most", TR_G_GFATAL}, {"panic:", TR_G_GFATAL}, {"xit code", TR_G_GFATAL},
 	{"xit status", TR_G_GFATAL}, {"xitcode", TR_G_GFATAL}, {"xited with", TR_G_GFATAL}, {"eturn code", TR_G_GFATAL},
@@ -86,7 +88,9 @@ static const struct {
 	{"KeyboardInterrupt", TR_G_GFATAL}, {"Killed", TR_G_GFATAL}, {"ignal: killed", TR_G_GFATAL},
 	{"oading failed", TR_G_GFATAL}, {"oad failed", TR_G_GFATAL}, {"llegal instruction", TR_G_GFATAL},
 	{"ut of memory", TR_G_GFATAL}, {"erminate called", TR_G_GFATAL}, {"erminated unexpectedly", TR_G_GFATAL}, {"File \"", TR_G_GFATAL},
-	{"panicked at", TR_G_GFATAL}, {"ny key to continue", TR_G_GFATAL}, {"\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae", TR_G_GFATAL},
+	{"BPT trap", TR_G_GFATAL}, {"race trap", TR_G_GFATAL}, {"bort trap", TR_G_GFATAL}, {"borted", TR_G_GFATAL},
+	{"us error", TR_G_GFATAL}, {"loating point exception", TR_G_GFATAL}, {"llegal hardware", TR_G_GFATAL},
+	{"sh: killed", TR_G_GFATAL}, {"what():", TR_G_GFATAL}, {"panicked at", TR_G_GFATAL}, {"ny key to continue", TR_G_GFATAL}, {"\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae", TR_G_GFATAL},
 	{"hutting down", TR_G_GFATAL}, {"hutdown", TR_G_GFATAL}, {"hut down", TR_G_GFATAL}, {"eliebige Taste", TR_G_GFATAL}, {"ne touche pour continuer", TR_G_GFATAL}, {"ualquier tecla", TR_G_GFATAL},
 	{"\xe3\x82\xad\xe3\x83\xbc\xe3\x82\x92\xe6\x8a\xbc", TR_G_GFATAL},
 	{"aiting for", TR_G_GREADY}, {" for load", TR_G_GREADY}, {"ime to load", TR_G_GFIG}, {"as taken", TR_G_GFIG}, {"taking ", TR_G_GFIG}, {"takes ", TR_G_GFIG}, {"borting", TR_G_GFATAL}, {"he model in ", TR_G_GFIG}, {"xitCode", TR_G_GFATAL},
@@ -117,7 +121,7 @@ static const struct {
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
-#define NALL 320 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
+#define NALL 352 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
 #define NENT (2 * NALL + 4 * 256) /* two windows per keyword, 256 per three-byte one (four of them at most) */
 
 struct tr_prefilter {

@@ -624,6 +624,18 @@ static int served_only(const struct tr_start *s)
 	return s->nserved && s->stage == TR_ST_NONE;
 }
 
+/* A bar with no label of its own ("100%|####| 88/88 [00:03<00:00, ...]"):
+ * what it counts is what the line before it began. Inside a load begun in
+ * words ("Loading model on cuda...") it is the load's; where no load is
+ * under way it is work, as any bar without load words is. */
+static int unlabelled_bar(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\r'))
+		i++;
+	return i < n && (tr_digit(s[i]) || s[i] == '|');
+}
+
 /* The figures that say how much: a load bar with its elapsed time and
  * its share of the size, the model's or the checkpoint's size in words
  * or in a structured line's key. 1 used. */
@@ -636,8 +648,9 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st;
 	uint64_t kw = l->kw;
 	int bar = (kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v);
-	int load_bar = bar && loading_words(s, n);
 	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	int load_bar = bar && (loading_words(s, n) || (unlabelled_bar(s, n) && c && c->gen_load_began && !c->done &&
+						       !tr_start_failed(c) && !served_only(c)));
 	if (bar && done == 0 && c && (c->done || c->bar_done) && !tr_start_failed(c) && c->bar_all == all &&
 	    (load_bar || tr_has(&c->gen_load_s) || tr_has(&c->read_s))) {
 		/* the same bar back at 0/N after the load it counted finished:
@@ -716,6 +729,21 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	return 0;
 }
 
+/* "Loaded the model in 1.73 seconds." and a few lines on "INFO:Loaded the
+ * model in 1.77 seconds.": a loader's summary, then the summary of the
+ * function that called it, which timed the same load and a little more.
+ * A second summary within ten lines of the first, no shorter and not much
+ * longer (a quarter, or half a second), encloses it: the same load, not a
+ * second run (177 s after 1.77 s is another load). */
+static int encloses(const struct tr_start *c, const struct tr_line *l, double v)
+{
+	int ev = c->gen_load_s.ev;
+	if (ev < 0 || (unsigned)ev >= c->nev || c->stage >= TR_ST_READY || c->ev_gen_ready >= 0)
+		return 0;
+	double was = c->gen_load_s.v;
+	return l->no >= c->ev[ev].line && l->no - c->ev[ev].line <= 10 && v >= was && v <= was * 1.25 + 0.5;
+}
+
 /* An amount moved in a time, the longest of the start's kept. */
 static void moved_measure(struct tr_start *st, int e, double gib, double secs)
 {
@@ -788,8 +816,9 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		return start_step(t, l, v);
 	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
-		/* a second load figure after the start completed: a second run */
-		if (c && c->done && tr_has(&c->gen_load_s)) {
+		/* a second load figure after the start completed: a second run,
+		 * unless it is the enclosing loader's summary of the same load */
+		if (c && c->done && tr_has(&c->gen_load_s) && !encloses(c, l, v)) {
 			if (!(st = tr_fresh_if(t, l, 1, NULL)))
 				return 0;
 			e = tr_evid(st, l);
@@ -982,7 +1011,12 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
 		     word(s, n, "terminate called after throwing") ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
-	int kill = (k & TR_G_GFATAL) && killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done);
+	/* a shell's report of its program's death by a signal: a kill ends the
+	 * start begun (a prompt's command, a load), a fault ends whatever ran */
+	int sig = (k & TR_G_GFATAL) ? tr_shell_signal(s, n) : 0;
+	fatal = fatal || sig == TR_SIG_FAULT;
+	int kill = (k & TR_G_GFATAL) && (killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done) ||
+					 (sig == TR_SIG_KILLED && cur && cur->stage >= TR_ST_BEGAN && !cur->done));
 	/* a frame of the open traceback in a loading function says the block
 	 * is the load's: kept as its evidence (load-failed reads it) */
 	if (cur && cur->in_traceback && cur->ev_tb_load < 0 && frame_loads(s, n)) {
@@ -1007,11 +1041,16 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	 * traceback), not a start's; a kill ends whatever ran */
 	if (cur && served_only(cur) && !kill)
 		return 0;
-	if (!(tb || exc || fatal || errlv || kill))
+	/* "what():  msg" after "terminate called after throwing ...": the
+	 * uncaught C++ exception's message, the block's cause (as a Python
+	 * traceback's exception line is) */
+	int what = cur && tr_start_failed(cur) && n > 7 && !memcmp(s, "what():", 7);
+	if (!(tb || exc || fatal || errlv || kill || what))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
 	 * shell's), is not a start's failure; a kill ends whatever ran */
-	if (!open && !kill && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
+	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") &&
+	    !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
 	int e;
@@ -1053,7 +1092,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 			return 1;
 		}
 		st->ev_gen_fail_last = e; /* the block's cause */
-	} else {
+	} else if (!sig || st->ev_gen_fail_last < 0) {
+		/* the shell's report of the death is no cause where the start's
+		 * own failure came before it */
 		st->ev_gen_fail_last = e;
 	}
 	if (tr_quotes_output(s, n))
@@ -1078,7 +1119,11 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
-	if (st->done || st->ev_error >= 0 || st->ev_oom >= 0 || st->ev_killed >= 0)
+	/* a ready line after a load summary alone is the server up (the
+	 * weights in, then `Serving on ...`): what fails after it is the
+	 * server's work, not the start's */
+	if ((st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0)) || st->ev_error >= 0 ||
+	    st->ev_oom >= 0 || st->ev_killed >= 0)
 		return 1;
 	if (tr_ready_part_only(s, n)) {
 		/* a shard or a worker ready: a step of the load, the server
@@ -1399,7 +1444,7 @@ static int pinned_refused(struct lsc_triage *t, struct tr_line *l)
 static int device_property(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len, *p = s + 4;
-	if (tr_device_table_head(s, l->len))
+	if (tr_device_table_head(s, l->len) || tr_env_report_line(s, l->len))
 		goto setting; /* "GPU  Temp   AvgPwr  SCLK ...": the head of the devices' table */
 	if (l->len < 8 || memcmp(s, "GPU[", 4) || !tr_digit(*p))
 		return 0;
@@ -1440,7 +1485,8 @@ static int elapsed_so_far(struct tr_start *st, struct tr_line *l)
 static int load_progress(struct lsc_triage *t, struct tr_line *l)
 {
 	double frac = NAN;
-	int tensor = !tr_percent_loaded(l->s, l->len, &frac) && tr_tensor_loading(l->s, l->len);
+	int tensor = !tr_percent_loaded(l->s, l->len, &frac) && !tr_parts_counted(l->s, l->len, &frac) &&
+		     tr_tensor_loading(l->s, l->len);
 	if (!tensor && isnan(frac))
 		return 0;
 	int e;
@@ -1486,12 +1532,21 @@ static int console_paused(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		(void)figures(t, l);
 	if (!t->cur || t->cur->src != l->src)
 		return 0; /* no start under way: a script's end, nothing of a start */
+	return tr_process_ended(t, l, TR_ST_BEGAN) >= 0;
+}
+
+int tr_process_ended(struct lsc_triage *t, struct tr_line *l, enum tr_stage from)
+{
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!c)
+		return -1;
+	if ((c->done && (c->stage >= TR_ST_READY || c->ev_gen_ready >= 0)) || c->stage < from || tr_start_failed(c) ||
+	    c->in_traceback)
+		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
-		return 0;
-	if ((st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0)) || st->stage < TR_ST_BEGAN)
-		return 1;
+		return -1;
 	st->done = 0;
 	st->progress_open = 0;
 	if (st->ev_exit < 0)

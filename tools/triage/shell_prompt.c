@@ -66,9 +66,11 @@ static const char *user_host_prompt(const char *p, const char *end)
 		q++;
 	if (q == h || q >= end || *q != ':')
 		return NULL;
-	for (const char *c = q + 1; c + 1 < end && c - q < 160; c++) {
+	for (const char *c = q + 1; c < end && c - q < 160; c++) {
 		if (*c == ' ')
 			return NULL; /* the path ends at the prompt's sign */
+		if ((*c == '$' || *c == '#') && c + 1 == end)
+			return end; /* the prompt alone: the shell is back */
 		if ((*c == '$' || *c == '#') && c[1] == ' ')
 			return c + 2;
 	}
@@ -235,11 +237,57 @@ int tr_command_launches(const char *c, const char *end)
 	return 1;
 }
 
+int tr_prompt_alone(const char *s, size_t n)
+{
+	const char *end = s + n;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\r'))
+		end--;
+	const char *p = after_env(s, end);
+	if (p >= end || !tr_alpha(*p))
+		return 0;
+	if ((p + 1 < end && p[1] == ':') || (end - p > 3 && !memcmp(p, "PS ", 3)))
+		return end[-1] == '>' && windows_prompt(p, end) == end;
+	return (end[-1] == '$' || end[-1] == '#') && memchr(p, '@', (size_t)(end - p) < 40 ? (size_t)(end - p) : 40) &&
+	       user_host_prompt(p, end) == end;
+}
+
+/* The shell is back while a load was under way (a bar short of N/N,
+ * the weights being read): the program ended before it came up (an
+ * exit), unless the user stopped it (a Ctrl-C, an interrupt: the start's
+ * last recognised line says so). Not after the weights loaded: a one-shot
+ * script that loads, works and exits is back at its prompt too. */
+static int shell_back(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!c || c->done || c->bar_done || c->interrupted)
+		return 0;
+	const char *last = c->lastev.text;
+	if (tr_memmem(last, strlen(last), "^C") || tr_memmem_ci(last, strlen(last), "interrupt"))
+		return 0;
+	return tr_process_ended(t, l, TR_ST_LOADING) > 0;
+}
+
+/* A lone `^C`, the terminal's echo of the user's interrupt: the start
+ * under way was stopped, so the shell back after it is no exit of its own. */
+static void interrupt_echo(struct lsc_triage *t, const struct tr_line *l)
+{
+	size_t n = l->len;
+	while (n > 2 && (l->s[n - 1] == ' ' || l->s[n - 1] == '\r'))
+		n--;
+	if (n == 2 && l->s[0] == '^' && l->s[1] == 'C' && t->cur && t->cur->src == l->src)
+		t->cur->interrupted = 1;
+}
+
 int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l)
 {
+	if (l->len && l->s[0] == '^')
+		interrupt_echo(t, l);
 	const char *c = tr_prompt_command(l->s, l->len);
+	if (!c && tr_prompt_alone(l->s, l->len))
+		return shell_back(t, l);
 	if (!c || !tr_command_launches(c, l->s + l->len))
 		return 0;
+	(void)shell_back(t, l);
 	/* the start before it ends here when it had begun (settings pasted
 	 * before the command stay with the start it runs) */
 	struct tr_start *cur = t->cur && t->cur->src == l->src ? t->cur : NULL;

@@ -149,6 +149,23 @@ static double clock_so_far(const struct tr_start *s)
 	return NAN;
 }
 
+/* The time the progress lines' clocks span for the share they gained (at
+ * least 2%), on one kind of clock: with the size, the rate the load ran at
+ * so far ("progress 0.01" to "0.09" in 1.0 s of 39.59 GiB: 3.2 GiB/s), as
+ * a bar under way moved its share. NAN when the lines do not say. */
+static double progress_span(const struct tr_start *s, double *gain)
+{
+	*gain = s->prog_last - s->prog_first;
+	if (!(*gain >= 0.02))
+		return NAN;
+	for (int k = TR_TS_KINDS; k-- > 0;) {
+		double d = s->prog_ts_last[k] - s->prog_ts_first[k];
+		if (!isnan(d))
+			return d > 0 && d < 43200 ? d : NAN;
+	}
+	return NAN;
+}
+
 /* The whole load's time at the rate its progress moved: from the first
  * progress fraction to the last, on one kind of clock, the time over the
  * fraction gained ("progress 0.01" at 09:37:04.8, "0.08" at 09:38:11.8:
@@ -156,16 +173,8 @@ static double clock_so_far(const struct tr_start *s)
  * clocks, no gain, or less than 2% gained: too little to extrapolate). */
 static double progress_whole(const struct tr_start *s)
 {
-	double gain = s->prog_last - s->prog_first;
-	if (!(gain >= 0.02))
-		return NAN;
-	for (int k = TR_TS_KINDS; k-- > 0;) {
-		double d = s->prog_ts_last[k] - s->prog_ts_first[k];
-		if (isnan(d))
-			continue;
-		return d > 0 && d < 43200 ? d / gain : NAN;
-	}
-	return NAN;
+	double gain, d = progress_span(s, &gain);
+	return isnan(d) ? NAN : d / gain;
 }
 
 /* An unfinished start (cut off, loading): only "slow so far" means
@@ -195,6 +204,19 @@ static void unfinished(const struct tr_start *s, struct tr_verdict *v, int have_
 		v->load_s = whole;
 		v->ev_time = -1;
 		v->basis = "whole load at its progress rate";
+	} else if (v->speed == TR_SPEED_UNKNOWN && !have_l && have_g) {
+		/* the share its progress gained, of the size, in the time its
+		 * clocks span: a rate so far of 1 GiB/s or more is ok, as a bar
+		 * under way is judged on its share */
+		double gain, d = progress_span(s, &gain);
+		if (!isnan(d) && judge(d, v->gib * gain) == TR_SPEED_OK && v->gib * gain / d >= 1.0) {
+			v->speed = TR_SPEED_OK;
+			v->load_s = d;
+			v->gib = v->gib * gain;
+			v->rate = v->gib / d;
+			v->ev_time = -1;
+			v->basis = "its progress so far";
+		}
 	}
 }
 

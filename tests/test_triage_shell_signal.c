@@ -1,0 +1,118 @@
+/*
+ * A shell's report that its program ended on a signal
+ * (tools/triage/shell_signal.c): the words bash, zsh and macOS print
+ * (`Killed`, `Segmentation fault (core dumped)`, `Aborted (core dumped)`,
+ * `Illegal instruction`, `Bus error`, `Trace/BPT trap: 5`, a script's and
+ * a job's report, one glued after an open bar) end the start under way as
+ * failed, whatever engine ran. Near misses: the words inside prose or
+ * followed by a word after one space (`Killed 3 idle workers`), a `Killed`
+ * before any start began, and the shell's report after the start was up.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "helpers/triage_run.h"
+#include "triage/internal.h"
+
+static int sig_of(const char *line)
+{
+	return tr_shell_signal(line, strlen(line));
+}
+
+Test(shell_signal, the_shells_words)
+{
+	static const struct { const char *line; int sig; } ok[] = {
+		{"Killed", TR_SIG_KILLED},
+		{"Killed: 9", TR_SIG_KILLED},
+		{"zsh: killed     python x.py", TR_SIG_KILLED},
+		{"[1]+  Killed                  python x.py", TR_SIG_KILLED},
+		{"./run.sh: line 12:  4711 Killed                  python x.py", TR_SIG_KILLED},
+		{"Loading checkpoint shards:  33%|###      | 1/3 [00:49<01:39, 49.95s/it]Killed", TR_SIG_KILLED},
+		{"Segmentation fault (core dumped)", TR_SIG_FAULT},
+		{"Segmentation fault: 11", TR_SIG_FAULT},
+		{"Aborted (core dumped)", TR_SIG_FAULT},
+		{"Illegal instruction", TR_SIG_FAULT},
+		{"zsh: illegal hardware instruction  python x.py", TR_SIG_FAULT},
+		{"Bus error (core dumped)", TR_SIG_FAULT},
+		{"Trace/BPT trap: 5     mlx-serve --model m --port 11234", TR_SIG_FAULT},
+		{"Abort trap: 6", TR_SIG_FAULT},
+		{"Floating point exception (core dumped)", TR_SIG_FAULT},
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		cr_expect_eq(sig_of(ok[i].line), ok[i].sig, "%s: %d, want %d", ok[i].line, sig_of(ok[i].line), ok[i].sig);
+	static const char *const no[] = {
+		"Killed 3 idle workers",
+		"the process was Killed by the scheduler",
+		"Aborted by the user: retrying",
+		"Segmentation faults are rare here",
+		"Bus errors: 0",
+		"INFO worker Killed",
+		"100%|###| 3/3 [00:04<00:00]Killed 3 workers",
+	};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect_eq(sig_of(no[i]), 0, "%s: a report (%d)", no[i], sig_of(no[i]));
+}
+
+static void expect_start(const char *log, const char *outcome, int fail)
+{
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0, "no start in:\n%s", log);
+	cr_expect_str_eq(si.outcome, outcome, "outcome of:\n%s", log);
+	size_t n = lsc_triage_nfindings(t);
+	int got = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct lsc_triage_finding_info fi;
+		got |= lsc_triage_finding(t, k, &fi) == 0 && fi.severity == LSC_TRIAGE_FAIL;
+	}
+	cr_expect_eq(got, fail, "a fail finding %d, want %d:\n%s", got, fail, log);
+	lsc_triage_free(t);
+}
+
+Test(shell_signal, ends_the_start_under_way)
+{
+	/* a script with no log of its own: the prompt's command began it */
+	expect_start("v@host:~/inhouse$ /bin/python3 /home/v/inhouse/mistral.py\nKilled\n", "failed", 1);
+	/* glued to the shard bar the terminal left open */
+	expect_start("$ python3 -m fastchat.serve.cli --model-path /m\n"
+		     "Loading checkpoint shards:  33%|###      | 1/3 [00:49<01:39, 49.95s/it]Killed\n",
+		     "failed", 1);
+	/* a fault after the weights began loading, with the command after it */
+	expect_start("Loading weights...\nLoading model-00001-of-00003.safetensors...\n"
+		     "Trace/BPT trap: 5     mlx-serve --model m\n",
+		     "failed", 1);
+	/* near miss: the same load with no report is cut off */
+	expect_start("Loading weights...\nLoading model-00001-of-00003.safetensors...\n", "cut-off", 0);
+}
+
+Test(shell_signal, an_abort_with_no_load_words_is_a_start_that_failed)
+{
+	const char *log = "terminate called after throwing an instance of 'std::runtime_error'\n"
+			  "  what():  [TM][ERROR] pointer_mapping_ does not have information of ptr. Assertion fail: "
+			  "allocator.h:284\n"
+			  "Aborted (core dumped)\n";
+	expect_start(log, "failed", 1);
+	/* the cause is the exception's message, not the shell's report */
+	struct lsc_triage *t = trun_text(log);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+}
+
+Test(shell_signal, near_misses_begin_nothing_or_fail_nothing)
+{
+	/* a bare `Killed` before anything ran: no start */
+	struct lsc_triage *t = trun_text("Killed\n");
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 0);
+	lsc_triage_free(t);
+	/* the report after the server was up: the start completed (oom-killed
+	 * still says the running server was killed, after the start) */
+	t = trun_text("Loading model on cuda:0...\nModel loaded.\nServing on http://0.0.0.0:1234.\nKilled\n");
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	cr_expect_eq(trun_sev_of(t, "start-failed"), -1);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), -1);
+	lsc_triage_free(t);
+}
