@@ -3,7 +3,8 @@
  * (tests/corpus/verdicts/STEM.verdict, one line per start: outcome, speed,
  * cause, engine; the format is in tests/corpus/README.md). Per start the
  * outcome and the speed must match, and the cause when the file names one
- * (the start has a warn or fail finding of that id). The score is printed
+ * (the start has a warn or fail finding of that id); a `none` row (not a
+ * start) is matched as well by a triage that found no start there. The score is printed
  * overall, per engine, and for the held-out stems of
  * tests/corpus/validation.txt apart; the test asserts the floors the tool
  * reaches today, one on the stems the recognisers were developed on
@@ -89,9 +90,15 @@
  * 32 before and after it. A fifth fresh held-out set (t23l: 25 public
  * logs, 27 starts, collected while the sixth round was developed without
  * them) scored 13 of 27 on the tree before that round and 13 of 27 after
- * it, so the held-out stems together are 37 of 59 (62.7 %). */
+ * it, so the held-out stems together were 37 of 59 (62.7 %). A sixth
+ * (t23m: 25 logs, 26 starts, collected beside it) scored 14 of 26 before
+ * the round and 15 of 26 after it: 52 of 85 held out (61.2 %). Then a
+ * `none` row (not a start) matches a triage that found no start at all,
+ * as it matched one that found a start and called it none: t23l 14 of 27,
+ * t23m 16 of 26, all held out 54 of 85 (63.5 %); the stems developed on
+ * did not move. */
 #define VERDICT_FLOOR 95
-#define VALIDATION_FLOOR 62
+#define VALIDATION_FLOOR 63
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
 #define LOEO_FLOOR 96 /* 328 of 341, 96.2 %, 2026-12-02 (issue 23's sixth round; 316 of 341 before it) */
@@ -207,11 +214,16 @@ static void compare(struct lsc_triage *t, const struct vfile *v, int check_cause
 	for (unsigned i = 0; i < v->n; i++) {
 		struct lsc_triage_start_info si;
 		ok[i] = 0;
+		const struct vrow *r = &v->r[i];
 		if (i >= ns || lsc_triage_start(t, i, &si) != 0) {
-			snprintf(why[i], 160, "no start %u (the tool found %zu)", i, ns);
+			/* `none` is "not a start": a triage that found none agrees */
+			ok[i] = i >= ns && !strcmp(r->outcome, "none");
+			if (!ok[i])
+				snprintf(why[i], 160, "no start %u (the tool found %zu)", i, ns);
+			else
+				why[i][0] = 0;
 			continue;
 		}
-		const struct vrow *r = &v->r[i];
 		if (strcmp(si.outcome, r->outcome)) {
 			snprintf(why[i], 160, "outcome %s, want %s", si.outcome, r->outcome);
 			continue;
