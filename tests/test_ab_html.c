@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +80,90 @@ Test(ab_html, the_page_as_text)
 	cr_assert_null(strstr(h, "<b>x"), "the spec's markup reached the page");
 	cr_assert(strstr(h, "<code>env=ARM=4k,env=X=&lt;b&gt;x&lt;/b&gt;</code>"), "%s", h);
 	cr_assert(strstr(h, "<title>loadscope ab: auto vs 4k</title>"), "%s", h);
+	free(h);
+}
+
+/* A number attribute @name="..." of the element at @p (NAN when it has none
+ * before the element closes). */
+static double attr(const char *p, const char *name)
+{
+	char key[32];
+	snprintf(key, sizeof key, " %s=\"", name);
+	const char *close = strchr(p, '>');
+	const char *k = strstr(p, key);
+	return k && (!close || k < close) ? strtod(k + strlen(key), NULL) : NAN;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The strip chart to scale, whatever the runs' wall times were (they are
+ * measured, so read off the page): the axis runs from the plot's left
+ * edge for its width; the slowest run sits at 1/1.04 of it (the page's
+ * margin, so no point is drawn on the frame); every run's point is at its
+ * time over that scale, in its arm's row; each arm's median line is at the
+ * median of its own points, worked here; five ticks at quarters of the
+ * scale, each labelled with its time and centred on it, the last ending
+ * at the frame. */
+Test(ab_html, the_strip_chart_to_scale)
+{
+	char *h = make_page(path_in("scale.html"));
+	const char *svg = strstr(h, "<svg class=\"abchart\"");
+	cr_assert_not_null(svg, "no chart");
+	const char *end = strstr(svg, "</svg>");
+	const char *ax = strstr(svg, "<g class=\"axis\"><line");
+	cr_assert(ax && ax < end);
+	ax = strstr(ax, "<line");
+	double lw = attr(ax, "x1"), right = attr(ax, "x2"), pw = right - lw;
+	cr_assert(pw > 0, "axis %g..%g", lw, right);
+	double v[2][8], hi = 0;
+	unsigned n[2] = {0, 0};
+	const char *arm[2] = {strstr(svg, "<g class=\"arm\" data-arm=\"auto\""), strstr(svg, "<g class=\"arm\" data-arm=\"4k\"")};
+	cr_assert(arm[0] && arm[1] && arm[0] < arm[1] && arm[1] < end, "one row per arm, in order");
+	for (int a = 0; a < 2; a++) {
+		const char *row_end = strstr(arm[a], "</g>");
+		for (const char *c = arm[a]; (c = strstr(c, "<circle")) && c < row_end; c++) {
+			cr_assert_lt(n[a], 8);
+			v[a][n[a]] = attr(c, "data-v");
+			hi = v[a][n[a]] > hi ? v[a][n[a]] : hi;
+			n[a]++;
+		}
+		cr_expect_eq(n[a], 3, "arm %d: %u points, want one per run", a, n[a]);
+	}
+	double scale = hi * 1.04;
+	for (int a = 0; a < 2; a++) {
+		const char *row_end = strstr(arm[a], "</g>");
+		unsigned i = 0;
+		for (const char *c = arm[a]; (c = strstr(c, "<circle")) && c < row_end; c++, i++) {
+			double want = lw + v[a][i] / scale * pw;
+			cr_expect(fabs(attr(c, "cx") - want) <= 0.06, "arm %d run %u: cx %g, want %.2f", a, i, attr(c, "cx"),
+				  want);
+		}
+		qsort(v[a], n[a], sizeof(double), by_value);
+		double med = v[a][n[a] / 2];
+		const char *m = strstr(arm[a], "<line class=\"median\"");
+		cr_assert(m && m < row_end, "arm %d: no median line", a);
+		cr_expect(fabs(attr(m, "data-median") - med) <= 1e-5 * med, "arm %d: median %g, want %g", a,
+			  attr(m, "data-median"), med);
+		cr_expect(fabs(attr(m, "x1") - (lw + med / scale * pw)) <= 0.06, "arm %d: median at %g, want %.2f", a,
+			  attr(m, "x1"), lw + med / scale * pw);
+		cr_expect_eq(attr(m, "x1"), attr(m, "x2"), "arm %d: the median line is upright", a);
+	}
+	unsigned ticks = 0;
+	for (const char *t = ax; (t = strstr(t, "<text class=\"tick\"")) && t < end; t++, ticks++) {
+		double at = lw + pw * ticks / 4;
+		cr_expect(fabs(attr(t, "x") - at) <= 0.06, "tick %u at %g, want %.2f", ticks, attr(t, "x"), at);
+		char lbl[48], anchor[48];
+		snprintf(lbl, sizeof lbl, ">%.3g s</text>", scale * ticks / 4);
+		cr_expect(!strncmp(strchr(t, '>'), lbl, strlen(lbl)), "tick %u says %.16s, want %s", ticks, strchr(t, '>'),
+			  lbl);
+		snprintf(anchor, sizeof anchor, " text-anchor=\"%s\"", ticks == 4 ? "end" : "middle");
+		cr_expect(strstr(t, anchor) && strstr(t, anchor) < strchr(t, '>'), "tick %u: not%s", ticks, anchor);
+	}
+	cr_expect_eq(ticks, 5, "%u ticks, want 5", ticks);
 	free(h);
 }
 

@@ -130,9 +130,10 @@ static void chart(FILE *o, const struct ab *x)
 	}
 	int ay = y0 + (int)x->narms * rowh + 2;
 	fprintf(o, "<g class=\"axis\"><line x1=\"%.0f\" y1=\"%d\" x2=\"%.0f\" y2=\"%d\"/>", lw, ay, lw + pw, ay);
+	/* each label centred on its tick, the last one ending there (the frame's edge) */
 	for (int t = 0; t <= 4; t++)
-		fprintf(o, "<text class=\"tick\" x=\"%.1f\" y=\"%d\"%s>%.3g s</text>", lw + pw * t / 4 - (t == 4 ? 0 : 8),
-			ay + 16, t == 4 ? " text-anchor=\"end\"" : "", hi * t / 4);
+		fprintf(o, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%.3g s</text>", lw + pw * t / 4,
+			ay + 16, t == 4 ? "end" : "middle", hi * t / 4);
 	fputs("</g></svg></section>\n", o);
 }
 
