@@ -153,3 +153,31 @@ Test(triage_table, relative_to_the_fastest_arm_and_to_none)
 	free(js);
 	lsc_triage_free(t);
 }
+
+/* With no start's load to ready, the relative column is on the complement's
+ * total: medians 300.0 s (294, 300, 301) and 34.0 s (33, 35), so 300 / 34
+ * = 8.82x and 1.00x. */
+Test(triage_table, relative_on_the_complement_without_ready_lines)
+{
+	static char log[8192];
+	log[0] = 0;
+	static const struct { int off; double total; } st[] = {{0, 300}, {1, 35}, {0, 301}, {1, 33}, {0, 294}};
+	for (int i = 0; i < 5; i++) {
+		add_start(log, sizeof(log), i + 1, st[i].off, st[i].total, st[i].total - 14, 14, 0);
+		/* drop the start's ready line: only the complement is measured */
+		char *r = strrchr(log, '\n');
+		*r = 0;
+		r = strrchr(log, '\n');
+		r[1] = 0;
+	}
+	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_TABLE | LSC_TRIAGE_TABLE_ONLY};
+	struct lsc_triage *t = lsc_triage_new(&o);
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	char *md = render(t, LSC_TRIAGE_MD);
+	cr_expect(strstr(md, "8.82x |"), "%s", md);
+	cr_expect(strstr(md, "1.00x |"), "%s", md);
+	cr_expect(strstr(md, "| - | 8.82x |"), "load to ready not measured: %s", md);
+	free(md);
+	lsc_triage_free(t);
+}
