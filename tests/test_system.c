@@ -524,7 +524,8 @@ Test(system, kernel_at_least_reads_the_release, .init = make_tree, .fini = remov
 }
 
 /* Only a balloon with the reporting bit reports: not a balloon without it,
- * not another virtio device with bit 5 set, not a bus without virtio. */
+ * not another virtio device with bit 5 set (one whose id ends in the
+ * balloon's digits among them), not a bus without virtio. */
 Test(system, page_reporting_needs_a_reporting_balloon, .init = make_tree, .fini = remove_tree)
 {
 	put("sys/bus/platform/.keep", "");
@@ -536,9 +537,13 @@ Test(system, page_reporting_needs_a_reporting_balloon, .init = make_tree, .fini 
 	put("sys/bus/virtio/devices/virtio1/device", "0x0001\n");
 	put("sys/bus/virtio/devices/virtio1/features",
 	    "1100010110111011000000000000000000000000000000000000000000000000\n");
+	/* the id is read whole: 0x1005 is not the balloon's 0x0005 */
+	put("sys/bus/virtio/devices/virtio2/device", "0x1005\n");
+	put("sys/bus/virtio/devices/virtio2/features",
+	    "0110010000000000000000000000000010000000000000000000000000000000\n");
 	put("sys/module/page_reporting/parameters/page_reporting_order", "9\n");
 	s = snap_tree();
-	cr_assert_eq(s.page_reporting, 0, "a balloon without bit 5, a net device with it");
+	cr_assert_eq(s.page_reporting, 0, "a balloon without bit 5, a net device and device 0x1005 with it");
 	cr_assert_eq(s.page_reporting_order, LSC_NA);
 	put("sys/bus/virtio/devices/virtio0/features",
 	    "0110010000000000000000000000000010000000000000000000000000000000\n");
