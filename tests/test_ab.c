@@ -24,6 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -264,6 +268,40 @@ Test(ab, cmd_without_dashdash)
 	char buf[64];
 	slurp("order", buf, sizeof(buf));
 	cr_assert(!strcmp(buf, "a\nb\n") || !strcmp(buf, "b\na\n"), "%s", buf);
+}
+
+/* A container whose seccomp filter refuses prctl(PR_SET_THP_DISABLE) with
+ * EPERM, installed in this test's process so that the shell, ab and ab's
+ * children all inherit it: an arm asking for thp=off cannot run, and ab
+ * says so in one line with the refusal's own words (the same refusal
+ * here as in its child, not "refused in a child, not here"), before any
+ * run. */
+Test(ab, a_thp_control_refused_everywhere_is_one_line_with_its_words)
+{
+	struct sock_filter deny[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_THP_DISABLE, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {.len = sizeof deny / sizeof deny[0], .filter = deny};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		cr_skip_test("no seccomp filter here: %s", strerror(errno));
+	if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0 || errno != EPERM)
+		cr_skip_test("the filter does not refuse prctl on this architecture");
+	cr_assert_eq(chdir(dir), 0);
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err), "ab --runs 1 --arm A=thp=default --arm B=thp=off -- true");
+	cr_assert_eq(rc, 1, "exit %d: %s", rc, err);
+	cr_assert_str_eq(out, "", "nothing ran");
+	/* the first arm that asks for a THP control is the one named */
+	static const char want[] = "loadscope ab: arm A: --thp default: prctl(PR_SET_THP_DISABLE, 0, 0) failed: "
+				   "Operation not permitted (kernel ";
+	cr_assert(!strncmp(err, want, strlen(want)), "%s", err);
+	cr_assert_eq(strchr(err, '\n'), err + strlen(err) - 1, "one line: %s", err);
+	glob_t g;
+	cr_assert_eq(glob("loadscope-ab-*", 0, NULL, &g), GLOB_NOMATCH, "no run's directory was made");
 }
 
 Test(ab, usage_errors_run_nothing)
