@@ -6,7 +6,9 @@
  * page's start heading each print, written out here from the summary in
  * each format's words; and each format has as many starts as the summary;
  * each finding's arithmetic and remedies, in order, in the text and on
- * the page (escaped here as the page escapes).
+ * the page (escaped here as the page escapes); each start's section of
+ * the page holds its own findings, in their order, and its rules not
+ * evaluated, and no other start's.
  * A renderer that drops or swaps one of them (a line range without its
  * end, the run id of another start) fails on the logs that have it.
  */
@@ -125,6 +127,62 @@ static void check_phase_rows(const char *name, const char *html, unsigned *rows)
 	}
 }
 
+/* Each start's section of the page holds that start's findings and no
+ * other start's: the first 32 of them kept whole, in the order the
+ * triage ranked them, then a count of the rest; and a line per rule not
+ * evaluated for it, with the rule's id and what it missed. */
+static unsigned sections_checked;
+
+static void check_sections(const char *name, struct lsc_triage *t, const char *html)
+{
+	for (size_t i = 0; i < t->nsums; i++) {
+		const struct tr_startsum *m = &t->sums[i];
+		char want[7 * TR_F_TXT + 128];
+		snprintf(want, sizeof want, "<section class=\"start\" id=\"start-%u\"", m->idx);
+		const char *sec = strstr(html, want), *end = sec ? strstr(sec, "</section>") : NULL;
+		if (!sec || !end)
+			continue; /* check() says so */
+		const char *at = sec;
+		unsigned shown = 0, more = 0;
+		for (size_t k = 0; k < t->nlite; k++) {
+			const struct tr_lite *x = &t->lite[k];
+			if (x->start != m->idx)
+				continue;
+			if (x->full < 0 || shown >= 32) {
+				more++;
+				continue;
+			}
+			snprintf(want, sizeof want, "<div class=\"finding s-%s\" data-id=\"%s\"", tr_sev_name(x->sev), x->id);
+			const char *f = strstr(at, want);
+			cr_expect(f && f < end, "%s: start %u's section lacks its finding %s (number %u)", name, m->idx,
+				  x->id, shown);
+			if (f && f < end)
+				at = f + 1;
+			shown++;
+		}
+		unsigned divs = 0;
+		for (const char *d = sec; (d = strstr(d, "<div class=\"finding ")) && d < end; d++)
+			divs++;
+		cr_expect_eq(divs, shown, "%s: start %u's section shows %u findings, want %u", name, m->idx, divs,
+			     shown);
+		if (more) {
+			snprintf(want, sizeof want, "<p class=\"more\">%u more findings of this start not shown", more);
+			const char *p = strstr(sec, want);
+			cr_expect(p && p < end, "%s: start %u lacks \"%s\"", name, m->idx, want);
+		}
+		for (unsigned k = 0; k < m->nnoteval; k++) {
+			if (!ascii(m->noteval[k].text))
+				continue;
+			char e[6 * TR_F_TXT];
+			html_of(m->noteval[k].text, e, sizeof e);
+			snprintf(want, sizeof want, "<p class=\"miss\">Not evaluated: %s: missing %s</p>", m->noteval[k].id, e);
+			const char *p = strstr(sec, want);
+			cr_expect(p && p < end, "%s: start %u lacks %s", name, m->idx, want);
+		}
+		sections_checked++;
+	}
+}
+
 static void check(const char *name, struct lsc_triage *t, unsigned *starts, unsigned *runs, unsigned *items)
 {
 	size_t nt, nj, nh;
@@ -164,6 +222,7 @@ static void check(const char *name, struct lsc_triage *t, unsigned *starts, unsi
 		cr_expect(got && h2 && got < h2 + 5, "%s: start %u's heading lacks \"%s\"", name, m->idx, want);
 	}
 	check_findings(name, t, text, html, items);
+	check_sections(name, t, html);
 	check_phase_rows(name, html, &phase_rows);
 	free(text);
 	free(json);
@@ -192,4 +251,5 @@ Test(triage_render_agree, every_format_names_each_start_alike)
 	cr_expect_gt(runs, 20, "%u starts with a run id", runs);
 	cr_expect_gt(items, 500, "%u lines of arithmetic and remedies", items);
 	cr_expect_gt(phase_rows, 100, "%u rows of the pages' phase tables", phase_rows);
+	cr_expect_gt(sections_checked, 250, "%u starts' sections", sections_checked);
 }
