@@ -158,6 +158,8 @@ static int dcmp(const void *a, const void *b)
  * 300-unit label column, points at 300 + v / hi * 776 where hi is 1.04
  * times the slowest point, each arm's median line at its points' median.
  * Return the number of points. */
+static unsigned small_arms; /* arms of fewer than 3 starts, over the corpus */
+
 static unsigned check_abchart(const char *log, const char *svg, const char *end)
 {
 	double hi = 0;
@@ -204,6 +206,28 @@ static unsigned check_abchart(const char *log, const char *svg, const char *end)
 			cr_expect(fabs(num(mt, "x") - tx) <= 0.12, "%s: median label at %.1f, want %.2f", log, num(mt, "x"), tx);
 		}
 	}
+	/* under the chart, one warning per arm of fewer than 3 starts (its
+	 * data-n), naming it and its count, and none for the others */
+	const char *sec_end = strstr(end, "</section>");
+	cr_assert_not_null(sec_end);
+	unsigned few = 0, warned = 0;
+	for (const char *g = svg; (g = strstr(g, "<g class=\"arm\"")) && g < end; g++) {
+		char label[200], nbuf[16];
+		cr_assert(attr(g, "data-arm", label, sizeof label) && attr(g, "data-n", nbuf, sizeof nbuf));
+		unsigned na = (unsigned)strtoul(nbuf, NULL, 10);
+		if (na >= 3)
+			continue;
+		few++;
+		small_arms++;
+		char want[320];
+		snprintf(want, sizeof want, "<p class=\"miss\">Arm &#8220;%s&#8221; has %u start%s: fewer than 3", label,
+			 na, na == 1 ? "" : "s");
+		const char *w = strstr(end, want);
+		cr_expect(w && w < sec_end, "%s: no warning for arm %s of %u", log, label, na);
+	}
+	for (const char *w = end; (w = strstr(w, "<p class=\"miss\">Arm &#8220;")) && w < sec_end; w++)
+		warned++;
+	cr_expect_eq(warned, few, "%s: %u warnings of small arms, %u arms have fewer than 3 starts", log, warned, few);
 	char vb[64];
 	cr_assert(attr(svg, "viewBox", vb, sizeof vb));
 	double vw = 0, vh = 0;
@@ -253,6 +277,7 @@ Test(triage_html_geometry, every_corpus_page_is_drawn_to_scale)
 	cr_expect_gt(bars, 200, "%u bars", bars);
 	cr_expect_geq(charts, 3, "%u A/B charts", charts);
 	cr_expect_geq(points, 10, "%u A/B points", points);
+	cr_expect_gt(small_arms, 0, "no arm of fewer than 3 starts: its warning is unchecked");
 }
 
 /* One start laid out by hand: allocate 2 s, pin 1 s, read 3 s (from 3 s),
