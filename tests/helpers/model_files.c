@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "helpers/model_files.h"
@@ -51,8 +52,8 @@ const char *lsct_out_field(const char *out, const char *event, const char *key, 
 	return NULL;
 }
 
-void lsct_model_fails(const char *input, const char *path, int err, const char *errname,
-		      const char *cause)
+unsigned long long lsct_model_fails(const char *input, const char *path, int err, const char *errname,
+				    const char *cause)
 {
 	if (!path)
 		path = input;
@@ -76,4 +77,12 @@ void lsct_model_fails(const char *input, const char *path, int err, const char *
 	cr_assert_str_eq(lsc__parsed_get(&pl, "err"), errname);
 	cr_assert(strstr(lsc__parsed_get(&pl, "cause"), cause), "cause \"%s\" lacks \"%s\"",
 		  lsc__parsed_get(&pl, "cause"), cause);
+	const char *o = lsc__parsed_get(&pl, "offset");
+	cr_assert_not_null(o, "no offset");
+	unsigned long long off = strtoull(o, NULL, 10);
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		cr_assert_leq(off, (unsigned long long)st.st_size, "%s: offset %llu past its %lld bytes", path, off,
+			      (long long)st.st_size);
+	return off;
 }

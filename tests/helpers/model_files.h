@@ -24,8 +24,10 @@ const char *lsct_out_field(const char *out, const char *event, const char *key, 
 
 /* lsc_manifest_from_files on @input fails with @err, leaves *out NULL and
  * no descriptor open, and prints exactly one `error` line with what=model,
- * path=@path (NULL: @input), err=@errname and a cause containing @cause. */
-void lsct_model_fails(const char *input, const char *path, int err, const char *errname,
-		      const char *cause);
+ * path=@path (NULL: @input), err=@errname, a cause containing @cause and
+ * an offset inside the file (at most its size, when it is a file); returns
+ * that offset. */
+unsigned long long lsct_model_fails(const char *input, const char *path, int err, const char *errname,
+				    const char *cause);
 
 #endif
