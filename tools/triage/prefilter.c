@@ -103,6 +103,8 @@ static const struct {
 	{"eights.total", TR_G_GSIZE}, {"eights_total", TR_G_GSIZE}, {"eights.size", TR_G_GSIZE},
 	{"eights_size", TR_G_GSIZE}, {"eights_bytes", TR_G_GSIZE}, {"odel_size", TR_G_GSIZE}, {"odel.size", TR_G_GSIZE},
 	{"it/s]", TR_G_GBAR}, {"s/it]", TR_G_GBAR}, {"%|\xe2", TR_G_GBAR}, {"%|#", TR_G_GBAR}, {"%| ", TR_G_GBAR},
+	/* the loaders' bar that a page stripped of its glyphs, pipes and rate ("62% Completed 61/99 [02:37<01:36]") */
+	{"% Completed", TR_G_GBAR},
 	{"till loading", TR_G_GEND}, {"weight end", TR_G_GEND}, {"eights loaded", TR_G_GEND},
 	{"oading complete", TR_G_GEND}, {"oad complete", TR_G_GEND}, {"inished loading", TR_G_GEND},
 	{"one loading", TR_G_GEND}, {"oaded the model", TR_G_GEND}, {"oad progress", TR_G_GEND},

@@ -683,6 +683,7 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 		/* a bar that finished at 00:00 took under a second: a figure too */
 		if ((v > 0 || done >= all) && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v)) {
 			tr_setnum(&st->read_s, v, e);
+			st->bar_frac = done / all;
 			/* the bar's share of the checkpoint or the model is what that time
 			 * moved (7 of 11 shards of 17.69 GiB: 11.26 GiB) */
 			const struct tr_num *sz = tr_has(&st->ckpt_gib) ? &st->ckpt_gib : &st->model_gib;
@@ -952,7 +953,7 @@ static const char *load_failed_at(const char *s, size_t n)
 	return k ? k : word(s, n, "load failed");
 }
 
-static int load_failed_words(const char *s, size_t n)
+int tr_load_failure_words(const char *s, size_t n)
 {
 	return load_failed_at(s, n) != NULL;
 }
@@ -1005,7 +1006,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
 	int fatal = (k & TR_G_GFATAL) &&
 		    (exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
-		     word(s, n, "timed out") || load_failed_words(s, n) ||
+		     word(s, n, "timed out") || tr_load_failure_words(s, n) ||
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
