@@ -926,8 +926,9 @@ Test(generic, share_of_the_model_loaded_with_the_process_clock)
 }
 
 /* Many ranks' bars glued into one line, the last cut inside its bracket
- * ("6/19 [0"): the bar before it is the latest figure (102 s of a
- * weights' load with no size: past 100 s, slow so far). */
+ * ("6/19 [0"): the bar before it is the latest figure (102 s for 6 of 19
+ * shards with no size: the whole load at that pace is 323 s, over 300 s,
+ * slow so far; the bar's 102 s is no whole load to hold to 100 s). */
 Test(generic, glued_bars_last_cut_in_its_bracket)
 {
 	static const char glued[] = "Loading checkpoint shards: 26%|## | 5/19 [01:23<03:56, 16.87s/it] "
@@ -938,7 +939,7 @@ Test(generic, glued_bars_last_cut_in_its_bracket)
 	cr_assert(t);
 	struct lsc_triage_start_info si;
 	cr_assert(lsc_triage_start(t, 0, &si) == 0);
-	cr_expect(si.load_s > 101.9 && si.load_s < 102.1, "01:42 is 102 s: %f", si.load_s);
+	cr_expect(fabs(si.load_s - 102.0 * 19 / 6) < 1e-6, "01:42 for 6 of 19 is 323 s: %f", si.load_s);
 	lsc_triage_free(t);
 }
 
@@ -1095,6 +1096,31 @@ Test(generic, server_up_at_its_address)
 	cr_expect_eq(nstarts_of("INFO candle_vllm: Server started at 10:42:20.\n"), 0);
 	cr_expect_eq(nstarts_of("INFO candle_vllm: model running on cuda:0\n"), 0);
 	cr_expect_eq(nstarts_of("INFO: the server is available on this machine\n"), 0);
+}
+
+/* A server up by inviting the user to its address (ready_address.c):
+ * polite or enabling words and a verb of using it ("Please connect to
+ * custom endpoint at http://...", "You can now access the UI at ...",
+ * "Please open http://..."), after a load's summary or alone. Near misses:
+ * a client's own connecting, a failure to connect, an invitation with no
+ * address, an address too far from the invitation. */
+Test(generic, server_up_by_its_invitation)
+{
+	expect_start("Please connect to custom endpoint at http://0.0.0.0:5001\n", "completed", "-");
+	expect_start("You can now access the UI at http://127.0.0.1:7860\n", "completed", "-");
+	expect_start("Please open http://localhost:8188 in your browser\n", "completed", "-");
+	expect_start("Load Model OK: True\nStarting the HTTP server on port 5001\n"
+		     "Please connect to custom endpoint at http://0.0.0.0:5001\n",
+		     "completed", "-");
+	cr_expect_eq(nstarts_of("Connecting to http://127.0.0.1:5001\n"), 0);
+	cr_expect_eq(nstarts_of("failed to connect to server at http://0.0.0.0:5001\n"), 0);
+	cr_expect_eq(nstarts_of("please connect your charger to the device\n"), 0);
+	cr_expect_eq(nstarts_of("please connect the second GPU through the bridge before you restart the "
+				"whole rack at 10.0.0.12\n"),
+		     0);
+	/* after a load begun, neither is the server up */
+	expect_start("loading model /m\nfailed to connect to http://0.0.0.0:5001\n", "cut-off", "-");
+	expect_start("loading model /m\nConnecting to http://0.0.0.0:5001\n", "cut-off", "-");
 }
 
 /* The head of a GPU management tool's table of its devices (device_table.c)

@@ -98,6 +98,10 @@ static const struct {
 	{"tartup complete", TR_G_GREADY}, {"unning on http", TR_G_GREADY}, {"oaded model ", TR_G_GREADY},
 	{"erving on ", TR_G_GREADY}, {"erving at ", TR_G_GREADY}, {"vailable at ", TR_G_GREADY}, {"unning at ", TR_G_GREADY},
 	{"istening at", TR_G_GREADY},
+	/* a server's invitation to its address (ready_address.c) */
+	{"lease connect", TR_G_GREADY}, {"lease open", TR_G_GREADY}, {"lease visit", TR_G_GREADY},
+	{"lease go to", TR_G_GREADY}, {"lease navigate", TR_G_GREADY}, {"ou can connect", TR_G_GREADY},
+	{"ou can now", TR_G_GREADY}, {"ou can access", TR_G_GREADY}, {"ou can open", TR_G_GREADY},
 	{"took", TR_G_GFIG}, {"oad time", TR_G_GFIG}, {"oaded in", TR_G_GFIG}, {"inished in", TR_G_GFIG},
 	{"ile size", TR_G_GSIZE}, {"(total ", TR_G_GSIZE}, {"odel size", TR_G_GSIZE}, {"heckpoint size", TR_G_GSIZE},
 	{"eights.total", TR_G_GSIZE}, {"eights_total", TR_G_GSIZE}, {"eights.size", TR_G_GSIZE},

@@ -302,11 +302,12 @@ static int ready_words(const char *s, size_t n)
 
 static int ready_words_of(const char *s, size_t n)
 {
-	/* every phrase below holds one of these words: one pass turns most
+	/* every phrase below holds one of these words (an invitation to an
+	 * address, ready_address.c, one of its verbs): one pass turns most
 	 * lines away before forty searches */
 	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
 					     "running", "loaded", "still", "waiting", "before", "until", "up", "serving",
-					     "available", NULL};
+					     "available", "connect", "access", "open", "visit", "navigate", "go", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
 	static const char *const dead[] = {"never became ready", "never ready", "failed to start",
