@@ -1098,6 +1098,26 @@ Test(generic, server_up_at_its_address)
 	cr_expect_eq(nstarts_of("INFO: the server is available on this machine\n"), 0);
 }
 
+/* A runtime's init that failed, stated as the event ("rkllm init failed",
+ * "Initialization failed."), ends a start, and opens one where none was:
+ * the start's own step failed. Near misses: a part that failed to
+ * initialize ("Failed to initialize NVML: Unknown Error", a warning an
+ * engine goes on after), an init that started. */
+Test(generic, init_failed_ends_the_start)
+{
+	static const char *const failed[] = {
+		"rkllm init start\nrkllm init failed\n",
+		"rkllm init failed\n",
+		"loading model /m\nInitialization failed.\n",
+		"loading model /m\nE engine: initialisation failed, giving up\n",
+	};
+	for (size_t i = 0; i < sizeof failed / sizeof failed[0]; i++)
+		expect_start(failed[i], "failed", "-");
+	cr_expect_eq(nstarts_of("Failed to initialize NVML: Unknown Error\n"), 0);
+	cr_expect_eq(nstarts_of("rkllm init start\n"), 0);
+	expect_start("loading model /m\nFailed to initialize NVML: Unknown Error\n", "cut-off", "-");
+}
+
 /* A server up by inviting the user to its address (ready_address.c):
  * polite or enabling words and a verb of using it ("Please connect to
  * custom endpoint at http://...", "You can now access the UI at ...",
@@ -1106,21 +1126,29 @@ Test(generic, server_up_at_its_address)
  * address, an address too far from the invitation. */
 Test(generic, server_up_by_its_invitation)
 {
-	expect_start("Please connect to custom endpoint at http://0.0.0.0:5001\n", "completed", "-");
-	expect_start("You can now access the UI at http://127.0.0.1:7860\n", "completed", "-");
-	expect_start("Please open http://localhost:8188 in your browser\n", "completed", "-");
-	expect_start("Load Model OK: True\nStarting the HTTP server on port 5001\n"
-		     "Please connect to custom endpoint at http://0.0.0.0:5001\n",
-		     "completed", "-");
-	cr_expect_eq(nstarts_of("Connecting to http://127.0.0.1:5001\n"), 0);
-	cr_expect_eq(nstarts_of("failed to connect to server at http://0.0.0.0:5001\n"), 0);
-	cr_expect_eq(nstarts_of("please connect your charger to the device\n"), 0);
-	cr_expect_eq(nstarts_of("please connect the second GPU through the bridge before you restart the "
-				"whole rack at 10.0.0.12\n"),
-		     0);
-	/* after a load begun, neither is the server up */
-	expect_start("loading model /m\nfailed to connect to http://0.0.0.0:5001\n", "cut-off", "-");
-	expect_start("loading model /m\nConnecting to http://0.0.0.0:5001\n", "cut-off", "-");
+	static const struct {
+		const char *log, *outcome;
+	} c[] = {
+		{"Please connect to custom endpoint at http://0.0.0.0:5001\n", "completed"},
+		{"You can now access the UI at http://127.0.0.1:7860\n", "completed"},
+		{"Please open http://localhost:8188 in your browser\n", "completed"},
+		{"Load Model OK: True\nStarting the HTTP server on port 5001\n"
+		 "Please connect to custom endpoint at http://0.0.0.0:5001\n",
+		 "completed"},
+		/* after a load begun, neither is the server up */
+		{"loading model /m\nfailed to connect to http://0.0.0.0:5001\n", "cut-off"},
+		{"loading model /m\nConnecting to http://0.0.0.0:5001\n", "cut-off"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+		expect_start(c[i].log, c[i].outcome, "-");
+	static const char *const none[] = {
+		"Connecting to http://127.0.0.1:5001\n",
+		"failed to connect to server at http://0.0.0.0:5001\n",
+		"please connect your charger to the device\n",
+		"please connect the second GPU through the bridge before you restart the whole rack at 10.0.0.12\n",
+	};
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+		cr_expect_eq(nstarts_of(none[i]), 0, "%s", none[i]);
 }
 
 /* The head of a GPU management tool's table of its devices (device_table.c)

@@ -86,6 +86,7 @@ static const struct {
 	{"ever became ready", TR_G_GFATAL}, {"ever ready", TR_G_GFATAL}, {"ailed to start", TR_G_GFATAL},
 	{"id not start", TR_G_GFATAL}, {"idn't start", TR_G_GFATAL}, {"ot become ready", TR_G_GFATAL},
 	{"KeyboardInterrupt", TR_G_GFATAL}, {"Killed", TR_G_GFATAL}, {"ignal: killed", TR_G_GFATAL},
+	{"nit failed", TR_G_GFATAL}, {"nitialization failed", TR_G_GFATAL}, {"nitialisation failed", TR_G_GFATAL},
 	{"oading failed", TR_G_GFATAL}, {"oad failed", TR_G_GFATAL}, {"llegal instruction", TR_G_GFATAL},
 	{"ut of memory", TR_G_GFATAL}, {"erminate called", TR_G_GFATAL}, {"erminated unexpectedly", TR_G_GFATAL}, {"File \"", TR_G_GFATAL},
 	{"BPT trap", TR_G_GFATAL}, {"race trap", TR_G_GFATAL}, {"bort trap", TR_G_GFATAL}, {"borted", TR_G_GFATAL},

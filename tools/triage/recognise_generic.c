@@ -954,6 +954,17 @@ static const char *load_failed_at(const char *s, size_t n)
 	return k ? k : word(s, n, "load failed");
 }
 
+/* "rkllm init failed", "Initialization failed. warmup error: ...": the
+ * runtime's or the engine's bringing up failed, stated as the event (the
+ * step's name and `failed`), the start's end as a load's failure is; not
+ * "failed to initialize NVML", a part named after the verb, which engines
+ * print as a warning and go on. */
+static int init_failed(const char *s, size_t n)
+{
+	return word(s, n, "init failed") || word(s, n, "initialization failed") ||
+	       word(s, n, "initialisation failed");
+}
+
 int tr_load_failure_words(const char *s, size_t n)
 {
 	return load_failed_at(s, n) != NULL;
@@ -1011,7 +1022,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
-		     word(s, n, "terminate called after throwing") ||
+		     word(s, n, "terminate called after throwing") || init_failed(s, n) ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	/* a shell's report of its program's death by a signal: a kill ends the
 	 * start begun (a prompt's command, a load), a fault ends whatever ran */
@@ -1050,8 +1061,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	if (!(tb || exc || fatal || errlv || kill || what))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
-	 * shell's), is not a start's failure; a kill ends whatever ran */
-	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") &&
+	 * shell's), is not a start's failure; a kill ends whatever ran, and a
+	 * runtime's init that failed is the start's own step failing */
+	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !init_failed(s, n) &&
 	    !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
