@@ -1098,6 +1098,20 @@ Test(generic, server_up_at_its_address)
 	cr_expect_eq(nstarts_of("INFO: the server is available on this machine\n"), 0);
 }
 
+/* One log a row: its start's outcome (speed `-`); and logs that give no
+ * start at all. */
+struct outcome_row {
+	const char *log, *outcome;
+};
+
+static void expect_rows(const struct outcome_row *c, size_t n, const char *const *none, size_t nn)
+{
+	for (size_t i = 0; i < n; i++)
+		expect_start(c[i].log, c[i].outcome, "-");
+	for (size_t i = 0; i < nn; i++)
+		cr_expect_eq(nstarts_of(none[i]), 0, "%s", none[i]);
+}
+
 /* A runtime's init that failed, stated as the event ("rkllm init failed",
  * "Initialization failed."), ends a start, and opens one where none was:
  * the start's own step failed. Near misses: a part that failed to
@@ -1105,17 +1119,15 @@ Test(generic, server_up_at_its_address)
  * engine goes on after), an init that started. */
 Test(generic, init_failed_ends_the_start)
 {
-	static const char *const failed[] = {
-		"rkllm init start\nrkllm init failed\n",
-		"rkllm init failed\n",
-		"loading model /m\nInitialization failed.\n",
-		"loading model /m\nE engine: initialisation failed, giving up\n",
+	static const struct outcome_row c[] = {
+		{"rkllm init start\nrkllm init failed\n", "failed"},
+		{"rkllm init failed\n", "failed"},
+		{"loading model /m\nInitialization failed.\n", "failed"},
+		{"loading model /m\nE engine: initialisation failed, giving up\n", "failed"},
+		{"loading model /m\nFailed to initialize NVML: Unknown Error\n", "cut-off"},
 	};
-	for (size_t i = 0; i < sizeof failed / sizeof failed[0]; i++)
-		expect_start(failed[i], "failed", "-");
-	cr_expect_eq(nstarts_of("Failed to initialize NVML: Unknown Error\n"), 0);
-	cr_expect_eq(nstarts_of("rkllm init start\n"), 0);
-	expect_start("loading model /m\nFailed to initialize NVML: Unknown Error\n", "cut-off", "-");
+	static const char *const none[] = {"Failed to initialize NVML: Unknown Error\n", "rkllm init start\n"};
+	expect_rows(c, sizeof c / sizeof c[0], none, sizeof none / sizeof none[0]);
 }
 
 /* A server up by inviting the user to its address (ready_address.c):
@@ -1126,9 +1138,7 @@ Test(generic, init_failed_ends_the_start)
  * address, an address too far from the invitation. */
 Test(generic, server_up_by_its_invitation)
 {
-	static const struct {
-		const char *log, *outcome;
-	} c[] = {
+	static const struct outcome_row c[] = {
 		{"Please connect to custom endpoint at http://0.0.0.0:5001\n", "completed"},
 		{"You can now access the UI at http://127.0.0.1:7860\n", "completed"},
 		{"Please open http://localhost:8188 in your browser\n", "completed"},
@@ -1139,16 +1149,13 @@ Test(generic, server_up_by_its_invitation)
 		{"loading model /m\nfailed to connect to http://0.0.0.0:5001\n", "cut-off"},
 		{"loading model /m\nConnecting to http://0.0.0.0:5001\n", "cut-off"},
 	};
-	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
-		expect_start(c[i].log, c[i].outcome, "-");
 	static const char *const none[] = {
 		"Connecting to http://127.0.0.1:5001\n",
 		"failed to connect to server at http://0.0.0.0:5001\n",
 		"please connect your charger to the device\n",
 		"please connect the second GPU through the bridge before you restart the whole rack at 10.0.0.12\n",
 	};
-	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
-		cr_expect_eq(nstarts_of(none[i]), 0, "%s", none[i]);
+	expect_rows(c, sizeof c / sizeof c[0], none, sizeof none / sizeof none[0]);
 }
 
 /* The head of a GPU management tool's table of its devices (device_table.c)
