@@ -1348,6 +1348,13 @@ Test(generic, the_model_loaded_in_words)
 		     "memory\n",
 		     "completed", "-");
 	cr_expect_eq(nstarts_of("Reusing loaded model a.safetensors\n"), 0);
+	/* a list of the models loaded before, and a model taken off it; a
+	 * load begun after it is still under way */
+	cr_expect_eq(nstarts_of("D Removing model from last loaded models: a/b.gguf\n"), 0);
+	cr_expect_eq(nstarts_of("recently loaded models: 2\n"), 0);
+	expect_start("D Removing model from last loaded models: a/b.gguf\nI Loading model \"a/b.gguf\"...\n"
+		     "I Start loading model a/b.gguf...\n",
+		     "cut-off", "-");
 	cr_expect_eq(nstarts_of("the model will be loaded on the first request\n"), 0);
 	cr_expect_eq(nstarts_of("model config loaded\n"), 0);
 	cr_expect_eq(nstarts_of("the model is not loaded\n"), 0);
