@@ -163,6 +163,30 @@ Test(generic, loading_dots_only_as_the_last_word)
 		     "cut-off", NULL);
 }
 
+/* A spinner's share with no words (triage.c's wordless_share) after a
+ * load begun in words: under 100 still loading, at 100 not; a share with
+ * a word is another line's figure; before any load it is nothing; and any
+ * line after it takes its place as the last word. */
+Test(generic, a_wordless_share_after_a_load_begun)
+{
+	static const char begun[] = "I Start loading model a/b.gguf...\n";
+	static const struct {
+		const char *tail, *outcome;
+	} c[] = {
+		{"\xe2\xa0\x87 [\xe2\x96\x8e] 99.90%\n", "loading"},
+		{"[####      ] 45%\n", "loading"},
+		{"\xe2\xa0\x87 [\xe2\x96\x88\xe2\x96\x88] 100%\n", "cut-off"},
+		{"GPU 45%\n", "cut-off"},
+		{"[####      ] 45%\nD Updating cliPref\n", "cut-off"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char log[256];
+		snprintf(log, sizeof log, "%s%s", begun, c[i].tail);
+		expect_start(log, c[i].outcome, "-");
+	}
+	cr_expect_eq(nstarts_of("[####      ] 45%\n"), 0, "no load begun");
+}
+
 /* Kills in a launcher's words: both sides of each. */
 Test(generic, kills_in_a_launchers_words)
 {

@@ -101,14 +101,14 @@
  * held out corpus-a and corpus-b only, 24 of 32, 75.0 %;
  * leave-one-engine-out 358 of 394, 90.9 %, 0 false fails; 2026-12-02).
  * Issue 23's seventh round, developed on those 50 and never on the
- * held-out stems (2026-12-02): 359 of 394 (91.1 %) developed on,
- * leave-one-engine-out 361 of 394 (91.6 %), 0 false fails, held out 24 of
+ * held-out stems (2026-12-02): 360 of 394 (91.4 %) developed on,
+ * leave-one-engine-out 362 of 394 (91.9 %), 0 false fails, held out 24 of
  * 32 before and after it. */
 #define VERDICT_FLOOR 91
 #define VALIDATION_FLOOR 75
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
-#define LOEO_FLOOR 91 /* 361 of 394, 91.6 %, 2026-12-02 (issue 23's seventh round; 358 of 394 before it) */
+#define LOEO_FLOOR 91 /* 362 of 394, 91.9 %, 2026-12-02 (issue 23's seventh round; 358 of 394 before it) */
 #define LOEO_TARGET 90
 /* engines a table can list (the corpus names 80-odd; past this a start
  * still counts in the totals, its engine's row is not printed) */

@@ -297,7 +297,7 @@ struct tr_start {
 	double bar_frac;        /* n/N of the load bar whose elapsed time is read_s (0 none): its pace projects the whole load */
 	int interrupted;        /* a lone `^C` was echoed while it ran: the user stopped it (shell_prompt.c) */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
-	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
+	int dots_open;          /* loading dots, or a wordless share under 100, came after the last recognised line (tr_touch clears it) */
 	int began_open;         /* the last recognised line began a step it says takes long ("this can take a
 				 * while..."; tr_touch clears it at a line of another step): a paste that ends
 				 * there is still loading */
