@@ -61,6 +61,22 @@ Test(triage_clean, ansi_with_its_esc_replaced)
 	CLEAN("\xef\xbc\x81 fullwidth", "\xef\xbc\x81 fullwidth");
 }
 
+/* The same escape with its ESC written out as text: rsyslog's octal
+ * ("#033[32m", as CloudWatch shows a container's colours) and caret
+ * notation ("^[[33m", as cat -v and a raw terminal show it; "^[[M", a
+ * terminal's mouse report) go like one intact. A '#' or '^' that begins no
+ * escape stays: a count, an issue number, an exponent, a caret in prose. */
+Test(triage_clean, ansi_with_its_esc_written_out)
+{
+	CLEAN("#033[2mstrata generate:#033[0m#033[32m loaded 39.97 GiB#033[0m at 3.12 GiB/s", L);
+	CLEAN("^[[1;33mstrata generate:^[[0m loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("^[[Kstrata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("^[[M`T2^[[M`T2", "T2T2");
+	CLEAN("issue #0331 and #033 and #033[x", "issue #0331 and #033 and #033[x");
+	CLEAN("2^[[3] and x^2 and ^[ alone", "2^[[3] and x^2 and ^[ alone");
+	CLEAN("100%|##########| 8/8 [00:04<00:00]", "100%|##########| 8/8 [00:04<00:00]");
+}
+
 /* A service manager's own line in a journal is flagged (its clock is not
  * the engine's); the engine's line under the same prefix is not. */
 Test(triage_clean, service_manager_lines_are_flagged)

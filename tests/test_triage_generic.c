@@ -163,6 +163,30 @@ Test(generic, loading_dots_only_as_the_last_word)
 		     "cut-off", NULL);
 }
 
+/* A spinner's share with no words (triage.c's wordless_share) after a
+ * load begun in words: under 100 still loading, at 100 not; a share with
+ * a word is another line's figure; before any load it is nothing; and any
+ * line after it takes its place as the last word. */
+Test(generic, a_wordless_share_after_a_load_begun)
+{
+	static const char begun[] = "I Start loading model a/b.gguf...\n";
+	static const struct {
+		const char *tail, *outcome;
+	} c[] = {
+		{"\xe2\xa0\x87 [\xe2\x96\x8e] 99.90%\n", "loading"},
+		{"[####      ] 45%\n", "loading"},
+		{"\xe2\xa0\x87 [\xe2\x96\x88\xe2\x96\x88] 100%\n", "cut-off"},
+		{"GPU 45%\n", "cut-off"},
+		{"[####      ] 45%\nD Updating cliPref\n", "cut-off"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char log[256];
+		snprintf(log, sizeof log, "%s%s", begun, c[i].tail);
+		expect_start(log, c[i].outcome, "-");
+	}
+	cr_expect_eq(nstarts_of("[####      ] 45%\n"), 0, "no load begun");
+}
+
 /* Kills in a launcher's words: both sides of each. */
 Test(generic, kills_in_a_launchers_words)
 {
@@ -926,8 +950,9 @@ Test(generic, share_of_the_model_loaded_with_the_process_clock)
 }
 
 /* Many ranks' bars glued into one line, the last cut inside its bracket
- * ("6/19 [0"): the bar before it is the latest figure (102 s of a
- * weights' load with no size: past 100 s, slow so far). */
+ * ("6/19 [0"): the bar before it is the latest figure (102 s for 6 of 19
+ * shards with no size: the whole load at that pace is 323 s, over 300 s,
+ * slow so far; the bar's 102 s is no whole load to hold to 100 s). */
 Test(generic, glued_bars_last_cut_in_its_bracket)
 {
 	static const char glued[] = "Loading checkpoint shards: 26%|## | 5/19 [01:23<03:56, 16.87s/it] "
@@ -938,7 +963,7 @@ Test(generic, glued_bars_last_cut_in_its_bracket)
 	cr_assert(t);
 	struct lsc_triage_start_info si;
 	cr_assert(lsc_triage_start(t, 0, &si) == 0);
-	cr_expect(si.load_s > 101.9 && si.load_s < 102.1, "01:42 is 102 s: %f", si.load_s);
+	cr_expect(fabs(si.load_s - 102.0 * 19 / 6) < 1e-6, "01:42 for 6 of 19 is 323 s: %f", si.load_s);
 	lsc_triage_free(t);
 }
 
@@ -1095,6 +1120,66 @@ Test(generic, server_up_at_its_address)
 	cr_expect_eq(nstarts_of("INFO candle_vllm: Server started at 10:42:20.\n"), 0);
 	cr_expect_eq(nstarts_of("INFO candle_vllm: model running on cuda:0\n"), 0);
 	cr_expect_eq(nstarts_of("INFO: the server is available on this machine\n"), 0);
+}
+
+/* One log a row: its start's outcome (speed `-`); and logs that give no
+ * start at all. */
+struct outcome_row {
+	const char *log, *outcome;
+};
+
+static void expect_rows(const struct outcome_row *c, size_t n, const char *const *none, size_t nn)
+{
+	for (size_t i = 0; i < n; i++)
+		expect_start(c[i].log, c[i].outcome, "-");
+	for (size_t i = 0; i < nn; i++)
+		cr_expect_eq(nstarts_of(none[i]), 0, "%s", none[i]);
+}
+
+/* A runtime's init that failed, stated as the event ("rkllm init failed",
+ * "Initialization failed."), ends a start, and opens one where none was:
+ * the start's own step failed. Near misses: a part that failed to
+ * initialize ("Failed to initialize NVML: Unknown Error", a warning an
+ * engine goes on after), an init that started. */
+Test(generic, init_failed_ends_the_start)
+{
+	static const struct outcome_row c[] = {
+		{"rkllm init start\nrkllm init failed\n", "failed"},
+		{"rkllm init failed\n", "failed"},
+		{"loading model /m\nInitialization failed.\n", "failed"},
+		{"loading model /m\nE engine: initialisation failed, giving up\n", "failed"},
+		{"loading model /m\nFailed to initialize NVML: Unknown Error\n", "cut-off"},
+	};
+	static const char *const none[] = {"Failed to initialize NVML: Unknown Error\n", "rkllm init start\n"};
+	expect_rows(c, sizeof c / sizeof c[0], none, sizeof none / sizeof none[0]);
+}
+
+/* A server up by inviting the user to its address (ready_address.c):
+ * polite or enabling words and a verb of using it ("Please connect to
+ * custom endpoint at http://...", "You can now access the UI at ...",
+ * "Please open http://..."), after a load's summary or alone. Near misses:
+ * a client's own connecting, a failure to connect, an invitation with no
+ * address, an address too far from the invitation. */
+Test(generic, server_up_by_its_invitation)
+{
+	static const struct outcome_row c[] = {
+		{"Please connect to custom endpoint at http://0.0.0.0:5001\n", "completed"},
+		{"You can now access the UI at http://127.0.0.1:7860\n", "completed"},
+		{"Please open http://localhost:8188 in your browser\n", "completed"},
+		{"Load Model OK: True\nStarting the HTTP server on port 5001\n"
+		 "Please connect to custom endpoint at http://0.0.0.0:5001\n",
+		 "completed"},
+		/* after a load begun, neither is the server up */
+		{"loading model /m\nfailed to connect to http://0.0.0.0:5001\n", "cut-off"},
+		{"loading model /m\nConnecting to http://0.0.0.0:5001\n", "cut-off"},
+	};
+	static const char *const none[] = {
+		"Connecting to http://127.0.0.1:5001\n",
+		"failed to connect to server at http://0.0.0.0:5001\n",
+		"please connect your charger to the device\n",
+		"please connect the second GPU through the bridge before you restart the whole rack at 10.0.0.12\n",
+	};
+	expect_rows(c, sizeof c / sizeof c[0], none, sizeof none / sizeof none[0]);
 }
 
 /* The head of a GPU management tool's table of its devices (device_table.c)
@@ -1287,6 +1372,13 @@ Test(generic, the_model_loaded_in_words)
 		     "memory\n",
 		     "completed", "-");
 	cr_expect_eq(nstarts_of("Reusing loaded model a.safetensors\n"), 0);
+	/* a list of the models loaded before, and a model taken off it; a
+	 * load begun after it is still under way */
+	cr_expect_eq(nstarts_of("D Removing model from last loaded models: a/b.gguf\n"), 0);
+	cr_expect_eq(nstarts_of("recently loaded models: 2\n"), 0);
+	expect_start("D Removing model from last loaded models: a/b.gguf\nI Loading model \"a/b.gguf\"...\n"
+		     "I Start loading model a/b.gguf...\n",
+		     "cut-off", "-");
 	cr_expect_eq(nstarts_of("the model will be loaded on the first request\n"), 0);
 	cr_expect_eq(nstarts_of("model config loaded\n"), 0);
 	cr_expect_eq(nstarts_of("the model is not loaded\n"), 0);

@@ -616,3 +616,47 @@ Test(outcome, progress_so_far_slow_is_slow)
 	cr_expect_str_eq(si.speed, "slow");
 	lsc_triage_free(t);
 }
+
+/* A shard bar still under way at the paste's end gives the weights' time
+ * so far, not their whole load: with no size it is judged on the whole
+ * load at the bar's own pace, slow from 300 s, never ok. 6/19 at 01:42 is
+ * 102 * 19 / 6 = 323 s: slow; 61/99 at 02:37 is 157 * 99 / 61 = 254.8 s:
+ * not judged (it was slow by the finished load's 100 s before). The same
+ * bar finished (19/19 at 01:42) is the weights' whole load: 102 s, slow by
+ * that 100 s. Through vLLM's shape and through the shared vocabulary (a
+ * bar whose glyphs, pipes and rate a page stripped, "62% Completed 61/99
+ * [02:37<01:36]", is still the bar). */
+Test(outcome, bar_under_way_projects_at_its_pace)
+{
+	static const struct {
+		const char *log, *outcome, *speed;
+		double load_s;
+	} c[] = {
+		{"Loading checkpoint shards:  32%|###       | 6/19 [01:42<03:47, 17.50s/it]\n", "loading", "slow",
+		 102.0 * 19 / 6},
+		{"Loading safetensors checkpoint shards:  62% Completed | 61/99 [02:37<01:36,  1.59s/it]\n", "loading",
+		 "-", NAN},
+		{"Loading safetensors checkpoint shards: 62% Completed 61/99 [02:37<01:36]\n", "loading", "-", NAN},
+		{"Loading safetensors checkpoint shards: 32% Completed 6/19 [01:42<03:47]\n", "loading", "slow",
+		 102.0 * 19 / 6},
+		{"Loading checkpoint shards: 100%|##########| 19/19 [01:42<00:00,  5.37s/it]\n", "completed", "slow",
+		 102.0},
+	};
+	for (int off = 0; off < 2; off++)
+		for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+			struct lsc_triage_opts o = {.source = "x"};
+			struct lsc_triage *t = lsc_triage_new(&o);
+			cr_assert(t);
+			if (off)
+				lsc_triage_engine_off(t, "vllm");
+			lsc_triage_feed(t, c[i].log, strlen(c[i].log));
+			lsc_triage_finish(t);
+			struct lsc_triage_start_info si = start_of(t, 0);
+			cr_expect_str_eq(si.outcome, c[i].outcome, "%s (vllm %s)", c[i].log, off ? "off" : "on");
+			cr_expect_str_eq(si.speed, c[i].speed, "%s (vllm %s)", c[i].log, off ? "off" : "on");
+			if (!isnan(c[i].load_s))
+				cr_expect(fabs(si.load_s - c[i].load_s) < 1e-6, "%s: %f, want %f", c[i].log, si.load_s,
+					  c[i].load_s);
+			lsc_triage_free(t);
+		}
+}

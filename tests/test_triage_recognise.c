@@ -624,3 +624,36 @@ Test(triage_recognise, a_start_line_without_its_run_begins_a_start)
 	cr_expect_eq(t->sums[1].first_line, 3);
 	lsc_triage_free(t);
 }
+
+/* A loader's line that opens a start by its prefix ("llama_model_load:")
+ * but says the load failed is that failure, whole or cut by the paste
+ * ("llama_model_load: error loading", where a byte cut took "model: ..."):
+ * one start, failed, the first line's cause kept. The near miss: the same
+ * prefix with no failure words after a failure is a new load, a second
+ * start. */
+Test(triage_recognise, a_loader_line_that_says_it_failed_opens_no_start)
+{
+	static const char oom[] = "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 7825.94 MiB on device 0: "
+				  "cudaMalloc failed: out of memory\n";
+	static const char *const failed[] = {"llama_model_load: error loading\n",
+					     "llama_model_load: error loading model: failed to allocate buffer\n",
+					     "llama_model_load: failed to load\n"};
+	for (size_t i = 0; i < sizeof failed / sizeof failed[0]; i++) {
+		char log[512];
+		snprintf(log, sizeof log, "%s%s", oom, failed[i]);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(lsc_triage_nstarts(t), 1, "%s", failed[i]);
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, 0, &si) == 0);
+		cr_expect_str_eq(si.outcome, "failed", "%s", failed[i]);
+		cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "%s", failed[i]);
+		lsc_triage_free(t);
+	}
+	char log[512];
+	snprintf(log, sizeof log, "%s%s", oom, "llama_model_load: vocab only - skipping tensors\n");
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 2, "a loader line with no failure words after a failure");
+	lsc_triage_free(t);
+}

@@ -111,18 +111,31 @@ static int valid_utf8(const char *s, size_t n)
 	return 1;
 }
 
-/* A colour escape whose ESC a web page or an editor replaced with U+FFFD
- * ("\xef\xbf\xbd[1;36m", as GitHub shows a pasted terminal capture): the
- * replacement character, '[', digits and ';', and a final 'm', 'K' or 'J'.
- * Its length, or 0 (a U+FFFD that is not one stays, as any text). */
+/* A colour escape whose ESC did not survive as the byte: a web page or an
+ * editor replaced it with U+FFFD ("\xef\xbf\xbd[1;36m", as GitHub shows a
+ * pasted terminal capture), rsyslog and the collectors behind it
+ * (CloudWatch, journald's forwarders) write a control byte as '#' and its
+ * three octal digits ("#033[32m INFO#033[0m"), and `cat -v`, less and a
+ * terminal shown raw write it in caret notation ("^[[33m", "^[[M"). Each is
+ * the stand-in, '[', digits and ';', and a final letter of the ones a
+ * colour, an erase or a terminal's mouse report ends in (m K J H M).
+ * Its length, or 0 (a stand-in that begins no escape stays, as any text:
+ * "#0331" or "^[x" is prose). */
 static size_t lost_esc_len(const char *p, const char *end)
 {
-	if (end - p < 5 || memcmp(p, "\xef\xbf\xbd[", 4))
+	size_t sl;
+	if (end - p >= 4 && !memcmp(p, "\xef\xbf\xbd[", 4))
+		sl = 4;
+	else if (end - p >= 5 && !memcmp(p, "#033[", 5))
+		sl = 5;
+	else if (end - p >= 3 && !memcmp(p, "^[[", 3))
+		sl = 3;
+	else
 		return 0;
-	const char *q = p + 4;
-	while (q < end && q - p < 20 && (tr_digit(*q) || *q == ';'))
+	const char *q = p + sl;
+	while (q < end && q - p < 24 && (tr_digit(*q) || *q == ';'))
 		q++;
-	return q < end && (*q == 'm' || *q == 'K' || *q == 'J') ? (size_t)(q + 1 - p) : 0;
+	return q < end && *q && strchr("mKJHM", *q) ? (size_t)(q + 1 - p) : 0;
 }
 
 /* Remove ANSI escapes, tags, bold and backtick marks, CR and NUL; flag
@@ -130,7 +143,7 @@ static size_t lost_esc_len(const char *p, const char *end)
  * (vectorised in libc): most lines have none. @s[len] must be NUL. */
 static size_t compact(char *s, size_t len, unsigned *flags)
 {
-	static const char specials[] = "\x1b*`<\r\xef";
+	static const char specials[] = "\x1b*`<\r\xef#^";
 	if (any_high(s, len) && !valid_utf8(s, len))
 		*flags |= TR_L_BADUTF8;
 	size_t r = 0, w = 0;
@@ -165,7 +178,7 @@ static size_t compact(char *s, size_t len, unsigned *flags)
 			}
 			continue;
 		}
-		if (c == 0xef) {
+		if (c == 0xef || c == '#' || c == '^') {
 			size_t el = lost_esc_len(s + r, s + len);
 			if (el) {
 				r += el;

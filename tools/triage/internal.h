@@ -294,9 +294,10 @@ struct tr_start {
 	double prog_first, prog_last, prog_ts_first[TR_TS_KINDS], prog_ts_last[TR_TS_KINDS];
 	int bar_done;           /* the last load bar (recognise_generic.c) reached N/N: the load finished */
 	double bar_all;         /* the N of the start's last bar (n/N), 0 none: a bar at 0/N again is the load again */
+	double bar_frac;        /* n/N of the load bar whose elapsed time is read_s (0 none): its pace projects the whole load */
 	int interrupted;        /* a lone `^C` was echoed while it ran: the user stopped it (shell_prompt.c) */
 	int waited_out;         /* a watcher's wait ran out ("not ready after N"): what follows is its guesses */
-	int dots_open;          /* loading dots came after the last recognised line (tr_touch clears it) */
+	int dots_open;          /* loading dots, or a wordless share under 100, came after the last recognised line (tr_touch clears it) */
 	int began_open;         /* the last recognised line began a step it says takes long ("this can take a
 				 * while..."; tr_touch clears it at a line of another step): a paste that ends
 				 * there is still loading */
@@ -773,6 +774,10 @@ int tr_parts_counted(const char *s, size_t n, double *frac);
  * hugetlb mmap failed: ..." as the hugetlb pool's) that says the load
  * failed fails the start under way, if nothing had: 1 when it did.
  * recognise_generic.c */
+/* Do @s[0..n)'s words say a load failed ("failed to load", "error
+ * loading", "could not load", "load failed")? A failure line, not a load
+ * begun, whatever else the line's prefix makes it. */
+int tr_load_failure_words(const char *s, size_t n);
 int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l);
 /* Is the line a guess, not an event ("may", "might", "could", "if")? recognise_generic.c */
 int tr_hedged(const char *s, size_t n);

@@ -10,7 +10,9 @@
  * loaded`, `will be loaded`), not its negation (`not loaded`, `failed`,
  * `before the model loaded`, a hedge: `if the model loaded`), and not a
  * part that is no weights (a config, metadata, a vocabulary, a tokenizer,
- * an adapter). A pure predicate over one cleaned line, asked of the lines
+ * an adapter), nor a list of models loaded before (`last loaded models`,
+ * `recently loaded`) or a model taken off one (`Removing model from ...`).
+ * A pure predicate over one cleaned line, asked of the lines
  * the prefilter finds `loaded ` in.
  *
  * The same end on the line that began the load: `Loading model ...
@@ -39,7 +41,9 @@ int tr_model_loaded_words(const char *s, size_t n)
 					 "whether", "after", "once", "reusing", "reused", "using", "keeping", "kept",
 					 "existing", "previously", "config", "configuration", "metadata", "meta", "vocab",
 					 "vocabulary", "tokenizer", "adapter", "lora", "already", "unloaded", "cannot",
-					 NULL};
+					 /* a list of the models loaded before, what is done to it
+					  * ("Removing model from last loaded models: m") */
+					 "recently", "removing", "removed", "list", NULL};
 	const char *end = s + n, *v = NULL;
 	int has = 0;
 	/* one pass over the line's words */

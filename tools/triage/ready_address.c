@@ -9,6 +9,14 @@
  * cuda:0`, `available on this device`). A pure predicate over one cleaned
  * line, asked only by the ready words (recognise_generic.c) of a line
  * that holds one of those verbs.
+ *
+ * The same server also says it is up by inviting the user to it: `Please
+ * connect to custom endpoint at http://0.0.0.0:5001`, `You can now access
+ * the UI at http://127.0.0.1:7860`, `Please open http://localhost:8188`.
+ * An invitation is polite or enabling words and a verb of using the
+ * address (`please connect`, `you can now access`), then the address after
+ * ` at`, ` on`, ` to` or at once; a client's own words about connecting
+ * (`Connecting to http://...`, `failed to connect to ...`) invite nobody.
  */
 #include <string.h>
 #include <strings.h>
@@ -80,7 +88,24 @@ static int up_verb_before(const char *s, const char *e)
 	return word_before(s, e, thing, &b) && b > s + 1 && b[-1] == ' ' && word_before(s, b - 1, verb, &b);
 }
 
-int tr_ready_at_address(const char *s, size_t n)
+/* Does an invitation to use an address end at @e: "please connect to
+ * custom endpoint", "you can now access the UI", "please open"? The
+ * invitation begins the text before @e, within a few words of it. */
+static int invited_before(const char *s, const char *e)
+{
+	static const char *const inv[] = {"please connect", "please open", "please visit", "please go to",
+					  "please navigate", "you can connect", "you can now connect", "you can access",
+					  "you can now access", "you can open", "you can now open"};
+	for (size_t i = 0; i < sizeof(inv) / sizeof(inv[0]); i++) {
+		const char *k = tr_memmem_ci(s, (size_t)(e - s), inv[i]);
+		if (k && e - (k + strlen(inv[i])) <= 40)
+			return 1;
+	}
+	return 0;
+}
+
+/* A verb of being up before " at" or " on" and the address after it. */
+static int up_at_address(const char *s, size_t n)
 {
 	/* each " at" or " on" (as logs write them, lower case) with a space or
 	 * a colon after it ("Listening at: http://..."), the verb before it and
@@ -100,4 +125,20 @@ int tr_ready_at_address(const char *s, size_t n)
 				return 1;
 		}
 	return 0;
+}
+
+int tr_ready_at_address(const char *s, size_t n)
+{
+	/* an invitation: the address right after its verb or after the
+	 * preposition that follows it */
+	static const char *const iprep[] = {" at ", " on ", " to ", "open ", "visit ", "access "};
+	const char *end = s + n;
+	for (size_t i = 0; i < sizeof(iprep) / sizeof(iprep[0]); i++)
+		for (const char *p = tr_memmem(s, n, iprep[i]); p;
+		     p = tr_memmem(p + 1, (size_t)(end - p - 1), iprep[i])) {
+			const char *q = tr_skip_ws(p + strlen(iprep[i]), end);
+			if (address_at(q, end) && invited_before(s, p + strlen(iprep[i])))
+				return 1;
+		}
+	return up_at_address(s, n);
 }

@@ -302,11 +302,12 @@ static int ready_words(const char *s, size_t n)
 
 static int ready_words_of(const char *s, size_t n)
 {
-	/* every phrase below holds one of these words: one pass turns most
+	/* every phrase below holds one of these words (an invitation to an
+	 * address, ready_address.c, one of its verbs): one pass turns most
 	 * lines away before forty searches */
 	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
 					     "running", "loaded", "still", "waiting", "before", "until", "up", "serving",
-					     "available", NULL};
+					     "available", "connect", "access", "open", "visit", "navigate", "go", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
 	static const char *const dead[] = {"never became ready", "never ready", "failed to start",
@@ -683,6 +684,7 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 		/* a bar that finished at 00:00 took under a second: a figure too */
 		if ((v > 0 || done >= all) && (!tr_has(&st->read_s) || st->read_s.ev < 0 || v >= st->read_s.v)) {
 			tr_setnum(&st->read_s, v, e);
+			st->bar_frac = done / all;
 			/* the bar's share of the checkpoint or the model is what that time
 			 * moved (7 of 11 shards of 17.69 GiB: 11.26 GiB) */
 			const struct tr_num *sz = tr_has(&st->ckpt_gib) ? &st->ckpt_gib : &st->model_gib;
@@ -952,7 +954,18 @@ static const char *load_failed_at(const char *s, size_t n)
 	return k ? k : word(s, n, "load failed");
 }
 
-static int load_failed_words(const char *s, size_t n)
+/* "rkllm init failed", "Initialization failed. warmup error: ...": the
+ * runtime's or the engine's bringing up failed, stated as the event (the
+ * step's name and `failed`), the start's end as a load's failure is; not
+ * "failed to initialize NVML", a part named after the verb, which engines
+ * print as a warning and go on. */
+static int init_failed(const char *s, size_t n)
+{
+	return word(s, n, "init failed") || word(s, n, "initialization failed") ||
+	       word(s, n, "initialisation failed");
+}
+
+int tr_load_failure_words(const char *s, size_t n)
 {
 	return load_failed_at(s, n) != NULL;
 }
@@ -1005,11 +1018,11 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
 	int fatal = (k & TR_G_GFATAL) &&
 		    (exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
-		     word(s, n, "timed out") || load_failed_words(s, n) ||
+		     word(s, n, "timed out") || tr_load_failure_words(s, n) ||
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
-		     word(s, n, "terminate called after throwing") ||
+		     word(s, n, "terminate called after throwing") || init_failed(s, n) ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	/* a shell's report of its program's death by a signal: a kill ends the
 	 * start begun (a prompt's command, a load), a fault ends whatever ran */
@@ -1048,8 +1061,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	if (!(tb || exc || fatal || errlv || kill || what))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
-	 * shell's), is not a start's failure; a kill ends whatever ran */
-	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") &&
+	 * shell's), is not a start's failure; a kill ends whatever ran, and a
+	 * runtime's init that failed is the start's own step failing */
+	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !init_failed(s, n) &&
 	    !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;

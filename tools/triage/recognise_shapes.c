@@ -263,6 +263,12 @@ static int apply_start(struct lsc_triage *t, struct tr_line *l, const struct tr_
 	double v;
 	switch (h->ev) {
 	case TR_EV_OPEN:
+		/* a loader's line that says its load failed ("llama_model_load:
+		 * error loading", where a cut took the rest of the error) is the
+		 * failure of the start under way, for the shared vocabulary to
+		 * read, not the first line of another */
+		if (tr_load_failure_words(s, l->len))
+			return 0;
 		if (!(st = tr_fresh_if(t, l, 0, fam)))
 			return 0;
 		e = tr_evid(st, l);
@@ -503,6 +509,14 @@ static int apply_reading(struct lsc_triage *t, struct tr_line *l, const struct t
 		if (!bar)
 			bar = memchr(s, '%', l->len);
 		const char *p = bar ? tr_skip_ws(bar + 1, end) : NULL;
+		/* and one that dropped its pipes too keeps the word between them,
+		 * "62% Completed 61/99 [02:37<01:36]": the count after that word */
+		if (p && *bar == '%')
+			for (const char *w = p; w < end && w - p < 16 && *w != '['; w++)
+				if (tr_digit(*w)) {
+					p = w;
+					break;
+				}
 		double done = NAN, all = NAN, mm = NAN, ss = NAN;
 		if (!p || !tr_num(&p, end, &done) || p >= end || *p != '/')
 			return 1;
@@ -523,6 +537,7 @@ static int apply_reading(struct lsc_triage *t, struct tr_line *l, const struct t
 		if (isnan(secs) || secs < 0 || !(done > 0) || (secs == 0 && done < all))
 			return 1;
 		tr_setnum(&st->read_s, secs, e);
+		st->bar_frac = done / all;
 		if (tr_has(&st->ckpt_gib) && secs > 0) {
 			double gib = st->ckpt_gib.v * done / all;
 			tr_setnum(&st->read_gib, gib, e);

@@ -113,15 +113,45 @@ static int opens_with_tag(const char *s, size_t n)
 	       (n >= sizeof(json) - 1 && !memcmp(s, json, sizeof(json) - 1));
 }
 
+/* A share with no words of its own ("\xe2\xa0\x87 [\xe2\x96\x8e] 99.90%", a
+ * spinner's frame and its bar): in a start whose load began in words, not
+ * done, the load's share so far; under 100 it is still under way. *frac
+ * gets the share. The line holds no letter: a word makes it another
+ * line's figure ("GPU 45%", "disk 99%"). */
+static int wordless_share(const struct tr_start *st, const struct tr_line *l, double *frac)
+{
+	if (!st->gen_load_began || l->s[l->len - 1] != '%')
+		return 0;
+	for (size_t i = 0; i < l->len; i++)
+		if (tr_alpha(l->s[i]))
+			return 0;
+	size_t b = l->len - 1;
+	while (b > 0 && (tr_digit(l->s[b - 1]) || l->s[b - 1] == '.'))
+		b--;
+	const char *p = l->s + b;
+	double v;
+	if (b == l->len - 1 || !tr_num(&p, l->s + l->len, &v) || v < 0 || v > 100)
+		return 0;
+	*frac = v / 100;
+	return 1;
+}
+
 /* llama.cpp prints a dot per tensor group while it loads ("....", or one
- * "." a line behind an app's label): in a start that is loading and not
- * done, a line whose text ends in a run of dots alone says the load is
- * still under way. */
+ * "." a line behind an app's label), and a launcher a spinner's share
+ * (wordless_share): in a start that is loading and not done, a line whose
+ * text ends in a run of dots alone, or that is a share under 100 alone,
+ * says the load is still under way. */
 static int progress_dots(struct lsc_triage *t, const struct tr_line *l)
 {
 	struct tr_start *st = t->cur;
-	if (!st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY || !l->len ||
-	    l->s[l->len - 1] != '.')
+	if (!st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY || !l->len)
+		return 0;
+	double frac;
+	if (wordless_share(st, l, &frac)) {
+		st->dots_open = frac < 1;
+		return 0;
+	}
+	if (l->s[l->len - 1] != '.')
 		return 0;
 	size_t i = l->len;
 	while (i > 0 && l->s[i - 1] == '.')

@@ -120,6 +120,12 @@ static int weights_figure(const struct tr_start *s, int ev)
 {
 	if (ev < 0)
 		return 0;
+	/* a bar still under way at the paste's end ("61/99 [02:37<01:36]")
+	 * gives the time so far, not the weights' whole load: an unfinished
+	 * start with no size is judged as the Verdicts table says, on minutes
+	 * (its clocks, its projection), not on the whole load's 100 s */
+	if (ev == s->read_s.ev && s->progress_open)
+		return 0;
 	if (ev == s->read_s.ev || ev == s->loaded_s.ev || ev == s->comp_total_s.ev || ev == s->moved_s.ev)
 		return 1;
 	return ev == s->gen_load_s.ev && s->gen_load_weights;
@@ -204,6 +210,14 @@ static void unfinished(const struct tr_start *s, struct tr_verdict *v, int have_
 		v->load_s = whole;
 		v->ev_time = -1;
 		v->basis = "whole load at its progress rate";
+	} else if (v->speed != TR_SPEED_SLOW && have_l && v->ev_time == s->read_s.ev && s->progress_open &&
+		   s->bar_frac > 0 && s->bar_frac < 1 && judge(s->read_s.v / s->bar_frac, NAN) == TR_SPEED_SLOW) {
+		/* a bar under way with its elapsed time: the whole load at the
+		 * bar's own pace ("6/19 [01:42<...": 323 s), slow over minutes as
+		 * the clocks' projection is; never ok, a projection */
+		v->speed = TR_SPEED_SLOW;
+		v->load_s = s->read_s.v / s->bar_frac;
+		v->basis = "whole load at its bar's pace";
 	} else if (v->speed == TR_SPEED_UNKNOWN && !have_l && have_g) {
 		/* the share its progress gained, of the size, in the time its
 		 * clocks span: a rate so far of 1 GiB/s or more is ok, as a bar
