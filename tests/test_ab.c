@@ -166,6 +166,14 @@ Test(ab, this_projects_lines_in_markdown)
 	cr_assert(strstr(out, "| **median, arm=fast (2)** | | - | - | - | **1.5** (1.0-2.0) | 1.00x |\n"), "%s", out);
 	cr_assert(strstr(out, "Arm \"arm=slow\" has 2 starts: fewer than 3"), "%s", out);
 	cr_assert(strstr(out, "### Arm slow: findings\n"), "%s", out);
+	/* the triage's table is a table of its own, under its heading, after
+	 * the last run's row and before the arms' findings (Markdown would
+	 * read rows right after the runs' as more runs) */
+	const char *runs = strstr(out, "| run | arm | wall (s) |"), *tab = strstr(out, "\n\n### A/B table (triage)\n\n"),
+		   *arm = strstr(out, "### Arm slow: findings");
+	cr_assert(runs && tab && arm && runs < tab && tab < arm, "%s", out);
+	cr_assert(!strncmp(tab - 2, " |", 2), "the heading right after the last run's row: %s", out);
+	cr_assert_eq(tab[strlen("\n\n### A/B table (triage)\n\n")], '|', "%s", out);
 	/* the arm's row, as many runs as asked; the phases the logs gave */
 	cr_assert(strstr(out, "| slow | `env=ARM=slow` | 2 | "), "%s", out);
 	cr_assert(strstr(out, "| arm | load to ready (s) | unattributed (s) |\n|---|---:|---:|\n"

@@ -523,10 +523,14 @@ static int ta_alloc(size_t len, unsigned flags, void **out, char *why, size_t wh
 	(void)flags;
 	ta.allocs++;
 	ta.thp_disable_inside = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
-	if (ta.fail) {
+	if (ta.fail == 1) {
 		snprintf(why, why_len, "talloc: out of pinnable memory");
 		return -ENOMEM;
 	}
+	if (ta.fail == 2) /* "success" with no memory, and no words */
+		return 0;
+	if (ta.fail == 3) /* a failure with no words */
+		return -EIO;
 	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return -ENOMEM;
@@ -691,4 +695,39 @@ Test(arena_policy, backend_allocation_failure_falls_back)
 	cr_expect_null(a.base);
 	cr_expect_eq(prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0), before);
 	lsc_profiler_destroy(p);
+}
+
+/* A backend that says nothing of its failure, or that returns success with
+ * no memory: the arena names the backend and the error itself (ENOMEM for
+ * the memory that never came), falls back with that reason, and under
+ * LSC_LOAD_PIN_STRICT fails with that error: never an arena with no base. */
+Test(arena_policy, backend_allocation_failure_without_words)
+{
+	static const struct {
+		int fail, err;
+		const char *reason;
+	} cases[] = {{2, -ENOMEM, "talloc: ENOMEM"}, {3, -EIO, "talloc: EIO"}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lsc_load_options o;
+		struct lsc__arena a;
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		memset(&ta, 0, sizeof ta);
+		ta.fail = cases[i].fail;
+		opts(&o, LSC_THP_PROCESS_OFF);
+		cr_assert_eq(alloc_with(p, &o, &talloc_both, ARENA, &a), 0, "%s", cap.buf);
+		cr_expect_not(a.allocated_by_pin);
+		cr_expect_not_null(a.base, "the own mapping");
+		char want[64];
+		snprintf(want, sizeof want, "reason=\"%s\"", cases[i].reason);
+		cr_expect_eq(lsct_count_with(&cap, "fallback", want), 1, "%s", cap.buf);
+		lsc__arena_release(&a);
+
+		o.flags |= LSC_LOAD_PIN_STRICT;
+		cap.len = 0;
+		cap.buf[0] = 0;
+		cr_expect_eq(alloc_with(p, &o, &talloc_both, ARENA, &a), cases[i].err, "%s", cap.buf);
+		cr_expect_null(a.base);
+		cr_expect_eq(lsct_count_with(&cap, "arena", cases[i].reason), 1, "%s", cap.buf);
+		lsc_profiler_destroy(p);
+	}
 }

@@ -28,7 +28,7 @@ struct lsc__dev {
 };
 
 static struct {
-	int opens, closes, copies, reused_busy, fail_open, fail_copy_at;
+	int opens, closes, copies, waits, reused_busy, fail_open, fail_copy_at, fail_wait_at, quiet;
 } D;
 
 static int fake_open(int device, size_t bytes, unsigned slots, struct lsc__dev **out, char *why,
@@ -53,7 +53,7 @@ static int fake_copy(struct lsc__dev *d, size_t off, const void *host, size_t le
 {
 	cr_assert(slot < d->slots && off + len <= d->bytes);
 	if (++D.copies == D.fail_copy_at) {
-		snprintf(d->why, sizeof(d->why), "fake: copy engine on fire");
+		snprintf(d->why, sizeof(d->why), "%s", D.quiet ? "" : "fake: copy engine on fire");
 		return LSC_E_GPU;
 	}
 	D.reused_busy += d->busy[slot];
@@ -64,6 +64,10 @@ static int fake_copy(struct lsc__dev *d, size_t off, const void *host, size_t le
 
 static int fake_wait(struct lsc__dev *d, unsigned slot)
 {
+	if (++D.waits == D.fail_wait_at) {
+		snprintf(d->why, sizeof(d->why), "%s", D.quiet ? "" : "fake: wait lost");
+		return LSC_E_GPU;
+	}
 	d->busy[slot] = 0;
 	return 0;
 }
@@ -187,4 +191,49 @@ Test(load_device, failed_copy_fails_the_load)
 	cr_assert(named && !strcmp(named, path), "%s", pl.human);
 	cr_assert_not_null(lsc__parsed_get(&pl, "offset"), "%s", pl.human);
 	free(path);
+}
+
+/* The error's cause is the step, then the runtime's words after ": " only
+ * when it has some: a runtime that says nothing leaves no dangling colon,
+ * with a chunk to blame (its arena offset in the cause) and without one
+ * (the wait for the last copies). */
+static void failed_cause(int fail_copy_at, int fail_wait_at, int quiet, char *cause, size_t len,
+			 char *offset, size_t olen)
+{
+	lsc__device_override(&fake);
+	memset(&D, 0, sizeof(D));
+	D.fail_copy_at = fail_copy_at;
+	D.fail_wait_at = fail_wait_at;
+	D.quiet = quiet;
+	char *path = strdup(lsct_make_file("w.bin", 200000, 54));
+	lsc_arena *a = NULL;
+	cr_assert_eq(load(path, 2, &a), LSC_E_GPU);
+	cr_assert_null(a);
+	cr_assert_eq(D.closes, D.opens, "the device was not closed");
+	char buf[LSC__LINE_MAX + 1];
+	struct lsc__parsed pl;
+	cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl));
+	snprintf(cause, len, "%s", lsc__parsed_get(&pl, "cause"));
+	const char *o = lsc__parsed_get(&pl, "offset");
+	snprintf(offset, olen, "%s", o ? o : "-");
+	lsct_capture_reset(&cap);
+	free(path);
+}
+
+Test(load_device, a_cause_has_the_runtime_words_only_when_it_has_some)
+{
+	char cause[512], off[32], want[600];
+	/* A file of one chunk: its copy is the first, the wait for it the
+	 * load's last and only wait. */
+	failed_cause(0, 1, 1, cause, sizeof(cause), off, sizeof(off));
+	cr_assert_str_eq(cause, "waiting for the last device copies");
+	cr_assert_str_eq(off, "-", "no one chunk is to blame");
+	failed_cause(0, 1, 0, cause, sizeof(cause), off, sizeof(off));
+	cr_assert_str_eq(cause, "waiting for the last device copies: fake: wait lost");
+	failed_cause(1, 0, 1, cause, sizeof(cause), off, sizeof(off));
+	cr_assert_str_eq(off, "0", "the first chunk starts the file");
+	cr_assert_str_eq(cause, "queueing a device copy at arena offset 0");
+	failed_cause(1, 0, 0, cause, sizeof(cause), off, sizeof(off));
+	snprintf(want, sizeof(want), "queueing a device copy at arena offset %s: fake: copy engine on fire", off);
+	cr_assert_str_eq(cause, want);
 }

@@ -165,3 +165,31 @@ Test(load_manifest, overlap_hidden_behind_an_empty_extent)
 	lsc_profiler_destroy(p);
 	lsct_capture_reset(&c);
 }
+
+/* A manifest asked of no files, or of a list with a hole in it, is one
+ * error line that says so, and no manifest. */
+Test(load_manifest, a_manifest_from_no_files)
+{
+	char *f = strdup(lsct_make_file("y.bin", 100, 34));
+	const char *holed[] = {f, NULL};
+	static const struct {
+		size_t n;
+		int list;
+		const char *cause;
+	} cases[] = {{0, 1, "no files to read"}, {1, 0, "no files to read"}, {2, 1, "file 1 has no path"}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		struct lsc_manifest *m = (struct lsc_manifest *)&cap; /* overwritten with NULL */
+		cr_assert_eq(lsc_manifest_from_files(p, cases[i].list ? holed : NULL, cases[i].n, &m), -EINVAL);
+		cr_assert_null(m);
+		cr_assert_eq(lsct_count(&cap, "error"), 1, "%s", cap.buf);
+		char buf[LSC__LINE_MAX + 1];
+		struct lsc__parsed pl;
+		cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl));
+		cr_assert_str_eq(lsc__parsed_get(&pl, "what"), "model");
+		cr_assert_str_eq(lsc__parsed_get(&pl, "cause"), cases[i].cause);
+		lsc_profiler_destroy(p);
+		lsct_capture_reset(&cap);
+	}
+	free(f);
+}

@@ -178,6 +178,24 @@ Test(model_gguf, default_alignment)
 	free(path);
 }
 
+/* Version 2 (64-bit counts, as 3; 3 only adds big-endian files) is read
+ * as 3 is: the same tensors at the same offsets. */
+Test(model_gguf, version_2_reads_as_3)
+{
+	struct spec s = good;
+	s.version = 2;
+	struct w w;
+	cr_assert_eq(gguf(&w, &s), 453);
+	char *path = lsct_write("v2.gguf", w.b, w.n);
+	struct lsc_manifest *m = NULL;
+	cr_assert_eq(lsc_manifest_from_files(NULL, (const char *const *)&path, 1, &m), 0);
+	cr_assert_eq(m->n_tensors, 3);
+	cr_assert_eq(m->extents[0].file_offset, 512);
+	cr_assert_eq(m->extents[2].file_offset, 704);
+	lsc_manifest_destroy(m);
+	free(path);
+}
+
 Test(model_gguf, found_by_its_magic)
 {
 	struct w w;

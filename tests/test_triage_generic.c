@@ -435,6 +435,12 @@ Test(generic, start_under_way_in_words)
 	expect_start("DiffusionWrapper has 859.52 M params.\n", "cut-off", "-");
 	expect_start("Total params: 6,738,415,616\n", "cut-off", "-");
 	expect_start("the model has 7.24B parameters\n", "cut-off", "-");
+	/* a bare count before the word, both sides of a million */
+	expect_start("model built with 6738415616 parameters\n", "cut-off", "-");
+	expect_start("Model has 1,000,000 params\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("Model has 999,999 params\n"), 0, "a bare count under a million");
+	expect_start("the model has 1.0 M params\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("the model has 0.99 M params\n"), 0, "a scaled count under a million");
 	cr_expect_eq(nstarts_of("Sampling parameters: temperature 0.7\n"), 0, "no count");
 	cr_expect_eq(nstarts_of("using 12 params for the sampler\n"), 0, "a count under a million");
 	expect_start("INFO text_generation_launcher: Download file: model-00010-of-00019.safetensors\n"

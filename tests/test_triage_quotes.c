@@ -512,3 +512,70 @@ Test(triage_quotes, a_fault_rate_in_prose_is_the_fill)
 	cr_assert(strstr(f, "fill 0.195 GiB/s against an assumed normal of 1.00 GiB/s = 19.5%"), "%s", f);
 	free(j);
 }
+
+/* The sanitiser on text made of pieces whose printable forms are known
+ * (runs of plain ASCII long enough for its eight-byte path, controls, UTF-8
+ * of every length, C1 and bidi characters, stray and truncated bytes), cut
+ * at every capacity: the whole text gives the pieces' forms one after the
+ * other; a capacity cuts it at the first character boundary from which a
+ * 4-byte character and the NUL would no longer fit (cap - 4), never inside
+ * a character, and writes nothing past the capacity. */
+Test(triage_quotes, the_sanitiser_cuts_its_whole_output_at_every_capacity)
+{
+	static const struct {
+		const char *in, *out;
+	} piece[] = {
+		{"a", "a"},
+		{"plain text of thirty one bytes", "plain text of thirty one bytes"},
+		{"0123456789abcdefXYZ", "0123456789abcdefXYZ"},
+		{"\x01", " "},
+		{"\x7f", " "},
+		{"\t", " "},
+		{"\xc3\xa9", "\xc3\xa9"},                 /* é */
+		{"\xe2\x82\xac", "\xe2\x82\xac"},         /* € */
+		{"\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"}, /* an emoji */
+		{"\xc2\x85", " "},                        /* C1 NEL */
+		{"\xe2\x80\xae", "\xef\xbf\xbd"},         /* U+202E, reverses what follows */
+		{"\xff", "\xef\xbf\xbd"},
+		{"\xe2\x82", "\xef\xbf\xbd\xef\xbf\xbd"}, /* a lead, a continuation, then another piece */
+		{"\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd"}, /* an overlong '/' */
+	};
+	const size_t np = sizeof(piece) / sizeof(piece[0]);
+	unsigned seed = 20261202;
+	for (int round = 0; round < 300; round++) {
+		char in[512] = "", want[1024] = "";
+		size_t bound[1024], nb = 0; /* the character boundaries of want */
+		int k = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 12;
+		for (int i = 0; i < k; i++) {
+			size_t p = ((seed = seed * 1103515245u + 12345u) >> 16) % np;
+			strcat(in, piece[p].in);
+			for (const char *c = piece[p].out; *c;) {
+				bound[nb++] = strlen(want);
+				size_t cl = (unsigned char)*c < 0x80 ? 1 : (unsigned char)*c < 0xe0 ? 2
+					    : (unsigned char)*c < 0xf0 ? 3 : 4;
+				strncat(want, c, cl);
+				c += cl;
+			}
+		}
+		bound[nb++] = strlen(want);
+		size_t n = strlen(in), wl = strlen(want);
+		for (size_t cap = 0; cap <= wl + 8; cap++) {
+			char out[1100];
+			memset(out, '#', sizeof(out));
+			size_t w = tr_sanitize(in, n, out, cap);
+			size_t expect = 0;
+			if (cap > 4)
+				for (size_t b = 0; b < nb; b++)
+					if (bound[b] + 4 >= cap || b + 1 == nb) {
+						expect = bound[b];
+						break;
+					}
+			cr_assert_eq(w, expect, "round %d cap %zu: %zu bytes, not %zu", round, cap, w, expect);
+			if (cap)
+				cr_assert_eq(out[w], '\0');
+			cr_assert(memcmp(out, want, w) == 0, "round %d cap %zu: not the whole output's start", round, cap);
+			for (size_t j = cap; j < sizeof(out); j++)
+				cr_assert_eq(out[j], '#', "round %d cap %zu: byte %zu written", round, cap, j);
+		}
+	}
+}

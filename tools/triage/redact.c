@@ -43,6 +43,8 @@ size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap)
 	size_t w = 0;
 	if (cap == 0)
 		return 0;
+	/* w + 4 < cap: room for any character this writes (at most 4 bytes,
+	 * U+FFFD's 3) and the NUL, so no step below checks room again */
 	for (size_t r = 0; r < n && w + 4 < cap;) {
 		size_t run = plain_run(in + r, n - r);
 		if (run) {
@@ -68,13 +70,11 @@ size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap)
 			continue;
 		}
 		int need = c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
-		int ok = need > 0 && r + (size_t)need < n + 0 && w + (size_t)need + 1 < cap;
+		int ok = need > 0 && r + (size_t)need < n;
 		for (int i = 1; ok && i <= need; i++)
 			if (((unsigned char)in[r + i] & 0xc0) != 0x80)
 				ok = 0;
 		if (!ok) {
-			if (w + 3 >= cap)
-				break;
 			memcpy(out + w, "\xef\xbf\xbd", 3); /* U+FFFD */
 			w += 3;
 			r++;
