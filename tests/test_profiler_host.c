@@ -228,6 +228,29 @@ static int asleep(pid_t tid)
 	return rp && rp[1] == ' ' && rp[2] == 'S';
 }
 
+/* Fork while another thread holds some part of @p's sink; the child writes
+ * @lines notes and must find exactly them in the capture, under an alarm
+ * rather than waiting forever on what it inherited. The child's wait
+ * status, once it ended. */
+static int fork_and_write(lsc_profiler *p, int lines)
+{
+	unsigned before = cap.lines;
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		alarm(20);
+		for (int i = 0; i < lines; i++)
+			lsc_note(p, "test", i ? "a child's later line" : "a child's line");
+		lsc_profiler_destroy(p);
+		int mine = lsct_count_with(&cap, "note", "a child's line") == 1 &&
+			   lsct_count_with(&cap, "note", "a child's later line") == (unsigned)lines - 1;
+		_exit(cap.lines == before + (unsigned)lines && mine ? 0 : 1);
+	}
+	int st = 0;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return st;
+}
+
 Test(profiler_host, fork_while_a_line_waits_for_its_turn)
 {
 	cr_assert_eq(sem_init(&in_sink, 0, 0), 0);
@@ -250,18 +273,7 @@ Test(profiler_host, fork_while_a_line_waits_for_its_turn)
 	pid_t tid;
 	while (!(tid = __atomic_load_n(&waiter_tid, __ATOMIC_SEQ_CST)) || !asleep(tid))
 		usleep(1000);
-	unsigned before = cap.lines;
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		alarm(20);
-		lsc_note(p, "test", "a child's line");
-		lsc_note(p, "test", "a child's second line");
-		lsc_profiler_destroy(p);
-		_exit(cap.lines == before + 2 && lsct_count_with(&cap, "note", "a child's second line") == 1 ? 0 : 1);
-	}
-	int st = 0;
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	int st = fork_and_write(p, 2);
 	sem_post(&release_sink);
 	cr_assert_eq(pthread_join(stuck, NULL), 0);
 	cr_assert_eq(pthread_join(waiting, NULL), 0);
@@ -299,17 +311,7 @@ Test(profiler_host, fork_while_the_sinks_lock_is_held)
 	cr_assert_eq(pthread_create(&t, NULL, hold_sink_lock, p), 0);
 	while (sem_wait(&lock_held) < 0 && errno == EINTR)
 		;
-	unsigned before = cap.lines;
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		alarm(20);
-		lsc_note(p, "test", "a child's line");
-		lsc_profiler_destroy(p);
-		_exit(cap.lines == before + 1 && lsct_count_with(&cap, "note", "a child's line") == 1 ? 0 : 1);
-	}
-	int st = 0;
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	int st = fork_and_write(p, 1);
 	sem_post(&lock_release);
 	cr_assert_eq(pthread_join(t, NULL), 0);
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x (a signal: it waited on the lock)", st);
