@@ -3,7 +3,9 @@
  * tests/corpus/logs must give exactly the findings (id, severity, start) its
  * tests/corpus/expected/NAME.ids lists, and render byte for byte as the
  * reviewed goldens tests/corpus/golden/NAME.{txt,json,md} (plus
- * NAME.table.md for the A/B logs, "-ab-" in the name).
+ * NAME.table.md for the A/B logs, "-ab-" in the name, and NAME.html for
+ * the few logs golden/HTML lists, whose pages hold every element and
+ * class the corpus's pages use: a page is large, a handful covers it).
  *
  * The .ids files are the spec: written from the mechanism in each log, not
  * from the tool's output (tests/corpus/README.md says how each was decided).
@@ -324,4 +326,24 @@ Test(corpus, ab_table_matches_golden)
 	}
 	cr_expect(seen > 0, "no A/B log (\"-ab-\" in the name) in the corpus");
 	trun_names_free(logs, n);
+}
+
+/* The page, for the logs golden/HTML lists (one stem a line, `#` a
+ * comment): together they hold every element and class any corpus page
+ * has, so a change to any part of the page shows here as a diff to review. */
+Test(corpus, html_matches_golden)
+{
+	size_t len, seen = 0;
+	char *b = trun_slurp(GOLDEN "/HTML", &len);
+	cr_assert(b, "no %s", GOLDEN "/HTML");
+	for (char *save = NULL, *l = strtok_r(b, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (l[0] == '#' || !l[0])
+			continue;
+		char log[300];
+		snprintf(log, sizeof log, "%s.log", l);
+		golden_one(log, l, "html", (enum lsc_triage_fmt)TRUN_HTML, 0);
+		seen++;
+	}
+	cr_expect_geq(seen, 5, "golden/HTML lists %zu logs", seen);
+	free(b);
 }
