@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "helpers/model_files.h"
+#include "helpers/sys_shim.h"
 
 struct w {
 	unsigned char b[4096];
@@ -497,4 +498,60 @@ Test(model_gguf, a_header_of_1_gib_and_not_more)
 {
 	header_ending_at((1ull << 30) - 1, NULL);
 	header_ending_at((1ull << 30) + 1, "a header of 1073741856 bytes, over the limit of 1073741824 bytes");
+}
+
+/* Every call reading a GGUF makes (its open, fstat and preads), failed in
+ * turn: the read fails with that call's error (a pread that ends early:
+ * a truncated header's EBADMSG) and one `error` line naming the file, no
+ * manifest, no descriptor left open. */
+Test(model_gguf, every_call_of_the_read_failed_in_turn)
+{
+	static struct w w;
+	gguf(&w, &good);
+	char *path = lsct_write("calls.gguf", w.b, w.n);
+	struct lsc_manifest *m = NULL;
+	lsct_sys_install(NULL);
+	cr_assert_eq(lsc_manifest_from_files(NULL, (const char *const *)&path, 1, &m), 0);
+	lsc_manifest_destroy(m);
+	unsigned opens = lsct_sys_calls(LSCT_SYS_OPEN), fstats = lsct_sys_calls(LSCT_SYS_FSTAT),
+		 preads = lsct_sys_calls(LSCT_SYS_PREAD);
+	lsct_sys_restore();
+	cr_assert_geq(preads, 2, "the magic, then the header");
+	static const struct {
+		enum lsct_sys_op op;
+		enum lsct_sys_how how;
+		int err;
+		const char *name;
+	} ops[] = {
+		{LSCT_SYS_OPEN, LSCT_SYS_ERR, EACCES, "EACCES"},
+		{LSCT_SYS_FSTAT, LSCT_SYS_ERR, EIO, "EIO"},
+		{LSCT_SYS_PREAD, LSCT_SYS_ERR, EIO, "EIO"},
+		{LSCT_SYS_PREAD, LSCT_SYS_ZERO, EBADMSG, "EBADMSG"},
+	};
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		unsigned n = ops[i].op == LSCT_SYS_OPEN ? opens : ops[i].op == LSCT_SYS_FSTAT ? fstats : preads;
+		for (unsigned k = 1; k <= n; k++) {
+			struct lsct_sys_plan plan = {.op = ops[i].op, .nth = k, .err = ops[i].err, .how = ops[i].how};
+			int fds = lsct_open_fds();
+			lsc_profiler *p = lsct_profiler_fresh(&cap);
+			lsct_sys_install(&plan);
+			m = (struct lsc_manifest *)&w;
+			int ret = lsc_manifest_from_files(p, (const char *const *)&path, 1, &m);
+			lsct_sys_restore();
+			lsc_profiler_destroy(p);
+			cr_assert_eq(ret, -ops[i].err, "%s call %u: %d", ops[i].name, k, ret);
+			cr_assert_null(m);
+			cr_assert_eq(lsct_open_fds(), fds, "%s call %u: a descriptor left open", ops[i].name, k);
+			cr_assert_eq(lsct_count(&cap, "error"), 1, "%s", cap.buf);
+			char buf[LSC__LINE_MAX + 1];
+			struct lsc__parsed pl;
+			cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl));
+			cr_assert_str_eq(lsc__parsed_get(&pl, "err"), ops[i].name);
+			cr_assert_str_eq(lsc__parsed_get(&pl, "path"), path);
+			/* the file not opened is open's; what its bytes said, the model's */
+			cr_assert_str_eq(lsc__parsed_get(&pl, "what"), ops[i].op == LSCT_SYS_PREAD ? "model" : "open");
+			lsct_capture_reset(&cap);
+		}
+	}
+	free(path);
 }

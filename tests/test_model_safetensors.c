@@ -737,3 +737,81 @@ Test(model_safetensors, every_malformed_index_names_its_fault)
 		free(dir);
 	}
 }
+
+/* Every call a sharded model's read makes (the directory's index and two
+ * shards: their opens, fstats and preads), failed in turn, each alone: the
+ * read fails with that call's error, one `error` line names a file of the
+ * model and the error, no manifest is made and no descriptor stays open
+ * (a pread that ends early instead, 0 bytes, is a truncated file's
+ * EBADMSG); or, where the failed call only looked at a shard's kind before
+ * the shard is opened to be read, the read gives the whole manifest, as
+ * without the fault. Never a manifest with a part missing. */
+Test(model_safetensors, every_call_of_a_sharded_read_failed_in_turn)
+{
+	char *dir = make_shards("faults", index_ok);
+	const char *d = dir;
+	struct lsc_manifest *m = NULL;
+	lsct_sys_install(NULL);
+	cr_assert_eq(lsc_manifest_from_files(NULL, &d, 1, &m), 0);
+	size_t n_tensors = m->n_tensors, n_extents = m->n_extents;
+	uint64_t arena = m->arena_bytes;
+	lsc_manifest_destroy(m);
+	cr_assert_eq(n_tensors, 2);
+	static const struct {
+		enum lsct_sys_op op;
+		enum lsct_sys_how how;
+		int err;
+		const char *errname;
+	} ops[] = {
+		{LSCT_SYS_OPEN, LSCT_SYS_ERR, EACCES, "EACCES"},
+		{LSCT_SYS_FSTAT, LSCT_SYS_ERR, EIO, "EIO"},
+		{LSCT_SYS_PREAD, LSCT_SYS_ERR, EIO, "EIO"},
+		{LSCT_SYS_PREAD, LSCT_SYS_ZERO, 0, "EBADMSG"},
+	};
+	unsigned calls[LSCT_SYS_OP_COUNT];
+	for (int op = 0; op < LSCT_SYS_OP_COUNT; op++)
+		calls[op] = lsct_sys_calls((enum lsct_sys_op)op);
+	lsct_sys_restore();
+	cr_assert_geq(calls[LSCT_SYS_OPEN], 3, "the index and two shards");
+	cr_assert_geq(calls[LSCT_SYS_PREAD], 3);
+	unsigned tried = 0, recovered[4] = {0};
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		for (unsigned k = 1; k <= calls[ops[i].op]; k++) {
+			int fds = lsct_open_fds();
+			lsc_profiler *p = lsct_profiler_fresh(&cap);
+			struct lsct_sys_plan plan = {.op = ops[i].op, .nth = k, .err = ops[i].err, .how = ops[i].how};
+			lsct_sys_install(&plan);
+			m = (struct lsc_manifest *)&cap;
+			int ret = lsc_manifest_from_files(p, &d, 1, &m);
+			lsct_sys_restore();
+			lsc_profiler_destroy(p);
+			cr_assert_eq(lsct_open_fds(), fds, "%s call %u: a descriptor left open", ops[i].errname, k);
+			if (ret == 0 && ops[i].op != LSCT_SYS_PREAD) {
+				recovered[i]++;
+				cr_assert(m->n_tensors == n_tensors && m->n_extents == n_extents && m->arena_bytes == arena,
+					  "%s call %u: a manifest with a part missing", ops[i].errname, k);
+				cr_assert_eq(lsct_count(&cap, "error"), 0, "%s", cap.buf);
+				lsc_manifest_destroy(m);
+				lsct_capture_reset(&cap);
+				continue;
+			}
+			cr_assert_eq(ret, ops[i].err ? -ops[i].err : -EBADMSG, "%s call %u: %d\n%s", ops[i].errname, k, ret,
+				     cap.buf);
+			cr_assert_null(m);
+			cr_assert_eq(lsct_count(&cap, "error"), 1, "%s call %u: %s", ops[i].errname, k, cap.buf);
+			char buf[LSC__LINE_MAX + 1];
+			struct lsc__parsed pl;
+			cr_assert(lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl));
+			cr_assert_str_eq(lsc__parsed_get(&pl, "err"), ops[i].errname, "%s", pl.human);
+			const char *path = lsc__parsed_get(&pl, "path");
+			cr_assert(path && !strncmp(path, dir, strlen(dir)), "%s call %u names no file of the model: %s",
+				  ops[i].errname, k, pl.human);
+			lsct_capture_reset(&cap);
+			tried++;
+		}
+	cr_assert_geq(tried, 9);
+	/* the one look per shard at its kind, by an open and an fstat */
+	cr_assert_eq(recovered[0], 2);
+	cr_assert_eq(recovered[1], 2);
+	free(dir);
+}

@@ -420,13 +420,25 @@ static int read_dir(struct builder *b, const char *dir)
 		lsc__merr_set(&e, -ENOMEM, 0, "out of memory for the file list");
 		return fail(b, "model", dir, &e);
 	}
-	if (open_stat(ip, &fd, &st) == 0) {
+	/* Only a name that is not there means the other layout: an index the
+	 * process may not read is that index's failure, not "no index". */
+	int ret = open_stat(ip, &fd, &st);
+	if (ret == 0) {
 		lsc__sys->close(fd);
 		return read_index(b, dir, ip);
 	}
-	if (open_stat(sp, &fd, &st) == 0) {
-		lsc__sys->close(fd);
-		return read_file(b, sp, 1);
+	const char *tried = ip;
+	if (ret == -ENOENT) {
+		tried = sp;
+		ret = open_stat(sp, &fd, &st);
+		if (ret == 0) {
+			lsc__sys->close(fd);
+			return read_file(b, sp, 1);
+		}
+	}
+	if (ret != -ENOENT) {
+		lsc__merr_set(&e, ret, 0, "cannot open the file");
+		return fail(b, "open", tried, &e);
 	}
 	lsc__merr_set(&e, -EISDIR, 0, "a directory with neither " INDEX_NAME " nor " SINGLE_NAME);
 	return fail(b, "open", dir, &e);
