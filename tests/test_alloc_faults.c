@@ -7,9 +7,10 @@
  * safetensors model (an index and two shards) is refused with -ENOMEM and
  * one error line that says "out of memory", or built whole; a load of a
  * file either succeeds with the file's bytes or returns -ENOMEM (or the
- * line of the fallback it took instead); a triage of a corpus log gives the
- * same verdicts as without the failure or says that it dropped findings,
- * and its JSON stays valid. Every case leaves no descriptor open and frees
+ * line of the fallback it took instead); a triage of each corpus log gives
+ * the same verdicts as without the failure or says that it dropped findings
+ * or lines (a start it could not allocate: then it never exits 0), and its
+ * JSON stays valid. Every case leaves no descriptor open and frees
  * every allocation it made (counted here), whichever allocation failed.
  * Under AddressSanitizer, whose allocator these would bypass, it is a loud
  * skip (the sanitizer suite runs the rest).
@@ -355,10 +356,15 @@ static void triage_every_allocation(const char *name)
 		if (js) {
 			char why[256];
 			cr_expect_eq(lsct_json_strict(js, jl, why, sizeof why), 0, "%s, allocation %ld: %s", name, k, why);
-			const char *u = strstr(js, "\"findings_unlisted\":");
+			const char *u = strstr(js, "\"findings_unlisted\":"), *o = strstr(js, "\"lines_out_of_memory\":");
 			cr_expect_not_null(u, "%s, allocation %ld: no findings_unlisted", name, k);
+			cr_expect_not_null(o, "%s, allocation %ld: no lines_out_of_memory", name, k);
 			long unlisted = u ? strtol(u + strlen("\"findings_unlisted\":"), NULL, 10) : 0;
-			if (unlisted > 0)
+			long unread = o ? strtol(o + strlen("\"lines_out_of_memory\":"), NULL, 10) : 0;
+			if (unread > 0)
+				/* a start it could not open: said, and nothing vouched for */
+				cr_expect(exit_code != 0, "%s, allocation %ld: lines unread, yet exit 0", name, k);
+			if (unlisted > 0 || unread > 0)
 				dropped++; /* the findings it could not keep, counted and said */
 			else
 				cr_expect(tset_equal(&got, &ref), "%s, allocation %ld of %ld: findings differ unsaid: %s", name,
@@ -389,5 +395,21 @@ Test(alloc_faults, a_triage_keeps_its_verdict_or_says_it_dropped, .timeout = 300
 	triage_every_allocation("ollama-runner-started-healthy.log");
 	triage_every_allocation("ollama-cudamalloc-oom-terminated.log");
 	triage_every_allocation("vllm-api-server-died-long-load.log");
+#endif
+}
+
+/* The same over every log of the corpus: each engine's lines go through
+ * recognisers of their own, and each of those may be the one whose start
+ * could not be allocated. */
+Test(alloc_faults, every_corpus_log_keeps_its_verdict_or_says_it_dropped, .timeout = 600)
+{
+	need_interpose();
+#if LSCT_INTERPOSE
+	size_t n;
+	char **logs = trun_list(LSC_TEST_CORPUS "/logs", ".log", &n);
+	cr_assert(logs && n > 100);
+	for (size_t i = 0; i < n; i++)
+		triage_every_allocation(logs[i]);
+	trun_names_free(logs, n);
 #endif
 }

@@ -25,6 +25,8 @@
 #define TR_FULL_FINDINGS 1024
 #define TR_FULL_STARTS 4096
 #define TR_LITE_MAX (1u << 18)
+/* what every format says of lines_oom (a count, then "" or "s") */
+#define TR_OUT_OF_MEMORY_SAID "%lu line%s that would have opened a start could not be read: out of memory; no verdict here is vouched for"
 #define TR_ROWS_MAX (1u << 14)
 #define TR_CFG_KEYS 6
 
@@ -520,6 +522,9 @@ struct lsc_triage {
 	unsigned long dropped_findings;
 	unsigned long dropped_sev[3]; /* of those, per severity: the exit status counts them too */
 	unsigned long dropped_noteval;
+	/* lines that would have opened a start that could not be allocated:
+	 * what they showed is missing, so no verdict is vouched for */
+	unsigned long lines_oom;
 	double pending_ts[TR_TS_KINDS]; /* first timestamps since the last start was ready */
 	double pending_last[TR_TS_KINDS]; /* and the latest */
 	unsigned char pending_mixed[TR_TS_KINDS]; /* and whether two clocks shared that kind */

@@ -653,6 +653,8 @@ int tr_render_html(struct lsc_triage *t, FILE *o)
 	if (t->dropped_findings)
 		fprintf(o, "<p class=\"more\">%lu more findings past the first %u were only counted.</p>\n",
 			t->dropped_findings, TR_LITE_MAX);
+	if (t->lines_oom)
+		fprintf(o, "<p class=\"more\">" TR_OUT_OF_MEMORY_SAID "</p>\n", t->lines_oom, t->lines_oom == 1 ? "" : "s");
 	fprintf(o, "</body></html>\n");
 	return 0;
 }

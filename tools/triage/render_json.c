@@ -164,7 +164,7 @@ int tr_render_json(struct lsc_triage *t, FILE *o)
 		}
 		fputc('}', o);
 	}
-	fprintf(o, "],\"findings_unlisted\":%lu", t->dropped_findings);
+	fprintf(o, "],\"findings_unlisted\":%lu,\"lines_out_of_memory\":%lu", t->dropped_findings, t->lines_oom);
 	if (t->opts.flags & LSC_TRIAGE_TABLE) {
 		fprintf(o, ",\"table\":");
 		tr_render_json_table(t, o);

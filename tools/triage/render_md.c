@@ -87,6 +87,8 @@ int tr_render_md(struct lsc_triage *t, FILE *o)
 	if (t->dropped_findings)
 		fprintf(o, "\n%lu more findings past the first %u were only counted: no format lists them.\n",
 			t->dropped_findings, TR_LITE_MAX);
+	if (t->lines_oom)
+		fprintf(o, "\n" TR_OUT_OF_MEMORY_SAID "\n", t->lines_oom, t->lines_oom == 1 ? "" : "s");
 	long cur = -1;
 	for (size_t i = 0; i < t->nlite; i++) {
 		const struct tr_lite *x = &t->lite[i];

@@ -134,6 +134,8 @@ int tr_render_text(struct lsc_triage *t, FILE *o)
 	if (t->dropped_findings)
 		fprintf(o, "%lu more findings past the first %u were only counted: no format lists them\n",
 			t->dropped_findings, TR_LITE_MAX);
+	if (t->lines_oom)
+		fprintf(o, TR_OUT_OF_MEMORY_SAID "\n", t->lines_oom, t->lines_oom == 1 ? "" : "s");
 	if (t->opts.flags & LSC_TRIAGE_TABLE) {
 		fprintf(o, "\n");
 		tr_render_text_table(t, o);

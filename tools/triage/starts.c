@@ -181,8 +181,10 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 	if (t->nopen == TR_OPEN_MAX)
 		tr_close(t, t->open[0]);
 	struct tr_start *s = malloc(sizeof(*s));
-	if (!s)
+	if (!s) {
+		t->lines_oom++;
 		return NULL;
+	}
 	tr_start_reset(s, 0, l->src);
 	s->t = t;
 	memcpy(s->arm, t->arm, sizeof(s->arm));

@@ -527,7 +527,7 @@ int lsc_triage_exit_code(struct lsc_triage *t)
 		return LSC_TRIAGE_EXIT_FAIL;
 	if (t->dropped_sev[LSC_TRIAGE_WARN] && !worst)
 		worst = LSC_TRIAGE_EXIT_WARN;
-	if (t->dropped_noteval)
+	if (t->dropped_noteval || t->lines_oom)
 		noteval = 1;
 	/* no warning or failure, but a start the log does not show completing:
 	 * not "healthy" (issue 8: a wrong healthy is worse than no answer) */
