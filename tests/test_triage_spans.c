@@ -15,6 +15,7 @@
 
 #include "helpers/test_env.h"
 #include "helpers/triage_run.h"
+#include "triage/internal.h"
 #include "triage/triage.h"
 
 static const char *const LOG =
@@ -147,4 +148,17 @@ Test(triage_spans, a_load_summary_is_drawn_from_the_start)
 	cr_expect_eq(d, 20);
 	free(html);
 	lsc_triage_free(t);
+}
+
+/* The loader's phase kinds by name, as the lines spell them, and "?" for
+ * a value past the last kind (a kind read from a newer line): never a read
+ * past the table. */
+Test(triage_spans, each_kind_has_its_lines_name)
+{
+	static const char *const names[] = {"allocate", "pin", "read", "copy", "verify"};
+	cr_assert_eq(TR_K_N, sizeof(names) / sizeof(names[0]));
+	for (int k = 0; k < TR_K_N; k++)
+		cr_expect_str_eq(tr_kind_name((enum tr_kind)k), names[k]);
+	cr_expect_str_eq(tr_kind_name(TR_K_N), "?");
+	cr_expect_str_eq(tr_kind_name((enum tr_kind)-1), "?");
 }

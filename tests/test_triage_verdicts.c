@@ -382,6 +382,11 @@ Test(output, the_text_says_truthfully_what_json_lists)
 	cr_expect(strstr(o, "lists them all") == NULL, "the text claims JSON lists every finding");
 	cr_expect(strstr(o, "5 more findings past the first 262144 were only counted") != NULL, "%.300s",
 		  strstr(o, "further") ? strstr(o, "further") : o);
+	/* and those kept by id alone: every one past the first TR_FULL_FINDINGS */
+	char said[128];
+	snprintf(said, sizeof said, "\n%lu further findings listed without detail (--format json lists them by id)\n",
+		 (unsigned long)(TR_LITE_MAX - TR_FULL_FINDINGS));
+	cr_expect(strstr(o, said) != NULL, "no \"%s\"", said);
 	free(o);
 	o = text_of(t, LSC_TRIAGE_JSON);
 	cr_expect(strstr(o, "\"findings_unlisted\":5") != NULL);

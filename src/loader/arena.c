@@ -428,8 +428,7 @@ static int hugetlb_fallback(struct alloc *st, int *refused)
 	if (st->o->flags & LSC_LOAD_HUGETLB_STRICT) {
 		lsc__load_fallback(st->p, "arena", "hugetlb", "nothing (LSC_LOAD_HUGETLB_STRICT)",
 				   reason);
-		snprintf(st->why, sizeof st->why, "%s", reason);
-		st->said = 1;
+		st->said = 1; /* the fallback line is the failure's one line */
 		return -ENOMEM;
 	}
 	struct lsc__thp_decision d;
