@@ -242,6 +242,42 @@ Test(format, human_units)
 	cr_assert_str_eq(lsc__fmt_secs(b, 432.4), "432 s");
 }
 
+/* What is no amount reads "n/a" in every unit, whatever the buffer held
+ * before (a caller's stack), and each unit's edges fall on both sides
+ * where the format says: seconds with 3 decimals below 100 s, whole
+ * seconds from 100; counts bare up to 9999, then k, M, G, each up to what would round to 1000 of it. */
+Test(format, human_units_at_their_edges_and_on_no_amount)
+{
+	char b[LSC__HBUF];
+	const double none[] = {NAN, INFINITY, -INFINITY};
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		memset(b, 'x', sizeof b);
+		cr_expect_str_eq(lsc__fmt_secs(b, none[i]), "n/a");
+		memset(b, 'x', sizeof b);
+		cr_expect_str_eq(lsc__fmt_bytes(b, none[i]), "n/a");
+		memset(b, 'x', sizeof b);
+		cr_expect_str_eq(lsc__fmt_count(b, none[i]), "n/a");
+	}
+	memset(b, 'x', sizeof b);
+	cr_expect_str_eq(lsc__fmt_secs(b, -0.5), "n/a", "a time before its start");
+	cr_expect_str_eq(lsc__fmt_secs(b, 0), "0.000 s");
+	cr_expect_str_eq(lsc__fmt_secs(b, 99.9994), "99.999 s");
+	cr_expect_str_eq(lsc__fmt_secs(b, 100), "100 s");
+	/* a unit ends where it would print 1000 of itself */
+	cr_expect_str_eq(lsc__fmt_count(b, 9999.4), "9999");
+	cr_expect_str_eq(lsc__fmt_count(b, 9999.5), "10.0k");
+	cr_expect_str_eq(lsc__fmt_count(b, -10000), "-10.0k");
+	cr_expect_str_eq(lsc__fmt_count(b, 999949), "999.9k");
+	cr_expect_str_eq(lsc__fmt_count(b, 999950), "1.00M");
+	cr_expect_str_eq(lsc__fmt_count(b, 999994999), "999.99M");
+	cr_expect_str_eq(lsc__fmt_count(b, 999995000), "1.00G");
+	cr_expect_str_eq(lsc__fmt_bytes(b, 1023), "1023 B");
+	cr_expect_str_eq(lsc__fmt_bytes(b, 1024), "1.0 KiB");
+	cr_expect_str_eq(lsc__fmt_bytes(b, 1073741824.0 * 99.99), "99.99 GiB");
+	cr_expect_str_eq(lsc__fmt_bytes(b, 1073741824.0 * 100), "100.0 GiB");
+	cr_expect_str_eq(lsc__fmt_bytes(b, 1073741824.0 * 1024 * 1024 * 1024 * 2), "2048.0 PiB", "no unit past PiB");
+}
+
 /* The four escapes of a quoted value (docs/log-format.md: \" \\ \n \t),
  * written by the renderer and read by the parser. The expected bytes are
  * spelled out here: a writer that left a backslash or a tab bare, or a

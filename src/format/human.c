@@ -32,12 +32,14 @@ static void fmt_count_c(char buf[LSC__HBUF], double n)
 		snprintf(buf, LSC__HBUF, "n/a");
 		return;
 	}
+	/* each unit up to what would print as 1000 of it once rounded
+	 * (999,999 is "1.00M", not "1000.0k") */
 	double a = fabs(n);
-	if (a < 1e4)
+	if (a < 9999.5)
 		snprintf(buf, LSC__HBUF, "%.0f", n);
-	else if (a < 1e6)
+	else if (a < 999950)
 		snprintf(buf, LSC__HBUF, "%.1fk", n / 1e3);
-	else if (a < 1e9)
+	else if (a < 999995000)
 		snprintf(buf, LSC__HBUF, "%.2fM", n / 1e6);
 	else
 		snprintf(buf, LSC__HBUF, "%.2fG", n / 1e9);
