@@ -223,6 +223,23 @@ Test(mem_room, mount_points_escaped_or_outside_sys)
 	assert_bound(&m, LSC__MEM_CG2_MAX, 512 * MIB, 0, "/a b");
 }
 
+/* A mount whose root (mountinfo's fourth field) is a cgroup with a space
+ * in its name, written \040 there: the root is read unescaped, so it is
+ * the process's cgroup and cut off the path, as any other root is. */
+Test(mem_room, a_mount_root_escaped)
+{
+	const char *t = lsct_scratch("mem_room");
+	put(t, "proc/self/cgroup", "4:memory:/my job/step\n");
+	put(t, "proc/self/mountinfo",
+	    "35 31 0:32 /my\\040job /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n");
+	put(t, "sys/fs/cgroup/memory/step/memory.limit_in_bytes", "1073741824\n");
+	put(t, "sys/fs/cgroup/memory/step/memory.usage_in_bytes", "0\n");
+	struct lsc__mem_room m;
+	read_room(t, &m);
+	assert_bound(&m, LSC__MEM_CG1_LIMIT, 1 * GIB, 0, "/my job/step");
+	lsct_scratch_remove();
+}
+
 Test(mem_room, nothing_readable_is_enoent)
 {
 	struct lsc__mem_room m;

@@ -232,6 +232,9 @@ Test(pintest, usage_errors)
 	cr_assert_eq(run("-1"), 64);
 	cr_assert_eq(run("1 --repeats 0"), 64);
 	cr_assert_eq(run("--help"), 0);
+	/* the repeats' bound on both sides, read before --help ends the run */
+	cr_assert_eq(run("--repeats 1000 --help"), 0);
+	cr_assert_eq(run("--repeats 1001 --help"), 64);
 	/* 2^44 pieces: refused, not wrapped to 0 and reported as a result */
 	cr_assert_eq(run("16384 --backend mlock --mode register --chunk-gib 0.000000001"), 64);
 }

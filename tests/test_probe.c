@@ -460,6 +460,19 @@ Test(probe, usage_errors_exit_64)
 	}
 }
 
+/* The last --format given is the one used, either way round. */
+Test(probe, the_last_format_wins)
+{
+	const char *human_last[] = {"--format", "json", "--format", "human", "--arena-gib", "1", ROOTS("host-6.18-madvise"),
+				    NULL};
+	run_probe(&r, human_last, 0, KEEP_CAPS);
+	cr_assert(!strncmp(r.out, "[loadscope/", 11), "%.80s", r.out);
+	const char *json_last[] = {"--format", "human", "--format", "json", "--arena-gib", "1", ROOTS("host-6.18-madvise"),
+				   NULL};
+	run_probe(&r, json_last, 0, KEEP_CAPS);
+	cr_assert(!strncmp(r.out, "{\"loadscope\":", 13), "%.80s", r.out);
+}
+
 Test(probe, help_exits_0)
 {
 	const char *argv[] = {"--help", NULL};
