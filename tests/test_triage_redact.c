@@ -8,10 +8,14 @@
  * dotted name in code and a file's name. The expected
  * outputs are written by hand from those rules (docs/triage.md).
  */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
 
+#include "helpers/triage_run.h"
 #include "triage/internal.h"
 
 static void redacts(const char *in, const char *want)
@@ -40,6 +44,108 @@ Test(triage_redact, each_kind_and_its_near_miss)
 	redacts("torch.cuda.OutOfMemoryError: x", "torch.cuda.OutOfMemoryError: x");
 	redacts("at org.apache.Thing.run", "at org.apache.Thing.run");
 	redacts("pulling from registry.ollama.ai now", "pulling from <host> now");
+	/* a Windows drive's path; an address glued inside a token */
+	redacts("at C:\\Users\\paolo\\llama-box.exe now", "at <path> now");
+	redacts("D:/models/qwen/x.gguf", "<path>");
+	redacts("C:\\x", "C:\\x"); /* one component */
+	redacts("GRPC(m.Q5_K_M.gguf-10.1.2.3:41245)", "GRPC(m.Q5_K_M.gguf-<ip>:41245)");
+	redacts("uri '10.181.196.67:7890'", "uri '<ip>:7890'");
+	redacts("bind 0.0.0.0:8080, v1.2.3.4.5, 1.2.3.256", "bind 0.0.0.0:8080, v1.2.3.4.5, 1.2.3.256");
+}
+
+/* What the log says of who and where, found here by the test's own
+ * reading of the raw log: an IPv4 address (not 0.x, four numbers to 255),
+ * a home directory's user (/home/NAME, /Users/NAME, C:\Users\NAME), a
+ * user@host. Each goes in @tok (at most @cap), longest kinds first. */
+static size_t private_tokens(const char *log, char tok[][96], size_t cap)
+{
+	size_t k = 0;
+	for (const char *p = log; *p && k < cap; p++) {
+		unsigned a, b, c, d;
+		int used = 0;
+		if ((p == log || !(isdigit((unsigned char)p[-1]) || p[-1] == '.')) && isdigit((unsigned char)*p) && *p != '0' &&
+		    sscanf(p, "%3u.%3u.%3u.%3u%n", &a, &b, &c, &d, &used) == 4 && a < 256 && b < 256 && c < 256 &&
+		    d < 256 && !isdigit((unsigned char)p[used]) && !(p[used] == '.' && isdigit((unsigned char)p[used + 1]))) {
+			snprintf(tok[k++], 96, "%.*s", used, p);
+			p += used - 1;
+			continue;
+		}
+		static const char *const home[] = {"/home/", "/Users/", "\\Users\\"};
+		for (size_t h = 0; h < 3 && k < cap; h++)
+			if (!strncmp(p, home[h], strlen(home[h]))) {
+				const char *u = p + strlen(home[h]);
+				size_t n = 0;
+				while (isalnum((unsigned char)u[n]) || u[n] == '_' || u[n] == '-')
+					n++;
+				if (n >= 2)
+					snprintf(tok[k++], 96, "%s%.*s", home[h], (int)n, u);
+			}
+		if (*p == '@' && p > log && isalpha((unsigned char)p[-1]) && isalpha((unsigned char)p[1]) && k < cap) {
+			const char *b0 = p, *e = p + 1;
+			while (b0 > log && (isalnum((unsigned char)b0[-1]) || b0[-1] == '_' || b0[-1] == '.'))
+				b0--;
+			while (isalnum((unsigned char)*e) || *e == '.' || *e == '-')
+				e++;
+			if (memchr(p, '.', (size_t)(e - p)))
+				snprintf(tok[k++], 96, "%.*s", (int)(e - b0), b0);
+		}
+	}
+	return k;
+}
+
+/* The same token as a JSON string holds it: each backslash doubled. */
+static void json_form(const char *t, char *out, size_t cap)
+{
+	size_t w = 0;
+	for (; *t && w + 3 < cap; t++) {
+		if (*t == '\\')
+			out[w++] = '\\';
+		out[w++] = *t;
+	}
+	out[w] = 0;
+}
+
+/* Every corpus log under --redact, in every format and on the page, with
+ * its input named by a path under the user's home: nothing the log says of
+ * who and where survives, in the quoted lines, the findings' own texts or
+ * the input's name. */
+Test(triage_redact, no_private_token_of_any_corpus_log_survives)
+{
+	size_t n;
+	char **logs = trun_list(LSC_TEST_CORPUS "/logs", ".log", &n);
+	cr_assert(logs && n > 100);
+	static char tok[256][96];
+	size_t seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[600];
+		size_t len;
+		snprintf(path, sizeof path, "%s/logs/%s", LSC_TEST_CORPUS, logs[i]);
+		char *log = trun_slurp(path, &len);
+		cr_assert_not_null(log);
+		size_t nt = private_tokens(log, tok, 254);
+		snprintf(tok[nt++], 96, "/home/alice");
+		seen += nt - 1;
+		struct lsc_triage_opts o = {.flags = LSC_TRIAGE_REDACT, .source = "/home/alice/logs/start.log"};
+		struct lsc_triage *t = trun_feed(log, len, 4096, 0, &o);
+		cr_assert_not_null(t);
+		static const int fmts[] = {LSC_TRIAGE_TEXT, LSC_TRIAGE_JSON, LSC_TRIAGE_MD, TRUN_HTML};
+		for (size_t f = 0; f < 4; f++) {
+			size_t ol;
+			char *out = trun_render(t, (enum lsc_triage_fmt)fmts[f], &ol);
+			cr_assert_not_null(out);
+			for (size_t k = 0; k < nt; k++) {
+				char js[200];
+				json_form(tok[k], js, sizeof js);
+				cr_expect(!strstr(out, tok[k]) && !strstr(out, js), "%s, format %d: \"%s\" survives --redact",
+					  logs[i], fmts[f], tok[k]);
+			}
+			free(out);
+		}
+		lsc_triage_free(t);
+		free(log);
+	}
+	trun_names_free(logs, n);
+	cr_assert_gt(seen, 10, "the corpus's own addresses and users were not found: the check checked nothing");
 }
 
 /* The output ends inside its buffer, at a whole token. */

@@ -1,7 +1,8 @@
 /*
  * What may leave the machine when a report is pasted back: --redact replaces
- * paths (anything with a slash that looks like a file path, ~ paths), user
- * names in /home/NAME, user@host, IPv4 addresses and dotted host names with
+ * paths (anything with a slash that looks like a file path, ~ paths, a
+ * Windows drive's), user names in /home/NAME, user@host, IPv4 addresses
+ * (also glued inside a token) and dotted host names with
  * placeholders (not a dotted name in code or a file's name: code_or_file).
  * /proc and /sys paths are kept: they name kernel knobs, not the user.
  * tr_sanitize makes any bytes printable UTF-8 for quoting.
@@ -145,6 +146,45 @@ static int put(char *out, size_t cap, size_t *w, const char *s)
 	return 1;
 }
 
+/* The length of the dotted quad @s begins with (four numbers of 1-3
+ * digits, each at most 255, not followed by another digit or dot), or 0. */
+static size_t quad_at(const char *s)
+{
+	size_t i = 0;
+	for (int part = 0; part < 4; part++) {
+		if (part && s[i++] != '.')
+			return 0;
+		size_t d = 0;
+		unsigned v = 0;
+		while (d < 4 && isdigit((unsigned char)s[i + d]))
+			v = v * 10 + (unsigned)(s[i + d] - '0'), d++;
+		if (d == 0 || d > 3 || v > 255)
+			return 0;
+		i += d;
+	}
+	return isdigit((unsigned char)s[i]) || (s[i] == '.' && isdigit((unsigned char)s[i + 1])) ? 0 : i;
+}
+
+/* An address glued inside a token ("model.gguf-10.1.2.3:41245", "uri
+ * 'http://10.1.2.3'"), which the token rule below cannot see: replaced in
+ * the output in place (<ip> is shorter than any address). Not 0.x.x.x,
+ * which names no machine, and not a quad inside a longer dotted number. */
+static void ipv4_inside(char *s)
+{
+	size_t w = 0;
+	for (size_t r = 0; s[r];) {
+		size_t q = (r == 0 || !(isdigit((unsigned char)s[r - 1]) || s[r - 1] == '.')) && s[r] != '0' ? quad_at(s + r) : 0;
+		if (q) {
+			memcpy(s + w, "<ip>", 4);
+			w += 4;
+			r += q;
+		} else {
+			s[w++] = s[r++];
+		}
+	}
+	s[w] = 0;
+}
+
 void tr_redact(const char *in, char *out, size_t cap)
 {
 	size_t w = 0, n = strlen(in);
@@ -165,16 +205,28 @@ void tr_redact(const char *in, char *out, size_t cap)
 				continue;
 			}
 		}
+		/* a Windows path: C:\Users\name\..., D:/models/x */
+		if (boundary && isalpha((unsigned char)in[r]) && in[r + 1] == ':' && (in[r + 2] == '\\' || in[r + 2] == '/')) {
+			size_t e = r + 2;
+			int seps = 0;
+			while (e < n && (pathch(in[e]) || in[e] == '\\'))
+				seps += in[e] == '\\' || in[e] == '/', e++;
+			if (seps >= 2) {
+				if (!put(out, cap, &w, "<path>"))
+					break;
+				r = e;
+				continue;
+			}
+		}
 		/* a token: user@host, an IPv4 address, a dotted host name */
 		if (boundary && isalnum((unsigned char)in[r])) {
 			size_t e = r;
-			int at = 0, dots = 0, alpha = 0, digits = 0;
+			int at = 0, dots = 0, alpha = 0;
 			while (e < n && (isalnum((unsigned char)in[e]) || in[e] == '.' || in[e] == '-' ||
 					 in[e] == '_' || in[e] == '@')) {
 				at += in[e] == '@';
 				dots += in[e] == '.';
 				alpha += isalpha((unsigned char)in[e]) != 0;
-				digits += isdigit((unsigned char)in[e]) != 0;
 				e++;
 			}
 			while (e > r && in[e - 1] == '.') {
@@ -184,7 +236,7 @@ void tr_redact(const char *in, char *out, size_t cap)
 			const char *rep = NULL;
 			if (at == 1 && alpha)
 				rep = "<user>@<host>";
-			else if (dots == 3 && !alpha && digits >= 4 && in[r] != '0')
+			else if (in[r] != '0' && quad_at(in + r) == e - r)
 				rep = "<ip>";
 			else if (dots >= 2 && alpha >= 4 && !isdigit((unsigned char)in[r]) &&
 				 isalpha((unsigned char)in[e - 1]) && !code_or_file(in + r, e - r))
@@ -207,4 +259,5 @@ void tr_redact(const char *in, char *out, size_t cap)
 		out[w++] = in[r++];
 	}
 	out[w < cap ? w : cap - 1] = 0;
+	ipv4_inside(out);
 }

@@ -24,6 +24,27 @@ const struct tr_rule *const tr_rules[] = {TR_RULE_LIST(TR_RULE_REF)};
 #undef TR_RULE_REF
 const size_t tr_nrules = sizeof(tr_rules) / sizeof(tr_rules[0]);
 
+/* --redact: a finding's own texts quote the log too (a failed start's
+ * summary quotes its failure line, arithmetic quotes a path's figures),
+ * so they are redacted as its evidence lines are, once, when kept. */
+static void redact_one(char *s, size_t cap)
+{
+	char tmp[TR_F_TXT > 320 ? TR_F_TXT : 320];
+	tr_redact(s, tmp, cap < sizeof tmp ? cap : sizeof tmp);
+	memcpy(s, tmp, strlen(tmp) + 1);
+}
+
+static void redact_texts(struct tr_finding *f)
+{
+	redact_one(f->summary, sizeof f->summary);
+	for (unsigned i = 0; i < f->nmath; i++)
+		redact_one(f->math[i], sizeof f->math[i]);
+	for (unsigned i = 0; i < f->nrem; i++)
+		redact_one(f->rem[i], sizeof f->rem[i]);
+	for (unsigned i = 0; i < f->nmiss; i++)
+		redact_one(f->miss[i], sizeof f->miss[i]);
+}
+
 void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned long first_line)
 {
 	if (t->nlite == t->lite_cap) {
@@ -58,6 +79,8 @@ void tr_add_finding(struct lsc_triage *t, const struct tr_finding *f, unsigned l
 			t->full = n;
 		}
 		t->full[t->nfull] = *f;
+		if (t->opts.flags & LSC_TRIAGE_REDACT)
+			redact_texts(&t->full[t->nfull]);
 		x->full = (int)t->nfull++;
 	}
 }

@@ -14,6 +14,19 @@
 
 static void flush_held(struct lsc_triage *t);
 
+/* An input's name as the output shows it: under --redact with its paths
+ * and user names taken out, as the quoted lines are (a file under
+ * /home/NAME names the user). */
+static void set_source(struct lsc_triage *t, unsigned i, const char *name)
+{
+	if (!name)
+		name = "input";
+	if (t->opts.flags & LSC_TRIAGE_REDACT)
+		tr_redact(name, t->srcname[i], sizeof(t->srcname[0]));
+	else
+		snprintf(t->srcname[i], sizeof(t->srcname[0]), "%s", name);
+}
+
 struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 {
 	struct lsc_triage *t = calloc(1, sizeof(*t));
@@ -44,7 +57,7 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->nsrc = 1;
 	/* LSC_TRIAGE_DEBUG=1: every cleaned line and whether a recogniser used it */
 	t->debug = getenv("LSC_TRIAGE_DEBUG") != NULL;
-	snprintf(t->srcname[0], sizeof(t->srcname[0]), "%s", opts && opts->source ? opts->source : "input");
+	set_source(t, 0, opts ? opts->source : NULL);
 	return t;
 }
 
@@ -82,7 +95,7 @@ int lsc_triage_source(struct lsc_triage *t, const char *name)
 		lsc_triage_feed(t, "\n", 1);
 	flush_held(t); /* the last line of the input before: its source's */
 	if (t->lineno == 0 && t->nsrc == 1 && t->src == 0) {
-		snprintf(t->srcname[0], sizeof(t->srcname[0]), "%s", name ? name : "input");
+		set_source(t, 0, name);
 		return 0;
 	}
 	if (t->nsrc == t->srccap) {
@@ -93,7 +106,7 @@ int lsc_triage_source(struct lsc_triage *t, const char *name)
 		t->srccap *= 2;
 	}
 	t->src = t->nsrc++;
-	snprintf(t->srcname[t->src], sizeof(t->srcname[0]), "%s", name ? name : "input");
+	set_source(t, t->src, name);
 	t->lineno = 0;
 	input_apart(t);
 	return 0;
