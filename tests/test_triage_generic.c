@@ -118,6 +118,10 @@ Test(generic, ready_words_with_subject_and_negation)
 	/* a watcher's wait that ran out, and nothing says the start stopped:
 	 * not a failure (the engine may still be loading) */
 	expect_start("loading model /m\nvLLM not ready after 30 minutes\n", "cut-off", "slow");
+	/* the watcher's line alone: a start begun that it waited out */
+	expect_start("vLLM not ready after 30 minutes\n", "cut-off", "slow");
+	/* ... and a start begun, so a kill after it is that start's end */
+	expect_start("vLLM not ready after 30 minutes\nzsh: killed     python serve.py\n", "failed", "-");
 	/* what the watcher then lists are guesses, not the engine still loading */
 	expect_start("loading model /m\nvLLM not ready after 30 minutes\nThis could mean:\n"
 		     "  - Model is still loading (very large models may need more time)\n",

@@ -370,3 +370,35 @@ Test(triage_html_geometry, axis_steps_at_their_edges)
 		lsc_triage_free(t);
 	}
 }
+
+/* Two arms of sub-second starts (the loader's own A/B on a small file):
+ * the chart's scale is the slowest point's, 0.5 s, not a second. */
+Test(triage_html_geometry, a_chart_of_sub_second_starts)
+{
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	cr_assert_not_null(t);
+	static const double secs[] = {0.2, 0.3, 0.25, 0.5, 0.45, 0.4};
+	for (unsigned i = 0; i < 6; i++) {
+		if (i % 3 == 0)
+			cr_assert_eq(lsc_triage_arm(t, i ? "fast" : "slow"), 0);
+		char log[256];
+		int n = snprintf(log, sizeof log,
+				 "[loadscope/1] start e | run=0000000%u\n[loadscope/1] ready | run=0000000%u wall_s=%g\n", i + 1,
+				 i + 1, secs[i]);
+		cr_assert_eq(lsc_triage_feed(t, log, (size_t)n), 0);
+	}
+	size_t n;
+	char *page = trun_render(t, TRUN_HTML, &n);
+	cr_assert_not_null(page);
+	const char *svg = strstr(page, "<svg class=\"abchart\""), *e = svg ? strstr(svg, "</svg>") : NULL;
+	cr_assert(svg && e, "no A/B chart");
+	cr_expect_eq(check_abchart("sub-second arms", svg, e), 6);
+	/* the slowest point 1/1.04 of the way along the plot */
+	const char *slow = strstr(svg, "data-v=\"0.5\"");
+	cr_assert_not_null(slow);
+	while (slow > svg && strncmp(slow, "<circle", 7))
+		slow--;
+	cr_expect(fabs(num(slow, "cx") - (300 + 776 / 1.04)) < 0.06, "the slowest point at %.1f", num(slow, "cx"));
+	free(page);
+	lsc_triage_free(t);
+}
