@@ -24,11 +24,11 @@ int lsc__kfd_counter_read_all(uint64_t *out, unsigned n)
 
 int lsc__kfd_counter_read(uint64_t *calls, uint64_t *eagain, uint64_t *ns)
 {
+	/* every value zero that the counter does not fill (an older one
+	 * fills fewer, a missing one none): read_all zeroes them first */
 	uint64_t v[LSC__KFD_STAT_COUNT];
 	int r = lsc__kfd_counter_read_all(v, LSC__KFD_STAT_COUNT);
 
-	if (r < 0)
-		memset(v, 0, sizeof(v));
 	if (calls)
 		*calls = v[LSC__KFD_CALLS];
 	if (eagain)
