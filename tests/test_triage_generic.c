@@ -1164,6 +1164,31 @@ Test(generic, init_failed_ends_the_start)
 	expect_rows(c, sizeof c / sizeof c[0], none, sizeof none / sizeof none[0]);
 }
 
+/* A program's own failed check, in the words each macro prints
+ * (GGML_ASSERT, glibc's assert, "Assertion failed:", glog's and TVM's
+ * "Check failed:"), aborts it: it ends the start under way and opens one
+ * where none was. Near misses: a test suite's count of failed assertions,
+ * a probe's failed health check, an assertion named in prose, the macro's
+ * name without a failure. */
+Test(generic, a_failed_check_ends_the_start)
+{
+	static const struct outcome_row c[] = {
+		{"`D:\\a\\koboldcpp\\ggml\\src\\ggml-cuda\\ggml-cuda.cu:924: GGML_ASSERT(tensor->view_src == nullptr) failed`\n",
+		 "failed"},
+		{"loading model /m\nserver: main.c:12: load: Assertion `n > 0' failed.\n", "failed"},
+		{"Error: tlc_init: [TensorRT-LLM][ERROR] Assertion failed: Failed to deserialize cuda engine.\n", "failed"},
+		{"loading model /m\nF1202 10:00:00.000 123 m.cc:42] Check failed: (p != nullptr) is false\n", "failed"},
+		{"loading model /m\nhealth check failed: connection refused, retrying\n", "cut-off"},
+	};
+	static const char *const none[] = {
+		"tests: 3 assertions failed of 120\n",
+		"health check failed: connection refused, retrying\n",
+		"the assertion failed because the shape was wrong, I think\n",
+		"GGML_ASSERT(x) is a macro\n",
+	};
+	expect_rows(c, sizeof c / sizeof c[0], none, sizeof none / sizeof none[0]);
+}
+
 /* A server up by inviting the user to its address (ready_address.c):
  * polite or enabling words and a verb of using it ("Please connect to
  * custom endpoint at http://...", "You can now access the UI at ...",

@@ -91,6 +91,7 @@ static const struct {
 	{"ut of memory", TR_G_GFATAL}, {"erminate called", TR_G_GFATAL}, {"erminated unexpectedly", TR_G_GFATAL}, {"File \"", TR_G_GFATAL},
 	{"BPT trap", TR_G_GFATAL}, {"race trap", TR_G_GFATAL}, {"bort trap", TR_G_GFATAL}, {"borted", TR_G_GFATAL},
 	{"us error", TR_G_GFATAL}, {"loating point exception", TR_G_GFATAL}, {"llegal hardware", TR_G_GFATAL},
+	{"_ASSERT(", TR_G_GFATAL}, {"Assertion ", TR_G_GFATAL}, {"Check failed: ", TR_G_GFATAL},
 	{"sh: killed", TR_G_GFATAL}, {"what():", TR_G_GFATAL}, {"panicked at", TR_G_GFATAL}, {"ny key to continue", TR_G_GFATAL}, {"\xe4\xbb\xbb\xe6\x84\x8f\xe9\x94\xae", TR_G_GFATAL},
 	{"hutting down", TR_G_GFATAL}, {"hutdown", TR_G_GFATAL}, {"hut down", TR_G_GFATAL}, {"eliebige Taste", TR_G_GFATAL}, {"ne touche pour continuer", TR_G_GFATAL}, {"ualquier tecla", TR_G_GFATAL},
 	{"\xe3\x82\xad\xe3\x83\xbc\xe3\x82\x92\xe6\x8a\xbc", TR_G_GFATAL},

@@ -965,6 +965,27 @@ static int init_failed(const char *s, size_t n)
 	       word(s, n, "initialisation failed");
 }
 
+/* "ggml-cuda.cu:924: GGML_ASSERT(x) failed", glibc's "main.c:12: main:
+ * Assertion `x' failed.", "Assertion failed: ...", glog's and TVM's
+ * "Check failed: (p != nullptr)": a program's own check that aborts it,
+ * the end of whatever it was doing, in the words each such macro prints
+ * (their case). Not a test suite's count ("3 assertions failed"), not a
+ * probe's ("health check failed: retrying"). */
+static int assert_failed(const char *s, size_t n)
+{
+	const char *end = s + n, *a = tr_memmem(s, n, "_ASSERT(");
+	if (a && tr_memmem(a, (size_t)(end - a), ") failed"))
+		return 1;
+	/* glibc's quotes the condition `like this'; a paste's cleaning may
+	 * have taken the backquote for Markdown's */
+	if ((a = tr_memmem(s, n, "Assertion ")) != NULL && tr_memmem(a, (size_t)(end - a), "' failed"))
+		return 1;
+	if (tr_memmem(s, n, "Assertion failed: "))
+		return 1;
+	const char *k = tr_memmem(s, n, "Check failed: ");
+	return k && !(k - s >= 7 && !memcmp(k - 7, "health ", 7)) && !(k - s >= 7 && !memcmp(k - 7, "Health ", 7));
+}
+
 int tr_load_failure_words(const char *s, size_t n)
 {
 	return load_failed_at(s, n) != NULL;
@@ -1022,7 +1043,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
-		     word(s, n, "terminate called after throwing") || init_failed(s, n) ||
+		     word(s, n, "terminate called after throwing") || init_failed(s, n) || assert_failed(s, n) ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	/* a shell's report of its program's death by a signal: a kill ends the
 	 * start begun (a prompt's command, a load), a fault ends whatever ran */
@@ -1064,6 +1085,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	 * shell's), is not a start's failure; a kill ends whatever ran, and a
 	 * runtime's init that failed is the start's own step failing */
 	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !init_failed(s, n) &&
+	    !assert_failed(s, n) &&
 	    !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
