@@ -92,13 +92,28 @@ static void r_rich_head(const char *s, size_t n, struct answer *a)
 	a->v[2] = a->v[0] ? (double)prefix : 0;
 }
 
-static void r_size_gib(const char *s, size_t n, struct answer *a)
-{
-	const char *p = s;
-	a->v[1] = -1;
-	a->v[0] = tr_size_gib(&p, s + n, &a->v[1]);
-	a->v[2] = (double)(p - s);
-}
+/* The figure readers at each word of the piece: what they read from
+ * there, and where they stopped. */
+#define FIGURE_READER(f)                                                  \
+	static void r_##f(const char *s, size_t n, struct answer *a)      \
+	{                                                                 \
+		a->v[0] = a->v[1] = a->v[2] = 0;                          \
+		for (size_t i = 0; i < n; i++) {                          \
+			if (i && s[i - 1] != ' ')                         \
+				continue;                                 \
+			const char *p = s + i;                            \
+			double v = -1;                                    \
+			if (f(&p, s + n, &v)) {                           \
+				a->v[0] += 1;                             \
+				a->v[1] += v;                             \
+				a->v[2] += (double)(p - s);               \
+			}                                                 \
+		}                                                         \
+	}
+FIGURE_READER(tr_size_gib)
+FIGURE_READER(tr_num)
+FIGURE_READER(tr_dur_s)
+FIGURE_READER(tr_rate_gibps)
 
 static const struct {
 	const char *name;
@@ -111,7 +126,7 @@ static const struct {
 	R(tr_device_table_head), R(tr_env_report_line), R(tr_ready_at_address), R(tr_ready_part_only),
 	R(tr_whole_started), R(tr_ready_negated), R(tr_tensor_loading), R(tr_load_failure_words),
 	R(tr_hedged), R(tr_cause_of), R(prompt_command), R(moved_in), R(ckpt_over_ram),
-	R(percent_loaded), R(parts_counted), R(rich_head), R(size_gib),
+	R(percent_loaded), R(parts_counted), R(rich_head), R(tr_size_gib), R(tr_num), R(tr_dur_s), R(tr_rate_gibps),
 #undef R
 };
 #define NREADERS (sizeof(readers) / sizeof(readers[0]))
@@ -218,6 +233,8 @@ Test(triage_line_bounds, a_piece_followed_by_the_word_it_lacks)
 		"user@host:~$ python serve.py",
 		"failed to load model",
 		"cudaMallocHost failed",
+		"loaded 39.97 GiB at 3.06 GiB/s in 12.5 seconds",
+		"load time = 284530.11 ms, 1,234,567 bytes",
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		for (size_t n = 0; n <= strlen(lines[i]); n++)
