@@ -435,6 +435,14 @@ Test(generic, start_under_way_in_words)
 	expect_start("python -m sglang.launch_server --model-path /m --port 30000\n", "cut-off", "-");
 	cr_expect_eq(nstarts_of("It hangs. I also tried --model with a local path\n"), 0, "a sentence about the flag");
 	cr_expect_eq(nstarts_of("run it with --models-dir /x\n"), 0, "another flag");
+	/* a model server's own name as the line's first word, with an argument */
+	expect_start("trtllm-serve /home/u/engines/qwen-7b \\\n--tokenizer /home/u/models/qwen\n", "cut-off", "-");
+	expect_start("./build/bin/llama-server -m /models/m.gguf -ngl 99\n", "cut-off", "-");
+	expect_start("vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("llama-server --help\n"), 0, "the help");
+	cr_expect_eq(nstarts_of("trtllm-serve\n"), 0, "no argument");
+	cr_expect_eq(nstarts_of("I ran llama-server -m x.gguf and it hangs\n"), 0, "prose naming it");
+	cr_expect_eq(nstarts_of("vllm serve\n"), 0, "the subcommand alone");
 	/* the model built, with its count of parameters */
 	expect_start("DiffusionWrapper has 859.52 M params.\n", "cut-off", "-");
 	expect_start("Total params: 6,738,415,616\n", "cut-off", "-");

@@ -1085,8 +1085,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	 * shell's), is not a start's failure; a kill ends whatever ran, and a
 	 * runtime's init that failed is the start's own step failing */
 	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !init_failed(s, n) &&
-	    !assert_failed(s, n) &&
-	    !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
+	    !assert_failed(s, n) && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
 	int e;
@@ -1291,6 +1290,49 @@ static int launch_command(const char *s, size_t n)
 	return 0;
 }
 
+/* "trtllm-serve /models/qwen \", "llama-server -m m.gguf", "vllm serve
+ * Qwen/Qwen2.5-7B": a command, as the paste's own line (no prompt), that
+ * launches a model server by its name (a program called *-serve,
+ * *-server, *_server, or one whose subcommand is serve), with an argument
+ * that is not --help or --version. Not prose that names one ("I ran
+ * llama-server and ..."): the program is the line's first word. */
+static int server_launch(const char *s, size_t n)
+{
+	const char *end = s + n, *b = s;
+	while (b < end && (*b == ' ' || *b == '\t'))
+		b++;
+	const char *e = b;
+	while (e < end && *e != ' ' && *e != '\t')
+		e++;
+	const char *base = e;
+	while (base > b && base[-1] != '/')
+		base--;
+	size_t bl = (size_t)(e - base);
+	static const char *const tail[] = {"-serve", "-server", "_server"};
+	int named = 0;
+	for (size_t i = 0; i < 3 && !named; i++) {
+		size_t tl = strlen(tail[i]);
+		named = bl > tl && !memcmp(e - tl, tail[i], tl) && tr_alpha(*base);
+	}
+	const char *a = tr_skip_ws(e, end), *ae = a;
+	while (ae < end && *ae != ' ' && *ae != '\t')
+		ae++;
+	if (!named && bl >= 2 && tr_alpha(*base) && ae - a == 5 && !memcmp(a, "serve", 5)) {
+		named = 1; /* "vllm serve MODEL": the argument after the subcommand */
+		a = tr_skip_ws(ae, end);
+		for (ae = a; ae < end && *ae != ' ' && *ae != '\t';)
+			ae++;
+	}
+	if (!named || a == ae)
+		return 0;
+	for (const char *p = b; p < base; p++)
+		if (!(tr_alpha(*p) || tr_digit(*p) || *p == '/' || *p == '.' || *p == '_' || *p == '-' || *p == '~'))
+			return 0; /* a path before the name, nothing else */
+	size_t al = (size_t)(ae - a);
+	return !((al == 6 && !memcmp(a, "--help", 6)) || (al == 2 && !memcmp(a, "-h", 2)) ||
+		 (al == 9 && !memcmp(a, "--version", 9)) || (al == 2 && !memcmp(a, "-v", 2)));
+}
+
 /* "Download: [9/19]", "Downloading shards: 3/8": the model's files are
  * being fetched; 1 with the counts. A download is not the load: it gives
  * no load time. */
@@ -1365,7 +1407,7 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st;
 	static const char *const slow[] = {"taken more than", "taking longer than"};
 	static const char *const until[] = {"initialize", "initialise", "start", "load", "scheduled", "ready", NULL};
-	if (launch_command(s, n) || param_count(s, n)) {
+	if (launch_command(s, n) || server_launch(s, n) || param_count(s, n)) {
 		if (!(st = tr_fresh_if(t, l, 0, NULL)))
 			return 0;
 		tr_evid(st, l);
