@@ -1404,6 +1404,12 @@ Test(generic, the_model_loaded_in_words)
 	expect_start("INFO: model x loaded successfully\n", "completed", "-");
 	expect_start("INFO Model llama3 is loaded\n", "completed", "-");
 	expect_start("INFO all shards loaded, starting the API server\n", "completed", "-");
+	/* the statement that the load went well, alone, after its tag */
+	expect_start("1:59PM INF [llama-cpp] Loads OK\n", "completed", "-");
+	expect_start("model load succeeded\n", "completed", "-");
+	cr_expect_eq(nstarts_of("the health check loads ok pages every 5 s\n"), 0, "a sentence around the words");
+	cr_expect_eq(nstarts_of("[llama-cpp] Loads OK?\n"), 0, "a question");
+	cr_expect_eq(nstarts_of("[x] config load ok\n"), 0, "a part that is no weights");
 	/* a failure after it, before the server came up, fails the start, also
 	 * one an engine shape reads (`CUDA error:`), as after a load summary */
 	expect_start("INFO Model llama3 loaded.\nERROR: CUDA error: out of memory while allocating the KV cache\n",

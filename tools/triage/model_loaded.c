@@ -15,6 +15,9 @@
  * A pure predicate over one cleaned line, asked of the lines
  * the prefilter finds `loaded ` in.
  *
+ * Or the statement that the load went well, alone (`[llama-cpp] Loads
+ * OK`, `model load succeeded`).
+ *
  * The same end on the line that began the load: `Loading model ...
  * done`, `loading weights: ok`, the last word saying the step finished
  * (a loader that prints its step and, when it returns, its result).
@@ -34,8 +37,42 @@ static int one_of(const char *w, size_t len, const char *const *set)
 	return 0;
 }
 
+/* "[llama-cpp] Loads OK", "model load succeeded", "Weights loaded
+ * successfully": the line's statement is that the load went well, its
+ * last two words the verb and the word for it, and the words before them
+ * (after the line's last tag in brackets) only the subject (LocalAI says
+ * it of its backend this way). Not a longer sentence around them ("the load ok'd by ..."). */
+static int load_went_well(const char *s, size_t n)
+{
+	static const char *const verb[] = {"load", "loads", "loaded", NULL};
+	static const char *const well[] = {"ok", "okay", "succeeded", "successfully", "successful", "fine", NULL};
+	static const char *const before[] = {"model", "weights", "checkpoint", "the", NULL};
+	/* after the last tag in brackets: what a prefix left before it (a
+	 * clock, a level) is not the statement's */
+	const char *w[8], *end = s + n, *from = memrchr(s, ']', n);
+	from = from ? from + 1 : s;
+	size_t wl[8], nw = 0;
+	for (const char *p = from; p < end && nw < 8; p++) {
+		if (!tr_alpha(*p) || (p > from && tr_alpha(p[-1])))
+			continue;
+		const char *b = p;
+		while (p < end && tr_alpha(*p))
+			p++;
+		w[nw] = b, wl[nw++] = (size_t)(p - b);
+		p--;
+	}
+	if (nw < 2 || nw > 4 || !one_of(w[nw - 2], wl[nw - 2], verb) || !one_of(w[nw - 1], wl[nw - 1], well))
+		return 0;
+	for (size_t i = 0; i + 2 < nw; i++)
+		if (!one_of(w[i], wl[i], before))
+			return 0;
+	return !memchr(s, '?', n);
+}
+
 int tr_model_loaded_words(const char *s, size_t n)
 {
+	if (load_went_well(s, n))
+		return 1;
 	static const char *const subj[] = {"model", "weights", "checkpoint", "shards", NULL};
 	static const char *const no[] = {"not", "never", "before", "until", "being", "will", "be", "if", "when",
 					 "whether", "after", "once", "reusing", "reused", "using", "keeping", "kept",
