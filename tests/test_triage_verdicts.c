@@ -465,3 +465,31 @@ Test(verdicts, a_slow_phase_gives_its_rate)
 		lsc_triage_free(t);
 	}
 }
+
+/* JSON summarises the first TR_FULL_STARTS starts and counts them all:
+ * at that many, every start is listed; one more, and the last is only
+ * counted (both sides of the bound). */
+Test(output, json_lists_the_first_starts_and_counts_every_one)
+{
+	const unsigned sizes[] = {TR_FULL_STARTS, TR_FULL_STARTS + 1};
+	for (size_t k = 0; k < 2; k++) {
+		struct lsc_triage *t = lsc_triage_new(NULL);
+		cr_assert_not_null(t);
+		for (unsigned i = 0; i < sizes[k]; i++) {
+			char line[160];
+			int n = snprintf(line, sizeof line,
+					 "[loadscope/1] start x | run=%08x\n[loadscope/1] ready | run=%08x wall_s=2.0\n", i, i);
+			cr_assert_eq(lsc_triage_feed(t, line, (size_t)n), 0);
+		}
+		char *o = text_of(t, LSC_TRIAGE_JSON);
+		size_t listed = 0;
+		for (const char *p = o; (p = strstr(p, "{\"index\":")); p++)
+			listed++;
+		char total[64];
+		snprintf(total, sizeof total, "\"starts_total\":%u,", sizes[k]);
+		cr_expect(strstr(o, total) != NULL, "no %s", total);
+		cr_expect_eq(listed, TR_FULL_STARTS, "%u starts: %zu listed", sizes[k], listed);
+		free(o);
+		lsc_triage_free(t);
+	}
+}
