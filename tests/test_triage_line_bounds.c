@@ -7,8 +7,11 @@
  * ("... loade" + "d"). The property, on every line of the corpus cut inside
  * each of its words: a reader gives the same answer on the cut piece
  * whether the line goes on after it or a NUL and blanks do. The cut piece
- * is also given in a block of exactly n bytes, so that the sanitizer build
- * reports a read past it.
+ * is also given in a block one byte longer than it, that byte the line's
+ * next, so that the sanitizer build reports a read further on: a reader
+ * may look at the byte after its piece (where a cleaned line keeps its
+ * NUL, tr_memmem asks whether the piece is the whole line) and nothing
+ * past it.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -147,15 +150,17 @@ static int alnum(char c)
 static unsigned long cuts, differ;
 
 /* @line[0..n) read in place (the line goes on), from a copy followed by a
- * NUL and blanks, and from a block of exactly n bytes. */
+ * NUL and blanks, and from a block of n + 1 bytes whose last is the
+ * line's next (not a NUL). */
 static void check_cut(const char *line, size_t n, const char *where)
 {
-	char *pad = malloc(n + 16), *exact = malloc(n ? n : 1);
+	char *pad = malloc(n + 16), *exact = malloc(n + 1);
 	cr_assert(pad && exact);
 	memcpy(pad, line, n);
 	memset(pad + n, ' ', 16);
 	pad[n] = '\0';
 	memcpy(exact, line, n);
+	exact[n] = line[n] ? line[n] : 'x';
 	cuts++;
 	for (size_t r = 0; r < NREADERS; r++) {
 		struct answer a = {{0}}, b = {{0}}, c = {{0}};
