@@ -314,6 +314,15 @@ Test(model_json, numbers_of_the_grammar_are_skipped_and_malformed_ones_refused)
 		cr_expect_not_null(why, "%s: no reason", bad[i].doc);
 		cr_expect_eq(at, bad[i].at, "%s: error at %zu", bad[i].doc, at);
 	}
+	/* every digit in every place of a number: first and later, integer,
+	 * fraction and exponent */
+	for (char d = '0'; d <= '9'; d++) {
+		char doc[32];
+		const char *dwhy;
+		size_t dat;
+		snprintf(doc, sizeof doc, "%c%c.%c%ce%c%c", d == '0' ? '1' : d, d, d, d, d, d);
+		cr_expect_eq(skip_all(doc, &dwhy, &dat), 0, "%s refused: %s", doc, dwhy);
+	}
 	/* A number followed by what no number has: the value ends there. */
 	const char *why;
 	size_t at;
