@@ -276,3 +276,33 @@ Test(region, real_locked_part_splits_the_mapping)
 	cr_assert_eq(r.bytes, LEN - 4 * MIB);
 	cr_assert_eq(r.locked_bytes, 0);
 }
+
+static char noted[1024];
+
+/* the sink: the region line, whatever else the profiler says */
+static void keep(void *user, const char *line, size_t len)
+{
+	(void)user;
+	if (len > 20 && memmem(line, len, "] region ", 9))
+		snprintf(noted, sizeof noted, "%.*s", (int)len, line);
+}
+
+/* Where smaps cannot be read, the region line says so in its sentence,
+ * with the error's words, and keeps its fields: what, smaps=n/a. */
+Test(region, a_note_without_smaps_says_why)
+{
+	struct lsc_profiler_options o;
+	lsc_profiler *p;
+	lsc_profiler_options_init(&o);
+	o.sink = keep;
+	o.proc_root = FX "/container-no-vmstat/proc";
+	o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_VERBOSE | LSC_PROFILER_NO_WATCHDOG;
+	cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+	noted[0] = 0;
+	cr_assert_eq(lsc_region_note(p, "weights", (const void *)0x7fd7ac000000, 64 * MIB, NULL), -ENOENT);
+	lsc_profiler_destroy(p);
+	char want[160];
+	snprintf(want, sizeof want, "region weights: page backing n/a (%s) |", lsc_strerror(-ENOENT));
+	cr_assert(strstr(noted, want), "%s", noted);
+	cr_assert(strstr(noted, " what=weights") && strstr(noted, " smaps=n/a"), "%s", noted);
+}

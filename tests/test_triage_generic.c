@@ -963,6 +963,8 @@ Test(generic, share_of_the_model_loaded_with_the_process_clock)
 		     "loading", "-");
 	/* no clock: under way, its speed not judged */
 	expect_start("loaded 45% of the weights\n", "loading", "-");
+	/* a space before the sign, after the verb's colon */
+	expect_start("Loading: 45 % of the model\n", "loading", "-");
 	cr_expect_eq(nstarts_of("download: loaded 45% of model file\n"), 0);
 	cr_expect_eq(nstarts_of("loaded 45% of the queue\n"), 0);
 }
