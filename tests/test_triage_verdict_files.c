@@ -105,12 +105,16 @@
  * leave-one-engine-out 362 of 394 (91.9 %), 0 false fails, held out 24 of
  * 32 before and after it. With t23n (25 logs, 25 starts, collected while
  * the seventh round was developed without them: 15 of 25 on the tree
- * before it, 15 of 25 after it) the held-out stems are 39 of 57 (68.4 %). */
-#define VERDICT_FLOOR 91
+ * before it, 15 of 25 after it) the held-out stems are 39 of 57 (68.4 %).
+ * Three mechanisms after it, developed on the stems developed on (a failed
+ * check, a server launched by its name, a load that went well in words;
+ * 2026-12-02): 363 of 394 (92.1 %) developed on, leave-one-engine-out 365
+ * of 394 (92.6 %), 0 false fails, held out 39 of 57 before and after. */
+#define VERDICT_FLOOR 92
 #define VALIDATION_FLOOR 68
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
-#define LOEO_FLOOR 91 /* 362 of 394, 91.9 %, 2026-12-02 (issue 23's seventh round; 358 of 394 before it) */
+#define LOEO_FLOOR 92 /* 365 of 394, 92.6 %, 2026-12-02 (three mechanisms after issue 23's seventh round: 362 before them) */
 #define LOEO_TARGET 90
 /* engines a table can list (the corpus names 80-odd; past this a start
  * still counts in the totals, its engine's row is not printed) */
