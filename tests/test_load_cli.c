@@ -148,6 +148,35 @@ Test(load_cli, bad_input_and_usage)
 	cr_assert(strstr(out, "--pin-readonly"), "--help should list --pin-readonly");
 }
 
+/* With the lines off (LOADSCOPE=off) the program says nothing on success
+ * and, on a failure, one line of its own that names the error, since no
+ * error line of the library's will: an engine's user still learns why. */
+Test(load_cli, lines_off_quiet_on_success_one_line_on_failure)
+{
+	make();
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "LOADSCOPE=off '%s' load '%s' 2>&1", LSC_TEST_TOOL, path);
+	FILE *f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	size_t n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	int st = pclose(f);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d: %s", st, out);
+	cr_assert_eq(n, 0, "a load with the lines off printed: %s", out);
+
+	snprintf(cmd, sizeof(cmd), "LOADSCOPE=off '%s' load /nonexistent/loadscope.bin 2>&1", LSC_TEST_TOOL);
+	f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	st = pclose(f);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, out);
+	cr_assert(!strncmp(out, "loadscope load: ", 16), "%s", out);
+	cr_assert(strstr(out, "No such file") || strstr(out, "ENOENT") || strstr(out, "not found"), "%s", out);
+	char *nl = strchr(out, '\n');
+	cr_assert(nl && nl[1] == 0, "one line, got: %s", out);
+}
+
 Test(load_cli, pin_readonly_without_the_flag_is_a_note)
 {
 	make();
