@@ -1049,8 +1049,13 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	 * start begun (a prompt's command, a load), a fault ends whatever ran */
 	int sig = (k & TR_G_GFATAL) ? tr_shell_signal(s, n) : 0;
 	fatal = fatal || sig == TR_SIG_FAULT;
+	/* a kill glued to a bar (`0/2 [00:00<?, ?it/s]Killed`) is a load under
+	 * way killed, on the line that may be the start's first: no start
+	 * need have begun before it */
 	int kill = (k & TR_G_GFATAL) && (killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done) ||
-					 (sig == TR_SIG_KILLED && cur && cur->stage >= TR_ST_BEGAN && !cur->done));
+					 (sig == TR_SIG_KILLED && cur && cur->stage >= TR_ST_BEGAN && !cur->done) ||
+					 (sig == TR_SIG_KILLED && !(cur && cur->done) &&
+					  tr_shell_signal_after_bar(s, n) == TR_SIG_KILLED));
 	/* a frame of the open traceback in a loading function says the block
 	 * is the load's: kept as its evidence (load-failed reads it) */
 	if (cur && cur->in_traceback && cur->ev_tb_load < 0 && frame_loads(s, n)) {
