@@ -1541,3 +1541,25 @@ Test(generic, parts_counted_in_a_record_are_the_load_under_way)
 	r = "{\"model\":\"m\",\"shard\":4,\"shards\":3}";
 	cr_expect(!tr_parts_counted(r, strlen(r), &f), "more parts than the total");
 }
+
+/* A load's summary in microseconds, after a capitalised `Took` (a C++
+ * serving runtime's `SavedModel load for tags { serve }; Status: success.
+ * Took N microseconds.`): the load done, judged on its time with no size
+ * (under 60 s ok, 60-300 s `-`, over 300 s slow). Near misses: a count
+ * in no unit of time after it, and the load's words with no figure. */
+Test(generic, load_summary_in_microseconds)
+{
+	expect_start("I loader.cc:379] SavedModel load for tags { serve }; Status: success. Took 8468104 microseconds.\n",
+		     "completed", "ok");
+	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. Took 59000000 microseconds.\n",
+		     "completed", "ok");
+	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. Took 61000000 microseconds.\n",
+		     "completed", "-");
+	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. Took 441335988 microseconds.\n",
+		     "completed", "slow");
+	/* near misses */
+	cr_expect_eq(nstarts_of("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. Took 8468104 "
+				"cycles.\n"),
+		     0);
+	cr_expect_eq(nstarts_of("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK.\n"), 0);
+}
