@@ -831,6 +831,37 @@ Test(generic, bar_share_of_the_checkpoint)
 	expect_start(bar, "loading", "-");
 }
 
+/* A bar under way with its share of a stated size is judged on its rate so
+ * far: 7 of 46 shards of 148.66 GiB (22.62 GiB) in 7 s is 3.2 GiB/s, ok,
+ * never a projection of the whole. Near misses: the same share at just
+ * under 1 GiB/s (23 s: 0.98 GiB/s) and just over (22 s: 1.03 GiB/s), and
+ * the bar with no size. */
+static void expect_bar_so_far(const char *clock, const char *speed)
+{
+	char log[512];
+	snprintf(log, sizeof log,
+		 "engine: checkpoint size: 148.66 GiB\n"
+		 "Loading safetensors checkpoint shards:  15%% Completed | 7/46 [%s<00:44,  1.15s/it]\n",
+		 clock);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "loading");
+	cr_expect_str_eq(si.speed, speed, "%s: speed %s, want %s", clock, si.speed, speed);
+	cr_expect(fabs(si.gib - 148.66 * 7 / 46) < 1e-9, "gib %f", si.gib);
+	lsc_triage_free(t);
+}
+
+Test(generic, bar_share_of_the_checkpoint_so_far)
+{
+	expect_bar_so_far("00:07", "ok");
+	expect_bar_so_far("00:22", "ok");
+	expect_bar_so_far("00:23", "-");
+	expect_start("Loading safetensors checkpoint shards:  15% Completed | 7/46 [00:07<00:44,  1.15s/it]\n", "loading",
+		     "-");
+}
+
 /* A GPU management tool's device properties ("GPU[0]    : (Topology) Numa
  * Node: 0", as rocm-smi lists them) are the machine, pasted as a setting:
  * alone, not a start (outcome none); before a log, part of its start.
