@@ -1594,3 +1594,31 @@ Test(generic, load_summary_in_microseconds)
 		     0);
 	cr_expect_eq(nstarts_of("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK.\n"), 0);
 }
+
+/* A step of the start that ran past its time, stated as its failure or
+ * stop (a platform's `Runner failed with exception: Runner has been
+ * initializing for too long: 300 seconds`), ends the start after its load
+ * summary, as a timeout: failed, load-failed. Near misses: the step's own
+ * warning with no failure, the same words as a guess (`if`), and a
+ * failure that ran too long with no step of a start named. */
+Test(generic, a_step_that_ran_too_long_ends_the_start)
+{
+	static const char load[] = "Loading model from /m\nLoading weights took 4.6 s\n";
+	char log[512];
+	snprintf(log, sizeof log, "%sRunner failed with exception: Runner has been initializing for too long: 300 seconds\n",
+		 load);
+	expect_start(log, "failed", "-");
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	snprintf(log, sizeof log, "%sthe runner took too long to start, giving up\n", load);
+	expect_start(log, "failed", "-");
+	/* near misses */
+	snprintf(log, sizeof log, "%sRunner has been initializing for too long: 300 seconds, still waiting\n", load);
+	expect_start(log, "completed", NULL);
+	snprintf(log, sizeof log, "%sIf the runner took too long to start, it failed: raise its timeout\n", load);
+	expect_start(log, "completed", NULL);
+	snprintf(log, sizeof log, "%sRunner failed with exception: the request waited for too long\n", load);
+	expect_start(log, "completed", NULL);
+}

@@ -81,7 +81,7 @@ static const struct {
 	{"Traceback (most", TR_G_GFATAL}, {"panic:", TR_G_GFATAL}, {"xit code", TR_G_GFATAL},
 	{"xit status", TR_G_GFATAL}, {"xitcode", TR_G_GFATAL}, {"xited with", TR_G_GFATAL}, {"eturn code", TR_G_GFATAL},
 	{"eturncode", TR_G_GFATAL}, {"SIGKILL", TR_G_GFATAL}, {"SIGSEGV", TR_G_GFATAL}, {"SIGABRT", TR_G_GFATAL},
-	{"egmentation fault", TR_G_GFATAL}, {"core dumped", TR_G_GFATAL}, {"imed out", TR_G_GFATAL},
+	{"egmentation fault", TR_G_GFATAL}, {"core dumped", TR_G_GFATAL}, {"imed out", TR_G_GFATAL}, {"too long", TR_G_GFATAL},
 	{"ailed to load", TR_G_GFATAL}, {"rror loading", TR_G_GFATAL}, {"nable to load", TR_G_GFATAL},
 	{"ould not load", TR_G_GFATAL}, {"annot load", TR_G_GFATAL}, {"ot ready after", TR_G_GFATAL},
 	{"ever became ready", TR_G_GFATAL}, {"ever ready", TR_G_GFATAL}, {"ailed to start", TR_G_GFATAL},

@@ -284,6 +284,23 @@ static int gave_up(const char *s, size_t n)
 	return any_word(s, n, w);
 }
 
+/* A step of the start that ran past its time, stated as its failure or
+ * its stop ("Runner failed with exception: Runner has been initializing
+ * for too long: 300 seconds", "startup took too long, giving up"): a
+ * platform's or a supervisor's timeout, the start's end. Not the step's
+ * own warning with no failure ("has been loading for too long, still
+ * waiting"), not advice ("if loading takes too long"), not a name or a
+ * path too long (no step of a start named). */
+static int ran_too_long(const char *s, size_t n)
+{
+	static const char *const step[] = {"initializing", "initialising", "initialization", "starting", "startup",
+					   "start", "loading", "load", "booting", "ready", NULL};
+	const char *k = ci(s, n, "for too long");
+	if (!k)
+		k = ci(s, n, "took too long");
+	return k && any_word(s, n, step) && (tr_says_failed(s, n) || gave_up(s, n)) && !tr_hedged(s, (size_t)(k - s));
+}
+
 /* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
  * opposite of ready, which ends a start ("never became ready", "failed
  * to start", "not ready after 30 minutes, giving up"). */
@@ -1043,7 +1060,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
 		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
-		     word(s, n, "terminate called after throwing") || init_failed(s, n) || assert_failed(s, n) ||
+		     word(s, n, "terminate called after throwing") || init_failed(s, n) || assert_failed(s, n) || ran_too_long(s, n) ||
 		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
 	/* a shell's report of its program's death by a signal: a kill ends the
 	 * start begun (a prompt's command, a load), a fault ends whatever ran */
