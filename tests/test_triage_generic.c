@@ -1622,3 +1622,41 @@ Test(generic, a_step_that_ran_too_long_ends_the_start)
 	snprintf(log, sizeof log, "%sRunner failed with exception: the request waited for too long\n", load);
 	expect_start(log, "completed", NULL);
 }
+
+/* The start's own last step failing after its ready line (its init:
+ * `Initialization failed. warmup error: ...`; its warmup, at error level):
+ * the server said it was up before its start was done, so the start
+ * failed. Near misses: a part that failed to initialize (NVML), a
+ * request's failure at error level, a warmup at error level that did not
+ * fail, and a warmup failure in no error's words. */
+static void expect_after_ready(const char *line, const char *outcome)
+{
+	char log[512];
+	snprintf(log, sizeof log,
+		 "Loading model from /m\nLoading weights took 4.6 s\n"
+		 "INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)\n%s\n",
+		 line);
+	expect_start(log, outcome, NULL);
+}
+
+Test(generic, the_starts_own_step_failing_after_ready)
+{
+	expect_after_ready("[2024-12-13 01:47:34] Initialization failed. warmup error: boom", "failed");
+	expect_after_ready("ERROR:sglang:warmup request failed: status 502", "failed");
+	expect_after_ready("warmup timed out after 600 s", "failed");
+	expect_after_ready("[2024-12-13 01:47:34] Initialization failed. warmup error: Traceback (most recent call last):\n"
+			   "  File \"/sglang/srt/server.py\", line 621, in _wait_and_warmup\n"
+			   "AssertionError: res=<Response [502]>",
+			   "failed");
+	struct lsc_triage *t = trun_text("Loading model from /m\nLoading weights took 4.6 s\n"
+					 "INFO:     Uvicorn running on http://0.0.0.0:30000\n"
+					 "Initialization failed. warmup error: boom\n");
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	/* near misses */
+	expect_after_ready("Failed to initialize NVML: Unknown Error", "completed");
+	expect_after_ready("ERROR:sglang:request failed: status 502", "completed");
+	expect_after_ready("ERROR:sglang:warmup done", "completed");
+	expect_after_ready("warmup request failed: status 502", "completed");
+}

@@ -1106,7 +1106,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	/* an error about nothing that loads, in no start (a pip error, a
 	 * shell's), is not a start's failure; a kill ends whatever ran, and a
 	 * runtime's init that failed is the start's own step failing */
-	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !init_failed(s, n) &&
+	/* the start's own last step failed: its init, its warmup */
+	int own_step = init_failed(s, n) || word(s, n, "warmup");
+	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !own_step &&
 	    !assert_failed(s, n) && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
@@ -1117,8 +1119,15 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	/* after ready: not a failed start; after a load summary only (the
 	 * weights are in, the engine not yet up: its KV cache, its graphs), a
 	 * failure line (not a traceback's header alone) ends the start */
-	if (st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0))
-		return 1;
+	if (st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0)) {
+		/* unless the start's own last step failed after its ready line
+		 * (`Initialization failed. warmup error: ...`, a warmup's error
+		 * or fatal line): the server said it was up before its start
+		 * was done */
+		if (!own_step)
+			return 1;
+		st->done = 0;
+	}
 	if (st->done && tb) {
 		/* its exception line decides; a paste that ends in it failed */
 		st->in_traceback = 1;
