@@ -1660,3 +1660,19 @@ Test(generic, the_starts_own_step_failing_after_ready)
 	expect_after_ready("ERROR:sglang:warmup done", "completed");
 	expect_after_ready("warmup request failed: status 502", "completed");
 }
+
+/* The tensors loaded are the weights loaded (`msg="Loaded tensors from
+ * manifest" count=8633`, a runner's slog line): the model's load done,
+ * with no figure. Near misses: a count still under way after the verb,
+ * the negation, a tokenizer's tensors, one tensor's metadata. */
+Test(generic, the_tensors_loaded_are_the_weights)
+{
+	expect_start("time=2026-05-08T14:52:03.057-05:00 source=runner.go:159 msg=\"Loaded tensors from manifest\" "
+		     "count=8633\n",
+		     "completed", "-");
+	cr_expect(tr_model_loaded_words("Loaded tensors from manifest", 28));
+	static const char *const no[] = {"loaded 51% of tensors", "tensors not loaded", "Loaded tokenizer tensors",
+					 "Loaded tensor metadata"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect(!tr_model_loaded_words(no[i], strlen(no[i])), "the model loaded: %s", no[i]);
+}
