@@ -1676,3 +1676,31 @@ Test(generic, the_tensors_loaded_are_the_weights)
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		cr_expect(!tr_model_loaded_words(no[i], strlen(no[i])), "the model loaded: %s", no[i]);
 }
+
+/* The same load failure again, word for word, after the start it failed
+ * (a launcher that tried three models in turn): each a start of its own,
+ * failed. Near misses: a different failure line after the first (one
+ * failure said by two layers: one start), and a failure that is no load's
+ * said twice (out of memory, an engine's error: the same failure's echo). */
+Test(generic, the_same_failure_again_is_another_attempt)
+{
+	static const char one[] = "Failed to load the model\n"
+				  "Engine runtime llama-server for a exited before becoming healthy. exitCode=1\n\n";
+	char log[512];
+	snprintf(log, sizeof log, "%s%s%s", one, one, one);
+	cr_expect_eq(nstarts_of(log), 3);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	for (unsigned k = 0; k < 3; k++) {
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, k, &si) == 0);
+		cr_expect_str_eq(si.outcome, "failed", "start %u", k);
+	}
+	lsc_triage_free(t);
+	/* near misses */
+	cr_expect_eq(nstarts_of("ERROR: failed to load model: file not found\nERROR: could not load model, exiting\n"), 1);
+	cr_expect_eq(nstarts_of("Loading model from /m\nERROR: CUDA error: out of memory\nERROR: CUDA error: out of memory\n"),
+		     1);
+	cr_expect_eq(nstarts_of("Loading model from /m\nERROR: the engine failed: bad config\nERROR: the engine failed: bad config\n"),
+		     1);
+}

@@ -1036,6 +1036,21 @@ static int traceback_opens_start(const struct lsc_triage *t, const struct tr_lin
 	return lv >= TR_LV_ERROR || (frame && frame_loads(l->s, l->len));
 }
 
+/* The same failure again, word for word, after the start it failed
+ * (`Failed to load the model` for each of three models a launcher tried
+ * in turn): another attempt, a start of its own. Not a different failure
+ * line after it (a loader's `failed to load model` after its `error
+ * loading model`: one failure said by two layers). */
+static int failure_again(const struct tr_start *c, const char *s, size_t n)
+{
+	int k = c->ev_gen_fail;
+	if (k < 0 || (unsigned)k >= c->nev)
+		return 0;
+	char x[TR_EVTEXT];
+	size_t w = tr_sanitize(s, n, x, sizeof(x));
+	return w < sizeof(x) && w == strlen(c->ev[k].text) && !memcmp(x, c->ev[k].text, w);
+}
+
 /* Failure evidence; 1 used. */
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
@@ -1113,6 +1128,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
 	int e;
+	if (cur && tr_start_failed(cur) && tr_load_failure_words(s, n) && failure_again(cur, s, n) &&
+	    !tr_fresh_if(t, l, 1, NULL))
+		return 0;
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
