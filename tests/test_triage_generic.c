@@ -858,8 +858,8 @@ Test(generic, bar_share_of_the_checkpoint_so_far)
 	expect_bar_so_far("00:07", "ok");
 	expect_bar_so_far("00:22", "ok");
 	expect_bar_so_far("00:23", "-");
-	expect_start("Loading safetensors checkpoint shards:  15% Completed | 7/46 [00:07<00:44,  1.15s/it]\n", "loading",
-		     "-");
+	expect_start("Loading safetensors checkpoint shards:  15% Completed | 7/46 [00:07<00:44,  1.15s/it]\n",
+		     "loading", "-");
 }
 
 /* A GPU management tool's device properties ("GPU[0]    : (Topology) Numa
@@ -1580,17 +1580,21 @@ Test(generic, parts_counted_in_a_record_are_the_load_under_way)
  * in no unit of time after it, and the load's words with no figure. */
 Test(generic, load_summary_in_microseconds)
 {
-	expect_start("I loader.cc:379] SavedModel load for tags { serve }; Status: success. Took 8468104 microseconds.\n",
+	expect_start("I loader.cc:379] SavedModel load for tags { serve }; Status: success. "
+		     "Took 8468104 microseconds.\n",
 		     "completed", "ok");
-	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. Took 59000000 microseconds.\n",
+	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. "
+		     "Took 59000000 microseconds.\n",
 		     "completed", "ok");
-	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. Took 61000000 microseconds.\n",
+	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. "
+		     "Took 61000000 microseconds.\n",
 		     "completed", "-");
-	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. Took 441335988 microseconds.\n",
+	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. "
+		     "Took 441335988 microseconds.\n",
 		     "completed", "slow");
 	/* near misses */
-	cr_expect_eq(nstarts_of("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. Took 8468104 "
-				"cycles.\n"),
+	cr_expect_eq(nstarts_of("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. "
+				"Took 8468104 cycles.\n"),
 		     0);
 	cr_expect_eq(nstarts_of("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK.\n"), 0);
 }
@@ -1605,8 +1609,8 @@ Test(generic, a_step_that_ran_too_long_ends_the_start)
 {
 	static const char load[] = "Loading model from /m\nLoading weights took 4.6 s\n";
 	char log[512];
-	snprintf(log, sizeof log, "%sRunner failed with exception: Runner has been initializing for too long: 300 seconds\n",
-		 load);
+	snprintf(log, sizeof log,
+		 "%sRunner failed with exception: Runner has been initializing for too long: 300 seconds\n", load);
 	expect_start(log, "failed", "-");
 	struct lsc_triage *t = trun_text(log);
 	cr_assert(t);
@@ -1644,7 +1648,8 @@ Test(generic, the_starts_own_step_failing_after_ready)
 	expect_after_ready("[2024-12-13 01:47:34] Initialization failed. warmup error: boom", "failed");
 	expect_after_ready("ERROR:sglang:warmup request failed: status 502", "failed");
 	expect_after_ready("warmup timed out after 600 s", "failed");
-	expect_after_ready("[2024-12-13 01:47:34] Initialization failed. warmup error: Traceback (most recent call last):\n"
+	expect_after_ready("[2024-12-13 01:47:34] Initialization failed. warmup error: "
+			   "Traceback (most recent call last):\n"
 			   "  File \"/sglang/srt/server.py\", line 621, in _wait_and_warmup\n"
 			   "AssertionError: res=<Response [502]>",
 			   "failed");
@@ -1698,9 +1703,13 @@ Test(generic, the_same_failure_again_is_another_attempt)
 	}
 	lsc_triage_free(t);
 	/* near misses */
-	cr_expect_eq(nstarts_of("ERROR: failed to load model: file not found\nERROR: could not load model, exiting\n"), 1);
-	cr_expect_eq(nstarts_of("Loading model from /m\nERROR: CUDA error: out of memory\nERROR: CUDA error: out of memory\n"),
+	cr_expect_eq(nstarts_of("ERROR: failed to load model: file not found\n"
+				"ERROR: could not load model, exiting\n"),
 		     1);
-	cr_expect_eq(nstarts_of("Loading model from /m\nERROR: the engine failed: bad config\nERROR: the engine failed: bad config\n"),
+	cr_expect_eq(nstarts_of("Loading model from /m\nERROR: CUDA error: out of memory\n"
+				"ERROR: CUDA error: out of memory\n"),
+		     1);
+	cr_expect_eq(nstarts_of("Loading model from /m\nERROR: the engine failed: bad config\n"
+				"ERROR: the engine failed: bad config\n"),
 		     1);
 }

@@ -129,7 +129,8 @@ Test(shell_signal, a_kill_glued_to_the_bar_that_opens_the_start)
 	const char *glued = "Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed";
 	cr_expect_eq(tr_shell_signal_after_bar(glued, strlen(glued)), TR_SIG_KILLED);
 	cr_expect_eq(tr_shell_signal_after_bar("Killed", 6), 0, "a whole line is no report after a bar");
-	const char *fault = "Loading checkpoint shards:  50%|#    | 1/2 [00:03<00:03, 3.1s/it]Segmentation fault (core dumped)";
+	const char *fault = "Loading checkpoint shards:  50%|#    | 1/2 [00:03<00:03, 3.1s/it]"
+			    "Segmentation fault (core dumped)";
 	cr_expect_eq(tr_shell_signal_after_bar(fault, strlen(fault)), TR_SIG_FAULT);
 	expect_start("Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed\nkilled\n", "failed", 1);
 	struct lsc_triage *t =
