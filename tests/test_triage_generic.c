@@ -831,6 +831,37 @@ Test(generic, bar_share_of_the_checkpoint)
 	expect_start(bar, "loading", "-");
 }
 
+/* A bar under way with its share of a stated size is judged on its rate so
+ * far: 7 of 46 shards of 148.66 GiB (22.62 GiB) in 7 s is 3.2 GiB/s, ok,
+ * never a projection of the whole. Near misses: the same share at just
+ * under 1 GiB/s (23 s: 0.98 GiB/s) and just over (22 s: 1.03 GiB/s), and
+ * the bar with no size. */
+static void expect_bar_so_far(const char *clock, const char *speed)
+{
+	char log[512];
+	snprintf(log, sizeof log,
+		 "engine: checkpoint size: 148.66 GiB\n"
+		 "Loading safetensors checkpoint shards:  15%% Completed | 7/46 [%s<00:44,  1.15s/it]\n",
+		 clock);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "loading");
+	cr_expect_str_eq(si.speed, speed, "%s: speed %s, want %s", clock, si.speed, speed);
+	cr_expect(fabs(si.gib - 148.66 * 7 / 46) < 1e-9, "gib %f", si.gib);
+	lsc_triage_free(t);
+}
+
+Test(generic, bar_share_of_the_checkpoint_so_far)
+{
+	expect_bar_so_far("00:07", "ok");
+	expect_bar_so_far("00:22", "ok");
+	expect_bar_so_far("00:23", "-");
+	expect_start("Loading safetensors checkpoint shards:  15% Completed | 7/46 [00:07<00:44,  1.15s/it]\n",
+		     "loading", "-");
+}
+
 /* A GPU management tool's device properties ("GPU[0]    : (Topology) Numa
  * Node: 0", as rocm-smi lists them) are the machine, pasted as a setting:
  * alone, not a start (outcome none); before a log, part of its start.
@@ -1540,4 +1571,145 @@ Test(generic, parts_counted_in_a_record_are_the_load_under_way)
 	cr_expect(!tr_parts_counted(r, strlen(r), &f));
 	r = "{\"model\":\"m\",\"shard\":4,\"shards\":3}";
 	cr_expect(!tr_parts_counted(r, strlen(r), &f), "more parts than the total");
+}
+
+/* A load's summary in microseconds, after a capitalised `Took` (a C++
+ * serving runtime's `SavedModel load for tags { serve }; Status: success.
+ * Took N microseconds.`): the load done, judged on its time with no size
+ * (under 60 s ok, 60-300 s `-`, over 300 s slow). Near misses: a count
+ * in no unit of time after it, and the load's words with no figure. */
+Test(generic, load_summary_in_microseconds)
+{
+	expect_start("I loader.cc:379] SavedModel load for tags { serve }; Status: success. "
+		     "Took 8468104 microseconds.\n",
+		     "completed", "ok");
+	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. "
+		     "Took 59000000 microseconds.\n",
+		     "completed", "ok");
+	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. "
+		     "Took 61000000 microseconds.\n",
+		     "completed", "-");
+	expect_start("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. "
+		     "Took 441335988 microseconds.\n",
+		     "completed", "slow");
+	/* near misses */
+	cr_expect_eq(nstarts_of("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK. "
+				"Took 8468104 cycles.\n"),
+		     0);
+	cr_expect_eq(nstarts_of("I loader.cc:364] SavedModel load for tags { serve }; Status: success: OK.\n"), 0);
+}
+
+/* A step of the start that ran past its time, stated as its failure or
+ * stop (a platform's `Runner failed with exception: Runner has been
+ * initializing for too long: 300 seconds`), ends the start after its load
+ * summary, as a timeout: failed, load-failed. Near misses: the step's own
+ * warning with no failure, the same words as a guess (`if`), and a
+ * failure that ran too long with no step of a start named. */
+Test(generic, a_step_that_ran_too_long_ends_the_start)
+{
+	static const char load[] = "Loading model from /m\nLoading weights took 4.6 s\n";
+	char log[512];
+	snprintf(log, sizeof log,
+		 "%sRunner failed with exception: Runner has been initializing for too long: 300 seconds\n", load);
+	expect_start(log, "failed", "-");
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	snprintf(log, sizeof log, "%sthe runner took too long to start, giving up\n", load);
+	expect_start(log, "failed", "-");
+	/* near misses */
+	snprintf(log, sizeof log, "%sRunner has been initializing for too long: 300 seconds, still waiting\n", load);
+	expect_start(log, "completed", NULL);
+	snprintf(log, sizeof log, "%sIf the runner took too long to start, it failed: raise its timeout\n", load);
+	expect_start(log, "completed", NULL);
+	snprintf(log, sizeof log, "%sRunner failed with exception: the request waited for too long\n", load);
+	expect_start(log, "completed", NULL);
+}
+
+/* The start's own last step failing after its ready line (its init:
+ * `Initialization failed. warmup error: ...`; its warmup, at error level):
+ * the server said it was up before its start was done, so the start
+ * failed. Near misses: a part that failed to initialize (NVML), a
+ * request's failure at error level, a warmup at error level that did not
+ * fail, and a warmup failure in no error's words. */
+static void expect_after_ready(const char *line, const char *outcome)
+{
+	char log[512];
+	snprintf(log, sizeof log,
+		 "Loading model from /m\nLoading weights took 4.6 s\n"
+		 "INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)\n%s\n",
+		 line);
+	expect_start(log, outcome, NULL);
+}
+
+Test(generic, the_starts_own_step_failing_after_ready)
+{
+	expect_after_ready("[2024-12-13 01:47:34] Initialization failed. warmup error: boom", "failed");
+	expect_after_ready("ERROR:sglang:warmup request failed: status 502", "failed");
+	expect_after_ready("warmup timed out after 600 s", "failed");
+	expect_after_ready("[2024-12-13 01:47:34] Initialization failed. warmup error: "
+			   "Traceback (most recent call last):\n"
+			   "  File \"/sglang/srt/server.py\", line 621, in _wait_and_warmup\n"
+			   "AssertionError: res=<Response [502]>",
+			   "failed");
+	struct lsc_triage *t = trun_text("Loading model from /m\nLoading weights took 4.6 s\n"
+					 "INFO:     Uvicorn running on http://0.0.0.0:30000\n"
+					 "Initialization failed. warmup error: boom\n");
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	/* near misses */
+	expect_after_ready("Failed to initialize NVML: Unknown Error", "completed");
+	expect_after_ready("ERROR:sglang:request failed: status 502", "completed");
+	expect_after_ready("ERROR:sglang:warmup done", "completed");
+	expect_after_ready("warmup request failed: status 502", "completed");
+}
+
+/* The tensors loaded are the weights loaded (`msg="Loaded tensors from
+ * manifest" count=8633`, a runner's slog line): the model's load done,
+ * with no figure. Near misses: a count still under way after the verb,
+ * the negation, a tokenizer's tensors, one tensor's metadata. */
+Test(generic, the_tensors_loaded_are_the_weights)
+{
+	expect_start("time=2026-05-08T14:52:03.057-05:00 source=runner.go:159 msg=\"Loaded tensors from manifest\" "
+		     "count=8633\n",
+		     "completed", "-");
+	cr_expect(tr_model_loaded_words("Loaded tensors from manifest", 28));
+	static const char *const no[] = {"loaded 51% of tensors", "tensors not loaded", "Loaded tokenizer tensors",
+					 "Loaded tensor metadata"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect(!tr_model_loaded_words(no[i], strlen(no[i])), "the model loaded: %s", no[i]);
+}
+
+/* The same load failure again, word for word, after the start it failed
+ * (a launcher that tried three models in turn): each a start of its own,
+ * failed. Near misses: a different failure line after the first (one
+ * failure said by two layers: one start), and a failure that is no load's
+ * said twice (out of memory, an engine's error: the same failure's echo). */
+Test(generic, the_same_failure_again_is_another_attempt)
+{
+	static const char one[] = "Failed to load the model\n"
+				  "Engine runtime llama-server for a exited before becoming healthy. exitCode=1\n\n";
+	char log[512];
+	snprintf(log, sizeof log, "%s%s%s", one, one, one);
+	cr_expect_eq(nstarts_of(log), 3);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	for (unsigned k = 0; k < 3; k++) {
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, k, &si) == 0);
+		cr_expect_str_eq(si.outcome, "failed", "start %u", k);
+	}
+	lsc_triage_free(t);
+	/* near misses */
+	cr_expect_eq(nstarts_of("ERROR: failed to load model: file not found\n"
+				"ERROR: could not load model, exiting\n"),
+		     1);
+	cr_expect_eq(nstarts_of("Loading model from /m\nERROR: CUDA error: out of memory\n"
+				"ERROR: CUDA error: out of memory\n"),
+		     1);
+	cr_expect_eq(nstarts_of("Loading model from /m\nERROR: the engine failed: bad config\n"
+				"ERROR: the engine failed: bad config\n"),
+		     1);
 }

@@ -41,6 +41,7 @@ INT_READER(tr_ready_subject)
 INT_READER(tr_ready_about_other)
 INT_READER(tr_prompt_alone)
 INT_READER(tr_shell_signal)
+INT_READER(tr_shell_signal_after_bar)
 INT_READER(tr_quotes_output)
 INT_READER(tr_process_started)
 INT_READER(tr_model_loaded_words)
@@ -124,7 +125,8 @@ static const struct {
 } readers[] = {
 #define R(f) {#f, r_##f}
 	R(tr_pinned_words), R(tr_killed_words), R(tr_says_failed), R(tr_ready_subject),
-	R(tr_ready_about_other), R(tr_prompt_alone), R(tr_shell_signal), R(tr_quotes_output),
+	R(tr_ready_about_other), R(tr_prompt_alone), R(tr_shell_signal), R(tr_shell_signal_after_bar),
+	R(tr_quotes_output),
 	R(tr_process_started), R(tr_model_loaded_words), R(tr_load_said_done), R(tr_memory_brought),
 	R(tr_device_table_head), R(tr_env_report_line), R(tr_ready_at_address), R(tr_ready_part_only),
 	R(tr_whole_started), R(tr_ready_negated), R(tr_tensor_loading), R(tr_load_failure_words),

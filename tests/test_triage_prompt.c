@@ -142,11 +142,12 @@ Test(prompt, a_shell_in_a_container_and_the_env_are_no_run)
 Test(prompt, alone)
 {
 	static const char *const yes[] = {"PS D:\\ChatGLM3\\composite_demo>", "user@host:~/llama.cpp$",
-					  "(env) root@node1:~# ", "C:\\AIGC>"};
+					  "(env) root@node1:~# ", "C:\\AIGC>", "$", "% ", "(venv) $"};
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
 		cr_expect(tr_prompt_alone(yes[i], strlen(yes[i])), "not a prompt alone: %s", yes[i]);
 	static const char *const no[] = {"PS D:\\dir> python x.py", "user@host:~$ ls", "a > b", "price: 5$",
-					 "C:\\x\\file.py:34: FutureWarning>", "Loading checkpoint shards:   0%| | 0/7"};
+					 "C:\\x\\file.py:34: FutureWarning>", "Loading checkpoint shards:   0%| | 0/7",
+					 "#", "$$", "5%", ">"};
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		cr_expect(!tr_prompt_alone(no[i], strlen(no[i])), "a prompt alone: %s", no[i]);
 }
@@ -182,4 +183,28 @@ Test(prompt, back_during_the_load_is_an_exit)
 			 "loading"); /* stopped by the user: as the bar left it, not failed */
 	cr_expect_str_eq(outcome_of("user@host:~$\nSetting eos_token is not supported, use the default one.\n"),
 			 "no start");
+}
+
+/* The bare prompt (`$`, `%`) back after the program said anything of its
+ * own is its exit before ready, even before a bar or a load figure (the
+ * loader's first lines); near misses: the prompt with the next command at
+ * that stage (another terminal's, perhaps), the prompt right after the
+ * command with nothing of the program's (a detached container returns),
+ * a `#` alone (a Markdown heading), and after the load summary. */
+Test(prompt, bare_prompt_back_after_the_programs_own_words)
+{
+	const char *began = "user@host:~$ ./llama-server -m m.gguf\n"
+			    "main: loading model\n"
+			    "srv    load_model: loading model 'm.gguf'\n";
+	char log[512];
+	snprintf(log, sizeof log, "%s$\n", began);
+	cr_expect_str_eq(outcome_of(log), "failed");
+	snprintf(log, sizeof log, "%s%%\n", began);
+	cr_expect_str_eq(outcome_of(log), "failed");
+	snprintf(log, sizeof log, "%s$ python other.py --model m\n", began);
+	cr_expect_str_neq(outcome_of(log), "failed");
+	snprintf(log, sizeof log, "%s#\n", began);
+	cr_expect_str_neq(outcome_of(log), "failed");
+	cr_expect_str_eq(outcome_of("$ docker run -d --gpus all vllm/vllm-openai --model m\n3f2a9c\n$\n"), "cut-off");
+	cr_expect_str_eq(outcome_of("main: loading model\nModel loaded in 5.0 s\n$\n"), "completed");
 }

@@ -116,3 +116,33 @@ Test(shell_signal, near_misses_begin_nothing_or_fail_nothing)
 	cr_expect_eq(trun_sev_of(t, "load-failed"), -1);
 	lsc_triage_free(t);
 }
+
+/* A kill glued to the bar that is the paste's first recognised line: the
+ * load was under way and was killed on that line, so the start opens
+ * there and failed, with no prompt or load word before it. Near misses:
+ * the bar alone (loading), a word after the bar that is no report, a kill
+ * glued to a bar after the load's summary (the start completed, as a
+ * whole-line `Killed` after it leaves it), and a report that is the whole
+ * line, not glued. */
+Test(shell_signal, a_kill_glued_to_the_bar_that_opens_the_start)
+{
+	const char *glued = "Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed";
+	cr_expect_eq(tr_shell_signal_after_bar(glued, strlen(glued)), TR_SIG_KILLED);
+	cr_expect_eq(tr_shell_signal_after_bar("Killed", 6), 0, "a whole line is no report after a bar");
+	const char *fault = "Loading checkpoint shards:  50%|#    | 1/2 [00:03<00:03, 3.1s/it]"
+			    "Segmentation fault (core dumped)";
+	cr_expect_eq(tr_shell_signal_after_bar(fault, strlen(fault)), TR_SIG_FAULT);
+	expect_start("Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]Killed\nkilled\n", "failed", 1);
+	struct lsc_triage *t =
+		trun_text("Loading checkpoint shards:  38%|######8   | 3/8 [00:02<00:03,  1.28it/s]Killed\n");
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "oom-killed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	/* near misses */
+	expect_start("Loading checkpoint shards:   0%|          | 0/2 [00:00<?, ?it/s]\n", "loading", 0);
+	expect_start("Loading checkpoint shards:  38%|######8   | 3/8 [00:02<00:03,  1.28it/s]Killed 3 workers\n",
+		     "loading", 0);
+	expect_start("Loading weights from /m\nLoad weight end. elapsed=7.41 s\n"
+		     "Loading checkpoint shards:  40%|####      | 2/5 [00:02<00:03,  1.00it/s]Killed\n",
+		     "completed", 0);
+}

@@ -707,6 +707,9 @@ int tr_prompt_alone(const char *s, size_t n);
  * a kill, TR_SIG_FAULT for a fault or an abort, 0 none. */
 enum { TR_SIG_KILLED = 1, TR_SIG_FAULT = 2 };
 int tr_shell_signal(const char *s, size_t n);
+/* Only the report glued after a bar's bracket (`3/8 [00:02<00:03,
+ * 1.28it/s]Killed`): the bar's load was under way when it came. */
+int tr_shell_signal_after_bar(const char *s, size_t n);
 /* quoted_output.c: does a failure line say the failed process's output
  * follows ("timed out after 20 seconds: logs: ...", "stderr:")? */
 int tr_quotes_output(const char *s, size_t n);

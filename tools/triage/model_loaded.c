@@ -3,7 +3,8 @@
  * loaded.`, `Successfully loaded model x`, `model x loaded successfully`,
  * `the model is loaded`, `all shards loaded`. The verb loaded as a word
  * with the model, its weights, its checkpoint or its shards as a word of
- * the same line says the load ended: the weights are in (a load summary in
+ * the same line (or its tensors: `Loaded tensors from manifest`) says the
+ * load ended: the weights are in (a load summary in
  * all but its figures; the server may still have to come up after it,
  * and a failure after it fails the start). Not a load still under way or
  * one to come (`loaded 51%`, `loaded 3/10`, `to be loaded`, `being
@@ -73,7 +74,7 @@ int tr_model_loaded_words(const char *s, size_t n)
 {
 	if (load_went_well(s, n))
 		return 1;
-	static const char *const subj[] = {"model", "weights", "checkpoint", "shards", NULL};
+	static const char *const subj[] = {"model", "weights", "checkpoint", "shards", "tensors", NULL};
 	static const char *const no[] = {"not", "never", "before", "until", "being", "will", "be", "if", "when",
 					 "whether", "after", "once", "reusing", "reused", "using", "keeping", "kept",
 					 "existing", "previously", "config", "configuration", "metadata", "meta", "vocab",

@@ -284,6 +284,23 @@ static int gave_up(const char *s, size_t n)
 	return any_word(s, n, w);
 }
 
+/* A step of the start that ran past its time, stated as its failure or
+ * its stop ("Runner failed with exception: Runner has been initializing
+ * for too long: 300 seconds", "startup took too long, giving up"): a
+ * platform's or a supervisor's timeout, the start's end. Not the step's
+ * own warning with no failure ("has been loading for too long, still
+ * waiting"), not advice ("if loading takes too long"), not a name or a
+ * path too long (no step of a start named). */
+static int ran_too_long(const char *s, size_t n)
+{
+	static const char *const step[] = {"initializing", "initialising", "initialization", "starting", "startup",
+					   "start", "loading", "load", "booting", "ready", NULL};
+	const char *k = ci(s, n, "for too long");
+	if (!k)
+		k = ci(s, n, "took too long");
+	return k && any_word(s, n, step) && (tr_says_failed(s, n) || gave_up(s, n)) && !tr_hedged(s, (size_t)(k - s));
+}
+
 /* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
  * opposite of ready, which ends a start ("never became ready", "failed
  * to start", "not ready after 30 minutes, giving up"). */
@@ -1019,6 +1036,58 @@ static int traceback_opens_start(const struct lsc_triage *t, const struct tr_lin
 	return lv >= TR_LV_ERROR || (frame && frame_loads(l->s, l->len));
 }
 
+/* The same failure again, word for word, after the start it failed
+ * (`Failed to load the model` for each of three models a launcher tried
+ * in turn): another attempt, a start of its own. Not a different failure
+ * line after it (a loader's `failed to load model` after its `error
+ * loading model`: one failure said by two layers). */
+static int failure_again(const struct tr_start *c, const char *s, size_t n)
+{
+	int k = c->ev_gen_fail;
+	if (k < 0 || (unsigned)k >= c->nev)
+		return 0;
+	char x[TR_EVTEXT];
+	size_t w = tr_sanitize(s, n, x, sizeof(x));
+	return w < sizeof(x) && w == strlen(c->ev[k].text) && !memcmp(x, c->ev[k].text, w);
+}
+
+/* The words that end a start, on a line at level @lv. */
+static int fatal_words(const char *s, size_t n, int lv)
+{
+	return exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
+	       word(s, n, "timed out") || tr_load_failure_words(s, n) || tr_memmem(s, n, "panic:") ||
+	       tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
+	       word(s, n, "sigabrt") || word(s, n, "illegal instruction") ||
+	       (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) || word(s, n, "fails:") ||
+	       word(s, n, "terminated unexpectedly") || word(s, n, "terminate called after throwing") ||
+	       init_failed(s, n) || assert_failed(s, n) || ran_too_long(s, n) ||
+	       (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0;
+}
+
+/* A kill: a launcher's words for it once loading began, a shell's report
+ * (@sig) once the start began, or one glued to a bar (`0/2 [00:00<?,
+ * ?it/s]Killed`): a load under way killed, on the line that may be the
+ * start's first, so no start need have begun before it. */
+static int kill_said(const struct tr_start *cur, const char *s, size_t n, int sig)
+{
+	return killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done) ||
+	       (sig == TR_SIG_KILLED && cur && cur->stage >= TR_ST_BEGAN && !cur->done) ||
+	       (sig == TR_SIG_KILLED && !(cur && cur->done) && tr_shell_signal_after_bar(s, n) == TR_SIG_KILLED);
+}
+
+/* Ctrl-C: the user stopped the start; it did not fail, even where a shape
+ * took the traceback's first line for a failed load. */
+static void interrupt_undoes_failure(struct tr_start *st)
+{
+	if (st->ev_error >= 0 && (unsigned)st->ev_error < st->nev &&
+	    strstr(st->ev[st->ev_error].text, "Traceback (most recent call last)")) {
+		st->ev_error = -1;
+		st->ev_end = -1;
+		st->final = 0;
+		st->stage = TR_ST_LOADING;
+	}
+}
+
 /* Failure evidence; 1 used. */
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
@@ -1037,20 +1106,12 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	/* "KeyboardInterrupt" alone (no message, no colon) ends the block too */
 	int exc = cur && cur->in_traceback && (exception_line(s, n) || word(s, n, "keyboardinterrupt"));
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
-	int fatal = (k & TR_G_GFATAL) &&
-		    (exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
-		     word(s, n, "timed out") || tr_load_failure_words(s, n) ||
-		     tr_memmem(s, n, "panic:") || tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
-		     word(s, n, "sigabrt") || word(s, n, "illegal instruction") || (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) ||
-		     word(s, n, "fails:") || word(s, n, "terminated unexpectedly") ||
-		     word(s, n, "terminate called after throwing") || init_failed(s, n) || assert_failed(s, n) ||
-		     (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0);
+	int fatal = (k & TR_G_GFATAL) && fatal_words(s, n, lv);
 	/* a shell's report of its program's death by a signal: a kill ends the
 	 * start begun (a prompt's command, a load), a fault ends whatever ran */
 	int sig = (k & TR_G_GFATAL) ? tr_shell_signal(s, n) : 0;
 	fatal = fatal || sig == TR_SIG_FAULT;
-	int kill = (k & TR_G_GFATAL) && (killed_line(s, n, cur && cur->stage >= TR_ST_LOADING && !cur->done) ||
-					 (sig == TR_SIG_KILLED && cur && cur->stage >= TR_ST_BEGAN && !cur->done));
+	int kill = (k & TR_G_GFATAL) && kill_said(cur, s, n, sig);
 	/* a frame of the open traceback in a loading function says the block
 	 * is the load's: kept as its evidence (load-failed reads it) */
 	if (cur && cur->in_traceback && cur->ev_tb_load < 0 && frame_loads(s, n)) {
@@ -1082,21 +1143,32 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	if (!(tb || exc || fatal || errlv || kill || what))
 		return 0;
 	/* an error about nothing that loads, in no start (a pip error, a
-	 * shell's), is not a start's failure; a kill ends whatever ran, and a
-	 * runtime's init that failed is the start's own step failing */
-	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !init_failed(s, n) &&
+	 * shell's), is not a start's failure; a kill ends whatever ran, and
+	 * the start's own step failing (a runtime's init, a warmup) is its */
+	int own_step = init_failed(s, n) || word(s, n, "warmup");
+	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !own_step &&
 	    !assert_failed(s, n) && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
 		return 0;
 	int e;
+	if (cur && tr_start_failed(cur) && tr_load_failure_words(s, n) && failure_again(cur, s, n) &&
+	    !tr_fresh_if(t, l, 1, NULL))
+		return 0;
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
 	/* after ready: not a failed start; after a load summary only (the
 	 * weights are in, the engine not yet up: its KV cache, its graphs), a
 	 * failure line (not a traceback's header alone) ends the start */
-	if (st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0))
-		return 1;
+	if (st->done && (st->stage >= TR_ST_READY || st->ev_gen_ready >= 0)) {
+		/* unless the start's own last step failed after its ready line
+		 * (`Initialization failed. warmup error: ...`, a warmup's error
+		 * or fatal line): the server said it was up before its start
+		 * was done */
+		if (!own_step)
+			return 1;
+		st->done = 0;
+	}
 	if (st->done && tb) {
 		/* its exception line decides; a paste that ends in it failed */
 		st->in_traceback = 1;
@@ -1114,16 +1186,8 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	} else if (exc) {
 		st->in_traceback = 0;
 		st->ev_tb = -1;
-		/* Ctrl-C: the user stopped the start; it did not fail, even where
-		 * a shape took the traceback's first line for a failed load */
 		if (tr_memmem(s, n, "KeyboardInterrupt")) {
-			if (st->ev_error >= 0 && (unsigned)st->ev_error < st->nev &&
-			    strstr(st->ev[st->ev_error].text, "Traceback (most recent call last)")) {
-				st->ev_error = -1;
-				st->ev_end = -1;
-				st->final = 0;
-				st->stage = TR_ST_LOADING;
-			}
+			interrupt_undoes_failure(st);
 			return 1;
 		}
 		st->ev_gen_fail_last = e; /* the block's cause */

@@ -269,7 +269,7 @@ int tr_dur_s(const char **p, const char *end, double *s)
 {
 	static const struct unit u[] = {
 		{"seconds", 1}, {"second", 1}, {"secs", 1}, {"sec", 1}, {"ms", 1e-3},
-		{"milliseconds", 1e-3}, {"us", 1e-6}, {"\xc2\xb5s", 1e-6}, {"minutes", 60},
+		{"milliseconds", 1e-3}, {"microseconds", 1e-6}, {"us", 1e-6}, {"\xc2\xb5s", 1e-6}, {"minutes", 60},
 		{"min", 60}, {"s", 1}, {NULL, 0}};
 	/* "milliseconds" must be tried before "ms"? no: unit_is requires a
 	 * non-letter after the unit, so "ms" does not match "milliseconds". */

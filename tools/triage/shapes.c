@@ -340,7 +340,8 @@ int tr_killed_words(const char *s, size_t n)
 
 enum tr_cause tr_cause_of(const char *s, size_t n)
 {
-	static const char *const timeout[] = {"timed out", "timeout", "ETIMEDOUT", NULL};
+	static const char *const timeout[] = {"timed out", "timeout", "ETIMEDOUT", "for too long", "took too long",
+					      NULL};
 	static const char *const driver[] = {"driver version is insufficient", "CUDA driver version",
 					     "version mismatch", "InsufficientDriver", "no kernel image",
 					     "unsupported PTX", "driver/library", "driver combination",

@@ -243,6 +243,10 @@ int tr_prompt_alone(const char *s, size_t n)
 	while (end > s && (end[-1] == ' ' || end[-1] == '\r'))
 		end--;
 	const char *p = after_env(s, end);
+	/* the bare sign, as a paste shows a prompt that names no user or
+	 * directory: sh's `$`, zsh's `%` (not `#`, a Markdown heading's) */
+	if (end - p == 1 && (*p == '$' || *p == '%'))
+		return 1;
 	if (p >= end || !tr_alpha(*p))
 		return 0;
 	if ((p + 1 < end && p[1] == ':') || (end - p > 3 && !memcmp(p, "PS ", 3)))
@@ -255,8 +259,12 @@ int tr_prompt_alone(const char *s, size_t n)
  * the weights being read): the program ended before it came up (an
  * exit), unless the user stopped it (a Ctrl-C, an interrupt: the start's
  * last recognised line says so). Not after the weights loaded: a one-shot
- * script that loads, works and exits is back at its prompt too. */
-static int shell_back(struct lsc_triage *t, struct tr_line *l)
+ * script that loads, works and exits is back at its prompt too. The
+ * prompt alone (@from TR_ST_BEGAN) ends a start once the program said
+ * anything of its own (`main: loading model`, the loader's first lines);
+ * the prompt with the next command (@from TR_ST_LOADING) only a load
+ * under way, as it may be another terminal's. */
+static int shell_back(struct lsc_triage *t, struct tr_line *l, enum tr_stage from)
 {
 	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	if (!c || c->done || c->bar_done || c->interrupted)
@@ -264,7 +272,11 @@ static int shell_back(struct lsc_triage *t, struct tr_line *l)
 	const char *last = c->lastev.text;
 	if (tr_memmem(last, strlen(last), "^C") || tr_memmem_ci(last, strlen(last), "interrupt"))
 		return 0;
-	return tr_process_ended(t, l, TR_ST_LOADING) > 0;
+	/* begun only: the program's own words after its command, not the
+	 * command alone (`docker run -d`, a daemon's client: it returns) */
+	if (tr_prompt_command(last, strlen(last)))
+		return 0;
+	return tr_process_ended(t, l, from) > 0;
 }
 
 /* A lone `^C`, the terminal's echo of the user's interrupt: the start
@@ -284,10 +296,10 @@ int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l)
 		interrupt_echo(t, l);
 	const char *c = tr_prompt_command(l->s, l->len);
 	if (!c && tr_prompt_alone(l->s, l->len))
-		return shell_back(t, l);
+		return shell_back(t, l, TR_ST_BEGAN);
 	if (!c || !tr_command_launches(c, l->s + l->len))
 		return 0;
-	(void)shell_back(t, l);
+	(void)shell_back(t, l, TR_ST_LOADING);
 	/* the start before it ends here when it had begun (settings pasted
 	 * before the command stay with the start it runs) */
 	struct tr_start *cur = t->cur && t->cur->src == l->src ? t->cur : NULL;

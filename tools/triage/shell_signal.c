@@ -93,14 +93,23 @@ static int report_at(const char *p, const char *end)
 	return 0;
 }
 
-int tr_shell_signal(const char *s, size_t n)
+static const char *trimmed_end(const char *s, size_t n)
 {
 	const char *end = s + n;
 	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 		end--;
-	int r = report_at(s, end);
-	if (r)
-		return r;
+	return end;
+}
+
+int tr_shell_signal(const char *s, size_t n)
+{
+	int r = report_at(s, trimmed_end(s, n));
+	return r ? r : tr_shell_signal_after_bar(s, n);
+}
+
+int tr_shell_signal_after_bar(const char *s, size_t n)
+{
+	const char *end = trimmed_end(s, n);
 	/* glued to a bar the terminal left open: the report after its bracket */
 	const char *br = NULL;
 	for (const char *p = end; p > s; p--)

@@ -218,6 +218,14 @@ static void unfinished(const struct tr_start *s, struct tr_verdict *v, int have_
 		v->speed = TR_SPEED_SLOW;
 		v->load_s = s->read_s.v / s->bar_frac;
 		v->basis = "whole load at its bar's pace";
+	} else if (v->speed == TR_SPEED_UNKNOWN && have_l && v->ev_time == s->read_s.ev && s->progress_open &&
+		   tr_has(&s->read_gib) && v->ev_size == s->read_gib.ev && s->read_s.v > 0 &&
+		   s->read_gib.v / s->read_s.v >= TR_OK_GIBPS) {
+		/* a bar under way with its share of the size (7 of 46 shards
+		 * of 148.66 GiB in 7 s): the rate so far, ok at 1 GiB/s or
+		 * more, as progress fractions on their clocks are */
+		v->speed = TR_SPEED_OK;
+		v->basis = "its progress so far";
 	} else if (v->speed == TR_SPEED_UNKNOWN && !have_l && have_g) {
 		/* the share its progress gained, of the size, in the time its
 		 * clocks span: a rate so far of 1 GiB/s or more is ok, as a bar
