@@ -10,7 +10,8 @@
  *     start with `[loadscope/` or `{"loadscope":`) parses with the grammar's
  *     parser, names only keys the program prints for that event, and, when
  *     it is whole (not abridged with "..."), carries every key that all the
- *     real lines of its event carry;
+ *     real lines of its event carry, and gives each number with as many
+ *     decimals as the real lines give it (the writer's fixed precision);
  *   - every `docs/PAGE.md#anchor` the program prints (the triage's remedies,
  *     the runs' lines) is a heading of that page, by GitHub's anchor rules;
  *   - README.md's example block (scripts/readme-example.sh) has the shape of
@@ -57,10 +58,32 @@ struct kline {
 	char event[16];
 	char id[40]; /* the id= field (warn lines: each id carries its own keys), or "" */
 	char key[LSC__FIELDS_MAX][KEY_MAX];
+	signed char dec[LSC__FIELDS_MAX]; /* a plain decimal value's digits after the point, or -1 */
 	unsigned n;
 	int abridged; /* an example cut short ("...", or a human line without " | ") */
 	char text[160]; /* the line's start, for messages */
 };
+
+/* The digits after the point of @v when it is a plain decimal number
+ * (`-`, digits, an optional point and digits), else -1: the writer gives
+ * each key a fixed number of decimals, so an example shows it. */
+static int decimals_of(const char *v)
+{
+	const char *s = v + (*v == '-');
+	const char *d = s;
+	while (isdigit((unsigned char)*d))
+		d++;
+	if (d == s)
+		return -1;
+	if (!*d)
+		return 0;
+	if (*d != '.')
+		return -1;
+	const char *f = ++d;
+	while (isdigit((unsigned char)*d))
+		d++;
+	return *d || d == f ? -1 : (int)(d - f);
+}
 
 /* Parse @line (a copy is made) into @out; the parser's result. */
 static int kline_parse(const char *line, size_t len, struct kline *out)
@@ -79,19 +102,27 @@ static int kline_parse(const char *line, size_t len, struct kline *out)
 	snprintf(out->event, sizeof out->event, "%s", p.event);
 	const char *id = lsc__parsed_get(&p, "id");
 	snprintf(out->id, sizeof out->id, "%s", id ? id : "");
-	for (unsigned i = 0; i < p.n && i < LSC__FIELDS_MAX; i++)
+	for (unsigned i = 0; i < p.n && i < LSC__FIELDS_MAX; i++) {
+		out->dec[out->n] = (signed char)decimals_of(p.kv[i].val);
 		snprintf(out->key[out->n++], KEY_MAX, "%s", p.kv[i].key);
+	}
 	out->abridged = memmem(line, len, "...", 3) != NULL ||
 			(p.format == LSC_FORMAT_HUMAN && !memmem(line, len, " | ", 3));
 	return 1;
 }
 
-static int has_key(const struct kline *l, const char *k)
+/* The index of @k in @l, or -1. */
+static int key_at(const struct kline *l, const char *k)
 {
 	for (unsigned i = 0; i < l->n; i++)
 		if (!strcmp(l->key[i], k))
-			return 1;
-	return 0;
+			return (int)i;
+	return -1;
+}
+
+static int has_key(const struct kline *l, const char *k)
+{
+	return key_at(l, k) >= 0;
 }
 
 static int is_vm_key(const char *k)
@@ -365,6 +396,25 @@ static int key_always(const struct kline *ex, const char *key)
 	return any;
 }
 
+/* The decimals every real line of @ex's event (and id) gives @key's
+ * number, or -1 when they are no number or do not agree (a count that is
+ * sometimes `n/a`, a value written in the shortest form). */
+static int real_decimals(const struct kline *ex, const char *key)
+{
+	int d = -2;
+	for (unsigned i = 0; i < n_real; i++) {
+		if (strcmp(real[i].event, ex->event) || strcmp(real[i].id, ex->id))
+			continue;
+		int k = key_at(&real[i], key);
+		if (k < 0)
+			continue;
+		if (real[i].dec[k] < 0 || (d != -2 && d != real[i].dec[k]))
+			return -1;
+		d = real[i].dec[k];
+	}
+	return d < 0 ? -1 : d;
+}
+
 /* Check one example line; the number of problems (logged). */
 static unsigned check_example(const char *file, unsigned lineno, const char *line, size_t len)
 {
@@ -388,6 +438,15 @@ static unsigned check_example(const char *file, unsigned lineno, const char *lin
 		if (!key_seen(ex.event, key) && !(is_vm_key(key) && key_seen(ex.event, "run")) &&
 		    !written_by_program(key)) {
 			cr_log_error("%s:%u: %s lines have no key %s", file, lineno, ex.event, key);
+			bad++;
+		}
+		/* The precision a reader sees is the program's: an example with
+		 * another number of decimals than every real line of its event
+		 * is out of date, or the writer's precision changed. */
+		int want = real_decimals(&ex, key);
+		if (want >= 0 && ex.dec[k] >= 0 && ex.dec[k] != want && !is_auto_key(key)) {
+			cr_log_error("%s:%u: %s has %d decimals; every real %s line has %d: %s", file, lineno, key,
+				     ex.dec[k], ex.event, want, ex.text);
 			bad++;
 		}
 	}

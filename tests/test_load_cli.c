@@ -2,7 +2,8 @@
  * Description: `loadscope load`, the main job, run as a program. It makes a
  * test file and prints its XXH3-64; loads it with the lines on stdout
  * (start, loaded, complement, ready) in human and JSON form; --expect with
- * the right hash exits 0 and with a wrong one exits 1 with an error line;
+ * the right hash exits 0 and with a wrong one exits 1 with an error line,
+ * and on a model file (tensors) it is a usage line naming that file;
  * a missing file exits 1 with a line naming it; no file is a usage error
  * (64, docs/cli.md);
  * --pin-readonly with a backend that has no read-only flag is a note;
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "helpers/load_helpers.h"
+#include "helpers/model_files.h"
 #include "helpers/tool_run.h"
 
 static char out[1 << 16];
@@ -30,17 +32,32 @@ static void need_tool(void)
 
 TestSuite(load_cli, .init = need_tool);
 
-/* Run the tool with @args; stdout into out[]; return the exit code. */
-static int run(const char *args)
+/* Run the shell command @cmd; its stdout into out[]; the exit status (-1
+ * when it did not exit). */
+static int run_cmd(const char *cmd)
 {
-	char cmd[2048];
-	snprintf(cmd, sizeof(cmd), "LOADSCOPE=verbose '%s' load %s 2>/dev/null", LSC_TEST_TOOL, args);
 	FILE *f = popen(cmd, "r");
 	cr_assert_not_null(f);
 	size_t n = fread(out, 1, sizeof(out) - 1, f);
 	out[n] = 0;
 	int st = pclose(f);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* `loadscope load @args` with the verbose lines; stdout into out[]. */
+static int run(const char *args)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "LOADSCOPE=verbose '%s' load %s 2>/dev/null", LSC_TEST_TOOL, args);
+	return run_cmd(cmd);
+}
+
+/* `LOADSCOPE=@mode loadscope load @args`, stdout and stderr both into out[]. */
+static int run_merged(const char *mode, const char *args)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof(cmd), "LOADSCOPE=%s '%s' load %s 2>&1", mode, LSC_TEST_TOOL, args);
+	return run_cmd(cmd);
 }
 
 /* The parsed line of @event in out[] (human or JSON); 0 when absent. */
@@ -154,27 +171,37 @@ Test(load_cli, bad_input_and_usage)
 Test(load_cli, lines_off_quiet_on_success_one_line_on_failure)
 {
 	make();
-	char cmd[1200];
-	snprintf(cmd, sizeof(cmd), "LOADSCOPE=off '%s' load '%s' 2>&1", LSC_TEST_TOOL, path);
-	FILE *f = popen(cmd, "r");
-	cr_assert_not_null(f);
-	size_t n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = 0;
-	int st = pclose(f);
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d: %s", st, out);
-	cr_assert_eq(n, 0, "a load with the lines off printed: %s", out);
+	char args[600];
+	snprintf(args, sizeof(args), "'%s'", path);
+	int st = run_merged("off", args);
+	cr_assert_eq(st, 0, "status %d: %s", st, out);
+	cr_assert_eq(out[0], 0, "a load with the lines off printed: %s", out);
 
-	snprintf(cmd, sizeof(cmd), "LOADSCOPE=off '%s' load /nonexistent/loadscope.bin 2>&1", LSC_TEST_TOOL);
-	f = popen(cmd, "r");
-	cr_assert_not_null(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = 0;
-	st = pclose(f);
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, out);
+	st = run_merged("off", "/nonexistent/loadscope.bin");
+	cr_assert_eq(st, 1, "status %d: %s", st, out);
 	cr_assert(!strncmp(out, "loadscope load: ", 16), "%s", out);
 	cr_assert(strstr(out, "No such file") || strstr(out, "ENOENT") || strstr(out, "not found"), "%s", out);
 	char *nl = strchr(out, '\n');
 	cr_assert(nl && nl[1] == 0, "one line, got: %s", out);
+}
+
+/* --expect is the hash of one whole file: given a model file (tensors),
+ * the usage line names that file, so the user sees which input it meant. */
+Test(load_cli, expect_on_a_model_file_names_the_file)
+{
+	const char hdr[] = "{\"w\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}";
+	unsigned char bytes[8 + sizeof(hdr) - 1 + 16] = {0};
+	bytes[0] = (unsigned char)(sizeof(hdr) - 1);
+	memcpy(bytes + 8, hdr, sizeof(hdr) - 1);
+	char *model = lsct_write("expect.safetensors", bytes, sizeof(bytes));
+	char args[700];
+	snprintf(args, sizeof(args), "--expect 0123456789abcdef '%s'", model);
+	int st = run_merged("on", args);
+	cr_assert_eq(st, 64, "status %d: %s", st, out);
+	char want[600];
+	snprintf(want, sizeof(want), "--expect is the hash of a whole file; %s holds tensors", model);
+	cr_assert(strstr(out, want), "%s", out);
+	free(model);
 }
 
 Test(load_cli, pin_readonly_without_the_flag_is_a_note)

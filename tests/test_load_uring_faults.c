@@ -3,7 +3,8 @@
  * the syscall shim (src/sys/sys.h): its uring_wait_cqe hook hands back
  * the kernel's real CQE, whose result a test rewrites (a short read,
  * -EINTR, -EAGAIN, -EIO, -ECANCELED), and its submit hooks deny
- * io_uring_enter the way a seccomp filter does (-EPERM), or fail waiting.
+ * io_uring_enter the way a seccomp filter does (-EPERM), or fail waiting;
+ * its pread hook returns a little at a time, as a FUSE file may.
  *
  * Each is handled (retried, resubmitted, fallen back to pread with one
  * `fallback` line) or fails the load with one `error` line naming the
@@ -51,6 +52,8 @@ static struct {
 	unsigned refuse;   /* submit_and_wait refuses (EAGAIN, nothing taken) this many times first */
 	unsigned refused;  /* ... refusals handed back so far */
 	unsigned naps;     /* the reader's naps (free here: counted, not slept) */
+	size_t pread_cap;  /* pread returns at most this many bytes a call (a FUSE file) */
+	unsigned short_preads; /* ... calls it cut short */
 	const char *path;
 } F;
 
@@ -130,6 +133,15 @@ static int f_nanosleep(const struct timespec *req, struct timespec *rem)
 	return F.refuse ? 0 : nanosleep(req, rem);
 }
 
+static ssize_t f_pread(int fd, void *buf, size_t len, off_t off)
+{
+	if (F.pread_cap && len > F.pread_cap) {
+		len = F.pread_cap;
+		F.short_preads++;
+	}
+	return lsc__sys_default.pread(fd, buf, len, off);
+}
+
 static int f_fadvise(int fd, off_t off, off_t len, int advice)
 {
 	if (F.truncate_to)
@@ -154,6 +166,7 @@ static void setup(void)
 	shim.uring_register_files = f_reg_files;
 	shim.uring_register_buffers = f_reg_bufs;
 	shim.nanosleep = f_nanosleep;
+	shim.pread = f_pread;
 	lsc__sys_set(&shim);
 }
 
@@ -396,6 +409,20 @@ Test(load_uring_faults, enter_denied_falls_back_to_pread)
 	F.deny_enter = EPERM;
 	loads_right(&o);
 	fell_back("io_uring_enter: EPERM");
+}
+
+/* Denied from the first io_uring_enter, on a file whose pread returns a
+ * little at a time: the reads the ring had prepared, done with pread
+ * instead, are each read whole (pread again from where it stopped), not
+ * taken as short. */
+Test(load_uring_faults, enter_denied_on_a_file_read_a_little_at_a_time)
+{
+	struct lsc_load_options o = opts(4);
+	F.deny_enter = EPERM;
+	F.pread_cap = 3 * 4096 + 1;
+	loads_right(&o);
+	fell_back("io_uring_enter: EPERM");
+	cr_assert_gt(F.short_preads, 0, "no pread was cut short");
 }
 
 /* Denied at the second io_uring_enter, with the first one's reads still in

@@ -14,7 +14,8 @@
  * file is made (SIGXFSZ at its first write) leaves nothing. "%p" in the
  * path is the pid, and a parent and its forked child never write one
  * file: with %p each has its own, without it the child is refused in one
- * note line. Character and block device nodes (made with mknod; a loud
+ * note line; a child whose pid is shorter than its parent's (pid 1 of a
+ * new pid namespace) gets exactly its own name. Character and block device nodes (made with mknod; a loud
  * skip without CAP_MKNOD), a socket and the locked trace of another live
  * process are left alone too, each named for what it is.
  * Every path lives in a temporary directory: the real /dev is never
@@ -24,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -515,6 +517,29 @@ Test(trace_file, a_forked_child_gets_its_own_file_with_percent_p)
 	cr_assert_eq(entries(dir), 2);
 	assert_only_pid(mine, getpid(), "in parent", "in child");
 	assert_only_pid(childs, child, "in child", "in parent");
+}
+
+/* The child's name is its pid alone, however short: a child that is pid 1
+ * of a new pid namespace (as in a container) writes t-1.json, not the
+ * parent's longer name with its tail left on. A loud skip where this
+ * process may not make a pid namespace (no CAP_SYS_ADMIN, a seccomp
+ * filter). */
+Test(trace_file, a_child_with_a_shorter_pid_gets_exactly_its_own_name)
+{
+	if (getpid() < 10)
+		cr_skip_test("this process is pid %d: no shorter pid to fork into", (int)getpid());
+	if (unshare(CLONE_NEWPID) != 0)
+		cr_skip_test("SKIP: unshare(CLONE_NEWPID): %s; the pid-1 child is not tried", strerror(errno));
+	char tmpl[128], mine[128], childs[128];
+	snprintf(tmpl, sizeof(tmpl), "%s/t-%%p.json", dir);
+	pid_t child;
+	cr_assert_eq(fork_and_trace(tmpl, &child), 0, "the child said a trace note");
+	snprintf(mine, sizeof(mine), "%s/t-%d.json", dir, (int)getpid());
+	snprintf(childs, sizeof(childs), "%s/t-1.json", dir);
+	cr_assert_eq(entries(dir), 2);
+	assert_only_pid(mine, getpid(), "in parent", "in child");
+	cr_assert_eq(lsct_trace_read(childs, &tr, why, sizeof(why)), 0, "%s: %s", childs, why);
+	cr_assert_not_null(lsct_trace_find(&tr, 'E', "in child", 0), "%s has no child span", childs);
 }
 
 Test(trace_file, a_forked_child_never_writes_its_parents_file)

@@ -181,3 +181,38 @@ Test(triage_table, relative_on_the_complement_without_ready_lines)
 	free(md);
 	lsc_triage_free(t);
 }
+
+/* A strata start that says it reads through the file cache has the reader
+ * "buffered", a configuration key of its own: starts that differ only
+ * there are two arms, and a second such line with no arena note between
+ * is a second start (the line comes once per start, just before the note). */
+Test(triage_table, the_buffered_reader_is_a_key_and_a_start)
+{
+	static const char one[] = "[strata] starting engine: strata generate --port 8080\n"
+				  "strata generate: expert arena read through the file cache (buffered (not Windows))\n"
+				  "strata generate: loaded 39.97 GiB at 3.08 GiB/s\n"
+				  "[strata] engine ready after 25 s (serve/server.py:318)\n";
+	static const char two[] = "[strata] starting engine: strata generate --port 8080\n"
+				  "strata generate: loaded 39.97 GiB at 3.21 GiB/s\n"
+				  "[strata] engine ready after 24 s (serve/server.py:318)\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%s%s", one, two);
+	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_TABLE};
+	struct lsc_triage *t = lsc_triage_new(&o);
+	lsc_triage_feed(t, log, strlen(log));
+	lsc_triage_finish(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 2);
+	char *js = render(t, LSC_TRIAGE_JSON);
+	cr_assert(strstr(js, "\"table\":{\"keys\":[\"reader\"]"), "%s", js);
+	cr_assert(strstr(js, "buffered"), "%s", js);
+	free(js);
+	lsc_triage_free(t);
+
+	static const char twice[] = "strata generate: expert arena read through the file cache (buffered (not Windows))\n"
+				    "strata generate: expert arena read through the file cache (buffered (not Windows))\n";
+	t = lsc_triage_new(&(struct lsc_triage_opts){0});
+	lsc_triage_feed(t, twice, strlen(twice));
+	lsc_triage_finish(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 2, "a second read-through line with no note between is a second start");
+	lsc_triage_free(t);
+}
