@@ -293,8 +293,12 @@ Test(alloc_faults, a_load_succeeds_or_fails_cleanly_at_every_allocation, .timeou
 		lsc_profiler *p = lsct_profiler_fresh(&cap);
 		struct lsc_extent e = {.path = pathc, .length = UINT64_MAX, .xxh3 = want, .has_xxh3 = 1};
 		lsc_arena *a = NULL;
+		struct lsc_load_options lo;
+		lsc_load_options_init(&lo);
+		struct lsc_load_result res;
+		lo.result = &res;
 		arm(k);
-		int ret = lsc_load(p, NULL, &e, 1, 0, &a);
+		int ret = lsc_load(p, &lo, &e, 1, 0, &a);
 		long made = disarm();
 		if (ret == 0) {
 			cr_assert_not_null(a);
@@ -316,6 +320,16 @@ Test(alloc_faults, a_load_succeeds_or_fails_cleanly_at_every_allocation, .timeou
 			cr_expect_null(a);
 			cr_expect_eq(ret, -ENOMEM, "allocation %ld: %d (%s)", k, ret, lsc_strerror(ret));
 			cr_expect_eq(lsct_count(&cap, "error"), 1, "allocation %ld: one error line", k);
+			/* the result as data says what the line says; an offset
+			 * only where there is a file to blame */
+			cr_expect_eq(res.err, ret, "allocation %ld", k);
+			char buf[LSC__LINE_MAX + 1];
+			struct lsc__parsed pl;
+			if (lsct_find(&cap, "error", 0, buf, sizeof(buf), &pl))
+				cr_expect_str_eq(res.err_what, lsc__parsed_get(&pl, "what"), "allocation %ld", k);
+			if (!res.err_path[0])
+				cr_expect_eq(res.err_offset, 0, "allocation %ld: %s failed with no file, at offset %llu",
+					     k, res.err_what, (unsigned long long)res.err_offset);
 		}
 		lsc_profiler_destroy(p);
 		cr_expect_eq(lsct_open_fds(), fds, "allocation %ld: a descriptor left open", k);

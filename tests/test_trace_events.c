@@ -9,6 +9,7 @@
  * one track never overlaps itself, however long its busy time. Threads
  * recording at once each write whole events: the file reads strictly, each
  * thread is named once, and every span's B and E pair on its own track.
+ * An instant's args carry its line's numbers, text for text.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -24,6 +25,7 @@
 
 #include "helpers/load_helpers.h"
 #include "helpers/trace_json.h"
+#include "format/line.h"
 #include "loader/lines.h"
 
 static struct lsct_capture cap;
@@ -129,6 +131,86 @@ Test(trace_events, a_load_gives_named_tracks_lanes_instants_and_counters)
 		}
 	cr_assert_eq(memory, 1, "no memory counter at the start");
 	cr_assert_eq(stalls, 1, "no stall counter at the start");
+	free(file);
+}
+
+/* A plain decimal number: what the trace writes bare, and the line too. */
+static int is_number(const char *v)
+{
+	const char *d = v + (*v == '-');
+	int points = 0, digits = 0;
+	for (; *d; d++) {
+		points += *d == '.';
+		digits += *d >= '0' && *d <= '9';
+		if (!((*d >= '0' && *d <= '9') || *d == '.'))
+			return 0;
+	}
+	return digits && points <= 1;
+}
+
+/* An instant's args are its line's fields with the same values: each
+ * number of the start, arena, fallback, error and ready lines (signed
+ * counts, unsigned sizes, seconds with their decimals) is in the trace as
+ * "key":value, text for text. */
+Test(trace_events, an_instants_args_are_its_lines_numbers)
+{
+	char *file = strdup(lsct_make_file("a.bin", (1u << 20) + 7, 5));
+	char path[512];
+	snprintf(path, sizeof(path), "%s/args.json", lsct_tmpdir());
+	lsc_profiler *p = traced(path);
+	cr_assert_eq(lsc_start_begin(p, "trace args"), 0);
+	struct lsc_load_options lo;
+	lsc_load_options_init(&lo);
+	lo.reader = "pread";
+	struct lsc_extent e = {.path = file, .length = (1u << 20) + 7};
+	lsc_arena *a = NULL;
+	cr_assert_eq(lsc_load(p, &lo, &e, 1, 0, &a), 0);
+	lsc__load_fallback(p, "reader", "io_uring", "pread", "a test's fallback");
+	lsc__load_error(p, "read", file, 123456789012ull, -EIO, "a test's error");
+	cr_assert_eq(lsc_start_end(p), 0);
+	lsc_arena_destroy(a);
+	lsc_profiler_destroy(p);
+
+	uint64_t len;
+	char *text = (char *)lsct_read_file(path, &len);
+	cr_assert_not_null(text);
+	char *z = realloc(text, len + 1);
+	cr_assert_not_null(z);
+	text = z;
+	text[len] = '\0';
+	static const char *const instants[] = {"start", "arena", "fallback", "error", "ready"};
+	unsigned checked = 0, with_negative_or_decimal = 0;
+	for (char *s = cap.buf; *s;) {
+		char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		static char line[LSC__LINE_MAX * 2];
+		snprintf(line, sizeof(line), "%.*s", (int)n, s);
+		struct lsc__parsed pl;
+		int mine = 0;
+		if (lsc__line_parse(line, strlen(line), &pl) == 1)
+			for (unsigned i = 0; i < sizeof(instants) / sizeof(instants[0]); i++)
+				mine |= !strcmp(pl.event, instants[i]);
+		for (unsigned i = 0; mine && i < pl.n; i++) {
+			if (!is_number(pl.kv[i].val))
+				continue;
+			char want[160];
+			snprintf(want, sizeof(want), "\"%s\":%s", pl.kv[i].key, pl.kv[i].val);
+			size_t w = strlen(want);
+			int found = 0;
+			/* text for text: not a prefix of a longer number */
+			for (const char *q = text; !found && (q = strstr(q, want)); q += w)
+				found = !((q[w] >= '0' && q[w] <= '9') || q[w] == '.');
+			cr_expect(found, "%s line's %s=%s is not in the trace's args", pl.event, pl.kv[i].key,
+				  pl.kv[i].val);
+			checked++;
+			with_negative_or_decimal += strchr(pl.kv[i].val, '.') || pl.kv[i].val[0] == '-';
+		}
+		s += n + (nl ? 1 : 0);
+	}
+	cr_assert_geq(checked, 8, "only %u numbers checked: %s", checked, cap.buf);
+	cr_assert_gt(with_negative_or_decimal, 0, "no number with a point or a sign among them");
+	cr_assert(strstr(text, "\"offset\":123456789012"), "the error's offset");
+	free(text);
 	free(file);
 }
 

@@ -657,3 +657,31 @@ Test(triage_recognise, a_loader_line_that_says_it_failed_opens_no_start)
 	cr_expect_eq(lsc_triage_nstarts(t), 2, "a loader line with no failure words after a failure");
 	lsc_triage_free(t);
 }
+
+/* A `still starting` counter that went back is the engine restarted, a
+ * new start; back by a second or less is the same start (a counter
+ * rounded, or two clocks): both sides of that second. */
+Test(triage_recognise, a_still_counter_back_by_more_than_a_second_is_a_restart)
+{
+	static const struct {
+		const char *second;
+		unsigned starts;
+	} cases[] = {
+		{"23.5", 1}, /* back 0.5 s */
+		{"23", 1},   /* back exactly 1 s */
+		{"22.9", 2}, /* back 1.1 s */
+		{"8", 2},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char log[512];
+		snprintf(log, sizeof(log),
+			 "[strata] starting engine: strata generate --port 8080\n"
+			 "[strata] still starting (24 s) - please wait ... (serve/server.py:307)\n"
+			 "[strata] still starting (%s s) - please wait ... (serve/server.py:307)\n",
+			 cases[i].second);
+		struct lsc_triage *t = run(log);
+		cr_expect_eq(lsc_triage_nstarts(t), cases[i].starts, "24 s then %s s: %zu starts", cases[i].second,
+			     lsc_triage_nstarts(t));
+		lsc_triage_free(t);
+	}
+}
