@@ -125,6 +125,14 @@ Test(triage_clean, logger_prefixes)
 	CLEAN("INFO 10-16 15:39:01 [loader.py:123] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 	CLEAN("0.00.189.951 I strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 	CLEAN("[pid  4712] 16:20:09.812345 ioctl(3, X) = 0", "ioctl(3, X) = 0");
+	/* a quoted paste collected again: the quote behind the prefix goes
+	 * too, nested or not, with the indentation after it, as it does at the
+	 * line's start; a '>' glued to the text stays */
+	CLEAN("Nov 30 04:05:16 gpu-box strata[4711]: > strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[2026-10-16 15:39:01.5] > >   File \"x.py\", line 1", "File \"x.py\", line 1");
+	CLEAN("[2026-10-16 15:39:01.5] >>> import x", "import x");
+	CLEAN(">>> import x", "import x");
+	CLEAN("[2026-10-16 15:39:01.5] ->x", "->x");
 }
 
 Test(triage_clean, timestamp_is_kept_as_seconds_of_day)

@@ -15,9 +15,9 @@
  * of the cut log:
  *   - `log-truncated` (any severity), `healthy`, `completed`, `not-evaluated`
  *     and `slow-start` may appear: the cut start never ended, or the cut
- *     removed the evidence that came after its end; `start-failed` where
- *     the whole log has a fail for that start (the cut kept the failure
- *     line, not the line that names its cause);
+ *     removed the evidence that came after its end; `start-failed`
+ *     and `load-failed` where the whole log has a fail for that start (the
+ *     cut kept the failure line, not the line that names its cause);
  *   - any other id must also be in the whole log's findings for the same
  *     start, with a severity no higher than there.
  * The exit code of a cut log is 0..3. This compares the tool with itself (the
@@ -144,11 +144,12 @@ static int cut_ok(const struct tset *whole, const struct trow *c)
 	    strcmp(c->id, "not-evaluated") == 0 || strcmp(c->id, "completed") == 0)
 		return 1;
 	/* a cut start may also end on a figure that says it was slow so far,
-	 * or on a failure line whose specific cause came after the cut: a
-	 * start-failed only where the whole log has a fail for that start */
+	 * or on a failure line whose specific cause came after the cut (a
+	 * traceback, then `Killed`): the generic failures, start-failed and
+	 * load-failed, only where the whole log has a fail for that start */
 	if (strcmp(c->id, "slow-start") == 0)
 		return 1;
-	if (strcmp(c->id, "start-failed") == 0) {
+	if (strcmp(c->id, "start-failed") == 0 || strcmp(c->id, "load-failed") == 0) {
 		for (size_t i = 0; i < whole->n; i++)
 			if (whole->r[i].start == c->start && whole->r[i].sev == LSC_TRIAGE_FAIL)
 				return 1;

@@ -1713,3 +1713,98 @@ Test(generic, the_same_failure_again_is_another_attempt)
 				"ERROR: the engine failed: bad config\n"),
 		     1);
 }
+
+/* issue 23's ninth round: the bare verb for the load's end ("Finish
+ * loading", mlc_chat_cli's), and a chat program's answer turn after it:
+ * the model is up, so what fails inside the answer is the app's work */
+Test(generic, finish_loading_then_a_chat_answer)
+{
+	expect_start("mlc_chat_cli --model dolly\nFinish loading\n", "completed", "-");
+	/* a wait for the end, or a plan of it, is no end */
+	expect_start("mlc_chat_cli --model dolly\nwaiting for the model to finish loading\n", "loading", "-");
+	expect_start("mlc_chat_cli --model dolly\nit will finish loading soon\n", "cut-off", "-");
+	/* the answer turn after the load: completed there, a failure inside it is not the start's */
+	const char *turn = "mlc_chat_cli --model dolly\nFinish loading\n### Instruction: hello\n"
+			   "### Response: [13:55:51] allocator.h:64: Warning: got InternalError during allocation:\n"
+			   "Check failed: (e == cudaSuccess) is false: CUDA: out of memory\n";
+	expect_start(turn, "completed", "-");
+	expect_start("Finish loading\nAssistant: Hello!\nterminate called after throwing an instance of 'x'\n",
+		     "completed", "-");
+	/* without the turn, the failure after the load's end fails the start */
+	expect_start("mlc_chat_cli --model dolly\nFinish loading\nCheck failed: (e == cudaSuccess) is false: CUDA: out "
+		     "of memory\n",
+		     "failed", "-");
+	/* a key of a dump, the word inside a sentence, a turn before any load: no turn */
+	expect_start("mlc_chat_cli --model dolly\nFinish loading\nresponse: {\"id\": 1}\nCheck failed: (e) is "
+		     "false: CUDA: out of memory\n",
+		     "failed", "-");
+	expect_start("mlc_chat_cli --model dolly\nFinish loading\nthe response: was cut\nCheck failed: (e) is false: "
+		     "CUDA: out of memory\n",
+		     "failed", "-");
+	cr_expect(tr_chat_answer("### Response: hi", 16));
+	cr_expect(tr_chat_answer("Assistant:", 10));
+	cr_expect(!tr_chat_answer("the response: was cut", 21));
+	cr_expect(!tr_chat_answer("Response: {\"a\":1}", 17));
+	cr_expect(!tr_chat_answer("Responses: 3", 12));
+}
+
+/* issue 23's ninth round: a launcher's own words for the load's failure
+ * (contracted, or the step named before the error word), the same failure
+ * said by each rank with nothing between, and a launcher's wait for its
+ * server to come up as the frame that raised */
+Test(generic, a_launchers_words_for_the_load_failing)
+{
+	static const char *const said[] = {
+		"load model error: Can't get attribute 'TrainingArguments' on <module 'x'>\n",
+		"2023-09-18 17:59:09,453 [mlserver] INFO - Couldn't load model 'transformer'. Model will be removed.\n",
+		"ERROR model load error: bad header\n",
+		"I can't load the model m\n",
+	};
+	for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+		struct lsc_triage *t = trun_text(said[i]);
+		cr_assert(t);
+		cr_expect_eq(lsc_triage_nstarts(t), 1, "%s", said[i]);
+		cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "%s", said[i]);
+		lsc_triage_free(t);
+	}
+	/* a hedge before the words, and a load said to go well, are no failure */
+	cr_expect_eq(nstarts_of("if you can't load the model, check the path\n"), 0);
+	cr_expect_eq(nstarts_of("model loaded, no load error\n") <= 1, 1);
+	/* two ranks say one failure: one start; an attempt between (an exit) makes it another */
+	cr_expect_eq(nstarts_of("load model error: x\n################\nload model error: x\n"), 1);
+	cr_expect_eq(nstarts_of("Failed to load the model\nexited before becoming healthy. exitCode=1\n"
+				"Failed to load the model\n"),
+		     2);
+	/* a traceback raised in the launcher's wait for its server to come up: the start failed to come up */
+	const char *tb = "Traceback (most recent call last):\n"
+			 "  File \"/x/mii/backend/server.py\", line 47, in __init__\n"
+			 "    self._wait_until_server_is_live(processes,\n"
+			 "  File \"/x/mii/backend/server.py\", line 62, in _wait_until_server_is_live\n"
+			 "    raise RuntimeError(\n"
+			 "RuntimeError: server crashed for some reason, unable to proceed\n";
+	struct lsc_triage *t = trun_text(tb);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "a wait for the server to come up raised");
+	lsc_triage_free(t);
+	/* the same raised in a wait for something else (a queue): no load named */
+	const char *q = "Traceback (most recent call last):\n"
+			"  File \"/x/app.py\", line 62, in _wait_for_queue\n"
+			"    raise RuntimeError(\n"
+			"RuntimeError: crashed for some reason, unable to proceed\n";
+	t = trun_text(q);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), -1, "a wait for a queue");
+	lsc_triage_free(t);
+}
+
+/* issue 23's ninth round: the verb with a colon before what loaded
+ * (Fooocus's `Base model loaded: D:\...\juggernautXL.safetensors`) */
+Test(generic, model_loaded_colon_and_its_path)
+{
+	expect_start("Base model loaded: D:\\Fooocus\\models\\checkpoints\\juggernautXL.safetensors\n", "completed", "-");
+	expect_start("Model loaded: /m/llama3.gguf\n", "completed", "-");
+	/* a part that is no weights, the negation, a count under way */
+	cr_expect_eq(nstarts_of("Tokenizer loaded: /m/tokenizer.json\n"), 0);
+	cr_expect_eq(nstarts_of("Model not loaded: /m/llama3.gguf\n"), 0);
+	cr_expect_eq(nstarts_of("Refiner unloaded.\n"), 0);
+}

@@ -146,3 +146,25 @@ Test(shell_signal, a_kill_glued_to_the_bar_that_opens_the_start)
 		     "Loading checkpoint shards:  40%|####      | 2/5 [00:02<00:03,  1.00it/s]Killed\n",
 		     "completed", 0);
 }
+
+/* issue 23's ninth round: zsh's job report, pid before the name
+ * (`[1]    26478 killed     python test.py`), alone or glued to the bar
+ * after a prompt's paste; the name still needs the shells' alignment */
+Test(shell_signal, zsh_job_report_with_its_pid)
+{
+	cr_expect_eq(sig_of("[1]    26478 killed     python test.py"), TR_SIG_KILLED);
+	cr_expect_eq(sig_of("[2]  + 4711 segmentation fault  ./llama-cli -m m.gguf"), TR_SIG_FAULT);
+	cr_expect_eq(sig_of("[1]    26478 killed python test.py"), 0, "one space: prose, no alignment");
+	cr_expect_eq(sig_of("[1] 26478 workers were killed"), 0);
+	const char *glued = "Loading checkpoint shards:   0%|          | 0/3 [00:00<?, ?it/s][1]    26478 killed     python "
+			    "test.py";
+	cr_expect_eq(tr_shell_signal_after_bar(glued, strlen(glued)), TR_SIG_KILLED);
+	/* the bar's own bracket is the rate's: a job bracket alone after text is none */
+	cr_expect_eq(tr_shell_signal_after_bar("see [1]    26478 killed     python test.py", 42), 0);
+	expect_start("pip install xformers.\nLoading checkpoint shards:   0%|          | 0/3 [00:00<?, ?it/s][1]    "
+		     "26478 killed     python test.py\n",
+		     "failed", 1);
+	/* without the report the bar is a load still under way */
+	expect_start("pip install xformers.\nLoading checkpoint shards:   0%|          | 0/3 [00:00<?, ?it/s]\n",
+		     "loading", 0);
+}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "helpers/triage_run.h"
+#include "triage/internal.h"
 
 static void expect_start(const char *log, size_t i, const char *outcome, const char *speed)
 {
@@ -72,4 +73,20 @@ Test(subject, a_part_ready_is_not_the_server_up)
 	expect_start("INFO launcher: Waiting for worker 1 to be ready...\n"
 		     "INFO launcher: Worker 1 is ready.\n",
 		     0, "cut-off", "-");
+}
+
+/* issue 23's ninth round: the model's files ready (on disk) are not the
+ * model up, so the load's failure after them fails the start (GPUStack's
+ * `Model files are ready.` before vox-box's `Faild to load model`, the
+ * engine's own misspelling) */
+Test(subject, the_model_files_ready_are_not_the_model_up)
+{
+	cr_expect(!tr_ready_subject("Model files are ready.", 22));
+	cr_expect(tr_ready_subject("Model is ready.", 15));
+	const char *log = "INFO - Model files are ready.\nINFO - Starting vox-box server\nINFO - Loading model\n"
+			  "CRITICAL - Faild to load model, CUDA failed with error out of memory\n";
+	expect_start(log, 0, "failed", "-");
+	/* the same with the misspelling alone, and a hedge before it */
+	expect_start("INFO - Loading model\nERROR - Faild to load model\n", 0, "failed", "-");
+	expect_start("INFO - Loading model\nINFO - if it faild to load model, retry\n", 0, "cut-off", "-");
 }

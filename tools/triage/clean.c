@@ -754,6 +754,13 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		p++;
 	if (manager_prefix(pre, p))
 		l->flags |= TR_L_MANAGER;
+	/* a quoted paste collected again ("host app[1]: > Traceback ..."):
+	 * the quote behind the prefixes is the same quote as at the start */
+	while (p != pre && p < end && *p == '>' && (p + 1 == end || p[1] == ' ' || p[1] == '\t' || p[1] == '>')) {
+		p++;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+	}
 	if (p < end && *p == '{') {
 		char *me = json_message(p, end, &l->level);
 		if (me != end) {

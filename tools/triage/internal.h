@@ -722,6 +722,9 @@ int tr_model_loaded_words(const char *s, size_t n);
 /* model_loaded.c: does the line that begins the load end in a word that
  * says it finished ("Loading model ... done", "loading weights: ok")? */
 int tr_load_said_done(const char *s, size_t n);
+/* chat_turn.c: does the line open a chat program's answer turn
+ * ("### Response: ...", "Assistant: ...")? */
+int tr_chat_answer(const char *s, size_t n);
 /* memory_amount.c: does the line say the start brought an amount of
  * memory in ("Loaded engine size: 15323 MiB", "Allocated 1504.00 MiB for
  * ...", "Allocating 5033164800 bytes")? Not a refusal, not what is free. */

@@ -921,6 +921,14 @@ static int frame_loads(const char *s, size_t n)
 		size_t fl = 0;
 		while (in + fl < end && (tr_isword(in[fl]) || in[fl] == '_'))
 			fl++;
+		/* a launcher's wait for its server process to come up, the
+		 * frame that raised ("in _wait_until_server_is_live"): the start
+		 * not coming up. Only a wait named for the server or its being
+		 * live: a bare `wait_ready` is as often a poller the user's
+		 * Ctrl-C stops (strata-buffered-stopped), and a code line
+		 * calling it is only the call */
+		if (tr_memmem_ci(in, fl, "wait") && (tr_memmem_ci(in, fl, "server") || tr_memmem_ci(in, fl, "live")))
+			return 1;
 		return loading_ident(in, fl);
 	}
 	if (n > 6 && !memcmp(s, "File \"", 6))
@@ -960,8 +968,13 @@ static int request_served_failed(const char *s, size_t n)
  * failed; where the words begin, NULL none. */
 static const char *load_failed_at(const char *s, size_t n)
 {
+	/* the contractions too ("Couldn't load model 'transformer'"), and the
+	 * step named before the error word ("load model error: ...") */
 	static const char *const w[] = {"failed to load", "error loading", "could not load", "unable to load",
-					"cannot load"};
+					"cannot load", "couldn't load", "can't load", "load model error",
+					"model load error", "load model failed", "model load failed",
+					/* a frequent misspelling in engines' own messages ("Faild to load model") */
+					"faild to load"};
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
 		const char *k = ci(s, n, w[i]);
 		if (k)
@@ -1005,7 +1018,9 @@ static int assert_failed(const char *s, size_t n)
 
 int tr_load_failure_words(const char *s, size_t n)
 {
-	return load_failed_at(s, n) != NULL;
+	/* a guess before the words is none ("if you can't load the model, ...") */
+	const char *k = load_failed_at(s, n);
+	return k && !tr_hedged(s, (size_t)(k - s));
 }
 
 int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
@@ -1040,11 +1055,15 @@ static int traceback_opens_start(const struct lsc_triage *t, const struct tr_lin
  * (`Failed to load the model` for each of three models a launcher tried
  * in turn): another attempt, a start of its own. Not a different failure
  * line after it (a loader's `failed to load model` after its `error
- * loading model`: one failure said by two layers). */
+ * loading model`: one failure said by two layers), nor the same line
+ * with nothing recognised between (`load model error: ...` from each of
+ * two tensor-parallel ranks: one failure said by each worker; an
+ * attempt shows something of its own, an exit, a load begun, before it
+ * fails again). */
 static int failure_again(const struct tr_start *c, const char *s, size_t n)
 {
 	int k = c->ev_gen_fail;
-	if (k < 0 || (unsigned)k >= c->nev)
+	if (k < 0 || (unsigned)k >= c->nev || c->lastev.line == c->ev[k].line)
 		return 0;
 	char x[TR_EVTEXT];
 	size_t w = tr_sanitize(s, n, x, sizeof(x));
@@ -1726,6 +1745,25 @@ static int request_dump(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "### Response: ..." after the model loaded: a chat program answers its
+ * user's turn, so the model is up (the start completed at that line) and
+ * what fails inside the answer is the app's work, not the start's. Only
+ * after the load's end: a turn with no load before it says nothing of one. */
+static int chat_answer(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!st || st->stage != TR_ST_LOADED || tr_start_failed(st) || st->in_traceback ||
+	    !tr_chat_answer(l->s, l->len))
+		return 0;
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	st->ev_gen_ready = e;
+	st->ev_end = e;
+	st->progress_open = 0;
+	tr_stage_raise(st, TR_ST_READY);
+	return 1;
+}
+
 /* "PythonInterpreterModule shutting down", "Shutting down the server": the
  * process ends in its own words. Before ready (a start under way that
  * neither completed nor failed) it is an exit before the model came up;
@@ -1814,7 +1852,7 @@ static int process_after_ready(struct lsc_triage *t, struct tr_line *l)
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
-	    ((k & TR_G_GENERIC) && request_dump(t, l)))
+	    ((k & TR_G_GENERIC) && (request_dump(t, l) || chat_answer(t, l))))
 		return 1;
 	if ((k & TR_G_GFATAL) && pause_prompt(l->s, l->len))
 		return console_paused(t, l, k);
@@ -1877,9 +1915,11 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	/* the load's end in words ("load weight end", "weights loaded"), not
 	 * its negation ("closed before the server finished loading") */
 	const char *pg;
+	/* "Finish loading": the bare verb some engines print for the past */
 	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
-					   "finished loading", "done loading", "loaded the model"};
-	static const char *const notyet[] = {"before", "until", "not", "never", NULL};
+					   "finished loading", "finish loading", "done loading", "loaded the model"};
+	/* a wait for the end or a plan of it is no end: "waiting for it to finish loading" */
+	static const char *const notyet[] = {"before", "until", "not", "never", "to", "will", "waiting", "wait", NULL};
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
 		if ((pg = ci(l->s, l->len, ends[i])) && !ready_words(l->s, l->len) &&
 		    !any_word(l->s, (size_t)(pg - l->s), notyet)) {

@@ -4,7 +4,8 @@
  * dumped)`, `Aborted (core dumped)`, `Illegal instruction`, `Bus error`,
  * `Floating point exception`, macOS's `Trace/BPT trap: 5`, `Abort trap: 6`,
  * `Killed: 9`; a script's or a job's report (`./run.sh: line 12:  4711
- * Killed   python x.py`, `[1]+  Killed   python x.py`); zsh's lowercase
+ * Killed   python x.py`, `[1]+  Killed   python x.py`, zsh's `[1]    26478
+ * killed     python x.py`); zsh's lowercase
  * `zsh: killed     python x.py`, `zsh: illegal hardware instruction`. The
  * engine wrote none of these: the shell saw its child die, so the line is
  * the start's end whichever engine it was, and the one failure word some
@@ -43,6 +44,15 @@ static const char *past_prefix(const char *p, const char *end)
 		if (q > p + 1 && q < end && *q == ']') {
 			for (q++; q < end && (*q == '+' || *q == '-' || *q == ' '); q++)
 				;
+			/* zsh's job report gives the pid before the name: `[1]    26478 killed     python x.py` */
+			const char *d = q;
+			while (q < end && tr_digit(*q))
+				q++;
+			if (q > d && q < end && *q == ' ')
+				for (; q < end && *q == ' '; q++)
+					;
+			else
+				q = d;
 			return q;
 		}
 	}
@@ -110,14 +120,12 @@ int tr_shell_signal(const char *s, size_t n)
 int tr_shell_signal_after_bar(const char *s, size_t n)
 {
 	const char *end = trimmed_end(s, n);
-	/* glued to a bar the terminal left open: the report after its bracket */
+	/* glued to a bar the terminal left open: the report after the bar's
+	 * own bracket, its rate's (`?it/s]`, `49.95s/it]`), which may be
+	 * followed by a job's bracket (`[1]    26478 killed ...`) */
 	const char *br = NULL;
-	for (const char *p = end; p > s; p--)
-		if (p[-1] == ']') {
+	for (const char *p = end; p - s >= 5 && !br; p--)
+		if (p[-1] == ']' && (!memcmp(p - 5, "it/s", 4) || !memcmp(p - 5, "s/it", 4)))
 			br = p;
-			break;
-		}
-	return br && br < end && (tr_memmem(s, (size_t)(br - s), "it/s") || tr_memmem(s, (size_t)(br - s), "s/it")) ?
-		       report_at(br, end) :
-		       0;
+	return br && br < end ? report_at(br, end) : 0;
 }

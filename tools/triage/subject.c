@@ -48,9 +48,10 @@ static int in_set(const char *w, size_t len, const char *const *set)
 	return 0;
 }
 
-/* something other than the model */
+/* something other than the model ("Model files are ready.": the files
+ * are on disk, the model is not up) */
 static const char *const other[] = {"ray", "cluster", "dashboard", "tokenizer", "container", "download",
-				    "node", "gcs", "raylet", "pod", NULL};
+				    "node", "gcs", "raylet", "pod", "files", NULL};
 /* the whole of what serves the model, or the model */
 static const char *const whole[] = {"model", "server", "runner", "engine", "application", "api", "service",
 				    "endpoint", "http", "uvicorn", "weights", "backend", "serving", "requests",
