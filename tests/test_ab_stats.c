@@ -176,6 +176,12 @@ Test(ab_stats, the_verdict_on_each_side)
 	ab_conclude(&q, "a", "b", 5, 5);
 	cr_assert(ab_differ(&q));
 	cr_assert_str_eq(q.conclusion, "a is 1.01x faster than b (p = 0.0079)");
+	/* on each threshold itself: medians exactly 1% apart differ (at
+	 * least 1%, docs/cli.md), p exactly 0.05 does not (below it) */
+	q = pair(0.0079, 25, 0, 1.01);
+	cr_assert(ab_differ(&q), "a ratio of exactly 1.01");
+	q = pair(0.05, 25, 0, 1.5);
+	cr_assert_not(ab_differ(&q), "p of exactly 0.05");
 	q = pair(0.0001, 0, 0, 5);
 	ab_conclude(&q, "x", "y", 30, 20);
 	cr_assert_str_eq(q.conclusion, "x is 5.00x faster than y (p < 0.001)");

@@ -50,7 +50,8 @@ Test(format_edges, integer_with_trailing_garbage_is_invalid)
  * with a sentence of 2- and 3-byte characters: whatever the room, the line
  * is valid UTF-8 ending in one newline, parses as its event, its sentence
  * is the whole sentence or a prefix of it cut between characters, every
- * field it keeps has its whole value, and "trunc" is there exactly when
+ * field it keeps has its whole value, the fields kept are the first ones
+ * (a short field never stands in for a longer one before it), and "trunc" is there exactly when
  * something was left out; a capacity too small for the line's head gives
  * no line at all (it gave the buffer's unwritten bytes as a line). */
 Test(format_edges, every_capacity_cuts_between_characters)
@@ -68,6 +69,7 @@ Test(format_edges, every_capacity_cuts_between_characters)
 		lsc__rec_say(&rec, "%s", sentence);
 		lsc__rec_str(&rec, "topic", "edges");
 		lsc__rec_u64(&rec, "n", 18446744073709551615ull);
+		lsc__rec_u64(&rec, "k", 1); /* short: it would fit where n does not */
 		char whole[LSC__LINE_MAX];
 		size_t need = lsc__rec_render(&rec, fmt, NULL, whole, sizeof(whole)) + 1;
 		/* the bytes before the sentence: no line can be shorter */
@@ -100,7 +102,11 @@ Test(format_edges, every_capacity_cuts_between_characters)
 				cr_assert_str_eq(topic, "edges");
 			if (num)
 				cr_assert_str_eq(num, "18446744073709551615");
-			int cut = hl < sl || !topic || !num;
+			const char *k = lsc__parsed_get(&p, "k");
+			if (k)
+				cr_assert(topic && num && !strcmp(k, "1"),
+					  "format %d cap %zu: k kept after a field left out: %s", fmt, cap, out);
+			int cut = hl < sl || !topic || !num || !k;
 			const char *tr = lsc__parsed_get(&p, "trunc");
 			cr_assert_eq(tr != NULL, cut, "format %d cap %zu: trunc %s with %s cut: %s", fmt, cap,
 				     tr ? tr : "absent", cut ? "something" : "nothing", out);
