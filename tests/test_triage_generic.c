@@ -1808,3 +1808,24 @@ Test(generic, model_loaded_colon_and_its_path)
 	cr_expect_eq(nstarts_of("Model not loaded: /m/llama3.gguf\n"), 0);
 	cr_expect_eq(nstarts_of("Refiner unloaded.\n"), 0);
 }
+
+/* The load's end in words is a line read: each of its phrases, alone, is
+ * counted among the recognised lines (the JSON's "recognised") and is a
+ * start whose load completed. */
+Test(generic, the_loads_end_in_words_is_a_line_read)
+{
+	static const char *const ends[] = {"Load weight end. type=Gemma3, avail mem=131.08 GB",
+					   "All weights loaded.", "Loading complete.", "Finished loading the checkpoint",
+					   "done loading"};
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log), "%s\n", ends[i]);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(lsc_triage_nrecognised(t), 1, "%s: not read", ends[i]);
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, 0, &si) == 0, "no start: %s", ends[i]);
+		cr_expect_str_eq(si.outcome, "completed", "%s", ends[i]);
+		lsc_triage_free(t);
+	}
+}
