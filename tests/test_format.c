@@ -124,6 +124,21 @@ Test(format, cut_lines_keep_complete_fields)
 	}
 }
 
+/* Spaces after the last field (an editor's, a terminal's padding) are not
+ * damage: the fields are whole and none is counted as cut. */
+Test(format, trailing_spaces_are_no_damage)
+{
+	static const char *const tails[] = {"", " ", "   ", "\t", " \t "};
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		char buf[256];
+		snprintf(buf, sizeof(buf), "[loadscope/2] note pin: ok | run=0000abcd topic=pin n=3%s", tails[i]);
+		struct lsc__parsed p;
+		cr_assert_eq(lsc__line_parse(buf, strlen(buf), &p), 1);
+		cr_assert_eq(p.damaged, 0, "tail %zu: %u damaged", i, p.damaged);
+		cr_assert_str_eq(lsc__parsed_get(&p, "n"), "3");
+	}
+}
+
 /* Every prefix of a rendered line parses without crashing (ASan checks the
  * bounds), in both formats; and once the prefix holds the tag and the event
  * word, it is that event's line, and every field it gives is one of the

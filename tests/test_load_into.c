@@ -109,6 +109,16 @@ Test(load_into, bytes_land_at_their_offsets_and_nowhere_else)
 	cr_assert_str_eq(v, "caller");
 	cr_assert(lsct_field(&cap, "loaded", "bytes", v, sizeof(v)));
 	cr_assert_str_eq(v, "6000");
+	/* the sentence gives the process's VmPin the field has (a driver's pin
+	 * of the caller's buffer shows there), in GiB */
+	cr_assert(lsct_field(&cap, "complement", "process_pin_kib", v, sizeof(v)));
+	long kib = strtol(v, NULL, 10);
+	char said[64];
+	if (kib >= 0)
+		snprintf(said, sizeof(said), "process VmPin %.2f GiB", kib / (1024.0 * 1024));
+	else
+		snprintf(said, sizeof(said), "process VmPin n/a");
+	cr_assert_eq(lsct_count_with(&cap, "complement", said), 1, "no \"%s\"", said);
 	/* Nothing of the caller's memory was mapped, unmapped, advised or locked. */
 	cr_assert_eq(lsct_sys_calls(LSCT_SYS_MMAP), 0);
 	cr_assert_eq(lsct_sys_calls(LSCT_SYS_MUNMAP), 0);
