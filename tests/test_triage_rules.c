@@ -426,6 +426,23 @@ Test(triage_rules, direct_io_fallback)
 	      "direct-io-fallback", LSC_TRIAGE_WARN);
 	QUIET("INFO engine: Loading model /m\nGDS is not supported in this platform, falling back to POSIX I/O\n",
 	      "direct-io-fallback");
+	/* the finding says which of the two was refused */
+	static const char *const said[][2] = {
+		{"GDS is not supported in this platform, falling back to POSIX I/O\n"
+		 "INFO engine: Loading model /m\nINFO engine: Model loaded in 12 s\n",
+		 "GPUDirect Storage (cuFile) was refused; the weights were read through the page cache"},
+		{"open: O_DIRECT not supported on this file system (tmpfs), falling back to buffered reads\n",
+		 "O_DIRECT was refused; the weights were read through the page cache instead"},
+	};
+	for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+		struct lsc_triage *t = trun_text(said[i][0]);
+		cr_assert(t);
+		size_t n;
+		char *txt = trun_render(t, LSC_TRIAGE_TEXT, &n);
+		cr_assert(txt && strstr(txt, said[i][1]), "no \"%s\" in:\n%s", said[i][1], txt ? txt : "");
+		free(txt);
+		lsc_triage_free(t);
+	}
 }
 
 /* ---- verify-failed ---- */
