@@ -193,8 +193,12 @@ Test(trace_events, an_instants_args_are_its_lines_numbers)
 		for (unsigned i = 0; mine && i < pl.n; i++) {
 			if (!is_number(pl.kv[i].val))
 				continue;
+			/* docs/log-format.md: a field that is text by nature stays
+			 * text even when it looks like a number (a run id of 8 hex
+			 * digits that happen to be decimal ones) */
+			int is_text = !strcmp(pl.kv[i].key, "run") || !strcmp(pl.kv[i].key, "kernel");
 			char want[160];
-			snprintf(want, sizeof(want), "\"%s\":%s", pl.kv[i].key, pl.kv[i].val);
+			snprintf(want, sizeof(want), is_text ? "\"%s\":\"%s\"" : "\"%s\":%s", pl.kv[i].key, pl.kv[i].val);
 			size_t w = strlen(want);
 			int found = 0;
 			/* text for text: not a prefix of a longer number */
@@ -202,6 +206,8 @@ Test(trace_events, an_instants_args_are_its_lines_numbers)
 				found = !((q[w] >= '0' && q[w] <= '9') || q[w] == '.');
 			cr_expect(found, "%s line's %s=%s is not in the trace's args", pl.event, pl.kv[i].key,
 				  pl.kv[i].val);
+			if (is_text)
+				continue;
 			checked++;
 			with_negative_or_decimal += strchr(pl.kv[i].val, '.') || pl.kv[i].val[0] == '-';
 		}
