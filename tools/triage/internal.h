@@ -722,6 +722,10 @@ int tr_model_loaded_words(const char *s, size_t n);
 /* model_loaded.c: does the line that begins the load end in a word that
  * says it finished ("Loading model ... done", "loading weights: ok")? */
 int tr_load_said_done(const char *s, size_t n);
+/* recognise_generic.c: does the line begin the model's load with its
+ * object named after the verb ("Loading Model: x", "Loading ONNX model
+ * from ...")? */
+int tr_loading_model_named(const char *s, size_t n);
 /* chat_turn.c: does the line open a chat program's answer turn
  * ("### Response: ...", "Assistant: ...")? */
 int tr_chat_answer(const char *s, size_t n);

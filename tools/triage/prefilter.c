@@ -118,7 +118,9 @@ static const struct {
 	{"% Completed", TR_G_GBAR},
 	{"till loading", TR_G_GEND}, {"weight end", TR_G_GEND}, {"eights loaded", TR_G_GEND},
 	{"oading complete", TR_G_GEND}, {"oad complete", TR_G_GEND}, {"inished loading", TR_G_GEND},
-	{"inish loading", TR_G_GEND},
+	{"inish loading", TR_G_GEND}, {"armup complete", TR_G_GEND}, {"arm-up complete", TR_G_GEND},
+	{"armup finished", TR_G_GEND}, {"arm-up finished", TR_G_GEND}, {"armup done", TR_G_GEND},
+	{"arm-up done", TR_G_GEND}, {"ompleted warmup", TR_G_GEND}, {"inished warmup", TR_G_GEND},
 	{"one loading", TR_G_GEND}, {"oaded the model", TR_G_GEND}, {"oad progress", TR_G_GEND},
 	{".weight", TR_G_GFIG}, {".bias", TR_G_GFIG}, {"% model", TR_G_GFIG}, {"% of ", TR_G_GFIG},
 	{"oading model", TR_G_GBEGIN}, {"oading weights", TR_G_GBEGIN}, {"oading checkpoint", TR_G_GBEGIN},
@@ -131,6 +133,9 @@ static const struct {
 	{"iB at ", TR_G_GFIG}, {" elapsed]", TR_G_GFIG}, {"GB at ", TR_G_GFIG}, {"MB at ", TR_G_GFIG},
 	{"rong s", TR_G_GFATAL}, {" mismatch", TR_G_GFATAL}, {" magic", TR_G_GFATAL}, {"ails:", TR_G_GFATAL},
 	{" --model", TR_G_GWAY}, {"-serve ", TR_G_GWAY}, {"-server ", TR_G_GWAY}, {"_server ", TR_G_GWAY}, {" serve ", TR_G_GWAY}, {"ownload", TR_G_GWAY}, {"aken more than", TR_G_GWAY}, {"ot ready after", TR_G_GWAY},
+	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
+	 * (tr_loading_model_named) */
+	{"oading ", TR_G_GWAY},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };

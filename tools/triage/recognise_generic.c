@@ -1272,7 +1272,9 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s;
 	size_t n = l->len;
-	static const char *const until[] = {"ready", "start", "load", "live", "up", NULL};
+	/* "Waiting for application startup.": uvicorn's, under every Python
+	 * server, before the app's startup brings the model up */
+	static const char *const until[] = {"ready", "start", "startup", "load", "live", "up", NULL};
 	const char *w = ci(s, n, "waiting for");
 	int on_load = ci(s, n, "load") && waits_on_load(s, n); /* each of its phrases holds "load" */
 	if (!on_load && (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n)))
@@ -1283,6 +1285,15 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	int e;
 	if (!(st = take(t, l, &e)))
 		return 0;
+	/* a server process's wait for its app's startup, as the start's first
+	 * step (nothing before it begun), is where that process began: the
+	 * clocks of the lines before it are another step's or process's (a
+	 * paste that begins at a graph capture's end), not the time this
+	 * start took */
+	if (st->stage < TR_ST_BEGAN && !on_load && word(w, (size_t)(s + n - w), "startup"))
+		for (int c = 0; c < TR_TS_KINDS; c++)
+			if (!isnan(l->tsk[c]))
+				st->ts_begin[c] = st->ts_last[c] = l->tsk[c];
 	tr_stage_raise(st, on_load ? TR_ST_LOADING : TR_ST_BEGAN);
 	if (on_load)
 		st->progress_open = 1;
@@ -1543,6 +1554,40 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 }
 
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
+
+/* "Loading Model: NAME", "Loading ONNX model from PATH", "Loading TTS
+ * model and voice packs...": the load begun in words, as "loading model"
+ * is, with the object in any case and up to two words naming its kind
+ * between the verb and it. Not a part that is no weights ("Loading
+ * tokenizer model", a vocabulary), not a download or an unload (other
+ * words), not the verb's negation or a plan ("not loading", "before
+ * loading"), not a load of something else ("Loading eval dataset"). */
+int tr_loading_model_named(const char *s, size_t n)
+{
+	static const char *const obj[] = {"model", "models", "weights", "checkpoint", NULL};
+	static const char *const not_weights[] = {"tokenizer", "vocab", "vocabulary", "processor", "config", NULL};
+	static const char *const notyet[] = {"not", "before", "until", "after", "without", "skip", "skipping", NULL};
+	const char *end = s + n;
+	for (const char *k = word(s, n, "loading"); k; k = word(k + 7, (size_t)(end - k - 7), "loading")) {
+		if (any_word(s, (size_t)(k - s), notyet))
+			return 0;
+		const char *p = k + 7;
+		for (int w = 0; w < 3 && p < end; w++) {
+			while (p < end && (*p == ' ' || *p == ':'))
+				p++;
+			const char *b = p;
+			while (p < end && (tr_isword(*p) || *p == '-'))
+				p++;
+			if (p == b)
+				break;
+			if (any_word(b, (size_t)(p - b), not_weights))
+				break;
+			if (any_word(b, (size_t)(p - b), obj))
+				return 1;
+		}
+	}
+	return 0;
+}
 
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 {
@@ -1886,8 +1931,10 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	/* "Unloading model...": the model let go, no load begun (after a
 	 * failure, not a retry) */
-	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND) &&
-	    !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) {
+	if ((((k & TR_G_GBEGIN) &&
+	      !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) ||
+	     ((k & TR_G_GWAY) && tr_loading_model_named(l->s, l->len))) &&
+	    !(k & TR_G_GEND)) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* not after a failure that quotes the failed process's output:
 		 * that load is the one that failed */
@@ -1915,9 +1962,13 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	/* the load's end in words ("load weight end", "weights loaded"), not
 	 * its negation ("closed before the server finished loading") */
 	const char *pg;
-	/* "Finish loading": the bare verb some engines print for the past */
+	/* "Finish loading": the bare verb some engines print for the past. A
+	 * warmup done ("Model warm-up complete", "Completed warmup for voice
+	 * x") ran the model: its weights are in, as after a load summary */
 	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
-					   "finished loading", "finish loading", "done loading", "loaded the model"};
+					   "finished loading", "finish loading", "done loading", "loaded the model",
+					   "warmup complete", "warm-up complete", "warmup finished", "warm-up finished",
+					   "warmup done", "warm-up done", "completed warmup", "finished warmup"};
 	/* a wait for the end or a plan of it is no end: "waiting for it to finish loading" */
 	static const char *const notyet[] = {"before", "until", "not", "never", "to", "will", "waiting", "wait", NULL};
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)

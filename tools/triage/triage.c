@@ -177,20 +177,24 @@ static int progress_dots(struct lsc_triage *t, const struct tr_line *l)
 
 /* "loading model tensors, this can take a while...", "loading model from
  * 'm.bin' - please wait ...": the engine says the step it just began
- * takes long. Read on a line some recogniser used, whichever: when no
- * recognised line of the start follows it (tr_touch clears it), the paste
- * ends with that step under way (loading), not merely before an outcome. */
-static void long_step_said(struct lsc_triage *t, const struct tr_line *l)
+ * takes long. Read on a line some recogniser used, whichever, or (@next)
+ * on the line right after the start's last recognised one, which says it
+ * of that line's step ("Loading Model: m", then "This action can take a
+ * few minutes!"): when no recognised line of the start follows it
+ * (tr_touch clears it), the paste ends with that step under way
+ * (loading), not merely before an outcome. */
+static void long_step_said(struct lsc_triage *t, const struct tr_line *l, int next)
 {
 	static const char *const w[] = {"take a while", "takes a while", "please wait", "take a few minutes",
 					"take several minutes", "take some time"};
 	struct tr_start *st = t->cur;
 	if (!(l->kw & TR_G_GSTEP) || !st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN ||
-	    st->stage >= TR_ST_READY)
+	    st->stage >= TR_ST_READY || (next && st->last_line + 1 != l->no))
 		return;
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		if (tr_memmem_ci(l->s, l->len, w[i])) {
-			size_t n = tr_step_name(l);
+			/* the step is the line before's, which no name here repeats */
+			size_t n = next ? 0 : tr_step_name(l);
 			st->began_open = 1;
 			memcpy(st->began_step, l->s, n);
 			st->began_step[n] = 0;
@@ -313,8 +317,10 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_generic(t, &l);
 	if (!used)
 		used = progress_dots(t, &l);
+	if (!used)
+		long_step_said(t, &l, 1);
 	else {
-		long_step_said(t, &l);
+		long_step_said(t, &l, 0);
 		if (l.kw & TR_G_GFATAL)
 			tr_load_failure_said(t, &l);
 	}
