@@ -884,8 +884,11 @@ static int loading_ident(const char *id, size_t n)
 {
 	if (tr_memmem_ci(id, n, "pretrained") || tr_memmem_ci(id, n, "weights") || tr_memmem_ci(id, n, "checkpoint"))
 		return 1;
+	/* a model built, or switched to ("switch_model": another model
+	 * brought in, a load) */
 	if (tr_memmem_ci(id, n, "model") && (tr_memmem_ci(id, n, "init") || tr_memmem_ci(id, n, "build") ||
-					     tr_memmem_ci(id, n, "create") || tr_memmem_ci(id, n, "setup")))
+					     tr_memmem_ci(id, n, "create") || tr_memmem_ci(id, n, "setup") ||
+					     tr_memmem_ci(id, n, "switch")))
 		return 1;
 	if (!tr_memmem_ci(id, n, "load") || (n == 5 && !strncasecmp(id, "loads", 5)))
 		return 0;
@@ -1201,6 +1204,10 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		st->in_traceback = 1;
 		/* "^CTraceback": the user's Ctrl-C opened it, not a failure */
 		st->ev_tb = n >= 2 && s[0] == '^' && s[1] == 'C' ? -1 : e;
+		/* a traceback pasted from its first frame: that frame loading
+		 * ("in switch_model") is the block's, as any later one is */
+		if (frame && st->ev_tb_load < 0 && frame_loads(s, n))
+			st->ev_tb_load = e;
 		return 1;
 	} else if (exc) {
 		st->in_traceback = 0;

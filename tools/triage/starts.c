@@ -195,6 +195,8 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 		s->ts_depth[k] = t->pending_depth[k];
 		t->pending_ts[k] = t->pending_last[k] = NAN;
 		t->pending_mixed[k] = t->pending_depth[k] = 0;
+		/* the clock of the line that opens it is its own */
+		s->ts_own |= !isnan(l->tsk[k]);
 	}
 	t->open[t->nopen++] = s;
 	t->cur = s;

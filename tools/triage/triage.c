@@ -289,10 +289,11 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 			continue;
 		/* the inner kind is the one whose clock the prefix count tells */
 		unsigned char depth = k == 1 ? l.nclocks : 0;
-		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src)
+		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src) {
 			clock_seen(&t->cur->ts_begin[k], &t->cur->ts_last[k], &t->cur->ts_mixed[k],
 				   &t->cur->ts_depth[k], l.tsk[k], depth);
-		else
+			t->cur->ts_own = 1;
+		} else
 			clock_seen(&t->pending_ts[k], &t->pending_last[k], &t->pending_mixed[k], &t->pending_depth[k],
 				   l.tsk[k], depth);
 	}
