@@ -310,6 +310,7 @@ struct tr_start {
 	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
 	int ev_tb_load;         /* a frame of a traceback of this start that is in a loading function (load_model) */
 	int gen_load_began;     /* the shared vocabulary saw the load begin ("loading model /m", "Load weight begin") */
+	int ready_early;        /* its ready line came before anything of the load (a frontend's `Model server started.`) */
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	int quotes_output;      /* its failure line quotes the failed process's output after it (quoted_output.c) */

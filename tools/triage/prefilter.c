@@ -126,6 +126,9 @@ static const struct {
 	{"oading model", TR_G_GBEGIN}, {"oading weights", TR_G_GBEGIN}, {"oading checkpoint", TR_G_GBEGIN},
 	{"oading the model", TR_G_GBEGIN}, {"tarting to load", TR_G_GBEGIN}, {"oading safetensors", TR_G_GBEGIN},
 	{"ttempting to load", TR_G_GBEGIN}, {"rying to load", TR_G_GBEGIN},
+	/* the model's init under way, the load in other words ("model initialising, waiting for 2 minutes") */
+	{"odel initialising", TR_G_GBEGIN}, {"odel initializing", TR_G_GBEGIN},
+	{"nitialising model", TR_G_GBEGIN}, {"nitializing model", TR_G_GBEGIN},
 	{"eight begin", TR_G_GBEGIN}, {"egin loading", TR_G_GBEGIN}, {"tart loading", TR_G_GBEGIN},
 	{"load_us", TR_G_GFIG}, {"load_ms", TR_G_GFIG}, {"load_s", TR_G_GFIG}, {"load_time_", TR_G_GFIG},
 	{"load_duration_", TR_G_GFIG}, {"oading time", TR_G_GFIG}, {"iB in ", TR_G_GFIG}, {"GB in ", TR_G_GFIG},

@@ -1258,6 +1258,9 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	}
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
+	/* nothing of the load before it: it may be a frontend's, the model
+	 * still to come (load_begun_after_ready) */
+	st->ready_early = st->stage < TR_ST_LOADING && !st->gen_load_began;
 	st->ev_gen_ready = e;
 	st->ev_end = e;
 	st->progress_open = 0;
@@ -1561,6 +1564,25 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 }
 
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
+
+/* The model's load begun, or its init under way ("model initialising,
+ * waiting for 2 minutes"), after a ready line that came before anything
+ * of the load (a model server's frontend: `Model server started.`, then
+ * its worker's `model initialising`): that ready was the frontend's, not
+ * the model up. The start is loading again; its own ready or load
+ * summary, if the paste has one, completes it. Not after a failure, nor
+ * after a ready line that followed the load (a server up with its model,
+ * then a request's load of another). */
+static void load_begun_after_ready(struct tr_start *st)
+{
+	if (!st->done || !st->ready_early || st->ev_gen_ready < 0 || tr_start_failed(st))
+		return;
+	st->done = 0;
+	st->ready_early = 0;
+	st->ev_gen_ready = -1;
+	st->stage = TR_ST_LOADING;
+	st->progress_open = 1;
+}
 
 /* "Loading Model: NAME", "Loading ONNX model from PATH", "Loading TTS
  * model and voice packs...": the load begun in words, as "loading model"
@@ -1945,6 +1967,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* not after a failure that quotes the failed process's output:
 		 * that load is the one that failed */
+		if (c)
+			load_begun_after_ready(c);
 		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && !c->quotes_output && tr_start_failed(c), NULL);
 		if (!st)
 			return 0;
