@@ -1855,6 +1855,8 @@ Test(generic, the_load_begun_with_its_object_named)
 	cr_expect(!tr_loading_model_named("not loading model x", 19));
 	cr_expect(!tr_loading_model_named("Downloading model x", 19));
 	cr_expect(!tr_loading_model_named("Loading tokenizer model", 23));
+	/* a count of models, an image UI's manager per job: its bars after it are the work */
+	cr_expect(!tr_loading_model_named("Loading 1 new model", 19));
 }
 
 /* A warmup done ran the model: its weights are in, the start completed as
@@ -1973,4 +1975,17 @@ Test(generic, a_chat_answer_in_capitals)
 		     "completed", "-");
 	expect_start("Finish loading\nASSISTANTS: 3\nterminate called after throwing an instance of 'x'\n", "failed",
 		     "-");
+}
+
+/* "executed in" is a duration word, as "finished in" is: a load's time
+ * when the line names the load; a prompt's time names none */
+Test(generic, executed_in_is_a_duration)
+{
+	expect_start("Device 0: Loading HuggingFace model: openai/whisper-large-v3\n"
+		     "[load_model] async executed in 248.5093 seconds. Whisper model load\n",
+		     "completed", "slow");
+	expect_start("Device 0: Loading HuggingFace model: openai/whisper-large-v3\n"
+		     "[load_model] async executed in 12.5 seconds. Whisper model load\n",
+		     "completed", "ok");
+	cr_expect_eq(nstarts_of("Prompt executed in 287.69 seconds\n"), 0);
 }

@@ -109,7 +109,7 @@ static const struct {
 	{"lease go to", TR_G_GREADY}, {"lease navigate", TR_G_GREADY}, {"ou can connect", TR_G_GREADY},
 	{"ou can now", TR_G_GREADY}, {"ou can access", TR_G_GREADY}, {"ou can open", TR_G_GREADY},
 	{"took", TR_G_GFIG}, {"Took", TR_G_GFIG}, {"oad time", TR_G_GFIG}, {"oaded in", TR_G_GFIG},
-	{"inished in", TR_G_GFIG},
+	{"inished in", TR_G_GFIG}, {"xecuted in", TR_G_GFIG},
 	{"ile size", TR_G_GSIZE}, {"(total ", TR_G_GSIZE}, {"odel size", TR_G_GSIZE}, {"heckpoint size", TR_G_GSIZE},
 	{"eights.total", TR_G_GSIZE}, {"eights_total", TR_G_GSIZE}, {"eights.size", TR_G_GSIZE},
 	{"eights_size", TR_G_GSIZE}, {"eights_bytes", TR_G_GSIZE}, {"odel_size", TR_G_GSIZE}, {"odel.size", TR_G_GSIZE},

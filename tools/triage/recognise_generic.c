@@ -476,7 +476,7 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 {
 	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
 					   "ready after", "time to load", "has taken", "taking", "the model in", "takes",
-					   "loading time", "weights in", "pretrained time"};
+					   "loading time", "weights in", "pretrained time", "executed in"};
 	size_t n = (size_t)(end - s);
 	*kk = NULL;
 	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]); i++) {
@@ -1587,10 +1587,11 @@ static void load_begun_after_ready(struct tr_start *st)
 /* "Loading Model: NAME", "Loading ONNX model from PATH", "Loading TTS
  * model and voice packs...": the load begun in words, as "loading model"
  * is, with the object in any case and up to two words naming its kind
- * between the verb and it. Not a part that is no weights ("Loading
- * tokenizer model", a vocabulary), not a download or an unload (other
- * words), not the verb's negation or a plan ("not loading", "before
- * loading"), not a load of something else ("Loading eval dataset"). */
+ * between the verb and it (letters: a kind, not a count). Not a part that
+ * is no weights ("Loading tokenizer model", a vocabulary), not a download
+ * or an unload (other words), not the verb's negation or a plan ("not
+ * loading", "before loading"), not a load of something else ("Loading
+ * eval dataset"). */
 int tr_loading_model_named(const char *s, size_t n)
 {
 	static const char *const obj[] = {"model", "models", "weights", "checkpoint", NULL};
@@ -1609,7 +1610,9 @@ int tr_loading_model_named(const char *s, size_t n)
 				p++;
 			if (p == b)
 				break;
-			if (any_word(b, (size_t)(p - b), not_weights))
+			/* a count ("Loading 1 new model": an image UI's model
+			 * manager per job, its sampling bars after it) is no kind */
+			if (tr_digit(*b) || any_word(b, (size_t)(p - b), not_weights))
 				break;
 			if (any_word(b, (size_t)(p - b), obj))
 				return 1;
