@@ -1903,6 +1903,26 @@ Test(generic, a_time_to_ready_needs_the_starts_own_clock)
 		     "Waiting for Riva server to load all models...retrying in 10 seconds\n"
 		     "Riva server is ready...\n",
 		     "completed", "-");
+	/* ... with a collector's clock on every line: the engine's clocks before
+	 * the start are still not its own (the collector's, all one second, say
+	 * nothing) */
+	expect_start("Oct 16 15:39:01 host riva[1]: I1013 11:35:04.023735 23 grpc_server.cc:4544] Started "
+		     "GRPCInferenceService at 0.0.0.0:8001\n"
+		     "Oct 16 15:39:01 host riva[1]: I1013 11:35:04.135290 23 http_server.cc:180] Started Metrics "
+		     "Service at 0.0.0.0:8002\n"
+		     "Oct 16 15:39:01 host riva[1]: Waiting for Riva server to load all models...retrying in 10 "
+		     "seconds\n"
+		     "Oct 16 15:39:01 host riva[1]: Riva server is ready...\n",
+		     "completed", "-");
+	/* ... and with two clocks stacked, the engine's stamps innermost on
+	 * the lines before the start, the collector's on the start's own: its
+	 * span is on its own lines' clock, not the 4 hours between the two */
+	expect_start("Oct 16 15:39:01 host riva[1]: [2026-10-16 15:39:01.123] I1013 11:35:04.023735 23 "
+		     "grpc_server.cc:4544] Started GRPCInferenceService at 0.0.0.0:8001\n"
+		     "Oct 16 15:39:01 host riva[1]: [2026-10-16 15:39:01.123] Waiting for Riva server to load all "
+		     "models...retrying in 10 seconds\n"
+		     "Oct 16 15:39:01 host riva[1]: [2026-10-16 15:39:01.123] Riva server is ready...\n",
+		     "completed", "-");
 	/* the ready line's own clock, or a stamped line of the start: timed */
 	expect_start("I1013 11:35:04.023735 23 grpc_server.cc:4544] Started GRPCInferenceService at 0.0.0.0:8001\n"
 		     "Waiting for Riva server to load all models...retrying in 10 seconds\n"

@@ -215,7 +215,7 @@ struct tr_start {
 	double ts_last[TR_TS_KINDS];  /* latest timestamp of each kind before it was ready, NAN none */
 	unsigned char ts_mixed[TR_TS_KINDS]; /* two clocks share that kind: its span says nothing (triage.c's clock_seen) */
 	unsigned char ts_depth[TR_TS_KINDS]; /* the prefix clocks of the line that gave the kind's first clock */
-	unsigned char ts_own;         /* a line of the start itself carried a clock (not only the lines before it) */
+	unsigned char ts_own;         /* bit k: a line of the start itself carried a clock of kind k (not only the lines before it) */
 
 	struct tr_num ready_s;  /* load to ready */
 	struct tr_num unattributed_s, covered_s;

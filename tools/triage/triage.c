@@ -290,9 +290,16 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		/* the inner kind is the one whose clock the prefix count tells */
 		unsigned char depth = k == 1 ? l.nclocks : 0;
 		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src) {
-			clock_seen(&t->cur->ts_begin[k], &t->cur->ts_last[k], &t->cur->ts_mixed[k],
-				   &t->cur->ts_depth[k], l.tsk[k], depth);
-			t->cur->ts_own = 1;
+			struct tr_start *c = t->cur;
+			/* the lines before the start gave the kind's first clock at
+			 * another prefix depth (an engine's stamps, then a collector's
+			 * on the start's own lines): the start's span is on its own */
+			if (!(c->ts_own >> k & 1) && depth && c->ts_depth[k] && depth != c->ts_depth[k]) {
+				c->ts_begin[k] = c->ts_last[k] = NAN;
+				c->ts_mixed[k] = 0;
+			}
+			clock_seen(&c->ts_begin[k], &c->ts_last[k], &c->ts_mixed[k], &c->ts_depth[k], l.tsk[k], depth);
+			c->ts_own |= (unsigned char)(1u << k);
 		} else
 			clock_seen(&t->pending_ts[k], &t->pending_last[k], &t->pending_mixed[k], &t->pending_depth[k],
 				   l.tsk[k], depth);
