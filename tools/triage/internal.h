@@ -91,8 +91,11 @@ enum {
 #define TR_G_GWAY (1ull << 63)   /* a start under way: a launch command (--model), a download's count, "taken more than" */
 #define TR_G_GSTEP (1ull << 54) /* a step said to take long: "this can take a while", "please wait" */
 #define TR_G_GPIN (1ull << 55)  /* page-locked memory named: "pinned memory", "page-locked" */
+#define TR_G_GLOADW (1ull << 53) /* the verb "loading" before its object: "Loading ONNX model from" */
 #define TR_G_GFIGS (TR_G_GFIG | TR_G_GBAR | TR_G_GSIZE | TR_G_GEND)
-#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN | TR_G_GWAY | TR_G_GPIN)
+#define TR_G_GANY                                                                                                     \
+	((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN | TR_G_GWAY | TR_G_GPIN |      \
+	 TR_G_GLOADW)
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
@@ -632,7 +635,7 @@ int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from);
 /* The same for a prefiltered line, from its shape bits (tr_prefilter_line). */
 int tr_shape_match_line(const struct tr_line *l, size_t from);
 #define TR_G_SHAPE_SHIFT 24
-#define TR_G_SHAPE_BUCKETS 30 /* bits 24-53; 54 and 55 are the shared vocabulary's (TR_G_GSTEP, TR_G_GPIN) */
+#define TR_G_SHAPE_BUCKETS 29 /* bits 24-52; 53 to 55 are the shared vocabulary's (TR_G_GLOADW, TR_G_GSTEP, TR_G_GPIN) */
 static inline uint64_t tr_shape_group(size_t i)
 {
 	return 1ull << (TR_G_SHAPE_SHIFT + i % TR_G_SHAPE_BUCKETS);

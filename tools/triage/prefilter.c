@@ -138,7 +138,7 @@ static const struct {
 	{" --model", TR_G_GWAY}, {"-serve ", TR_G_GWAY}, {"-server ", TR_G_GWAY}, {"_server ", TR_G_GWAY}, {" serve ", TR_G_GWAY}, {"ownload", TR_G_GWAY}, {"aken more than", TR_G_GWAY}, {"ot ready after", TR_G_GWAY},
 	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
 	 * (tr_loading_model_named) */
-	{"oading ", TR_G_GWAY},
+	{"oading ", TR_G_GLOADW},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };

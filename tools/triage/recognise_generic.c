@@ -1592,14 +1592,34 @@ static void load_begun_after_ready(struct tr_start *st)
  * or an unload (other words), not the verb's negation or a plan ("not
  * loading", "before loading"), not a load of something else ("Loading
  * eval dataset"). */
+/* Is @w[0..len) one of @set (lower case), case-blind? */
+static int word_is(const char *w, size_t len, const char *const *set)
+{
+	for (const char *const *x = set; *x; x++)
+		if (strlen(*x) == len && !strncasecmp(w, *x, len))
+			return 1;
+	return 0;
+}
+
 int tr_loading_model_named(const char *s, size_t n)
 {
 	static const char *const obj[] = {"model", "models", "weights", "checkpoint", NULL};
 	static const char *const not_weights[] = {"tokenizer", "vocab", "vocabulary", "processor", "config", NULL};
 	static const char *const notyet[] = {"not", "before", "until", "after", "without", "skip", "skipping", NULL};
 	const char *end = s + n;
-	for (const char *k = word(s, n, "loading"); k; k = word(k + 7, (size_t)(end - k - 7), "loading")) {
-		if (any_word(s, (size_t)(k - s), notyet))
+	/* the verb as the prefilter found it, read in place: no lowered copy
+	 * of the line for the many lines that only say "loading" */
+	for (const char *k = tr_memmem(s, n, "oading "); k; k = tr_memmem(k + 1, (size_t)(end - k - 1), "oading ")) {
+		if (k == s || (k[-1] != 'L' && k[-1] != 'l') || (k - 1 > s && tr_isword(k[-2])))
+			continue;
+		/* the word before the verb: its negation or a plan */
+		const char *pe = k - 1;
+		while (pe > s && pe[-1] == ' ')
+			pe--;
+		const char *pb = pe;
+		while (pb > s && tr_isword(pb[-1]))
+			pb--;
+		if (pb < pe && word_is(pb, (size_t)(pe - pb), notyet))
 			return 0;
 		const char *p = k + 7;
 		for (int w = 0; w < 3 && p < end; w++) {
@@ -1608,13 +1628,9 @@ int tr_loading_model_named(const char *s, size_t n)
 			const char *b = p;
 			while (p < end && (tr_isword(*p) || *p == '-'))
 				p++;
-			if (p == b)
+			if (p == b || tr_digit(*b) || word_is(b, (size_t)(p - b), not_weights))
 				break;
-			/* a count ("Loading 1 new model": an image UI's model
-			 * manager per job, its sampling bars after it) is no kind */
-			if (tr_digit(*b) || any_word(b, (size_t)(p - b), not_weights))
-				break;
-			if (any_word(b, (size_t)(p - b), obj))
+			if (word_is(b, (size_t)(p - b), obj))
 				return 1;
 		}
 	}
@@ -1965,7 +1981,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	 * failure, not a retry) */
 	if ((((k & TR_G_GBEGIN) &&
 	      !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) ||
-	     ((k & TR_G_GWAY) && tr_loading_model_named(l->s, l->len))) &&
+	     ((k & TR_G_GLOADW) && tr_loading_model_named(l->s, l->len))) &&
 	    !(k & TR_G_GEND)) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* not after a failure that quotes the failed process's output:
