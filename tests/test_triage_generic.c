@@ -1961,8 +1961,8 @@ Test(generic, a_backend_and_a_model_switched_to)
 {
 	struct lsc_triage *t = trun_text("text-embeddings-1  | Error: Could not create backend\n"
 					 "text-embeddings-1  | Caused by:\n"
-					 "text-embeddings-1  |     Could not start backend: Runtime compute cap 52 is not "
-					 "compatible with compile time compute cap 75\n");
+					 "text-embeddings-1  |     Could not start backend: Runtime compute cap 52 "
+					 "is not compatible with compile time compute cap 75\n");
 	cr_assert(t);
 	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "the backend could not be created");
 	lsc_triage_free(t);

@@ -218,7 +218,8 @@ struct tr_start {
 	double ts_last[TR_TS_KINDS];  /* latest timestamp of each kind before it was ready, NAN none */
 	unsigned char ts_mixed[TR_TS_KINDS]; /* two clocks share that kind: its span says nothing (triage.c's clock_seen) */
 	unsigned char ts_depth[TR_TS_KINDS]; /* the prefix clocks of the line that gave the kind's first clock */
-	unsigned char ts_own;         /* bit k: a line of the start itself carried a clock of kind k (not only the lines before it) */
+	/* bit k: a line of the start itself carried a clock of kind k (not only the lines before it) */
+	unsigned char ts_own;
 
 	struct tr_num ready_s;  /* load to ready */
 	struct tr_num unattributed_s, covered_s;
@@ -313,7 +314,8 @@ struct tr_start {
 	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
 	int ev_tb_load;         /* a frame of a traceback of this start that is in a loading function (load_model) */
 	int gen_load_began;     /* the shared vocabulary saw the load begin ("loading model /m", "Load weight begin") */
-	int ready_early;        /* its ready line came before anything of the load (a frontend's `Model server started.`) */
+	/* its ready line came before anything of the load (a frontend's `Model server started.`) */
+	int ready_early;
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	int quotes_output;      /* its failure line quotes the failed process's output after it (quoted_output.c) */
@@ -635,7 +637,8 @@ int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from);
 /* The same for a prefiltered line, from its shape bits (tr_prefilter_line). */
 int tr_shape_match_line(const struct tr_line *l, size_t from);
 #define TR_G_SHAPE_SHIFT 24
-#define TR_G_SHAPE_BUCKETS 29 /* bits 24-52; 53 to 55 are the shared vocabulary's (TR_G_GLOADW, TR_G_GSTEP, TR_G_GPIN) */
+/* bits 24-52; 53 to 55 are the shared vocabulary's (TR_G_GLOADW, TR_G_GSTEP, TR_G_GPIN) */
+#define TR_G_SHAPE_BUCKETS 29
 static inline uint64_t tr_shape_group(size_t i)
 {
 	return 1ull << (TR_G_SHAPE_SHIFT + i % TR_G_SHAPE_BUCKETS);
