@@ -2009,3 +2009,23 @@ Test(generic, executed_in_is_a_duration)
 		     "completed", "ok");
 	cr_expect_eq(nstarts_of("Prompt executed in 287.69 seconds\n"), 0);
 }
+
+/* rich's traceback: a panel of the frames, the exception line right under
+ * it; pasted from the panel's middle, without its `Traceback` title, the
+ * line after the panel closes is still the block's exception */
+Test(generic, a_rich_traceback_panel_and_its_exception)
+{
+	static const char panel[] = "                             \xe2\x94\x82 \xe2\x9d\xb1  483 \xe2\x94\x82   sess.initialize_"
+				    "session(provider \xe2\x94\x82\n"
+				    "                             \xe2\x95\xb0\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+				    "\xe2\x95\xaf\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%s                             RuntimeError:                          \n"
+		 "                             /onnxruntime_src/core/providers/cuda/cu\n", panel);
+	expect_start(log, "failed", "-");
+	/* the panel's next line that is no exception, or an exception a line later: none */
+	snprintf(log, sizeof(log), "%sNote: the panel above is a settings summary\n", panel);
+	cr_expect_eq(nstarts_of(log), 0);
+	snprintf(log, sizeof(log), "%sthe app printed more\nRuntimeError:\n", panel);
+	cr_expect_eq(nstarts_of(log), 0);
+}

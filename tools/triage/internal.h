@@ -515,6 +515,8 @@ struct lsc_triage {
 	unsigned nopen;
 	struct tr_start *cur;    /* where unkeyed lines go */
 	unsigned long req_fail_no; /* the last line that said a request failed ("Exception in ASGI application"); 0 none */
+	/* the last line that closed a Rich box (`╰───╯`, rich's traceback panel drawn round its frames); 0 none */
+	unsigned long box_end_no;
 	unsigned nstarts;
 	struct tr_ctx ctx;
 	/* the rules to run: tr_rules; tests swap in a table with a failing rule */

@@ -1127,6 +1127,12 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	tb = tb || frame;
 	/* "KeyboardInterrupt" alone (no message, no colon) ends the block too */
 	int exc = cur && cur->in_traceback && (exception_line(s, n) || word(s, n, "keyboardinterrupt"));
+	/* rich draws a traceback as a panel of its frames, the exception line
+	 * under it (`╰───╯`, then `RuntimeError: ...`): the line right after
+	 * the panel closes is the block's exception, with or without the
+	 * panel's `Traceback` title in the paste */
+	int rich_exc = !exc && t->box_end_no && l->no == t->box_end_no + 1 && exception_line(s, n);
+	exc = exc || rich_exc;
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
 	int fatal = (k & TR_G_GFATAL) && fatal_words(s, n, lv);
 	/* a shell's report of its program's death by a signal: a kill ends the

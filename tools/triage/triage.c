@@ -84,6 +84,7 @@ static void input_apart(struct lsc_triage *t)
 	}
 	t->clean.ascii_table = 0;
 	t->req_fail_no = 0;
+	t->box_end_no = 0;
 }
 
 int lsc_triage_source(struct lsc_triage *t, const char *name)
@@ -284,6 +285,10 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		tr_prefilter_line(t->pf, &l);
 	if (l.kw & TR_G_EPOCH)
 		field_clock(&l);
+	/* rich's rounded box closing (its traceback panel): the exception
+	 * line right after it is the block's (recognise_generic.c) */
+	if (l.len >= 6 && (unsigned char)l.s[0] == 0xe2 && !memcmp(l.s, "\xe2\x95\xb0\xe2\x94\x80", 6))
+		t->box_end_no = l.no;
 	for (int k = 0; k < TR_TS_KINDS && !(l.flags & TR_L_MANAGER); k++) {
 		if (isnan(l.tsk[k]))
 			continue;
