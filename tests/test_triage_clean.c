@@ -311,6 +311,13 @@ Test(triage_clean, launcher_and_compose_tags)
 	cr_assert_str_eq(clean(&c, "2024-09-25 20:17:58 auto-1  | Loading weights [2f049d7fc6] from /m", &l),
 			 "Loading weights [2f049d7fc6] from /m");
 	cr_expect_float_eq(l.ts, 20 * 3600 + 17 * 60 + 58, 1e-9);
+	/* ... in a quoted paste too: the quote before the clock is no compose tag
+	 * already taken (issue 23's tenth round: a compose log collected by
+	 * journald, then quoted) */
+	CLEAN("> > Oct 16 15:39:01 host strata[1234]: [2026-10-16 15:39:01.123] (EngineCore_0 pid=1401) "
+	      "text-embeddings-1  | strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+	      L);
+	CLEAN("> 2024-09-25 20:17:58 app_1 | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 	CLEAN("INFO 07-28 23:29:37 loader.py:12] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 	/* near misses */
 	CLEAN("[ERROR]: could not open the model", "[ERROR]: could not open the model");

@@ -1829,3 +1829,203 @@ Test(generic, the_loads_end_in_words_is_a_line_read)
 		lsc_triage_free(t);
 	}
 }
+
+/* issue 23's tenth round: the load begun with its object named after the
+ * verb, in any case and with up to two words of its kind between ("Loading
+ * Model: x", "Loading ONNX model from ..."), and a step said to take long
+ * on the line right after the one that began it */
+Test(generic, the_load_begun_with_its_object_named)
+{
+	expect_start("Loading Model: TheBloke/Llama-2-7B-Chat-GGML, on: cuda\n", "cut-off", "-");
+	expect_start("INFO | Loading ONNX model from /app/models/kokoro.onnx\n", "cut-off", "-");
+	expect_start("Loading TTS model and voice packs...\n", "cut-off", "-");
+	/* the engine's word that the step takes long, on the next line */
+	expect_start("Loading Model: TheBloke/Llama-2-7B-Chat-GGML, on: cuda\nThis action can take a few minutes!\n",
+		     "loading", "-");
+	/* ... not a line later, after something else of the paste */
+	expect_start("Loading Model: x, on: cuda\nsome other output\nThis action can take a few minutes!\n", "cut-off",
+		     "-");
+	/* something loaded that is no model, a part that is no weights, the negation, a plan */
+	cr_expect_eq(nstarts_of("Loading eval dataset...\n"), 0);
+	cr_expect_eq(nstarts_of("Loading tokenizer model from /m/tokenizer.model\n"), 0);
+	cr_expect(tr_loading_model_named("Loading Model: x", 16));
+	cr_expect(tr_loading_model_named("loading int4 gguf weights", 25));
+	cr_expect(!tr_loading_model_named("Loading eval dataset", 20));
+	cr_expect(!tr_loading_model_named("Loading the big fancy model", 27), "three words between");
+	cr_expect(!tr_loading_model_named("not loading model x", 19));
+	cr_expect(!tr_loading_model_named("Downloading model x", 19));
+	cr_expect(!tr_loading_model_named("Loading tokenizer model", 23));
+	/* a count of models, an image UI's manager per job: its bars after it are the work */
+	cr_expect(!tr_loading_model_named("Loading 1 new model", 19));
+}
+
+/* A warmup done ran the model: its weights are in, the start completed as
+ * after a load summary; a wait for it or a warmup begun is none */
+Test(generic, a_warmup_done_is_the_weights_in)
+{
+	expect_start("Loading TTS model and voice packs...\nRunning warmup inference on voice af\nModel warm-up "
+		     "complete\n",
+		     "completed", "-");
+	expect_start("Loading ONNX model from /m.onnx\nCompleted warmup for voice af\n", "completed", "-");
+	expect_start("Loading ONNX model from /m.onnx\nRunning warmup inference on voice af\n", "cut-off", "-");
+	expect_start("Loading ONNX model from /m.onnx\nwaiting for warmup complete\n", "cut-off", "-");
+}
+
+/* uvicorn's wait for its app's startup (the app loads the model) is a
+ * start begun; as the start's first step, its clock is where the start
+ * began, not the clocks of what the paste showed before it */
+Test(generic, a_wait_for_the_applications_startup)
+{
+	expect_start("INFO:     Started server process [1]\nINFO:     Waiting for application startup.\n", "cut-off",
+		     "-");
+	cr_expect_eq(nstarts_of("INFO:     Waiting for application logs.\n"), 0);
+	/* a paste that begins at a graph capture's end: no time to ready */
+	expect_start("Capturing batches (bs=1): 100%|##########| 4/4 [00:05<00:00,  1.20it/s]\n"
+		     "[2025-11-30 11:18:01] Capture cuda graph end. Time elapsed: 5.92 s.\n"
+		     "[2025-11-30 11:18:05] INFO:     Waiting for application startup.\n"
+		     "[2025-11-30 11:18:05] INFO:     Application startup complete.\n",
+		     "completed", "-");
+	/* after a load begun, the wait is a step of that start: its clocks count */
+	expect_start("[2025-11-30 11:17:35] Loading model weights from /m\n"
+		     "[2025-11-30 11:18:05] INFO:     Waiting for application startup.\n"
+		     "[2025-11-30 11:18:05] INFO:     Application startup complete.\n",
+		     "completed", "ok");
+}
+
+/* A time to ready off the clocks needs a clock on the start's own lines:
+ * a server's stamped lines, then its unstamped waits and ready line, say
+ * when it began at best */
+Test(generic, a_time_to_ready_needs_the_starts_own_clock)
+{
+	expect_start("I1013 11:35:04.023735 23 grpc_server.cc:4544] Started GRPCInferenceService at 0.0.0.0:8001\n"
+		     "I1013 11:35:04.135290 23 http_server.cc:180] Started Metrics Service at 0.0.0.0:8002\n"
+		     "Waiting for Riva server to load all models...retrying in 10 seconds\n"
+		     "Waiting for Riva server to load all models...retrying in 10 seconds\n"
+		     "Riva server is ready...\n",
+		     "completed", "-");
+	/* ... with a collector's clock on every line: the engine's clocks before
+	 * the start are still not its own (the collector's, all one second, say
+	 * nothing) */
+	expect_start("Oct 16 15:39:01 host riva[1]: I1013 11:35:04.023735 23 grpc_server.cc:4544] Started "
+		     "GRPCInferenceService at 0.0.0.0:8001\n"
+		     "Oct 16 15:39:01 host riva[1]: I1013 11:35:04.135290 23 http_server.cc:180] Started Metrics "
+		     "Service at 0.0.0.0:8002\n"
+		     "Oct 16 15:39:01 host riva[1]: Waiting for Riva server to load all models...retrying in 10 "
+		     "seconds\n"
+		     "Oct 16 15:39:01 host riva[1]: Riva server is ready...\n",
+		     "completed", "-");
+	/* ... and with two clocks stacked, the engine's stamps innermost on
+	 * the lines before the start, the collector's on the start's own: its
+	 * span is on its own lines' clock, not the 4 hours between the two */
+	expect_start("Oct 16 15:39:01 host riva[1]: [2026-10-16 15:39:01.123] I1013 11:35:04.023735 23 "
+		     "grpc_server.cc:4544] Started GRPCInferenceService at 0.0.0.0:8001\n"
+		     "Oct 16 15:39:01 host riva[1]: [2026-10-16 15:39:01.123] Waiting for Riva server to load all "
+		     "models...retrying in 10 seconds\n"
+		     "Oct 16 15:39:01 host riva[1]: [2026-10-16 15:39:01.123] Riva server is ready...\n",
+		     "completed", "-");
+	/* the ready line's own clock, or a stamped line of the start: timed */
+	expect_start("I1013 11:35:04.023735 23 grpc_server.cc:4544] Started GRPCInferenceService at 0.0.0.0:8001\n"
+		     "Waiting for Riva server to load all models...retrying in 10 seconds\n"
+		     "I1013 11:35:24.135290 23 server.cc:1] Riva server is ready\n",
+		     "completed", "ok");
+	expect_start("I1013 11:35:04.023735 23 grpc_server.cc:4544] Started GRPCInferenceService at 0.0.0.0:8001\n"
+		     "Waiting for Riva server to load all models...retrying in 10 seconds\n"
+		     "I1013 11:35:24.135290 23 server.cc:1] all models loaded, polling\n"
+		     "Riva server is ready...\n",
+		     "completed", "ok");
+}
+
+/* A model server's frontend up before anything of the load, then its
+ * worker's model init under way: the model is still to come (loading);
+ * near misses: the same ready after the load, a failure before it */
+Test(generic, a_frontend_up_before_its_models_init)
+{
+	expect_start("Model server started.\nW-9000 WorkerLifeCycle - model initialising, waiting for 2 minutes\n",
+		     "loading", "-");
+	expect_start("Model server started.\nInitializing model x on cuda\nModel x loaded in 3.0 s\n", "completed",
+		     "ok");
+	/* the ready line after the load: a later init is another start's */
+	struct lsc_triage *t = trun_text("loading model weights from /m\nweights loaded\nModel server started.\n"
+					 "model initialising, waiting for 2 minutes\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "completed");
+	lsc_triage_free(t);
+}
+
+/* A failure's words for what holds the model: the backend, as the engine;
+ * a traceback pasted from its first frame, in a function that switches
+ * the model (a load), is the load's */
+Test(generic, a_backend_and_a_model_switched_to)
+{
+	struct lsc_triage *t = trun_text("text-embeddings-1  | Error: Could not create backend\n"
+					 "text-embeddings-1  | Caused by:\n"
+					 "text-embeddings-1  |     Could not start backend: Runtime compute cap 52 "
+					 "is not compatible with compile time compute cap 75\n");
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "the backend could not be created");
+	lsc_triage_free(t);
+	t = trun_text("Error: Could not create output directory /out\n");
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), -1, "an output directory is no backend");
+	lsc_triage_free(t);
+	const char *tb = "  File \"D:\\RWKV\\routes\\config.py\", line 73, in %s\n"
+			 "    RWKV(model=body.model, strategy=body.strategy),\n"
+			 "  File \"D:\\RWKV\\utils\\rwkv.py\", line 644, in RWKV\n"
+			 "    x = Thing(path)\n"
+			 "ValueError: rwkv_init_from_file failed, check stderr\n";
+	char log[512];
+	snprintf(log, sizeof(log), tb, "switch_model");
+	t = trun_text(log);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "a frame in switch_model: the load");
+	lsc_triage_free(t);
+	snprintf(log, sizeof(log), tb, "switch_theme");
+	t = trun_text(log);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), -1, "a theme switched is no model loaded");
+	lsc_triage_free(t);
+}
+
+/* A chat program's answer turn in capitals is the same turn */
+Test(generic, a_chat_answer_in_capitals)
+{
+	expect_start("Finish loading\nASSISTANT: Hello!\nterminate called after throwing an instance of 'x'\n",
+		     "completed", "-");
+	expect_start("Finish loading\nASSISTANTS: 3\nterminate called after throwing an instance of 'x'\n", "failed",
+		     "-");
+}
+
+/* "executed in" is a duration word, as "finished in" is: a load's time
+ * when the line names the load; a prompt's time names none */
+Test(generic, executed_in_is_a_duration)
+{
+	expect_start("Device 0: Loading HuggingFace model: openai/whisper-large-v3\n"
+		     "[load_model] async executed in 248.5093 seconds. Whisper model load\n",
+		     "completed", "slow");
+	expect_start("Device 0: Loading HuggingFace model: openai/whisper-large-v3\n"
+		     "[load_model] async executed in 12.5 seconds. Whisper model load\n",
+		     "completed", "ok");
+	cr_expect_eq(nstarts_of("Prompt executed in 287.69 seconds\n"), 0);
+}
+
+/* rich's traceback: a panel of the frames, the exception line right under
+ * it; pasted from the panel's middle, without its `Traceback` title, the
+ * line after the panel closes is still the block's exception */
+Test(generic, a_rich_traceback_panel_and_its_exception)
+{
+	static const char panel[] = "                             \xe2\x94\x82 \xe2\x9d\xb1  483 \xe2\x94\x82   sess.initialize_"
+				    "session(provider \xe2\x94\x82\n"
+				    "                             \xe2\x95\xb0\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80"
+				    "\xe2\x95\xaf\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%s                             RuntimeError:                          \n"
+		 "                             /onnxruntime_src/core/providers/cuda/cu\n", panel);
+	expect_start(log, "failed", "-");
+	/* the panel's next line that is no exception, or an exception a line later: none */
+	snprintf(log, sizeof(log), "%sNote: the panel above is a settings summary\n", panel);
+	cr_expect_eq(nstarts_of(log), 0);
+	snprintf(log, sizeof(log), "%sthe app printed more\nRuntimeError:\n", panel);
+	cr_expect_eq(nstarts_of(log), 0);
+}

@@ -208,3 +208,31 @@ Test(prompt, bare_prompt_back_after_the_programs_own_words)
 	cr_expect_str_eq(outcome_of("$ docker run -d --gpus all vllm/vllm-openai --model m\n3f2a9c\n$\n"), "cut-off");
 	cr_expect_str_eq(outcome_of("main: loading model\nModel loaded in 5.0 s\n$\n"), "completed");
 }
+
+/* issue 23's tenth round: a Python script or module run pasted as a line
+ * of its own, with no prompt before it (a thread's "same thing if I run it
+ * through the CLI"), is a command that runs a program: a second traceback
+ * after it is a second start; an installer run, prose that opens with the
+ * word, and the interpreter alone are none */
+Test(prompt, a_script_run_with_no_prompt)
+{
+	static const char *const runs[] = {"python phi3-qa.py -m Phi-3-mini/cuda -l 2048", "python3 serve.py",
+					   "python3 -m vllm.entrypoints.openai.api_server --model m"};
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		const char *c = cmd_of(runs[i]);
+		cr_expect(c && !strcmp(c, runs[i]), "no command in: %s", runs[i]);
+	}
+	static const char *const no[] = {"python -m pip install onnxruntime-genai", "python is slow here",
+					 "pythonic code", "python", "python3 -m venv .venv"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect_null(cmd_of(no[i]), "a command in: %s", no[i]);
+	const char *tb = "Traceback (most recent call last):\n"
+			 "  File \"x.py\", line 5, in <module>\n"
+			 "    model = og.Model(name)\n"
+			 "OrtException: Load model from m.onnx failed:Protobuf parsing failed.\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%spython phi3-qa.py -m m -l 2048\n%s", tb, tb);
+	cr_expect_eq(nstarts(log, NULL), 2, "the script run again: a second start");
+	snprintf(log, sizeof(log), "%spython is what it runs under\n%s", tb, tb);
+	cr_expect_eq(nstarts(log, NULL), 1, "prose between the two: one failure said twice");
+}

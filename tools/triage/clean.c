@@ -727,8 +727,11 @@ int tr_clean_line(struct tr_clean *c, struct tr_line *l)
 		p = (char *)q;
 		end = (char *)te;
 	}
+	/* compose's tag first, or (below) once after a viewer's clock: not
+	 * taken for stripped where only a quote or a fence went before it */
+	const char *before = p;
 	p = (char *)strip_compose(p, end);
-	int clocks = 0, compose = p != l->s;
+	int clocks = 0, compose = p != before;
 	const char *pre = p;
 	for (int i = 0; i < 8; i++) {
 		double ts = NAN;

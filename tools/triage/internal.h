@@ -91,8 +91,11 @@ enum {
 #define TR_G_GWAY (1ull << 63)   /* a start under way: a launch command (--model), a download's count, "taken more than" */
 #define TR_G_GSTEP (1ull << 54) /* a step said to take long: "this can take a while", "please wait" */
 #define TR_G_GPIN (1ull << 55)  /* page-locked memory named: "pinned memory", "page-locked" */
+#define TR_G_GLOADW (1ull << 53) /* the verb "loading" before its object: "Loading ONNX model from" */
 #define TR_G_GFIGS (TR_G_GFIG | TR_G_GBAR | TR_G_GSIZE | TR_G_GEND)
-#define TR_G_GANY ((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN | TR_G_GWAY | TR_G_GPIN)
+#define TR_G_GANY                                                                                                     \
+	((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN | TR_G_GWAY | TR_G_GPIN |      \
+	 TR_G_GLOADW)
 struct tr_prefilter;
 struct tr_prefilter *tr_prefilter_new(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
@@ -215,6 +218,8 @@ struct tr_start {
 	double ts_last[TR_TS_KINDS];  /* latest timestamp of each kind before it was ready, NAN none */
 	unsigned char ts_mixed[TR_TS_KINDS]; /* two clocks share that kind: its span says nothing (triage.c's clock_seen) */
 	unsigned char ts_depth[TR_TS_KINDS]; /* the prefix clocks of the line that gave the kind's first clock */
+	/* bit k: a line of the start itself carried a clock of kind k (not only the lines before it) */
+	unsigned char ts_own;
 
 	struct tr_num ready_s;  /* load to ready */
 	struct tr_num unattributed_s, covered_s;
@@ -309,6 +314,8 @@ struct tr_start {
 	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
 	int ev_tb_load;         /* a frame of a traceback of this start that is in a loading function (load_model) */
 	int gen_load_began;     /* the shared vocabulary saw the load begin ("loading model /m", "Load weight begin") */
+	/* its ready line came before anything of the load (a frontend's `Model server started.`) */
+	int ready_early;
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	int quotes_output;      /* its failure line quotes the failed process's output after it (quoted_output.c) */
@@ -508,6 +515,8 @@ struct lsc_triage {
 	unsigned nopen;
 	struct tr_start *cur;    /* where unkeyed lines go */
 	unsigned long req_fail_no; /* the last line that said a request failed ("Exception in ASGI application"); 0 none */
+	/* the last line that closed a Rich box (`╰───╯`, rich's traceback panel drawn round its frames); 0 none */
+	unsigned long box_end_no;
 	unsigned nstarts;
 	struct tr_ctx ctx;
 	/* the rules to run: tr_rules; tests swap in a table with a failing rule */
@@ -630,7 +639,8 @@ int tr_shape_match_from(const char *s, size_t n, uint64_t kw, size_t from);
 /* The same for a prefiltered line, from its shape bits (tr_prefilter_line). */
 int tr_shape_match_line(const struct tr_line *l, size_t from);
 #define TR_G_SHAPE_SHIFT 24
-#define TR_G_SHAPE_BUCKETS 30 /* bits 24-53; 54 and 55 are the shared vocabulary's (TR_G_GSTEP, TR_G_GPIN) */
+/* bits 24-52; 53 to 55 are the shared vocabulary's (TR_G_GLOADW, TR_G_GSTEP, TR_G_GPIN) */
+#define TR_G_SHAPE_BUCKETS 29
 static inline uint64_t tr_shape_group(size_t i)
 {
 	return 1ull << (TR_G_SHAPE_SHIFT + i % TR_G_SHAPE_BUCKETS);
@@ -722,6 +732,10 @@ int tr_model_loaded_words(const char *s, size_t n);
 /* model_loaded.c: does the line that begins the load end in a word that
  * says it finished ("Loading model ... done", "loading weights: ok")? */
 int tr_load_said_done(const char *s, size_t n);
+/* recognise_generic.c: does the line begin the model's load with its
+ * object named after the verb ("Loading Model: x", "Loading ONNX model
+ * from ...")? */
+int tr_loading_model_named(const char *s, size_t n);
 /* chat_turn.c: does the line open a chat program's answer turn
  * ("### Response: ...", "Assistant: ...")? */
 int tr_chat_answer(const char *s, size_t n);

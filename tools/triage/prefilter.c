@@ -73,7 +73,9 @@ static const struct {
 	/* the shared vocabulary (recognise_generic.c): failure words, ready words, load figures */
 	{"rror", TR_G_GENERIC}, {"RROR", TR_G_GENERIC}, {"atal", TR_G_GENERIC}, {"ATAL", TR_G_GENERIC},
 	{"CRITICAL", TR_G_GENERIC}, {"xception", TR_G_GENERIC}, {"ailed", TR_G_GENERIC}, {"level=", TR_G_GENERIC},
-	{"\"level\"", TR_G_GENERIC}, {"equest: ", TR_G_GENERIC}, {"esponse: ", TR_G_GENERIC}, {"ssistant:", TR_G_GENERIC}, {"inned memory", TR_G_GPIN}, {"inned host memory", TR_G_GPIN},
+	{"\"level\"", TR_G_GENERIC}, {"equest: ", TR_G_GENERIC}, {"esponse: ", TR_G_GENERIC},
+	{"ssistant:", TR_G_GENERIC}, {"SSISTANT:", TR_G_GENERIC}, {"ESPONSE: ", TR_G_GENERIC},
+	{"inned memory", TR_G_GPIN}, {"inned host memory", TR_G_GPIN},
 	{"age-locked", TR_G_GPIN}, {"GPU[", TR_G_GENERIC}, {"GPU  ", TR_G_GENERIC}, {"PyTorch version: ", TR_G_GENERIC}, {"Is debug build: ", TR_G_GENERIC},
 	{"d to build PyTorch: ", TR_G_GENERIC}, {"Is CUDA available: ", TR_G_GENERIC}, {"modules\"", TR_G_GFIG}, {"layers\"", TR_G_GFIG}, {"shards\"", TR_G_GFIG},
 	{"tensors\"", TR_G_GFIG}, {"NAME  ", TR_G_GENERIC}, {"Filesystem ", TR_G_GENERIC}, {"Device  ", TR_G_GENERIC}, {"a while", TR_G_GSTEP}, {"lease wait", TR_G_GSTEP},
@@ -109,7 +111,7 @@ static const struct {
 	{"lease go to", TR_G_GREADY}, {"lease navigate", TR_G_GREADY}, {"ou can connect", TR_G_GREADY},
 	{"ou can now", TR_G_GREADY}, {"ou can access", TR_G_GREADY}, {"ou can open", TR_G_GREADY},
 	{"took", TR_G_GFIG}, {"Took", TR_G_GFIG}, {"oad time", TR_G_GFIG}, {"oaded in", TR_G_GFIG},
-	{"inished in", TR_G_GFIG},
+	{"inished in", TR_G_GFIG}, {"xecuted in", TR_G_GFIG},
 	{"ile size", TR_G_GSIZE}, {"(total ", TR_G_GSIZE}, {"odel size", TR_G_GSIZE}, {"heckpoint size", TR_G_GSIZE},
 	{"eights.total", TR_G_GSIZE}, {"eights_total", TR_G_GSIZE}, {"eights.size", TR_G_GSIZE},
 	{"eights_size", TR_G_GSIZE}, {"eights_bytes", TR_G_GSIZE}, {"odel_size", TR_G_GSIZE}, {"odel.size", TR_G_GSIZE},
@@ -118,12 +120,17 @@ static const struct {
 	{"% Completed", TR_G_GBAR},
 	{"till loading", TR_G_GEND}, {"weight end", TR_G_GEND}, {"eights loaded", TR_G_GEND},
 	{"oading complete", TR_G_GEND}, {"oad complete", TR_G_GEND}, {"inished loading", TR_G_GEND},
-	{"inish loading", TR_G_GEND},
+	{"inish loading", TR_G_GEND}, {"armup complete", TR_G_GEND}, {"arm-up complete", TR_G_GEND},
+	{"armup finished", TR_G_GEND}, {"arm-up finished", TR_G_GEND}, {"armup done", TR_G_GEND},
+	{"arm-up done", TR_G_GEND}, {"ompleted warmup", TR_G_GEND}, {"inished warmup", TR_G_GEND},
 	{"one loading", TR_G_GEND}, {"oaded the model", TR_G_GEND}, {"oad progress", TR_G_GEND},
 	{".weight", TR_G_GFIG}, {".bias", TR_G_GFIG}, {"% model", TR_G_GFIG}, {"% of ", TR_G_GFIG},
 	{"oading model", TR_G_GBEGIN}, {"oading weights", TR_G_GBEGIN}, {"oading checkpoint", TR_G_GBEGIN},
 	{"oading the model", TR_G_GBEGIN}, {"tarting to load", TR_G_GBEGIN}, {"oading safetensors", TR_G_GBEGIN},
 	{"ttempting to load", TR_G_GBEGIN}, {"rying to load", TR_G_GBEGIN},
+	/* the model's init under way, the load in other words ("model initialising, waiting for 2 minutes") */
+	{"odel initialising", TR_G_GBEGIN}, {"odel initializing", TR_G_GBEGIN},
+	{"nitialising model", TR_G_GBEGIN}, {"nitializing model", TR_G_GBEGIN},
 	{"eight begin", TR_G_GBEGIN}, {"egin loading", TR_G_GBEGIN}, {"tart loading", TR_G_GBEGIN},
 	{"load_us", TR_G_GFIG}, {"load_ms", TR_G_GFIG}, {"load_s", TR_G_GFIG}, {"load_time_", TR_G_GFIG},
 	{"load_duration_", TR_G_GFIG}, {"oading time", TR_G_GFIG}, {"iB in ", TR_G_GFIG}, {"GB in ", TR_G_GFIG},
@@ -131,6 +138,9 @@ static const struct {
 	{"iB at ", TR_G_GFIG}, {" elapsed]", TR_G_GFIG}, {"GB at ", TR_G_GFIG}, {"MB at ", TR_G_GFIG},
 	{"rong s", TR_G_GFATAL}, {" mismatch", TR_G_GFATAL}, {" magic", TR_G_GFATAL}, {"ails:", TR_G_GFATAL},
 	{" --model", TR_G_GWAY}, {"-serve ", TR_G_GWAY}, {"-server ", TR_G_GWAY}, {"_server ", TR_G_GWAY}, {" serve ", TR_G_GWAY}, {"ownload", TR_G_GWAY}, {"aken more than", TR_G_GWAY}, {"ot ready after", TR_G_GWAY},
+	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
+	 * (tr_loading_model_named) */
+	{"oading ", TR_G_GLOADW},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };

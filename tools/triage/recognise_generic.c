@@ -476,7 +476,7 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 {
 	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
 					   "ready after", "time to load", "has taken", "taking", "the model in", "takes",
-					   "loading time", "weights in", "pretrained time"};
+					   "loading time", "weights in", "pretrained time", "executed in"};
 	size_t n = (size_t)(end - s);
 	*kk = NULL;
 	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]); i++) {
@@ -884,8 +884,11 @@ static int loading_ident(const char *id, size_t n)
 {
 	if (tr_memmem_ci(id, n, "pretrained") || tr_memmem_ci(id, n, "weights") || tr_memmem_ci(id, n, "checkpoint"))
 		return 1;
+	/* a model built, or switched to ("switch_model": another model
+	 * brought in, a load) */
 	if (tr_memmem_ci(id, n, "model") && (tr_memmem_ci(id, n, "init") || tr_memmem_ci(id, n, "build") ||
-					     tr_memmem_ci(id, n, "create") || tr_memmem_ci(id, n, "setup")))
+					     tr_memmem_ci(id, n, "create") || tr_memmem_ci(id, n, "setup") ||
+					     tr_memmem_ci(id, n, "switch")))
 		return 1;
 	if (!tr_memmem_ci(id, n, "load") || (n == 5 && !strncasecmp(id, "loads", 5)))
 		return 0;
@@ -1124,6 +1127,12 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	tb = tb || frame;
 	/* "KeyboardInterrupt" alone (no message, no colon) ends the block too */
 	int exc = cur && cur->in_traceback && (exception_line(s, n) || word(s, n, "keyboardinterrupt"));
+	/* rich draws a traceback as a panel of its frames, the exception line
+	 * under it (`╰───╯`, then `RuntimeError: ...`): the line right after
+	 * the panel closes is the block's exception, with or without the
+	 * panel's `Traceback` title in the paste */
+	int rich_exc = !exc && t->box_end_no && l->no == t->box_end_no + 1 && exception_line(s, n);
+	exc = exc || rich_exc;
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
 	int fatal = (k & TR_G_GFATAL) && fatal_words(s, n, lv);
 	/* a shell's report of its program's death by a signal: a kill ends the
@@ -1201,6 +1210,10 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		st->in_traceback = 1;
 		/* "^CTraceback": the user's Ctrl-C opened it, not a failure */
 		st->ev_tb = n >= 2 && s[0] == '^' && s[1] == 'C' ? -1 : e;
+		/* a traceback pasted from its first frame: that frame loading
+		 * ("in switch_model") is the block's, as any later one is */
+		if (frame && st->ev_tb_load < 0 && frame_loads(s, n))
+			st->ev_tb_load = e;
 		return 1;
 	} else if (exc) {
 		st->in_traceback = 0;
@@ -1251,6 +1264,9 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	}
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
+	/* nothing of the load before it: it may be a frontend's, the model
+	 * still to come (load_begun_after_ready) */
+	st->ready_early = st->stage < TR_ST_LOADING && !st->gen_load_began;
 	st->ev_gen_ready = e;
 	st->ev_end = e;
 	st->progress_open = 0;
@@ -1272,7 +1288,9 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s;
 	size_t n = l->len;
-	static const char *const until[] = {"ready", "start", "load", "live", "up", NULL};
+	/* "Waiting for application startup.": uvicorn's, under every Python
+	 * server, before the app's startup brings the model up */
+	static const char *const until[] = {"ready", "start", "startup", "load", "live", "up", NULL};
 	const char *w = ci(s, n, "waiting for");
 	int on_load = ci(s, n, "load") && waits_on_load(s, n); /* each of its phrases holds "load" */
 	if (!on_load && (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n)))
@@ -1283,6 +1301,15 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	int e;
 	if (!(st = take(t, l, &e)))
 		return 0;
+	/* a server process's wait for its app's startup, as the start's first
+	 * step (nothing before it begun), is where that process began: the
+	 * clocks of the lines before it are another step's or process's (a
+	 * paste that begins at a graph capture's end), not the time this
+	 * start took */
+	if (st->stage < TR_ST_BEGAN && !on_load && word(w, (size_t)(s + n - w), "startup"))
+		for (int c = 0; c < TR_TS_KINDS; c++)
+			if (!isnan(l->tsk[c]))
+				st->ts_begin[c] = st->ts_last[c] = l->tsk[c];
 	tr_stage_raise(st, on_load ? TR_ST_LOADING : TR_ST_BEGAN);
 	if (on_load)
 		st->progress_open = 1;
@@ -1543,6 +1570,78 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 }
 
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
+
+/* The model's load begun, or its init under way ("model initialising,
+ * waiting for 2 minutes"), after a ready line that came before anything
+ * of the load (a model server's frontend: `Model server started.`, then
+ * its worker's `model initialising`): that ready was the frontend's, not
+ * the model up. The start is loading again; its own ready or load
+ * summary, if the paste has one, completes it. Not after a failure, nor
+ * after a ready line that followed the load (a server up with its model,
+ * then a request's load of another). */
+static void load_begun_after_ready(struct tr_start *st)
+{
+	if (!st->done || !st->ready_early || st->ev_gen_ready < 0 || tr_start_failed(st))
+		return;
+	st->done = 0;
+	st->ready_early = 0;
+	st->ev_gen_ready = -1;
+	st->stage = TR_ST_LOADING;
+	st->progress_open = 1;
+}
+
+/* "Loading Model: NAME", "Loading ONNX model from PATH", "Loading TTS
+ * model and voice packs...": the load begun in words, as "loading model"
+ * is, with the object in any case and up to two words naming its kind
+ * between the verb and it (letters: a kind, not a count). Not a part that
+ * is no weights ("Loading tokenizer model", a vocabulary), not a download
+ * or an unload (other words), not the verb's negation or a plan ("not
+ * loading", "before loading"), not a load of something else ("Loading
+ * eval dataset"). */
+/* Is @w[0..len) one of @set (lower case), case-blind? */
+static int word_is(const char *w, size_t len, const char *const *set)
+{
+	for (const char *const *x = set; *x; x++)
+		if (strlen(*x) == len && !strncasecmp(w, *x, len))
+			return 1;
+	return 0;
+}
+
+int tr_loading_model_named(const char *s, size_t n)
+{
+	static const char *const obj[] = {"model", "models", "weights", "checkpoint", NULL};
+	static const char *const not_weights[] = {"tokenizer", "vocab", "vocabulary", "processor", "config", NULL};
+	static const char *const notyet[] = {"not", "before", "until", "after", "without", "skip", "skipping", NULL};
+	const char *end = s + n;
+	/* the verb as the prefilter found it, read in place: no lowered copy
+	 * of the line for the many lines that only say "loading" */
+	for (const char *k = tr_memmem(s, n, "oading "); k; k = tr_memmem(k + 1, (size_t)(end - k - 1), "oading ")) {
+		if (k == s || (k[-1] != 'L' && k[-1] != 'l') || (k - 1 > s && tr_isword(k[-2])))
+			continue;
+		/* the word before the verb: its negation or a plan */
+		const char *pe = k - 1;
+		while (pe > s && pe[-1] == ' ')
+			pe--;
+		const char *pb = pe;
+		while (pb > s && tr_isword(pb[-1]))
+			pb--;
+		if (pb < pe && word_is(pb, (size_t)(pe - pb), notyet))
+			return 0;
+		const char *p = k + 7;
+		for (int w = 0; w < 3 && p < end; w++) {
+			while (p < end && (*p == ' ' || *p == ':'))
+				p++;
+			const char *b = p;
+			while (p < end && (tr_isword(*p) || *p == '-'))
+				p++;
+			if (p == b || tr_digit(*b) || word_is(b, (size_t)(p - b), not_weights))
+				break;
+			if (word_is(b, (size_t)(p - b), obj))
+				return 1;
+		}
+	}
+	return 0;
+}
 
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 {
@@ -1886,11 +1985,15 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	/* "Unloading model...": the model let go, no load begun (after a
 	 * failure, not a retry) */
-	if ((k & TR_G_GBEGIN) && !(k & TR_G_GEND) &&
-	    !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) {
+	if ((((k & TR_G_GBEGIN) &&
+	      !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) ||
+	     ((k & TR_G_GLOADW) && tr_loading_model_named(l->s, l->len))) &&
+	    !(k & TR_G_GEND)) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* not after a failure that quotes the failed process's output:
 		 * that load is the one that failed */
+		if (c)
+			load_begun_after_ready(c);
 		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && !c->quotes_output && tr_start_failed(c), NULL);
 		if (!st)
 			return 0;
@@ -1915,9 +2018,13 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	/* the load's end in words ("load weight end", "weights loaded"), not
 	 * its negation ("closed before the server finished loading") */
 	const char *pg;
-	/* "Finish loading": the bare verb some engines print for the past */
+	/* "Finish loading": the bare verb some engines print for the past. A
+	 * warmup done ("Model warm-up complete", "Completed warmup for voice
+	 * x") ran the model: its weights are in, as after a load summary */
 	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
-					   "finished loading", "finish loading", "done loading", "loaded the model"};
+					   "finished loading", "finish loading", "done loading", "loaded the model",
+					   "warmup complete", "warm-up complete", "warmup finished", "warm-up finished",
+					   "warmup done", "warm-up done", "completed warmup", "finished warmup"};
 	/* a wait for the end or a plan of it is no end: "waiting for it to finish loading" */
 	static const char *const notyet[] = {"before", "until", "not", "never", "to", "will", "waiting", "wait", NULL};
 	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)

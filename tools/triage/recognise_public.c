@@ -597,6 +597,12 @@ static int io_line(struct lsc_triage *t, struct tr_line *l)
 static int ts_span(const struct tr_start *st, const struct tr_line *l, double *v)
 {
 	for (int k = TR_TS_KINDS; k-- > 0;) {
+		/* ... but only a kind the start's own lines carried: the clocks
+		 * of the lines before it alone (a server's stamped lines, then
+		 * its unstamped `retrying in 10 seconds` waits and ready line)
+		 * say when it began at best, not when it was up */
+		if (isnan(l->tsk[k]) && !(st->ts_own >> k & 1))
+			continue;
 		double at = isnan(l->tsk[k]) ? st->ts_last[k] : l->tsk[k];
 		if (isnan(at) || isnan(st->ts_begin[k]))
 			continue;

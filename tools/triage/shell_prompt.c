@@ -105,11 +105,41 @@ static int log_viewer(const char *p, const char *end)
 	return 0;
 }
 
+/* "python phi3-qa.py -m m -l 2048", "python3 -m vllm.entrypoints...": a
+ * Python script or module run, pasted as a line of its own with no prompt
+ * before it (a thread's "same thing if I run it through the CLI"): the
+ * interpreter is the line's first word and its argument a script (a name
+ * ending in .py) or -m with a module that is no installer (pip, venv). */
+static int script_run(const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+	size_t w = n > 8 && !memcmp(p, "python3 ", 8) ? 8 : n > 7 && !memcmp(p, "python ", 7) ? 7 : 0;
+	if (!w)
+		return 0;
+	const char *a = tr_skip_ws(p + w, end), *e = a;
+	while (e < end && *e != ' ')
+		e++;
+	if (e - a > 3 && !memcmp(e - 3, ".py", 3))
+		return 1;
+	if (e - a != 2 || memcmp(a, "-m", 2))
+		return 0;
+	const char *m = tr_skip_ws(e, end), *me = m;
+	while (me < end && *me != ' ')
+		me++;
+	static const char *const tools[] = {"pip", "venv", "ensurepip", "virtualenv", "http.server", "json.tool"};
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if ((size_t)(me - m) == strlen(tools[i]) && !memcmp(m, tools[i], (size_t)(me - m)))
+			return 0;
+	return me > m;
+}
+
 const char *tr_prompt_command(const char *s, size_t n)
 {
 	const char *end = s + n, *p = after_env(s, end), *c = NULL;
 	int win = 0;
 	if (p < end && (*p == 'k' || *p == 'o' || *p == 'd' || *p == 'p' || *p == 'j') && log_viewer(p, end))
+		return p;
+	if (p < end && *p == 'p' && script_run(p, end))
 		return p;
 	if (p + 2 < end && (*p == '$' || *p == '%') && p[1] == ' ')
 		c = p + 2;

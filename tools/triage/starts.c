@@ -195,6 +195,18 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 		s->ts_depth[k] = t->pending_depth[k];
 		t->pending_ts[k] = t->pending_last[k] = NAN;
 		t->pending_mixed[k] = t->pending_depth[k] = 0;
+		/* the clock of the line that opens it is its own; where the
+		 * lines before it gave that kind at another prefix depth (an
+		 * engine's stamps, a collector's on this line), its span begins
+		 * here (triage.c's clock_seen counts the depth on the inner kind) */
+		if (isnan(l->tsk[k]))
+			continue;
+		s->ts_own |= (unsigned char)(1u << k);
+		if (k == 1 && l->nclocks && s->ts_depth[k] && l->nclocks != s->ts_depth[k]) {
+			s->ts_begin[k] = s->ts_last[k] = l->tsk[k];
+			s->ts_depth[k] = l->nclocks;
+			s->ts_mixed[k] = 0;
+		}
 	}
 	t->open[t->nopen++] = s;
 	t->cur = s;

@@ -84,6 +84,7 @@ static void input_apart(struct lsc_triage *t)
 	}
 	t->clean.ascii_table = 0;
 	t->req_fail_no = 0;
+	t->box_end_no = 0;
 }
 
 int lsc_triage_source(struct lsc_triage *t, const char *name)
@@ -177,20 +178,24 @@ static int progress_dots(struct lsc_triage *t, const struct tr_line *l)
 
 /* "loading model tensors, this can take a while...", "loading model from
  * 'm.bin' - please wait ...": the engine says the step it just began
- * takes long. Read on a line some recogniser used, whichever: when no
- * recognised line of the start follows it (tr_touch clears it), the paste
- * ends with that step under way (loading), not merely before an outcome. */
-static void long_step_said(struct lsc_triage *t, const struct tr_line *l)
+ * takes long. Read on a line some recogniser used, whichever, or (@next)
+ * on the line right after the start's last recognised one, which says it
+ * of that line's step ("Loading Model: m", then "This action can take a
+ * few minutes!"): when no recognised line of the start follows it
+ * (tr_touch clears it), the paste ends with that step under way
+ * (loading), not merely before an outcome. */
+static void long_step_said(struct lsc_triage *t, const struct tr_line *l, int next)
 {
 	static const char *const w[] = {"take a while", "takes a while", "please wait", "take a few minutes",
 					"take several minutes", "take some time"};
 	struct tr_start *st = t->cur;
 	if (!(l->kw & TR_G_GSTEP) || !st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN ||
-	    st->stage >= TR_ST_READY)
+	    st->stage >= TR_ST_READY || (next && st->last_line + 1 != l->no))
 		return;
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		if (tr_memmem_ci(l->s, l->len, w[i])) {
-			size_t n = tr_step_name(l);
+			/* the step is the line before's, which no name here repeats */
+			size_t n = next ? 0 : tr_step_name(l);
 			st->began_open = 1;
 			memcpy(st->began_step, l->s, n);
 			st->began_step[n] = 0;
@@ -280,15 +285,27 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		tr_prefilter_line(t->pf, &l);
 	if (l.kw & TR_G_EPOCH)
 		field_clock(&l);
+	/* rich's rounded box closing (its traceback panel): the exception
+	 * line right after it is the block's (recognise_generic.c) */
+	if (l.len >= 6 && (unsigned char)l.s[0] == 0xe2 && !memcmp(l.s, "\xe2\x95\xb0\xe2\x94\x80", 6))
+		t->box_end_no = l.no;
 	for (int k = 0; k < TR_TS_KINDS && !(l.flags & TR_L_MANAGER); k++) {
 		if (isnan(l.tsk[k]))
 			continue;
 		/* the inner kind is the one whose clock the prefix count tells */
 		unsigned char depth = k == 1 ? l.nclocks : 0;
-		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src)
-			clock_seen(&t->cur->ts_begin[k], &t->cur->ts_last[k], &t->cur->ts_mixed[k],
-				   &t->cur->ts_depth[k], l.tsk[k], depth);
-		else
+		if (t->cur && t->cur->stage < TR_ST_READY && t->cur->src == l.src) {
+			struct tr_start *c = t->cur;
+			/* the lines before the start gave the kind's first clock at
+			 * another prefix depth (an engine's stamps, then a collector's
+			 * on the start's own lines): the start's span is on its own */
+			if (!(c->ts_own >> k & 1) && depth && c->ts_depth[k] && depth != c->ts_depth[k]) {
+				c->ts_begin[k] = c->ts_last[k] = NAN;
+				c->ts_mixed[k] = 0;
+			}
+			clock_seen(&c->ts_begin[k], &c->ts_last[k], &c->ts_mixed[k], &c->ts_depth[k], l.tsk[k], depth);
+			c->ts_own |= (unsigned char)(1u << k);
+		} else
 			clock_seen(&t->pending_ts[k], &t->pending_last[k], &t->pending_mixed[k], &t->pending_depth[k],
 				   l.tsk[k], depth);
 	}
@@ -313,8 +330,10 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_generic(t, &l);
 	if (!used)
 		used = progress_dots(t, &l);
+	if (!used)
+		long_step_said(t, &l, 1);
 	else {
-		long_step_said(t, &l);
+		long_step_said(t, &l, 0);
 		if (l.kw & TR_G_GFATAL)
 			tr_load_failure_said(t, &l);
 	}
