@@ -735,3 +735,52 @@ Test(ab, the_run_gets_the_mask_and_names_its_program)
 	unsigned long long held = (1ull << (SIGINT - 1)) | (1ull << (SIGTERM - 1)) | (1ull << (SIGCHLD - 1));
 	cr_expect_eq(mask & held, 0, "the run starts with %#llx blocked", mask & held);
 }
+
+/* An arm none of whose runs exited 0 has no figures: its row says `-` in
+ * every column after its count (no number left over from the arm above),
+ * and with --verbose a run with no ready line says `-` for its ready time,
+ * in the text and in the Markdown export. */
+Test(ab, an_arm_with_no_good_run_and_a_run_with_no_ready_line_show_dashes)
+{
+	int rc = lsct_tool(out, sizeof(out), err, sizeof(err),
+			   "ab --runs 3 --pause 0 --verbose --arm a=env=X=1 --arm b=env=X=2 --out '%s/logs' "
+			   "--export-markdown '%s/ab.md' -- sh -c 'test $X = 1'",
+			   dir, dir);
+	cr_assert_eq(rc, 1, "%s%s", out, err);
+	const char *b = strstr(out, "\nb ");
+	cr_assert_not_null(b, "%s", out);
+	char row[256];
+	cr_assert_eq(sscanf(b + 1, "%255[^\n]", row), 1);
+	char *save = NULL, *tok = strtok_r(row, " ", &save);
+	cr_assert_str_eq(tok, "b");
+	cr_assert_str_eq(strtok_r(NULL, " ", &save), "0", "%s", out);
+	unsigned dashes = 0;
+	while ((tok = strtok_r(NULL, " ", &save))) {
+		cr_expect_str_eq(tok, "-", "arm b's row has a figure: %s", out);
+		dashes++;
+	}
+	/* mean, median, min, max, relative, user, sys, RSS */
+	cr_assert_eq(dashes, 8, "%s", out);
+	/* the run rows: `   N arm wall exit ready log`, ready the one before the log */
+	unsigned runs = 0;
+	for (const char *s = strstr(out, "\n run arm"); s && (s = strchr(s + 1, '\n')) && s[1] == ' ';) {
+		char line[512], *w[16];
+		unsigned n = 0;
+		cr_assert_eq(sscanf(s + 1, "%511[^\n]", line), 1);
+		for (char *t = strtok_r(line, " ", &save); t && n < 16; t = strtok_r(NULL, " ", &save))
+			w[n++] = t;
+		cr_assert_geq(n, 6, "%s", s + 1);
+		cr_expect_str_eq(w[n - 2], "-", "run %u's ready time: %s", runs + 1, out);
+		runs++;
+	}
+	cr_assert_eq(runs, 6, "%s", out);
+	char md[8192];
+	slurp("ab.md", md, sizeof(md));
+	const char *mb = strstr(md, "\n| b | ");
+	cr_assert_not_null(mb, "%s", md);
+	cr_assert_eq(sscanf(mb + 1, "%255[^\n]", row), 1);
+	/* | b | `X=2` | 0 | - | - | - | - | - | - | - | - | */
+	const char *cells = strstr(row, "| 0 |");
+	cr_assert_not_null(cells, "%s", row);
+	cr_expect_str_eq(cells, "| 0 | - | - | - | - | - | - | - | - |", "%s", md);
+}
