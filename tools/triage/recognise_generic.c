@@ -1110,6 +1110,25 @@ static void interrupt_undoes_failure(struct tr_start *st)
 	}
 }
 
+/* A request that failed: outside a start, the paste's last such line
+ * (t->req_fail_no); one a running server served is the server's, not a
+ * start's: the paste shows a server (outcome none) unless a start follows.
+ * 1 the line was one a server served, *used whether a start took it. */
+static int request_failure(struct lsc_triage *t, struct tr_line *l, struct tr_start *cur, int *used)
+{
+	if (!cur && request_failed(l->s, l->len))
+		t->req_fail_no = l->no;
+	if (!((!cur || served_only(cur)) && request_served_failed(l->s, l->len)))
+		return 0;
+	t->req_fail_no = l->no;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	if (st)
+		st->nserved++;
+	*used = st != NULL;
+	return 1;
+}
+
 /* Failure evidence; 1 used. */
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
@@ -1148,18 +1167,9 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		return 1;
 	}
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
-	if (!cur && request_failed(s, n))
-		t->req_fail_no = l->no;
-	if ((!cur || served_only(cur)) && request_served_failed(s, n)) {
-		/* a request a running server served failed: the paste shows a
-		 * server, not a start (outcome none), unless a start follows */
-		t->req_fail_no = l->no;
-		int e;
-		struct tr_start *st = take(t, l, &e);
-		if (st)
-			st->nserved++;
-		return st != NULL;
-	}
+	int used;
+	if (request_failure(t, l, cur, &used))
+		return used;
 	/* what fails where only requests were seen is theirs (the request's
 	 * traceback), not a start's; a kill ends whatever ran */
 	if (cur && served_only(cur) && !kill)
@@ -1948,6 +1958,68 @@ static int process_after_ready(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* The load's end in words ("load weight end", "weights loaded"), not its
+ * negation ("closed before the server finished loading"); its progress in
+ * words ("model load progress 0.42"), or "still loading"; 1 used. */
+static int load_end_words(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *pg;
+	/* "Finish loading": the bare verb some engines print for the past. A
+	 * warmup done ("Model warm-up complete", "Completed warmup for voice
+	 * x") ran the model: its weights are in, as after a load summary */
+	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
+					   "finished loading", "finish loading", "done loading", "loaded the model",
+					   "warmup complete", "warm-up complete", "warmup finished", "warm-up finished",
+					   "warmup done", "warm-up done", "completed warmup", "finished warmup"};
+	/* a wait for the end or a plan of it is no end: "waiting for it to finish loading" */
+	static const char *const notyet[] = {"before", "until", "not", "never", "to", "will", "waiting", "wait", NULL};
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if ((pg = ci(l->s, l->len, ends[i])) && !ready_words(l->s, l->len) &&
+		    !any_word(l->s, (size_t)(pg - l->s), notyet)) {
+			int e;
+			struct tr_start *st = take(t, l, &e);
+			if (!st)
+				return 0;
+			if (st->stage < TR_ST_BEGAN)
+				st->stage = TR_ST_BEGAN;
+			st->progress_open = 0;
+			tr_stage_raise(st, TR_ST_LOADED);
+			return 1;
+		}
+	/* "model load progress 0.42", "loading ... 45%": under way */
+	pg = ci(l->s, l->len, "load progress");
+	if (pg) {
+		const char *p = pg + 13, *end = l->s + l->len;
+		while (p < end && (*p == ' ' || *p == '=' || *p == ':'))
+			p++;
+		double v;
+		if (p < end && tr_digit(*p) && tr_num(&p, end, &v)) {
+			int e;
+			struct tr_start *st = take(t, l, &e);
+			if (!st)
+				return 0;
+			tr_stage_raise(st, TR_ST_LOADING);
+			int pct = p < end && *p == '%';
+			st->progress_open = !pct ? v < 1.0 : v < 100.0;
+			tr_progress_at(st, l, pct ? v / 100 : v);
+			return 1;
+		}
+	}
+	/* "still loading", a percentage under way (not a guess: "the model
+	 * may still be loading") */
+	if (ci(l->s, l->len, "still loading") && !tr_hedged(l->s, l->len) && t->cur && t->cur->src == l->src &&
+	    !t->cur->done && !t->cur->waited_out) {
+		int e;
+		struct tr_start *st = take(t, l, &e);
+		if (!st)
+			return 0;
+		tr_stage_raise(st, TR_ST_LOADING);
+		st->progress_open = 1;
+		return 1;
+	}
+	return 0;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
@@ -2013,63 +2085,6 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		}
 		return 1;
 	}
-	if (!(k & TR_G_GEND))
-		return 0;
-	/* the load's end in words ("load weight end", "weights loaded"), not
-	 * its negation ("closed before the server finished loading") */
-	const char *pg;
-	/* "Finish loading": the bare verb some engines print for the past. A
-	 * warmup done ("Model warm-up complete", "Completed warmup for voice
-	 * x") ran the model: its weights are in, as after a load summary */
-	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
-					   "finished loading", "finish loading", "done loading", "loaded the model",
-					   "warmup complete", "warm-up complete", "warmup finished", "warm-up finished",
-					   "warmup done", "warm-up done", "completed warmup", "finished warmup"};
-	/* a wait for the end or a plan of it is no end: "waiting for it to finish loading" */
-	static const char *const notyet[] = {"before", "until", "not", "never", "to", "will", "waiting", "wait", NULL};
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
-		if ((pg = ci(l->s, l->len, ends[i])) && !ready_words(l->s, l->len) &&
-		    !any_word(l->s, (size_t)(pg - l->s), notyet)) {
-			int e;
-			struct tr_start *st = take(t, l, &e);
-			if (!st)
-				return 0;
-			if (st->stage < TR_ST_BEGAN)
-				st->stage = TR_ST_BEGAN;
-			st->progress_open = 0;
-			tr_stage_raise(st, TR_ST_LOADED);
-			return 1;
-		}
-	/* "model load progress 0.42", "loading ... 45%": under way */
-	pg = ci(l->s, l->len, "load progress");
-	if (pg) {
-		const char *p = pg + 13, *end = l->s + l->len;
-		while (p < end && (*p == ' ' || *p == '=' || *p == ':'))
-			p++;
-		double v;
-		if (p < end && tr_digit(*p) && tr_num(&p, end, &v)) {
-			int e;
-			struct tr_start *st = take(t, l, &e);
-			if (!st)
-				return 0;
-			tr_stage_raise(st, TR_ST_LOADING);
-			int pct = p < end && *p == '%';
-			st->progress_open = !pct ? v < 1.0 : v < 100.0;
-			tr_progress_at(st, l, pct ? v / 100 : v);
-			return 1;
-		}
-	}
-	/* "still loading", a percentage under way (not a guess: "the model
-	 * may still be loading") */
-	if (ci(l->s, l->len, "still loading") && !tr_hedged(l->s, l->len) && t->cur && t->cur->src == l->src &&
-	    !t->cur->done && !t->cur->waited_out) {
-		int e;
-		struct tr_start *st = take(t, l, &e);
-		if (!st)
-			return 0;
-		tr_stage_raise(st, TR_ST_LOADING);
-		st->progress_open = 1;
-		return 1;
-	}
-	return 0;
+	return (k & TR_G_GEND) && load_end_words(t, l);
 }
+
