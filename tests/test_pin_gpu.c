@@ -376,6 +376,32 @@ Test(pin_gpu, alloc_uses_its_own_symbol_and_flags)
 	fake_ops.free(out, 8192);
 }
 
+/* An allocation is retried as a register is: out of memory, LSC__GPU_RETRIES
+ * tries more and then refused with the retries said; any other error on the
+ * first call is final at once, with no retries said. */
+Test(pin_gpu, alloc_gives_up_after_two_retries_and_other_errors_are_final)
+{
+	for (unsigned i = 0; i < MAX_QUEUED; i++)
+		fake.alloc_errs[i] = E_OOM;
+	void *out = &out;
+	char why[256] = "";
+	cr_assert_eq(fake_ops.alloc(8192, 0, &out, why, sizeof(why)), -ENOMEM);
+	cr_assert_null(out);
+	cr_assert_eq(fake.alloc_calls, LSC__GPU_RETRIES + 1);
+	cr_assert_str_eq(why, "fake: fakeHostMalloc(8192 bytes, after retries): out of memory "
+			      "(fakeErrorMemoryAllocation)");
+
+	for (unsigned i = 0; i < MAX_QUEUED; i++)
+		fake.alloc_errs[i] = OK;
+	fake.alloc_errs[0] = E_OTHER;
+	fake.alloc_calls = 0;
+	out = &out;
+	cr_assert_eq(fake_ops.alloc(8192, 0, &out, why, sizeof(why)), LSC_E_GPU);
+	cr_assert_null(out);
+	cr_assert_eq(fake.alloc_calls, 1);
+	cr_assert_str_eq(why, "fake: fakeHostMalloc(8192 bytes): unknown error (fakeError?)");
+}
+
 Test(pin_gpu, dev_open_puts_the_engine_device_back)
 {
 	struct lsc__dev *d = NULL;
