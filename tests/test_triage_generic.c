@@ -1845,6 +1845,20 @@ Test(generic, the_load_begun_with_its_object_named)
 	/* ... not a line later, after something else of the paste */
 	expect_start("Loading Model: x, on: cuda\nsome other output\nThis action can take a few minutes!\n", "cut-off",
 		     "-");
+	/* each of the words, and their near misses: the prefilter's pieces of
+	 * them ("a while", "some time") with no step said to take that long */
+	static const char *const takes[] = {"this can take a while", "it takes a while", "please wait...",
+					    "this can take several minutes", "may take some time"};
+	static const char *const not_said[] = {"it has been a while", "for some time now", "a few minutes ago"};
+	char log[160];
+	for (size_t i = 0; i < sizeof(takes) / sizeof(takes[0]); i++) {
+		snprintf(log, sizeof(log), "Loading Model: x, on: cuda\n%s\n", takes[i]);
+		expect_start(log, "loading", "-");
+	}
+	for (size_t i = 0; i < sizeof(not_said) / sizeof(not_said[0]); i++) {
+		snprintf(log, sizeof(log), "Loading Model: x, on: cuda\n%s\n", not_said[i]);
+		expect_start(log, "cut-off", "-");
+	}
 	/* something loaded that is no model, a part that is no weights, the negation, a plan */
 	cr_expect_eq(nstarts_of("Loading eval dataset...\n"), 0);
 	cr_expect_eq(nstarts_of("Loading tokenizer model from /m/tokenizer.model\n"), 0);
