@@ -202,3 +202,55 @@ Test(triage_redact, a_line_that_grows_is_quoted_whole)
 	}
 	lsc_triage_free(t);
 }
+
+/* The most a kept line can grow: `a@b` is the shortest token a placeholder
+ * replaces, by the longest (`<user>@<host>`), 14 bytes for each 4 with the
+ * space after it: an exception line of nothing else, kept whole, is quoted
+ * whole redacted, over three times its length, in every format. */
+Test(triage_redact, the_most_a_kept_line_grows_is_quoted_whole)
+{
+	char line[400], want[1400];
+	int n = snprintf(line, sizeof line, "RuntimeError: a@b");
+	int w = snprintf(want, sizeof want, "RuntimeError: <user>@<host>");
+	while (n + 4 < 300) {
+		n += snprintf(line + n, sizeof line - (size_t)n, " a@b");
+		w += snprintf(want + w, sizeof want - (size_t)w, " <user>@<host>");
+	}
+	cr_assert_eq(n, 297);
+	cr_assert_eq(w, 14 + 71 * 14 - 1);
+	char log[1024];
+	size_t len = (size_t)snprintf(log, sizeof log,
+				      "Loading model weights\nTraceback (most recent call last):\n"
+				      "  File \"x.py\", line 1, in <module>\n%s\n",
+				      line);
+	/* the triage keeps the line whole, unredacted */
+	struct lsc_triage *t = trun_feed(log, len, 4096, 0, NULL);
+	cr_assert_not_null(t);
+	size_t ol;
+	char *out = trun_render(t, LSC_TRIAGE_TEXT, &ol);
+	cr_assert_not_null(out);
+	const char *at = strstr(out, line);
+	cr_assert(at && at[n] == '\n', "the line is not kept whole:\n%s", out);
+	free(out);
+	lsc_triage_free(t);
+	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_REDACT};
+	t = trun_feed(log, len, 4096, 0, &o);
+	cr_assert_not_null(t);
+	static const int fmts[] = {LSC_TRIAGE_TEXT, LSC_TRIAGE_JSON, LSC_TRIAGE_MD, TRUN_HTML};
+	for (size_t f = 0; f < 4; f++) {
+		out = trun_render(t, (enum lsc_triage_fmt)fmts[f], &ol);
+		cr_assert_not_null(out);
+		char esc[4096];
+		size_t e = 0;
+		for (const char *s = want; *s && e + 5 < sizeof esc; s++)
+			e += (size_t)snprintf(esc + e, sizeof esc - e, "%s",
+					      *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : (char[]){*s, 0});
+		const char *whole = fmts[f] == TRUN_HTML ? esc : want;
+		at = strstr(out, whole);
+		cr_expect_not_null(at, "format %d: the redacted line is not quoted whole:\n%s", fmts[f], out);
+		if (at)
+			cr_expect(at[strlen(whole)] != ' ', "format %d: more after the line", fmts[f]);
+		free(out);
+	}
+	lsc_triage_free(t);
+}

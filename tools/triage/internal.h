@@ -20,6 +20,11 @@
 #include "triage.h"
 
 #define TR_EVTEXT 320     /* a quoted evidence line is cut here */
+/* A quoted line under --redact: every placeholder is longer than what it
+ * hides, at most `<user>@<host>` (13 bytes) for `a@b` (3), 14 bytes with
+ * the byte before the next token for 4, so a line kept whole (under
+ * TR_EVTEXT) is still whole redacted in this */
+#define TR_EVTEXT_REDACTED (TR_EVTEXT / 4 * 14)
 #define TR_START_EVID 48  /* evidence lines one start keeps (unreferenced ones are reused) */
 #define TR_OPEN_MAX 8     /* starts open at once (interleaved loadscope runs) */
 #define TR_FULL_FINDINGS 1024

@@ -391,7 +391,7 @@ static void items(FILE *o, const char *open, const char *close, const char (*a)[
 
 static void finding(const struct lsc_triage *t, FILE *o, const struct tr_finding *f)
 {
-	char tmp[TR_EVTEXT * 2];
+	char tmp[TR_EVTEXT_REDACTED];
 	const char *sv = tr_sev_name(f->sev);
 	fprintf(o, "<div class=\"finding s-%s\" data-id=\"", sv);
 	esc(o, f->id);

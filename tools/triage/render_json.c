@@ -82,7 +82,7 @@ int tr_render_json_table(struct lsc_triage *t, FILE *o)
 
 int tr_render_json(struct lsc_triage *t, FILE *o)
 {
-	char tmp[TR_EVTEXT * 2];
+	char tmp[TR_EVTEXT_REDACTED];
 	fprintf(o, "{\"schema\":\"loadscope-triage\",\"version\":%d,\"inputs\":[", LSC_TRIAGE_SCHEMA_VERSION);
 	for (unsigned i = 0; i < t->nsrc; i++) {
 		if (i)

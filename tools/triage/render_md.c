@@ -67,7 +67,7 @@ int tr_render_md_table(struct lsc_triage *t, FILE *o)
 
 int tr_render_md(struct lsc_triage *t, FILE *o)
 {
-	char tmp[TR_EVTEXT * 2];
+	char tmp[TR_EVTEXT_REDACTED];
 	fprintf(o, "### loadscope triage\n\n%lu line%s, %lu recognised, %u start%s.\n\n", t->nlines,
 		t->nlines == 1 ? "" : "s", t->nrecog, t->nstarts, t->nstarts == 1 ? "" : "s");
 	if (t->nrecog == 0) {

@@ -56,7 +56,7 @@ static void start_header(struct lsc_triage *t, FILE *o, unsigned idx)
 
 static void finding(struct lsc_triage *t, FILE *o, const struct tr_finding *f)
 {
-	char tmp[TR_EVTEXT * 2];
+	char tmp[TR_EVTEXT_REDACTED];
 	fprintf(o, "  %s[%s]%s %s: %s\n", col(t, f->sev), tr_sev_name(f->sev), reset(t), f->id, f->summary);
 	for (unsigned i = 0; i < f->nev; i++)
 		fprintf(o, "      %s:%lu: %s\n", tr_src_name(t, f->ev[i].src), f->ev[i].line,
