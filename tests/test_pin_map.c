@@ -147,10 +147,25 @@ Test(pin_map, memory_the_backend_allocated_reports_it_in_the_arena_line)
 	expect_address(LSC_THP_PROCESS_OFF, SHIFT, "0", "not the host address");
 }
 
+/* The reason names the segment, where it maps and where one range would
+ * have put it: the first segment's device address plus the offset (the
+ * fake maps segment n, from 0, at host + SHIFT * (n + 1)). */
 Test(pin_map, segments_mapped_apart_are_no_device_range)
 {
 	expect_reason(APART, "the segment at +1048576 maps to 0x");
 	cr_assert_eq(M.asked, 2, "the first segment apart ends the questions");
+
+	char buf[LSC__LINE_MAX + 1], want[256];
+	struct lsc__parsed pl;
+	M.asked = 0;
+	lsc_arena *a = load(&mapper, LSC_THP_4K, buf, sizeof buf, &pl);
+	uintptr_t host = (uintptr_t)lsc_arena_data(a);
+	snprintf(want, sizeof want,
+		 "the segment at +%u maps to 0x%" PRIxPTR ", not 0x%" PRIxPTR ": no one device range for the arena",
+		 SEGMENT, host + SEGMENT + 2 * SHIFT, host + SHIFT + SEGMENT);
+	cr_assert_str_eq(lsc__parsed_get(&pl, "device_ptr_reason"), want, "%s", pl.human);
+	lsc_arena_destroy(a);
+	lsct_capture_reset(&cap);
 }
 
 Test(pin_map, a_failure_is_a_reason_not_a_failed_load)
