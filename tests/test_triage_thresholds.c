@@ -286,3 +286,20 @@ Test(triage_thresholds, still_line_compaction_rates_per_second)
 	cr_assert_eq(sev(STILL_RATES("10", "9"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
 	cr_assert_neq(sev(STILL_RATES("4", "4"), "thp-direct-compaction"), LSC_TRIAGE_FAIL);
 }
+
+/* alloc-dominates with nothing else logged: an allocation slow for its
+ * size, 16 GiB or more at under 2 GiB/s for 60 s or more (docs/triage.md);
+ * each edge on both sides. */
+#define ALLOC_ONLY(bytes, wall) "[loadscope/1] start e | run=00000010\n" \
+	"[loadscope/1] phase allocate | run=00000010 depth=0 kind=allocate bytes=" bytes " wall_s=" wall "\n"
+
+Test(triage_thresholds, alloc_slow_for_its_size_under_2_gibps)
+{
+	/* 128 GiB: 64 s is 2.00 GiB/s, 64.1 s just under */
+	cr_assert_eq(sev(ALLOC_ONLY("137438953472", "64.0"), "alloc-dominates"), -1);
+	cr_assert_neq(sev(ALLOC_ONLY("137438953472", "64.1"), "alloc-dominates"), -1);
+	/* 16 GiB in 60 s fires; a byte under 16 GiB, or 59.9 s, does not */
+	cr_assert_neq(sev(ALLOC_ONLY("17179869184", "60.0"), "alloc-dominates"), -1);
+	cr_assert_eq(sev(ALLOC_ONLY("17179869183", "60.0"), "alloc-dominates"), -1);
+	cr_assert_eq(sev(ALLOC_ONLY("17179869184", "59.9"), "alloc-dominates"), -1);
+}
