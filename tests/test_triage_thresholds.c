@@ -303,3 +303,34 @@ Test(triage_thresholds, alloc_slow_for_its_size_under_2_gibps)
 	cr_assert_eq(sev(ALLOC_ONLY("17179869183", "60.0"), "alloc-dominates"), -1);
 	cr_assert_eq(sev(ALLOC_ONLY("17179869184", "59.9"), "alloc-dominates"), -1);
 }
+
+/* A span named twice (a phase per file) keeps one row, its first place,
+ * and the sum of its times, whichever span it is: the first one here, then
+ * one after it. */
+Test(triage_thresholds, a_span_named_twice_is_one_row_with_the_sum)
+{
+	struct lsc_triage *t = trun_text(
+		"[loadscope/2] start s | run=aa000002 t_s=0\n"
+		"[loadscope/2] phase metadata | run=aa000002 t_s=1.5 kind=custom wall_s=1.5 depth=0 name=metadata\n"
+		"[loadscope/2] phase index | run=aa000002 t_s=2.0 kind=custom wall_s=0.5 depth=0 name=index\n"
+		"[loadscope/2] phase metadata | run=aa000002 t_s=4.25 kind=custom wall_s=2.25 depth=0 name=metadata\n"
+		"[loadscope/2] phase index | run=aa000002 t_s=5.0 kind=custom wall_s=0.75 depth=0 name=index\n"
+		"[loadscope/2] ready in 9 s | run=aa000002 t_s=9 wall_s=9.0\n");
+	cr_assert_not_null(t);
+	cr_assert_eq(lsc_triage_nstarts(t), 1);
+	char *out = render_text(t);
+	const char *m = strstr(out, "  metadata (s)");
+	cr_assert_not_null(m, "%s", out);
+	cr_assert_null(strstr(m + 1, "  metadata (s)"), "two rows:\n%s", out);
+	double v = 0;
+	cr_assert_eq(sscanf(m, "  metadata (s) %lf", &v), 1, "%s", out);
+	cr_assert_float_eq(v, 3.75, 1e-9, "%s", out);
+	const char *i = strstr(out, "  index (s)");
+	cr_assert_not_null(i, "%s", out);
+	cr_assert_null(strstr(i + 1, "  index (s)"), "two rows:\n%s", out);
+	cr_assert_eq(sscanf(i, "  index (s) %lf", &v), 1, "%s", out);
+	cr_assert_float_eq(v, 1.25, 1e-9, "%s", out);
+	cr_assert_lt(m, i, "the first span first:\n%s", out);
+	free(out);
+	lsc_triage_free(t);
+}
