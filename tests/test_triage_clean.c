@@ -374,6 +374,29 @@ Test(triage_clean, a_json_message_loses_its_own_prefix)
 	cr_expect_str_eq(clean(&c, "{\"msg\":\"WARNING 10-17 08:12:43 [x.py:1] hi\"}", &l), "hi");
 }
 
+/* A JSON line's level is its "level" (or "severity") word, read by its
+ * first letter in any case: error; fatal, critical, panic; warn; debug,
+ * trace; anything else info. */
+Test(triage_clean, a_json_lines_level_word_is_its_level)
+{
+	static const struct {
+		const char *word;
+		unsigned char level;
+	} w[] = {{"error", TR_LV_ERROR},   {"ERROR", TR_LV_ERROR}, {"fatal", TR_LV_FATAL}, {"critical", TR_LV_FATAL},
+		 {"CRITICAL", TR_LV_FATAL}, {"panic", TR_LV_FATAL}, {"warn", TR_LV_WARN},   {"warning", TR_LV_WARN},
+		 {"debug", TR_LV_DEBUG},   {"trace", TR_LV_DEBUG}, {"info", TR_LV_INFO},   {"notice", TR_LV_INFO}};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		for (int sev = 0; sev < 2; sev++) {
+			struct tr_clean c = {0};
+			struct tr_line l;
+			char line[128];
+			snprintf(line, sizeof line, "{\"%s\":\"%s\",\"msg\":\"model weights read\"}",
+				 sev ? "severity" : "level", w[i].word);
+			cr_expect_str_eq(clean(&c, line, &l), "model weights read", "%s", line);
+			cr_expect_eq(l.level, w[i].level, "%s: level %u", line, l.level);
+		}
+}
+
 /* An engine's own "name: " prefix is looked behind for a clock when the
  * name is at most 40 bytes; a longer run of name bytes is prose. */
 Test(triage_clean, an_engine_prefix_up_to_40_bytes_gives_its_clock)
