@@ -157,6 +157,36 @@ Test(triage_redact, output_fits_and_ends)
 	cr_expect_str_eq(out, "loading <path> ");
 }
 
+/* @log triaged under --redact quotes @want, a redacted line, whole in
+ * every format: all of it, and the next byte closes the quote rather than
+ * a space before one more placeholder. */
+static void expect_redacted_whole(const char *log, size_t len, const char *want)
+{
+	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_REDACT};
+	struct lsc_triage *t = trun_feed(log, len, 4096, 0, &o);
+	cr_assert_not_null(t);
+	/* the HTML page escapes the placeholders' angle brackets */
+	char esc[4096];
+	size_t e = 0;
+	for (const char *s = want; *s && e + 5 < sizeof esc; s++)
+		e += (size_t)snprintf(esc + e, sizeof esc - e, "%s",
+				      *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : (char[]){*s, 0});
+	static const int fmts[] = {LSC_TRIAGE_TEXT, LSC_TRIAGE_JSON, LSC_TRIAGE_MD, TRUN_HTML};
+	for (size_t f = 0; f < 4; f++) {
+		size_t ol;
+		char *out = trun_render(t, (enum lsc_triage_fmt)fmts[f], &ol);
+		cr_assert_not_null(out);
+		const char *whole = fmts[f] == TRUN_HTML ? esc : want;
+		const char *at = strstr(out, whole);
+		cr_expect_not_null(at, "format %d: the redacted line is not quoted whole:\n%s", fmts[f], out);
+		if (at)
+			cr_expect(at[strlen(whole)] != ' ', "format %d: more after the line: %.40s", fmts[f],
+				  at + strlen(whole));
+		free(out);
+	}
+	lsc_triage_free(t);
+}
+
 /* A quoted line is redacted whole, in every format: a placeholder is
  * longer than the path it hides (`<path>` for `/m/w`), so a line the triage
  * kept whole may grow under --redact; up to twice its length it is still
@@ -176,31 +206,7 @@ Test(triage_redact, a_line_that_grows_is_quoted_whole)
 	cr_assert_lt(w, 2 * n);
 	char log[1024];
 	size_t len = (size_t)snprintf(log, sizeof log, "%s\nllama_load_model_from_file: failed to load model\n", line);
-	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_REDACT};
-	struct lsc_triage *t = trun_feed(log, len, 4096, 0, &o);
-	cr_assert_not_null(t);
-	static const int fmts[] = {LSC_TRIAGE_TEXT, LSC_TRIAGE_JSON, LSC_TRIAGE_MD, TRUN_HTML};
-	for (size_t f = 0; f < 4; f++) {
-		size_t ol;
-		char *out = trun_render(t, (enum lsc_triage_fmt)fmts[f], &ol);
-		cr_assert_not_null(out);
-		/* the HTML page escapes the placeholders' angle brackets */
-		char esc[1600];
-		size_t e = 0;
-		for (const char *s = want; *s && e + 5 < sizeof esc; s++)
-			e += (size_t)snprintf(esc + e, sizeof esc - e, "%s",
-					      *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : (char[]){*s, 0});
-		const char *whole = fmts[f] == TRUN_HTML ? esc : want;
-		const char *at = strstr(out, whole);
-		cr_expect_not_null(at, "format %d: the redacted line is not quoted whole:\n%s", fmts[f], out);
-		/* and it ends there: the next byte closes the quote, not a space
-		 * before one more placeholder */
-		if (at)
-			cr_expect(at[strlen(whole)] != ' ', "format %d: more after the line: %.40s", fmts[f],
-				  at + strlen(whole));
-		free(out);
-	}
-	lsc_triage_free(t);
+	expect_redacted_whole(log, len, want);
 }
 
 /* The most a kept line can grow: `a@b` is the shortest token a placeholder
@@ -233,24 +239,5 @@ Test(triage_redact, the_most_a_kept_line_grows_is_quoted_whole)
 	cr_assert(at && at[n] == '\n', "the line is not kept whole:\n%s", out);
 	free(out);
 	lsc_triage_free(t);
-	struct lsc_triage_opts o = {.flags = LSC_TRIAGE_REDACT};
-	t = trun_feed(log, len, 4096, 0, &o);
-	cr_assert_not_null(t);
-	static const int fmts[] = {LSC_TRIAGE_TEXT, LSC_TRIAGE_JSON, LSC_TRIAGE_MD, TRUN_HTML};
-	for (size_t f = 0; f < 4; f++) {
-		out = trun_render(t, (enum lsc_triage_fmt)fmts[f], &ol);
-		cr_assert_not_null(out);
-		char esc[4096];
-		size_t e = 0;
-		for (const char *s = want; *s && e + 5 < sizeof esc; s++)
-			e += (size_t)snprintf(esc + e, sizeof esc - e, "%s",
-					      *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : (char[]){*s, 0});
-		const char *whole = fmts[f] == TRUN_HTML ? esc : want;
-		at = strstr(out, whole);
-		cr_expect_not_null(at, "format %d: the redacted line is not quoted whole:\n%s", fmts[f], out);
-		if (at)
-			cr_expect(at[strlen(whole)] != ' ', "format %d: more after the line", fmts[f]);
-		free(out);
-	}
-	lsc_triage_free(t);
+	expect_redacted_whole(log, len, want);
 }
