@@ -359,6 +359,34 @@ Test(triage_rules, disk_bound_read)
 	QUIET(log, "disk-bound-read");
 }
 
+/* vLLM states the read's time (`Loading weights took`) and, a line later,
+ * the size the load moved (`Model loading took X GiB`): that size is what
+ * the read read, so the rule's sum is size over the read's own time:
+ * 69.30 GiB / 121.87 s = 0.5686 GiB/s, not over the load's 122.5 s
+ * (0.5657). On NFS the bytes come from the device; the read is 121.87 of
+ * 179 s to ready (68 %): fail. */
+Test(triage_rules, disk_bound_read_sizes_the_read_from_the_load_summary)
+{
+	struct lsc_triage *t = run(
+		"INFO 10-16 15:39:01 [api_server.py:1] vLLM API server version 0.9.1\n"
+		"INFO 10-16 15:39:01 [weight_utils.py:1] Filesystem type for checkpoints: NFS. Checkpoint size: "
+		"69.30 GiB. Available RAM: 8.82 GiB.\n"
+		"(VllmWorker rank=0 pid=7) INFO 10-16 15:41:01 [default_loader.py:272] Loading weights took 121.87 "
+		"seconds\n"
+		"(VllmWorker rank=0 pid=7) INFO 10-16 15:41:02 [gpu_model_runner.py:1] Model loading took 69.30 GiB and "
+		"122.5 seconds\n"
+		"INFO 10-16 15:42:00 [launcher.py:1] Application startup complete.\n");
+	cr_assert_eq(sev_of(t, "disk-bound-read"), LSC_TRIAGE_FAIL);
+	const struct tr_finding *f = NULL;
+	for (size_t i = 0; i < t->nfull; i++)
+		if (!strcmp(t->full[i].id, "disk-bound-read"))
+			f = &t->full[i];
+	cr_assert_not_null(f);
+	cr_assert_gt(f->nmath, 0);
+	cr_assert(strstr(f->math[0], "69.30 GiB / 121.9 s = 0.57 GiB/s"), "%s", f->math[0]);
+	lsc_triage_free(t);
+}
+
 /* ---- swap-during-load ---- */
 Test(triage_rules, swap_during_load)
 {
