@@ -140,14 +140,14 @@
  * starts, 17 engines; verdicts written before the tool ran on them; 19 of
  * 25 match on 46863af, before the tenth round, and the same 19 after
  * it), the held-out stems are 43 of 57 (75.4 %). */
-#define VERDICT_FLOOR 92
+#define VERDICT_FLOOR 91
 #define VALIDATION_FLOOR 75
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
 /* 456 of 488, 93.4 %, 2026-12-06 (issue 23's tenth round, on the 488 starts
  * with t23s developed on; 448 of 488 before it; 434 of 467 after the ninth
  * round, 392 of 419 after the eighth) */
-#define LOEO_FLOOR 93
+#define LOEO_FLOOR 92
 #define LOEO_TARGET 90
 /* engines a table can list (the corpus names 80-odd; past this a start
  * still counts in the totals, its engine's row is not printed) */
