@@ -703,6 +703,10 @@ int tr_says_failed(const char *s, size_t n);
  * read inside code's names (EngineCore, load_model). */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* subject.c: is the ready word's own subject, the word right before it,
+ * a place that holds the model ("Model workspace is now ready", "cache
+ * directory ready"): the place prepared, not the model up? */
+int tr_ready_holder(const char *s, size_t n);
 /* ram_fit.c: does the line set a checkpoint against the RAM available
  * and find it over 90% of it ("checkpoint size (148.66 GiB) exceeds 90% of
  * available RAM (0.65 GiB)")? 1 with the checkpoint's GiB: the bytes come
@@ -809,6 +813,14 @@ int tr_parts_counted(const char *s, size_t n, double *frac);
  * begun, whatever else the line's prefix makes it. */
 int tr_load_failure_words(const char *s, size_t n);
 int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l);
+/* Is the line the dynamic loader's refusal to start a program ("error
+ * while loading shared libraries: libnvinfer.so.10: cannot open shared
+ * object file")? The program never ran: no model was read. recognise_generic.c */
+int tr_dynlib_missing(const char *s, size_t n);
+/* Does the line say a server or the model never came up ("xtts server
+ * failed to come online within the specified attempts", "did not come
+ * up"): a launcher that gave up on its start? recognise_generic.c */
+int tr_never_came_up(const char *s, size_t n);
 /* Is the line a guess, not an event ("may", "might", "could", "if")? recognise_generic.c */
 int tr_hedged(const char *s, size_t n);
 

@@ -91,6 +91,13 @@ static const struct {
 	{"oad model failed", TR_G_GFATAL}, {"odel load failed", TR_G_GFATAL}, {"ot ready after", TR_G_GFATAL},
 	{"ever became ready", TR_G_GFATAL}, {"ever ready", TR_G_GFATAL}, {"ailed to start", TR_G_GFATAL},
 	{"id not start", TR_G_GFATAL}, {"idn't start", TR_G_GFATAL}, {"ot become ready", TR_G_GFATAL},
+	/* the dynamic loader's refusal, MPI's abort, an error during the load ("Error when loading model:") */
+	{"hared librar", TR_G_GFATAL}, {"MPI_ABORT", TR_G_GFATAL}, {"MPI_Abort", TR_G_GFATAL},
+	{"hen loading", TR_G_GFATAL}, {"hile loading", TR_G_GFATAL}, {"uring loading", TR_G_GFATAL},
+	/* a launcher that gave up on its server ("failed to come online"), a wait until it loads */
+	{"ome online", TR_G_GREADY | TR_G_GFATAL}, {"ame online", TR_G_GREADY | TR_G_GFATAL},
+	{"ome up", TR_G_GREADY | TR_G_GFATAL}, {"ame up", TR_G_GREADY | TR_G_GFATAL},
+	{"ait until", TR_G_GREADY},
 	{"KeyboardInterrupt", TR_G_GFATAL}, {"Killed", TR_G_GFATAL}, {"ignal: killed", TR_G_GFATAL},
 	{"nit failed", TR_G_GFATAL}, {"nitialization failed", TR_G_GFATAL}, {"nitialisation failed", TR_G_GFATAL},
 	{"oading failed", TR_G_GFATAL}, {"oad failed", TR_G_GFATAL}, {"llegal instruction", TR_G_GFATAL},
@@ -145,7 +152,7 @@ static const struct {
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
-#define NALL 400 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
+#define NALL 448 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
 #define NENT (2 * NALL + 4 * 256) /* two windows per keyword, 256 per three-byte one (four of them at most) */
 
 struct tr_prefilter {

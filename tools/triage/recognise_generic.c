@@ -324,16 +324,20 @@ static int ready_words_of(const char *s, size_t n)
 	 * lines away before forty searches */
 	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
 					     "running", "loaded", "still", "waiting", "before", "until", "up", "serving",
-					     "available", "connect", "access", "open", "visit", "navigate", "go", NULL};
+					     "available", "connect", "access", "open", "visit", "navigate", "go",
+					     "online", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
+	/* a launcher gave up on it: "xtts server failed to come online" */
+	if (tr_never_came_up(s, n))
+		return -1;
 	static const char *const dead[] = {"never became ready", "never ready", "failed to start",
 					   "did not start", "didn't start", "did not become ready", "not become ready"};
 	/* "not ready after 30 minutes": a watcher's wait ran out; the start
 	 * ended only where the line says it stopped ("giving up", "exiting") */
 	if (ci(s, n, "not ready after"))
 		return gave_up(s, n) ? -1 : 0;
-	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "still loading",
+	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "not online", "still loading",
 					  "still starting", "waiting for", "not up", "before", "until", "unloaded"};
 	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
 					  "ready after", "ready!", "now ready", "started in", "started successfully",
@@ -345,14 +349,33 @@ static int ready_words_of(const char *s, size_t n)
 	for (size_t i = 0; i < sizeof(neg) / sizeof(neg[0]); i++)
 		if (ci(s, n, neg[i]))
 			return 0;
+	/* "Model workspace is now ready": the place the model is put, not it */
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
 		if (ci(s, n, yes[i]))
-			return 1;
+			return !tr_ready_holder(s, n);
 	/* "Loaded model X on device D": the event, capitalised where its
 	 * message begins; "reusing loaded model X" is the model kept */
 	if (tr_memmem(s, n, "Loaded model ") || tr_ready_at_address(s, n) || tr_whole_started(s, n))
 		return 1;
 	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
+}
+
+int tr_never_came_up(const char *s, size_t n)
+{
+	static const char *const up[] = {"come online", "come up", "came online", "came up"};
+	static const char *const neg[] = {"failed to", "fail to", "did not", "didn't", "never", "could not",
+					  "couldn't", "unable to"};
+	for (size_t i = 0; i < sizeof(up) / sizeof(up[0]); i++) {
+		const char *k = word(s, n, up[i]);
+		if (!k || tr_hedged(s, (size_t)(k - s)))
+			continue;
+		/* the negation right before the verb: "failed to come online" */
+		const char *b = k - s > 12 ? k - 12 : s;
+		for (size_t j = 0; j < sizeof(neg) / sizeof(neg[0]); j++)
+			if (ci(b, (size_t)(k - b), neg[j]))
+				return 1;
+	}
+	return 0;
 }
 
 int tr_ready_negated(const char *s, size_t n)
@@ -828,6 +851,16 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
+	/* "Model workspace is now ready. It took 0.203 seconds": the place
+	 * the model goes prepared, a step before its load: the start under
+	 * way, no load figure and no ready */
+	if (got && tr_ready_holder(s, n)) {
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (st->stage < TR_ST_BEGAN)
+			st->stage = TR_ST_BEGAN;
+		return 1;
+	}
 	/* a step's time, even where it names the model ("warmup model") or a
 	 * load of its own ("load the compiled graph from the cache"), is not
 	 * the weights' load */
@@ -932,6 +965,13 @@ static int frame_loads(const char *s, size_t n)
 		 * calling it is only the call */
 		if (tr_memmem_ci(in, fl, "wait") && (tr_memmem_ci(in, fl, "server") || tr_memmem_ci(in, fl, "live")))
 			return 1;
+		/* a model's constructor: `__init__` in a file of a models
+		 * folder (vLLM's `model_executor/models/llama.py`,
+		 * transformers' `models/llama/modeling_llama.py`): the model
+		 * being built, its load; not its `forward` (a request's) */
+		if (fl == 8 && !memcmp(in, "__init__", 8) &&
+		    (tr_memmem(s, n, "/models/") || tr_memmem(s, n, "\\models\\") || tr_memmem(s, n, "modeling_")))
+			return 1;
 		return loading_ident(in, fl);
 	}
 	if (n > 6 && !memcmp(s, "File \"", 6))
@@ -967,6 +1007,41 @@ static int request_served_failed(const char *s, size_t n)
 	return request_failed(s, n) && any_word(s, n, srv);
 }
 
+int tr_dynlib_missing(const char *s, size_t n)
+{
+	return ci(s, n, "error while loading shared librar") != NULL;
+}
+
+/* "Error when loading model: UnicodeDecodeError ...", "Exception while
+ * loading the weights": an error word, then within two words the load as
+ * the step it happened in; where the error word begins, NULL none. Not
+ * the dynamic loader's "error while loading shared libraries" (a program
+ * that could not start: no model read), nor a load after the words
+ * ("error while loading? retry"). */
+static const char *error_in_loading(const char *s, size_t n)
+{
+	static const char *const when[] = {"when loading", "while loading", "during loading"};
+	static const char *const err[] = {"error", "errors", "exception", "failure", NULL};
+	if (tr_dynlib_missing(s, n))
+		return NULL;
+	for (size_t i = 0; i < sizeof(when) / sizeof(when[0]); i++) {
+		const char *k = word(s, n, when[i]);
+		if (!k)
+			continue;
+		/* back over at most two words ("Error occurred while loading") */
+		const char *b = k;
+		for (int w = 0; w < 3 && b > s; w++) {
+			while (b > s && b[-1] == ' ')
+				b--;
+			while (b > s && b[-1] != ' ')
+				b--;
+		}
+		if (any_word(b, (size_t)(k - b), err))
+			return b;
+	}
+	return NULL;
+}
+
 /* "failed to load", "error loading", "load failed": the load itself
  * failed; where the words begin, NULL none. */
 static const char *load_failed_at(const char *s, size_t n)
@@ -984,7 +1059,9 @@ static const char *load_failed_at(const char *s, size_t n)
 			return k;
 	}
 	const char *k = word(s, n, "loading failed");
-	return k ? k : word(s, n, "load failed");
+	if (!k)
+		k = word(s, n, "load failed");
+	return k ? k : error_in_loading(s, n);
 }
 
 /* "rkllm init failed", "Initialization failed. warmup error: ...": the
@@ -1073,10 +1150,24 @@ static int failure_again(const struct tr_start *c, const char *s, size_t n)
 	return w < sizeof(x) && w == strlen(c->ev[k].text) && !memcmp(x, c->ev[k].text, w);
 }
 
+/* MPI's end of a job, every rank with it: "MPI_ABORT was invoked on rank
+ * 0", "Per user-direction, the job has been aborted." (mpirun's default
+ * direction, not a user's stop); not a job the user cancelled ("aborted
+ * by the user"), nor a request's ("request aborted"). */
+static int mpi_aborted(const char *s, size_t n)
+{
+	if (tr_memmem(s, n, "MPI_ABORT") || tr_memmem(s, n, "MPI_Abort"))
+		return 1;
+	const char *k = word(s, n, "has been aborted");
+	if (!k)
+		k = word(s, n, "job aborted");
+	return k && word(s, n, "job") && !word(s, n, "by user") && !word(s, n, "by the user");
+}
+
 /* The words that end a start, on a line at level @lv. */
 static int fatal_words(const char *s, size_t n, int lv)
 {
-	return exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
+	return exit_status(s, n) == 1 || tr_dynlib_missing(s, n) || mpi_aborted(s, n) || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
 	       word(s, n, "timed out") || tr_load_failure_words(s, n) || tr_memmem(s, n, "panic:") ||
 	       tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 	       word(s, n, "sigabrt") || word(s, n, "illegal instruction") ||
@@ -1129,6 +1220,15 @@ static int request_failure(struct lsc_triage *t, struct tr_line *l, struct tr_st
 	return 1;
 }
 
+/* A watcher whose wait ran out ("vLLM not ready after 30 minutes") lists
+ * what it could mean ("This could mean:", then "- An error occurred
+ * during loading"): a bullet of that list is a guess, no failure. */
+static int listed_guess(const struct tr_start *cur, const char *s, size_t n)
+{
+	const char *p = tr_skip_ws(s, s + n);
+	return cur && cur->waited_out && s + n - p > 2 && (*p == '-' || *p == '*') && p[1] == ' ';
+}
+
 /* Failure evidence; 1 used. */
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
@@ -1153,7 +1253,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	int rich_exc = !exc && t->box_end_no && l->no == t->box_end_no + 1 && exception_line(s, n);
 	exc = exc || rich_exc;
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
-	int fatal = (k & TR_G_GFATAL) && fatal_words(s, n, lv);
+	int fatal = (k & TR_G_GFATAL) && fatal_words(s, n, lv) && !listed_guess(cur, s, n);
 	/* a shell's report of its program's death by a signal: a kill ends the
 	 * start begun (a prompt's command, a load), a fault ends whatever ran */
 	int sig = (k & TR_G_GFATAL) ? tr_shell_signal(s, n) : 0;
@@ -1300,7 +1400,7 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	size_t n = l->len;
 	/* "Waiting for application startup.": uvicorn's, under every Python
 	 * server, before the app's startup brings the model up */
-	static const char *const until[] = {"ready", "start", "startup", "load", "live", "up", NULL};
+	static const char *const until[] = {"ready", "start", "startup", "load", "live", "up", "online", NULL};
 	const char *w = ci(s, n, "waiting for");
 	int on_load = ci(s, n, "load") && waits_on_load(s, n); /* each of its phrases holds "load" */
 	if (!on_load && (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n)))
