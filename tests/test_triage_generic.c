@@ -2170,3 +2170,47 @@ Test(generic, a_frame_in_a_models_constructor_loads)
 		lsc_triage_free(t);
 	}
 }
+
+/* faster-whisper-GUI's log: a section banner for the load
+ * (`==========LoadModel==========`), its settings, then `Load over` (the
+ * load, then the word that it ended, as the line's last): completed; the
+ * `==========Process==========` section after it is the model's work, so
+ * a traceback there (cut before its exception line) does not fail the
+ * start */
+Test(generic, a_load_banner_and_load_over)
+{
+	cr_expect(tr_load_banner("==========LoadModel==========", 29));
+	cr_expect(tr_load_banner("----- Loading model -----", 25));
+	/* near misses: the step named in a frame or a failure, a banner of another title, one rule run */
+	cr_expect(!tr_load_banner("llm.LoadModel failed: ==== x ====", 33));
+	cr_expect(!tr_load_banner("==========Process==========", 27));
+	cr_expect(!tr_load_banner("==========LoadModel failed==========", 36));
+	cr_expect(!tr_load_banner("========== LoadModel", 20));
+	const char *log = "==========LoadModel==========\n"
+			  "\n"
+			  "model_size_or_path: D:/Whisper/large-v3\n"
+			  "device: cuda\n"
+			  "\n"
+			  "Load over\n"
+			  "max_length:             448\n"
+			  "==========Process==========\n"
+			  "\n"
+			  "Traceback (most recent call last):\n"
+			  "  File \"D:\\x\\transcribe.py\", line 347\n";
+	expect_start(log, "completed", "-");
+	cr_expect_eq(nstarts_of(log), 1);
+	/* the banner alone, cut: a start begun and cut off; the load said over in other words */
+	expect_start("==========LoadModel==========\ndevice: cuda\n", "cut-off", NULL);
+	expect_start("Model loading done.\n", "completed", "-");
+	expect_start("Weights load finished\n", "completed", "-");
+	/* near misses: the load over a network (the end word not last), a
+	 * sentence of more than the load before the word, the game over */
+	cr_expect_eq(nstarts_of("Load over NFS is slow\n"), 0);
+	cr_expect_eq(nstarts_of("we saw the load over\n"), 0);
+	cr_expect_eq(nstarts_of("Game over\n"), 0);
+	/* before the load ended a section banner is no ready: the traceback fails the start */
+	expect_start("==========LoadModel==========\n==========Process==========\n"
+		     "Traceback (most recent call last):\n  File \"x.py\", line 3, in load_model\n"
+		     "RuntimeError: no CUDA\n",
+		     "failed", "-");
+}

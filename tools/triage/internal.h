@@ -745,6 +745,9 @@ int tr_load_said_done(const char *s, size_t n);
  * object named after the verb ("Loading Model: x", "Loading ONNX model
  * from ...")? */
 int tr_loading_model_named(const char *s, size_t n);
+/* recognise_generic.c: is the line a section's banner for the load
+ * ("==========LoadModel==========", "----- Loading model -----")? */
+int tr_load_banner(const char *s, size_t n);
 /* chat_turn.c: does the line open a chat program's answer turn
  * ("### Response: ...", "Assistant: ...")? */
 int tr_chat_answer(const char *s, size_t n);

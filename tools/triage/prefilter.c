@@ -148,6 +148,13 @@ static const struct {
 	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
 	 * (tr_loading_model_named) */
 	{"oading ", TR_G_GLOADW},
+	/* a section's banner for the load ("==========LoadModel==========": tr_load_banner) */
+	{"LoadModel", TR_G_GLOADW}, {"oad Model", TR_G_GLOADW}, {"OAD MODEL", TR_G_GLOADW},
+	/* and of the section after it ("==========Process==========": the model's work) */
+	{"=====", TR_G_GLOADW}, {"-----", TR_G_GLOADW},
+	/* the load, then the word that it ended ("Load over": load_then_over) */
+	{"oad over", TR_G_GEND}, {"oading over", TR_G_GEND}, {"oad done", TR_G_GEND}, {"oading done", TR_G_GEND},
+	{"oad finished", TR_G_GEND}, {"oading finished", TR_G_GEND}, {"oad ended", TR_G_GEND},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };

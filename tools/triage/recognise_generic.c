@@ -1753,6 +1753,89 @@ int tr_loading_model_named(const char *s, size_t n)
 	return 0;
 }
 
+/* A section's banner ("==========LoadModel==========", "----- Process
+ * -----"): a run of one rule character (=, -, #, *, ~) on both sides of a
+ * short title; 1 with the title in *b..*e. */
+static int banner_title(const char *s, size_t n, const char **b, const char **e)
+{
+	static const char rule[] = "=-#*~";
+	if (n < 10 || !strchr(rule, s[0]) || s[1] != s[0] || s[2] != s[0])
+		return 0;
+	const char *p = s, *q = s + n;
+	while (p < q && *p == s[0])
+		p++;
+	while (q > p && q[-1] == ' ')
+		q--;
+	const char *te = q;
+	while (te > p && te[-1] == s[0])
+		te--;
+	while (p < te && *p == ' ')
+		p++;
+	while (te > p && te[-1] == ' ')
+		te--;
+	if (q - te < 3 || te == p || te - p > 40)
+		return 0;
+	*b = p, *e = te;
+	return 1;
+}
+
+/* "==========LoadModel==========", "----- Loading model -----": a
+ * section a program opens for its load, the load begun: a banner whose
+ * title's words, CamelCase split, are the load and its object and nothing
+ * else; a line that only names the step (a frame, `LoadModel failed`) is
+ * no banner. */
+int tr_load_banner(const char *s, size_t n)
+{
+	const char *b, *te;
+	if (!banner_title(s, n, &b, &te))
+		return 0;
+	int load = 0, obj = 0;
+	for (const char *p = b; p < te;) {
+		while (p < te && !tr_alpha(*p))
+			p++;
+		const char *w = p++;
+		while (p < te && tr_alpha(*p) && !(tr_upper(*p) && !tr_upper(p[-1])))
+			p++;
+		size_t len = (size_t)(p - w);
+		if (!len || w >= te)
+			break;
+		static const char *const lw[] = {"load", "loading", NULL};
+		static const char *const ow[] = {"model", "models", "weights", "checkpoint", NULL};
+		if (word_is(w, len, lw))
+			load = 1;
+		else if (word_is(w, len, ow))
+			obj = 1;
+		else
+			return 0;
+	}
+	return load && obj;
+}
+
+/* "==========Process==========" after the load's end: the program opens
+ * the section of its next step, the work the model does, so the model was
+ * up (as a chat program's answer turn after the load is). Only a title in
+ * words (no date, no count), not the load's own banner, and only right
+ * after the load ended: a banner before or during the load is a setting's
+ * or a step's of it. */
+static int section_after_load(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	const char *b, *e;
+	if (!st || st->stage != TR_ST_LOADED || tr_start_failed(st) || st->in_traceback ||
+	    !banner_title(l->s, l->len, &b, &e) || tr_load_banner(l->s, l->len))
+		return 0;
+	for (const char *p = b; p < e; p++)
+		if (!tr_alpha(*p) && *p != ' ')
+			return 0;
+	int ev = tr_evid(st, l);
+	tr_touch(st, l);
+	st->ev_gen_ready = ev;
+	st->ev_end = ev;
+	st->progress_open = 0;
+	tr_stage_raise(st, TR_ST_READY);
+	return 1;
+}
+
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
 {
 	/* each part only for the lines that hold one of its words (the
@@ -2058,6 +2141,37 @@ static int process_after_ready(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Load over", "Model loading done.", "Weights load finished": the load,
+ * then a word that it ended as the line's last: the load's end in words.
+ * Not the load over something ("Load over NFS": the end word is not last),
+ * nor a line of more than the load and its object before the words. */
+static int load_then_over(const char *s, size_t n)
+{
+	static const char *const end_w[] = {"over", "done", "finished", "ended", NULL};
+	static const char *const load_w[] = {"load", "loading", NULL};
+	static const char *const obj[] = {"model", "weights", "checkpoint", NULL};
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '.' || s[n - 1] == '!'))
+		n--;
+	const char *w[3];
+	size_t wl[3], k = 0;
+	size_t i = n;
+	while (k < 3 && i > 0) {
+		size_t e = i;
+		while (i > 0 && tr_alpha(s[i - 1]))
+			i--;
+		if (i == e)
+			return 0;
+		w[k] = s + i, wl[k++] = e - i;
+		if (i > 0 && s[i - 1] != ' ')
+			return 0;
+		while (i > 0 && s[i - 1] == ' ')
+			i--;
+	}
+	if (i > 0 || k < 2 || !word_is(w[0], wl[0], end_w) || !word_is(w[1], wl[1], load_w))
+		return 0;
+	return k == 2 || word_is(w[2], wl[2], obj);
+}
+
 /* The load's end in words ("load weight end", "weights loaded"), not its
  * negation ("closed before the server finished loading"); its progress in
  * words ("model load progress 0.42"), or "still loading"; 1 used. */
@@ -2073,9 +2187,10 @@ static int load_end_words(struct lsc_triage *t, struct tr_line *l)
 					   "warmup done", "warm-up done", "completed warmup", "finished warmup"};
 	/* a wait for the end or a plan of it is no end: "waiting for it to finish loading" */
 	static const char *const notyet[] = {"before", "until", "not", "never", "to", "will", "waiting", "wait", NULL};
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
-		if ((pg = ci(l->s, l->len, ends[i])) && !ready_words(l->s, l->len) &&
-		    !any_word(l->s, (size_t)(pg - l->s), notyet)) {
+	int said = load_then_over(l->s, l->len);
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]) + (size_t)said; i++)
+		if ((pg = i < sizeof(ends) / sizeof(ends[0]) ? ci(l->s, l->len, ends[i]) : l->s) &&
+		    !ready_words(l->s, l->len) && !any_word(l->s, (size_t)(pg - l->s), notyet)) {
 			int e;
 			struct tr_start *st = take(t, l, &e);
 			if (!st)
@@ -2155,11 +2270,13 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	 * ("[llama-cpp] Fails: ...", then "[llama-ggml] Attempting to load") */
 	if ((k & TR_G_GFIG) && !(k & TR_G_GBEGIN) && t->cur && t->cur->src == l->src && elapsed_so_far(t->cur, l))
 		return 1;
+	if ((k & TR_G_GLOADW) && section_after_load(t, l))
+		return 1;
 	/* "Unloading model...": the model let go, no load begun (after a
 	 * failure, not a retry) */
 	if ((((k & TR_G_GBEGIN) &&
 	      !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) ||
-	     ((k & TR_G_GLOADW) && tr_loading_model_named(l->s, l->len))) &&
+	     ((k & TR_G_GLOADW) && (tr_loading_model_named(l->s, l->len) || tr_load_banner(l->s, l->len)))) &&
 	    !(k & TR_G_GEND)) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* not after a failure that quotes the failed process's output:
