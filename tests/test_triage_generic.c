@@ -2214,3 +2214,33 @@ Test(generic, a_load_banner_and_load_over)
 		     "RuntimeError: no CUDA\n",
 		     "failed", "-");
 }
+
+/* issue 23's eleventh round: the verb, then a count and its noun
+ * (`[WeightCtx] Loaded 310 tensors, 1136.5 MB into backend`) is what
+ * loaded, a summary, not a count under way (`loaded 3/10`, `loaded 51%`,
+ * `loaded 3 of 10 shards`); and another model file opened with its count
+ * of tensors after such a part's summary (`[GGUF] /m/x.gguf: 678 tensors,
+ * data at offset 56800`) is the load going on: a paste that ends there is
+ * cut off, not completed (KoboldCpp's ACE-Step encoders, journald) */
+Test(generic, a_count_and_its_noun_loaded_and_the_next_file)
+{
+	cr_expect(tr_model_loaded_words("[WeightCtx] Loaded 310 tensors, 1136.5 MB into backend", 55));
+	cr_expect(tr_model_loaded_words("loaded 4 shards", 15));
+	static const char *const no[] = {"loaded 3/10 tensors", "loaded 51% of tensors", "loaded 3 of 10 shards",
+					 "Loaded 2 tokenizer tensors"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect(!tr_model_loaded_words(no[i], strlen(no[i])), "the model loaded: %s", no[i]);
+	cr_expect(tr_model_file_opened("[GGUF] /m/acestep-Q8_0.gguf: 678 tensors, data at offset 56800", 63));
+	cr_expect(!tr_model_file_opened("[GGUF] /m/acestep-Q8_0.gguf: 678 tensorsx", 41));
+	cr_expect(!tr_model_file_opened("wrote /m/acestep-Q8_0.gguf: done", 32));
+	const char *pre = "Mar 12 07:01:19 h python[4]: [WeightCtx] Loaded 310 tensors, 1136.5 MB into backend\n"
+			  "Mar 12 07:01:19 h python[4]: [Load] TextEncoder: 173.4 ms\n";
+	expect_start(pre, "completed", "-");
+	char log[512];
+	snprintf(log, sizeof log, "%sMar 12 07:01:19 h python[4]: [GGUF] /m/acestep-Q8_0.gguf: 678 tensors, data at "
+		 "offset 56800\n", pre);
+	expect_start(log, "cut-off", "-");
+	/* after the server is up another file is no load of this start */
+	expect_start("Model loaded.\nServer is ready\n[GGUF] /m/x.gguf: 678 tensors, data at offset 1\n", "completed",
+		     "-");
+}

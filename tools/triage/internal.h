@@ -779,6 +779,9 @@ int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
 /* load_progress.c: a line per tensor loaded ("loading blk.48.attn_kv_b.weight
  * to cuda:0"): the load under way. */
 int tr_tensor_loading(const char *s, size_t n);
+/* load_progress.c: a model file opened with its count of tensors ("[GGUF]
+ * /m/x.gguf: 678 tensors, data at offset 56800"): a file of the load read. */
+int tr_model_file_opened(const char *s, size_t n);
 /* shell_prompt.c: the command after a shell's prompt at the line's start
  * ("user@host:~$ cmd", "$ cmd", "C:\dir>cmd", zsh's arrow), or NULL. */
 const char *tr_prompt_command(const char *s, size_t n);

@@ -1942,14 +1942,27 @@ static int load_progress(struct lsc_triage *t, struct tr_line *l)
 	double frac = NAN;
 	int tensor = !tr_percent_loaded(l->s, l->len, &frac) && !tr_parts_counted(l->s, l->len, &frac) &&
 		     tr_tensor_loading(l->s, l->len);
-	if (!tensor && isnan(frac))
+	int file = !tensor && isnan(frac) && tr_model_file_opened(l->s, l->len);
+	if (!tensor && isnan(frac) && !file)
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
+	/* another model file opened after one part's summary ("Loaded 310
+	 * tensors, 1136.5 MB into backend", then "x.gguf: 678 tensors"): the
+	 * load goes on, not over (a start up or failed stays so) */
+	if (file && st->stage == TR_ST_LOADED && st->ev_gen_ready < 0 && !tr_start_failed(st)) {
+		st->done = 0;
+		st->stage = TR_ST_LOADING;
+		return 1;
+	}
 	if (st->done || st->stage >= TR_ST_LOADED)
 		return 1;
+	if (file) {
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
 	tr_stage_raise(st, TR_ST_LOADING);
 	st->progress_open = tensor || frac < 1;
 	if (!tensor)
