@@ -2244,3 +2244,12 @@ Test(generic, a_count_and_its_noun_loaded_and_the_next_file)
 	expect_start("Model loaded.\nServer is ready\n[GGUF] /m/x.gguf: 678 tensors, data at offset 1\n", "completed",
 		     "-");
 }
+
+/* A banner after a load summary in a log that marked no load with one (a
+ * profiler's `===== Profiling =====`) is no ready: the failure after it
+ * still fails the start */
+Test(generic, a_banner_without_a_load_banner_is_no_ready)
+{
+	expect_start("Loading weights took 4.20 seconds\n===== Profiling =====\nERROR CUDA out of memory\n", "failed",
+		     "-");
+}

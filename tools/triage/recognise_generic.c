@@ -1813,17 +1813,18 @@ int tr_load_banner(const char *s, size_t n)
 	return load && obj;
 }
 
-/* "==========Process==========" after the load's end: the program opens
- * the section of its next step, the work the model does, so the model was
- * up (as a chat program's answer turn after the load is). Only a title in
- * words (no date, no count), not the load's own banner, and only right
- * after the load ended: a banner before or during the load is a setting's
- * or a step's of it. */
+/* "==========Process==========" after the load's end, in a program that
+ * opened its load with such a banner: it opens the section of its next
+ * step, the work the model does, so the model was up (as a chat program's
+ * answer turn after the load is). Only a title in words (no date, no
+ * count), not the load's own banner, and only right after the load
+ * ended: a banner before or during the load is a setting's or a step's of
+ * it, and one in a log that marks no load with banners says nothing. */
 static int section_after_load(struct lsc_triage *t, struct tr_line *l)
 {
 	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	const char *b, *e;
-	if (!st || st->stage != TR_ST_LOADED || tr_start_failed(st) || st->in_traceback ||
+	if (!st || st->stage != TR_ST_LOADED || !st->load_banner || tr_start_failed(st) || st->in_traceback ||
 	    !banner_title(l->s, l->len, &b, &e) || tr_load_banner(l->s, l->len))
 		return 0;
 	for (const char *p = b; p < e; p++)
@@ -2304,6 +2305,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		tr_evid(st, l);
 		tr_touch(st, l);
 		st->gen_load_began = 1;
+		st->load_banner |= tr_load_banner(l->s, l->len);
 		/* not a start marker (ev_begin): a paste cut after it is not
 		 * log-truncated, only not evaluated; and only begun, so that the
 		 * engine's own first loader line after it does not split it */
