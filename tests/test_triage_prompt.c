@@ -268,6 +268,12 @@ Test(prompt, zsh_default_prompt_and_the_account_before_the_run)
 			  " ~ % ollama run qwen3.5:9b-nvfp4\n"
 			  "Error: 500 Internal Server Error: mlx runner failed: failed to load MLX dynamic library\n";
 	cr_expect_eq(nstarts(two, NULL), 2, "two runs, the title with the first");
+	/* the same behind a collector's info level on every line (a paste's damage) */
+	cr_expect_eq(nstarts("0.00.189.951 I can't load mxfp8 models run with mlx\n"
+			     "0.00.189.951 I ~ % ollama run a\n0.00.189.951 I Error: failed to load model a\n"
+			     "0.00.189.951 I ~ % ollama run b\n0.00.189.951 I Error: failed to load model b\n",
+			     NULL),
+		     2);
 	/* the same failure printed by the program (a level) before the command is a run of its own */
 	const char *own = "ERROR: failed to load model m\n~ % ollama run m\nError: failed to load model m\n";
 	cr_expect_eq(nstarts(own, NULL), 2);

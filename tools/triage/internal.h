@@ -324,7 +324,8 @@ struct tr_start {
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	int quotes_output;      /* its failure line quotes the failed process's output after it (quoted_output.c) */
-	int fail_plain;         /* its first failure line carried no level: a sentence (shell_prompt.c reads it) */
+	int fail_plain;         /* its first failure line carried no error level (none, or a collector's info):
+				 * a sentence (shell_prompt.c reads it) */
 	int load_banner;        /* its load began under a section banner ("=====LoadModel=====") */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
 	struct tr_num gen_load_s; /* a load duration in the shared vocabulary (took, load time, started in) */

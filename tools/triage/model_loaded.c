@@ -6,7 +6,8 @@
  * the same line (or its tensors: `Loaded tensors from manifest`) says the
  * load ended: the weights are in (a load summary in
  * all but its figures; the server may still have to come up after it,
- * and a failure after it fails the start). Not a load still under way or
+ * and a failure after it fails the start; a count and its noun, `Loaded
+ * 310 tensors, 1136.5 MB`, is what loaded). Not a load still under way or
  * one to come (`loaded 51%`, `loaded 3/10`, `to be loaded`, `being
  * loaded`, `will be loaded`), not its negation (`not loaded`, `failed`,
  * `before the model loaded`, a hedge: `if the model loaded`), and not a

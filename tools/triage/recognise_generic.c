@@ -1342,7 +1342,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		st->quotes_output = 1;
 	if (st->ev_gen_fail < 0) {
 		st->ev_gen_fail = e;
-		st->fail_plain = lv == TR_LV_NONE && !tb && !exc && !sig && !exception_line(s, n);
+		st->fail_plain = lv <= TR_LV_INFO && !tb && !exc && !sig && !exception_line(s, n);
 	}
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;

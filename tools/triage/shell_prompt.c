@@ -1,8 +1,8 @@
 /*
  * A shell's prompt and the command typed after it, as people paste them
  * above a log: `user@host:~$ cmd`, `(env) root@node1:~# cmd`, `$ cmd`,
- * `% cmd`, zsh's `➜  dir git:(main) ✗ cmd`, Windows' `C:\dir>cmd` and
- * `PS C:\dir> cmd`. A command that runs a program (a server, a script, a
+ * `% cmd`, zsh's `➜  dir git:(main) ✗ cmd` and its default `user@host ~ %
+ * cmd`, Windows' `C:\dir>cmd` and `PS C:\dir> cmd`. A command that runs a program (a server, a script, a
  * log viewer's output of one: `kubectl logs`, `docker logs`) begins what
  * follows: a start under way, and the end of the start before it (two runs
  * parted by a prompt). A command that only inspects the machine (`cat`,
