@@ -68,6 +68,8 @@ int tr_model_file_opened(const char *s, size_t n)
 {
 	static const char *const ext[] = {".gguf:", ".safetensors:", ".onnx:"};
 	const char *end = s + n;
+	if (!tr_memmem(s, n, " tensors"))
+		return 0;
 	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
 		const char *k = tr_memmem(s, n, ext[i]);
 		if (!k)

@@ -150,8 +150,6 @@ static const struct {
 	{"oading ", TR_G_GLOADW},
 	/* a section's banner for the load ("==========LoadModel==========": tr_load_banner) */
 	{"LoadModel", TR_G_GLOADW}, {"oad Model", TR_G_GLOADW}, {"OAD MODEL", TR_G_GLOADW},
-	/* and of the section after it ("==========Process==========": the model's work) */
-	{"=====", TR_G_GLOADW}, {"-----", TR_G_GLOADW},
 	/* the load, then the word that it ended ("Load over": load_then_over) */
 	{"oad over", TR_G_GEND}, {"oading over", TR_G_GEND}, {"oad done", TR_G_GEND}, {"oading done", TR_G_GEND},
 	{"oad finished", TR_G_GEND}, {"oading finished", TR_G_GEND}, {"oad ended", TR_G_GEND},

@@ -125,6 +125,15 @@ static int any_word(const char *s, size_t n, const char *const *set)
 	return 0;
 }
 
+/* Is @w[0..len) one of @set (lower case), case-blind? */
+static int word_is(const char *w, size_t len, const char *const *set)
+{
+	for (const char *const *x = set; *x; x++)
+		if (strlen(*x) == len && !strncasecmp(w, *x, len))
+			return 1;
+	return 0;
+}
+
 /* The line's level from its fields, when the cleaner found none in its
  * prefix: logfmt `level=error`, JSON `"level":"error"`, slog `lvl=`, a
  * leading `Error:` / `FATAL:` / `panic:` (a CLI's last word). A message
@@ -362,6 +371,9 @@ static int ready_words_of(const char *s, size_t n)
 
 int tr_never_came_up(const char *s, size_t n)
 {
+	/* one search for the verb's end before the four phrases */
+	if (!ci(s, n, "me up") && !ci(s, n, "me online"))
+		return 0;
 	static const char *const up[] = {"come online", "come up", "came online", "came up"};
 	static const char *const neg[] = {"failed to", "fail to", "did not", "didn't", "never", "could not",
 					  "couldn't", "unable to"};
@@ -854,7 +866,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	/* "Model workspace is now ready. It took 0.203 seconds": the place
 	 * the model goes prepared, a step before its load: the start under
 	 * way, no load figure and no ready */
-	if (got && tr_ready_holder(s, n)) {
+	if (got && ci(s, n, "ready") && tr_ready_holder(s, n)) {
 		if (!(st = take(t, l, &e)))
 			return 0;
 		if (st->stage < TR_ST_BEGAN)
@@ -1020,23 +1032,24 @@ int tr_dynlib_missing(const char *s, size_t n)
  * ("error while loading? retry"). */
 static const char *error_in_loading(const char *s, size_t n)
 {
-	static const char *const when[] = {"when loading", "while loading", "during loading"};
+	static const char *const when[] = {"when", "while", "during", NULL};
 	static const char *const err[] = {"error", "errors", "exception", "failure", NULL};
-	if (tr_dynlib_missing(s, n))
-		return NULL;
-	for (size_t i = 0; i < sizeof(when) / sizeof(when[0]); i++) {
-		const char *k = word(s, n, when[i]);
-		if (!k)
+	const char *end = s + n;
+	for (const char *k = ci(s, n, " loading"); k; k = ci(k + 1, (size_t)(end - k - 1), " loading")) {
+		/* the word before it a "when"; before that, within two words, an error word */
+		const char *we = k, *wb = we;
+		while (wb > s && tr_alpha(wb[-1]))
+			wb--;
+		if (wb == we || !word_is(wb, (size_t)(we - wb), when))
 			continue;
-		/* back over at most two words ("Error occurred while loading") */
-		const char *b = k;
+		const char *b = wb;
 		for (int w = 0; w < 3 && b > s; w++) {
 			while (b > s && b[-1] == ' ')
 				b--;
 			while (b > s && b[-1] != ' ')
 				b--;
 		}
-		if (any_word(b, (size_t)(k - b), err))
+		if (any_word(b, (size_t)(wb - b), err) && !tr_dynlib_missing(s, n))
 			return b;
 	}
 	return NULL;
@@ -1156,6 +1169,8 @@ static int failure_again(const struct tr_start *c, const char *s, size_t n)
  * by the user"), nor a request's ("request aborted"). */
 static int mpi_aborted(const char *s, size_t n)
 {
+	if (!ci(s, n, "abort"))
+		return 0; /* one search turns most lines away */
 	if (tr_memmem(s, n, "MPI_ABORT") || tr_memmem(s, n, "MPI_Abort"))
 		return 1;
 	const char *k = word(s, n, "has been aborted");
@@ -1710,14 +1725,6 @@ static void load_begun_after_ready(struct tr_start *st)
  * or an unload (other words), not the verb's negation or a plan ("not
  * loading", "before loading"), not a load of something else ("Loading
  * eval dataset"). */
-/* Is @w[0..len) one of @set (lower case), case-blind? */
-static int word_is(const char *w, size_t len, const char *const *set)
-{
-	for (const char *const *x = set; *x; x++)
-		if (strlen(*x) == len && !strncasecmp(w, *x, len))
-			return 1;
-	return 0;
-}
 
 int tr_loading_model_named(const char *s, size_t n)
 {
@@ -2286,7 +2293,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	 * ("[llama-cpp] Fails: ...", then "[llama-ggml] Attempting to load") */
 	if ((k & TR_G_GFIG) && !(k & TR_G_GBEGIN) && t->cur && t->cur->src == l->src && elapsed_so_far(t->cur, l))
 		return 1;
-	if ((k & TR_G_GLOADW) && section_after_load(t, l))
+	if (t->cur && t->cur->load_banner && section_after_load(t, l))
 		return 1;
 	/* "Unloading model...": the model let go, no load begun (after a
 	 * failure, not a retry) */

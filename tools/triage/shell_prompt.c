@@ -84,6 +84,9 @@ static const char *user_host_prompt(const char *p, const char *end)
  * after). */
 static const char *dir_prompt(const char *p, const char *end)
 {
+	size_t lim = (size_t)(end - p) < 160 ? (size_t)(end - p) : 160;
+	if (!memchr(p, '%', lim) && !memchr(p, '$', lim))
+		return NULL; /* most lines that open with a path are no prompt */
 	const char *q = p;
 	const char *sp = memchr(q, ' ', (size_t)(end - q) < 64 ? (size_t)(end - q) : 64);
 	if (sp && sp > q && (*q != '~' && *q != '/') && memchr(q, '@', (size_t)(sp - q)))
@@ -155,7 +158,7 @@ static int script_run(const char *p, const char *end)
 
 const char *tr_prompt_command(const char *s, size_t n)
 {
-	const char *end = s + n, *p = after_env(tr_skip_ws(s, s + n), end), *c = NULL;
+	const char *end = s + n, *p = after_env(n && s[0] == ' ' ? tr_skip_ws(s, end) : s, end), *c = NULL;
 	int win = 0;
 	if (p < end && (*p == 'k' || *p == 'o' || *p == 'd' || *p == 'p' || *p == 'j') && log_viewer(p, end))
 		return p;

@@ -104,8 +104,9 @@ static int holder_ready(const char *s, size_t n)
 {
 	static const char *const verb[] = {"is", "are", "was", "were", "now", "all", "already", "been", "has",
 					   "have", NULL};
-	for (size_t i = 0; i + 5 <= n; i++) {
-		if (strncasecmp(s + i, "ready", 5) || (i && tr_alpha(s[i - 1])) || (i + 5 < n && tr_alpha(s[i + 5])))
+	for (const char *r = tr_memmem_ci(s, n, "ready"); r; r = tr_memmem_ci(r + 5, (size_t)(s + n - r - 5), "ready")) {
+		size_t i = (size_t)(r - s);
+		if ((i && tr_alpha(s[i - 1])) || (i + 5 < n && tr_alpha(s[i + 5])))
 			continue;
 		size_t e = i;
 		for (int w = 0; w < 4; w++) {
