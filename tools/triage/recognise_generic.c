@@ -372,8 +372,8 @@ static int ready_words_of(const char *s, size_t n)
 int tr_never_came_up(const char *s, size_t n)
 {
 	/* one search for the verb's end before the four phrases */
-	if (!ci(s, n, "me up") && !ci(s, n, "me online"))
-		return 0;
+	if (!tr_memmem(s, n, "me up") && !tr_memmem(s, n, "me online"))
+		return 0; /* the lines' case: a line no other search lowered stays as it is */
 	static const char *const up[] = {"come online", "come up", "came online", "came up"};
 	static const char *const neg[] = {"failed to", "fail to", "did not", "didn't", "never", "could not",
 					  "couldn't", "unable to"};
@@ -866,7 +866,7 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	/* "Model workspace is now ready. It took 0.203 seconds": the place
 	 * the model goes prepared, a step before its load: the start under
 	 * way, no load figure and no ready */
-	if (got && ci(s, n, "ready") && tr_ready_holder(s, n)) {
+	if (got && (tr_memmem(s, n, "eady") || tr_memmem(s, n, "EADY")) && tr_ready_holder(s, n)) {
 		if (!(st = take(t, l, &e)))
 			return 0;
 		if (st->stage < TR_ST_BEGAN)
@@ -1021,7 +1021,7 @@ static int request_served_failed(const char *s, size_t n)
 
 int tr_dynlib_missing(const char *s, size_t n)
 {
-	return ci(s, n, "error while loading shared librar") != NULL;
+	return tr_memmem(s, n, "while loading shared librar") != NULL; /* ld.so's words, in its case */
 }
 
 /* "Error when loading model: UnicodeDecodeError ...", "Exception while
@@ -1035,7 +1035,9 @@ static const char *error_in_loading(const char *s, size_t n)
 	static const char *const when[] = {"when", "while", "during", NULL};
 	static const char *const err[] = {"error", "errors", "exception", "failure", NULL};
 	const char *end = s + n;
-	for (const char *k = ci(s, n, " loading"); k; k = ci(k + 1, (size_t)(end - k - 1), " loading")) {
+	/* the lines' own case ("Error when loading model"), so that a line
+	 * no other search lowered is not lowered for this one */
+	for (const char *k = tr_memmem(s, n, " loading"); k; k = tr_memmem(k + 1, (size_t)(end - k - 1), " loading")) {
 		/* the word before it a "when"; before that, within two words, an error word */
 		const char *we = k, *wb = we;
 		while (wb > s && tr_alpha(wb[-1]))
@@ -1169,8 +1171,8 @@ static int failure_again(const struct tr_start *c, const char *s, size_t n)
  * by the user"), nor a request's ("request aborted"). */
 static int mpi_aborted(const char *s, size_t n)
 {
-	if (!ci(s, n, "abort"))
-		return 0; /* one search turns most lines away */
+	if (!tr_memmem(s, n, "bort") && !tr_memmem(s, n, "BORT"))
+		return 0; /* two searches in the line's case turn most lines away */
 	if (tr_memmem(s, n, "MPI_ABORT") || tr_memmem(s, n, "MPI_Abort"))
 		return 1;
 	const char *k = word(s, n, "has been aborted");
