@@ -2043,3 +2043,213 @@ Test(generic, a_rich_traceback_panel_and_its_exception)
 	snprintf(log, sizeof(log), "%sthe app printed more\nRuntimeError:\n", panel);
 	cr_expect_eq(nstarts_of(log), 0);
 }
+
+/* issue 23's eleventh round: an error word, then the load as the step it
+ * happened in (LM Studio's `Error when loading model: UnicodeDecodeError
+ * ...` after its `Failed to load model`): the same failure, not a load
+ * begun after it (a second start, cut off) */
+Test(generic, an_error_during_the_load)
+{
+	static const char *const said[] = {
+		"Error when loading model: UnicodeDecodeError: 'utf-8' codec can't decode byte 0xb0\n",
+		"Exception while loading the weights: bad header\n",
+		"ERROR an error occurred during loading: out of disk\n",
+	};
+	for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+		struct lsc_triage *t = trun_text(said[i]);
+		cr_assert(t);
+		cr_expect_eq(lsc_triage_nstarts(t), 1, "%s", said[i]);
+		cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "%s", said[i]);
+		lsc_triage_free(t);
+	}
+	/* after the failure it names: one start, failed */
+	cr_expect_eq(nstarts_of("Failed to load model\n\nError when loading model: UnicodeDecodeError: x\n"), 1);
+	expect_start("Failed to load model\n\nError when loading model: UnicodeDecodeError: x\n", "failed", "-");
+	/* no error word before the step, or the step not the load: no failure */
+	cr_expect_eq(nstarts_of("Progress shown when loading the page\n"), 0);
+	cr_expect_eq(nstarts_of("error count 0, then while reading the docs we found loading fast\n"), 0);
+	/* a watcher's list of what its wait running out could mean is guesses */
+	expect_start("vLLM not ready after 30 minutes\n"
+		     "This could mean:\n"
+		     "  - Model is still loading (very large models may need more time)\n"
+		     "  - An error occurred during loading\n",
+		     "cut-off", NULL);
+}
+
+/* The dynamic loader's refusal to start a program (NIM's TensorRT-LLM
+ * `executorWorker: error while loading shared libraries: libnvinfer.so.10:
+ * cannot open shared object file`), then MPI's abort of the job: a start
+ * that failed, before any model was read (start-failed, not load-failed) */
+Test(generic, a_shared_library_missing_and_mpis_abort)
+{
+	const char *dl = "/x/bin/executorWorker: error while loading shared libraries: libnvinfer.so.10: cannot open "
+			 "shared object file: No such file or directory\n";
+	struct lsc_triage *t = trun_text(dl);
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 1);
+	cr_expect_eq(trun_sev_of(t, "start-failed"), LSC_TRIAGE_FAIL);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), -1, "the program never ran: no load");
+	lsc_triage_free(t);
+	/* the same line after MPI's abort: the same start, said by each rank */
+	char two[1024];
+	snprintf(two, sizeof two,
+		 "%sChild job 2 terminated normally, but 1 process returned\n"
+		 "a non-zero exit code. Per user-direction, the job has been aborted.\n%s",
+		 dl, dl);
+	expect_start(two, "failed", "-");
+	cr_expect_eq(nstarts_of(two), 1);
+	/* MPI's abort ends a start under way */
+	expect_start("loading model weights from /m\nMPI_ABORT was invoked on rank 0 in communicator MPI_COMM_WORLD\n",
+		     "failed", "-");
+	expect_start("loading model weights from /m\nmpirun: the job has been aborted.\n", "failed", "-");
+	/* near misses: a job the user cancelled, a request aborted, a library
+	 * a program only warns it could not open (TensorFlow's dlerror) */
+	expect_start("loading model weights from /m\nthe job has been aborted by the user\n", "cut-off", NULL);
+	expect_start("loading model weights from /m\nrequest aborted: client went away\n", "cut-off", NULL);
+	cr_expect_eq(nstarts_of("W tensorflow: Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+				"libcudart.so.11.0: cannot open shared object file\n") <= 1,
+		     1);
+}
+
+/* A launcher that gave up on its server (Pandrator's `xtts server failed
+ * to come online within the specified attempts`): the model's server
+ * never came up, a load that failed (as ollama's `timed out waiting for
+ * llama runner to start`); its poller's `not online yet` is no ready, and
+ * the server's own `starts to load, wait until it loads` is the load under
+ * way (a paste that ends there is still loading) */
+Test(generic, a_launcher_gave_up_on_its_server)
+{
+	const char *gave = "Attempt 60/60: xtts server is not online yet. Waiting...\n"
+			   "ERROR:root:xtts server failed to come online within the specified attempts.\n";
+	struct lsc_triage *t = trun_text(gave);
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 1);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+	expect_start("INFO server did not come up after 600 s, giving up\n", "failed", "-");
+	/* a hedge, or the server that came up (at its address: up): no failure */
+	cr_expect_eq(nstarts_of("if the server failed to come online, check the port\n"), 0);
+	expect_start("loading model weights from /m\nthe server came up on port 8020\n", "completed", NULL);
+	/* the poller and the server's own wait on its load */
+	const char *poll = "Waiting for xtts server to come online...\n"
+			   "Attempt 1/200: xtts server is not online yet. Waiting...\n"
+			   "XTTS stderr: Model: 'v2.0.2' starts to load,wait until it loads\n"
+			   "Attempt 5/200: xtts server is not online yet. Waiting...\n";
+	expect_start(poll, "loading", "-");
+	/* the poller alone: a start begun, how far the load got unknown */
+	expect_start("Waiting for xtts server to come online...\n"
+		     "Attempt 1/200: xtts server is not online yet. Waiting...\n",
+		     "cut-off", NULL);
+	/* a wait until something else: no load under way */
+	cr_expect_eq(nstarts_of("please wait until the download page opens\n"), 0);
+}
+
+/* A traceback frame in a model's constructor (`__init__` in a file of a
+ * models folder: vLLM's `model_executor/models/llama.py`, transformers'
+ * `modeling_llama.py`) is the model being built, its load: load-failed;
+ * the same model's `forward` is a request's, and an `__init__` elsewhere
+ * names no load */
+Test(generic, a_frame_in_a_models_constructor_loads)
+{
+	static const char *const frame[] = {
+		"  File \"/x/vllm/model_executor/models/llama.py\", line 190, in __init__\n",
+		"  File \"/x/transformers/models/llama/modeling_llama.py\", line 9, in __init__\n",
+		"  File \"C:\\x\\models\\llama.py\", line 190, in __init__\n",
+	};
+	static const char *const not_load[] = {
+		"  File \"/x/vllm/model_executor/models/llama.py\", line 190, in forward\n",
+		"  File \"/x/app/server.py\", line 190, in __init__\n",
+	};
+	for (size_t i = 0; i < 5; i++) {
+		char log[512];
+		snprintf(log, sizeof log, "Traceback (most recent call last):\n%sValueError: Unknown RoPE scaling type\n",
+			 i < 3 ? frame[i] : not_load[i - 3]);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(trun_sev_of(t, "load-failed"), i < 3 ? LSC_TRIAGE_FAIL : -1, "%s", log);
+		lsc_triage_free(t);
+	}
+}
+
+/* faster-whisper-GUI's log: a section banner for the load
+ * (`==========LoadModel==========`), its settings, then `Load over` (the
+ * load, then the word that it ended, as the line's last): completed; the
+ * `==========Process==========` section after it is the model's work, so
+ * a traceback there (cut before its exception line) does not fail the
+ * start */
+Test(generic, a_load_banner_and_load_over)
+{
+	cr_expect(tr_load_banner("==========LoadModel==========", 29));
+	cr_expect(tr_load_banner("----- Loading model -----", 25));
+	/* near misses: the step named in a frame or a failure, a banner of another title, one rule run */
+	cr_expect(!tr_load_banner("llm.LoadModel failed: ==== x ====", 33));
+	cr_expect(!tr_load_banner("==========Process==========", 27));
+	cr_expect(!tr_load_banner("==========LoadModel failed==========", 36));
+	cr_expect(!tr_load_banner("========== LoadModel", 20));
+	const char *log = "==========LoadModel==========\n"
+			  "\n"
+			  "model_size_or_path: D:/Whisper/large-v3\n"
+			  "device: cuda\n"
+			  "\n"
+			  "Load over\n"
+			  "max_length:             448\n"
+			  "==========Process==========\n"
+			  "\n"
+			  "Traceback (most recent call last):\n"
+			  "  File \"D:\\x\\transcribe.py\", line 347\n";
+	expect_start(log, "completed", "-");
+	cr_expect_eq(nstarts_of(log), 1);
+	/* the banner alone, cut: a start begun and cut off; the load said over in other words */
+	expect_start("==========LoadModel==========\ndevice: cuda\n", "cut-off", NULL);
+	expect_start("Model loading done.\n", "completed", "-");
+	expect_start("Weights load finished\n", "completed", "-");
+	/* near misses: the load over a network (the end word not last), a
+	 * sentence of more than the load before the word, the game over */
+	cr_expect_eq(nstarts_of("Load over NFS is slow\n"), 0);
+	cr_expect_eq(nstarts_of("we saw the load over\n"), 0);
+	cr_expect_eq(nstarts_of("Game over\n"), 0);
+	/* before the load ended a section banner is no ready: the traceback fails the start */
+	expect_start("==========LoadModel==========\n==========Process==========\n"
+		     "Traceback (most recent call last):\n  File \"x.py\", line 3, in load_model\n"
+		     "RuntimeError: no CUDA\n",
+		     "failed", "-");
+}
+
+/* issue 23's eleventh round: the verb, then a count and its noun
+ * (`[WeightCtx] Loaded 310 tensors, 1136.5 MB into backend`) is what
+ * loaded, a summary, not a count under way (`loaded 3/10`, `loaded 51%`,
+ * `loaded 3 of 10 shards`); and another model file opened with its count
+ * of tensors after such a part's summary (`[GGUF] /m/x.gguf: 678 tensors,
+ * data at offset 56800`) is the load going on: a paste that ends there is
+ * cut off, not completed (KoboldCpp's ACE-Step encoders, journald) */
+Test(generic, a_count_and_its_noun_loaded_and_the_next_file)
+{
+	cr_expect(tr_model_loaded_words("[WeightCtx] Loaded 310 tensors, 1136.5 MB into backend", 55));
+	cr_expect(tr_model_loaded_words("loaded 4 shards", 15));
+	static const char *const no[] = {"loaded 3/10 tensors", "loaded 51% of tensors", "loaded 3 of 10 shards",
+					 "Loaded 2 tokenizer tensors"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect(!tr_model_loaded_words(no[i], strlen(no[i])), "the model loaded: %s", no[i]);
+	cr_expect(tr_model_file_opened("[GGUF] /m/acestep-Q8_0.gguf: 678 tensors, data at offset 56800", 63));
+	cr_expect(!tr_model_file_opened("[GGUF] /m/acestep-Q8_0.gguf: 678 tensorsx", 41));
+	cr_expect(!tr_model_file_opened("wrote /m/acestep-Q8_0.gguf: done", 32));
+	const char *pre = "Mar 12 07:01:19 h python[4]: [WeightCtx] Loaded 310 tensors, 1136.5 MB into backend\n"
+			  "Mar 12 07:01:19 h python[4]: [Load] TextEncoder: 173.4 ms\n";
+	expect_start(pre, "completed", "-");
+	char log[512];
+	snprintf(log, sizeof log, "%sMar 12 07:01:19 h python[4]: [GGUF] /m/acestep-Q8_0.gguf: 678 tensors, data at "
+		 "offset 56800\n", pre);
+	expect_start(log, "cut-off", "-");
+	/* after the server is up another file is no load of this start */
+	expect_start("Model loaded.\nServer is ready\n[GGUF] /m/x.gguf: 678 tensors, data at offset 1\n", "completed",
+		     "-");
+}
+
+/* A banner after a load summary in a log that marked no load with one (a
+ * profiler's `===== Profiling =====`) is no ready: the failure after it
+ * still fails the start */
+Test(generic, a_banner_without_a_load_banner_is_no_ready)
+{
+	expect_start("Loading weights took 4.20 seconds\n===== Profiling =====\nERROR CUDA out of memory\n", "failed",
+		     "-");
+}

@@ -236,3 +236,52 @@ Test(prompt, a_script_run_with_no_prompt)
 	snprintf(log, sizeof(log), "%spython is what it runs under\n%s", tb, tb);
 	cr_expect_eq(nstarts(log, NULL), 1, "prose between the two: one failure said twice");
 }
+
+/* issue 23's eleventh round: zsh's default prompt (`~ % ollama run x`,
+ * `user@Mac ~ % cmd`, a leading space a paste left) and sh's `/srv $ cmd`;
+ * two runs parted by it are two starts. A lone failure said in a sentence
+ * before the first command (an issue's title) and a command quoted in
+ * the description with no prompt are the reporter's account of the run
+ * that follows, no start of their own. */
+Test(prompt, zsh_default_prompt_and_the_account_before_the_run)
+{
+	static const struct { const char *line, *cmd; } ok[] = {
+		{"~ % ollama run qwen3.5:9b-mxfp8", "ollama run qwen3.5:9b-mxfp8"},
+		{" ~ % ollama run qwen3.5:9b-nvfp4", "ollama run qwen3.5:9b-nvfp4"},
+		{"me@MacBook-Pro ~/llm % ./llama-server -m m.gguf", "./llama-server -m m.gguf"},
+		{"/srv/app $ python serve.py", "python serve.py"},
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		const char *c = cmd_of(ok[i].line);
+		cr_assert(c, "no prompt in: %s", ok[i].line);
+		cr_expect_str_eq(c, ok[i].cmd);
+	}
+	/* near misses: a figure and its sign, a path in prose, a directory with no sign */
+	static const char *const no[] = {"50 % done", "GPU 0 % util", "loaded 100 % of 8 GPUs", "~/models/m.gguf loaded",
+					 "~ %ollama run x"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect_null(cmd_of(no[i]), "a prompt in: %s", no[i]);
+	const char *two = "can't load mxfp8 or nvfp4 any models run with mlx\n"
+			  "\n"
+			  "~ % ollama run qwen3.5:9b-mxfp8\n"
+			  "Error: 500 Internal Server Error: mlx runner failed: failed to load MLX dynamic library\n"
+			  " ~ % ollama run qwen3.5:9b-nvfp4\n"
+			  "Error: 500 Internal Server Error: mlx runner failed: failed to load MLX dynamic library\n";
+	cr_expect_eq(nstarts(two, NULL), 2, "two runs, the title with the first");
+	/* the same behind a collector's info level on every line (a paste's damage) */
+	cr_expect_eq(nstarts("0.00.189.951 I can't load mxfp8 models run with mlx\n"
+			     "0.00.189.951 I ~ % ollama run a\n0.00.189.951 I Error: failed to load model a\n"
+			     "0.00.189.951 I ~ % ollama run b\n0.00.189.951 I Error: failed to load model b\n",
+			     NULL),
+		     2);
+	/* the same failure printed by the program (a level) before the command is a run of its own */
+	const char *own = "ERROR: failed to load model m\n~ % ollama run m\nError: failed to load model m\n";
+	cr_expect_eq(nstarts(own, NULL), 2);
+	/* a command quoted in the description, then the same run at a prompt: one start */
+	const char *quoted = "3) Start llama.cpp `build/bin/llama-cli --model /m/q.gguf`\n"
+			     "~/llama.cpp $ build/bin/llama-cli --model /m/q.gguf\n"
+			     "llama_model_load: error loading model: read error: Invalid argument\n";
+	cr_expect_eq(nstarts(quoted, NULL), 1);
+	/* a prompt's command, then another: two runs */
+	cr_expect_eq(nstarts("~ % ollama run a\nloading model a\n~ % ollama run b\nloading model b\n", NULL), 2);
+}

@@ -90,3 +90,33 @@ Test(subject, the_model_files_ready_are_not_the_model_up)
 	expect_start("INFO - Loading model\nERROR - Faild to load model\n", 0, "failed", "-");
 	expect_start("INFO - Loading model\nINFO - if it faild to load model, retry\n", 0, "cut-off", "-");
 }
+
+/* issue 23's eleventh round: the ready word's own subject, the word right
+ * before it, is a place that holds the model (NIM's `Model workspace is
+ * now ready. It took 0.203 seconds`): the place prepared, a step before
+ * the load, not the model up; so the `[rank0]:` traceback after it, in
+ * the model's constructor, fails the start and is the load's */
+Test(subject, a_workspace_ready_is_not_the_model_up)
+{
+	cr_expect(tr_ready_holder("Model workspace is now ready. It took 0.203 seconds", 51));
+	cr_expect(tr_ready_holder("cache directory ready", 21));
+	/* near misses: the model, and a holder named elsewhere in the line */
+	cr_expect(!tr_ready_holder("Model is now ready. It took 0.203 seconds", 41));
+	cr_expect(!tr_ready_holder("cache dir /x set; server is ready", 33));
+	cr_expect(!tr_ready_holder("Model workspace", 15));
+	const char *log = "INFO 07-31 06:02:40.26 ngc_injector.py:199] Preparing model workspace.\n"
+			  "INFO 07-31 06:02:40.229 ngc_injector.py:214] Model workspace is now ready. It took 0.203 "
+			  "seconds\n"
+			  "[rank0]:   File \"/x/vllm/model_executor/models/llama.py\", line 190, in __init__\n"
+			  "[rank0]:     self.self_attn = LlamaAttention(\n"
+			  "[rank0]:   File \"/x/vllm/model_executor/layers/rotary_embedding.py\", line 860, in get_rope\n"
+			  "[rank0]:     raise ValueError(f\"Unknown RoPE scaling type {scaling_type}\")\n"
+			  "[rank0]: ValueError: Unknown RoPE scaling type extended\n";
+	expect_start(log, 0, "failed", "-");
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL, "a traceback in the model's constructor");
+	lsc_triage_free(t);
+	/* the model itself ready with the same figure: completed, 0.2 s (ok) */
+	expect_start("INFO Model is now ready. It took 0.203 seconds\n", 0, "completed", "ok");
+}

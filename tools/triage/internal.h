@@ -324,6 +324,9 @@ struct tr_start {
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	int quotes_output;      /* its failure line quotes the failed process's output after it (quoted_output.c) */
+	int fail_plain;         /* its first failure line carried no error level (none, or a collector's info):
+				 * a sentence (shell_prompt.c reads it) */
+	int load_banner;        /* its load began under a section banner ("=====LoadModel=====") */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
 	struct tr_num gen_load_s; /* a load duration in the shared vocabulary (took, load time, started in) */
 	struct tr_num step_s;   /* a floor of the time to ready: the longest step after the weights (graph capture,
@@ -703,6 +706,10 @@ int tr_says_failed(const char *s, size_t n);
  * read inside code's names (EngineCore, load_model). */
 int tr_ready_subject(const char *s, size_t n);
 int tr_ready_about_other(const char *s, size_t n);
+/* subject.c: is the ready word's own subject, the word right before it,
+ * a place that holds the model ("Model workspace is now ready", "cache
+ * directory ready"): the place prepared, not the model up? */
+int tr_ready_holder(const char *s, size_t n);
 /* ram_fit.c: does the line set a checkpoint against the RAM available
  * and find it over 90% of it ("checkpoint size (148.66 GiB) exceeds 90% of
  * available RAM (0.65 GiB)")? 1 with the checkpoint's GiB: the bytes come
@@ -741,6 +748,9 @@ int tr_load_said_done(const char *s, size_t n);
  * object named after the verb ("Loading Model: x", "Loading ONNX model
  * from ...")? */
 int tr_loading_model_named(const char *s, size_t n);
+/* recognise_generic.c: is the line a section's banner for the load
+ * ("==========LoadModel==========", "----- Loading model -----")? */
+int tr_load_banner(const char *s, size_t n);
 /* chat_turn.c: does the line open a chat program's answer turn
  * ("### Response: ...", "Assistant: ...")? */
 int tr_chat_answer(const char *s, size_t n);
@@ -771,6 +781,9 @@ int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
 /* load_progress.c: a line per tensor loaded ("loading blk.48.attn_kv_b.weight
  * to cuda:0"): the load under way. */
 int tr_tensor_loading(const char *s, size_t n);
+/* load_progress.c: a model file opened with its count of tensors ("[GGUF]
+ * /m/x.gguf: 678 tensors, data at offset 56800"): a file of the load read. */
+int tr_model_file_opened(const char *s, size_t n);
 /* shell_prompt.c: the command after a shell's prompt at the line's start
  * ("user@host:~$ cmd", "$ cmd", "C:\dir>cmd", zsh's arrow), or NULL. */
 const char *tr_prompt_command(const char *s, size_t n);
@@ -809,6 +822,14 @@ int tr_parts_counted(const char *s, size_t n, double *frac);
  * begun, whatever else the line's prefix makes it. */
 int tr_load_failure_words(const char *s, size_t n);
 int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l);
+/* Is the line the dynamic loader's refusal to start a program ("error
+ * while loading shared libraries: libnvinfer.so.10: cannot open shared
+ * object file")? The program never ran: no model was read. recognise_generic.c */
+int tr_dynlib_missing(const char *s, size_t n);
+/* Does the line say a server or the model never came up ("xtts server
+ * failed to come online within the specified attempts", "did not come
+ * up"): a launcher that gave up on its start? recognise_generic.c */
+int tr_never_came_up(const char *s, size_t n);
 /* Is the line a guess, not an event ("may", "might", "could", "if")? recognise_generic.c */
 int tr_hedged(const char *s, size_t n);
 

@@ -4,7 +4,10 @@
  * share of the model done ("loaded  51% model tensors into buffer",
  * "loaded 45% of the weights"), and a count of the model's parts and
  * their total in a record a server streams as it loads
- * (`{"model_type":"model","module":4,"modules":163}`). Neither says the load began or ended: a
+ * (`{"model_type":"model","module":4,"modules":163}`), and a model file
+ * opened with its count of tensors (`[GGUF] /m/x.gguf: 678 tensors, data
+ * at offset 56800`: another file of the load, after a part's summary the
+ * load not over). Neither says the load began or ended: a
  * paste that stops on them stops while the model is still loading, and
  * the shares with their lines' clocks say how long the whole load takes
  * (verdict.c's progress rate). Read by the shared vocabulary
@@ -57,6 +60,25 @@ int tr_tensor_loading(const char *s, size_t n)
 			if ((size_t)(q - b) > tl && !memcmp(q - tl, tails[i], tl))
 				return 1;
 		}
+	}
+	return 0;
+}
+
+int tr_model_file_opened(const char *s, size_t n)
+{
+	static const char *const ext[] = {".gguf:", ".safetensors:", ".onnx:"};
+	const char *end = s + n;
+	if (!tr_memmem(s, n, " tensors"))
+		return 0;
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		const char *k = tr_memmem(s, n, ext[i]);
+		if (!k)
+			continue;
+		const char *p = tr_skip_ws(k + strlen(ext[i]), end), *q = p;
+		while (q < end && tr_digit(*q))
+			q++;
+		if (q > p && end - q >= 8 && !memcmp(q, " tensors", 8) && (q + 8 == end || !tr_alpha(q[8])))
+			return 1;
 	}
 	return 0;
 }

@@ -6,7 +6,8 @@
  * the same line (or its tensors: `Loaded tensors from manifest`) says the
  * load ended: the weights are in (a load summary in
  * all but its figures; the server may still have to come up after it,
- * and a failure after it fails the start). Not a load still under way or
+ * and a failure after it fails the start; a count and its noun, `Loaded
+ * 310 tensors, 1136.5 MB`, is what loaded). Not a load still under way or
  * one to come (`loaded 51%`, `loaded 3/10`, `to be loaded`, `being
  * loaded`, `will be loaded`), not its negation (`not loaded`, `failed`,
  * `before the model loaded`, a hedge: `if the model loaded`), and not a
@@ -103,15 +104,24 @@ int tr_model_loaded_words(const char *s, size_t n)
 	}
 	if (!v || !has)
 		return 0;
-	/* still under way after the verb: a share or a count ("loaded 51%", "3/10") */
+	/* still under way after the verb: a share or a count of a whole
+	 * ("loaded 51%", "3/10", "3 of 10 shards"); a count then its noun
+	 * ("Loaded 310 tensors, 1136.5 MB") is what loaded, a summary */
 	const char *p = v + 6;
 	while (p < end && *p == ' ')
 		p++;
 	const char *q = p;
 	while (q < end && (tr_digit(*q) || *q == '.'))
 		q++;
-	if (q > p && q < end && (*q == '%' || *q == '/' || *q == ' '))
+	if (q > p && q < end && (*q == '%' || *q == '/'))
 		return 0;
+	if (q > p && q < end && *q == ' ') {
+		const char *w = q + 1, *we = w;
+		while (we < end && tr_alpha(*we))
+			we++;
+		if (!one_of(w, (size_t)(we - w), subj) && !(we - w == 6 && !strncasecmp(w, "layers", 6)))
+			return 0;
+	}
 	return !tr_says_failed(s, n) && !memchr(s, '?', n);
 }
 

@@ -78,7 +78,7 @@ static const struct {
 	{"inned memory", TR_G_GPIN}, {"inned host memory", TR_G_GPIN},
 	{"age-locked", TR_G_GPIN}, {"GPU[", TR_G_GENERIC}, {"GPU  ", TR_G_GENERIC}, {"PyTorch version: ", TR_G_GENERIC}, {"Is debug build: ", TR_G_GENERIC},
 	{"d to build PyTorch: ", TR_G_GENERIC}, {"Is CUDA available: ", TR_G_GENERIC}, {"modules\"", TR_G_GFIG}, {"layers\"", TR_G_GFIG}, {"shards\"", TR_G_GFIG},
-	{"tensors\"", TR_G_GFIG}, {"NAME  ", TR_G_GENERIC}, {"Filesystem ", TR_G_GENERIC}, {"Device  ", TR_G_GENERIC}, {"a while", TR_G_GSTEP}, {"lease wait", TR_G_GSTEP},
+	{"tensors\"", TR_G_GFIG}, {"gguf: ", TR_G_GFIG}, {"safetensors: ", TR_G_GFIG}, {"onnx: ", TR_G_GFIG}, {"NAME  ", TR_G_GENERIC}, {"Filesystem ", TR_G_GENERIC}, {"Device  ", TR_G_GENERIC}, {"a while", TR_G_GSTEP}, {"lease wait", TR_G_GSTEP},
 	{"few minutes", TR_G_GSTEP}, {"several minutes", TR_G_GSTEP}, {"some time", TR_G_GSTEP},
 	{"Traceback (most", TR_G_GFATAL}, {"panic:", TR_G_GFATAL}, {"xit code", TR_G_GFATAL},
 	{"xit status", TR_G_GFATAL}, {"xitcode", TR_G_GFATAL}, {"xited with", TR_G_GFATAL}, {"eturn code", TR_G_GFATAL},
@@ -91,6 +91,13 @@ static const struct {
 	{"oad model failed", TR_G_GFATAL}, {"odel load failed", TR_G_GFATAL}, {"ot ready after", TR_G_GFATAL},
 	{"ever became ready", TR_G_GFATAL}, {"ever ready", TR_G_GFATAL}, {"ailed to start", TR_G_GFATAL},
 	{"id not start", TR_G_GFATAL}, {"idn't start", TR_G_GFATAL}, {"ot become ready", TR_G_GFATAL},
+	/* the dynamic loader's refusal, MPI's abort, an error during the load ("Error when loading model:") */
+	{"hared librar", TR_G_GFATAL}, {"MPI_ABORT", TR_G_GFATAL}, {"MPI_Abort", TR_G_GFATAL},
+	{"hen loading", TR_G_GFATAL}, {"hile loading", TR_G_GFATAL}, {"uring loading", TR_G_GFATAL},
+	/* a launcher that gave up on its server ("failed to come online"), a wait until it loads */
+	{"ome online", TR_G_GREADY | TR_G_GFATAL}, {"ame online", TR_G_GREADY | TR_G_GFATAL},
+	{"ome up", TR_G_GREADY | TR_G_GFATAL}, {"ame up", TR_G_GREADY | TR_G_GFATAL},
+	{"ait until", TR_G_GREADY},
 	{"KeyboardInterrupt", TR_G_GFATAL}, {"Killed", TR_G_GFATAL}, {"ignal: killed", TR_G_GFATAL},
 	{"nit failed", TR_G_GFATAL}, {"nitialization failed", TR_G_GFATAL}, {"nitialisation failed", TR_G_GFATAL},
 	{"oading failed", TR_G_GFATAL}, {"oad failed", TR_G_GFATAL}, {"llegal instruction", TR_G_GFATAL},
@@ -141,11 +148,16 @@ static const struct {
 	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
 	 * (tr_loading_model_named) */
 	{"oading ", TR_G_GLOADW},
+	/* a section's banner for the load ("==========LoadModel==========": tr_load_banner) */
+	{"LoadModel", TR_G_GLOADW}, {"oad Model", TR_G_GLOADW}, {"OAD MODEL", TR_G_GLOADW},
+	/* the load, then the word that it ended ("Load over": load_then_over) */
+	{"oad over", TR_G_GEND}, {"oading over", TR_G_GEND}, {"oad done", TR_G_GEND}, {"oading done", TR_G_GEND},
+	{"oad finished", TR_G_GEND}, {"oading finished", TR_G_GEND}, {"oad ended", TR_G_GEND},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
-#define NALL 400 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
+#define NALL 448 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
 #define NENT (2 * NALL + 4 * 256) /* two windows per keyword, 256 per three-byte one (four of them at most) */
 
 struct tr_prefilter {

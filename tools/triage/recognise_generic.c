@@ -125,6 +125,15 @@ static int any_word(const char *s, size_t n, const char *const *set)
 	return 0;
 }
 
+/* Is @w[0..len) one of @set (lower case), case-blind? */
+static int word_is(const char *w, size_t len, const char *const *set)
+{
+	for (const char *const *x = set; *x; x++)
+		if (strlen(*x) == len && !strncasecmp(w, *x, len))
+			return 1;
+	return 0;
+}
+
 /* The line's level from its fields, when the cleaner found none in its
  * prefix: logfmt `level=error`, JSON `"level":"error"`, slog `lvl=`, a
  * leading `Error:` / `FATAL:` / `panic:` (a CLI's last word). A message
@@ -324,16 +333,20 @@ static int ready_words_of(const char *s, size_t n)
 	 * lines away before forty searches */
 	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
 					     "running", "loaded", "still", "waiting", "before", "until", "up", "serving",
-					     "available", "connect", "access", "open", "visit", "navigate", "go", NULL};
+					     "available", "connect", "access", "open", "visit", "navigate", "go",
+					     "online", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
+	/* a launcher gave up on it: "xtts server failed to come online" */
+	if (tr_never_came_up(s, n))
+		return -1;
 	static const char *const dead[] = {"never became ready", "never ready", "failed to start",
 					   "did not start", "didn't start", "did not become ready", "not become ready"};
 	/* "not ready after 30 minutes": a watcher's wait ran out; the start
 	 * ended only where the line says it stopped ("giving up", "exiting") */
 	if (ci(s, n, "not ready after"))
 		return gave_up(s, n) ? -1 : 0;
-	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "still loading",
+	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "not online", "still loading",
 					  "still starting", "waiting for", "not up", "before", "until", "unloaded"};
 	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
 					  "ready after", "ready!", "now ready", "started in", "started successfully",
@@ -345,14 +358,36 @@ static int ready_words_of(const char *s, size_t n)
 	for (size_t i = 0; i < sizeof(neg) / sizeof(neg[0]); i++)
 		if (ci(s, n, neg[i]))
 			return 0;
+	/* "Model workspace is now ready": the place the model is put, not it */
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
 		if (ci(s, n, yes[i]))
-			return 1;
+			return !tr_ready_holder(s, n);
 	/* "Loaded model X on device D": the event, capitalised where its
 	 * message begins; "reusing loaded model X" is the model kept */
 	if (tr_memmem(s, n, "Loaded model ") || tr_ready_at_address(s, n) || tr_whole_started(s, n))
 		return 1;
 	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
+}
+
+int tr_never_came_up(const char *s, size_t n)
+{
+	/* one search for the verb's end before the four phrases */
+	if (!tr_memmem(s, n, "me up") && !tr_memmem(s, n, "me online"))
+		return 0; /* the lines' case: a line no other search lowered stays as it is */
+	static const char *const up[] = {"come online", "come up", "came online", "came up"};
+	static const char *const neg[] = {"failed to", "fail to", "did not", "didn't", "never", "could not",
+					  "couldn't", "unable to"};
+	for (size_t i = 0; i < sizeof(up) / sizeof(up[0]); i++) {
+		const char *k = word(s, n, up[i]);
+		if (!k || tr_hedged(s, (size_t)(k - s)))
+			continue;
+		/* the negation right before the verb: "failed to come online" */
+		const char *b = k - s > 12 ? k - 12 : s;
+		for (size_t j = 0; j < sizeof(neg) / sizeof(neg[0]); j++)
+			if (ci(b, (size_t)(k - b), neg[j]))
+				return 1;
+	}
+	return 0;
 }
 
 int tr_ready_negated(const char *s, size_t n)
@@ -828,6 +863,16 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 			tr_stage_raise(st, TR_ST_LOADED);
 		return 1;
 	}
+	/* "Model workspace is now ready. It took 0.203 seconds": the place
+	 * the model goes prepared, a step before its load: the start under
+	 * way, no load figure and no ready */
+	if (got && (tr_memmem(s, n, "eady") || tr_memmem(s, n, "EADY")) && tr_ready_holder(s, n)) {
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (st->stage < TR_ST_BEGAN)
+			st->stage = TR_ST_BEGAN;
+		return 1;
+	}
 	/* a step's time, even where it names the model ("warmup model") or a
 	 * load of its own ("load the compiled graph from the cache"), is not
 	 * the weights' load */
@@ -932,6 +977,13 @@ static int frame_loads(const char *s, size_t n)
 		 * calling it is only the call */
 		if (tr_memmem_ci(in, fl, "wait") && (tr_memmem_ci(in, fl, "server") || tr_memmem_ci(in, fl, "live")))
 			return 1;
+		/* a model's constructor: `__init__` in a file of a models
+		 * folder (vLLM's `model_executor/models/llama.py`,
+		 * transformers' `models/llama/modeling_llama.py`): the model
+		 * being built, its load; not its `forward` (a request's) */
+		if (fl == 8 && !memcmp(in, "__init__", 8) &&
+		    (tr_memmem(s, n, "/models/") || tr_memmem(s, n, "\\models\\") || tr_memmem(s, n, "modeling_")))
+			return 1;
 		return loading_ident(in, fl);
 	}
 	if (n > 6 && !memcmp(s, "File \"", 6))
@@ -967,6 +1019,44 @@ static int request_served_failed(const char *s, size_t n)
 	return request_failed(s, n) && any_word(s, n, srv);
 }
 
+int tr_dynlib_missing(const char *s, size_t n)
+{
+	return tr_memmem(s, n, "while loading shared librar") != NULL; /* ld.so's words, in its case */
+}
+
+/* "Error when loading model: UnicodeDecodeError ...", "Exception while
+ * loading the weights": an error word, then within two words the load as
+ * the step it happened in; where the error word begins, NULL none. Not
+ * the dynamic loader's "error while loading shared libraries" (a program
+ * that could not start: no model read), nor a load after the words
+ * ("error while loading? retry"). */
+static const char *error_in_loading(const char *s, size_t n)
+{
+	static const char *const when[] = {"when", "while", "during", NULL};
+	static const char *const err[] = {"error", "errors", "exception", "failure", NULL};
+	const char *end = s + n;
+	/* the lines' own case ("Error when loading model"), so that a line
+	 * no other search lowered is not lowered for this one */
+	for (const char *k = tr_memmem(s, n, " loading"); k; k = tr_memmem(k + 1, (size_t)(end - k - 1), " loading")) {
+		/* the word before it a "when"; before that, within two words, an error word */
+		const char *we = k, *wb = we;
+		while (wb > s && tr_alpha(wb[-1]))
+			wb--;
+		if (wb == we || !word_is(wb, (size_t)(we - wb), when))
+			continue;
+		const char *b = wb;
+		for (int w = 0; w < 3 && b > s; w++) {
+			while (b > s && b[-1] == ' ')
+				b--;
+			while (b > s && b[-1] != ' ')
+				b--;
+		}
+		if (any_word(b, (size_t)(wb - b), err) && !tr_dynlib_missing(s, n))
+			return b;
+	}
+	return NULL;
+}
+
 /* "failed to load", "error loading", "load failed": the load itself
  * failed; where the words begin, NULL none. */
 static const char *load_failed_at(const char *s, size_t n)
@@ -984,7 +1074,9 @@ static const char *load_failed_at(const char *s, size_t n)
 			return k;
 	}
 	const char *k = word(s, n, "loading failed");
-	return k ? k : word(s, n, "load failed");
+	if (!k)
+		k = word(s, n, "load failed");
+	return k ? k : error_in_loading(s, n);
 }
 
 /* "rkllm init failed", "Initialization failed. warmup error: ...": the
@@ -1073,10 +1165,26 @@ static int failure_again(const struct tr_start *c, const char *s, size_t n)
 	return w < sizeof(x) && w == strlen(c->ev[k].text) && !memcmp(x, c->ev[k].text, w);
 }
 
+/* MPI's end of a job, every rank with it: "MPI_ABORT was invoked on rank
+ * 0", "Per user-direction, the job has been aborted." (mpirun's default
+ * direction, not a user's stop); not a job the user cancelled ("aborted
+ * by the user"), nor a request's ("request aborted"). */
+static int mpi_aborted(const char *s, size_t n)
+{
+	if (!tr_memmem(s, n, "bort") && !tr_memmem(s, n, "BORT"))
+		return 0; /* two searches in the line's case turn most lines away */
+	if (tr_memmem(s, n, "MPI_ABORT") || tr_memmem(s, n, "MPI_Abort"))
+		return 1;
+	const char *k = word(s, n, "has been aborted");
+	if (!k)
+		k = word(s, n, "job aborted");
+	return k && word(s, n, "job") && !word(s, n, "by user") && !word(s, n, "by the user");
+}
+
 /* The words that end a start, on a line at level @lv. */
 static int fatal_words(const char *s, size_t n, int lv)
 {
-	return exit_status(s, n) == 1 || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
+	return exit_status(s, n) == 1 || tr_dynlib_missing(s, n) || mpi_aborted(s, n) || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
 	       word(s, n, "timed out") || tr_load_failure_words(s, n) || tr_memmem(s, n, "panic:") ||
 	       tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 	       word(s, n, "sigabrt") || word(s, n, "illegal instruction") ||
@@ -1129,6 +1237,15 @@ static int request_failure(struct lsc_triage *t, struct tr_line *l, struct tr_st
 	return 1;
 }
 
+/* A watcher whose wait ran out ("vLLM not ready after 30 minutes") lists
+ * what it could mean ("This could mean:", then "- An error occurred
+ * during loading"): a bullet of that list is a guess, no failure. */
+static int listed_guess(const struct tr_start *cur, const char *s, size_t n)
+{
+	const char *p = tr_skip_ws(s, s + n);
+	return cur && cur->waited_out && s + n - p > 2 && (*p == '-' || *p == '*') && p[1] == ' ';
+}
+
 /* Failure evidence; 1 used. */
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
@@ -1153,7 +1270,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	int rich_exc = !exc && t->box_end_no && l->no == t->box_end_no + 1 && exception_line(s, n);
 	exc = exc || rich_exc;
 	/* the words that end a start: only on a line that holds one (the prefilter's group) */
-	int fatal = (k & TR_G_GFATAL) && fatal_words(s, n, lv);
+	int fatal = (k & TR_G_GFATAL) && fatal_words(s, n, lv) && !listed_guess(cur, s, n);
 	/* a shell's report of its program's death by a signal: a kill ends the
 	 * start begun (a prompt's command, a load), a fault ends whatever ran */
 	int sig = (k & TR_G_GFATAL) ? tr_shell_signal(s, n) : 0;
@@ -1240,8 +1357,10 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	}
 	if (tr_quotes_output(s, n))
 		st->quotes_output = 1;
-	if (st->ev_gen_fail < 0)
+	if (st->ev_gen_fail < 0) {
 		st->ev_gen_fail = e;
+		st->fail_plain = lv <= TR_LV_INFO && !tb && !exc && !sig && !exception_line(s, n);
+	}
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
 	return 1;
@@ -1300,7 +1419,7 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	size_t n = l->len;
 	/* "Waiting for application startup.": uvicorn's, under every Python
 	 * server, before the app's startup brings the model up */
-	static const char *const until[] = {"ready", "start", "startup", "load", "live", "up", NULL};
+	static const char *const until[] = {"ready", "start", "startup", "load", "live", "up", "online", NULL};
 	const char *w = ci(s, n, "waiting for");
 	int on_load = ci(s, n, "load") && waits_on_load(s, n); /* each of its phrases holds "load" */
 	if (!on_load && (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n)))
@@ -1608,14 +1727,6 @@ static void load_begun_after_ready(struct tr_start *st)
  * or an unload (other words), not the verb's negation or a plan ("not
  * loading", "before loading"), not a load of something else ("Loading
  * eval dataset"). */
-/* Is @w[0..len) one of @set (lower case), case-blind? */
-static int word_is(const char *w, size_t len, const char *const *set)
-{
-	for (const char *const *x = set; *x; x++)
-		if (strlen(*x) == len && !strncasecmp(w, *x, len))
-			return 1;
-	return 0;
-}
 
 int tr_loading_model_named(const char *s, size_t n)
 {
@@ -1651,6 +1762,90 @@ int tr_loading_model_named(const char *s, size_t n)
 		}
 	}
 	return 0;
+}
+
+/* A section's banner ("==========LoadModel==========", "----- Process
+ * -----"): a run of one rule character (=, -, #, *, ~) on both sides of a
+ * short title; 1 with the title in *b..*e. */
+static int banner_title(const char *s, size_t n, const char **b, const char **e)
+{
+	static const char rule[] = "=-#*~";
+	if (n < 10 || !strchr(rule, s[0]) || s[1] != s[0] || s[2] != s[0])
+		return 0;
+	const char *p = s, *q = s + n;
+	while (p < q && *p == s[0])
+		p++;
+	while (q > p && q[-1] == ' ')
+		q--;
+	const char *te = q;
+	while (te > p && te[-1] == s[0])
+		te--;
+	while (p < te && *p == ' ')
+		p++;
+	while (te > p && te[-1] == ' ')
+		te--;
+	if (q - te < 3 || te == p || te - p > 40)
+		return 0;
+	*b = p, *e = te;
+	return 1;
+}
+
+/* "==========LoadModel==========", "----- Loading model -----": a
+ * section a program opens for its load, the load begun: a banner whose
+ * title's words, CamelCase split, are the load and its object and nothing
+ * else; a line that only names the step (a frame, `LoadModel failed`) is
+ * no banner. */
+int tr_load_banner(const char *s, size_t n)
+{
+	const char *b, *te;
+	if (!banner_title(s, n, &b, &te))
+		return 0;
+	int load = 0, obj = 0;
+	for (const char *p = b; p < te;) {
+		while (p < te && !tr_alpha(*p))
+			p++;
+		const char *w = p++;
+		while (p < te && tr_alpha(*p) && !(tr_upper(*p) && !tr_upper(p[-1])))
+			p++;
+		size_t len = (size_t)(p - w);
+		if (!len || w >= te)
+			break;
+		static const char *const lw[] = {"load", "loading", NULL};
+		static const char *const ow[] = {"model", "models", "weights", "checkpoint", NULL};
+		if (word_is(w, len, lw))
+			load = 1;
+		else if (word_is(w, len, ow))
+			obj = 1;
+		else
+			return 0;
+	}
+	return load && obj;
+}
+
+/* "==========Process==========" after the load's end, in a program that
+ * opened its load with such a banner: it opens the section of its next
+ * step, the work the model does, so the model was up (as a chat program's
+ * answer turn after the load is). Only a title in words (no date, no
+ * count), not the load's own banner, and only right after the load
+ * ended: a banner before or during the load is a setting's or a step's of
+ * it, and one in a log that marks no load with banners says nothing. */
+static int section_after_load(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	const char *b, *e;
+	if (!st || st->stage != TR_ST_LOADED || !st->load_banner || tr_start_failed(st) || st->in_traceback ||
+	    !banner_title(l->s, l->len, &b, &e) || tr_load_banner(l->s, l->len))
+		return 0;
+	for (const char *p = b; p < e; p++)
+		if (!tr_alpha(*p) && *p != ' ')
+			return 0;
+	int ev = tr_evid(st, l);
+	tr_touch(st, l);
+	st->ev_gen_ready = ev;
+	st->ev_end = ev;
+	st->progress_open = 0;
+	tr_stage_raise(st, TR_ST_READY);
+	return 1;
 }
 
 int tr_recognise_generic(struct lsc_triage *t, struct tr_line *l)
@@ -1757,14 +1952,27 @@ static int load_progress(struct lsc_triage *t, struct tr_line *l)
 	double frac = NAN;
 	int tensor = !tr_percent_loaded(l->s, l->len, &frac) && !tr_parts_counted(l->s, l->len, &frac) &&
 		     tr_tensor_loading(l->s, l->len);
-	if (!tensor && isnan(frac))
+	int file = !tensor && isnan(frac) && tr_model_file_opened(l->s, l->len);
+	if (!tensor && isnan(frac) && !file)
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
+	/* another model file opened after one part's summary ("Loaded 310
+	 * tensors, 1136.5 MB into backend", then "x.gguf: 678 tensors"): the
+	 * load goes on, not over (a start up or failed stays so) */
+	if (file && st->stage == TR_ST_LOADED && st->ev_gen_ready < 0 && !tr_start_failed(st)) {
+		st->done = 0;
+		st->stage = TR_ST_LOADING;
+		return 1;
+	}
 	if (st->done || st->stage >= TR_ST_LOADED)
 		return 1;
+	if (file) {
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
 	tr_stage_raise(st, TR_ST_LOADING);
 	st->progress_open = tensor || frac < 1;
 	if (!tensor)
@@ -1958,6 +2166,37 @@ static int process_after_ready(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Load over", "Model loading done.", "Weights load finished": the load,
+ * then a word that it ended as the line's last: the load's end in words.
+ * Not the load over something ("Load over NFS": the end word is not last),
+ * nor a line of more than the load and its object before the words. */
+static int load_then_over(const char *s, size_t n)
+{
+	static const char *const end_w[] = {"over", "done", "finished", "ended", NULL};
+	static const char *const load_w[] = {"load", "loading", NULL};
+	static const char *const obj[] = {"model", "weights", "checkpoint", NULL};
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '.' || s[n - 1] == '!'))
+		n--;
+	const char *w[3];
+	size_t wl[3], k = 0;
+	size_t i = n;
+	while (k < 3 && i > 0) {
+		size_t e = i;
+		while (i > 0 && tr_alpha(s[i - 1]))
+			i--;
+		if (i == e)
+			return 0;
+		w[k] = s + i, wl[k++] = e - i;
+		if (i > 0 && s[i - 1] != ' ')
+			return 0;
+		while (i > 0 && s[i - 1] == ' ')
+			i--;
+	}
+	if (i > 0 || k < 2 || !word_is(w[0], wl[0], end_w) || !word_is(w[1], wl[1], load_w))
+		return 0;
+	return k == 2 || word_is(w[2], wl[2], obj);
+}
+
 /* The load's end in words ("load weight end", "weights loaded"), not its
  * negation ("closed before the server finished loading"); its progress in
  * words ("model load progress 0.42"), or "still loading"; 1 used. */
@@ -1973,9 +2212,10 @@ static int load_end_words(struct lsc_triage *t, struct tr_line *l)
 					   "warmup done", "warm-up done", "completed warmup", "finished warmup"};
 	/* a wait for the end or a plan of it is no end: "waiting for it to finish loading" */
 	static const char *const notyet[] = {"before", "until", "not", "never", "to", "will", "waiting", "wait", NULL};
-	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
-		if ((pg = ci(l->s, l->len, ends[i])) && !ready_words(l->s, l->len) &&
-		    !any_word(l->s, (size_t)(pg - l->s), notyet)) {
+	int said = load_then_over(l->s, l->len);
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]) + (size_t)said; i++)
+		if ((pg = i < sizeof(ends) / sizeof(ends[0]) ? ci(l->s, l->len, ends[i]) : l->s) &&
+		    !ready_words(l->s, l->len) && !any_word(l->s, (size_t)(pg - l->s), notyet)) {
 			int e;
 			struct tr_start *st = take(t, l, &e);
 			if (!st)
@@ -2055,11 +2295,13 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	 * ("[llama-cpp] Fails: ...", then "[llama-ggml] Attempting to load") */
 	if ((k & TR_G_GFIG) && !(k & TR_G_GBEGIN) && t->cur && t->cur->src == l->src && elapsed_so_far(t->cur, l))
 		return 1;
+	if (t->cur && t->cur->load_banner && section_after_load(t, l))
+		return 1;
 	/* "Unloading model...": the model let go, no load begun (after a
 	 * failure, not a retry) */
 	if ((((k & TR_G_GBEGIN) &&
 	      !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) ||
-	     ((k & TR_G_GLOADW) && tr_loading_model_named(l->s, l->len))) &&
+	     ((k & TR_G_GLOADW) && (tr_loading_model_named(l->s, l->len) || tr_load_banner(l->s, l->len)))) &&
 	    !(k & TR_G_GEND)) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* not after a failure that quotes the failed process's output:
@@ -2072,6 +2314,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		tr_evid(st, l);
 		tr_touch(st, l);
 		st->gen_load_began = 1;
+		st->load_banner |= tr_load_banner(l->s, l->len);
 		/* not a start marker (ev_begin): a paste cut after it is not
 		 * log-truncated, only not evaluated; and only begun, so that the
 		 * engine's own first loader line after it does not split it */

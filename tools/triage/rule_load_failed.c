@@ -125,11 +125,25 @@ static int generic_load_failure(const struct tr_start *s)
 		return 1; /* a frame of the traceback was loading (load_model, from_pretrained) */
 	/* an exit before ready ("running model m exited with error") by its words */
 	const int evs[] = {s->ev_gen_fail, s->ev_gen_fail_last, tb ? s->ev_tb : -1, s->ev_exit};
-	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		if (evs[i] >= 0 && (unsigned)evs[i] < s->nev)
-			for (const char *const *k = w; *k; k++)
-				if (tr_memmem_ci(s->ev[evs[i]].text, strlen(s->ev[evs[i]].text), *k))
-					return 1;
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		if (evs[i] < 0 || (unsigned)evs[i] >= s->nev)
+			continue;
+		const char *x = s->ev[evs[i]].text;
+		size_t xn = strlen(x);
+		/* the dynamic loader's "loading shared libraries": the program
+		 * never ran, no model was read */
+		if (tr_dynlib_missing(x, xn))
+			continue;
+		/* a launcher that gave up on its server coming up ("failed to
+		 * come online within the specified attempts"): the model's
+		 * server never came up, as ollama's `timed out waiting for llama
+		 * runner to start` */
+		if (tr_never_came_up(x, xn))
+			return 1;
+		for (const char *const *k = w; *k; k++)
+			if (tr_memmem_ci(x, xn, *k))
+				return 1;
+	}
 	return 0;
 }
 

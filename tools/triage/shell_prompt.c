@@ -1,8 +1,8 @@
 /*
  * A shell's prompt and the command typed after it, as people paste them
  * above a log: `user@host:~$ cmd`, `(env) root@node1:~# cmd`, `$ cmd`,
- * `% cmd`, zsh's `➜  dir git:(main) ✗ cmd`, Windows' `C:\dir>cmd` and
- * `PS C:\dir> cmd`. A command that runs a program (a server, a script, a
+ * `% cmd`, zsh's `➜  dir git:(main) ✗ cmd` and its default `user@host ~ %
+ * cmd`, Windows' `C:\dir>cmd` and `PS C:\dir> cmd`. A command that runs a program (a server, a script, a
  * log viewer's output of one: `kubectl logs`, `docker logs`) begins what
  * follows: a start under way, and the end of the start before it (two runs
  * parted by a prompt). A command that only inspects the machine (`cat`,
@@ -77,6 +77,29 @@ static const char *user_host_prompt(const char *p, const char *end)
 	return NULL;
 }
 
+/* zsh's default prompt, "user@host dir % " or "~ % ", and sh's "/srv $ ":
+ * a directory (from ~ or /, no spaces), maybe after "user@host ", then the
+ * sign between spaces: past it, or NULL. Not a figure ("50 % done": no
+ * directory) nor a path in prose ("/x % y": the sign's command is read
+ * after). */
+static const char *dir_prompt(const char *p, const char *end)
+{
+	size_t lim = (size_t)(end - p) < 160 ? (size_t)(end - p) : 160;
+	if (!memchr(p, '%', lim) && !memchr(p, '$', lim))
+		return NULL; /* most lines that open with a path are no prompt */
+	const char *q = p;
+	const char *sp = memchr(q, ' ', (size_t)(end - q) < 64 ? (size_t)(end - q) : 64);
+	if (sp && sp > q && (*q != '~' && *q != '/') && memchr(q, '@', (size_t)(sp - q)))
+		q = sp + 1; /* "user@host " */
+	if (q >= end || (*q != '~' && *q != '/'))
+		return NULL;
+	while (q < end && *q != ' ')
+		q++;
+	if (end - q < 4 || (q[1] != '%' && q[1] != '$') || q[2] != ' ')
+		return NULL;
+	return q + 3;
+}
+
 /* "C:\dir>", "PS C:\dir> ": past it, or NULL. */
 static const char *windows_prompt(const char *p, const char *end)
 {
@@ -135,7 +158,7 @@ static int script_run(const char *p, const char *end)
 
 const char *tr_prompt_command(const char *s, size_t n)
 {
-	const char *end = s + n, *p = after_env(s, end), *c = NULL;
+	const char *end = s + n, *p = after_env(n && s[0] == ' ' ? tr_skip_ws(s, end) : s, end), *c = NULL;
 	int win = 0;
 	if (p < end && (*p == 'k' || *p == 'o' || *p == 'd' || *p == 'p' || *p == 'j') && log_viewer(p, end))
 		return p;
@@ -148,8 +171,11 @@ const char *tr_prompt_command(const char *s, size_t n)
 	else if (p < end && tr_alpha(*p)) {
 		if ((p + 1 < end && p[1] == ':') || (end - p > 3 && !memcmp(p, "PS ", 3)))
 			win = (c = windows_prompt(p, end)) != NULL;
-		else if (memchr(p, '@', (size_t)(end - p) < 40 ? (size_t)(end - p) : 40))
-			c = user_host_prompt(p, end); /* most lines have no '@' near their start */
+		else if (memchr(p, '@', (size_t)(end - p) < 40 ? (size_t)(end - p) : 40) &&
+			 !(c = user_host_prompt(p, end))) /* most lines have no '@' near their start */
+			c = dir_prompt(p, end);
+	} else if (p < end && (*p == '~' || *p == '/')) {
+		c = dir_prompt(p, end);
 	}
 	if (!c)
 		return NULL;
@@ -333,7 +359,18 @@ int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l)
 	/* the start before it ends here when it had begun (settings pasted
 	 * before the command stay with the start it runs) */
 	struct tr_start *cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
-	struct tr_start *st = tr_fresh_if(t, l, cur && (cur->stage >= TR_ST_BEGAN || cur->done), NULL);
+	/* a lone failure said in a sentence before the command (an issue's
+	 * title, "can't load mxfp8 models run with mlx"), or the command
+	 * quoted in the description with no prompt ("3) Start llama.cpp
+	 * `llama-cli --model m`"), is the reporter's account of the run that
+	 * follows: the run takes it, no start of its own; a failure the
+	 * program printed (a level, a traceback) ended a run, and a prompt's
+	 * command alone is a run of its own */
+	const char *last = cur ? cur->lastev.text : "";
+	int account = cur && cur->nev == 1 &&
+		      ((cur->ev_gen_fail == 0 && cur->fail_plain) ||
+		       (cur->stage == TR_ST_BEGAN && cur->ev_gen_fail < 0 && !tr_prompt_command(last, strlen(last))));
+	struct tr_start *st = tr_fresh_if(t, l, cur && !account && (cur->stage >= TR_ST_BEGAN || cur->done), NULL);
 	if (!st)
 		return 0;
 	tr_evid(st, l);

@@ -92,10 +92,48 @@ int tr_ready_about_other(const char *s, size_t n)
 	return (subjects(s, n) & SUBJ_OTHER) != 0;
 }
 
+/* What holds the model or its files and is not it: a workspace, a cache,
+ * a directory ready is the place prepared, not the model up. */
+static const char *const holder[] = {"workspace", "cache", "directory", "dir", "folder", "repository", "repo",
+				     "environment", "venv", "volume", "storage", "mount", NULL};
+
+/* Is the word right before the ready word (over "is", "are", "now" and
+ * the like: "Model workspace is now ready") a holder? The subject is the
+ * noun that ends the phrase before its verb, whatever names it ("model"). */
+static int holder_ready(const char *s, size_t n)
+{
+	static const char *const verb[] = {"is", "are", "was", "were", "now", "all", "already", "been", "has",
+					   "have", NULL};
+	for (const char *r = tr_memmem_ci(s, n, "ready"); r; r = tr_memmem_ci(r + 5, (size_t)(s + n - r - 5), "ready")) {
+		size_t i = (size_t)(r - s);
+		if ((i && tr_alpha(s[i - 1])) || (i + 5 < n && tr_alpha(s[i + 5])))
+			continue;
+		size_t e = i;
+		for (int w = 0; w < 4; w++) {
+			while (e > 0 && s[e - 1] == ' ')
+				e--;
+			size_t b = e;
+			while (b > 0 && tr_alpha(s[b - 1]))
+				b--;
+			if (b == e)
+				break;
+			if (!in_set(s + b, e - b, verb))
+				return in_set(s + b, e - b, holder);
+			e = b;
+		}
+	}
+	return 0;
+}
+
 int tr_ready_subject(const char *s, size_t n)
 {
 	int g = subjects(s, n);
 	return !(g & SUBJ_OTHER) && (g & (SUBJ_WHOLE | SUBJ_PART));
+}
+
+int tr_ready_holder(const char *s, size_t n)
+{
+	return holder_ready(s, n);
 }
 
 int tr_ready_part_only(const char *s, size_t n)
