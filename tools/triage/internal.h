@@ -768,6 +768,13 @@ int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
  * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
+/* load_summary.c: a load's summary in words, the past verb and its object
+ * before the time ("Loaded models for whisper size: large-v3 in 25.66s"):
+ * 1 with the seconds. Not a part that is no weights, nor a plan. */
+int tr_loaded_in_words(const char *s, size_t n, double *secs);
+/* load_summary.c: a key named for the load with a duration for its value
+ * ("load duration: 6.736757958s", Go's "1m5.2s"): 1 with the seconds. */
+int tr_load_duration_key(const char *s, size_t n, double *secs);
 /* load_progress.c: a line per tensor loaded ("loading blk.48.attn_kv_b.weight
  * to cuda:0"): the load under way. */
 int tr_tensor_loading(const char *s, size_t n);

@@ -133,7 +133,7 @@ static const struct {
 	{"nitialising model", TR_G_GBEGIN}, {"nitializing model", TR_G_GBEGIN},
 	{"eight begin", TR_G_GBEGIN}, {"egin loading", TR_G_GBEGIN}, {"tart loading", TR_G_GBEGIN},
 	{"load_us", TR_G_GFIG}, {"load_ms", TR_G_GFIG}, {"load_s", TR_G_GFIG}, {"load_time_", TR_G_GFIG},
-	{"load_duration_", TR_G_GFIG}, {"oading time", TR_G_GFIG}, {"iB in ", TR_G_GFIG}, {"GB in ", TR_G_GFIG},
+	{"load_duration_", TR_G_GFIG}, {"oad duration", TR_G_GFIG}, {"oading duration", TR_G_GFIG}, {"oad_duration", TR_G_GFIG}, {"oading time", TR_G_GFIG}, {"iB in ", TR_G_GFIG}, {"GB in ", TR_G_GFIG},
 	{"MB in ", TR_G_GFIG}, {"bytes in ", TR_G_GFIG}, {"eights in ", TR_G_GFIG}, {"retrained time", TR_G_GFIG},
 	{"iB at ", TR_G_GFIG}, {" elapsed]", TR_G_GFIG}, {"GB at ", TR_G_GFIG}, {"MB at ", TR_G_GFIG},
 	{"rong s", TR_G_GFATAL}, {" mismatch", TR_G_GFATAL}, {" magic", TR_G_GFATAL}, {"ails:", TR_G_GFATAL},

@@ -772,6 +772,35 @@ static void moved_measure(struct tr_start *st, int e, double gib, double secs)
 	}
 }
 
+/* A load's summary in words no key of figures() names, with its time
+ * (`Loaded models for whisper size: large-v3 in 25.66s`, `load duration:
+ * 6.7s`: load_summary.c): the load done in @v s. A second one after the
+ * start completed with a load figure is a second run (the same model
+ * loaded on another device, or again), as a second `Model loaded in` is. */
+static int summary_in_words(struct lsc_triage *t, struct tr_line *l, double v)
+{
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL, *st;
+	int e;
+	if (c && c->done && tr_has(&c->gen_load_s) && !encloses(c, l, v)) {
+		if (!(st = tr_fresh_if(t, l, 1, NULL)))
+			return 0;
+		e = tr_evid(st, l);
+		tr_touch(st, l);
+	} else if (!(st = take(t, l, &e))) {
+		return 0;
+	}
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v) {
+		tr_setnum(&st->gen_load_s, v, e);
+		st->gen_load_weights = weights_said(l->s, l->len);
+	}
+	if (!st->done && st->ev_error < 0 && st->ev_gen_fail < 0)
+		tr_stage_raise(st, TR_ST_LOADED);
+	st->progress_open = 0;
+	return 1;
+}
+
 static int figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -874,6 +903,8 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		st->progress_open = 0;
 		return 1;
 	}
+	if (((kw & TR_G_GFIG) && tr_load_duration_key(s, n, &v)) || ((kw & TR_G_LOADED) && tr_loaded_in_words(s, n, &v)))
+		return summary_in_words(t, l, v);
 	return 0;
 }
 
@@ -2033,7 +2064,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		if (failure(t, l, level_of(l)))
 			return 1;
 	}
-	if ((k & (TR_G_GFIGS | TR_G_GREADY)) && figures(t, l))
+	if ((k & (TR_G_GFIGS | TR_G_GREADY | TR_G_LOADED)) && figures(t, l))
 		return 1;
 	if ((k & TR_G_GFIG) && load_progress(t, l))
 		return 1;
