@@ -768,6 +768,10 @@ int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
  * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
+/* args_dump.c: a program's parsed arguments printed whole, naming its
+ * model (`Args { model_id: "m", ... }`, `Namespace(model='m', ...)`): a
+ * start begun. */
+int tr_args_name_model(const char *s, size_t n);
 /* load_summary.c: a load's summary in words, the past verb and its object
  * before the time ("Loaded models for whisper size: large-v3 in 25.66s"):
  * 1 with the seconds. Not a part that is no weights, nor a plan. */

@@ -141,6 +141,8 @@ static const struct {
 	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
 	 * (tr_loading_model_named) */
 	{"oading ", TR_G_GLOADW},
+	/* a program's parsed arguments printed whole (args_dump.c) */
+	{"Args {", TR_G_GWAY}, {"Args(", TR_G_GWAY}, {"Namespace(", TR_G_GWAY},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };

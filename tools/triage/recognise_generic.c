@@ -1558,7 +1558,7 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st;
 	static const char *const slow[] = {"taken more than", "taking longer than"};
 	static const char *const until[] = {"initialize", "initialise", "start", "load", "scheduled", "ready", NULL};
-	if (launch_command(s, n) || server_launch(s, n) || param_count(s, n)) {
+	if (launch_command(s, n) || server_launch(s, n) || param_count(s, n) || tr_args_name_model(s, n)) {
 		if (!(st = tr_fresh_if(t, l, 0, NULL)))
 			return 0;
 		tr_evid(st, l);
