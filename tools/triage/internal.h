@@ -768,6 +768,11 @@ int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
  * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
+/* backend_start.c: a launcher's report of a backend it starts itself
+ * ("Self-Start ComfyUI-0 on port 7846 is loading...", "... failed."):
+ * TR_BK_LOADING under way, TR_BK_FAILED ended before it came up, 0 none. */
+enum { TR_BK_LOADING = 1, TR_BK_FAILED = 2 };
+int tr_backend_start_said(const char *s, size_t n);
 /* args_dump.c: a program's parsed arguments printed whole, naming its
  * model (`Args { model_id: "m", ... }`, `Namespace(model='m', ...)`): a
  * start begun. */

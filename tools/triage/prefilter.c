@@ -142,7 +142,7 @@ static const struct {
 	 * (tr_loading_model_named) */
 	{"oading ", TR_G_GLOADW},
 	/* a program's parsed arguments printed whole (args_dump.c) */
-	{"Args {", TR_G_GWAY}, {"Args(", TR_G_GWAY}, {"Namespace(", TR_G_GWAY},
+	{"oading...", TR_G_GLOADW}, {"Args {", TR_G_GWAY}, {"Args(", TR_G_GWAY}, {"Namespace(", TR_G_GWAY},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };

@@ -2051,10 +2051,43 @@ static int load_end_words(struct lsc_triage *t, struct tr_line *l)
 	return 0;
 }
 
+/* A launcher's report of a backend it starts itself (backend_start.c):
+ * each backend process one start, under way (`is loading`) or failed,
+ * its load with it (the backend is what brings the model up); 1 used. */
+static int backend_start(struct lsc_triage *t, struct tr_line *l)
+{
+	int said = tr_backend_start_said(l->s, l->len);
+	if (!said)
+		return 0;
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	/* another backend process once the one before began; a failure
+	 * ends the one under way, or is a start of its own after an end */
+	int have = said == TR_BK_LOADING ? c && c->stage >= TR_ST_BEGAN : c && (tr_start_failed(c) || c->done);
+	struct tr_start *st = tr_fresh_if(t, l, have, NULL);
+	if (!st)
+		return 0;
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	st->gen_load_began = 1;
+	if (said == TR_BK_LOADING) {
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	st->done = 0;
+	st->ev_gen_fail_last = e;
+	if (st->ev_gen_fail < 0)
+		st->ev_gen_fail = e;
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
 	    ((k & TR_G_GENERIC) && (request_dump(t, l) || chat_answer(t, l))))
+		return 1;
+	if ((k & (TR_G_GENERIC | TR_G_GLOADW)) && backend_start(t, l))
 		return 1;
 	if ((k & TR_G_GFATAL) && pause_prompt(l->s, l->len))
 		return console_paused(t, l, k);
