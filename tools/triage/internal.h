@@ -322,6 +322,10 @@ struct tr_start {
 	/* its ready line came before anything of the load (a frontend's `Model server started.`) */
 	int ready_early;
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
+	/* of its recognised lines, a server up at its address that names no
+	 * model, as many as it has recognised so far: all of them such lines
+	 * is a server with no model, no start (server_up.c) */
+	unsigned long nbare_ready;
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	int quotes_output;      /* its failure line quotes the failed process's output after it (quoted_output.c) */
 	struct tr_num model_gib;/* the model's size as the engine prints it (file size, model size) */
@@ -522,6 +526,11 @@ struct lsc_triage {
 	unsigned long req_fail_no; /* the last line that said a request failed ("Exception in ASGI application"); 0 none */
 	/* the last line that closed a Rich box (`╰───╯`, rich's traceback panel drawn round its frames); 0 none */
 	unsigned long box_end_no;
+	/* a line of input @model_src has named a model ("model" in any case)
+	 * so far: a server up at its address after none is one with no model
+	 * (server_up.c); asked of each line only until one does */
+	int model_said;
+	unsigned model_src;
 	unsigned nstarts;
 	struct tr_ctx ctx;
 	/* the rules to run: tr_rules; tests swap in a table with a failing rule */
@@ -768,6 +777,9 @@ int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
  * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
+/* server_up.c: is the line a server up at its address that names no
+ * model ("Uvicorn running on http://127.0.0.1:9997")? */
+int tr_server_up_only(const char *s, size_t n);
 /* backend_start.c: a launcher's report of a backend it starts itself
  * ("Self-Start ComfyUI-0 on port 7846 is loading...", "... failed."):
  * TR_BK_LOADING under way, TR_BK_FAILED ended before it came up, 0 none. */

@@ -1303,6 +1303,10 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
+	/* a server up at its address, all its start has shown so far: a
+	 * serving process that may hold no model (server_up.c) */
+	if (st->recognised == st->nbare_ready + 1 && !t->model_said && tr_server_up_only(s, n))
+		st->nbare_ready++;
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
 	/* nothing of the load before it: it may be a frontend's, the model

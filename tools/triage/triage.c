@@ -12,6 +12,20 @@
 
 #include "internal.h"
 
+/* Has a line of this input named a model so far (server_up.c: a server
+ * up at its address before any such line holds no model)? Searched for
+ * in each line only until one does, so a model's log pays for it on its
+ * first lines and no more; reset at each input. */
+static void model_named(struct lsc_triage *t, const struct tr_line *l)
+{
+	if (t->model_src != l->src) {
+		t->model_src = l->src;
+		t->model_said = 0;
+	}
+	if (!t->model_said)
+		t->model_said = strstr(l->s, "odel") || strstr(l->s, "ODEL");
+}
+
 static void flush_held(struct lsc_triage *t);
 
 /* An input's name as the output shows it: under --redact with its paths
@@ -339,6 +353,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 	}
 	if (used)
 		t->nrecog++;
+	model_named(t, &l);
 	if (t->debug)
 		fprintf(stderr, "triage: %lu %s start=%d: %.*s\n", l.no, used ? "USED" : "    ",
 			t->cur ? (int)t->cur->first_line : -1, (int)(l.len < 160 ? l.len : 160), l.s);
