@@ -109,3 +109,45 @@ Test(triage_load_summary, each_summary_is_a_load_completed)
 	/* near misses: no start at all */
 	cr_expect_eq(starts_of("Downloaded model in 30 s\nprompt eval duration: 17.4s\n", NULL, NULL), 0);
 }
+
+static const struct {
+	const char *line;
+	int found;
+} extent[] = {
+	{"loaded completely 0.0 159.87335777282715 True", 1},
+	{"loaded partially 9617.495919891357 9617.35546875 0", 1},
+	{"loaded fully 4777.5 MB", 1},
+	{"not loaded completely 0.0 159.8", 0},          /* negated: the verb does not open it */
+	{"the model loaded completely fine", 0},         /* prose, no figure */
+	{"loaded completely 0.0 159.8?", 0},             /* a question */
+	{"loaded completely", 0},                        /* no figure after it */
+	{"loaded quickly 0.0 159.8", 0},                 /* no extent */
+};
+
+Test(triage_load_summary, the_load_with_its_extent)
+{
+	for (size_t i = 0; i < sizeof(extent) / sizeof(extent[0]); i++)
+		cr_expect_eq(tr_loaded_extent(extent[i].line, strlen(extent[i].line)), extent[i].found, "%s",
+			     extent[i].line);
+}
+
+/* An image UI's prompt that put its model on the device (`loaded
+ * partially`), sampled and finished: one start, completed, no load figure
+ * (the prompt's 94.81 s and the bar's 01:15 are the job's). The near
+ * miss: the job's bar and time alone are a running app's work (none). */
+Test(triage_load_summary, an_image_ui_prompt_that_loaded_its_model)
+{
+	cr_expect_eq(starts_of("got prompt\nloaded partially 9617.495919891357 9617.35546875 0\n"
+			       "100%|##########| 20/20 [01:15<00:00,  3.76s/it]\n"
+			       "Requested to load AutoencodingEngine\nLoading 1 new model\n"
+			       "loaded completely 0.0 159.87335777282715 True\nPrompt executed in 94.81 seconds\n",
+			       "completed", "-"),
+		     1);
+	struct lsc_triage *t = trun_text("got prompt\n100%|##########| 20/20 [01:15<00:00,  3.76s/it]\n"
+					 "Prompt executed in 94.81 seconds\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	if (lsc_triage_start(t, 0, &si) == 0)
+		cr_expect_str_eq(si.outcome, "none");
+	lsc_triage_free(t);
+}

@@ -793,6 +793,10 @@ int tr_args_name_model(const char *s, size_t n);
  * before the time ("Loaded models for whisper size: large-v3 in 25.66s"):
  * 1 with the seconds. Not a part that is no weights, nor a plan. */
 int tr_loaded_in_words(const char *s, size_t n, double *secs);
+/* load_summary.c: the load's end with its extent and sizes, no time
+ * ("loaded completely 0.0 159.87 True", "loaded partially 9617.49 ..."):
+ * the model is in. */
+int tr_loaded_extent(const char *s, size_t n);
 /* load_summary.c: a key named for the load with a duration for its value
  * ("load duration: 6.736757958s", Go's "1m5.2s"): 1 with the seconds. */
 int tr_load_duration_key(const char *s, size_t n, double *secs);

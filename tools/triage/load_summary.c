@@ -13,6 +13,13 @@
  * (`Downloaded model in 30 s`: the verb must be a word of its own), and
  * not a duration that is no load's (`prompt eval duration`, `download
  * duration`). Pure predicates over one cleaned line.
+ *
+ * And the load's end with its extent and no time: `loaded completely 0.0
+ * 159.87 True`, `loaded partially 9617.49 9617.35 0` (an image UI's model
+ * manager, the model put on the device whole or in part, with its sizes):
+ * the model is in, as `Model x loaded` says. Not a question, not its
+ * negation (`not loaded completely`), not prose around it (the verb must
+ * open the line, the extent right after it, a figure after that).
  */
 #include <string.h>
 #include <strings.h>
@@ -148,4 +155,19 @@ int tr_load_duration_key(const char *s, size_t n, double *secs)
 		}
 	}
 	return 0;
+}
+
+int tr_loaded_extent(const char *s, size_t n)
+{
+	static const char *const extent[] = {"completely", "partially", "fully", NULL};
+	const char *end = s + n, *p = tr_skip_ws(s, end);
+	if (end - p < 7 || strncasecmp(p, "loaded ", 7))
+		return 0;
+	const char *w = tr_skip_ws(p + 7, end), *e = w;
+	while (e < end && tr_alpha(*e))
+		e++;
+	if (!is_one(w, (size_t)(e - w), extent))
+		return 0;
+	const char *f = tr_skip_ws(e, end);
+	return f < end && tr_digit(*f) && !memchr(s, '?', n);
 }

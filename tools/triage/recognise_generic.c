@@ -1961,7 +1961,9 @@ static int memory_brought(struct lsc_triage *t, struct tr_line *l)
  * (the weights are in), as the load's end in words is. */
 static int model_loaded(struct lsc_triage *t, struct tr_line *l)
 {
-	if (!tr_model_loaded_words(l->s, l->len))
+	/* or with its extent, an image UI's manager putting it on the device
+	 * (`loaded partially 9617.49 9617.35 0`: load_summary.c) */
+	if (!tr_model_loaded_words(l->s, l->len) && !tr_loaded_extent(l->s, l->len))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
