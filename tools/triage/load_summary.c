@@ -89,7 +89,12 @@ int tr_loaded_in_words(const char *s, size_t n, double *secs)
 					   "data", "processor", "adapter", "adapters", "lora", "plugin", "plugins",
 					   "extension", "extensions", "metadata", NULL};
 	const char *end = s + n;
-	for (const char *k = s; (k = tr_memmem_ci(k, (size_t)(end - k), "loaded")) != NULL; k += 6) {
+	/* "oaded" case-sensitively, its first letter either case (the
+	 * prefilter found "loaded " or "Loaded "): one fast search a line */
+	for (const char *o = s; (o = tr_memmem(o, (size_t)(end - o), "oaded")) != NULL; o += 5) {
+		if (o == s || (o[-1] != 'l' && o[-1] != 'L'))
+			continue;
+		const char *k = o - 1;
 		/* the verb as a word: not "Downloaded", "Unloaded", "preloaded" */
 		if ((k > s && tr_isword(k[-1])) || (k + 6 < end && tr_isword(k[6])))
 			continue;
@@ -128,15 +133,24 @@ int tr_loaded_in_words(const char *s, size_t n, double *secs)
 
 int tr_load_duration_key(const char *s, size_t n, double *secs)
 {
-	static const char *const keys[] = {"load duration", "loading duration", "load_duration", "loading_duration"};
+	static const char *const load[] = {"load", "loading"};
 	const char *end = s + n;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		size_t kl = strlen(keys[i]);
-		for (const char *k = s; (k = tr_memmem_ci(k, (size_t)(end - k), keys[i])) != NULL; k++) {
-			/* the key's first word: not "download duration" */
-			if (k > s && tr_isword(k[-1]))
+	/* "uration" case-sensitively (the prefilter found "oad duration" or
+	 * "oad_duration"), then the load's word before it, in either case:
+	 * one fast search for the many lines with other figures */
+	for (const char *u = s; (u = tr_memmem(u, (size_t)(end - u), "uration")) != NULL; u += 7) {
+		if (u - s < 2 || (u[-1] != 'd' && u[-1] != 'D') || (u[-2] != ' ' && u[-2] != '_'))
+			continue;
+		const char *sep = u - 2;
+		for (size_t i = 0; i < sizeof(load) / sizeof(load[0]); i++) {
+			size_t ll = strlen(load[i]);
+			if ((size_t)(sep - s) < ll)
 				continue;
-			const char *p = k + kl;
+			const char *k = sep - ll;
+			/* the key's first word: not "download duration" */
+			if (strncasecmp(k, load[i], ll) || (k > s && tr_isword(k[-1])))
+				continue;
+			const char *p = u + 7;
 			while (p < end && (*p == ' ' || *p == '"'))
 				p++;
 			if (p >= end || (*p != ':' && *p != '='))
