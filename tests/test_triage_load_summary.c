@@ -34,6 +34,7 @@ static const struct {
 	{"Loaded model, ready in 3 s", 0, 0},       /* a second clause: a ready time, not the load's */
 	{"Loaded model in memory", 0, 0},           /* no duration */
 	{"Loaded 4 models in 2 groups", 0, 0},      /* a count, no unit of time */
+	{"Loaded 5 images in 3 s", 0, 0},           /* no word of the weights */
 };
 
 Test(triage_load_summary, loaded_before_its_time)

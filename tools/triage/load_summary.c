@@ -10,7 +10,8 @@
  * Not a load to come or denied (`will be loaded in 5 s`, `not loaded in
  * time`), not a part that is no weights (`Loaded tokenizer in 0.2 s`, a
  * config, a dataset, an adapter), not a download or an unload
- * (`Downloaded model in 30 s`: the verb must be a word of its own), and
+ * (`Downloaded model in 30 s`: the verb must be a word of its own), not
+ * an object that names no weights (`Loaded 5 images in 3 s`), and
  * not a duration that is no load's (`prompt eval duration`, `download
  * duration`). Pure predicates over one cleaned line.
  *
@@ -88,6 +89,8 @@ int tr_loaded_in_words(const char *s, size_t n, double *secs)
 	static const char *const part[] = {"tokenizer", "vocab", "vocabulary", "config", "configuration", "dataset",
 					   "data", "processor", "adapter", "adapters", "lora", "plugin", "plugins",
 					   "extension", "extensions", "metadata", NULL};
+	static const char *const weights[] = {"model", "models", "weights", "checkpoint", "checkpoints", "shards",
+					      "tensors", "safetensors", "gguf", "pipeline", NULL};
 	const char *end = s + n;
 	/* "oaded" case-sensitively, its first letter either case (the
 	 * prefilter found "loaded " or "Loaded "): one fast search a line */
@@ -103,7 +106,9 @@ int tr_loaded_in_words(const char *s, size_t n, double *secs)
 		if (bl && is_one(b, bl, no))
 			continue;
 		/* its object, then "in" and the duration, in one clause: no
-		 * sentence break, list or second clause between */
+		 * sentence break, list or second clause between; the object
+		 * names the model's weights in some word (not "5 images") */
+		int named = 0;
 		for (const char *p = k + 6, *lim = k + 6 + 96; p < end && p < lim; p++) {
 			if (*p == ';' || *p == ',' || *p == '|' || *p == '(' || (*p == '.' && p + 1 < end && p[1] == ' '))
 				break;
@@ -115,7 +120,8 @@ int tr_loaded_in_words(const char *s, size_t n, double *secs)
 			size_t wl = (size_t)(p - w);
 			if (is_one(w, wl, part))
 				break;
-			if (wl == 2 && !strncasecmp(w, "in", 2) && p < end && *p == ' ') {
+			named |= is_one(w, wl, weights);
+			if (wl == 2 && !strncasecmp(w, "in", 2) && p < end && *p == ' ' && named) {
 				const char *q = tr_skip_ws(p, end);
 				double v;
 				if (q < end && tr_digit(*q) && (tr_dur_s(&q, end, &v) || go_duration(&q, end, &v)) &&
