@@ -1,12 +1,12 @@
 /*
  * A server up at its address with no model in it (tools/triage/
- * server_up.c): `Uvicorn running on http://...` with no line before it
- * that named a model is the serving process up, not a start (outcome
- * none). The near misses stay starts: a paste that named its model before
- * the line (a load's result, a config's `max_model_len`), a server whose
- * app startup brings the model up (`Waiting for application startup.`), a
- * ready line that names its model, a second line of the start that is no
- * such line; and a line that is no server's address is not read here.
+ * server_up.c): `Uvicorn running on http://...` after the server's own
+ * log lines, none of which named a model, is the serving process up, not
+ * a start (outcome none). The near misses stay starts: the line pasted
+ * alone, a paste that named its model before the line (a load's result,
+ * `max_model_len`), a server whose app startup brings the model up
+ * (`Waiting for application startup.`), a ready line that names its
+ * model; and a line that is no server's address is not read here.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -60,6 +60,10 @@ Test(triage_server_up, a_server_with_no_model_is_no_start)
 	/* the app's startup (which brings the model up) shown: a start */
 	expect_outcome("INFO:     Waiting for application startup.\nINFO:     Application startup complete.\n"
 		       "INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)\n",
+		       "completed");
+	/* the line pasted alone: nothing before it says what it holds */
+	expect_outcome("2023-11-21 13:52:58,945 uvicorn.error 50292 INFO     Uvicorn running on "
+		       "http://127.0.0.1:9997 (Press CTRL+C to quit)\n",
 		       "completed");
 	/* a ready line that names its model */
 	expect_outcome("Uvicorn running on http://0.0.0.0:8000 serving model llama3\n", "completed");

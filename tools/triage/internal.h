@@ -527,10 +527,13 @@ struct lsc_triage {
 	/* the last line that closed a Rich box (`╰───╯`, rich's traceback panel drawn round its frames); 0 none */
 	unsigned long box_end_no;
 	/* a line of input @model_src has named a model ("model" in any case)
-	 * so far: a server up at its address after none is one with no model
-	 * (server_up.c); asked of each line only until one does */
+	 * so far, and how many of its log lines (a level or a clock) came
+	 * before one did: a server up at its address after such lines, none
+	 * naming a model, shows its own start with no model in it
+	 * (server_up.c); asked of each line only until one names a model */
 	int model_said;
 	unsigned model_src;
+	unsigned long unnamed_log_lines;
 	unsigned nstarts;
 	struct tr_ctx ctx;
 	/* the rules to run: tr_rules; tests swap in a table with a failing rule */

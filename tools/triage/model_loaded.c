@@ -12,8 +12,9 @@
  * `before the model loaded`, a hedge: `if the model loaded`), and not a
  * part that is no weights (a config, metadata, a vocabulary, a tokenizer,
  * an adapter) or a step on the way to the model (its state dict read in,
- * `Model dict loaded`: the model is built from it after), nor a list of models loaded before (`last loaded models`,
- * `recently loaded`) or a model taken off one (`Removing model from ...`).
+ * `Model dict loaded`: the model is built from it after), nor a list of
+ * models loaded before (`last loaded models`, `recently loaded`) or a
+ * model taken off one (`Removing model from ...`).
  * A pure predicate over one cleaned line, asked of the lines
  * the prefilter finds `loaded ` in.
  *

@@ -1303,9 +1303,12 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
-	/* a server up at its address, all its start has shown so far: a
-	 * serving process that may hold no model (server_up.c) */
-	if (st->recognised == st->nbare_ready + 1 && !t->model_said && tr_server_up_only(s, n))
+	/* a server up at its address, all its start has shown so far, after
+	 * its own log lines and none of them naming a model: a serving
+	 * process with no model in it (server_up.c); a line alone, with
+	 * nothing before it, says nothing of what it holds */
+	if (st->recognised == st->nbare_ready + 1 && !t->model_said && t->unnamed_log_lines &&
+	    tr_server_up_only(s, n))
 		st->nbare_ready++;
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;

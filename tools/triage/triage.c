@@ -12,18 +12,24 @@
 
 #include "internal.h"
 
-/* Has a line of this input named a model so far (server_up.c: a server
- * up at its address before any such line holds no model)? Searched for
- * in each line only until one does, so a model's log pays for it on its
- * first lines and no more; reset at each input. */
+/* Has a line of this input named a model so far, and how many log lines
+ * (a level or a clock) came before one did (server_up.c: a server up at
+ * its address after its own log lines, none naming a model, holds no
+ * model)? Searched for in each line only until one names a model, so a
+ * model's log pays for it on its first lines and no more; reset at each
+ * input. */
 static void model_named(struct lsc_triage *t, const struct tr_line *l)
 {
 	if (t->model_src != l->src) {
 		t->model_src = l->src;
 		t->model_said = 0;
+		t->unnamed_log_lines = 0;
 	}
-	if (!t->model_said)
-		t->model_said = strstr(l->s, "odel") || strstr(l->s, "ODEL");
+	if (t->model_said)
+		return;
+	t->model_said = strstr(l->s, "odel") || strstr(l->s, "ODEL");
+	if (!t->model_said && (l->level != TR_LV_NONE || !isnan(l->ts)))
+		t->unnamed_log_lines++;
 }
 
 static void flush_held(struct lsc_triage *t);
