@@ -77,6 +77,28 @@ Test(triage_clean, ansi_with_its_esc_written_out)
 	CLEAN("100%|##########| 8/8 [00:04<00:00]", "100%|##########| 8/8 [00:04<00:00]");
 }
 
+/* The same escape with its ESC lost and nothing written for it, or a
+ * space: a browser's copy of a terminal capture. Where the line holds a
+ * reset (`[0m`) among them, each goes, and where every one sits at the
+ * line's start or after a space, that space goes too (it stood for the
+ * ESC). Near misses stay: an index (`[2]`), a bracket closed after the
+ * m (`[0m]`), a duration (`[2m30s`), a launcher's elapsed counter with no
+ * reset on its line (`[37m 36s elapsed]`), a lone `[1m` with no reset. */
+Test(triage_clean, ansi_with_its_esc_lost)
+{
+	CLEAN("[2mtext_generation_launcher [0m [2m: [0m Args { model_id: \"m\" }",
+	      "text_generation_launcher: Args { model_id: \"m\" }");
+	CLEAN("[1mdownload [0m:  [2mtext_generation_launcher [0m [2m: [0m Start",
+	      "download: text_generation_launcher: Start");
+	/* no stand-in: the spaces are the text's own and stay */
+	CLEAN("[2mstrata generate:[0m[32m loaded 39.97 GiB[0m at 3.12 GiB/s", L);
+	CLEAN("server [32mready[0m at [1m8080[0m now", "server ready at 8080 now");
+	CLEAN("shard [2] of [4] ready", "shard [2] of [4] ready");
+	CLEAN("took [0m] and [2m30s] then [0m]", "took [0m] and [2m30s] then [0m]");
+	CLEAN("Loading model... [37m 36s elapsed]", "Loading model... [37m 36s elapsed]");
+	CLEAN("[1m bold but never reset", "[1m bold but never reset");
+}
+
 /* A service manager's own line in a journal is flagged (its clock is not
  * the engine's); the engine's line under the same prefix is not. */
 Test(triage_clean, service_manager_lines_are_flagged)

@@ -1473,6 +1473,23 @@ Test(generic, the_model_loaded_in_words)
 	expect_start("Loading model m\n", "cut-off", "-");
 }
 
+/* A step on the way to the model is not its load's end: the state dict
+ * read in (`Model dict loaded`) and the config after it, then the paste
+ * ends before `Model loaded in`: cut off. The near miss: the model itself
+ * loaded after those steps completes the start. */
+Test(generic, a_state_dict_read_in_is_no_load_summary)
+{
+	const char *steps = "11:31:20-397672 DEBUG    Load model: info=False dict=False\n"
+			    "Loading weights: models/v1-5-pruned-emaonly.safetensors 0.0/4.3 GB -:--:--\n"
+			    "11:31:20-593392 DEBUG    Model dict loaded: {'ram': {'used': 1.56, 'total': 27.41}}\n"
+			    "11:31:20-600574 DEBUG    Model config loaded: {'ram': {'used': 1.56, 'total': 27.41}}\n";
+	expect_start(steps, "cut-off", "-");
+	char log[1024];
+	snprintf(log, sizeof(log), "%s11:31:25-000000 INFO     Model loaded in 4.6s\n", steps);
+	expect_start(log, "completed", "ok");
+	cr_expect_eq(nstarts_of("INFO state dict loaded into the model\n"), 0, "a dict named alone");
+}
+
 /* A ready line after a load summary alone is the server up: a panic on a
  * request after it is the server's work, not the start's failure (near
  * miss: the same panic before the server line fails the start). */

@@ -138,12 +138,53 @@ static size_t lost_esc_len(const char *p, const char *end)
 	return q < end && *q && strchr("mKJHM", *q) ? (size_t)(q + 1 - p) : 0;
 }
 
+/* A colour escape that lost its ESC with no stand-in, or with a space in
+ * its place, as a browser's copy of a terminal capture leaves it
+ * (`[2mtext_generation_launcher [0m [2m: [0m Args`, `[32m INFO`): '[',
+ * one to three parameters (digits and ';'), 'm', and not ']' or seconds
+ * after it (`[0m]`, `[2m30s`: text in brackets, a duration). Its length, or 0. */
+static size_t bare_sgr_len(const char *p, const char *end)
+{
+	const char *q = p + 1;
+	while (q < end && q - p <= 8 && (tr_digit(*q) || *q == ';'))
+		q++;
+	if (q == p + 1 || q - p > 8 || q >= end || *q != 'm' || !tr_digit(p[1]))
+		return 0;
+	q++;
+	const char *d = q;
+	while (d < end && tr_digit(*d))
+		d++;
+	int dur = d > q && d < end && *d == 's' && (d + 1 == end || !tr_alpha(d[1]));
+	return (q < end && *q == ']') || dur ? 0 : (size_t)(q - p);
+}
+
+/* How a line holds such bare escapes, from the first one at @p (@s the
+ * line, whose bytes from @p on are still the original ones): 0 not at all
+ * (no reset `[0m` among them: `[37m 36s elapsed]` is a launcher's
+ * counter, `[1m` alone a name), 1 strip them, 2 strip them with the space
+ * before each (every one at the line's start or after a space: the space
+ * stood for the ESC, `launcher [0m [2m: [0m Args` is `launcher: Args`).
+ * Asked once per line, at its first candidate: lines with one are rare. */
+static int bare_sgr_mode(const char *s, const char *p, const char *end)
+{
+	int reset = 0, spaced = 1;
+	for (const char *q = p; q && q < end; q = memchr(q + 1, '[', (size_t)(end - q - 1))) {
+		size_t el = bare_sgr_len(q, end);
+		if (!el)
+			continue;
+		reset |= (el == 3 && q[1] == '0') || (el == 4 && q[1] == '0' && q[2] == '0');
+		spaced &= q == s || q[-1] == ' ';
+	}
+	return !reset ? 0 : spaced ? 2 : 1;
+}
+
 /* Remove ANSI escapes, tags, bold and backtick marks, CR and NUL; flag
  * invalid UTF-8. The runs between special bytes are found with strcspn
  * (vectorised in libc): most lines have none. @s[len] must be NUL. */
 static size_t compact(char *s, size_t len, unsigned *flags)
 {
-	static const char specials[] = "\x1b*`<\r\xef#^";
+	static const char specials[] = "\x1b*`<\r\xef#^[";
+	int bare = -1; /* bare_sgr_mode of the line, once asked */
 	if (any_high(s, len) && !valid_utf8(s, len))
 		*flags |= TR_L_BADUTF8;
 	size_t r = 0, w = 0;
@@ -181,6 +222,19 @@ static size_t compact(char *s, size_t len, unsigned *flags)
 		if (c == 0xef || c == '#' || c == '^') {
 			size_t el = lost_esc_len(s + r, s + len);
 			if (el) {
+				r += el;
+				continue;
+			}
+			s[w++] = s[r++];
+			continue;
+		}
+		if (c == '[') {
+			size_t el = bare == 0 ? 0 : bare_sgr_len(s + r, s + len);
+			if (el && bare < 0)
+				bare = bare_sgr_mode(s, s + r, s + len);
+			if (el && bare > 0) {
+				if (bare == 2 && w > 0 && s[w - 1] == ' ')
+					w--;
 				r += el;
 				continue;
 			}

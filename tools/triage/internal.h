@@ -322,6 +322,10 @@ struct tr_start {
 	/* its ready line came before anything of the load (a frontend's `Model server started.`) */
 	int ready_early;
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
+	/* of its recognised lines, a server up at its address that names no
+	 * model, as many as it has recognised so far: all of them such lines
+	 * is a server with no model, no start (server_up.c) */
+	unsigned long nbare_ready;
 	int in_traceback;       /* inside a traceback block: its last exception line is the cause */
 	int quotes_output;      /* its failure line quotes the failed process's output after it (quoted_output.c) */
 	int fail_plain;         /* its first failure line carried no error level (none, or a collector's info):
@@ -525,6 +529,14 @@ struct lsc_triage {
 	unsigned long req_fail_no; /* the last line that said a request failed ("Exception in ASGI application"); 0 none */
 	/* the last line that closed a Rich box (`╰───╯`, rich's traceback panel drawn round its frames); 0 none */
 	unsigned long box_end_no;
+	/* a line of input @model_src has named a model ("model" in any case)
+	 * so far, and how many of its log lines (a level or a clock) came
+	 * before one did: a server up at its address after such lines, none
+	 * naming a model, shows its own start with no model in it
+	 * (server_up.c); asked of each line only until one names a model */
+	int model_said;
+	unsigned model_src;
+	unsigned long unnamed_log_lines;
 	unsigned nstarts;
 	struct tr_ctx ctx;
 	/* the rules to run: tr_rules; tests swap in a table with a failing rule */
@@ -778,6 +790,29 @@ int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line
  * whose verbs say memory was moved (not downloaded); 1 with its GiB and s. */
 int tr_moved_in(const char *s, size_t n, double *gib, double *secs);
+/* server_up.c: is the line a server up at its address that names no
+ * model ("Uvicorn running on http://127.0.0.1:9997")? */
+int tr_server_up_only(const char *s, size_t n);
+/* backend_start.c: a launcher's report of a backend it starts itself
+ * ("Self-Start ComfyUI-0 on port 7846 is loading...", "... failed."):
+ * TR_BK_LOADING under way, TR_BK_FAILED ended before it came up, 0 none. */
+enum { TR_BK_LOADING = 1, TR_BK_FAILED = 2 };
+int tr_backend_start_said(const char *s, size_t n);
+/* args_dump.c: a program's parsed arguments printed whole, naming its
+ * model (`Args { model_id: "m", ... }`, `Namespace(model='m', ...)`): a
+ * start begun. */
+int tr_args_name_model(const char *s, size_t n);
+/* load_summary.c: a load's summary in words, the past verb and its object
+ * before the time ("Loaded models for whisper size: large-v3 in 25.66s"):
+ * 1 with the seconds. Not a part that is no weights, nor a plan. */
+int tr_loaded_in_words(const char *s, size_t n, double *secs);
+/* load_summary.c: the load's end with its extent and sizes, no time
+ * ("loaded completely 0.0 159.87 True", "loaded partially 9617.49 ..."):
+ * the model is in. */
+int tr_loaded_extent(const char *s, size_t n);
+/* load_summary.c: a key named for the load with a duration for its value
+ * ("load duration: 6.736757958s", Go's "1m5.2s"): 1 with the seconds. */
+int tr_load_duration_key(const char *s, size_t n, double *secs);
 /* load_progress.c: a line per tensor loaded ("loading blk.48.attn_kv_b.weight
  * to cuda:0"): the load under way. */
 int tr_tensor_loading(const char *s, size_t n);

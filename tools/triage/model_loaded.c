@@ -12,8 +12,10 @@
  * loaded`, `will be loaded`), not its negation (`not loaded`, `failed`,
  * `before the model loaded`, a hedge: `if the model loaded`), and not a
  * part that is no weights (a config, metadata, a vocabulary, a tokenizer,
- * an adapter), nor a list of models loaded before (`last loaded models`,
- * `recently loaded`) or a model taken off one (`Removing model from ...`).
+ * an adapter) or a step on the way to the model (its state dict read in,
+ * `Model dict loaded`: the model is built from it after), nor a list of
+ * models loaded before (`last loaded models`, `recently loaded`) or a
+ * model taken off one (`Removing model from ...`).
  * A pure predicate over one cleaned line, asked of the lines
  * the prefilter finds `loaded ` in.
  *
@@ -80,6 +82,9 @@ int tr_model_loaded_words(const char *s, size_t n)
 					 "whether", "after", "once", "reusing", "reused", "using", "keeping", "kept",
 					 "existing", "previously", "config", "configuration", "metadata", "meta", "vocab",
 					 "vocabulary", "tokenizer", "adapter", "lora", "already", "unloaded", "cannot",
+					 /* a step on the way: the state dict read in, the model
+					  * not yet built from it (`Model dict loaded: {...}`) */
+					 "dict",
 					 /* a list of the models loaded before, what is done to it
 					  * ("Removing model from last loaded models: m") */
 					 "recently", "removing", "removed", "list", NULL};

@@ -140,7 +140,7 @@ static const struct {
 	{"nitialising model", TR_G_GBEGIN}, {"nitializing model", TR_G_GBEGIN},
 	{"eight begin", TR_G_GBEGIN}, {"egin loading", TR_G_GBEGIN}, {"tart loading", TR_G_GBEGIN},
 	{"load_us", TR_G_GFIG}, {"load_ms", TR_G_GFIG}, {"load_s", TR_G_GFIG}, {"load_time_", TR_G_GFIG},
-	{"load_duration_", TR_G_GFIG}, {"oading time", TR_G_GFIG}, {"iB in ", TR_G_GFIG}, {"GB in ", TR_G_GFIG},
+	{"load_duration_", TR_G_GFIG}, {"oad duration", TR_G_GFIG}, {"oading duration", TR_G_GFIG}, {"oad_duration", TR_G_GFIG}, {"oading time", TR_G_GFIG}, {"iB in ", TR_G_GFIG}, {"GB in ", TR_G_GFIG},
 	{"MB in ", TR_G_GFIG}, {"bytes in ", TR_G_GFIG}, {"eights in ", TR_G_GFIG}, {"retrained time", TR_G_GFIG},
 	{"iB at ", TR_G_GFIG}, {" elapsed]", TR_G_GFIG}, {"GB at ", TR_G_GFIG}, {"MB at ", TR_G_GFIG},
 	{"rong s", TR_G_GFATAL}, {" mismatch", TR_G_GFATAL}, {" magic", TR_G_GFATAL}, {"ails:", TR_G_GFATAL},
@@ -153,11 +153,13 @@ static const struct {
 	/* the load, then the word that it ended ("Load over": load_then_over) */
 	{"oad over", TR_G_GEND}, {"oading over", TR_G_GEND}, {"oad done", TR_G_GEND}, {"oading done", TR_G_GEND},
 	{"oad finished", TR_G_GEND}, {"oading finished", TR_G_GEND}, {"oad ended", TR_G_GEND},
+	/* a program's parsed arguments printed whole (args_dump.c) */
+	{"oading...", TR_G_GLOADW}, {"Args {", TR_G_GWAY}, {"Args(", TR_G_GWAY}, {"Namespace(", TR_G_GWAY},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };
 #define NKW (sizeof(kw) / sizeof(kw[0]))
-#define NALL 448 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
+#define NALL 512 /* the fixed keywords and the shapes' (an index fits kwi's 16 bits) */
 #define NENT (2 * NALL + 4 * 256) /* two windows per keyword, 256 per three-byte one (four of them at most) */
 
 struct tr_prefilter {

@@ -807,6 +807,35 @@ static void moved_measure(struct tr_start *st, int e, double gib, double secs)
 	}
 }
 
+/* A load's summary in words no key of figures() names, with its time
+ * (`Loaded models for whisper size: large-v3 in 25.66s`, `load duration:
+ * 6.7s`: load_summary.c): the load done in @v s. A second one after the
+ * start completed with a load figure is a second run (the same model
+ * loaded on another device, or again), as a second `Model loaded in` is. */
+static int summary_in_words(struct lsc_triage *t, struct tr_line *l, double v)
+{
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL, *st;
+	int e;
+	if (c && c->done && tr_has(&c->gen_load_s) && !encloses(c, l, v)) {
+		if (!(st = tr_fresh_if(t, l, 1, NULL)))
+			return 0;
+		e = tr_evid(st, l);
+		tr_touch(st, l);
+	} else if (!(st = take(t, l, &e))) {
+		return 0;
+	}
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v) {
+		tr_setnum(&st->gen_load_s, v, e);
+		st->gen_load_weights = weights_said(l->s, l->len);
+	}
+	if (!st->done && st->ev_error < 0 && st->ev_gen_fail < 0)
+		tr_stage_raise(st, TR_ST_LOADED);
+	st->progress_open = 0;
+	return 1;
+}
+
 static int figures(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -919,6 +948,8 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 		st->progress_open = 0;
 		return 1;
 	}
+	if (((kw & TR_G_GFIG) && tr_load_duration_key(s, n, &v)) || ((kw & TR_G_LOADED) && tr_loaded_in_words(s, n, &v)))
+		return summary_in_words(t, l, v);
 	return 0;
 }
 
@@ -1391,6 +1422,13 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
+	/* a server up at its address, all its start has shown so far, after
+	 * its own log lines and none of them naming a model: a serving
+	 * process with no model in it (server_up.c); a line alone, with
+	 * nothing before it, says nothing of what it holds */
+	if (st->recognised == st->nbare_ready + 1 && !t->model_said && t->unnamed_log_lines &&
+	    tr_server_up_only(s, n))
+		st->nbare_ready++;
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
 	/* nothing of the load before it: it may be a frontend's, the model
@@ -1646,7 +1684,7 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st;
 	static const char *const slow[] = {"taken more than", "taking longer than"};
 	static const char *const until[] = {"initialize", "initialise", "start", "load", "scheduled", "ready", NULL};
-	if (launch_command(s, n) || server_launch(s, n) || param_count(s, n)) {
+	if (launch_command(s, n) || server_launch(s, n) || param_count(s, n) || tr_args_name_model(s, n)) {
 		if (!(st = tr_fresh_if(t, l, 0, NULL)))
 			return 0;
 		tr_evid(st, l);
@@ -2134,7 +2172,9 @@ static int memory_brought(struct lsc_triage *t, struct tr_line *l)
  * (the weights are in), as the load's end in words is. */
 static int model_loaded(struct lsc_triage *t, struct tr_line *l)
 {
-	if (!tr_model_loaded_words(l->s, l->len))
+	/* or with its extent, an image UI's manager putting it on the device
+	 * (`loaded partially 9617.49 9617.35 0`: load_summary.c) */
+	if (!tr_model_loaded_words(l->s, l->len) && !tr_loaded_extent(l->s, l->len))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
@@ -2260,10 +2300,43 @@ static int load_end_words(struct lsc_triage *t, struct tr_line *l)
 	return 0;
 }
 
+/* A launcher's report of a backend it starts itself (backend_start.c):
+ * each backend process one start, under way (`is loading`) or failed,
+ * its load with it (the backend is what brings the model up); 1 used. */
+static int backend_start(struct lsc_triage *t, struct tr_line *l)
+{
+	int said = tr_backend_start_said(l->s, l->len);
+	if (!said)
+		return 0;
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	/* another backend process once the one before began; a failure
+	 * ends the one under way, or is a start of its own after an end */
+	int have = said == TR_BK_LOADING ? c && c->stage >= TR_ST_BEGAN : c && (tr_start_failed(c) || c->done);
+	struct tr_start *st = tr_fresh_if(t, l, have, NULL);
+	if (!st)
+		return 0;
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	st->gen_load_began = 1;
+	if (said == TR_BK_LOADING) {
+		tr_stage_raise(st, TR_ST_LOADING);
+		return 1;
+	}
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+	st->done = 0;
+	st->ev_gen_fail_last = e;
+	if (st->ev_gen_fail < 0)
+		st->ev_gen_fail = e;
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
 	    ((k & TR_G_GENERIC) && (request_dump(t, l) || chat_answer(t, l))))
+		return 1;
+	if ((k & (TR_G_GENERIC | TR_G_GLOADW)) && backend_start(t, l))
 		return 1;
 	if ((k & TR_G_GFATAL) && pause_prompt(l->s, l->len))
 		return console_paused(t, l, k);
@@ -2273,7 +2346,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		if (failure(t, l, level_of(l)))
 			return 1;
 	}
-	if ((k & (TR_G_GFIGS | TR_G_GREADY)) && figures(t, l))
+	if ((k & (TR_G_GFIGS | TR_G_GREADY | TR_G_LOADED)) && figures(t, l))
 		return 1;
 	if ((k & TR_G_GFIG) && load_progress(t, l))
 		return 1;

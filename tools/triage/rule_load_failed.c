@@ -113,7 +113,10 @@ static int generic_load_failure(const struct tr_start *s)
 	/* the backend is the engine's part that holds the model ("Could not
 	 * create backend"), as the engine is */
 	static const char *const w[] = {"load", "model", "weight", "checkpoint", "tensor", "memory", "alloc",
-					"shard", "engine", "backend", NULL};
+					"shard", "engine", "backend",
+					/* a runner holds the model as a backend does (ollama's
+					 * `failed to start a llama runner`) */
+					"runner", NULL};
 	int tb = s->in_traceback && s->ev_tb >= 0 && s->stage < TR_ST_READY && s->ev_gen_ready < 0;
 	int gen = s->ev_gen_fail >= 0 || tb;
 	if ((!gen && (s->ev_exit < 0 || s->ev_verify_fail >= 0)) || s->ev_oom >= 0 || s->ev_killed >= 0 ||

@@ -12,6 +12,26 @@
 
 #include "internal.h"
 
+/* Has a line of this input named a model so far, and how many log lines
+ * (a level or a clock) came before one did (server_up.c: a server up at
+ * its address after its own log lines, none naming a model, holds no
+ * model)? Searched for in each line only until one names a model, so a
+ * model's log pays for it on its first lines and no more; reset at each
+ * input. */
+static void model_named(struct lsc_triage *t, const struct tr_line *l)
+{
+	if (t->model_src != l->src) {
+		t->model_src = l->src;
+		t->model_said = 0;
+		t->unnamed_log_lines = 0;
+	}
+	if (t->model_said)
+		return;
+	t->model_said = strstr(l->s, "odel") || strstr(l->s, "ODEL");
+	if (!t->model_said && (l->level != TR_LV_NONE || !isnan(l->ts)))
+		t->unnamed_log_lines++;
+}
+
 static void flush_held(struct lsc_triage *t);
 
 /* An input's name as the output shows it: under --redact with its paths
@@ -343,6 +363,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 	}
 	if (used)
 		t->nrecog++;
+	model_named(t, &l);
 	if (t->debug)
 		fprintf(stderr, "triage: %lu %s start=%d: %.*s\n", l.no, used ? "USED" : "    ",
 			t->cur ? (int)t->cur->first_line : -1, (int)(l.len < 160 ? l.len : 160), l.s);

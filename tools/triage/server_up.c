@@ -1,0 +1,45 @@
+/*
+ * A server up at its address and nothing else: `Uvicorn running on
+ * http://127.0.0.1:9997 (Press CTRL+C to quit)`, `Listening on
+ * 127.0.0.1:11434`, with no word of a model on the line. Where the paste
+ * shows the server's own log lines before it (a level or a clock) and
+ * none of them named a model (triage.c's model_named: a load's lines, a
+ * config, `max_model_len`, `Load Model OK` all do), and every line a
+ * start was read from is one of these (Xinference's supervisor and its
+ * REST API up before any model is launched, `ollama serve` listening
+ * before any `run`), what came up is the serving process with no model in
+ * it: no start (outcome none), as a running server's requests are none. A
+ * server whose startup loads the model shows that startup (`Waiting for
+ * application startup.`, a load word, a figure) and stays a start; so
+ * does one whose ready line names its model (`serving model m on :8000`),
+ * and a ready line pasted alone, which says nothing of what it holds.
+ * A pure predicate over one cleaned line, asked of ready lines only.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+int tr_server_up_only(const char *s, size_t n)
+{
+	static const char *const model[] = {"model", "models", "weights", "checkpoint", "gguf", "safetensors",
+					    "llm", "loaded", "load", "loading", "ready", NULL};
+	if (!tr_ready_at_address(s, n))
+		return 0;
+	const char *end = s + n;
+	for (const char *p = s; p < end;) {
+		while (p < end && !tr_alpha(*p))
+			p++;
+		const char *b = p;
+		while (p < end && tr_alpha(*p))
+			p++;
+		size_t len = (size_t)(p - b);
+		/* a word of the model, not inside an address or a path */
+		if (b > s && (b[-1] == '/' || b[-1] == '.' || b[-1] == '-' || b[-1] == '_'))
+			continue;
+		for (const char *const *w = model; *w; w++)
+			if (strlen(*w) == len && !strncasecmp(b, *w, len))
+				return 0;
+	}
+	return 1;
+}
