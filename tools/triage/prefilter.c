@@ -263,6 +263,7 @@ struct tr_prefilter *tr_prefilter_new(void)
 	if (!p)
 		return NULL;
 	_Static_assert(NALL < 65535, "keyword index fits kwi");
+	_Static_assert(NKW <= NALL, "the fixed keywords fit the table (raise NALL)");
 	for (size_t i = 0; i < NKW; i++) {
 		p->s[p->n] = kw[i].s;
 		p->g[p->n++] = kw[i].g;
