@@ -2241,13 +2241,15 @@ Test(generic, a_load_banner_and_load_over)
  * cut off, not completed (KoboldCpp's ACE-Step encoders, journald) */
 Test(generic, a_count_and_its_noun_loaded_and_the_next_file)
 {
-	cr_expect(tr_model_loaded_words("[WeightCtx] Loaded 310 tensors, 1136.5 MB into backend", 55));
+	static const char loaded[] = "[WeightCtx] Loaded 310 tensors, 1136.5 MB into backend";
+	cr_expect(tr_model_loaded_words(loaded, sizeof loaded - 1));
 	cr_expect(tr_model_loaded_words("loaded 4 shards", 15));
 	static const char *const no[] = {"loaded 3/10 tensors", "loaded 51% of tensors", "loaded 3 of 10 shards",
 					 "Loaded 2 tokenizer tensors"};
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		cr_expect(!tr_model_loaded_words(no[i], strlen(no[i])), "the model loaded: %s", no[i]);
-	cr_expect(tr_model_file_opened("[GGUF] /m/acestep-Q8_0.gguf: 678 tensors, data at offset 56800", 63));
+	static const char opened[] = "[GGUF] /m/acestep-Q8_0.gguf: 678 tensors, data at offset 56800";
+	cr_expect(tr_model_file_opened(opened, sizeof opened - 1));
 	cr_expect(!tr_model_file_opened("[GGUF] /m/acestep-Q8_0.gguf: 678 tensorsx", 41));
 	cr_expect(!tr_model_file_opened("wrote /m/acestep-Q8_0.gguf: done", 32));
 	const char *pre = "Mar 12 07:01:19 h python[4]: [WeightCtx] Loaded 310 tensors, 1136.5 MB into backend\n"
