@@ -1860,6 +1860,18 @@ int tr_load_banner(const char *s, size_t n)
 	return load && obj;
 }
 
+/* The model is up at @l, seen from the work it does after its load (a
+ * step's banner, an answer turn): the start's ready and its end there. */
+static void ready_at(struct tr_start *st, struct tr_line *l)
+{
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	st->ev_gen_ready = e;
+	st->ev_end = e;
+	st->progress_open = 0;
+	tr_stage_raise(st, TR_ST_READY);
+}
+
 /* "==========Process==========" after the load's end, in a program that
  * opened its load with such a banner: it opens the section of its next
  * step, the work the model does, so the model was up (as a chat program's
@@ -1877,12 +1889,7 @@ static int section_after_load(struct lsc_triage *t, struct tr_line *l)
 	for (const char *p = b; p < e; p++)
 		if (!tr_alpha(*p) && *p != ' ')
 			return 0;
-	int ev = tr_evid(st, l);
-	tr_touch(st, l);
-	st->ev_gen_ready = ev;
-	st->ev_end = ev;
-	st->progress_open = 0;
-	tr_stage_raise(st, TR_ST_READY);
+	ready_at(st, l);
 	return 1;
 }
 
@@ -2110,12 +2117,7 @@ static int chat_answer(struct lsc_triage *t, struct tr_line *l)
 	if (!st || st->stage != TR_ST_LOADED || tr_start_failed(st) || st->in_traceback ||
 	    !tr_chat_answer(l->s, l->len))
 		return 0;
-	int e = tr_evid(st, l);
-	tr_touch(st, l);
-	st->ev_gen_ready = e;
-	st->ev_end = e;
-	st->progress_open = 0;
-	tr_stage_raise(st, TR_ST_READY);
+	ready_at(st, l);
 	return 1;
 }
 
