@@ -807,6 +807,23 @@ static void moved_measure(struct tr_start *st, int e, double gib, double secs)
 	}
 }
 
+/* The start a load figure of @v s on @l belongs to, its evidence in @e:
+ * a second load figure after the start completed is a second run (the
+ * same model loaded again, or on another device), unless it is the
+ * enclosing loader's summary of the same load; else the current start.
+ * NULL when none can be had. */
+static struct tr_start *load_figure_start(struct lsc_triage *t, struct tr_line *l, double v, int *e)
+{
+	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL, *st;
+	if (!(c && c->done && tr_has(&c->gen_load_s) && !encloses(c, l, v)))
+		return take(t, l, e);
+	if (!(st = tr_fresh_if(t, l, 1, NULL)))
+		return NULL;
+	*e = tr_evid(st, l);
+	tr_touch(st, l);
+	return st;
+}
+
 /* A load's summary in words no key of figures() names, with its time
  * (`Loaded models for whisper size: large-v3 in 25.66s`, `load duration:
  * 6.7s`: load_summary.c): the load done in @v s. A second one after the
@@ -814,16 +831,10 @@ static void moved_measure(struct tr_start *st, int e, double gib, double secs)
  * loaded on another device, or again), as a second `Model loaded in` is. */
 static int summary_in_words(struct lsc_triage *t, struct tr_line *l, double v)
 {
-	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL, *st;
 	int e;
-	if (c && c->done && tr_has(&c->gen_load_s) && !encloses(c, l, v)) {
-		if (!(st = tr_fresh_if(t, l, 1, NULL)))
-			return 0;
-		e = tr_evid(st, l);
-		tr_touch(st, l);
-	} else if (!(st = take(t, l, &e))) {
+	struct tr_start *st = load_figure_start(t, l, v, &e);
+	if (!st)
 		return 0;
-	}
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
 	if (!tr_has(&st->gen_load_s) || v > st->gen_load_s.v) {
@@ -908,17 +919,8 @@ static int figures(struct lsc_triage *t, struct tr_line *l)
 	if (got && v >= 0 && v < 1e7 && step_words(s, n) && !weights_said(s, n) && !ready_words(s, n))
 		return start_step(t, l, v);
 	if (got && v >= 0 && v < 1e7 && (loading_words(s, n) || tr_ready_subject(s, n))) {
-		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
-		/* a second load figure after the start completed: a second run,
-		 * unless it is the enclosing loader's summary of the same load */
-		if (c && c->done && tr_has(&c->gen_load_s) && !encloses(c, l, v)) {
-			if (!(st = tr_fresh_if(t, l, 1, NULL)))
-				return 0;
-			e = tr_evid(st, l);
-			tr_touch(st, l);
-		} else if (!(st = take(t, l, &e))) {
+		if (!(st = load_figure_start(t, l, v, &e)))
 			return 0;
-		}
 		if (!isnan(gib) && gib > 0 && gib < 1e6 && !tr_has(&st->model_gib))
 			tr_setnum(&st->model_gib, gib, e);
 		if (moved)
