@@ -37,7 +37,7 @@ static int ends_with(const char *s, const char *e, const char *a, const char *b)
 	while (e > s && (e[-1] == ' ' || e[-1] == '.'))
 		e--;
 	size_t bl = strlen(b);
-	if ((size_t)(e - s) < bl || strncasecmp(e - bl, b, bl) || (e - bl > s && tr_alpha(e[-bl - 1])))
+	if ((size_t)(e - s) < bl || strncasecmp(e - bl, b, bl) || (e - bl > s && tr_alpha((e - bl)[-1])))
 		return 0;
 	if (!a)
 		return 1;
@@ -45,7 +45,7 @@ static int ends_with(const char *s, const char *e, const char *a, const char *b)
 	while (q > s && q[-1] == ' ')
 		q--;
 	size_t al = strlen(a);
-	return (size_t)(q - s) >= al && !strncasecmp(q - al, a, al) && !(q - al > s && tr_alpha(q[-al - 1]));
+	return (size_t)(q - s) >= al && !strncasecmp(q - al, a, al) && !(q - al > s && tr_alpha((q - al)[-1]));
 }
 
 int tr_backend_start_said(const char *s, size_t n)
