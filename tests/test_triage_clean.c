@@ -285,6 +285,75 @@ Test(triage_clean, overlong_line_is_truncated_and_flagged)
 	free(big);
 }
 
+/* The line buffers grow with the longest line (and swap as lines are
+ * held): a line's end is read whatever its length up to
+ * LSC_TRIAGE_LINE_MAX, after lines as long as it, fed whole or in pieces
+ * that cross each size the buffers pass through; one byte more is cut and
+ * flagged. @n bytes a line, @lines of them, the failure at the last one's
+ * very end, then a short line. */
+static struct lsc_triage *long_lines_then_failure(size_t n, unsigned lines, size_t chunk)
+{
+	static const char tail[] = " verify: timed out at layer 32";
+	size_t len = lines * (n + 1) + 4;
+	char *big = malloc(len);
+	cr_assert_not_null(big);
+	memset(big, 'x', len);
+	for (unsigned i = 0; i < lines; i++) {
+		char *line = big + i * (n + 1);
+		memcpy(line, "strata generate:", 16);
+		line[n] = '\n';
+	}
+	memcpy(big + lines * (n + 1) - 1 - (sizeof(tail) - 1), tail, sizeof(tail) - 1);
+	memcpy(big + lines * (n + 1), "end\n", 4);
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	cr_assert_not_null(t);
+	for (size_t off = 0; off < len; off += chunk)
+		cr_assert_eq(lsc_triage_feed(t, big + off, len - off < chunk ? len - off : chunk), 0);
+	lsc_triage_finish(t);
+	free(big);
+	return t;
+}
+
+static int failure_read(struct lsc_triage *t, unsigned long line)
+{
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, "verify-failed") && f.first_line == line)
+			return 1;
+	}
+	return 0;
+}
+
+Test(triage_clean, long_lines_are_read_to_their_end_whatever_the_pieces)
+{
+	const size_t lens[] = {100, 4093, 4094, 4095, 4096, 4097, 8190, 8191, 65537, 300000};
+	const size_t chunks[] = {1 << 30, 4096, 4093, 1000};
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++)
+			for (unsigned k = 1; k <= 3; k++) {
+				struct lsc_triage *t = long_lines_then_failure(lens[i], k, chunks[c]);
+				cr_assert_eq(lsc_triage_nlines(t), k + 1, "%u x %zu bytes in pieces of %zu", k, lens[i],
+					     chunks[c]);
+				cr_assert_eq(t->ntrunc, 0, "%u x %zu bytes in pieces of %zu", k, lens[i], chunks[c]);
+				cr_assert(failure_read(t, k), "the end of line %u of %zu bytes, fed in pieces of %zu", k,
+					  lens[i], chunks[c]);
+				lsc_triage_free(t);
+			}
+}
+
+Test(triage_clean, line_max_is_kept_and_one_byte_more_is_cut)
+{
+	struct lsc_triage *t = long_lines_then_failure(LSC_TRIAGE_LINE_MAX, 2, 65536);
+	cr_assert_eq(t->ntrunc, 0);
+	cr_assert(failure_read(t, 2), "a line of exactly LSC_TRIAGE_LINE_MAX bytes is read whole");
+	lsc_triage_free(t);
+	t = long_lines_then_failure(LSC_TRIAGE_LINE_MAX + 1, 2, 65536);
+	cr_assert_eq(t->ntrunc, 2);
+	cr_assert_eq(lsc_triage_nlines(t), 3);
+	lsc_triage_free(t);
+}
+
 Test(triage_clean, invalid_utf8_and_nul_bytes)
 {
 	static const char s[] = "strata generate: \xff\xfe\xc3 loaded 39.97 GiB at 3.12 GiB/s \xe2\x82\n"

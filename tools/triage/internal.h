@@ -489,13 +489,19 @@ struct tr_lite {
 
 /* ---- the whole triage ----------------------------------------------------------- */
 
+/* the line buffers' first size; they grow with the longest line (triage.c) */
+#define TR_LINE_CAP0 4096u
+
 struct lsc_triage {
 	struct lsc_triage_opts opts;
 	int finished;
 	int debug;
 
 	/* line assembly */
-	char *buf;            /* LSC_TRIAGE_LINE_MAX + 1 */
+	/* buf, held and scratch grow with the longest line (triage.c's
+	 * line_room), each to LSC_TRIAGE_LINE_MAX + 2 at most; their sizes */
+	size_t bcap, hcap, scap;
+	char *buf;
 	/* the line before, held back one line so that a paste wrapped at a
 	 * terminal's width is joined before it is read (triage.c) */
 	char *held;

@@ -55,9 +55,10 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	if (opts)
 		t->opts = *opts;
 	t->opts.source = NULL;
-	t->buf = malloc(LSC_TRIAGE_LINE_MAX + 2);
-	t->held = malloc(LSC_TRIAGE_LINE_MAX + 2);
-	t->scratch = malloc(LSC_TRIAGE_LINE_MAX + 2);
+	t->bcap = t->hcap = t->scap = TR_LINE_CAP0;
+	t->buf = malloc(t->bcap);
+	t->held = malloc(t->hcap);
+	t->scratch = malloc(t->scap);
 	t->fscratch = malloc(sizeof(*t->fscratch));
 	t->full = calloc(64, sizeof(*t->full));
 	t->pf = tr_prefilter_new();
@@ -79,6 +80,30 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->debug = getenv("LSC_TRIAGE_DEBUG") != NULL;
 	set_source(t, 0, opts ? opts->source : NULL);
 	return t;
+}
+
+/* Give one of the line buffers room for @need bytes and a terminator: a
+ * triage takes what its longest line needs (the cap is
+ * LSC_TRIAGE_LINE_MAX), not 3 MiB up front, since a run of many small
+ * inputs (an engine's health check, the damage test) pays for every byte
+ * it takes. 0 when it holds them; -1 when memory ran out (the caller cuts
+ * the line at what fits and flags it, as an overlong line). */
+static int line_room(char **p, size_t *cap, size_t need)
+{
+	need += 2;
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap;
+	while (n < need)
+		n *= 2;
+	if (n > LSC_TRIAGE_LINE_MAX + 2)
+		n = LSC_TRIAGE_LINE_MAX + 2;
+	char *q = realloc(*p, n);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
 }
 
 void *tr_grow(void *p, size_t *cap, size_t size)
@@ -277,6 +302,13 @@ static void clock_seen(double *first, double *last, unsigned char *mixed, unsign
 
 static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned long no, int overlong)
 {
+	/* the recognisers' scratch holds any line they are given (out of
+	 * memory: the line is cut to what it holds, as an overlong one) */
+	if (line_room(&t->scratch, &t->scap, len)) {
+		len = t->scap - 2;
+		s[len] = 0;
+		overlong = 1;
+	}
 	struct tr_line l = {.s = s, .len = len, .no = no, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
 	if (overlong) {
 		l.flags |= TR_L_TRUNCATED;
@@ -444,7 +476,7 @@ static void line_done(struct lsc_triage *t)
 	size_t rl;
 	if (t->have_held && t->rich_w && raw == t->rich_w && !t->overlong &&
 	    (rl = tr_rich_more(t->buf, raw, t->rich_indent, t->held, t->rich_prefix, &rt)) > 0 &&
-	    t->hlen + rl + 1 <= LSC_TRIAGE_LINE_MAX) {
+	    t->hlen + rl + 1 <= LSC_TRIAGE_LINE_MAX && !line_room(&t->held, &t->hcap, t->hlen + rl + 1)) {
 		t->held[t->hlen++] = ' ';
 		memmove(t->held + t->hlen, rt, rl);
 		t->hlen += rl;
@@ -453,7 +485,7 @@ static void line_done(struct lsc_triage *t)
 	}
 	t->rich_w = 0;
 	if (t->have_held && !t->overlong && !t->held_over && t->hlen + t->blen <= LSC_TRIAGE_LINE_MAX &&
-	    continues(t, t->buf, raw)) {
+	    continues(t, t->buf, raw) && !line_room(&t->held, &t->hcap, t->hlen + t->blen)) {
 		memcpy(t->held + t->hlen, t->buf, t->blen);
 		t->hlen += t->blen;
 		t->held_w = raw;
@@ -466,6 +498,9 @@ static void line_done(struct lsc_triage *t)
 	char *b = t->held; /* the buffers swap: no copy for a line that is not joined */
 	t->held = t->buf;
 	t->buf = b;
+	size_t c = t->hcap;
+	t->hcap = t->bcap;
+	t->bcap = c;
 	t->hlen = t->blen;
 	t->held_no = t->lineno;
 	t->held_over = t->overlong;
@@ -492,7 +527,9 @@ int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
 	while (len) {
 		const char *nl = memchr(buf, '\n', len);
 		size_t take = nl ? (size_t)(nl - buf) : len;
-		size_t room = LSC_TRIAGE_LINE_MAX - t->blen;
+		size_t want = take < LSC_TRIAGE_LINE_MAX - t->blen ? t->blen + take : LSC_TRIAGE_LINE_MAX;
+		/* out of memory: the line is cut where the buffer ends, as an overlong one */
+		size_t room = (line_room(&t->buf, &t->bcap, want) ? t->bcap - 2 : LSC_TRIAGE_LINE_MAX) - t->blen;
 		if (take > room) {
 			memcpy(t->buf + t->blen, buf, room);
 			t->blen += room;
