@@ -290,7 +290,8 @@ Test(triage_clean, overlong_line_is_truncated_and_flagged)
  * LSC_TRIAGE_LINE_MAX, after lines as long as it, fed whole or in pieces
  * that cross each size the buffers pass through; one byte more is cut and
  * flagged. @n bytes a line, @lines of them, the failure at the last one's
- * very end, then a short line. */
+ * very end, then a short line (no length a terminal wraps at, so no line
+ * continues another). */
 static struct lsc_triage *long_lines_then_failure(size_t n, unsigned lines, size_t chunk)
 {
 	static const char tail[] = " verify: timed out at layer 32";
@@ -327,7 +328,7 @@ static int failure_read(struct lsc_triage *t, unsigned long line)
 
 Test(triage_clean, long_lines_are_read_to_their_end_whatever_the_pieces)
 {
-	const size_t lens[] = {100, 4093, 4094, 4095, 4096, 4097, 8190, 8191, 65537, 300000};
+	const size_t lens[] = {99, 4093, 4094, 4095, 4096, 4097, 8190, 8191, 65537, 300000};
 	const size_t chunks[] = {1 << 30, 4096, 4093, 1000};
 	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
 		for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++)
