@@ -6,13 +6,18 @@
  * each keyword is put at every offset from 0 to 9, amid filler that holds
  * none, and must give its group (or its shape's bit) there, at the very
  * start and at the very end of the line; filler alone gives nothing.
+ * Every triage reads one table built once (tr_prefilter_shared): it is one
+ * table whichever thread asks first, and reads every corpus line as a
+ * table of its own does.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
 
+#include "helpers/triage_run.h"
 #include "triage/internal.h"
 
 static struct tr_prefilter *pf;
@@ -85,4 +90,56 @@ Test(prefilter, filler_holds_no_keyword)
 	cr_expect_eq(l.kw, 0ull);
 	cr_expect_eq(l.shapes[0] | l.shapes[1], 0ull);
 	cr_expect_eq(tr_prefilter(pf, "RS", 2), 0ull, "a keyword's prefix is not the keyword");
+}
+
+static void *ask_shared(void *arg)
+{
+	(void)arg;
+	return (void *)tr_prefilter_shared();
+}
+
+Test(prefilter, the_shared_table_is_one_whichever_thread_asks_first)
+{
+	pthread_t th[4];
+	void *got[4];
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(pthread_create(&th[i], NULL, ask_shared, NULL), 0);
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(pthread_join(th[i], &got[i]), 0);
+	cr_assert_not_null(got[0]);
+	for (int i = 1; i < 4; i++)
+		cr_assert_eq(got[i], got[0]);
+	cr_assert_eq((const void *)tr_prefilter_shared(), got[0]);
+}
+
+Test(prefilter, the_shared_table_reads_every_corpus_line_as_a_new_one)
+{
+	const struct tr_prefilter *sh = tr_prefilter_shared();
+	cr_assert_not_null(sh);
+	size_t n = 0, lines = 0, hits = 0;
+	char **logs = trun_list(LSC_TEST_CORPUS "/logs", ".log", &n);
+	cr_assert(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/logs/%s", LSC_TEST_CORPUS, logs[i]);
+		FILE *f = fopen(path, "r");
+		cr_assert_not_null(f, "%s", path);
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		while ((len = getline(&line, &cap, f)) > 0) {
+			struct tr_line a = {.s = line, .len = (size_t)len}, b = a;
+			tr_prefilter_line(sh, &a);
+			tr_prefilter_line(pf, &b);
+			cr_expect(a.kw == b.kw && a.shapes[0] == b.shapes[0] && a.shapes[1] == b.shapes[1],
+				  "%s: \"%.*s\"", logs[i], (int)(len > 80 ? 80 : len), line);
+			lines++;
+			hits += a.kw != 0;
+		}
+		free(line);
+		fclose(f);
+	}
+	trun_names_free(logs, n);
+	/* the comparison meant something: most corpus lines hold a keyword */
+	cr_assert_gt(hits, lines / 4, "%zu of %zu lines with a keyword", hits, lines);
 }

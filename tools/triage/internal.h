@@ -102,7 +102,12 @@ enum {
 	((uint64_t)TR_G_GENERIC | TR_G_GREADY | TR_G_GFATAL | TR_G_GFIGS | TR_G_GBEGIN | TR_G_GWAY | TR_G_GPIN |      \
 	 TR_G_GLOADW)
 struct tr_prefilter;
+/* A table of its own (the caller frees it), or NULL when out of memory or
+ * the keywords do not fit. */
 struct tr_prefilter *tr_prefilter_new(void);
+/* The one table every triage reads, built on first use (thread-safe, never
+ * freed); NULL when the keywords do not fit. */
+const struct tr_prefilter *tr_prefilter_shared(void);
 uint64_t tr_prefilter(const struct tr_prefilter *p, const char *s, size_t n);
 /* tr_prefilter of a cleaned line into l->kw, and its shapes into l->shapes. */
 void tr_prefilter_line(const struct tr_prefilter *p, struct tr_line *l);
@@ -523,7 +528,7 @@ struct lsc_triage {
 	struct tr_finding *fscratch; /* the finding the rules fill in turn: taken
 				      * with the triage, so that a start's rules
 				      * never go unrun for want of memory */
-	struct tr_prefilter *pf;
+	const struct tr_prefilter *pf; /* tr_prefilter_shared's */
 	/* lsc_triage_engine_off: the engine whose shapes and recognisers are
 	 * switched off (the leave-one-engine-out test); "" none */
 	char off_engine[24];

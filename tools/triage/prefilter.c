@@ -25,6 +25,7 @@
  * offset, the even position before it holds some byte and its first two,
  * so the table holds all 256 of those windows too.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,11 +258,9 @@ static int add_window(struct tr_prefilter *p, size_t k, const unsigned char *w, 
 	return 0;
 }
 
-struct tr_prefilter *tr_prefilter_new(void)
+/* Fill the zeroed table @p: 0, or -1 when the keywords do not fit. */
+static int build(struct tr_prefilter *p)
 {
-	struct tr_prefilter *p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
 	_Static_assert(NALL < 65535, "keyword index fits kwi");
 	_Static_assert(NKW <= NALL, "the fixed keywords fit the table (raise NALL)");
 	for (size_t i = 0; i < NKW; i++) {
@@ -274,10 +273,8 @@ struct tr_prefilter *tr_prefilter_new(void)
 	}
 	/* a table too large (or more shapes than tr_line.shapes has bits):
 	 * fail loudly, not silently blind */
-	if (p->n < NKW + tr_nshapes || tr_nshapes > 64 * sizeof(((struct tr_line *)0)->shapes) / sizeof(uint64_t)) {
-		free(p);
-		return NULL;
-	}
+	if (p->n < NKW + tr_nshapes || tr_nshapes > 64 * sizeof(((struct tr_line *)0)->shapes) / sizeof(uint64_t))
+		return -1;
 	int bad = 0;
 	for (size_t i = p->n; i-- > 0 && !bad;) {
 		size_t len = strlen(p->s[i]);
@@ -302,11 +299,36 @@ struct tr_prefilter *tr_prefilter_new(void)
 			bad |= add_window(p, i, w, -1);
 		}
 	}
-	if (bad) {
+	return bad ? -1 : 0;
+}
+
+struct tr_prefilter *tr_prefilter_new(void)
+{
+	struct tr_prefilter *p = calloc(1, sizeof(*p));
+	if (p && build(p)) {
 		free(p);
 		return NULL;
 	}
 	return p;
+}
+
+/* The table is the same for every triage (the keywords are constants), and
+ * building it costs about 2.5 M instructions, more than triaging a short
+ * log: it is built once per process, on first use, and only read after. */
+static struct tr_prefilter shared;
+static int shared_bad;
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+
+static void build_shared(void)
+{
+	shared_bad = build(&shared);
+}
+
+const struct tr_prefilter *tr_prefilter_shared(void)
+{
+	if (pthread_once(&shared_once, build_shared))
+		return NULL;
+	return shared_bad ? NULL : &shared;
 }
 
 /* The keywords with a window of hash @h, each compared in full where its

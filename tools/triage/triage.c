@@ -61,7 +61,7 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
 	t->scratch = malloc(t->scap);
 	t->fscratch = malloc(sizeof(*t->fscratch));
 	t->full = calloc(64, sizeof(*t->full));
-	t->pf = tr_prefilter_new();
+	t->pf = tr_prefilter_shared();
 	t->sums = calloc(64, sizeof(*t->sums));
 	t->srcname = calloc(8, sizeof(*t->srcname));
 	t->srccap = 8;
@@ -727,7 +727,6 @@ void lsc_triage_free(struct lsc_triage *t)
 	free(t->held);
 	free(t->scratch);
 	free(t->fscratch);
-	free(t->pf);
 	free(t->full);
 	free(t->lite);
 	free(t->sums);
