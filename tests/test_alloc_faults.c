@@ -344,12 +344,10 @@ Test(alloc_faults, a_load_succeeds_or_fails_cleanly_at_every_allocation, .timeou
 }
 
 #if LSCT_INTERPOSE
-/* Triage corpus log @name with each of its allocations failing in turn. */
-static void triage_every_allocation(const char *name)
+/* Triage @log (named @name) with each of its allocations failing in turn;
+ * the number of triages that said they dropped something. */
+static long triage_every_allocation_of(const char *name, const char *log, size_t n)
 {
-	size_t n;
-	char *log = trun_corpus_log(name, &n);
-	cr_assert_not_null(log, "%s", name);
 	struct tset ref = {0};
 	cr_assert_eq(trun_run(log, n, 4096, 0, &ref), 0);
 	long k, failed = 0, dropped = 0;
@@ -394,11 +392,61 @@ static void triage_every_allocation(const char *name)
 		failed++;
 	}
 	tset_free(&ref);
-	free(log);
 	cr_log_info("%s: %ld allocations failed in turn, %ld triages dropped findings", name, failed, dropped);
 	cr_expect_gt(failed, 5, "%s: only %ld allocations to fail", name, failed);
+	return dropped;
+}
+
+/* Triage corpus log @name with each of its allocations failing in turn. */
+static void triage_every_allocation(const char *name)
+{
+	size_t n;
+	char *log = trun_corpus_log(name, &n);
+	cr_assert_not_null(log, "%s", name);
+	triage_every_allocation_of(name, log, n);
+	free(log);
 }
 #endif
+
+/* The line buffers grow with the longest line: a log whose lines outgrow
+ * them (a 20,000-byte line in the middle of a start, its failure at its
+ * end, and a 70,000-byte one after it) has growths to fail, each cut
+ * where its buffer ends and counted in lines_out_of_memory, never
+ * unsaid (the failure's finding lost without a word). */
+Test(alloc_faults, a_line_that_outgrows_its_buffer_is_cut_and_said, .timeout = 300)
+{
+	need_interpose();
+#if LSCT_INTERPOSE
+	size_t n;
+	char *base = trun_corpus_log("ollama-runner-started-healthy.log", &n);
+	cr_assert_not_null(base);
+	const size_t l1 = 20000, l2 = 70000;
+	char *log = malloc(n + l1 + l2 + 2);
+	cr_assert_not_null(log);
+	size_t half = n / 2;
+	while (half < n && base[half - 1] != '\n')
+		half++;
+	size_t o = 0;
+	memcpy(log + o, base, half);
+	o += half;
+	/* the first long line's finding is at its end: a cut loses it */
+	static const char head[] = "strata generate:", tail[] = " verify: timed out at layer 32";
+	memset(log + o, 'x', l1);
+	memcpy(log + o, head, sizeof(head) - 1);
+	memcpy(log + o + l1 - (sizeof(tail) - 1), tail, sizeof(tail) - 1);
+	o += l1;
+	log[o++] = '\n';
+	memcpy(log + o, base + half, n - half);
+	o += n - half;
+	memset(log + o, 'y', l2);
+	o += l2;
+	log[o++] = '\n';
+	cr_expect_gt(triage_every_allocation_of("long lines", log, o), 0,
+		     "no failed growth was counted as a line cut for want of memory");
+	free(log);
+	free(base);
+#endif
+}
 
 Test(alloc_faults, a_triage_keeps_its_verdict_or_says_it_dropped, .timeout = 300)
 {

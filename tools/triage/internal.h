@@ -31,7 +31,9 @@
 #define TR_FULL_STARTS 4096
 #define TR_LITE_MAX (1u << 18)
 /* what every format says of lines_oom (a count, then "" or "s") */
-#define TR_OUT_OF_MEMORY_SAID "%lu line%s that would have opened a start could not be read: out of memory; no verdict here is vouched for"
+/* (a line that would have opened a start, or one whose buffer could not
+ * grow to hold it whole) */
+#define TR_OUT_OF_MEMORY_SAID "%lu line%s could not be read whole: out of memory; no verdict here is vouched for"
 #define TR_ROWS_MAX (1u << 14)
 #define TR_CFG_KEYS 6
 
@@ -516,6 +518,7 @@ struct lsc_triage {
 	int held_over, have_held;
 	size_t blen;
 	int overlong;
+	int cut_oom; /* the line being assembled was cut for want of memory (counted in lines_oom) */
 	unsigned long lineno;
 	unsigned src;
 	char (*srcname)[128]; /* one per input, grown as inputs come */

@@ -303,17 +303,21 @@ static void clock_seen(double *first, double *last, unsigned char *mixed, unsign
 static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned long no, int overlong)
 {
 	/* the recognisers' scratch holds any line they are given (out of
-	 * memory: the line is cut to what it holds, as an overlong one) */
+	 * memory: the line is cut to what it holds, and counted) */
+	int cut = 0;
 	if (line_room(&t->scratch, &t->scap, len)) {
 		len = t->scap - 2;
 		s[len] = 0;
-		overlong = 1;
+		cut = 1;
+		t->lines_oom++;
 	}
 	struct tr_line l = {.s = s, .len = len, .no = no, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
 	if (overlong) {
 		l.flags |= TR_L_TRUNCATED;
 		t->ntrunc++;
 	}
+	if (cut)
+		l.flags |= TR_L_TRUNCATED;
 	t->nlines++;
 	if (!tr_clean_line(&t->clean, &l))
 		return;
@@ -528,12 +532,26 @@ int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
 		const char *nl = memchr(buf, '\n', len);
 		size_t take = nl ? (size_t)(nl - buf) : len;
 		size_t want = take < LSC_TRIAGE_LINE_MAX - t->blen ? t->blen + take : LSC_TRIAGE_LINE_MAX;
-		/* out of memory: the line is cut where the buffer ends, as an overlong one */
-		size_t room = (line_room(&t->buf, &t->bcap, want) ? t->bcap - 2 : LSC_TRIAGE_LINE_MAX) - t->blen;
+		/* out of memory: the line is cut where its buffer ends and
+		 * counted (lines_oom: no verdict is vouched for); once cut, the
+		 * rest of it is skipped, even when memory comes back before its
+		 * end */
+		size_t room;
+		if (t->overlong || t->cut_oom) {
+			room = 0;
+		} else if (line_room(&t->buf, &t->bcap, want)) {
+			room = t->bcap - 2 - t->blen;
+			if (take > room) {
+				t->cut_oom = 1;
+				t->lines_oom++;
+			}
+		} else {
+			room = LSC_TRIAGE_LINE_MAX - t->blen;
+		}
 		if (take > room) {
 			memcpy(t->buf + t->blen, buf, room);
 			t->blen += room;
-			t->overlong = 1;
+			t->overlong |= !t->cut_oom;
 		} else {
 			memcpy(t->buf + t->blen, buf, take);
 			t->blen += take;
@@ -543,7 +561,7 @@ int lsc_triage_feed(struct lsc_triage *t, const char *buf, size_t len)
 		t->lineno++;
 		line_done(t);
 		t->blen = 0;
-		t->overlong = 0;
+		t->overlong = t->cut_oom = 0;
 		buf = nl + 1;
 		len -= take + 1;
 	}
