@@ -32,6 +32,11 @@ Test(triage_redact, each_kind_and_its_near_miss)
 	redacts("reading /proc/sys/vm/nr_hugepages", "reading /proc/sys/vm/nr_hugepages");
 	redacts("open /dev/kfd", "open /dev/kfd");
 	redacts("file /x", "file /x"); /* one component: not a path anyone owns */
+	/* a relative path names its user too */
+	redacts("from path: ./home/llama/models/x.bin", "from path: <path>");
+	redacts("in ../home/bob/x.gguf", "in <path>");
+	redacts("run ./start.sh", "run ./start.sh"); /* one component */
+	redacts("v0./x/y", "v0./x/y"); /* a dot inside a token opens no path */
 	redacts("ssh alice@gpu-node-7 failed", "ssh <user>@<host> failed");
 	redacts("from 10.20.30.40 port 22", "from <ip> port 22");
 	redacts("0.0.0.0:8000", "0.0.0.0:8000"); /* the wildcard address: no one's */

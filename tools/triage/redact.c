@@ -190,8 +190,10 @@ void tr_redact(const char *in, char *out, size_t cap)
 	size_t w = 0, n = strlen(in);
 	for (size_t r = 0; r < n;) {
 		int boundary = r == 0 || !pathch(in[r - 1]);
-		/* a path: /a/b..., ~/x, ./x */
-		if (boundary && (in[r] == '/' || (in[r] == '~' && in[r + 1] == '/'))) {
+		/* a path: /a/b..., ~/x, ./x, ../x (a relative path names the
+		 * user as well: ./home/NAME/...) */
+		if (boundary && (in[r] == '/' || (in[r] == '~' && in[r + 1] == '/') || (in[r] == '.' && in[r + 1] == '/') ||
+				 (in[r] == '.' && in[r + 1] == '.' && in[r + 2] == '/'))) {
 			size_t e = r;
 			int slashes = 0;
 			while (e < n && pathch(in[e]))
