@@ -685,3 +685,51 @@ Test(triage_recognise, a_still_counter_back_by_more_than_a_second_is_a_restart)
 		lsc_triage_free(t);
 	}
 }
+
+/*
+ * The seed engine's loaded line states a size and either a rate or a time:
+ * the other is derived from them (40 GiB at 0.5 GiB/s is 80 s; 40 GiB in
+ * 20 s is 2 GiB/s), which is what the speed verdict is judged on; a ready
+ * time on the same line ("ready 432 s") ends the start there, a "ready"
+ * inside another word ("already") does not; a "downloaded" line is a
+ * download, not the load; a size with neither figure gives no loaded
+ * figure (the start it opens, if any, has none).
+ */
+Test(triage_recognise, loaded_line_derives_the_missing_figure)
+{
+	static const struct {
+		const char *line;
+		double gib, rate, secs, ready; /* NAN: none; secs NAN: not checked */
+	} c[] = {
+		{"strata generate: loaded 40.0 GiB at 0.50 GiB/s\n", 40.0, 0.5, 80.0, NAN},
+		{"strata generate: loaded 40.0 GiB in 20 s\n", 40.0, 2.0, 20.0, NAN},
+		{"strata generate: loaded 40.0 GiB at 4.00 GiB/s in 12 s\n", 40.0, 4.0, 12.0, NAN},
+		{"strata generate: loaded 39.97 GiB at 2.86 GiB/s, ready 432 s\n", 39.97, 2.86, NAN, 432.0},
+		{"strata generate: loaded 39.97 GiB at 2.86 GiB/s, already 432 s\n", 39.97, 2.86, NAN, NAN},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct lsc_triage *t = run(c[i].line);
+		cr_assert_eq(lsc_triage_nstarts(t), 1, "%s", c[i].line);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+		cr_expect_float_eq(t->sums[0].loaded_gib, c[i].gib, 1e-9, "%s", c[i].line);
+		cr_expect_float_eq(t->sums[0].loaded_rate, c[i].rate, 1e-9, "%s", c[i].line);
+		if (!isnan(c[i].secs))
+			cr_expect_float_eq(si.load_s, c[i].secs, 1e-6, "%s: load %f", c[i].line, si.load_s);
+		if (isnan(c[i].ready)) {
+			cr_expect(isnan(si.ready_s), "%s: ready %f", c[i].line, si.ready_s);
+			cr_expect_not(si.reached_ready, "%s", c[i].line);
+		} else {
+			cr_expect_float_eq(si.ready_s, c[i].ready, 1e-9, "%s: ready %f", c[i].line, si.ready_s);
+			cr_expect(si.reached_ready, "%s", c[i].line);
+		}
+		lsc_triage_free(t);
+	}
+	struct lsc_triage *t = run("strata generate: loaded 40.0 GiB\n");
+	for (size_t i = 0; i < lsc_triage_nstarts(t) && i < t->nsums; i++)
+		cr_expect(isnan(t->sums[i].loaded_gib), "a size alone: %f", t->sums[i].loaded_gib);
+	lsc_triage_free(t);
+	t = run("strata generate: downloaded 28 GiB in 9 s\n");
+	cr_expect_eq(lsc_triage_nstarts(t), 0, "a download is no start");
+	lsc_triage_free(t);
+}
