@@ -733,3 +733,45 @@ Test(triage_recognise, loaded_line_derives_the_missing_figure)
 	cr_expect_eq(lsc_triage_nstarts(t), 0, "a download is no start");
 	lsc_triage_free(t);
 }
+
+/*
+ * A ready line with no figure of its own and no clock on the lines: the
+ * time to ready is the largest "still starting (N s)" counter before it
+ * (the server's own count of the wait), 16 s here; with a figure of its
+ * own, that figure (20 s); with neither, no time to ready, the start
+ * still completed.
+ */
+Test(triage_recognise, a_bare_ready_line_takes_the_still_counter)
+{
+	static const struct {
+		const char *log;
+		double ready;
+	} c[] = {
+		{"strata generate: GPU 0: NVIDIA X\n"
+		 "[strata] still starting (8 s) - please wait\n"
+		 "[strata] still starting (16 s) - please wait\n"
+		 "[strata] engine is ready\n",
+		 16.0},
+		{"strata generate: GPU 0: NVIDIA X\n"
+		 "[strata] still starting (8 s) - please wait\n"
+		 "[strata] still starting (16 s) - please wait\n"
+		 "[strata] engine is ready after 20 s\n",
+		 20.0},
+		{"strata generate: GPU 0: NVIDIA X\n"
+		 "strata generate: expert arena: cudaHostRegister PORTABLE ok; using 4 KB pages\n"
+		 "[strata] engine is ready\n",
+		 NAN},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct lsc_triage *t = run(c[i].log);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0, "%s", c[i].log);
+		cr_expect_str_eq(si.outcome, "completed", "%s", c[i].log);
+		cr_expect(si.reached_ready, "%s", c[i].log);
+		if (isnan(c[i].ready))
+			cr_expect(isnan(si.ready_s), "%s: %f", c[i].log, si.ready_s);
+		else
+			cr_expect_float_eq(si.ready_s, c[i].ready, 1e-9, "%s: %f", c[i].log, si.ready_s);
+		lsc_triage_free(t);
+	}
+}
