@@ -2272,3 +2272,46 @@ Test(generic, a_banner_without_a_load_banner_is_no_ready)
 	expect_start("Loading weights took 4.20 seconds\n===== Profiling =====\nERROR CUDA out of memory\n", "failed",
 		     "-");
 }
+
+/*
+ * The end of a load in words (recognise_generic.c's load_end_words): each
+ * phrase after a load began completes the start (its weights are in, as
+ * after a load summary); the same words as a wait or a plan ("waiting for
+ * it to finish loading", "will be done loading") end nothing. "still
+ * loading" keeps the start under way, unless it is a guess ("may still be
+ * loading"), which says nothing of the start.
+ */
+Test(generic, load_end_words_and_their_near_misses)
+{
+	static const struct {
+		const char *line;
+		const char *outcome;
+	} c[] = {
+		{"INFO load weight end", "completed"},
+		{"INFO weights loaded", "completed"},
+		{"INFO loading complete", "completed"},
+		{"INFO load complete", "completed"},
+		{"INFO finished loading", "completed"},
+		{"INFO Finish loading", "completed"},
+		{"INFO done loading", "completed"},
+		{"INFO loaded the model", "completed"},
+		{"INFO warmup complete", "completed"},
+		{"INFO Model warm-up complete", "completed"},
+		{"INFO warmup finished", "completed"},
+		{"INFO warm-up done", "completed"},
+		{"INFO Completed warmup for voice x", "completed"},
+		{"INFO finished warmup", "completed"},
+		/* a wait or a plan of the end is no end */
+		{"INFO waiting for it to finish loading", "loading"},
+		{"INFO it will be done loading soon", "cut-off"},
+		{"INFO do not send requests until loading complete", "cut-off"},
+		/* under way, and a guess that it is */
+		{"INFO the model is still loading", "loading"},
+		{"INFO the model may still be loading", "cut-off"},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log), "INFO loading model /m/x\n%s\n", c[i].line);
+		expect_start(log, c[i].outcome, NULL);
+	}
+}
