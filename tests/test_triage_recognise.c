@@ -775,3 +775,44 @@ Test(triage_recognise, a_bare_ready_line_takes_the_still_counter)
 		lsc_triage_free(t);
 	}
 }
+
+/*
+ * vLLM's workers (tensor-parallel ranks) each print their own "Model
+ * loading took X GiB and Y seconds": the start loaded their sum, in the
+ * longest worker's time, whichever order the lines come in; the rate is
+ * that sum over that time. The loaded figures are what the verdict and
+ * the rules read the speed from.
+ */
+Test(triage_recognise, vllm_workers_add_up_in_the_longest_time)
+{
+	static const struct {
+		double gib[3], secs[3];
+		int n;
+	} c[] = {
+		{{20.0}, {12.0}, 1},
+		{{7.5, 7.5}, {12.0, 15.0}, 2},
+		{{7.5, 7.5}, {15.0, 12.0}, 2}, /* the longest first: a shorter one after does not shorten it */
+		{{4.0, 6.0, 5.0}, {9.0, 20.0, 11.0}, 3},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[1024] = "INFO 10-16 15:39:01 [api_server.py:1] vLLM API server version 0.9.1\n";
+		double sum = 0, max = 0;
+		for (int w = 0; w < c[i].n; w++) {
+			snprintf(log + strlen(log), sizeof(log) - strlen(log),
+				 "(VllmWorker rank=%d pid=7) INFO 10-16 15:39:31 [gpu_model_runner.py:1] Model loading took "
+				 "%.2f GiB and %.1f seconds\n",
+				 w, c[i].gib[w], c[i].secs[w]);
+			sum += c[i].gib[w];
+			max = c[i].secs[w] > max ? c[i].secs[w] : max;
+		}
+		struct lsc_triage *t = run(log);
+		cr_assert_eq(lsc_triage_nstarts(t), 1, "%s", log);
+		cr_expect_float_eq(t->sums[0].loaded_gib, sum, 1e-9, "%s", log);
+		cr_expect_float_eq(t->sums[0].loaded_rate, sum / max, 1e-9, "%s", log);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+		cr_expect_float_eq(si.load_s, max, 1e-9, "%s: load %f", log, si.load_s);
+		cr_expect_float_eq(si.gib, sum, 1e-9, "%s", log);
+		lsc_triage_free(t);
+	}
+}
