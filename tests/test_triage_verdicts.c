@@ -496,3 +496,39 @@ Test(output, json_lists_the_first_starts_and_counts_every_one)
 		lsc_triage_free(t);
 	}
 }
+
+/*
+ * oom-killed quotes the figures the log gives beside the kill: the
+ * model's loaded size (40 GiB here) and the machine's RAM (34359738368
+ * bytes = 32.00 GiB); a bare SIGKILL asks to confirm it was the OOM
+ * killer, the kernel's own line does not; a kill after the start
+ * completed says so. Without the figures, no arithmetic line.
+ */
+Test(verdicts, oom_killed_quotes_the_model_and_the_machine)
+{
+	struct lsc_triage *t = run("[loadscope/1] start e | run=00000001\n"
+				   "[loadscope/1] system k | run=00000001 mem_total_bytes=34359738368\n"
+				   "strata generate: loaded 40.0 GiB at 2.00 GiB/s\n"
+				   "Killed\n");
+	cr_expect_eq(trun_sev_of(t, "oom-killed"), LSC_TRIAGE_FAIL);
+	char *o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "oom-killed: the process was killed (SIGKILL) after the start completed; on a loading "
+			    "host that is most often the OOM killer\n"), "%s", o);
+	cr_expect(strstr(o, "      = the model: 40.00 GiB\n"), "%s", o);
+	cr_expect(strstr(o, "      = the machine: 32.00 GiB of RAM\n"), "%s", o);
+	cr_expect(strstr(o, "confirm it was the OOM killer"), "%s", o);
+	free(o);
+	lsc_triage_free(t);
+
+	t = run("llama_model_loader: loaded meta data with 33 key-value pairs\n"
+		"load_tensors: offloading 0 repeating layers to GPU\n"
+		"[12345.678901] Out of memory: Killed process 4242 (llama-server) total-vm:98765432kB, "
+		"anon-rss:61234567kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:123456kB oom_score_adj:0\n");
+	o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "oom-killed: the OOM killer killed the process while it loaded\n"), "%s", o);
+	cr_expect(!strstr(o, "confirm it was the OOM killer"), "the kernel said so: %s", o);
+	cr_expect(!strstr(o, "= the model:"), "%s", o);
+	cr_expect(!strstr(o, "= the machine:"), "%s", o);
+	free(o);
+	lsc_triage_free(t);
+}
