@@ -531,4 +531,12 @@ Test(verdicts, oom_killed_quotes_the_model_and_the_machine)
 	cr_expect(!strstr(o, "= the machine:"), "%s", o);
 	free(o);
 	lsc_triage_free(t);
+	/* the kernel's line alone: the start's first evidence (index 0) */
+	t = run("[12345.678901] Out of memory: Killed process 4242 (llama-server) total-vm:98765432kB, "
+		"anon-rss:61234567kB\n");
+	o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "oom-killed: the OOM killer killed the process while it loaded\n"), "%s", o);
+	cr_expect(!strstr(o, "confirm it was the OOM killer"), "the kernel said so: %s", o);
+	free(o);
+	lsc_triage_free(t);
 }
