@@ -816,3 +816,55 @@ Test(triage_recognise, vllm_workers_add_up_in_the_longest_time)
 		lsc_triage_free(t);
 	}
 }
+
+/*
+ * A vmstat delta line (recognise_public.c's vmstat_line), each of its
+ * forms: "name +N", "name+N", "name: +N", "name = N", a negative delta,
+ * the k and M suffixes (a following letter makes no suffix: "3Mi" is 3),
+ * two keys of one counter added up (allocstall_normal and _movable), and
+ * the near misses: a key inside a longer word on either side, a key with
+ * no number after it.
+ */
+Test(triage_recognise, vmstat_delta_forms)
+{
+	static const struct {
+		const char *line;
+		int vm;
+		double want; /* NAN: not set */
+	} c[] = {
+		{"vmstat over 8 s: compact_stall +858 compact_fail +857", TR_VM_COMPACT_STALL, 858},
+		{"vmstat over 8 s: compact_stall +858 compact_fail +857", TR_VM_COMPACT_FAIL, 857},
+		{"vmstat: compact_stall+7", TR_VM_COMPACT_STALL, 7},
+		{"vmstat: compact_stall: +12", TR_VM_COMPACT_STALL, 12},
+		{"vmstat: compact_stall = 5", TR_VM_COMPACT_STALL, 5},
+		{"vmstat: compact_success -3", TR_VM_COMPACT_SUCCESS, -3},
+		{"vmstat: thp_fault_alloc +4", TR_VM_THP_FAULT_ALLOC, 4},
+		{"vmstat: thp_fault_fallback +290", TR_VM_THP_FAULT_FALLBACK, 290},
+		{"vmstat: pgfault +1.5M", TR_VM_PGFAULT, 1.5e6},
+		{"vmstat: pgfault +20k", TR_VM_PGFAULT, 20e3},
+		{"vmstat: pgfault +20K", TR_VM_PGFAULT, 20e3},
+		{"vmstat: pgfault +3Mi", TR_VM_PGFAULT, 3},
+		{"vmstat: pgmajfault +9 pgfault +1", TR_VM_PGMAJFAULT, 9},
+		{"vmstat: pgmajfault +9 pgfault +1", TR_VM_PGFAULT, 1},
+		{"vmstat: pswpin +2 pswpout +6", TR_VM_PSWPIN, 2},
+		{"vmstat: pswpin +2 pswpout +6", TR_VM_PSWPOUT, 6},
+		{"vmstat: allocstall_normal +286 allocstall_movable +14", TR_VM_ALLOCSTALL, 300},
+		{"vmstat: allocstall +5", TR_VM_ALLOCSTALL, 5},
+		/* near misses */
+		{"vmstat: xcompact_stall +5 pgfault +1", TR_VM_COMPACT_STALL, NAN},
+		{"vmstat: compact_stalls +5 pgfault +1", TR_VM_COMPACT_STALL, NAN},
+		{"vmstat: compact_stall rose pgfault +1", TR_VM_COMPACT_STALL, NAN},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log), "strata generate: GPU 0: NVIDIA X\n%s\n", c[i].line);
+		struct lsc_triage *t = run(log);
+		cr_assert_geq(t->nsums, 1, "%s", c[i].line);
+		double got = t->sums[0].vm[c[i].vm];
+		if (isnan(c[i].want))
+			cr_expect(isnan(got), "%s: %s = %f", c[i].line, tr_vm_names[c[i].vm], got);
+		else
+			cr_expect_float_eq(got, c[i].want, 1e-9, "%s: %s = %f", c[i].line, tr_vm_names[c[i].vm], got);
+		lsc_triage_free(t);
+	}
+}
