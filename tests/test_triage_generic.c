@@ -2315,3 +2315,45 @@ Test(generic, load_end_words_and_their_near_misses)
 		expect_start(log, c[i].outcome, NULL);
 	}
 }
+
+/*
+ * An exit after loading began, by its status (recognise_generic.c's
+ * exit_status_v and killed_line): 137 and -9 are SIGKILL (128 + 9, or the
+ * signal negated), which on a loading host is the OOM killer, so
+ * oom-killed; 136 and 138 are other statuses, a failure but no kill; 0 is
+ * no failure at all. A shell's job report ("33 Killed  cmd"), Go's
+ * "signal: killed" and a lone "Killed" are kills; "Killed" after a word
+ * is not a job report.
+ */
+Test(generic, exit_statuses_and_kills)
+{
+	static const struct {
+		const char *line;
+		const char *outcome;
+		int killed; /* oom-killed fires */
+	} c[] = {
+		{"process exited with code 137", "failed", 1},
+		{"process exited with code -9", "failed", 1},
+		{"worker exitcode: -9", "failed", 1},
+		{"process exited with code 136", "failed", 0},
+		{"process exited with code 138", "failed", 0},
+		{"worker returncode=138", "failed", 0},
+		{"process exited with code 1", "failed", 0},
+		{"process exited with status code 1", "failed", 0},
+		{"process exited with code 0", "cut-off", 0},
+		{"signal: killed", "failed", 1},
+		{"line 89:  33 Killed  python x.py", "failed", 1},
+		{"Killed", "failed", 1},
+		{"worker Killed", "cut-off", 0},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log), "INFO loading model /m/x\n%s\n", c[i].line);
+		expect_start(log, c[i].outcome, NULL);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		int s = trun_sev_of(t, "oom-killed");
+		cr_expect_eq(s, c[i].killed ? LSC_TRIAGE_FAIL : -1, "%s: oom-killed %d", c[i].line, s);
+		lsc_triage_free(t);
+	}
+}
