@@ -9,7 +9,8 @@
  * time of at least 3x what the rate implies and 20 s more; io-uring-
  * unavailable is only info when the fallback still read at 1.5 GiB/s or
  * more; alloc-dominates calls an allocation slow for its size from 16 GiB
- * at under 2 GiB/s for 60 s. And the loadscope recogniser adds up phases
+ * at under 2 GiB/s for 60 s; memlock-limit needs a pin over the limit (equal
+ * fits). And the loadscope recogniser adds up phases
  * of one kind, and spans of one name in one row.
  */
 #include <stdio.h>
