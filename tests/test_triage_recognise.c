@@ -868,3 +868,39 @@ Test(triage_recognise, vmstat_delta_forms)
 		lsc_triage_free(t);
 	}
 }
+
+/*
+ * This project's arena line (recognise_lsc.c's on_arena), by its policy
+ * and what it took: a THP policy is THP requested; a hugetlb policy that
+ * took hugetlb (or says nothing of what it took) lives in hugetlb pages,
+ * the info finding hugetlb-arena-cost; one that fell back to 4k did not;
+ * a 4k policy is THP not requested. Read through the A/B table's keys.
+ */
+Test(triage_recognise, the_arena_lines_policy_and_what_it_took)
+{
+	static const struct {
+		const char *fields;
+		const char *thp, *hugetlb;
+		int cost; /* hugetlb-arena-cost fires */
+	} c[] = {
+		{"policy=thp requested=thp source=option", "requested", "", 0},
+		{"policy=madvise source=option", "requested", "", 0},
+		{"policy=hugetlb took=hugetlb source=option", "default", "yes", 1},
+		{"policy=hugetlb source=option", "default", "yes", 1},
+		{"policy=hugetlb took=4k source=option", "default", "", 0},
+		{"policy=4k source=option", "not requested", "", 0},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[512];
+		snprintf(log, sizeof(log),
+			 "[loadscope/1] start e | run=0000000a\n"
+			 "[loadscope/1] arena a | run=0000000a %s\n"
+			 "[loadscope/1] ready | run=0000000a wall_s=10\n",
+			 c[i].fields);
+		struct lsc_triage *t = run(log);
+		cr_expect_str_eq(cfg(t, 0, "thp"), c[i].thp, "%s", c[i].fields);
+		cr_expect_str_eq(cfg(t, 0, "hugetlb"), c[i].hugetlb, "%s", c[i].fields);
+		cr_expect_eq(sev_of(t, "hugetlb-arena-cost"), c[i].cost ? LSC_TRIAGE_INFO : -1, "%s", c[i].fields);
+		lsc_triage_free(t);
+	}
+}
