@@ -2357,3 +2357,48 @@ Test(generic, exit_statuses_and_kills)
 		lsc_triage_free(t);
 	}
 }
+
+/*
+ * A load's figure in words (recognise_generic.c's figures): "loaded in
+ * 12.5 s" is the load and the start up; "Loading weights took 4.6 s" the
+ * load done, not yet up; a time from 0 s up to under 1e7 s is a figure
+ * (0 s and 9999999 s are read, 10000000 s is not: no start takes years);
+ * "ready in 30 s" the time to ready; a size with no time ("took 6.1138
+ * GB") the model's size in GiB (6.1138e9 / 2^30); a warmup's time is no
+ * load figure.
+ */
+Test(generic, load_figures_in_words)
+{
+	static const struct {
+		const char *line;
+		double load_s, ready_s, gib; /* NAN: none */
+		int ready;
+	} c[] = {
+		{"INFO model weights loaded in 12.5 s", 12.5, 12.5, NAN, 1},
+		{"INFO Loading weights took 4.6 s", 4.6, NAN, NAN, 0},
+		{"INFO model weights loaded in 0 s", 0, 0, NAN, 1},
+		{"INFO model weights loaded in 9999999 s", 9999999, 9999999, NAN, 1},
+		{"INFO model weights loaded in 10000000 s", NAN, NAN, NAN, 0},
+		{"INFO server ready in 30 s", 30, 30, NAN, 1},
+		{"INFO Loading model weights took 6.1138 GB", NAN, NAN, 6.1138e9 / 1073741824.0, 0},
+		{"INFO warmup model took 3.2 s", NAN, NAN, NAN, 0},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log), "%s\n", c[i].line);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0, "%s", c[i].line);
+		cr_expect_str_eq(si.outcome, "completed", "%s", c[i].line);
+		const double got[3] = {si.load_s, si.ready_s, si.gib}, want[3] = {c[i].load_s, c[i].ready_s, c[i].gib};
+		static const char *const what[3] = {"load_s", "ready_s", "gib"};
+		for (int k = 0; k < 3; k++)
+			if (isnan(want[k]))
+				cr_expect(isnan(got[k]), "%s: %s %f", c[i].line, what[k], got[k]);
+			else
+				cr_expect_float_eq(got[k], want[k], 1e-6, "%s: %s %f", c[i].line, what[k], got[k]);
+		cr_expect_eq(si.reached_ready, c[i].ready, "%s", c[i].line);
+		lsc_triage_free(t);
+	}
+}
