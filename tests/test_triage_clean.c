@@ -600,3 +600,20 @@ Test(triage_clean, each_prefix_level_word_is_its_level)
 			cr_expect_eq(l.level, w[i].level, "%s: level %u, not %u", line, l.level, w[i].level);
 		}
 }
+
+/*
+ * A GitHub <details> or <summary> tag with attributes ("<details open>",
+ * "<summary class=...>") comes off as the bare tags do, up to its '>';
+ * one with no '>' on the line, or a word that only starts like it
+ * ("<detailsx"), is text.
+ */
+Test(triage_clean, a_details_tag_with_attributes_comes_off)
+{
+	CLEAN("<details open>strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("<summary class=\"log\">strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("<DETAILS open>strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("<details open strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+	      "<details open strata generate: loaded 39.97 GiB at 3.12 GiB/s");
+	CLEAN("<detailsx>strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+	      "<detailsx>strata generate: loaded 39.97 GiB at 3.12 GiB/s");
+}
