@@ -612,6 +612,8 @@ Test(triage_clean, a_details_tag_with_attributes_comes_off)
 	CLEAN("<details open>strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 	CLEAN("<summary class=\"log\">strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 	CLEAN("<DETAILS open>strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* inside the line, where a '>' left behind would show */
+	CLEAN("strata generate: <details open>loaded 39.97 GiB at 3.12 GiB/s", L);
 	CLEAN("<details open strata generate: loaded 39.97 GiB at 3.12 GiB/s",
 	      "<details open strata generate: loaded 39.97 GiB at 3.12 GiB/s");
 	CLEAN("<detailsx>strata generate: loaded 39.97 GiB at 3.12 GiB/s",
