@@ -540,3 +540,40 @@ Test(verdicts, oom_killed_quotes_the_model_and_the_machine)
 	free(o);
 	lsc_triage_free(t);
 }
+
+/*
+ * verify-failed quotes the verification's own line as its evidence (line
+ * 3 here), and the start it ends is failed, after its load summary; a
+ * verification that passed ("verify: 0 failures") is no finding.
+ */
+Test(verdicts, verify_failed_quotes_its_line)
+{
+	struct lsc_triage *t = run("strata generate: GPU 0: NVIDIA X\n"
+				   "strata generate: loaded 40.0 GiB at 4.00 GiB/s\n"
+				   "verify: timed out at layer 32\n");
+	int found = 0;
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		cr_assert_eq(lsc_triage_finding(t, i, &f), 0);
+		if (strcmp(f.id, "verify-failed"))
+			continue;
+		found = 1;
+		cr_expect_eq(f.severity, LSC_TRIAGE_FAIL);
+		cr_expect_eq(f.first_line, 3, "first evidence on line %lu", f.first_line);
+		cr_expect_str_eq(f.summary, "verification after the load failed or timed out");
+	}
+	cr_expect(found, "no verify-failed");
+	char *o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "      stdin:3: verify: timed out at layer 32\n") || strstr(o, ":3: verify: timed out at layer 32\n"),
+		  "%s", o);
+	free(o);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_str_eq(si.outcome, "failed");
+	lsc_triage_free(t);
+	t = run("strata generate: GPU 0: NVIDIA X\n"
+		"strata generate: loaded 40.0 GiB at 4.00 GiB/s\n"
+		"verify: 0 failures in 32 layers\n");
+	cr_expect_eq(trun_sev_of(t, "verify-failed"), -1);
+	lsc_triage_free(t);
+}
