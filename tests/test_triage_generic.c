@@ -2402,3 +2402,18 @@ Test(generic, load_figures_in_words)
 		lsc_triage_free(t);
 	}
 }
+
+/*
+ * The model said loaded after a load under way (a "still loading" line,
+ * an open progress figure): the load is over, the start completed, not
+ * still loading; without the loaded line it is still loading.
+ */
+Test(generic, model_loaded_closes_a_load_under_way)
+{
+	expect_start("INFO loading model /m/x\nINFO the model is still loading\nINFO weights were loaded onto the GPU\n",
+		     "completed", NULL);
+	expect_start("INFO loading model /m/x\nINFO model load progress 0.5\nINFO weights were loaded onto the GPU\n",
+		     "completed", NULL);
+	expect_start("INFO loading model /m/x\nINFO the model is still loading\n", "loading", NULL);
+	expect_start("INFO loading model /m/x\nINFO model load progress 0.5\n", "loading", NULL);
+}
