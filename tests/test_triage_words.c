@@ -217,3 +217,30 @@ Test(words, dynamic_loader_missing_library)
 	};
 	check("tr_dynlib_missing", tr_dynlib_missing, c, N(c));
 }
+
+/*
+ * The pinned and killed word lists over a line longer than the lowered
+ * copy (TR_EVTEXT * 2 bytes, shapes.c's any_of reads such a line in place):
+ * the word found wherever it sits, and a line without it not taken, on
+ * both sides of the copy's length.
+ */
+Test(words, pinned_and_killed_words_on_short_and_long_lines)
+{
+	static const size_t lens[] = {40, 2 * TR_EVTEXT - 1, 2 * TR_EVTEXT, 2 * TR_EVTEXT + 1, 3000};
+	static char line[3100];
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		size_t n = lens[i];
+		memset(line, 'x', n);
+		line[n] = 0;
+		for (size_t j = 8; j < n; j += 9)
+			line[j] = ' '; /* words of x, none of them a listed one */
+		cr_expect_eq(tr_pinned_words(line, n), 0, "no pinned word in %zu bytes", n);
+		cr_expect_eq(tr_killed_words(line, n), 0, "no killed word in %zu bytes", n);
+		memcpy(line + n - 12, " page-locked", 12);
+		cr_expect_eq(tr_pinned_words(line, n), 1, "pinned word at the end of %zu bytes", n);
+		cr_expect_eq(tr_killed_words(line, n), 0, "%zu bytes", n);
+		memcpy(line + n - 12, " got SIGKILL", 12);
+		cr_expect_eq(tr_killed_words(line, n), 1, "killed word at the end of %zu bytes", n);
+		cr_expect_eq(tr_pinned_words(line, n), 0, "%zu bytes", n);
+	}
+}
