@@ -567,3 +567,55 @@ Test(triage_clean, bracketed_run_with_a_level)
 	CLEAN("[see 12:00:00 Errors] x", "[see 12:00:00 Errors] x");
 	CLEAN("[ERROR with no clock] x", "[ERROR with no clock] x");
 }
+
+/*
+ * A logger prefix's level word, each of the nine, in three layouts
+ * (vLLM's "LEVEL MM-DD hh:mm:ss [file.py:N] ", its older "LEVEL MM-DD
+ * hh:mm:ss file.py:N] ", and a bracketed field "[LEVEL] "): the prefix is
+ * taken off and the line gets the word's level, by its meaning: TRACE and
+ * DEBUG debug, INFO and NOTICE info, WARN and WARNING warn, ERROR error,
+ * CRITICAL and FATAL fatal. The level decides whether a line can be a
+ * start's failure, so each word is checked on its own.
+ */
+Test(triage_clean, each_prefix_level_word_is_its_level)
+{
+	static const struct {
+		const char *word;
+		unsigned char level;
+	} w[] = {{"TRACE", TR_LV_DEBUG},  {"DEBUG", TR_LV_DEBUG}, {"INFO", TR_LV_INFO},
+		 {"NOTICE", TR_LV_INFO},  {"WARN", TR_LV_WARN},   {"WARNING", TR_LV_WARN},
+		 {"ERROR", TR_LV_ERROR},  {"CRITICAL", TR_LV_FATAL}, {"FATAL", TR_LV_FATAL}};
+	static const char *const layout[] = {"%s 10-17 08:12:43 [x.py:1] model weights read",
+					     "%s 10-17 08:12:43 x.py:1] model weights read",
+					     "[%s] model weights read"};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		for (size_t k = 0; k < sizeof(layout) / sizeof(layout[0]); k++) {
+			struct tr_clean c = {0};
+			struct tr_line l;
+			char line[128];
+			snprintf(line, sizeof line, layout[k], w[i].word);
+			const char *got = clean(&c, line, &l);
+			cr_assert(got, "dropped: %s", line);
+			cr_expect_str_eq(got, "model weights read", "%s", line);
+			cr_expect_eq(l.level, w[i].level, "%s: level %u, not %u", line, l.level, w[i].level);
+		}
+}
+
+/*
+ * A GitHub <details> or <summary> tag with attributes ("<details open>",
+ * "<summary class=...>") comes off as the bare tags do, up to its '>';
+ * one with no '>' on the line, or a word that only starts like it
+ * ("<detailsx"), is text.
+ */
+Test(triage_clean, a_details_tag_with_attributes_comes_off)
+{
+	CLEAN("<details open>strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("<summary class=\"log\">strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("<DETAILS open>strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* inside the line, where a '>' left behind would show */
+	CLEAN("strata generate: <details open>loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("<details open strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+	      "<details open strata generate: loaded 39.97 GiB at 3.12 GiB/s");
+	CLEAN("<detailsx>strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+	      "<detailsx>strata generate: loaded 39.97 GiB at 3.12 GiB/s");
+}

@@ -2272,3 +2272,148 @@ Test(generic, a_banner_without_a_load_banner_is_no_ready)
 	expect_start("Loading weights took 4.20 seconds\n===== Profiling =====\nERROR CUDA out of memory\n", "failed",
 		     "-");
 }
+
+/*
+ * The end of a load in words (recognise_generic.c's load_end_words): each
+ * phrase after a load began completes the start (its weights are in, as
+ * after a load summary); the same words as a wait or a plan ("waiting for
+ * it to finish loading", "will be done loading") end nothing. "still
+ * loading" keeps the start under way, unless it is a guess ("may still be
+ * loading"), which says nothing of the start.
+ */
+Test(generic, load_end_words_and_their_near_misses)
+{
+	static const struct {
+		const char *line;
+		const char *outcome;
+	} c[] = {
+		{"INFO load weight end", "completed"},
+		{"INFO weights loaded", "completed"},
+		{"INFO loading complete", "completed"},
+		{"INFO load complete", "completed"},
+		{"INFO finished loading", "completed"},
+		{"INFO Finish loading", "completed"},
+		{"INFO done loading", "completed"},
+		{"INFO loaded the model", "completed"},
+		{"INFO warmup complete", "completed"},
+		{"INFO Model warm-up complete", "completed"},
+		{"INFO warmup finished", "completed"},
+		{"INFO warm-up done", "completed"},
+		{"INFO Completed warmup for voice x", "completed"},
+		{"INFO finished warmup", "completed"},
+		/* a wait or a plan of the end is no end */
+		{"INFO waiting for it to finish loading", "loading"},
+		{"INFO it will be done loading soon", "cut-off"},
+		{"INFO do not send requests until loading complete", "cut-off"},
+		/* under way, and a guess that it is */
+		{"INFO the model is still loading", "loading"},
+		{"INFO the model may still be loading", "cut-off"},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log), "INFO loading model /m/x\n%s\n", c[i].line);
+		expect_start(log, c[i].outcome, NULL);
+	}
+}
+
+/*
+ * An exit after loading began, by its status (recognise_generic.c's
+ * exit_status_v and killed_line): 137 and -9 are SIGKILL (128 + 9, or the
+ * signal negated), which on a loading host is the OOM killer, so
+ * oom-killed; 136 and 138 are other statuses, a failure but no kill; 0 is
+ * no failure at all. A shell's job report ("33 Killed  cmd"), Go's
+ * "signal: killed" and a lone "Killed" are kills; "Killed" after a word
+ * is not a job report.
+ */
+Test(generic, exit_statuses_and_kills)
+{
+	static const struct {
+		const char *line;
+		const char *outcome;
+		int killed; /* oom-killed fires */
+	} c[] = {
+		{"process exited with code 137", "failed", 1},
+		{"process exited with code -9", "failed", 1},
+		{"worker exitcode: -9", "failed", 1},
+		{"process exited with code 136", "failed", 0},
+		{"process exited with code 138", "failed", 0},
+		{"worker returncode=138", "failed", 0},
+		{"process exited with code 1", "failed", 0},
+		{"process exited with status code 1", "failed", 0},
+		{"process exited with code 0", "cut-off", 0},
+		{"signal: killed", "failed", 1},
+		{"line 89:  33 Killed  python x.py", "failed", 1},
+		{"Killed", "failed", 1},
+		{"worker Killed", "cut-off", 0},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log), "INFO loading model /m/x\n%s\n", c[i].line);
+		expect_start(log, c[i].outcome, NULL);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		int s = trun_sev_of(t, "oom-killed");
+		cr_expect_eq(s, c[i].killed ? LSC_TRIAGE_FAIL : -1, "%s: oom-killed %d", c[i].line, s);
+		lsc_triage_free(t);
+	}
+}
+
+/*
+ * A load's figure in words (recognise_generic.c's figures): "loaded in
+ * 12.5 s" is the load and the start up; "Loading weights took 4.6 s" the
+ * load done, not yet up; a time from 0 s up to under 1e7 s is a figure
+ * (0 s and 9999999 s are read, 10000000 s is not: no start takes years);
+ * "ready in 30 s" the time to ready; a size with no time ("took 6.1138
+ * GB") the model's size in GiB (6.1138e9 / 2^30); a warmup's time is no
+ * load figure.
+ */
+Test(generic, load_figures_in_words)
+{
+	static const struct {
+		const char *line;
+		double load_s, ready_s, gib; /* NAN: none */
+		int ready;
+	} c[] = {
+		{"INFO model weights loaded in 12.5 s", 12.5, 12.5, NAN, 1},
+		{"INFO Loading weights took 4.6 s", 4.6, NAN, NAN, 0},
+		{"INFO model weights loaded in 0 s", 0, 0, NAN, 1},
+		{"INFO model weights loaded in 9999999 s", 9999999, 9999999, NAN, 1},
+		{"INFO model weights loaded in 10000000 s", NAN, NAN, NAN, 0},
+		{"INFO server ready in 30 s", 30, 30, NAN, 1},
+		{"INFO Loading model weights took 6.1138 GB", NAN, NAN, 6.1138e9 / 1073741824.0, 0},
+		{"INFO warmup model took 3.2 s", NAN, NAN, NAN, 0},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log), "%s\n", c[i].line);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0, "%s", c[i].line);
+		cr_expect_str_eq(si.outcome, "completed", "%s", c[i].line);
+		const double got[3] = {si.load_s, si.ready_s, si.gib}, want[3] = {c[i].load_s, c[i].ready_s, c[i].gib};
+		static const char *const what[3] = {"load_s", "ready_s", "gib"};
+		for (int k = 0; k < 3; k++)
+			if (isnan(want[k]))
+				cr_expect(isnan(got[k]), "%s: %s %f", c[i].line, what[k], got[k]);
+			else
+				cr_expect_float_eq(got[k], want[k], 1e-6, "%s: %s %f", c[i].line, what[k], got[k]);
+		cr_expect_eq(si.reached_ready, c[i].ready, "%s", c[i].line);
+		lsc_triage_free(t);
+	}
+}
+
+/*
+ * The model said loaded after a load under way (a "still loading" line,
+ * an open progress figure): the load is over, the start completed, not
+ * still loading; without the loaded line it is still loading.
+ */
+Test(generic, model_loaded_closes_a_load_under_way)
+{
+	expect_start("INFO loading model /m/x\nINFO the model is still loading\nINFO weights were loaded onto the GPU\n",
+		     "completed", NULL);
+	expect_start("INFO loading model /m/x\nINFO model load progress 0.5\nINFO weights were loaded onto the GPU\n",
+		     "completed", NULL);
+	expect_start("INFO loading model /m/x\nINFO the model is still loading\n", "loading", NULL);
+	expect_start("INFO loading model /m/x\nINFO model load progress 0.5\n", "loading", NULL);
+}

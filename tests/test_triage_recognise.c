@@ -685,3 +685,222 @@ Test(triage_recognise, a_still_counter_back_by_more_than_a_second_is_a_restart)
 		lsc_triage_free(t);
 	}
 }
+
+/*
+ * The seed engine's loaded line states a size and either a rate or a time:
+ * the other is derived from them (40 GiB at 0.5 GiB/s is 80 s; 40 GiB in
+ * 20 s is 2 GiB/s), which is what the speed verdict is judged on; a ready
+ * time on the same line ("ready 432 s") ends the start there, a "ready"
+ * inside another word ("already") does not; a "downloaded" line is a
+ * download, not the load; a size with neither figure gives no loaded
+ * figure (the start it opens, if any, has none).
+ */
+Test(triage_recognise, loaded_line_derives_the_missing_figure)
+{
+	static const struct {
+		const char *line;
+		double gib, rate, secs, ready; /* NAN: none; secs NAN: not checked */
+	} c[] = {
+		{"strata generate: loaded 40.0 GiB at 0.50 GiB/s\n", 40.0, 0.5, 80.0, NAN},
+		{"strata generate: loaded 40.0 GiB in 20 s\n", 40.0, 2.0, 20.0, NAN},
+		{"strata generate: loaded 40.0 GiB at 4.00 GiB/s in 12 s\n", 40.0, 4.0, 12.0, NAN},
+		{"strata generate: loaded 39.97 GiB at 2.86 GiB/s, ready 432 s\n", 39.97, 2.86, NAN, 432.0},
+		{"strata generate: loaded 39.97 GiB at 2.86 GiB/s, already 432 s\n", 39.97, 2.86, NAN, NAN},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct lsc_triage *t = run(c[i].line);
+		cr_assert_eq(lsc_triage_nstarts(t), 1, "%s", c[i].line);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+		cr_expect_float_eq(t->sums[0].loaded_gib, c[i].gib, 1e-9, "%s", c[i].line);
+		cr_expect_float_eq(t->sums[0].loaded_rate, c[i].rate, 1e-9, "%s", c[i].line);
+		if (!isnan(c[i].secs))
+			cr_expect_float_eq(si.load_s, c[i].secs, 1e-6, "%s: load %f", c[i].line, si.load_s);
+		if (isnan(c[i].ready)) {
+			cr_expect(isnan(si.ready_s), "%s: ready %f", c[i].line, si.ready_s);
+			cr_expect_not(si.reached_ready, "%s", c[i].line);
+		} else {
+			cr_expect_float_eq(si.ready_s, c[i].ready, 1e-9, "%s: ready %f", c[i].line, si.ready_s);
+			cr_expect(si.reached_ready, "%s", c[i].line);
+		}
+		lsc_triage_free(t);
+	}
+	struct lsc_triage *t = run("strata generate: loaded 40.0 GiB\n");
+	for (size_t i = 0; i < lsc_triage_nstarts(t) && i < t->nsums; i++)
+		cr_expect(isnan(t->sums[i].loaded_gib), "a size alone: %f", t->sums[i].loaded_gib);
+	lsc_triage_free(t);
+	t = run("strata generate: downloaded 28 GiB in 9 s\n");
+	cr_expect_eq(lsc_triage_nstarts(t), 0, "a download is no start");
+	lsc_triage_free(t);
+}
+
+/*
+ * A ready line with no figure of its own and no clock on the lines: the
+ * time to ready is the largest "still starting (N s)" counter before it
+ * (the server's own count of the wait), 16 s here; with a figure of its
+ * own, that figure (20 s); with neither, no time to ready, the start
+ * still completed.
+ */
+Test(triage_recognise, a_bare_ready_line_takes_the_still_counter)
+{
+	static const struct {
+		const char *log;
+		double ready;
+	} c[] = {
+		{"strata generate: GPU 0: NVIDIA X\n"
+		 "[strata] still starting (8 s) - please wait\n"
+		 "[strata] still starting (16 s) - please wait\n"
+		 "[strata] engine is ready\n",
+		 16.0},
+		{"strata generate: GPU 0: NVIDIA X\n"
+		 "[strata] still starting (8 s) - please wait\n"
+		 "[strata] still starting (16 s) - please wait\n"
+		 "[strata] engine is ready after 20 s\n",
+		 20.0},
+		{"strata generate: GPU 0: NVIDIA X\n"
+		 "strata generate: expert arena: cudaHostRegister PORTABLE ok; using 4 KB pages\n"
+		 "[strata] engine is ready\n",
+		 NAN},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct lsc_triage *t = run(c[i].log);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0, "%s", c[i].log);
+		cr_expect_str_eq(si.outcome, "completed", "%s", c[i].log);
+		cr_expect(si.reached_ready, "%s", c[i].log);
+		if (isnan(c[i].ready))
+			cr_expect(isnan(si.ready_s), "%s: %f", c[i].log, si.ready_s);
+		else
+			cr_expect_float_eq(si.ready_s, c[i].ready, 1e-9, "%s: %f", c[i].log, si.ready_s);
+		lsc_triage_free(t);
+	}
+}
+
+/*
+ * vLLM's workers (tensor-parallel ranks) each print their own "Model
+ * loading took X GiB and Y seconds": the start loaded their sum, in the
+ * longest worker's time, whichever order the lines come in; the rate is
+ * that sum over that time. The loaded figures are what the verdict and
+ * the rules read the speed from.
+ */
+Test(triage_recognise, vllm_workers_add_up_in_the_longest_time)
+{
+	static const struct {
+		double gib[3], secs[3];
+		int n;
+	} c[] = {
+		{{20.0}, {12.0}, 1},
+		{{7.5, 7.5}, {12.0, 15.0}, 2},
+		{{7.5, 7.5}, {15.0, 12.0}, 2}, /* the longest first: a shorter one after does not shorten it */
+		{{4.0, 6.0, 5.0}, {9.0, 20.0, 11.0}, 3},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[1024] = "INFO 10-16 15:39:01 [api_server.py:1] vLLM API server version 0.9.1\n";
+		double sum = 0, max = 0;
+		for (int w = 0; w < c[i].n; w++) {
+			snprintf(log + strlen(log), sizeof(log) - strlen(log),
+				 "(VllmWorker rank=%d pid=7) INFO 10-16 15:39:31 [gpu_model_runner.py:1] Model loading took "
+				 "%.2f GiB and %.1f seconds\n",
+				 w, c[i].gib[w], c[i].secs[w]);
+			sum += c[i].gib[w];
+			max = c[i].secs[w] > max ? c[i].secs[w] : max;
+		}
+		struct lsc_triage *t = run(log);
+		cr_assert_eq(lsc_triage_nstarts(t), 1, "%s", log);
+		cr_expect_float_eq(t->sums[0].loaded_gib, sum, 1e-9, "%s", log);
+		cr_expect_float_eq(t->sums[0].loaded_rate, sum / max, 1e-9, "%s", log);
+		struct lsc_triage_start_info si;
+		cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+		cr_expect_float_eq(si.load_s, max, 1e-9, "%s: load %f", log, si.load_s);
+		cr_expect_float_eq(si.gib, sum, 1e-9, "%s", log);
+		lsc_triage_free(t);
+	}
+}
+
+/*
+ * A vmstat delta line (recognise_public.c's vmstat_line), each of its
+ * forms: "name +N", "name+N", "name: +N", "name = N", a negative delta,
+ * the k and M suffixes (a following letter makes no suffix: "3Mi" is 3),
+ * two keys of one counter added up (allocstall_normal and _movable), and
+ * the near misses: a key inside a longer word on either side, a key with
+ * no number after it.
+ */
+Test(triage_recognise, vmstat_delta_forms)
+{
+	static const struct {
+		const char *line;
+		int vm;
+		double want; /* NAN: not set */
+	} c[] = {
+		{"vmstat over 8 s: compact_stall +858 compact_fail +857", TR_VM_COMPACT_STALL, 858},
+		{"vmstat over 8 s: compact_stall +858 compact_fail +857", TR_VM_COMPACT_FAIL, 857},
+		{"vmstat: compact_stall+7", TR_VM_COMPACT_STALL, 7},
+		{"vmstat: compact_stall: +12", TR_VM_COMPACT_STALL, 12},
+		{"vmstat: compact_stall = 5", TR_VM_COMPACT_STALL, 5},
+		{"vmstat: compact_success -3", TR_VM_COMPACT_SUCCESS, -3},
+		{"vmstat: thp_fault_alloc +4", TR_VM_THP_FAULT_ALLOC, 4},
+		{"vmstat: thp_fault_fallback +290", TR_VM_THP_FAULT_FALLBACK, 290},
+		{"vmstat: pgfault +1.5M", TR_VM_PGFAULT, 1.5e6},
+		{"vmstat: pgfault +20k", TR_VM_PGFAULT, 20e3},
+		{"vmstat: pgfault +20K", TR_VM_PGFAULT, 20e3},
+		{"vmstat: pgfault +3Mi", TR_VM_PGFAULT, 3},
+		{"vmstat: pgmajfault +9 pgfault +1", TR_VM_PGMAJFAULT, 9},
+		{"vmstat: pgmajfault +9 pgfault +1", TR_VM_PGFAULT, 1},
+		{"vmstat: pswpin +2 pswpout +6", TR_VM_PSWPIN, 2},
+		{"vmstat: pswpin +2 pswpout +6", TR_VM_PSWPOUT, 6},
+		{"vmstat: allocstall_normal +286 allocstall_movable +14", TR_VM_ALLOCSTALL, 300},
+		{"vmstat: allocstall +5", TR_VM_ALLOCSTALL, 5},
+		/* near misses */
+		{"vmstat: xcompact_stall +5 pgfault +1", TR_VM_COMPACT_STALL, NAN},
+		{"vmstat: compact_stalls +5 pgfault +1", TR_VM_COMPACT_STALL, NAN},
+		{"vmstat: compact_stall rose pgfault +1", TR_VM_COMPACT_STALL, NAN},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log), "strata generate: GPU 0: NVIDIA X\n%s\n", c[i].line);
+		struct lsc_triage *t = run(log);
+		cr_assert_geq(t->nsums, 1, "%s", c[i].line);
+		double got = t->sums[0].vm[c[i].vm];
+		if (isnan(c[i].want))
+			cr_expect(isnan(got), "%s: %s = %f", c[i].line, tr_vm_names[c[i].vm], got);
+		else
+			cr_expect_float_eq(got, c[i].want, 1e-9, "%s: %s = %f", c[i].line, tr_vm_names[c[i].vm], got);
+		lsc_triage_free(t);
+	}
+}
+
+/*
+ * This project's arena line (recognise_lsc.c's on_arena), by its policy
+ * and what it took: a THP policy is THP requested; a hugetlb policy that
+ * took hugetlb (or says nothing of what it took) lives in hugetlb pages,
+ * the info finding hugetlb-arena-cost; one that fell back to 4k did not;
+ * a 4k policy is THP not requested. Read through the A/B table's keys.
+ */
+Test(triage_recognise, the_arena_lines_policy_and_what_it_took)
+{
+	static const struct {
+		const char *fields;
+		const char *thp, *hugetlb;
+		int cost; /* hugetlb-arena-cost fires */
+	} c[] = {
+		{"policy=thp requested=thp source=option", "requested", "", 0},
+		{"policy=madvise source=option", "requested", "", 0},
+		{"policy=hugetlb took=hugetlb source=option", "default", "yes", 1},
+		{"policy=hugetlb source=option", "default", "yes", 1},
+		{"policy=hugetlb took=4k source=option", "default", "", 0},
+		{"policy=4k source=option", "not requested", "", 0},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[512];
+		snprintf(log, sizeof(log),
+			 "[loadscope/1] start e | run=0000000a\n"
+			 "[loadscope/1] arena a | run=0000000a %s\n"
+			 "[loadscope/1] ready | run=0000000a wall_s=10\n",
+			 c[i].fields);
+		struct lsc_triage *t = run(log);
+		cr_expect_str_eq(cfg(t, 0, "thp"), c[i].thp, "%s", c[i].fields);
+		cr_expect_str_eq(cfg(t, 0, "hugetlb"), c[i].hugetlb, "%s", c[i].fields);
+		cr_expect_eq(sev_of(t, "hugetlb-arena-cost"), c[i].cost ? LSC_TRIAGE_INFO : -1, "%s", c[i].fields);
+		lsc_triage_free(t);
+	}
+}

@@ -10,7 +10,10 @@
 
 #include <criterion/criterion.h>
 
+#include <math.h>
+
 #include "triage/internal.h"
+#include "triage/render.h"
 #include "triage/triage.h"
 
 static void add_start(char *log, size_t cap, int n, int thp_off, double total, double alloc, double copy,
@@ -215,4 +218,110 @@ Test(triage_table, the_buffered_reader_is_a_key_and_a_start)
 	lsc_triage_finish(t);
 	cr_assert_eq(lsc_triage_nstarts(t), 2, "a second read-through line with no note between is a second start");
 	lsc_triage_free(t);
+}
+
+/*
+ * The table's figures as a property, over arms drawn at random (each input
+ * its own arm, named with lsc_triage_arm): every arm's n, and per metric
+ * (the complement's total, its allocation, its copy, load to ready) the
+ * count, the median (the middle one of an odd count, the mean of the two
+ * middle ones of an even count), the minimum and the maximum, each
+ * computed here from the values written into the lines; the relative
+ * column is the arm's median load to ready over the smallest arm median.
+ * Past TR_ARMS_MAX arms, the last slot holds every further arm, labelled
+ * "other", and the arms before it keep their own.
+ */
+static unsigned lcg(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (*s >> 16) & 0x7fff;
+}
+
+static int dcmp_(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(double), dcmp_);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+Test(triage_table, arm_figures_as_a_property)
+{
+	unsigned seed = 27001;
+	for (int rd = 0; rd < 40; rd++) {
+		unsigned narms = 2 + lcg(&seed) % (TR_ARMS_MAX + 3); /* up to TR_ARMS_MAX + 4: "other" too */
+		struct lsc_triage_opts o = {.flags = LSC_TRIAGE_TABLE};
+		struct lsc_triage *t = lsc_triage_new(&o);
+		cr_assert(t);
+		/* the values of each slot, per metric */
+		static double v[TR_ARMS_MAX][TR_TABLE_METRICS][64];
+		unsigned nv[TR_ARMS_MAX] = {0};
+		unsigned run = 1;
+		for (unsigned a = 0; a < narms; a++) {
+			unsigned slot = a < TR_ARMS_MAX ? a : TR_ARMS_MAX - 1;
+			unsigned k = 1 + lcg(&seed) % 4;
+			for (unsigned j = 0; j < k; j++, run++) {
+				double copy = (10 + lcg(&seed) % 200) / 10.0, alloc = (lcg(&seed) % 3000) / 10.0;
+				double total = alloc + copy, ready = total + (lcg(&seed) % 900) / 10.0;
+				char src[32], arm[16], log[512];
+				snprintf(src, sizeof(src), "run%u", run);
+				snprintf(arm, sizeof(arm), "A%02u", a);
+				cr_assert_eq(lsc_triage_source(t, src), 0);
+				cr_assert_eq(lsc_triage_arm(t, arm), 0);
+				snprintf(log, sizeof(log),
+					 "[loadscope/1] start e | run=%08x\n"
+					 "[loadscope/1] complement ready | run=%08x wall_s=%.1f alloc_s=%.1f copy_s=%.1f "
+					 "bytes=30569431040\n"
+					 "[loadscope/1] ready | run=%08x wall_s=%.1f\n",
+					 run, run, total, alloc, copy, run, ready);
+				cr_assert_eq(lsc_triage_feed(t, log, strlen(log)), 0);
+				const double m[TR_TABLE_METRICS] = {total, alloc, copy, ready};
+				for (int x = 0; x < TR_TABLE_METRICS; x++)
+					/* as the line prints it: one decimal */
+					v[slot][x][nv[slot]] = round(m[x] * 10) / 10;
+				nv[slot]++;
+			}
+		}
+		lsc_triage_finish(t);
+		cr_assert_eq(lsc_triage_nstarts(t), run - 1);
+		struct tr_table tb;
+		cr_assert_eq(tr_table_build(t, &tb), 0);
+		unsigned want_arms = narms < TR_ARMS_MAX ? narms : TR_ARMS_MAX;
+		cr_assert_eq(tb.narms, want_arms, "round %d: %u arms of %u", rd, tb.narms, narms);
+		double best = INFINITY, med_ready[TR_ARMS_MAX];
+		for (unsigned a = 0; a < want_arms; a++) {
+			char lab[32];
+			if (a == TR_ARMS_MAX - 1 && narms > TR_ARMS_MAX)
+				snprintf(lab, sizeof(lab), "other");
+			else
+				snprintf(lab, sizeof(lab), "arm=A%02u", a);
+			cr_expect_str_eq(tb.arms[a].label, lab, "round %d", rd);
+			cr_expect_eq(tb.arms[a].n, nv[a], "round %d arm %u: n %u, not %u", rd, a, tb.arms[a].n, nv[a]);
+			for (int x = 0; x < TR_TABLE_METRICS; x++) {
+				double w[64];
+				memcpy(w, v[a][x], nv[a] * sizeof(double));
+				double med = median_of(w, nv[a]);
+				cr_expect_eq(tb.arms[a].cnt[x], nv[a], "round %d arm %u metric %d", rd, a, x);
+				cr_expect_float_eq(tb.arms[a].med[x], med, 1e-6, "round %d arm %u metric %d: median %f, not %f",
+						   rd, a, x, tb.arms[a].med[x], med);
+				cr_expect_float_eq(tb.arms[a].min[x], w[0], 1e-6, "round %d arm %u metric %d: min", rd, a, x);
+				cr_expect_float_eq(tb.arms[a].max[x], w[nv[a] - 1], 1e-6, "round %d arm %u metric %d: max",
+						   rd, a, x);
+				if (x == 3) {
+					med_ready[a] = med;
+					if (med < best)
+						best = med;
+				}
+			}
+		}
+		cr_expect_eq(tb.basis, 3, "relative on load to ready");
+		for (unsigned a = 0; a < want_arms; a++)
+			cr_expect_float_eq(tr_table_relative(&tb, a), med_ready[a] / best, 1e-9, "round %d arm %u", rd, a);
+		tr_table_free(&tb);
+		lsc_triage_free(t);
+	}
 }

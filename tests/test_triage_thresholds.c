@@ -9,7 +9,8 @@
  * time of at least 3x what the rate implies and 20 s more; io-uring-
  * unavailable is only info when the fallback still read at 1.5 GiB/s or
  * more; alloc-dominates calls an allocation slow for its size from 16 GiB
- * at under 2 GiB/s for 60 s. And the loadscope recogniser adds up phases
+ * at under 2 GiB/s for 60 s; memlock-limit needs a pin over the limit (equal
+ * fits). And the loadscope recogniser adds up phases
  * of one kind, and spans of one name in one row.
  */
 #include <stdio.h>
@@ -334,5 +335,39 @@ Test(triage_thresholds, a_span_named_twice_is_one_row_with_the_sum)
 	cr_assert_float_eq(v, 1.25, 1e-9, "%s", out);
 	cr_assert_lt(m, i, "the first span first:\n%s", out);
 	free(out);
+	lsc_triage_free(t);
+}
+
+/*
+ * memlock-limit fires on a limit under what the engine pins (docs/triage.md:
+ * the limit from `ulimit -a` in KiB, 65536 KiB = 64 MiB, against llama.cpp's
+ * CUDA_Host buffer): 64.01 MiB is over it, 64.00 MiB is not (equal fits),
+ * 63.99 MiB is under; when it fires, the arithmetic gives both figures.
+ */
+Test(triage_thresholds, memlock_limit_from_a_pin_over_the_limit)
+{
+	static const struct {
+		const char *mib;
+		int fires;
+	} c[] = {{"63.99", 0}, {"64.00", 0}, {"64.01", 1}, {"1024.00", 1}};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[256];
+		snprintf(log, sizeof(log),
+			 "max locked memory       (kbytes, -l) 65536\n"
+			 "load_tensors:    CUDA_Host model buffer size = %s MiB\n",
+			 c[i].mib);
+		cr_expect_eq(sev(log, "memlock-limit"), c[i].fires ? LSC_TRIAGE_WARN : -1, "%s MiB", c[i].mib);
+	}
+	struct lsc_triage *t = trun_text("max locked memory       (kbytes, -l) 65536\n"
+					 "load_tensors:    CUDA_Host model buffer size = 2048.00 MiB\n");
+	cr_assert_not_null(t);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&buf, &len);
+	cr_assert_eq(lsc_triage_render(t, LSC_TRIAGE_TEXT, o), 0);
+	fclose(o);
+	cr_expect(strstr(buf, "      = limit 64.00 MiB\n"), "%s", buf);
+	cr_expect(strstr(buf, "      = wanted to lock 2.00 GiB\n"), "%s", buf);
+	free(buf);
 	lsc_triage_free(t);
 }

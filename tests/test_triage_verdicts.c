@@ -496,3 +496,84 @@ Test(output, json_lists_the_first_starts_and_counts_every_one)
 		lsc_triage_free(t);
 	}
 }
+
+/*
+ * oom-killed quotes the figures the log gives beside the kill: the
+ * model's loaded size (40 GiB here) and the machine's RAM (34359738368
+ * bytes = 32.00 GiB); a bare SIGKILL asks to confirm it was the OOM
+ * killer, the kernel's own line does not; a kill after the start
+ * completed says so. Without the figures, no arithmetic line.
+ */
+Test(verdicts, oom_killed_quotes_the_model_and_the_machine)
+{
+	struct lsc_triage *t = run("[loadscope/1] start e | run=00000001\n"
+				   "[loadscope/1] system k | run=00000001 mem_total_bytes=34359738368\n"
+				   "strata generate: loaded 40.0 GiB at 2.00 GiB/s\n"
+				   "Killed\n");
+	cr_expect_eq(trun_sev_of(t, "oom-killed"), LSC_TRIAGE_FAIL);
+	char *o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "oom-killed: the process was killed (SIGKILL) after the start completed; on a loading "
+			    "host that is most often the OOM killer\n"), "%s", o);
+	cr_expect(strstr(o, "      = the model: 40.00 GiB\n"), "%s", o);
+	cr_expect(strstr(o, "      = the machine: 32.00 GiB of RAM\n"), "%s", o);
+	cr_expect(strstr(o, "confirm it was the OOM killer"), "%s", o);
+	free(o);
+	lsc_triage_free(t);
+
+	t = run("llama_model_loader: loaded meta data with 33 key-value pairs\n"
+		"load_tensors: offloading 0 repeating layers to GPU\n"
+		"[12345.678901] Out of memory: Killed process 4242 (llama-server) total-vm:98765432kB, "
+		"anon-rss:61234567kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:123456kB oom_score_adj:0\n");
+	o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "oom-killed: the OOM killer killed the process while it loaded\n"), "%s", o);
+	cr_expect(!strstr(o, "confirm it was the OOM killer"), "the kernel said so: %s", o);
+	cr_expect(!strstr(o, "= the model:"), "%s", o);
+	cr_expect(!strstr(o, "= the machine:"), "%s", o);
+	free(o);
+	lsc_triage_free(t);
+	/* the kernel's line alone: the start's first evidence (index 0) */
+	t = run("[12345.678901] Out of memory: Killed process 4242 (llama-server) total-vm:98765432kB, "
+		"anon-rss:61234567kB\n");
+	o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "oom-killed: the OOM killer killed the process while it loaded\n"), "%s", o);
+	cr_expect(!strstr(o, "confirm it was the OOM killer"), "the kernel said so: %s", o);
+	free(o);
+	lsc_triage_free(t);
+}
+
+/*
+ * verify-failed quotes the verification's own line as its evidence (line
+ * 3 here), and the start it ends is failed, after its load summary; a
+ * verification that passed ("verify: 0 failures") is no finding.
+ */
+Test(verdicts, verify_failed_quotes_its_line)
+{
+	struct lsc_triage *t = run("strata generate: GPU 0: NVIDIA X\n"
+				   "strata generate: loaded 40.0 GiB at 4.00 GiB/s\n"
+				   "verify: timed out at layer 32\n");
+	int found = 0;
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		cr_assert_eq(lsc_triage_finding(t, i, &f), 0);
+		if (strcmp(f.id, "verify-failed"))
+			continue;
+		found = 1;
+		cr_expect_eq(f.severity, LSC_TRIAGE_FAIL);
+		cr_expect_eq(f.first_line, 3, "first evidence on line %lu", f.first_line);
+		cr_expect_str_eq(f.summary, "verification after the load failed or timed out");
+	}
+	cr_expect(found, "no verify-failed");
+	char *o = text_of(t, LSC_TRIAGE_TEXT);
+	cr_expect(strstr(o, "      stdin:3: verify: timed out at layer 32\n") || strstr(o, ":3: verify: timed out at layer 32\n"),
+		  "%s", o);
+	free(o);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 0, &si), 0);
+	cr_expect_str_eq(si.outcome, "failed");
+	lsc_triage_free(t);
+	t = run("strata generate: GPU 0: NVIDIA X\n"
+		"strata generate: loaded 40.0 GiB at 4.00 GiB/s\n"
+		"verify: 0 failures in 32 layers\n");
+	cr_expect_eq(trun_sev_of(t, "verify-failed"), -1);
+	lsc_triage_free(t);
+}
