@@ -552,7 +552,6 @@ struct lsc_triage {
 	unsigned model_src;
 	unsigned long unnamed_log_lines;
 	unsigned nstarts;
-	unsigned src_starts0; /* nstarts when the current input began (fallback_start.c) */
 	struct tr_ctx ctx;
 	/* the rules to run: tr_rules; tests swap in a table with a failing rule */
 	const struct tr_rule *const *rules;
@@ -813,10 +812,6 @@ int tr_server_up_only(const char *s, size_t n);
  * TR_BK_LOADING under way, TR_BK_FAILED ended before it came up, 0 none. */
 enum { TR_BK_LOADING = 1, TR_BK_FAILED = 2 };
 int tr_backend_start_said(const char *s, size_t n);
-/* fallback_start.c: in an input where no start has begun, is @l a
- * program's line that names the model's parts (a start begun in words no
- * vocabulary knows)? */
-int tr_fallback_begins(const struct tr_line *l);
 /* args_dump.c: a program's parsed arguments printed whole, naming its
  * model (`Args { model_id: "m", ... }`, `Namespace(model='m', ...)`): a
  * start begun. */

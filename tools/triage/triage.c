@@ -123,7 +123,6 @@ void *tr_grow(void *p, size_t *cap, size_t size)
 static void input_apart(struct lsc_triage *t)
 {
 	t->cur = NULL;
-	t->src_starts0 = t->nstarts;
 	for (int k = 0; k < TR_TS_KINDS; k++) {
 		t->pending_ts[k] = t->pending_last[k] = NAN;
 		t->pending_mixed[k] = t->pending_depth[k] = 0;
@@ -397,13 +396,6 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		long_step_said(t, &l, 0);
 		if (l.kw & TR_G_GFATAL)
 			tr_load_failure_said(t, &l);
-	}
-	/* no start in this input yet: a program's line naming the model's
-	 * parts begins one (fallback_start.c) */
-	struct tr_start *fb;
-	if (!used && !t->cur && t->nstarts == t->src_starts0 && tr_fallback_begins(&l) && (fb = tr_begin(t, &l, NULL))) {
-		tr_touch(fb, &l);
-		used = 1;
 	}
 	if (used)
 		t->nrecog++;
