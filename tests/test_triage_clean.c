@@ -497,3 +497,36 @@ Test(triage_clean, bracketed_run_with_a_level)
 	CLEAN("[see 12:00:00 Errors] x", "[see 12:00:00 Errors] x");
 	CLEAN("[ERROR with no clock] x", "[ERROR with no clock] x");
 }
+
+/* The stream's name a collector writes before each line (issue 23's
+ * thirteenth round: a macOS app's `[hh:mm:ss] STDOUT: ` over its server's
+ * slog lines hid every one of them): gone, in any layout, with the clock
+ * before it kept; near misses on both sides stay. */
+Test(triage_clean, a_stream_name_before_the_line)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "[21:07:37] STDOUT: Mar 17 21:07:37 ERROR failed starting/connecting to the gRPC service",
+			       &l),
+			 "ERROR failed starting/connecting to the gRPC service");
+	cr_expect_float_eq(l.ts, 21 * 3600 + 7 * 60 + 37, 1e-9);
+	CLEAN("STDERR: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("stderr: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[1] stdout: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[stderr] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[STDOUT]: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* the container runtime's CRI record, after its time */
+	CLEAN("2024-06-01T10:00:00.123456789Z stdout F strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("2024-06-01T10:00:00.123456789Z stderr P strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* near misses: a name in mixed case, a word that starts with it, the
+	 * name as a sentence's subject, nothing after it, no CRI tag */
+	CLEAN("StdOut: kept as written", "StdOut: kept as written");
+	CLEAN("stdout_logfile=/var/log/x.log", "stdout_logfile=/var/log/x.log");
+	CLEAN("stderr is redirected to the log", "stderr is redirected to the log");
+	CLEAN("stdouts: kept", "stdouts: kept");
+	CLEAN("[1] stdout:", "stdout:");
+	CLEAN("stdout X kept", "stdout X kept");
+	CLEAN("STDOUT F kept", "STDOUT F kept");
+	CLEAN("[stdout]kept", "[stdout]kept");
+	CLEAN("strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+}

@@ -2272,3 +2272,76 @@ Test(generic, a_banner_without_a_load_banner_is_no_ready)
 	expect_start("Loading weights took 4.20 seconds\n===== Profiling =====\nERROR CUDA out of memory\n", "failed",
 		     "-");
 }
+
+/* A load failure the program goes on past (issue 23's thirteenth round:
+ * mistral.rs's `Could not load token at ..., using no HF token` read as the
+ * start failing): an optional thing's, a credential only gated downloads
+ * need, or one whose sentence says what the program does instead. The
+ * model's, a tokenizer's, one with nothing done instead still fail. */
+Test(generic, a_failure_the_program_goes_on_past)
+{
+	const char *head = "2024-06-17T02:12:33.837475Z  INFO server: Loading model `m.gguf`\n";
+	char log[1024];
+	static const char *const past[] = {
+		"INFO tokens: Could not load token at \"/home/u/.cache/huggingface/token\", using no HF token.",
+		"WARN hub: failed to load the HF token: file not found",
+		"WARN failed to load model on GPU 1, falling back to CPU",
+		"WARN unable to load the draft model, continuing without speculative decoding",
+		"WARN could not load chat template file, using default template",
+	};
+	for (size_t i = 0; i < sizeof(past) / sizeof(past[0]); i++) {
+		snprintf(log, sizeof(log), "%s%s\n", head, past[i]);
+		expect_start(log, "cut-off", "-");
+	}
+	static const char *const fails[] = {
+		"ERROR could not load model at /m/m.gguf",
+		"ERROR failed to load tokenizer: file not found",
+		"ERROR Failed to load the model. Using the wrong format?",
+		"ERROR could not load tokens.json: invalid JSON",
+	};
+	for (size_t i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
+		snprintf(log, sizeof(log), "%s%s\n", head, fails[i]);
+		expect_start(log, "failed", "-");
+	}
+}
+
+/* A load time the engine states for the weights is preferred over a bar's
+ * elapsed time (issue 23's thirteenth round: TorchServe's `checkpoint
+ * loading time at rank 1: 108.87 sec` under a shard bar last drawn at
+ * 6/7 [01:30], which alone is 60-100 s with no size: `-`). Near misses: a
+ * stated time shorter than the bar (a step's or a part's), a bar with no
+ * stated time. */
+Test(generic, a_stated_load_time_over_a_bars_time)
+{
+	const char *bar = "Loading 7 checkpoint shards:  86%|########  | 6/7 [01:30<00:15, 15.05s/it]\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%scheckpoint loading time at rank 1: 108.87 sec\n%s", bar, bar);
+	expect_start(log, "completed", "slow");
+	struct lsc_triage *t = trun_text(log);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 108.8 && si.load_s < 108.9, "load %f", si.load_s);
+	lsc_triage_free(t);
+	/* shorter than the bar: the bar's 90 s stays, `-` with no size */
+	snprintf(log, sizeof(log), "%scheckpoint loading time at rank 1: 40.2 sec\n%s", bar, bar);
+	t = trun_text(log);
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 89.9 && si.load_s < 90.1, "load %f", si.load_s);
+	cr_expect_str_eq(si.speed, "-");
+	lsc_triage_free(t);
+}
+
+/* A paste that opens at the load's end (sglang's `Load weight end.`) has
+ * no time to ready in its clocks: they span the steps after the load, not
+ * the start. The same clocks from a line before the load's end do. */
+Test(generic, clocks_from_a_paste_that_opens_past_the_load)
+{
+	expect_start("[2025-05-14 09:29:03] Load weight end. type=Qwen3ForCausalLM, mem usage=15.35 GB.\n"
+		     "[2025-05-14 09:29:10] Capture cuda graph end. Time elapsed: 5.92 s.\n"
+		     "[2025-05-14 09:29:11] INFO:     Application startup complete.\n",
+		     "completed", "-");
+	expect_start("[2025-05-14 09:28:40] Load weight begin. avail mem=78.8 GB\n"
+		     "[2025-05-14 09:29:03] Load weight end. type=Qwen3ForCausalLM, mem usage=15.35 GB.\n"
+		     "[2025-05-14 09:29:11] INFO:     Application startup complete.\n",
+		     "completed", "ok");
+}

@@ -595,6 +595,41 @@ static const char *strip_level_run(const char *q, const char *end, unsigned char
 	return tr_skip_ws(past, end);
 }
 
+/* The name of the stream a line came on, written before it by what
+ * collected it: an app's or a runner's `STDOUT: ` / `stderr: `, a bracketed
+ * `[stderr] `, the container runtime's CRI record `stdout F ` (after its
+ * ISO time, `P` a partial line). Every line behind it is the program's own
+ * and is read as such (a macOS app that prints `[21:06:59] STDOUT: ` before
+ * each of its server's slog lines hid them all). The name alone in either
+ * case, then its separator and a message: not `stdout_logfile=`, `stderr is
+ * redirected`, `StdOut: `, a bare `stdout:` (nothing of the program's). */
+static const char *strip_stream(const char *q, const char *end)
+{
+	const char *r = q + (*q == '[');
+	if (end - r < 8 || (r[0] | 0x20) != 's' || (r[1] | 0x20) != 't' || (r[2] | 0x20) != 'd' ||
+	    (strncasecmp(r + 3, "out", 3) && strncasecmp(r + 3, "err", 3)))
+		return q;
+	/* one case for the whole name: "STDOUT", "stdout", not "StdOut" */
+	for (int i = 1; i < 6; i++)
+		if (tr_upper(r[i]) != tr_upper(r[0]))
+			return q;
+	const char *e = r + 6;
+	if (r != q) { /* "[stderr] ", "[stderr]: " */
+		if (*e != ']')
+			return q;
+		e++;
+		if (e < end && *e == ':')
+			e++;
+		return e < end && *e == ' ' ? tr_skip_ws(e, end) : q;
+	}
+	if (e[0] == ':' && e + 1 < end && e[1] == ' ')
+		return tr_skip_ws(e + 1, end);
+	/* CRI: "stdout F message", "stderr P message" */
+	if (e + 2 < end && e[0] == ' ' && (e[1] == 'F' || e[1] == 'P') && e[2] == ' ' && tr_lower(r[0]) == r[0])
+		return e + 3;
+	return q;
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -603,8 +638,13 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	size_t n;
 
 	/* every prefix below opens with one of these: most lines go no further */
-	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q)))
+	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q) || *q == 's'))
 		return p;
+	if (*q == 's' || *q == 'S' || *q == '[') {
+		const char *r = strip_stream(q, end);
+		if (r != q || *q == 's')
+			return r;
+	}
 
 	if (*q == '[') {
 		const char *r = strip_bracket(q, end, ts);

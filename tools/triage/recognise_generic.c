@@ -1146,9 +1146,16 @@ static int assert_failed(const char *s, size_t n)
 
 int tr_load_failure_words(const char *s, size_t n)
 {
-	/* a guess before the words is none ("if you can't load the model, ...") */
+	/* a guess before the words is none ("if you can't load the model, ..."),
+	 * nor a failure the program goes on past (subject.c) */
 	const char *k = load_failed_at(s, n);
-	return k && !tr_hedged(s, (size_t)(k - s));
+	return k && !tr_hedged(s, (size_t)(k - s)) && !tr_failure_gone_past(s, n, k);
+}
+
+int tr_load_failure_gone_past(const char *s, size_t n)
+{
+	const char *k = load_failed_at(s, n);
+	return k && tr_failure_gone_past(s, n, k);
 }
 
 int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
@@ -1159,7 +1166,7 @@ int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
 		return 0;
 	/* an event, not a guess before it ("if it fails to load ..."; "could not load" is no guess) */
 	const char *k = load_failed_at(l->s, l->len);
-	if (!k || tr_hedged(l->s, (size_t)(k - l->s)))
+	if (!k || tr_hedged(l->s, (size_t)(k - l->s)) || tr_failure_gone_past(l->s, l->len, k))
 		return 0;
 	int e = tr_evid(st, l);
 	st->ev_gen_fail = st->ev_gen_fail_last = e;
@@ -2264,8 +2271,10 @@ static int load_end_words(struct lsc_triage *t, struct tr_line *l)
 			struct tr_start *st = take(t, l, &e);
 			if (!st)
 				return 0;
-			if (st->stage < TR_ST_BEGAN)
+			if (st->stage < TR_ST_BEGAN) {
+				tr_opened_at_load_end(st, l);
 				st->stage = TR_ST_BEGAN;
+			}
 			st->progress_open = 0;
 			tr_stage_raise(st, TR_ST_LOADED);
 			return 1;

@@ -451,3 +451,13 @@ void tr_close_all(struct lsc_triage *t)
 	while (t->nopen)
 		tr_close(t, t->open[0]);
 }
+
+void tr_opened_at_load_end(struct tr_start *s, const struct tr_line *l)
+{
+	if (s->stage > TR_ST_NONE && s->nev > 1)
+		return;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		if (!isnan(s->ts_begin[k]) && !(s->ts_begin[k] == l->tsk[k]))
+			return; /* an earlier line's clock: the start opened before */
+	s->opened_loaded = 1;
+}
