@@ -2345,3 +2345,30 @@ Test(generic, clocks_from_a_paste_that_opens_past_the_load)
 		     "[2025-05-14 09:29:11] INFO:     Application startup complete.\n",
 		     "completed", "ok");
 }
+
+/* The model's generation figures after its load began are the model up
+ * (issue 23's thirteenth round: PowerInfer's loader lines, a cut, then
+ * `llama_print_timings: eval time = ... tokens per second` and `Log end`).
+ * Near misses: the figures with no start before them, after a failure, a
+ * setting named for the rate, a rate with no figure of its own. */
+Test(generic, generation_figures_after_the_load_began)
+{
+	const char *loader = "llama_model_loader: loaded meta data with 3 key-value pairs and 64 tensors from ./m.gguf\n";
+	const char *eval = "llama_print_timings:        eval time =    7664.05 ms /   127 runs   (   60.35 ms per token,"
+			   "    16.57 tokens per second)\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%s```\n%sllama_print_timings:       total time =    8012.75 ms\nLog end\n", loader, eval);
+	expect_start(log, "completed", "-");
+	snprintf(log, sizeof(log), "%seval rate:            41.20 tokens/s\n", loader);
+	expect_start(log, "completed", "-");
+	/* no start before: a running server's figures, no start */
+	cr_expect_eq(nstarts_of(eval), 0);
+	/* after the start failed: still failed */
+	snprintf(log, sizeof(log), "%sERROR: failed to load model: out of memory\n%s", loader, eval);
+	expect_start(log, "failed", "-");
+	/* a setting, and words with no figure: cut off */
+	snprintf(log, sizeof(log), "%s  --max-tokens/sec 20\n", loader);
+	expect_start(log, "cut-off", "-");
+	snprintf(log, sizeof(log), "%sthe target is many tokens per second\n", loader);
+	expect_start(log, "cut-off", "-");
+}

@@ -2344,10 +2344,48 @@ static int backend_start(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "eval time = 7664.05 ms / 127 runs (60.35 ms per token, 16.57 tokens
+ * per second)", "eval rate: 41.2 tokens/s": a generation's own figures, the
+ * tokens the model made at a measured rate. Only a figure right before the
+ * rate's words (not a setting's name, `--max-tokens-per-second`, nor a
+ * target in prose with no number of its own). */
+static int generation_rate(const char *s, size_t n)
+{
+	static const char *const rate[] = {"tokens per second", "tokens/s", "token/s", "tokens/sec", "tok/s"};
+	for (size_t i = 0; i < sizeof(rate) / sizeof(rate[0]); i++) {
+		const char *k = tr_memmem(s, n, rate[i]);
+		if (!k)
+			continue;
+		const char *p = k;
+		while (p > s && p[-1] == ' ')
+			p--;
+		if (p > s && tr_digit(p[-1]) && !(k + strlen(rate[i]) < s + n && tr_alpha(k[strlen(rate[i])])))
+			return 1;
+	}
+	return 0;
+}
+
+/* The model's generation figures after its load began (PowerInfer's
+ * `llama_print_timings: eval time = ... tokens per second` under its
+ * loader's lines, with a cut between them): the model made tokens, so it
+ * was up; the start completed there, as at a chat answer turn. Only for a
+ * start of the same source under way (a figure with no start before it is
+ * a running server's work), not one that failed or is inside a traceback:
+ * the figures belong to the start before them. */
+static int generation_after_load(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY || st->done || tr_start_failed(st) ||
+	    st->in_traceback || !generation_rate(l->s, l->len) || tr_hedged(l->s, l->len))
+		return 0;
+	ready_at(st, l);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
-	    ((k & TR_G_GENERIC) && (request_dump(t, l) || chat_answer(t, l))))
+	    ((k & TR_G_GENERIC) && (request_dump(t, l) || chat_answer(t, l) || generation_after_load(t, l))))
 		return 1;
 	if ((k & (TR_G_GENERIC | TR_G_GLOADW)) && backend_start(t, l))
 		return 1;
