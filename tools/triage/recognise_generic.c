@@ -1419,6 +1419,16 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
+	/* a server up at its address, all its start has shown so far (with
+	 * the ASGI server's own startup lines, `Waiting for application
+	 * startup.` and its `complete`, which load nothing where no line named
+	 * a model), after its own log lines (others than those) and none of
+	 * them naming a model: a serving process with no model in it
+	 * (server_up.c); a line alone, or with only the startup's lines
+	 * before it, says nothing of what it holds */
+	if (st->recognised == st->nbare_ready + st->napp_startup + 1 && !t->model_said &&
+	    t->unnamed_log_lines > st->napp_startup && tr_server_up_only(s, n))
+		st->nbare_ready++;
 	/* a ready line after a load summary alone is the server up (the
 	 * weights in, then `Serving on ...`): what fails after it is the
 	 * server's work, not the start's */
@@ -1431,13 +1441,6 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
-	/* a server up at its address, all its start has shown so far, after
-	 * its own log lines and none of them naming a model: a serving
-	 * process with no model in it (server_up.c); a line alone, with
-	 * nothing before it, says nothing of what it holds */
-	if (st->recognised == st->nbare_ready + 1 && !t->model_said && t->unnamed_log_lines &&
-	    tr_server_up_only(s, n))
-		st->nbare_ready++;
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
 	/* nothing of the load before it: it may be a frontend's, the model

@@ -246,6 +246,12 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 		s->first_line = l->no;
 	s->last_line = l->no;
 	s->recognised++;
+	/* the ASGI server's own startup lines (uvicorn, hypercorn: the same
+	 * words under every Python server), which say nothing of a model:
+	 * server_up.c counts them with the server's address */
+	if ((l->len >= 31 && !memcmp(l->s, "Waiting for application startup", 31)) ||
+	    (l->len >= 28 && !memcmp(l->s, "Application startup complete", 28)))
+		s->napp_startup++;
 	s->dots_open = 0;
 	/* a later line of the same step (its function's name before ": ",
 	 * "load_tensors: skipping 456 tensors") does not say the step ended */

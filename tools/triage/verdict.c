@@ -76,7 +76,7 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 	}
 	/* every line of it a server up at its address, no model named: the
 	 * serving process up with no model in it, not a start (server_up.c) */
-	if (s->nbare_ready && s->recognised == s->nbare_ready && *ev_fail < 0)
+	if (s->nbare_ready && s->recognised == s->nbare_ready + s->napp_startup && *ev_fail < 0)
 		return TR_OUT_NONE;
 	if (s->done)
 		return TR_OUT_COMPLETED;
