@@ -2372,3 +2372,26 @@ Test(generic, generation_figures_after_the_load_began)
 	snprintf(log, sizeof(log), "%sthe target is many tokens per second\n", loader);
 	expect_start(log, "cut-off", "-");
 }
+
+/* A transport's ready before the load ended is the endpoint's, not the
+ * model's (issue 23's thirteenth round: LocalAI's `GRPC Service Ready` of
+ * the backend it spawned for a model, then the backend's `Loading model
+ * with options` cut mid-line): the load after it is the same start, cut
+ * off. Near misses: a ready that names the model, and a transport's ready
+ * after the load ended, after which a load is another start. */
+Test(generic, a_transports_ready_before_the_load_ended)
+{
+	const char *spawn = "6:56PM DBG Loading GRPC Model whisper: {backendString:whisper model:ggml-gpt4all-j}\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%s6:56PM DBG GRPC Service Ready\n6:56PM DBG GRPC: Loading model with options: "
+				   "{state:{} Model:ggml-gpt4all-j ContextSize:512\n", spawn);
+	cr_expect_eq(nstarts_of(log), 1);
+	expect_start(log, "cut-off", "-");
+	/* the ready names the model: it is up, and the next load another start */
+	snprintf(log, sizeof(log), "%s6:56PM DBG GRPC model ggml-gpt4all-j ready\n6:58PM DBG Loading model m2\n", spawn);
+	expect_start(log, "completed", "-");
+	/* after the load's end the endpoint's ready is the server up with it */
+	expect_start("Loading model m\nModel loaded in 3.2 s\nHTTP server ready\n", "completed", "ok");
+	/* pasted alone, a transport's ready with nothing after it: as before */
+	expect_start("6:56PM DBG GRPC Service Ready\n", "completed", "-");
+}

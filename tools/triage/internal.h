@@ -724,6 +724,10 @@ int tr_says_failed(const char *s, size_t n);
  * no HF token`), or one whose clause says what it does instead (`, using
  * ...`, `falling back to`, `skipping`, `continuing without`)? */
 int tr_failure_gone_past(const char *s, size_t n, const char *k);
+/* subject.c: is the ready line's subject a transport, the process's
+ * endpoint (`GRPC Service Ready`, `HTTP server ready`), with no word of the
+ * model or its weights: the endpoint up, not the model? */
+int tr_ready_transport_only(const char *s, size_t n);
 /* recognise_generic.c: are the load-failure words of @s[0..n) such a
  * failure? Engine shapes ask it too: the rule is the vocabulary's. */
 int tr_load_failure_gone_past(const char *s, size_t n);

@@ -1444,8 +1444,11 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
 	/* nothing of the load before it: it may be a frontend's, the model
-	 * still to come (load_begun_after_ready) */
-	st->ready_early = st->stage < TR_ST_LOADING && !st->gen_load_began;
+	 * still to come (load_begun_after_ready); so may a transport's ready
+	 * before the load ended (`GRPC Service Ready` of the backend process a
+	 * launcher spawned for the model, which then loads it: subject.c) */
+	st->ready_early = (st->stage < TR_ST_LOADING && !st->gen_load_began) ||
+			  (st->stage < TR_ST_LOADED && tr_ready_transport_only(s, n));
 	st->ev_gen_ready = e;
 	st->ev_end = e;
 	st->progress_open = 0;
@@ -1758,7 +1761,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
  * summary, if the paste has one, completes it. Not after a failure, nor
  * after a ready line that followed the load (a server up with its model,
  * then a request's load of another). */
-static void load_begun_after_ready(struct tr_start *st)
+static void load_begun_after_ready(struct tr_start *st, const struct tr_line *l)
 {
 	if (!st->done || !st->ready_early || st->ev_gen_ready < 0 || tr_start_failed(st))
 		return;
@@ -1766,7 +1769,12 @@ static void load_begun_after_ready(struct tr_start *st)
 	st->ready_early = 0;
 	st->ev_gen_ready = -1;
 	st->stage = TR_ST_LOADING;
-	st->progress_open = 1;
+	/* under way where the line says it goes on ("model initialising,
+	 * waiting for 2 minutes"); a load begun in words alone as the paste's
+	 * end is cut off, as anywhere else (`GRPC: Loading model with
+	 * options: {...` cut mid-line) */
+	static const char *const on[] = {"waiting", "initialising", "initializing", NULL};
+	st->progress_open = any_word(l->s, l->len, on);
 }
 
 /* "Loading Model: NAME", "Loading ONNX model from PATH", "Loading TTS
@@ -2434,7 +2442,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		/* not after a failure that quotes the failed process's output:
 		 * that load is the one that failed */
 		if (c)
-			load_begun_after_ready(c);
+			load_begun_after_ready(c, l);
 		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && !c->quotes_output && tr_start_failed(c), NULL);
 		if (!st)
 			return 0;

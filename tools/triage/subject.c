@@ -198,3 +198,27 @@ int tr_failure_gone_past(const char *s, size_t n, const char *k)
 			return 1;
 	return 0;
 }
+
+/* The protocols a process serves on: their ready is the endpoint's. */
+static const char *const transport[] = {"grpc", "rpc", "http", "https", "websocket", "socket", "tcp", NULL};
+static const char *const of_model[] = {"model", "models", "weights", "checkpoint", "llm", NULL};
+
+int tr_ready_transport_only(const char *s, size_t n)
+{
+	int tr = 0;
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && !tr_alpha(s[i]))
+			i++;
+		size_t b = i;
+		while (i < n && tr_alpha(s[i]) && !(i > b && camel_cut(s, n, i)))
+			i++;
+		if (i == b)
+			break;
+		if (in_set(s + b, i - b, of_model))
+			return 0;
+		if (!tr && in_set(s + b, i - b, transport))
+			tr = 1;
+	}
+	return tr;
+}
