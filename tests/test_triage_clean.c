@@ -530,3 +530,22 @@ Test(triage_clean, a_stream_name_before_the_line)
 	CLEAN("[stdout]kept", "[stdout]kept");
 	CLEAN("strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
 }
+
+/* A log viewer's date and time as a column before ` | ` (Rancher's UI):
+ * gone, so the program's own line and its prefixes behind it are read;
+ * a clock with words of its own, a table row, a compose name stay. */
+Test(triage_clean, a_viewers_date_column)
+{
+	CLEAN("Sun, May 29 2022 2:12:16 am | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("Sun, May 29 2022 2:12:16 am | I0529 09:12:16.195634 1 loader.cc:700] "
+	      "strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+	      L);
+	CLEAN("2022-05-29 02:12:16 | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("Sunday, May 29 2022 14:12:16 UTC | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* near misses */
+	CLEAN("12:00:01 step one | two", "step one | two"); /* the bare clock goes, the words stay */
+	CLEAN("Step 2 of 12:00:01 | x", "Step 2 of 12:00:01 | x");
+	CLEAN("May 29 2022 | no clock", "May 29 2022 | no clock");
+	CLEAN("| 2022-05-29 02:12:16 | row |", "| 2022-05-29 02:12:16 | row |");
+	CLEAN("Sun, May 29 2022 2:12:16 am |x", "Sun, May 29 2022 2:12:16 am |x");
+}

@@ -630,6 +630,56 @@ static const char *strip_stream(const char *q, const char *end)
 	return q;
 }
 
+/* A log viewer's date and time as a column before ` | ` (Rancher's `Sun,
+ * May 29 2022 2:12:16 am | `, a dashboard's `2022-05-29 02:12:16 | `):
+ * words of a date only (a weekday's or a month's name, am/pm, a zone),
+ * numbers and a clock, then the bar. Every line behind such a column is
+ * the program's own, read as such (the line's own clock after it is
+ * kept). Not a table row (`| a | b |` opens with the bar), not a name's
+ * column (docker compose's, strip_compose), not prose or a clock with
+ * words of its own before a bar (`12:00:01 step one | two`). */
+static const char *strip_viewer_clock(const char *q, const char *end)
+{
+	const char *bar = memchr(q, '|', (size_t)(end - q) < 40 ? (size_t)(end - q) : 40);
+	if (!bar || bar - q < 8 || bar[-1] != ' ' || bar + 1 >= end || bar[1] != ' ')
+		return q;
+	static const char *const days[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", NULL};
+	static const char *const zone[] = {"am", "pm", "AM", "PM", "UTC", "GMT", "Z", NULL};
+	int clock = 0;
+	for (const char *p = q; p < bar - 1;) {
+		while (p < bar && (*p == ' ' || *p == ','))
+			p++;
+		const char *b = p;
+		while (p < bar && *p != ' ' && *p != ',')
+			p++;
+		if (p == b)
+			break;
+		size_t len = (size_t)(p - b);
+		if (tr_digit(*b)) {
+			int colons = 0;
+			for (const char *c = b; c < p; c++) {
+				if (*c == ':')
+					colons++;
+				else if (!(tr_digit(*c) || *c == '.' || *c == '-' || *c == '/' || *c == 'T' || *c == '+'))
+					return q;
+			}
+			clock |= colons >= 2;
+			continue;
+		}
+		int ok = 0;
+		for (const char *const *w = zone; *w && !ok; w++)
+			ok = strlen(*w) == len && !memcmp(b, *w, len);
+		/* a weekday's or a month's name, short or whole ("May", "Sunday") */
+		for (const char *const *w = days; *w && !ok && len >= 3; w++)
+			ok = !memcmp(b, *w, 3) && (len == 3 || (len >= 6 && !memcmp(p - 3, "day", 3)));
+		for (const char *const *w = months; *w && !ok && len >= 3; w++)
+			ok = !memcmp(b, *w, 3) && (len == 3 || (len == 4 && b[3] == '.'));
+		if (!ok)
+			return q;
+	}
+	return clock ? tr_skip_ws(bar + 1, end) : q;
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -643,6 +693,11 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	if (*q == 's' || *q == 'S' || *q == '[') {
 		const char *r = strip_stream(q, end);
 		if (r != q || *q == 's')
+			return r;
+	}
+	if (tr_upper(*q) || tr_digit(*q)) {
+		const char *r = strip_viewer_clock(q, end);
+		if (r != q)
 			return r;
 	}
 
