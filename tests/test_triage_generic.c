@@ -2395,3 +2395,27 @@ Test(generic, a_transports_ready_before_the_load_ended)
 	/* pasted alone, a transport's ready with nothing after it: as before */
 	expect_start("6:56PM DBG GRPC Service Ready\n", "completed", "-");
 }
+
+/* A traceback through the server's startup hook is the start not coming
+ * up (issue 23's thirteenth round: Infinity's starlette `in lifespan`
+ * traceback, cut after three frames, under `ERROR:`): load-failed, as the
+ * corpus's three such verdicts read it (alltalk, infinity, kokoro-fastapi).
+ * Not a shutdown hook, not a request's handler. */
+Test(generic, a_frame_in_the_servers_startup_hook)
+{
+	static const char *const frame[] = {
+		"  File \"/x/starlette/routing.py\", line 677, in lifespan\n",
+		"  File \"/x/app/main.py\", line 12, in startup_event\n",
+		"  File \"/x/app/main.py\", line 12, in on_startup\n",
+		"  File \"/x/starlette/routing.py\", line 677, in shutdown\n",
+		"  File \"/x/app/main.py\", line 12, in handle_request\n",
+	};
+	for (size_t i = 0; i < 5; i++) {
+		char log[512];
+		snprintf(log, sizeof log, "Traceback (most recent call last):\n%sValueError: bad value\n", frame[i]);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(trun_sev_of(t, "load-failed"), i < 3 ? LSC_TRIAGE_FAIL : -1, "%s", log);
+		lsc_triage_free(t);
+	}
+}

@@ -1010,6 +1010,14 @@ static int frame_loads(const char *s, size_t n)
 		 * calling it is only the call */
 		if (tr_memmem_ci(in, fl, "wait") && (tr_memmem_ci(in, fl, "server") || tr_memmem_ci(in, fl, "live")))
 			return 1;
+		/* the server's startup hook, where a model server brings its
+		 * model up: ASGI's `lifespan` (starlette, under every FastAPI
+		 * server), `startup`, `on_startup`, `startup_event`; its raising
+		 * is the start not coming up. Not `shutdown`, not a request's
+		 * handler */
+		if (tr_memmem(in, fl, "lifespan") ||
+		    (fl >= 7 && (!memcmp(in, "startup", 7) || !memcmp(in + fl - 7, "startup", 7))))
+			return 1;
 		/* a model's constructor: `__init__` in a file of a models
 		 * folder (vLLM's `model_executor/models/llama.py`,
 		 * transformers' `models/llama/modeling_llama.py`): the model
