@@ -2419,3 +2419,21 @@ Test(generic, a_frame_in_the_servers_startup_hook)
 		lsc_triage_free(t);
 	}
 }
+
+/* An application's stated startup time, whose parts name the model's, is
+ * the model up with that time to ready (issue 23's thirteenth round:
+ * SD.Next's `Startup time: total=22.80 checkpoint=9.18 ...` under a
+ * wrapped record). Near misses: a startup of the application alone (an
+ * image UI's `import torch: 2.0s, ..., create ui: 0.7s`, before its
+ * model), a setting, a key with no figure. */
+Test(generic, a_stated_startup_time_with_the_models_part)
+{
+	expect_start("02:27:43-079500 INFO     Startup time: total=22.80 checkpoint=9.18 torch=4.65 gradio=0.75\n",
+		     "completed", "ok");
+	expect_start("06:18:11-841469 INFO     Startup time: 283.92s { torch=113.44s models=0.12s "
+		     "checkpoint=45.66s }\n",
+		     "completed", "-"); /* 284 s with no size: under the 300 s of a time to ready */
+	cr_expect_eq(nstarts_of("Startup time: 7.2s (import torch: 2.0s, load scripts: 1.1s, create ui: 0.7s).\n"), 0);
+	cr_expect_eq(nstarts_of("  --startup-timeout 300 (model checkpoint)\n"), 0);
+	cr_expect_eq(nstarts_of("Startup time: unknown (model not loaded)\n"), 0);
+}

@@ -2401,6 +2401,53 @@ static int generation_after_load(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Startup time: 7.2s (import torch: 2.0s, ...)", "Startup time: 283.92s
+ * { torch=113.44s ... }", "Startup time: total=22.80 checkpoint=9.18 ...":
+ * the application states its whole time to come up, with the model's
+ * part among its parts, so it is up: the start's ready, with that time.
+ * A duration with its unit, or the key
+ * `total` with seconds (the line names them time). Not a plan or a
+ * setting (`--startup-timeout 300`, `startup time limit: 600`), not a
+ * figure with no number. */
+static int startup_time(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	const char *k = ci(s, l->len, "startup time");
+	if (!k || (k > s && tr_alpha(k[-1])))
+		return 0;
+	const char *p = tr_skip_ws(k + 12, end);
+	if (p >= end || (*p != ':' && *p != '='))
+		return 0;
+	p = tr_skip_ws(p + 1, end);
+	double v;
+	if (p + 6 < end && !strncasecmp(p, "total=", 6)) {
+		p += 6;
+		if (!(p < end && tr_digit(*p) && tr_num(&p, end, &v)) || (p < end && !(*p == ' ' || *p == ',' || *p == 's')))
+			return 0;
+	} else if (!(p < end && tr_digit(*p) && tr_dur_s(&p, end, &v))) {
+		return 0;
+	}
+	if (!(v >= 0 && v < 1e7))
+		return 0;
+	/* its parts name the model's (`checkpoint=9.18`, `models=0.12s`):
+	 * the startup brought the model up. A startup of the application
+	 * alone (`import torch: 2.0s, ..., create ui: 0.7s`: an image UI
+	 * that creates its model after it) is not the model up */
+	static const char *const part[] = {"checkpoint", "model", "models", "weights", NULL};
+	if (!any_word(p, (size_t)(end - p), part))
+		return 0;
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (st && (st->stage >= TR_ST_READY || tr_start_failed(st)))
+		return 0;
+	int e;
+	if (!(st = take(t, l, &e)))
+		return 0;
+	if (!tr_has(&st->ready_s))
+		tr_setnum(&st->ready_s, v, e);
+	ready_at(st, l);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
@@ -2420,7 +2467,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GFIG) && load_progress(t, l))
 		return 1;
-	if ((k & TR_G_GREADY) && ready(t, l))
+	if ((k & TR_G_GREADY) && (ready(t, l) || startup_time(t, l)))
 		return 1;
 	if ((k & TR_G_GREADY) && waiting(t, l))
 		return 1;
