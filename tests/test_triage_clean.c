@@ -549,3 +549,23 @@ Test(triage_clean, a_viewers_date_column)
 	CLEAN("| 2022-05-29 02:12:16 | row |", "| 2022-05-29 02:12:16 | row |");
 	CLEAN("Sun, May 29 2022 2:12:16 am |x", "Sun, May 29 2022 2:12:16 am |x");
 }
+
+/* A logger's `::`-joined fields and its level before an arrow, after its
+ * bracketed time (InvokeAI's `[...]::[InvokeAI]::INFO --> `): gone, the
+ * level kept; a C++ scope, a name's fields with no level, an arrow after
+ * another word stay. */
+Test(triage_clean, colon_joined_fields_and_a_level_arrow)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "[2023-08-08 15:09:33,287]::[InvokeAI]::ERROR --> strata generate: loaded 39.97 GiB "
+				   "at 3.12 GiB/s", &l),
+			 L);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("::[app]::info -> strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* near misses */
+	CLEAN("::[app]::step --> kept", "::[app]::step --> kept");
+	CLEAN("::[app]::INFO kept", "::[app]::INFO kept");
+	CLEAN("std::vector --> kept", "std::vector --> kept");
+	CLEAN("::ffff:10.0.0.1 kept", "::ffff:10.0.0.1 kept");
+}

@@ -2437,3 +2437,26 @@ Test(generic, a_stated_startup_time_with_the_models_part)
 	cr_expect_eq(nstarts_of("  --startup-timeout 300 (model checkpoint)\n"), 0);
 	cr_expect_eq(nstarts_of("Startup time: unknown (model not loaded)\n"), 0);
 }
+
+/* A row of a job's profile naming the step that loads the model, with
+ * its calls and seconds, after the load began: that step ran to its end,
+ * the model is in (issue 23's thirteenth round: InvokeAI's graph stats
+ * after `Loading model`); the row's time is not the load's. Near misses:
+ * the row with no load begun before it, a step of another kind, a row
+ * with no duration, a start that failed. */
+Test(generic, a_profile_row_of_the_model_loader)
+{
+	const char *load = "INFO --> Loading model /m/sdxl/main/stable-diffusion-xl-base-1-0, type sdxl:main:vae\n";
+	const char *row = "sdxl_model_loader        1     0.118s     1.71G\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%sINFO --> Graph stats: 9a42\nNode   Calls    Seconds VRAM Used\n%s"
+				   "sdxl_compel_prompt       2    55.806s     1.97G\n", load, row);
+	expect_start(log, "completed", "-");
+	cr_expect_eq(nstarts_of(row), 0);
+	snprintf(log, sizeof(log), "%ssdxl_compel_prompt       2    55.806s     1.97G\n", load);
+	expect_start(log, "cut-off", "-");
+	snprintf(log, sizeof(log), "%ssdxl_model_loader        1     many\n", load);
+	expect_start(log, "cut-off", "-");
+	snprintf(log, sizeof(log), "%sERROR: failed to load model: out of memory\n%s", load, row);
+	expect_start(log, "failed", "-");
+}

@@ -680,6 +680,38 @@ static const char *strip_viewer_clock(const char *q, const char *end)
 	return clock ? tr_skip_ws(bar + 1, end) : q;
 }
 
+/* A logger's fields joined by `::` and its level before an arrow, after
+ * its bracketed time (InvokeAI's `[2023-08-08 15:09:33,287]::[InvokeAI]::
+ * INFO --> `): `::[name]::`, then a level word and `-->` (or `->`), the
+ * level kept. Not a C++ scope (`ns::f`, which opens with a name), not an
+ * arrow after any other word. */
+static const char *strip_colon_fields(const char *q, const char *end, unsigned char *lvl)
+{
+	if (end - q < 8 || q[0] != ':' || q[1] != ':' || q[2] != '[')
+		return q;
+	const char *e = memchr(q + 3, ']', (size_t)(end - q - 3) < 48 ? (size_t)(end - q - 3) : 48);
+	if (!e || e + 2 >= end || e[1] != ':' || e[2] != ':')
+		return q;
+	const char *w = e + 3, *we = w;
+	while (we < end && ascii_alpha(*we))
+		we++;
+	if (we == w || !is_level_word(w, (size_t)(we - w)))
+		return q;
+	const char *a = tr_skip_ws(we, end);
+	size_t al = end - a >= 3 && !memcmp(a, "-->", 3) ? 3 : end - a >= 2 && !memcmp(a, "->", 2) ? 2 : 0;
+	if (!al)
+		return q;
+	char name[12];
+	size_t nl = (size_t)(we - w) < sizeof(name) - 1 ? (size_t)(we - w) : sizeof(name) - 1;
+	for (size_t i = 0; i < nl; i++)
+		name[i] = (char)toupper((unsigned char)w[i]);
+	name[nl] = 0;
+	int li = level_index(name);
+	if (li)
+		*lvl = (unsigned char)li;
+	return tr_skip_ws(a + al, end);
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -688,8 +720,10 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	size_t n;
 
 	/* every prefix below opens with one of these: most lines go no further */
-	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q) || *q == 's'))
+	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q) || *q == 's' || *q == ':'))
 		return p;
+	if (*q == ':')
+		return strip_colon_fields(q, end, lvl);
 	if (*q == 's' || *q == 'S' || *q == '[') {
 		const char *r = strip_stream(q, end);
 		if (r != q || *q == 's')

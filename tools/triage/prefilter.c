@@ -39,7 +39,7 @@ static const struct {
 	{"complement", TR_G_COMPLEMENT},
 	{"loaded ", TR_G_LOADED}, {"Loaded ", TR_G_LOADED}, {"loaded.", TR_G_LOADED}, {"loaded,", TR_G_LOADED},
 	{"s loaded", TR_G_LOADED}, {"loaded:", TR_G_LOADED}, {"oads OK", TR_G_LOADED}, {"oad OK", TR_G_LOADED}, {"oad succeeded", TR_G_LOADED},
-	{"oaded successfully", TR_G_LOADED}, {"oaded OK", TR_G_LOADED},
+	{"oaded successfully", TR_G_LOADED}, {"oaded OK", TR_G_LOADED}, {"_loader ", TR_G_LOADED},
 	{"still starting", TR_G_STILL}, {"still loading", TR_G_STILL}, {"Still starting", TR_G_STILL},
 	{"Still loading", TR_G_STILL},
 	{"verif", TR_G_VERIFY}, {"Verif", TR_G_VERIFY}, {"VERIF", TR_G_VERIFY},

@@ -2448,6 +2448,44 @@ static int startup_time(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "sdxl_model_loader        1     0.118s     1.71G": a row of a job's
+ * profile (one step per row: its name, its calls, its seconds), the step
+ * that loads the model among them (InvokeAI's graph stats after its
+ * `Loading model`): that step ran to its end, the model is in. Its time
+ * in the profile is not taken as the load's (a loader step may hand back
+ * a model already in memory). Only the row's whole shape: a name the
+ * loading functions' words make (loading_ident) with the model's, a
+ * count, a duration with its unit; after the start's load began. */
+static int profile_row_loaded(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len, *p = s;
+	while (p < end && (tr_isword(*p) || *p == '_'))
+		p++;
+	size_t il = (size_t)(p - s);
+	if (il < 6 || p >= end || *p != ' ' || !loading_ident(s, il) ||
+	    !(tr_memmem_ci(s, il, "model") || tr_memmem_ci(s, il, "checkpoint")))
+		return 0;
+	p = tr_skip_ws(p, end);
+	const char *c = p;
+	while (p < end && tr_digit(*p))
+		p++;
+	if (p == c || p >= end || *p != ' ')
+		return 0;
+	p = tr_skip_ws(p, end);
+	double v;
+	if (!(p < end && tr_digit(*p) && tr_dur_s(&p, end, &v)) || (p < end && *p != ' '))
+		return 0;
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_LOADED || st->done || tr_start_failed(st) ||
+	    st->in_traceback)
+		return 0;
+	int e;
+	if (!(st = take(t, l, &e)))
+		return 0;
+	tr_stage_raise(st, TR_ST_LOADED);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
@@ -2477,7 +2515,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GREADY) && process_after_ready(t, l))
 		return 1;
-	if ((k & TR_G_LOADED) && model_loaded(t, l))
+	if ((k & TR_G_LOADED) && (model_loaded(t, l) || profile_row_loaded(t, l)))
 		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began; after
 	 * a failure of the start under way (not inside its traceback) it is a
