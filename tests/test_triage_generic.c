@@ -2460,3 +2460,38 @@ Test(generic, a_profile_row_of_the_model_loader)
 	snprintf(log, sizeof(log), "%sERROR: failed to load model: out of memory\n%s", load, row);
 	expect_start(log, "failed", "-");
 }
+
+/* One reading of a poller or a spinner as the paste's last lines (issue
+ * 23's thirteenth round, the ninth round's kept): the wait is a start under
+ * way that is loading only where the paste shows the load itself under
+ * way (after the runner answered at its address, its poller's wait with
+ * the load as its status; the server's own words of its load); a wait
+ * for a server to start or be ready, however often it is
+ * repeated, and a spinner of a step, say how far the load got nowhere: cut
+ * off. DeepSpeed-MII's repeated `waiting for server to start...`,
+ * TabbyML's `Starting...` spinner and ipex-llm's ollama poller with the
+ * status `llm server loading model` are read so; their verdicts disagree
+ * (tests/corpus/verdicts/KNOWN_MISMATCHES). */
+Test(generic, a_pollers_or_spinners_last_lines)
+{
+	char log[2048] = "";
+	for (int i = 0; i < 6; i++)
+		snprintf(log + strlen(log), sizeof(log) - strlen(log),
+			 "[2023-11-06 15:41:%02d,927] [INFO] [server.py:124:_wait_until_server_is_live] waiting for "
+			 "server to start...\n", 15 + 5 * i);
+	expect_start(log, "cut-off", "-");
+	expect_start("$ tabby serve --model Qwen2.5-Coder-3B --device cuda\n"
+		     "\xe2\xa0\x8b     0.000 s\tStarting...\n\xe2\xa0\x99     0.080 s\tStarting...\n"
+		     "\xe2\xa0\xb9     0.161 s\tStarting...\n",
+		     "cut-off", NULL);
+	/* the runner up at its address before its load, then its poller's
+	 * wait with the load as its status: the load under way */
+	expect_start("time=2025-03-07T17:49:11.690+08:00 level=INFO source=runner.go:1026 msg=\"Server listening on "
+		     "127.0.0.1:51861\"\n"
+		     "time=2025-03-07T17:49:11.742+08:00 level=INFO source=server.go:605 msg=\"waiting for server to "
+		     "become available\" status=\"llm server loading model\"\n",
+		     "loading", "-");
+	/* the server's own words of its load after the waits: under way */
+	snprintf(log + strlen(log), sizeof(log) - strlen(log), "engine: waiting for the model to finish loading\n");
+	expect_start(log, "loading", "-");
+}
