@@ -1162,6 +1162,15 @@ int tr_load_failure_words(const char *s, size_t n)
 
 int tr_load_failure_gone_past(const char *s, size_t n)
 {
+	/* most failure lines hold no fallback and no optional thing: a few
+	 * plain searches for what every phrase of subject.c's lists holds
+	 * (in any case but its first letter's) before the failure words' */
+	static const char *const gate[] = {", ", "back", "without", "kip", "efault", "ill use", "oken", "redential"};
+	int any = 0;
+	for (size_t i = 0; i < sizeof(gate) / sizeof(gate[0]) && !any; i++)
+		any = tr_memmem(s, n, gate[i]) != NULL;
+	if (!any)
+		return 0;
 	const char *k = load_failed_at(s, n);
 	return k && tr_failure_gone_past(s, n, k);
 }
@@ -2412,6 +2421,9 @@ static int generation_after_load(struct lsc_triage *t, struct tr_line *l)
 static int startup_time(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
+	/* the prefilter's keys, in the cases a log writes them, before the case-blind search */
+	if (!tr_memmem(s, l->len, "tartup time") && !tr_memmem(s, l->len, "TARTUP TIME"))
+		return 0;
 	const char *k = ci(s, l->len, "startup time");
 	if (!k || (k > s && tr_alpha(k[-1])))
 		return 0;
@@ -2462,9 +2474,9 @@ static int profile_row_loaded(struct lsc_triage *t, struct tr_line *l)
 	while (p < end && (tr_isword(*p) || *p == '_'))
 		p++;
 	size_t il = (size_t)(p - s);
-	if (il < 6 || p >= end || *p != ' ' || !loading_ident(s, il) ||
-	    !(tr_memmem_ci(s, il, "model") || tr_memmem_ci(s, il, "checkpoint")))
+	if (il < 6 || p >= end || *p != ' ')
 		return 0;
+	/* the row's shape first (most lines with the key are no row), then its name */
 	p = tr_skip_ws(p, end);
 	const char *c = p;
 	while (p < end && tr_digit(*p))
@@ -2474,6 +2486,8 @@ static int profile_row_loaded(struct lsc_triage *t, struct tr_line *l)
 	p = tr_skip_ws(p, end);
 	double v;
 	if (!(p < end && tr_digit(*p) && tr_dur_s(&p, end, &v)) || (p < end && *p != ' '))
+		return 0;
+	if (!loading_ident(s, il) || !(tr_memmem_ci(s, il, "model") || tr_memmem_ci(s, il, "checkpoint")))
 		return 0;
 	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_LOADED || st->done || tr_start_failed(st) ||

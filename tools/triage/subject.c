@@ -193,9 +193,18 @@ int tr_failure_gone_past(const char *s, size_t n, const char *k)
 	const char *se = k;
 	while (se < end && !(*se == '.' && (se + 1 == end || se[1] == ' ')))
 		se++;
-	for (const char *const *x = instead; *x; x++)
-		if (tr_memmem_ci(k, (size_t)(se - k), *x))
-			return 1;
+	/* one pass: a phrase is tried only where a word (or its comma) opens
+	 * with its first byte */
+	for (const char *q = k; q < se; q++) {
+		unsigned char c = tr_lower((unsigned char)*q);
+		if (c != ',' && (!memchr("fcpswdui", c, 8) || (q > s && tr_alpha(q[-1]))))
+			continue;
+		for (const char *const *x = instead; *x; x++) {
+			size_t xl = strlen(*x);
+			if ((unsigned char)(*x)[0] == c && (size_t)(se - q) >= xl && !strncasecmp(q, *x, xl))
+				return 1;
+		}
+	}
 	return 0;
 }
 
