@@ -1111,6 +1111,12 @@ static const char *load_failed_at(const char *s, size_t n)
 					"faild to load"};
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
 		const char *k = ci(s, n, w[i]);
+		/* "could not load" and its kin need what they could not load:
+		 * with nothing after them the line was cut there (a paste that
+		 * ends mid-line), and says nothing of what failed; "X failed to
+		 * load" is whole without it */
+		if (k && i >= 2 && i <= 6 && tr_skip_ws(k + strlen(w[i]), s + n) == s + n)
+			continue;
 		if (k)
 			return k;
 	}
@@ -2414,8 +2420,8 @@ static int generation_after_load(struct lsc_triage *t, struct tr_line *l)
  * { torch=113.44s ... }", "Startup time: total=22.80 checkpoint=9.18 ...":
  * the application states its whole time to come up, with the model's
  * part among its parts, so it is up: the start's ready, with that time.
- * A duration with its unit, or the key
- * `total` with seconds (the line names them time). Not a plan or a
+ * A duration with its unit, or the key `total` with seconds (the line
+ * names them time). Not a plan or a
  * setting (`--startup-timeout 300`, `startup time limit: 600`), not a
  * figure with no number. */
 static int startup_time(struct lsc_triage *t, struct tr_line *l)

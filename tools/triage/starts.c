@@ -460,7 +460,7 @@ void tr_close_all(struct lsc_triage *t)
 
 void tr_opened_at_load_end(struct tr_start *s, const struct tr_line *l)
 {
-	if (s->stage > TR_ST_NONE && s->nev > 1)
+	if (s->stage > TR_ST_NONE)
 		return;
 	for (int k = 0; k < TR_TS_KINDS; k++)
 		if (!isnan(s->ts_begin[k]) && !(s->ts_begin[k] == l->tsk[k]))
