@@ -619,3 +619,75 @@ Test(triage_clean, a_details_tag_with_attributes_comes_off)
 	CLEAN("<detailsx>strata generate: loaded 39.97 GiB at 3.12 GiB/s",
 	      "<detailsx>strata generate: loaded 39.97 GiB at 3.12 GiB/s");
 }
+
+/* The stream's name a collector writes before each line (issue 23's
+ * thirteenth round: a macOS app's `[hh:mm:ss] STDOUT: ` over its server's
+ * slog lines hid every one of them): gone, in any layout, with the clock
+ * before it kept; near misses on both sides stay. */
+Test(triage_clean, a_stream_name_before_the_line)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "[21:07:37] STDOUT: Mar 17 21:07:37 ERROR failed starting/connecting to the gRPC service",
+			       &l),
+			 "ERROR failed starting/connecting to the gRPC service");
+	cr_expect_float_eq(l.ts, 21 * 3600 + 7 * 60 + 37, 1e-9);
+	CLEAN("STDERR: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("stderr: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[1] stdout: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[stderr] strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("[STDOUT]: strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* the container runtime's CRI record, after its time */
+	CLEAN("2024-06-01T10:00:00.123456789Z stdout F strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("2024-06-01T10:00:00.123456789Z stderr P strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* near misses: a name in mixed case, a word that starts with it, the
+	 * name as a sentence's subject, nothing after it, no CRI tag */
+	CLEAN("StdOut: kept as written", "StdOut: kept as written");
+	CLEAN("stdout_logfile=/var/log/x.log", "stdout_logfile=/var/log/x.log");
+	CLEAN("stderr is redirected to the log", "stderr is redirected to the log");
+	CLEAN("stdouts: kept", "stdouts: kept");
+	CLEAN("[1] stdout:", "stdout:");
+	CLEAN("stdout X kept", "stdout X kept");
+	CLEAN("STDOUT F kept", "STDOUT F kept");
+	CLEAN("[stdout]kept", "[stdout]kept");
+	CLEAN("strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+}
+
+/* A log viewer's date and time as a column before ` | ` (Rancher's UI):
+ * gone, so the program's own line and its prefixes behind it are read;
+ * a clock with words of its own, a table row, a compose name stay. */
+Test(triage_clean, a_viewers_date_column)
+{
+	CLEAN("Sun, May 29 2022 2:12:16 am | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("Sun, May 29 2022 2:12:16 am | I0529 09:12:16.195634 1 loader.cc:700] "
+	      "strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+	      L);
+	CLEAN("2022-05-29 02:12:16 | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	CLEAN("Sunday, May 29 2022 14:12:16 UTC | strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* near misses */
+	CLEAN("12:00:01 step one | two", "step one | two"); /* the bare clock goes, the words stay */
+	CLEAN("Step 2 of 12:00:01 | x", "Step 2 of 12:00:01 | x");
+	CLEAN("May 29 2022 | no clock", "May 29 2022 | no clock");
+	CLEAN("| 2022-05-29 02:12:16 | row |", "| 2022-05-29 02:12:16 | row |");
+	CLEAN("Sun, May 29 2022 2:12:16 am |x", "Sun, May 29 2022 2:12:16 am |x");
+}
+
+/* A logger's `::`-joined fields and its level before an arrow, after its
+ * bracketed time (InvokeAI's `[...]::[InvokeAI]::INFO --> `): gone, the
+ * level kept; a C++ scope, a name's fields with no level, an arrow after
+ * another word stay. */
+Test(triage_clean, colon_joined_fields_and_a_level_arrow)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "[2023-08-08 15:09:33,287]::[InvokeAI]::ERROR --> strata generate: loaded 39.97 GiB "
+				   "at 3.12 GiB/s", &l),
+			 L);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	CLEAN("::[app]::info -> strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* near misses */
+	CLEAN("::[app]::step --> kept", "::[app]::step --> kept");
+	CLEAN("::[app]::INFO kept", "::[app]::INFO kept");
+	CLEAN("std::vector --> kept", "std::vector --> kept");
+	CLEAN("::ffff:10.0.0.1 kept", "::ffff:10.0.0.1 kept");
+}

@@ -2417,3 +2417,228 @@ Test(generic, model_loaded_closes_a_load_under_way)
 	expect_start("INFO loading model /m/x\nINFO the model is still loading\n", "loading", NULL);
 	expect_start("INFO loading model /m/x\nINFO model load progress 0.5\n", "loading", NULL);
 }
+
+/* A load failure the program goes on past (issue 23's thirteenth round:
+ * mistral.rs's `Could not load token at ..., using no HF token` read as the
+ * start failing): an optional thing's, a credential only gated downloads
+ * need, or one whose sentence says what the program does instead. The
+ * model's, a tokenizer's, one with nothing done instead still fail. */
+Test(generic, a_failure_the_program_goes_on_past)
+{
+	const char *head = "2024-06-17T02:12:33.837475Z  INFO server: Loading model `m.gguf`\n";
+	char log[1024];
+	static const char *const past[] = {
+		"INFO tokens: Could not load token at \"/home/u/.cache/huggingface/token\", using no HF token.",
+		"WARN hub: failed to load the HF token: file not found",
+		"WARN failed to load model on GPU 1, falling back to CPU",
+		"WARN unable to load the draft model, continuing without speculative decoding",
+		"WARN could not load chat template file, using default template",
+		/* the line cut right after the words: what failed is lost */
+		"INFO tokens: Could not load ",
+	};
+	for (size_t i = 0; i < sizeof(past) / sizeof(past[0]); i++) {
+		snprintf(log, sizeof(log), "%s%s\n", head, past[i]);
+		expect_start(log, "cut-off", "-");
+	}
+	static const char *const fails[] = {
+		"ERROR could not load model at /m/m.gguf",
+		"ERROR failed to load tokenizer: file not found",
+		"ERROR Failed to load the model. Using the wrong format?",
+		"ERROR could not load tokens.json: invalid JSON",
+	};
+	for (size_t i = 0; i < sizeof(fails) / sizeof(fails[0]); i++) {
+		snprintf(log, sizeof(log), "%s%s\n", head, fails[i]);
+		expect_start(log, "failed", "-");
+	}
+}
+
+/* A load time the engine states for the weights is preferred over a bar's
+ * elapsed time (issue 23's thirteenth round: TorchServe's `checkpoint
+ * loading time at rank 1: 108.87 sec` under a shard bar last drawn at
+ * 6/7 [01:30], which alone is 60-100 s with no size: `-`). Near misses: a
+ * stated time shorter than the bar (a step's or a part's), a bar with no
+ * stated time. */
+Test(generic, a_stated_load_time_over_a_bars_time)
+{
+	const char *bar = "Loading 7 checkpoint shards:  86%|########  | 6/7 [01:30<00:15, 15.05s/it]\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%scheckpoint loading time at rank 1: 108.87 sec\n%s", bar, bar);
+	expect_start(log, "completed", "slow");
+	struct lsc_triage *t = trun_text(log);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 108.8 && si.load_s < 108.9, "load %f", si.load_s);
+	lsc_triage_free(t);
+	/* shorter than the bar: the bar's 90 s stays, `-` with no size */
+	snprintf(log, sizeof(log), "%scheckpoint loading time at rank 1: 40.2 sec\n%s", bar, bar);
+	t = trun_text(log);
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(si.load_s > 89.9 && si.load_s < 90.1, "load %f", si.load_s);
+	cr_expect_str_eq(si.speed, "-");
+	lsc_triage_free(t);
+}
+
+/* A paste that opens at the load's end (sglang's `Load weight end.`) has
+ * no time to ready in its clocks: they span the steps after the load, not
+ * the start. The same clocks from a line before the load's end do. */
+Test(generic, clocks_from_a_paste_that_opens_past_the_load)
+{
+	expect_start("[2025-05-14 09:29:03] Load weight end. type=Qwen3ForCausalLM, mem usage=15.35 GB.\n"
+		     "[2025-05-14 09:29:10] Capture cuda graph end. Time elapsed: 5.92 s.\n"
+		     "[2025-05-14 09:29:11] INFO:     Application startup complete.\n",
+		     "completed", "-");
+	expect_start("[2025-05-14 09:28:40] Load weight begin. avail mem=78.8 GB\n"
+		     "[2025-05-14 09:29:03] Load weight end. type=Qwen3ForCausalLM, mem usage=15.35 GB.\n"
+		     "[2025-05-14 09:29:11] INFO:     Application startup complete.\n",
+		     "completed", "ok");
+}
+
+/* The model's generation figures after its load began are the model up
+ * (issue 23's thirteenth round: PowerInfer's loader lines, a cut, then
+ * `llama_print_timings: eval time = ... tokens per second` and `Log end`).
+ * Near misses: the figures with no start before them, after a failure, a
+ * setting named for the rate, a rate with no figure of its own. */
+Test(generic, generation_figures_after_the_load_began)
+{
+	const char *loader = "llama_model_loader: loaded meta data with 3 key-value pairs and 64 tensors from ./m.gguf\n";
+	const char *eval = "llama_print_timings:        eval time =    7664.05 ms /   127 runs   (   60.35 ms per token,"
+			   "    16.57 tokens per second)\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%s```\n%sllama_print_timings:       total time =    8012.75 ms\nLog end\n", loader, eval);
+	expect_start(log, "completed", "-");
+	snprintf(log, sizeof(log), "%seval rate:            41.20 tokens/s\n", loader);
+	expect_start(log, "completed", "-");
+	/* no start before: a running server's figures, no start */
+	cr_expect_eq(nstarts_of(eval), 0);
+	/* after the start failed: still failed */
+	snprintf(log, sizeof(log), "%sERROR: failed to load model: out of memory\n%s", loader, eval);
+	expect_start(log, "failed", "-");
+	/* a setting, and words with no figure: cut off */
+	snprintf(log, sizeof(log), "%s  --max-tokens/sec 20\n", loader);
+	expect_start(log, "cut-off", "-");
+	snprintf(log, sizeof(log), "%sthe target is many tokens per second\n", loader);
+	expect_start(log, "cut-off", "-");
+}
+
+/* A transport's ready before the load ended is the endpoint's, not the
+ * model's (issue 23's thirteenth round: LocalAI's `GRPC Service Ready` of
+ * the backend it spawned for a model, then the backend's `Loading model
+ * with options` cut mid-line): the load after it is the same start, cut
+ * off. Near misses: a ready that names the model, and a transport's ready
+ * after the load ended, after which a load is another start. */
+Test(generic, a_transports_ready_before_the_load_ended)
+{
+	const char *spawn = "6:56PM DBG Loading GRPC Model whisper: {backendString:whisper model:ggml-gpt4all-j}\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%s6:56PM DBG GRPC Service Ready\n6:56PM DBG GRPC: Loading model with options: "
+				   "{state:{} Model:ggml-gpt4all-j ContextSize:512\n", spawn);
+	cr_expect_eq(nstarts_of(log), 1);
+	expect_start(log, "cut-off", "-");
+	/* the ready names the model: it is up, and the next load another start */
+	snprintf(log, sizeof(log), "%s6:56PM DBG GRPC model ggml-gpt4all-j ready\n6:58PM DBG Loading model m2\n", spawn);
+	expect_start(log, "completed", "-");
+	/* after the load's end the endpoint's ready is the server up with it */
+	expect_start("Loading model m\nModel loaded in 3.2 s\nHTTP server ready\n", "completed", "ok");
+	/* pasted alone, a transport's ready with nothing after it: as before */
+	expect_start("6:56PM DBG GRPC Service Ready\n", "completed", "-");
+}
+
+/* A traceback through the server's startup hook is the start not coming
+ * up (issue 23's thirteenth round: Infinity's starlette `in lifespan`
+ * traceback, cut after three frames, under `ERROR:`): load-failed, as the
+ * corpus's three such verdicts read it (alltalk, infinity, kokoro-fastapi).
+ * Not a shutdown hook, not a request's handler. */
+Test(generic, a_frame_in_the_servers_startup_hook)
+{
+	static const char *const frame[] = {
+		"  File \"/x/starlette/routing.py\", line 677, in lifespan\n",
+		"  File \"/x/app/main.py\", line 12, in startup_event\n",
+		"  File \"/x/app/main.py\", line 12, in on_startup\n",
+		"  File \"/x/starlette/routing.py\", line 677, in shutdown\n",
+		"  File \"/x/app/main.py\", line 12, in handle_request\n",
+	};
+	for (size_t i = 0; i < 5; i++) {
+		char log[512];
+		snprintf(log, sizeof log, "Traceback (most recent call last):\n%sValueError: bad value\n", frame[i]);
+		struct lsc_triage *t = trun_text(log);
+		cr_assert(t);
+		cr_expect_eq(trun_sev_of(t, "load-failed"), i < 3 ? LSC_TRIAGE_FAIL : -1, "%s", log);
+		lsc_triage_free(t);
+	}
+}
+
+/* An application's stated startup time, whose parts name the model's, is
+ * the model up with that time to ready (issue 23's thirteenth round:
+ * SD.Next's `Startup time: total=22.80 checkpoint=9.18 ...` under a
+ * wrapped record). Near misses: a startup of the application alone (an
+ * image UI's `import torch: 2.0s, ..., create ui: 0.7s`, before its
+ * model), a setting, a key with no figure. */
+Test(generic, a_stated_startup_time_with_the_models_part)
+{
+	expect_start("02:27:43-079500 INFO     Startup time: total=22.80 checkpoint=9.18 torch=4.65 gradio=0.75\n",
+		     "completed", "ok");
+	expect_start("06:18:11-841469 INFO     Startup time: 283.92s { torch=113.44s models=0.12s "
+		     "checkpoint=45.66s }\n",
+		     "completed", "-"); /* 284 s with no size: under the 300 s of a time to ready */
+	cr_expect_eq(nstarts_of("Startup time: 7.2s (import torch: 2.0s, load scripts: 1.1s, create ui: 0.7s).\n"), 0);
+	cr_expect_eq(nstarts_of("  --startup-timeout 300 (model checkpoint)\n"), 0);
+	cr_expect_eq(nstarts_of("Startup time: unknown (model not loaded)\n"), 0);
+}
+
+/* A row of a job's profile naming the step that loads the model, with
+ * its calls and seconds, after the load began: that step ran to its end,
+ * the model is in (issue 23's thirteenth round: InvokeAI's graph stats
+ * after `Loading model`); the row's time is not the load's. Near misses:
+ * the row with no load begun before it, a step of another kind, a row
+ * with no duration, a start that failed. */
+Test(generic, a_profile_row_of_the_model_loader)
+{
+	const char *load = "INFO --> Loading model /m/sdxl/main/stable-diffusion-xl-base-1-0, type sdxl:main:vae\n";
+	const char *row = "sdxl_model_loader        1     0.118s     1.71G\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "%sINFO --> Graph stats: 9a42\nNode   Calls    Seconds VRAM Used\n%s"
+				   "sdxl_compel_prompt       2    55.806s     1.97G\n", load, row);
+	expect_start(log, "completed", "-");
+	cr_expect_eq(nstarts_of(row), 0);
+	snprintf(log, sizeof(log), "%ssdxl_compel_prompt       2    55.806s     1.97G\n", load);
+	expect_start(log, "cut-off", "-");
+	snprintf(log, sizeof(log), "%ssdxl_model_loader        1     many\n", load);
+	expect_start(log, "cut-off", "-");
+	snprintf(log, sizeof(log), "%sERROR: failed to load model: out of memory\n%s", load, row);
+	expect_start(log, "failed", "-");
+}
+
+/* One reading of a poller or a spinner as the paste's last lines (issue
+ * 23's thirteenth round, the ninth round's kept): the wait is a start under
+ * way that is loading only where the paste shows the load itself under
+ * way (after the runner answered at its address, its poller's wait with
+ * the load as its status; the server's own words of its load); a wait
+ * for a server to start or be ready, however often it is
+ * repeated, and a spinner of a step, say how far the load got nowhere: cut
+ * off. DeepSpeed-MII's repeated `waiting for server to start...`,
+ * TabbyML's `Starting...` spinner and ipex-llm's ollama poller with the
+ * status `llm server loading model` are read so; their verdicts disagree
+ * (tests/corpus/verdicts/KNOWN_MISMATCHES). */
+Test(generic, a_pollers_or_spinners_last_lines)
+{
+	char log[2048] = "";
+	for (int i = 0; i < 6; i++)
+		snprintf(log + strlen(log), sizeof(log) - strlen(log),
+			 "[2023-11-06 15:41:%02d,927] [INFO] [server.py:124:_wait_until_server_is_live] waiting for "
+			 "server to start...\n", 15 + 5 * i);
+	expect_start(log, "cut-off", "-");
+	expect_start("$ tabby serve --model Qwen2.5-Coder-3B --device cuda\n"
+		     "\xe2\xa0\x8b     0.000 s\tStarting...\n\xe2\xa0\x99     0.080 s\tStarting...\n"
+		     "\xe2\xa0\xb9     0.161 s\tStarting...\n",
+		     "cut-off", NULL);
+	/* the runner up at its address before its load, then its poller's
+	 * wait with the load as its status: the load under way */
+	expect_start("time=2025-03-07T17:49:11.690+08:00 level=INFO source=runner.go:1026 msg=\"Server listening on "
+		     "127.0.0.1:51861\"\n"
+		     "time=2025-03-07T17:49:11.742+08:00 level=INFO source=server.go:605 msg=\"waiting for server to "
+		     "become available\" status=\"llm server loading model\"\n",
+		     "loading", "-");
+	/* the server's own words of its load after the waits: under way */
+	snprintf(log + strlen(log), sizeof(log) - strlen(log), "engine: waiting for the model to finish loading\n");
+	expect_start(log, "loading", "-");
+}

@@ -69,3 +69,26 @@ Test(triage_server_up, a_server_with_no_model_is_no_start)
 	expect_outcome("Uvicorn running on http://0.0.0.0:8000 serving model llama3\n", "completed");
 	expect_outcome("Model llama3 ready, listening on 0.0.0.0:8000\n", "completed");
 }
+
+/* The ASGI server's own startup shown (`Waiting for application
+ * startup.`, `Application startup complete.`) after the app's log lines,
+ * none of which named a model, then the address: the startup loaded
+ * nothing (issue 23's thirteenth round: TabbyAPI started with no model
+ * configured, then answered `/v1/model/list`). A model named in the
+ * startup, or only the startup's lines before the address, stay a start. */
+Test(triage_server_up, an_app_startup_that_named_no_model)
+{
+	const char *app = "INFO:     ExllamaV2 version: 0.2.4\n"
+			  "INFO:     Generation logging is disabled\n"
+			  "INFO:     Started server process [1]\n";
+	const char *up = "INFO:     Waiting for application startup.\nINFO:     Application startup complete.\n"
+			 "INFO:     Uvicorn running on http://0.0.0.0:5000 (Press CTRL+C to quit)\n";
+	char log[2048];
+	snprintf(log, sizeof(log), "%s%s", app, up);
+	expect_outcome(log, "none");
+	snprintf(log, sizeof(log), "%sINFO:     Waiting for application startup.\nINFO:     Loading model: "
+				   "/models/Llama-3-8B\nINFO:     Application startup complete.\n"
+				   "INFO:     Uvicorn running on http://0.0.0.0:5000 (Press CTRL+C to quit)\n", app);
+	expect_outcome(log, "completed");
+	expect_outcome(up, "completed");
+}

@@ -153,22 +153,31 @@
  * the same time, was developed on t23w (moved to the stems developed on:
  * 15 -> 27 of 28). With both rounds merged (2026-12-07): developed on 504
  * of 541 starts (93.2 %); held out corpus-a, corpus-b and t23y, 39 of 59
- * (66.1 %), t23y 15 of 27 (14 before either round). With t23ab held out
- * too (25 fresh public logs, 25 starts, 21 engines, 9 of them new to the
- * corpus; verdicts written and committed before the tool ran on them;
- * 13 of 25 match on 6b398c8 as first committed, 15 of 25 after two of its
- * verdicts were corrected for one reading error of their writer's, a
- * load summary read as cut off, each with its reason in its source), the
- * held-out stems are 54 of 84 (64.3 %), 2026-12-07. With t23ac held out
- * too (25 fresh public logs, 26 starts, 22 engines, 11 of them new to the
- * corpus; verdicts written and committed before the tool ran on them;
- * 12 of 26 match on 3b04124, none corrected), the held-out stems are
- * 66 of 110 (60.0 %), 2026-12-07. */
+ * (66.1 %), t23y 15 of 27 (14 before either round). t23y's 25 logs then
+ * moved to the stems developed on (2026-12-07) and issue 23's thirteenth
+ * round was developed on them: developed on 519 of 568 before its
+ * mechanisms (91.4 %), 529 of 568 after them (93.1 %; t23y 15 -> 24 of 27,
+ * its three misses verdict writers' disagreements with the one reading of
+ * a poller's last lines, listed in KNOWN_MISMATCHES); held out corpus-a
+ * and corpus-b only, 24 of 32 (75.0 %) before and after. Two fresh
+ * held-out sets were collected while it was built, neither seen by it
+ * (verdicts written and committed before the tool ran on them): t23ab
+ * (25 public logs, 25 starts, 21 engines, 9 new to the corpus; 13 of 25
+ * on 6b398c8 as first committed, 15 of 25 after two of its verdicts were
+ * corrected for one reading error of their writer's, a load summary read
+ * as cut off, each with its reason in its source) and t23ac (25 logs, 26
+ * starts, 22 engines, 11 new; 12 of 26 on 3b04124, none corrected).
+ * With the round merged (2026-12-07): developed on 529 of 568 (93.1 %);
+ * held out corpus-a, corpus-b, t23ab and t23ac, 52 of 83 (62.7 %): t23ab
+ * 16 of 25 (15 before the round: a stated load time over a bar's),
+ * t23ac 12 of 26 (12 before). */
 #define VERDICT_FLOOR 93
-#define VALIDATION_FLOOR 60
+#define VALIDATION_FLOOR 62
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
-/* 510 of 541, 94.3 %, 2026-12-07 (issue 23's eleventh and twelfth rounds
+/* 535 of 568, 94.2 %, 2026-12-07, after issue 23's thirteenth round (526
+ * of 568 and 1 false fail before it, with t23y just developed on);
+ * 510 of 541, 94.3 %, 2026-12-07 (issue 23's eleventh and twelfth rounds
  * merged, on the 541 starts with t23u and t23w developed on); 482 of 513
  * after the eleventh alone (on the 513
  * starts with t23u developed on; 476 of 513 before it; 456 of 488 after the

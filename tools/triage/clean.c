@@ -595,6 +595,123 @@ static const char *strip_level_run(const char *q, const char *end, unsigned char
 	return tr_skip_ws(past, end);
 }
 
+/* The name of the stream a line came on, written before it by what
+ * collected it: an app's or a runner's `STDOUT: ` / `stderr: `, a bracketed
+ * `[stderr] `, the container runtime's CRI record `stdout F ` (after its
+ * ISO time, `P` a partial line). Every line behind it is the program's own
+ * and is read as such (a macOS app that prints `[21:06:59] STDOUT: ` before
+ * each of its server's slog lines hid them all). The name alone in either
+ * case, then its separator and a message: not `stdout_logfile=`, `stderr is
+ * redirected`, `StdOut: `, a bare `stdout:` (nothing of the program's). */
+static const char *strip_stream(const char *q, const char *end)
+{
+	const char *r = q + (*q == '[');
+	if (end - r < 8 || (r[0] | 0x20) != 's' || (r[1] | 0x20) != 't' || (r[2] | 0x20) != 'd' ||
+	    (strncasecmp(r + 3, "out", 3) && strncasecmp(r + 3, "err", 3)))
+		return q;
+	/* one case for the whole name: "STDOUT", "stdout", not "StdOut" */
+	for (int i = 1; i < 6; i++)
+		if (tr_upper(r[i]) != tr_upper(r[0]))
+			return q;
+	const char *e = r + 6;
+	if (r != q) { /* "[stderr] ", "[stderr]: " */
+		if (*e != ']')
+			return q;
+		e++;
+		if (e < end && *e == ':')
+			e++;
+		return e < end && *e == ' ' ? tr_skip_ws(e, end) : q;
+	}
+	if (e[0] == ':' && e + 1 < end && e[1] == ' ')
+		return tr_skip_ws(e + 1, end);
+	/* CRI: "stdout F message", "stderr P message" */
+	if (e + 2 < end && e[0] == ' ' && (e[1] == 'F' || e[1] == 'P') && e[2] == ' ' && tr_lower(r[0]) == r[0])
+		return e + 3;
+	return q;
+}
+
+/* A log viewer's date and time as a column before ` | ` (Rancher's `Sun,
+ * May 29 2022 2:12:16 am | `, a dashboard's `2022-05-29 02:12:16 | `):
+ * words of a date only (a weekday's or a month's name, am/pm, a zone),
+ * numbers and a clock, then the bar. Every line behind such a column is
+ * the program's own, read as such (the line's own clock after it is
+ * kept). Not a table row (`| a | b |` opens with the bar), not a name's
+ * column (docker compose's, strip_compose), not prose or a clock with
+ * words of its own before a bar (`12:00:01 step one | two`). */
+static const char *strip_viewer_clock(const char *q, const char *end)
+{
+	const char *bar = memchr(q, '|', (size_t)(end - q) < 40 ? (size_t)(end - q) : 40);
+	if (!bar || bar - q < 8 || bar[-1] != ' ' || bar + 1 >= end || bar[1] != ' ')
+		return q;
+	static const char *const days[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", NULL};
+	static const char *const zone[] = {"am", "pm", "AM", "PM", "UTC", "GMT", "Z", NULL};
+	int clock = 0;
+	for (const char *p = q; p < bar - 1;) {
+		while (p < bar && (*p == ' ' || *p == ','))
+			p++;
+		const char *b = p;
+		while (p < bar && *p != ' ' && *p != ',')
+			p++;
+		if (p == b)
+			break;
+		size_t len = (size_t)(p - b);
+		if (tr_digit(*b)) {
+			int colons = 0;
+			for (const char *c = b; c < p; c++) {
+				if (*c == ':')
+					colons++;
+				else if (!(tr_digit(*c) || *c == '.' || *c == '-' || *c == '/' || *c == 'T' || *c == '+'))
+					return q;
+			}
+			clock |= colons >= 2;
+			continue;
+		}
+		int ok = 0;
+		for (const char *const *w = zone; *w && !ok; w++)
+			ok = strlen(*w) == len && !memcmp(b, *w, len);
+		/* a weekday's or a month's name, short or whole ("May", "Sunday") */
+		for (const char *const *w = days; *w && !ok && len >= 3; w++)
+			ok = !memcmp(b, *w, 3) && (len == 3 || (len >= 6 && !memcmp(p - 3, "day", 3)));
+		for (const char *const *w = months; *w && !ok && len >= 3; w++)
+			ok = !memcmp(b, *w, 3) && (len == 3 || (len == 4 && b[3] == '.'));
+		if (!ok)
+			return q;
+	}
+	return clock ? tr_skip_ws(bar + 1, end) : q;
+}
+
+/* A logger's fields joined by `::` and its level before an arrow, after
+ * its bracketed time (InvokeAI's `[2023-08-08 15:09:33,287]::[InvokeAI]::
+ * INFO --> `): `::[name]::`, then a level word and `-->` (or `->`), the
+ * level kept. Not a C++ scope (`ns::f`, which opens with a name), not an
+ * arrow after any other word. */
+static const char *strip_colon_fields(const char *q, const char *end, unsigned char *lvl)
+{
+	if (end - q < 8 || q[0] != ':' || q[1] != ':' || q[2] != '[')
+		return q;
+	const char *e = memchr(q + 3, ']', (size_t)(end - q - 3) < 48 ? (size_t)(end - q - 3) : 48);
+	if (!e || e + 2 >= end || e[1] != ':' || e[2] != ':')
+		return q;
+	const char *w = e + 3, *we = w;
+	while (we < end && ascii_alpha(*we))
+		we++;
+	if (we == w || !is_level_word(w, (size_t)(we - w)))
+		return q;
+	const char *a = tr_skip_ws(we, end);
+	size_t al = end - a >= 3 && !memcmp(a, "-->", 3) ? 3 : end - a >= 2 && !memcmp(a, "->", 2) ? 2 : 0;
+	if (!al)
+		return q;
+	char name[12];
+	size_t nl = (size_t)(we - w) < sizeof(name) - 1 ? (size_t)(we - w) : sizeof(name) - 1;
+	for (size_t i = 0; i < nl; i++)
+		name[i] = (char)toupper((unsigned char)w[i]);
+	name[nl] = 0;
+	int li = level_index(name);
+	if (li)
+		*lvl = (unsigned char)li;
+	return tr_skip_ws(a + al, end);
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -603,8 +720,20 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	size_t n;
 
 	/* every prefix below opens with one of these: most lines go no further */
-	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q)))
+	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q) || *q == 's' || *q == ':'))
 		return p;
+	if (*q == ':')
+		return strip_colon_fields(q, end, lvl);
+	if (*q == 's' || *q == 'S' || *q == '[') {
+		const char *r = strip_stream(q, end);
+		if (r != q || *q == 's')
+			return r;
+	}
+	if (tr_upper(*q) || tr_digit(*q)) {
+		const char *r = strip_viewer_clock(q, end);
+		if (r != q)
+			return r;
+	}
 
 	if (*q == '[') {
 		const char *r = strip_bracket(q, end, ts);

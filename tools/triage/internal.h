@@ -344,6 +344,8 @@ struct tr_start {
 				 * torch.compile, warmup), or a watcher's wait that ran out ("not ready after 30 minutes") */
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
 	int gen_load_part;      /* gen_load_s is one part's finished load ("Shard 0 ready in 30.9 s": subject.c) */
+	unsigned napp_startup;  /* lines that were an ASGI server's own startup (`Waiting for application startup.`) */
+	int opened_loaded;      /* the start's first stage was the load's end or later: the paste opens past its load */
 	struct tr_num moved_s, moved_gib; /* an amount moved in a time ("pinned 28.47 GiB in 18 s", moved.c): a load's measure */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */
 	struct tr_num alloc_gib; /* the running total of the start's allocations, the largest seen ("(total 18.9 GiB") */
@@ -372,6 +374,10 @@ static inline void tr_stage_raise(struct tr_start *s, enum tr_stage st)
 	if (st >= TR_ST_LOADED)
 		s->progress_open = 0; /* loaded: no longer under way */
 }
+/* starts.c: @l, the load's end in words, is the first of @s's lines (no
+ * stage before it, no clock of an earlier line): the paste opens past the
+ * load, so its clocks from here are the steps after it (opened_loaded). */
+void tr_opened_at_load_end(struct tr_start *s, const struct tr_line *l);
 /* Keep @l as evidence of @s; return its index or -1 when the store is full
  * (the same line twice returns the same index). */
 int tr_evid(struct tr_start *s, const struct tr_line *l);
@@ -727,6 +733,19 @@ int tr_recognise_table_row(struct lsc_triage *t, struct tr_line *l);
 /* Does the line say something failed, read by meaning ("0 failures",
  * "succeeded", "ok" do not)? recognise_generic.c */
 int tr_says_failed(const char *s, size_t n);
+/* subject.c: is the load failure said at @k in @s[0..n) one the program
+ * goes on past: an optional thing's (`Could not load token at "...", using
+ * no HF token`), or one whose clause says what it does instead (`, using
+ * ...`, `falling back to`, `skipping`, `continuing without`)? */
+int tr_failure_gone_past(const char *s, size_t n, const char *k);
+/* subject.c: is the ready line's subject a transport, the process's
+ * endpoint (`GRPC Service Ready`, `HTTP server ready`), with no word of the
+ * model or its weights: the endpoint up, not the model? */
+int tr_ready_transport_only(const char *s, size_t n);
+/* recognise_generic.c: are the load-failure words of @s[0..n) such a
+ * failure? Engine shapes ask it too: the rule is the vocabulary's. */
+int tr_load_failure_gone_past(const char *s, size_t n);
+
 /* subject.c: is a ready word in the line about the model or what serves
  * it (not a Ray cluster, a tokenizer, a container)? Its words are also
  * read inside code's names (EngineCore, load_model). */

@@ -1010,6 +1010,14 @@ static int frame_loads(const char *s, size_t n)
 		 * calling it is only the call */
 		if (tr_memmem_ci(in, fl, "wait") && (tr_memmem_ci(in, fl, "server") || tr_memmem_ci(in, fl, "live")))
 			return 1;
+		/* the server's startup hook, where a model server brings its
+		 * model up: ASGI's `lifespan` (starlette, under every FastAPI
+		 * server), `startup`, `on_startup`, `startup_event`; its raising
+		 * is the start not coming up. Not `shutdown`, not a request's
+		 * handler */
+		if (tr_memmem(in, fl, "lifespan") ||
+		    (fl >= 7 && (!memcmp(in, "startup", 7) || !memcmp(in + fl - 7, "startup", 7))))
+			return 1;
 		/* a model's constructor: `__init__` in a file of a models
 		 * folder (vLLM's `model_executor/models/llama.py`,
 		 * transformers' `models/llama/modeling_llama.py`): the model
@@ -1103,6 +1111,12 @@ static const char *load_failed_at(const char *s, size_t n)
 					"faild to load"};
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
 		const char *k = ci(s, n, w[i]);
+		/* "could not load" and its kin need what they could not load:
+		 * with nothing after them the line was cut there (a paste that
+		 * ends mid-line), and says nothing of what failed; "X failed to
+		 * load" is whole without it */
+		if (k && i >= 2 && i <= 6 && tr_skip_ws(k + strlen(w[i]), s + n) == s + n)
+			continue;
 		if (k)
 			return k;
 	}
@@ -1146,9 +1160,25 @@ static int assert_failed(const char *s, size_t n)
 
 int tr_load_failure_words(const char *s, size_t n)
 {
-	/* a guess before the words is none ("if you can't load the model, ...") */
+	/* a guess before the words is none ("if you can't load the model, ..."),
+	 * nor a failure the program goes on past (subject.c) */
 	const char *k = load_failed_at(s, n);
-	return k && !tr_hedged(s, (size_t)(k - s));
+	return k && !tr_hedged(s, (size_t)(k - s)) && !tr_failure_gone_past(s, n, k);
+}
+
+int tr_load_failure_gone_past(const char *s, size_t n)
+{
+	/* most failure lines hold no fallback and no optional thing: a few
+	 * plain searches for what every phrase of subject.c's lists holds
+	 * (in any case but its first letter's) before the failure words' */
+	static const char *const gate[] = {", ", "back", "without", "kip", "efault", "ill use", "oken", "redential"};
+	int any = 0;
+	for (size_t i = 0; i < sizeof(gate) / sizeof(gate[0]) && !any; i++)
+		any = tr_memmem(s, n, gate[i]) != NULL;
+	if (!any)
+		return 0;
+	const char *k = load_failed_at(s, n);
+	return k && tr_failure_gone_past(s, n, k);
 }
 
 int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
@@ -1159,7 +1189,7 @@ int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
 		return 0;
 	/* an event, not a guess before it ("if it fails to load ..."; "could not load" is no guess) */
 	const char *k = load_failed_at(l->s, l->len);
-	if (!k || tr_hedged(l->s, (size_t)(k - l->s)))
+	if (!k || tr_hedged(l->s, (size_t)(k - l->s)) || tr_failure_gone_past(l->s, l->len, k))
 		return 0;
 	int e = tr_evid(st, l);
 	st->ev_gen_fail = st->ev_gen_fail_last = e;
@@ -1412,6 +1442,16 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st = take(t, l, &e);
 	if (!st)
 		return 0;
+	/* a server up at its address, all its start has shown so far (with
+	 * the ASGI server's own startup lines, `Waiting for application
+	 * startup.` and its `complete`, which load nothing where no line named
+	 * a model), after its own log lines (others than those) and none of
+	 * them naming a model: a serving process with no model in it
+	 * (server_up.c); a line alone, or with only the startup's lines
+	 * before it, says nothing of what it holds */
+	if (st->recognised == st->nbare_ready + st->napp_startup + 1 && !t->model_said &&
+	    t->unnamed_log_lines > st->napp_startup && tr_server_up_only(s, n))
+		st->nbare_ready++;
 	/* a ready line after a load summary alone is the server up (the
 	 * weights in, then `Serving on ...`): what fails after it is the
 	 * server's work, not the start's */
@@ -1424,18 +1464,14 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 		tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
-	/* a server up at its address, all its start has shown so far, after
-	 * its own log lines and none of them naming a model: a serving
-	 * process with no model in it (server_up.c); a line alone, with
-	 * nothing before it, says nothing of what it holds */
-	if (st->recognised == st->nbare_ready + 1 && !t->model_said && t->unnamed_log_lines &&
-	    tr_server_up_only(s, n))
-		st->nbare_ready++;
 	if (st->stage < TR_ST_BEGAN)
 		st->stage = TR_ST_BEGAN;
 	/* nothing of the load before it: it may be a frontend's, the model
-	 * still to come (load_begun_after_ready) */
-	st->ready_early = st->stage < TR_ST_LOADING && !st->gen_load_began;
+	 * still to come (load_begun_after_ready); so may a transport's ready
+	 * before the load ended (`GRPC Service Ready` of the backend process a
+	 * launcher spawned for the model, which then loads it: subject.c) */
+	st->ready_early = (st->stage < TR_ST_LOADING && !st->gen_load_began) ||
+			  (st->stage < TR_ST_LOADED && tr_ready_transport_only(s, n));
 	st->ev_gen_ready = e;
 	st->ev_end = e;
 	st->progress_open = 0;
@@ -1748,7 +1784,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k);
  * summary, if the paste has one, completes it. Not after a failure, nor
  * after a ready line that followed the load (a server up with its model,
  * then a request's load of another). */
-static void load_begun_after_ready(struct tr_start *st)
+static void load_begun_after_ready(struct tr_start *st, const struct tr_line *l)
 {
 	if (!st->done || !st->ready_early || st->ev_gen_ready < 0 || tr_start_failed(st))
 		return;
@@ -1756,7 +1792,12 @@ static void load_begun_after_ready(struct tr_start *st)
 	st->ready_early = 0;
 	st->ev_gen_ready = -1;
 	st->stage = TR_ST_LOADING;
-	st->progress_open = 1;
+	/* under way where the line says it goes on ("model initialising,
+	 * waiting for 2 minutes"); a load begun in words alone as the paste's
+	 * end is cut off, as anywhere else (`GRPC: Loading model with
+	 * options: {...` cut mid-line) */
+	static const char *const on[] = {"waiting", "initialising", "initializing", NULL};
+	st->progress_open = any_word(l->s, l->len, on);
 }
 
 /* "Loading Model: NAME", "Loading ONNX model from PATH", "Loading TTS
@@ -2264,8 +2305,10 @@ static int load_end_words(struct lsc_triage *t, struct tr_line *l)
 			struct tr_start *st = take(t, l, &e);
 			if (!st)
 				return 0;
-			if (st->stage < TR_ST_BEGAN)
+			if (st->stage < TR_ST_BEGAN) {
+				tr_opened_at_load_end(st, l);
 				st->stage = TR_ST_BEGAN;
+			}
 			st->progress_open = 0;
 			tr_stage_raise(st, TR_ST_LOADED);
 			return 1;
@@ -2335,10 +2378,138 @@ static int backend_start(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "eval time = 7664.05 ms / 127 runs (60.35 ms per token, 16.57 tokens
+ * per second)", "eval rate: 41.2 tokens/s": a generation's own figures, the
+ * tokens the model made at a measured rate. Only a figure right before the
+ * rate's words (not a setting's name, `--max-tokens-per-second`, nor a
+ * target in prose with no number of its own). */
+static int generation_rate(const char *s, size_t n)
+{
+	static const char *const rate[] = {"tokens per second", "tokens/s", "token/s", "tokens/sec", "tok/s"};
+	for (size_t i = 0; i < sizeof(rate) / sizeof(rate[0]); i++) {
+		const char *k = tr_memmem(s, n, rate[i]);
+		if (!k)
+			continue;
+		const char *p = k;
+		while (p > s && p[-1] == ' ')
+			p--;
+		if (p > s && tr_digit(p[-1]) && !(k + strlen(rate[i]) < s + n && tr_alpha(k[strlen(rate[i])])))
+			return 1;
+	}
+	return 0;
+}
+
+/* The model's generation figures after its load began (PowerInfer's
+ * `llama_print_timings: eval time = ... tokens per second` under its
+ * loader's lines, with a cut between them): the model made tokens, so it
+ * was up; the start completed there, as at a chat answer turn. Only for a
+ * start of the same source under way (a figure with no start before it is
+ * a running server's work), not one that failed or is inside a traceback:
+ * the figures belong to the start before them. */
+static int generation_after_load(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY || st->done || tr_start_failed(st) ||
+	    st->in_traceback || !generation_rate(l->s, l->len) || tr_hedged(l->s, l->len))
+		return 0;
+	ready_at(st, l);
+	return 1;
+}
+
+/* "Startup time: 7.2s (import torch: 2.0s, ...)", "Startup time: 283.92s
+ * { torch=113.44s ... }", "Startup time: total=22.80 checkpoint=9.18 ...":
+ * the application states its whole time to come up, with the model's
+ * part among its parts, so it is up: the start's ready, with that time.
+ * A duration with its unit, or the key `total` with seconds (the line
+ * names them time). Not a plan or a
+ * setting (`--startup-timeout 300`, `startup time limit: 600`), not a
+ * figure with no number. */
+static int startup_time(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len;
+	/* the prefilter's keys, in the cases a log writes them, before the case-blind search */
+	if (!tr_memmem(s, l->len, "tartup time") && !tr_memmem(s, l->len, "TARTUP TIME"))
+		return 0;
+	const char *k = ci(s, l->len, "startup time");
+	if (!k || (k > s && tr_alpha(k[-1])))
+		return 0;
+	const char *p = tr_skip_ws(k + 12, end);
+	if (p >= end || (*p != ':' && *p != '='))
+		return 0;
+	p = tr_skip_ws(p + 1, end);
+	double v;
+	if (p + 6 < end && !strncasecmp(p, "total=", 6)) {
+		p += 6;
+		if (!(p < end && tr_digit(*p) && tr_num(&p, end, &v)) || (p < end && !(*p == ' ' || *p == ',' || *p == 's')))
+			return 0;
+	} else if (!(p < end && tr_digit(*p) && tr_dur_s(&p, end, &v))) {
+		return 0;
+	}
+	if (!(v >= 0 && v < 1e7))
+		return 0;
+	/* its parts name the model's (`checkpoint=9.18`, `models=0.12s`):
+	 * the startup brought the model up. A startup of the application
+	 * alone (`import torch: 2.0s, ..., create ui: 0.7s`: an image UI
+	 * that creates its model after it) is not the model up */
+	static const char *const part[] = {"checkpoint", "model", "models", "weights", NULL};
+	if (!any_word(p, (size_t)(end - p), part))
+		return 0;
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (st && (st->stage >= TR_ST_READY || tr_start_failed(st)))
+		return 0;
+	int e;
+	if (!(st = take(t, l, &e)))
+		return 0;
+	if (!tr_has(&st->ready_s))
+		tr_setnum(&st->ready_s, v, e);
+	ready_at(st, l);
+	return 1;
+}
+
+/* "sdxl_model_loader        1     0.118s     1.71G": a row of a job's
+ * profile (one step per row: its name, its calls, its seconds), the step
+ * that loads the model among them (InvokeAI's graph stats after its
+ * `Loading model`): that step ran to its end, the model is in. Its time
+ * in the profile is not taken as the load's (a loader step may hand back
+ * a model already in memory). Only the row's whole shape: a name the
+ * loading functions' words make (loading_ident) with the model's, a
+ * count, a duration with its unit; after the start's load began. */
+static int profile_row_loaded(struct lsc_triage *t, struct tr_line *l)
+{
+	const char *s = l->s, *end = s + l->len, *p = s;
+	while (p < end && (tr_isword(*p) || *p == '_'))
+		p++;
+	size_t il = (size_t)(p - s);
+	if (il < 6 || p >= end || *p != ' ')
+		return 0;
+	/* the row's shape first (most lines with the key are no row), then its name */
+	p = tr_skip_ws(p, end);
+	const char *c = p;
+	while (p < end && tr_digit(*p))
+		p++;
+	if (p == c || p >= end || *p != ' ')
+		return 0;
+	p = tr_skip_ws(p, end);
+	double v;
+	if (!(p < end && tr_digit(*p) && tr_dur_s(&p, end, &v)) || (p < end && *p != ' '))
+		return 0;
+	if (!loading_ident(s, il) || !(tr_memmem_ci(s, il, "model") || tr_memmem_ci(s, il, "checkpoint")))
+		return 0;
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_LOADED || st->done || tr_start_failed(st) ||
+	    st->in_traceback)
+		return 0;
+	int e;
+	if (!(st = take(t, l, &e)))
+		return 0;
+	tr_stage_raise(st, TR_ST_LOADED);
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
-	    ((k & TR_G_GENERIC) && (request_dump(t, l) || chat_answer(t, l))))
+	    ((k & TR_G_GENERIC) && (request_dump(t, l) || chat_answer(t, l) || generation_after_load(t, l))))
 		return 1;
 	if ((k & (TR_G_GENERIC | TR_G_GLOADW)) && backend_start(t, l))
 		return 1;
@@ -2354,7 +2525,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GFIG) && load_progress(t, l))
 		return 1;
-	if ((k & TR_G_GREADY) && ready(t, l))
+	if ((k & TR_G_GREADY) && (ready(t, l) || startup_time(t, l)))
 		return 1;
 	if ((k & TR_G_GREADY) && waiting(t, l))
 		return 1;
@@ -2364,7 +2535,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return 1;
 	if ((k & TR_G_GREADY) && process_after_ready(t, l))
 		return 1;
-	if ((k & TR_G_LOADED) && model_loaded(t, l))
+	if ((k & TR_G_LOADED) && (model_loaded(t, l) || profile_row_loaded(t, l)))
 		return 1;
 	/* "loading model /m", "Loading weights from ...": the load began; after
 	 * a failure of the start under way (not inside its traceback) it is a
@@ -2384,7 +2555,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		/* not after a failure that quotes the failed process's output:
 		 * that load is the one that failed */
 		if (c)
-			load_begun_after_ready(c);
+			load_begun_after_ready(c, l);
 		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && !c->quotes_output && tr_start_failed(c), NULL);
 		if (!st)
 			return 0;

@@ -644,7 +644,10 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 		p++;
 	if (p < end && tr_dur_s(&p, end, &v))
 		tr_setnum(&st->ready_s, v, e);
-	else if (ts_span(st, l, &v)) {
+	/* the clocks from a start's first line are its time to ready only
+	 * where that line came before its load ended: a paste that opens at
+	 * the load's end measures the steps after it, not the start */
+	else if (!st->opened_loaded && ts_span(st, l, &v)) {
 		tr_setnum(&st->ready_s, v, e);
 		st->ready_from_clock = 1;
 	}

@@ -308,6 +308,8 @@ static int apply_start(struct lsc_triage *t, struct tr_line *l, const struct tr_
 	case TR_EV_SUMMARY:
 		if (!(st = use_h(t, l, &e, fam, h)))
 			return 0;
+		if (st->stage == TR_ST_NONE)
+			tr_opened_at_load_end(st, l);
 		tr_stage_raise(st, TR_ST_LOADED);
 		st->progress_open = 0;
 		return 1;
@@ -590,6 +592,11 @@ static int apply(struct lsc_triage *t, struct tr_line *l, const struct tr_shape 
 	case TR_EV_OPEN: case TR_EV_BEGIN: case TR_EV_PROGRESS: case TR_EV_SUMMARY: case TR_EV_READY:
 		return apply_start(t, l, h, fam);
 	case TR_EV_LOAD_FAIL: case TR_EV_READ_ERROR: case TR_EV_OOM_KILL: case TR_EV_KILL:
+		/* a load failure the program goes on past ("failed to load model
+		 * on GPU 1, falling back to CPU") is no start's end, whichever
+		 * engine's words say it */
+		if (h->ev == TR_EV_LOAD_FAIL && tr_load_failure_gone_past(l->s, l->len))
+			return 0;
 		return apply_end(t, l, h, fam);
 	case TR_EV_WEIGHTS_FS: case TR_EV_SHARDS: case TR_EV_SETTING: case TR_EV_SETTING_CAT:
 		return apply_reading(t, l, h, fam);

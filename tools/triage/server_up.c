@@ -8,9 +8,13 @@
  * start was read from is one of these (Xinference's supervisor and its
  * REST API up before any model is launched, `ollama serve` listening
  * before any `run`), what came up is the serving process with no model in
- * it: no start (outcome none), as a running server's requests are none. A
- * server whose startup loads the model shows that startup (`Waiting for
- * application startup.`, a load word, a figure) and stays a start; so
+ * it: no start (outcome none), as a running server's requests are none.
+ * The ASGI server's own startup lines (`Waiting for application startup.`,
+ * `Application startup complete.`) say nothing of a model either: after
+ * other log lines none of which named one, they too are the server with
+ * no model (TabbyAPI with none configured; issue 23's thirteenth round). A
+ * server whose startup loads the model names it (a load word, a figure,
+ * `model`) and stays a start, as do the startup's lines alone; so
  * does one whose ready line names its model (`serving model m on :8000`),
  * and a ready line pasted alone, which says nothing of what it holds.
  * A pure predicate over one cleaned line, asked of ready lines only.

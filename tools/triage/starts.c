@@ -246,6 +246,12 @@ void tr_touch(struct tr_start *s, const struct tr_line *l)
 		s->first_line = l->no;
 	s->last_line = l->no;
 	s->recognised++;
+	/* the ASGI server's own startup lines (uvicorn, hypercorn: the same
+	 * words under every Python server), which say nothing of a model:
+	 * server_up.c counts them with the server's address */
+	if ((l->len >= 31 && !memcmp(l->s, "Waiting for application startup", 31)) ||
+	    (l->len >= 28 && !memcmp(l->s, "Application startup complete", 28)))
+		s->napp_startup++;
 	s->dots_open = 0;
 	/* a later line of the same step (its function's name before ": ",
 	 * "load_tensors: skipping 456 tensors") does not say the step ended */
@@ -450,4 +456,14 @@ void tr_close_all(struct lsc_triage *t)
 {
 	while (t->nopen)
 		tr_close(t, t->open[0]);
+}
+
+void tr_opened_at_load_end(struct tr_start *s, const struct tr_line *l)
+{
+	if (s->stage > TR_ST_NONE)
+		return;
+	for (int k = 0; k < TR_TS_KINDS; k++)
+		if (!isnan(s->ts_begin[k]) && !(s->ts_begin[k] == l->tsk[k]))
+			return; /* an earlier line's clock: the start opened before */
+	s->opened_loaded = 1;
 }

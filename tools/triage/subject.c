@@ -155,3 +155,79 @@ int tr_whole_started(const char *s, size_t n)
 		b--;
 	return e > b && in_set(s + b, e - b, whole);
 }
+
+/* What a load of can fail and the start go on: a credential, which only
+ * gated downloads need (`Could not load token at "~/.cache/huggingface/
+ * token"`). Not a tokenizer, a config or the model, which a start needs. */
+static const char *const optional[] = {"token", "credentials", "credential", NULL};
+
+/* What a program says it does instead of what failed: the failure handled,
+ * the start goes on (`, using no HF token`, `falling back to CPU`). */
+static const char *const instead[] = {", using ",     "falling back", "fall back to", "continuing without",
+				      "proceeding without", ", skipping", "skipping it", ", ignoring", "defaulting to",
+				      "using default", "will be skipped", "will use ",    NULL};
+
+int tr_failure_gone_past(const char *s, size_t n, const char *k)
+{
+	const char *end = s + n;
+	/* the object: the word after the verb `load` (over `the`, `a`, `your`) */
+	const char *o = k;
+	while (o < end && !(tr_lower((unsigned char)*o) == 'l' && o + 4 <= end && !strncasecmp(o, "load", 4)))
+		o++;
+	while (o < end && tr_alpha(*o))
+		o++;
+	for (int w = 0; w < 3; w++) {
+		o = tr_skip_ws(o, end);
+		const char *b = o;
+		while (o < end && tr_alpha(*o))
+			o++;
+		if (o == b)
+			break;
+		static const char *const art[] = {"the", "a", "an", "your", "hf", "huggingface", NULL};
+		if (in_set(b, (size_t)(o - b), optional))
+			return 1;
+		if (!in_set(b, (size_t)(o - b), art))
+			break;
+	}
+	/* the same sentence says what it does instead */
+	const char *se = k;
+	while (se < end && !(*se == '.' && (se + 1 == end || se[1] == ' ')))
+		se++;
+	/* one pass: a phrase is tried only where a word (or its comma) opens
+	 * with its first byte */
+	for (const char *q = k; q < se; q++) {
+		unsigned char c = tr_lower((unsigned char)*q);
+		if (c != ',' && (!memchr("fcpswdui", c, 8) || (q > s && tr_alpha(q[-1]))))
+			continue;
+		for (const char *const *x = instead; *x; x++) {
+			size_t xl = strlen(*x);
+			if ((unsigned char)(*x)[0] == c && (size_t)(se - q) >= xl && !strncasecmp(q, *x, xl))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The protocols a process serves on: their ready is the endpoint's. */
+static const char *const transport[] = {"grpc", "rpc", "http", "https", "websocket", "socket", "tcp", NULL};
+static const char *const of_model[] = {"model", "models", "weights", "checkpoint", "llm", NULL};
+
+int tr_ready_transport_only(const char *s, size_t n)
+{
+	int tr = 0;
+	size_t i = 0;
+	while (i < n) {
+		while (i < n && !tr_alpha(s[i]))
+			i++;
+		size_t b = i;
+		while (i < n && tr_alpha(s[i]) && !(i > b && camel_cut(s, n, i)))
+			i++;
+		if (i == b)
+			break;
+		if (in_set(s + b, i - b, of_model))
+			return 0;
+		if (!tr && in_set(s + b, i - b, transport))
+			tr = 1;
+	}
+	return tr;
+}

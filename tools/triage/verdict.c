@@ -76,7 +76,7 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 	}
 	/* every line of it a server up at its address, no model named: the
 	 * serving process up with no model in it, not a start (server_up.c) */
-	if (s->nbare_ready && s->recognised == s->nbare_ready && *ev_fail < 0)
+	if (s->nbare_ready && s->recognised == s->nbare_ready + s->napp_startup && *ev_fail < 0)
 		return TR_OUT_NONE;
 	if (s->done)
 		return TR_OUT_COMPLETED;
@@ -133,6 +133,22 @@ static int weights_figure(const struct tr_start *s, int ev)
 	if (ev == s->read_s.ev || ev == s->loaded_s.ev || ev == s->comp_total_s.ev || ev == s->moved_s.ev)
 		return 1;
 	return ev == s->gen_load_s.ev && s->gen_load_weights;
+}
+
+/* A load time the engine states for the weights in words (`checkpoint
+ * loading time at rank 1: 108.87 sec`, `Model loaded in 12.3 s`) is the
+ * whole load's; a bar's elapsed time (the load @*load chosen, @*ev its
+ * line) is what a terminal last drew of it (cut before its N/N, or a
+ * rank's copy of the bar). The stated one wins where it is at least the
+ * bar's time: a shorter one may be a step's or a part's, which the bar
+ * outlasted. */
+static void stated_over_bar(const struct tr_start *s, double *load, int *ev)
+{
+	if (*ev == s->read_s.ev && *load == s->read_s.v && s->bar_frac > 0 && tr_has(&s->gen_load_s) &&
+	    s->gen_load_weights && s->gen_load_s.v >= *load) {
+		*load = s->gen_load_s.v;
+		*ev = s->gen_load_s.ev;
+	}
 }
 
 /* How long an unfinished start has been under way by its lines' own
@@ -286,6 +302,8 @@ void tr_verdict_of(const struct tr_start *s, struct tr_verdict *v)
 	if (!have_l && have_g && tr_has(&s->loaded_rate) && s->loaded_rate.v > 0)
 		have_l = 1, load = v->gib / s->loaded_rate.v, ev_load = s->loaded_rate.ev;
 
+	if (have_l)
+		stated_over_bar(s, &load, &ev_load);
 	/* phases moved their own bytes (an allocation of the pinned part, not the model) */
 	if (have_l && ev_load == ev_ph && load == ph && nph) {
 		double pg = 0;
