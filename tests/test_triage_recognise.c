@@ -874,7 +874,8 @@ Test(triage_recognise, vmstat_delta_forms)
  * and what it took: a THP policy is THP requested; a hugetlb policy that
  * took hugetlb (or says nothing of what it took) lives in hugetlb pages,
  * the info finding hugetlb-arena-cost; one that fell back to 4k did not;
- * a 4k policy is THP not requested. Read through the A/B table's keys.
+ * a 4k policy, process-off and nothp are THP not requested. Read through
+ * the A/B table's keys.
  */
 Test(triage_recognise, the_arena_lines_policy_and_what_it_took)
 {
@@ -889,6 +890,10 @@ Test(triage_recognise, the_arena_lines_policy_and_what_it_took)
 		{"policy=hugetlb source=option", "default", "yes", 1},
 		{"policy=hugetlb took=4k source=option", "default", "", 0},
 		{"policy=4k source=option", "not requested", "", 0},
+		/* THP off for the process (the library's policy name), and a
+		 * name that holds "thp" but turns it off */
+		{"policy=process-off source=option", "not requested", "", 0},
+		{"policy=nothp source=option", "not requested", "", 0},
 	};
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		char log[512];

@@ -321,7 +321,12 @@ static void on_arena(struct tr_start *s, const struct lsc__parsed *p, int ev)
 	const char *pol = str(p, LSC__KEY(POLICY)), *req = str(p, LSC__KEY(REQUESTED));
 	const char *took = str(p, LSC__KEY(TOOK));
 	const char *v = pol ? pol : req;
-	if (v && (strstr(v, "thp") || strstr(v, "madvise"))) {
+	/* THP off first: "nothp" and the policy "process-off" (THP off for
+	 * the process) hold no request, though "nothp" holds "thp" */
+	if (v && (strstr(v, "4k") || strstr(v, "none") || strstr(v, "nothp") || strstr(v, "process-off"))) {
+		s->thp_req = 0;
+		s->ev_thp = ev;
+	} else if (v && (strstr(v, "thp") || strstr(v, "madvise"))) {
 		s->thp_req = 1;
 		s->ev_thp = ev;
 	} else if (v && (strstr(v, "hugetlb"))) {
@@ -329,9 +334,6 @@ static void on_arena(struct tr_start *s, const struct lsc__parsed *p, int ev)
 			s->hugetlb_used = 1;
 			s->ev_hugetlb_used = ev;
 		}
-	} else if (v && (strstr(v, "4k") || strstr(v, "none") || strstr(v, "nothp"))) {
-		s->thp_req = 0;
-		s->ev_thp = ev;
 	}
 	setif(&s->huge_needed, num2(p, LSC__KEY(PAGES_NEEDED), LSC__KEY(NEEDED_PAGES)), ev);
 	setif(&s->huge_pool, num2(p, LSC__KEY(HUGETLB_FREE), LSC__KEY(NR_HUGEPAGES)), ev);
