@@ -2341,6 +2341,13 @@ Test(generic, exit_statuses_and_kills)
 		{"process exited with code 1", "failed", 0},
 		{"process exited with status code 1", "failed", 0},
 		{"process exited with code 0", "cut-off", 0},
+		/* "exit status", which the seed engine's reader takes too */
+		{"exit status: 137", "failed", 1},
+		{"process exit status 137", "failed", 1},
+		{"exit status -9", "failed", 1},
+		{"exit status: 1", "failed", 0},
+		{"exit status 138", "failed", 0},
+		{"exit status: 0", "cut-off", 0},
 		{"signal: killed", "failed", 1},
 		{"line 89:  33 Killed  python x.py", "failed", 1},
 		{"Killed", "failed", 1},

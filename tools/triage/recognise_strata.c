@@ -301,14 +301,25 @@ static int exit_line(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st = t->cur;
 	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY)
 		return 0;
-	/* "exited with status 0", "exit status code 0": a clean exit ends nothing */
+	/* "exited with status 0", "exit status code 0", "exit status: 0": a
+	 * clean exit ends nothing; 137 or -9 (128 + SIGKILL) is a kill, the
+	 * shared vocabulary's to read (as "exit code 137" is) */
 	const char *k = tr_find(l, "status"), *end = l->s + l->len;
 	if (k) {
-		k = tr_skip_ws(k + 6, end);
+		k += 6;
+		while (k < end && (*k == ' ' || *k == ':' || *k == '='))
+			k++;
 		if (end - k > 4 && !memcmp(k, "code", 4))
-			k = tr_skip_ws(k + 4, end);
-		if (k < end && *k == '0' && (k + 1 == end || !tr_isword(k[1])))
-			return 0;
+			for (k += 4; k < end && (*k == ' ' || *k == ':' || *k == '='); k++)
+				;
+		const char *q = k + (k < end && *k == '-');
+		double v;
+		if (q < end && tr_digit(*q) && tr_num(&q, end, &v) && (q == end || !tr_isword(*q))) {
+			if (*k == '-')
+				v = -v;
+			if (v == 0 || v == 137 || v == -9)
+				return 0;
+		}
 	}
 	int e = tr_evid(st, l);
 	tr_touch(st, l);
