@@ -379,12 +379,14 @@ int tr_never_came_up(const char *s, size_t n)
 					  "couldn't", "unable to"};
 	for (size_t i = 0; i < sizeof(up) / sizeof(up[0]); i++) {
 		const char *k = word(s, n, up[i]);
-		if (!k || tr_hedged(s, (size_t)(k - s)))
+		if (!k)
 			continue;
-		/* the negation right before the verb: "failed to come online" */
-		const char *b = k - s > 12 ? k - 12 : s;
+		/* the negation right before the verb ("failed to come online"),
+		 * and no guess before the negation ("if it failed to ..."): the
+		 * guess is looked for before it, since "could not" holds one */
+		const char *b = k - s > 12 ? k - 12 : s, *m;
 		for (size_t j = 0; j < sizeof(neg) / sizeof(neg[0]); j++)
-			if (ci(b, (size_t)(k - b), neg[j]))
+			if ((m = ci(b, (size_t)(k - b), neg[j])) && !tr_hedged(s, (size_t)(m - s)))
 				return 1;
 	}
 	return 0;
