@@ -59,14 +59,11 @@ size_t tr_sanitize(const char *in, size_t n, char *out, size_t cap)
 			r += run;
 			continue;
 		}
+		/* not printable ASCII (plain_run took any such byte, and room
+		 * for one is always left): a control, or the first of UTF-8 */
 		unsigned char c = (unsigned char)in[r];
 		if (c < 0x20 || c == 0x7f) {
 			out[w++] = ' ';
-			r++;
-			continue;
-		}
-		if (c < 0x80) {
-			out[w++] = (char)c;
 			r++;
 			continue;
 		}
