@@ -87,7 +87,8 @@ struct lsc_triage *lsc_triage_new(const struct lsc_triage_opts *opts)
  * LSC_TRIAGE_LINE_MAX), not 3 MiB up front, since a run of many small
  * inputs (an engine's health check, the damage test) pays for every byte
  * it takes. 0 when it holds them; -1 when memory ran out (the caller cuts
- * the line at what fits and flags it, as an overlong line). */
+ * the line at what fits and counts it in lines_oom, or, for a join, leaves
+ * the lines apart). */
 static int line_room(char **p, size_t *cap, size_t need)
 {
 	need += 2;
