@@ -129,18 +129,6 @@ Test(causes, names)
 
 /* ---- load-failed, end to end ------------------------------------------------------- */
 
-/* The text rendering of @log into a malloc'ed string. */
-static char *render_text(struct lsc_triage *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *o = open_memstream(&buf, &len);
-	cr_assert(o);
-	cr_assert_eq(lsc_triage_render(t, LSC_TRIAGE_TEXT, o), 0);
-	fclose(o);
-	return buf;
-}
-
 static const char *summary_of(struct lsc_triage *t, const char *id)
 {
 	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
@@ -205,7 +193,8 @@ Test(causes, load_failed_names_the_class_and_its_remedy)
 		snprintf(want, sizeof(want), "the start ended in an engine error before it was ready: %s", c[i].name);
 		cr_expect_str_eq(s, want, "\"%s\"", c[i].why);
 		cr_expect_eq(trun_sev_of(t, "load-failed"), LSC_TRIAGE_FAIL);
-		char *txt = render_text(t);
+		char *txt = trun_render(t, LSC_TRIAGE_TEXT, NULL);
+		cr_assert_not_null(txt, "the text rendering failed");
 		cr_expect(strstr(txt, c[i].remedy), "\"%s\": no \"%s\" in:\n%s", c[i].why, c[i].remedy, txt);
 		cr_expect(!strstr(txt, c[i].not_there), "\"%s\": \"%s\" in:\n%s", c[i].why, c[i].not_there, txt);
 		/* every class ends with the pointer to its section */

@@ -17,17 +17,6 @@
 
 #include "helpers/triage_run.h"
 
-static char *render_text(struct lsc_triage *t)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *o = open_memstream(&buf, &len);
-	cr_assert(o);
-	cr_assert_eq(lsc_triage_render(t, LSC_TRIAGE_TEXT, o), 0);
-	fclose(o);
-	return buf;
-}
-
 static const char *summary_of(struct lsc_triage *t, const char *id, int *sev)
 {
 	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
@@ -118,7 +107,8 @@ Test(pinned, the_remedy_of_the_reasons_class)
 			 c[i].reason);
 		struct lsc_triage *t = trun_text(log);
 		cr_assert(t);
-		char *txt = render_text(t);
+		char *txt = trun_render(t, LSC_TRIAGE_TEXT, NULL);
+		cr_assert_not_null(txt, "the text rendering failed");
 		cr_expect(strstr(txt, c[i].has), "%s: no \"%s\" in:\n%s", c[i].reason, c[i].has, txt);
 		cr_expect(!strstr(txt, c[i].not1), "%s: \"%s\" in:\n%s", c[i].reason, c[i].not1, txt);
 		cr_expect(!strstr(txt, c[i].not2), "%s: \"%s\" in:\n%s", c[i].reason, c[i].not2, txt);
@@ -136,7 +126,8 @@ Test(pinned, asked_against_the_locked_memory_limit)
 					 "llama_model_load: loading model from /m/x.gguf\n"
 					 "failed to allocate 2.00 GiB of pinned memory: out of memory\n");
 	cr_assert(t);
-	char *txt = render_text(t);
+	char *txt = trun_render(t, LSC_TRIAGE_TEXT, NULL);
+	cr_assert_not_null(txt, "the text rendering failed");
 	cr_expect(strstr(txt, "= asked 2.00 GiB against a locked-memory limit of 0.06 GiB\n"), "%s", txt);
 	free(txt);
 	lsc_triage_free(t);
@@ -144,7 +135,8 @@ Test(pinned, asked_against_the_locked_memory_limit)
 		      "llama_model_load: loading model from /m/x.gguf\n"
 		      "failed to allocate 2.00 GiB of pinned memory: out of memory\n");
 	cr_assert(t);
-	txt = render_text(t);
+	txt = trun_render(t, LSC_TRIAGE_TEXT, NULL);
+	cr_assert_not_null(txt, "the text rendering failed");
 	cr_expect(strstr(txt, "pinned-alloc-failed"), "%s", txt);
 	cr_expect(!strstr(txt, "against a locked-memory limit"), "%s", txt);
 	free(txt);

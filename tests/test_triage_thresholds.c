@@ -89,17 +89,6 @@ Test(triage_thresholds, phases_of_one_kind_add_up)
 	lsc_triage_free(t);
 }
 
-static char *render_text(struct lsc_triage *t)
-{
-	char *out = NULL;
-	size_t len = 0;
-	FILE *o = open_memstream(&out, &len);
-	cr_assert_not_null(o);
-	cr_assert_eq(lsc_triage_render(t, LSC_TRIAGE_TEXT, o), 0);
-	fclose(o);
-	return out;
-}
-
 /* `ulimit -a` prints kbytes: 8192 of them are 8.00 MiB. */
 Test(triage_thresholds, ulimit_memlock_is_in_kib)
 {
@@ -107,7 +96,8 @@ Test(triage_thresholds, ulimit_memlock_is_in_kib)
 					 "warning: failed to mlock 1417339904-byte buffer (after previously "
 					 "locking 0 bytes): Cannot allocate memory\n");
 	cr_assert_not_null(t);
-	char *out = render_text(t);
+	char *out = trun_render(t, LSC_TRIAGE_TEXT, NULL);
+	cr_assert_not_null(out, "the text rendering failed");
 	cr_assert(strstr(out, "limit 8.00 MiB"), "%s", out);
 	free(out);
 	lsc_triage_free(t);
@@ -321,7 +311,8 @@ Test(triage_thresholds, a_span_named_twice_is_one_row_with_the_sum)
 		"[loadscope/2] ready in 9 s | run=aa000002 t_s=9 wall_s=9.0\n");
 	cr_assert_not_null(t);
 	cr_assert_eq(lsc_triage_nstarts(t), 1);
-	char *out = render_text(t);
+	char *out = trun_render(t, LSC_TRIAGE_TEXT, NULL);
+	cr_assert_not_null(out, "the text rendering failed");
 	const char *m = strstr(out, "  metadata (s)");
 	cr_assert_not_null(m, "%s", out);
 	cr_assert_null(strstr(m + 1, "  metadata (s)"), "two rows:\n%s", out);

@@ -293,7 +293,8 @@ char *trun_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, size_t *len)
 		free(p);
 		return NULL;
 	}
-	*len = n;
+	if (len)
+		*len = n;
 	return p;
 }
 

@@ -81,8 +81,8 @@ void trun_findings(struct lsc_triage *t, struct tset *out);
 /* Run the triage over @buf and collect its findings into @out. */
 int trun_run(const char *buf, size_t len, size_t chunk, uint64_t seed, struct tset *out);
 /* Render @t in @fmt (or TRUN_HTML: the --html page) into a malloc'ed
- * buffer (open_memstream); *len set. NULL when out of memory or the
- * renderer failed. */
+ * buffer (open_memstream); *len set (when @len is not NULL). NULL when
+ * out of memory or the renderer failed. */
 #define TRUN_HTML (-1)
 char *trun_render(struct lsc_triage *t, enum lsc_triage_fmt fmt, size_t *len);
 
