@@ -2649,3 +2649,47 @@ Test(generic, a_pollers_or_spinners_last_lines)
 	snprintf(log + strlen(log), sizeof(log) - strlen(log), "engine: waiting for the model to finish loading\n");
 	expect_start(log, "loading", "-");
 }
+
+/* issue 23's fourteenth round: a ready line before anything of the load
+ * (a web UI up, no model yet), then the model the user picked failing
+ * to load: that ready was the frontend's, and the start failed
+ * (text-generation-webui's `Failed to load the model.`). Near miss: the
+ * same failure after a ready line that followed a load (the server up
+ * with its model, then another model's load failing) leaves the start
+ * completed. */
+Test(generic, a_load_failing_after_a_frontends_ready)
+{
+	expect_start("INFO Starting Text generation web UI\n"
+		     "Running on local URL:  http://127.0.0.1:7860\n"
+		     "INFO Loading \"x.gguf\"\n"
+		     "ERROR Failed to load the model.\n",
+		     "failed", "-");
+	expect_start("INFO loading model /m/x.gguf\n"
+		     "INFO model loaded in 5.0 s\n"
+		     "Running on local URL:  http://127.0.0.1:7860\n"
+		     "INFO Loading \"y.gguf\"\n"
+		     "ERROR Failed to load the model.\n",
+		     "completed", "ok");
+}
+
+/* issue 23's fourteenth round: a paste that opens at a server's ready
+ * line, then an engine's loader (DB-GPT's `Uvicorn running on`, then
+ * llama.cpp's `llama_model_loader:` lines, cut): one start, the load
+ * under way after the frontend came up (tr_begin and tr_fresh_if
+ * continue it). Near miss: a ready line after the engine's own lines,
+ * then its loader again, is a second start. */
+Test(generic, an_engines_load_after_a_pasted_first_ready_line)
+{
+	const char *loader = "llama_model_loader: loaded meta data with 22 key-value pairs and 403 tensors from "
+			     "/m.gguf (version GGUF V3 (latest))\n";
+	char log[1024];
+	snprintf(log, sizeof(log), "INFO:     Uvicorn running on http://0.0.0.0:5670 (Press CTRL+C to quit)\n%s",
+		 loader);
+	cr_expect_eq(nstarts_of(log), 1);
+	expect_start(log, "cut-off", "-");
+	snprintf(log, sizeof(log), "%sllm_load_print_meta: model size = 3.56 GiB\nmain: server is listening on "
+				   "127.0.0.1:8080\n%s",
+		 loader, loader);
+	cr_expect_eq(nstarts_of(log), 2);
+	expect_start(log, "completed", NULL);
+}

@@ -285,3 +285,41 @@ Test(prompt, zsh_default_prompt_and_the_account_before_the_run)
 	/* a prompt's command, then another: two runs */
 	cr_expect_eq(nstarts("~ % ollama run a\nloading model a\n~ % ollama run b\nloading model b\n", NULL), 2);
 }
+
+/* issue 23's fourteenth round: the program's own log after its command,
+ * in words no vocabulary knows (a line with a clock or a level the
+ * prompt's line lacks), then the bare prompt back: the program exited
+ * before it came up (CosyVoice's webui, back at PowerShell's prompt).
+ * Near misses: output with no mark of a log (a detached client's id, a
+ * line of prose), and a collector's clock on every line, the prompt's
+ * too, with nothing of the program's own beyond it. */
+Test(prompt, bare_prompt_back_after_the_programs_log_in_unknown_words)
+{
+	cr_expect_str_eq(outcome_of("(venv) PS D:\\tts> python webui.py --port 50000\n"
+				    "2025-04-27 15:52:16,478 INFO input frame rate=50\n"
+				    "(venv) PS D:\\tts>\n"),
+			 "failed");
+	cr_expect_str_eq(outcome_of("(venv) PS D:\\tts> python webui.py --port 50000\n"
+				    "[INFO] input frame rate=50\n"
+				    "(venv) PS D:\\tts>\n"),
+			 "failed");
+	cr_expect_str_eq(outcome_of("(venv) PS D:\\tts> python webui.py --port 50000\n"
+				    "input frame rate=50\n"
+				    "(venv) PS D:\\tts>\n"),
+			 "cut-off");
+	const char *pre = "Apr 27 15:52:16 host app[1]: ";
+	char log[1024];
+	snprintf(log, sizeof(log), "%s(venv) PS D:\\tts> python webui.py --port 50000\n%sinput frame rate=50\n%s(venv) PS D:\\tts>\n",
+		 pre, pre, pre);
+	cr_expect_str_eq(outcome_of(log), "cut-off");
+	snprintf(log, sizeof(log),
+		 "%s(venv) PS D:\\tts> python webui.py --port 50000\n%s2025-04-27 15:52:16,478 INFO input frame rate=50\n"
+		 "%s(venv) PS D:\\tts>\n",
+		 pre, pre, pre);
+	cr_expect_str_eq(outcome_of(log), "failed");
+	/* the program's log line, then the next command (another terminal's, perhaps): no exit */
+	cr_expect_str_neq(outcome_of("(venv) PS D:\\tts> python webui.py --port 50000\n"
+				     "2025-04-27 15:52:16,478 INFO input frame rate=50\n"
+				     "(venv) PS D:\\tts> python other.py\n"),
+			  "failed");
+}

@@ -92,3 +92,40 @@ Test(triage_server_up, an_app_startup_that_named_no_model)
 	expect_outcome(log, "completed");
 	expect_outcome(up, "completed");
 }
+
+/* issue 23's fourteenth round: gradio names the address before it
+ * (`Running on local URL:  http://...`, `Running on public URL: https://...`):
+ * an app up at its address (tr_ready_at_address 2), not a bare server
+ * process (its models are loaded by the script before launch, not by
+ * request later): never a server with no model. The address's name
+ * must be a few words of letters naming a URL or an address: `running
+ * on local device: cuda:0` and a name with no address after it are no
+ * address. */
+Test(triage_server_up, an_app_up_at_its_named_address)
+{
+	static const struct {
+		const char *line;
+		int at;
+	} c[] = {
+		{"Running on local URL:  http://0.0.0.0:9872", 2},
+		{"* Running on local URL:  http://127.0.0.1:7860", 2},
+		{"Running on public URL: https://abc123.gradio.live", 2},
+		{"Running on http://127.0.0.1:7860", 1},
+		{"Running on local device: cuda:0", 0},
+		{"Running on local URL: (none)", 0},
+		{"Running on my_local_url: http://0.0.0.0:1", 0}, /* a name of more than letters */
+		{"Running on a very long name of the address here: http://0.0.0.0:1", 0},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		cr_expect_eq(tr_ready_at_address(c[i].line, strlen(c[i].line)), c[i].at, "%s", c[i].line);
+		cr_expect_eq(tr_server_up_only(c[i].line, strlen(c[i].line)), c[i].at == 1, "%s", c[i].line);
+	}
+	/* the weights named before it: up with them (GPT-SoVITS) */
+	expect_outcome("Loading VITS weights from SoVITS_weights_v2/Aris_e15_s405.pth\n"
+		       "Running on local URL:  http://0.0.0.0:9872\n",
+		       "completed");
+	/* after the app's own log lines naming no model: still an app up, no bare server */
+	expect_outcome("2024-01-01 10:00:00,000 INFO Starting app\n2024-01-01 10:00:01,000 INFO Theme loaded\n"
+		       "Running on local URL:  http://0.0.0.0:7860\n",
+		       "completed");
+}

@@ -328,6 +328,12 @@ struct tr_start {
 	int gen_load_began;     /* the shared vocabulary saw the load begin ("loading model /m", "Load weight begin") */
 	/* its ready line came before anything of the load (a frontend's `Model server started.`) */
 	int ready_early;
+	/* begun at a shell prompt's command: the clocks and the level that line
+	 * carried, and whether a later line of the start carried more (a line
+	 * of the program's own log, even in words no vocabulary knows: a
+	 * paste's prefix gives every line, the prompt's too, the same) */
+	unsigned char prompt_nclocks, prompt_level;
+	int prompt_began, logged_after_prompt;
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	/* of its recognised lines, a server up at its address that names no
 	 * model, as many as it has recognised so far: all of them such lines
@@ -810,7 +816,9 @@ int tr_device_table_head(const char *s, size_t n);
  * report (`PyTorch version: `, `Is CUDA available: `)? A setting. */
 int tr_env_report_line(const char *s, size_t n);
 /* ready_address.c: does the line say a server is up where it answers
- * ("Server started at http://0.0.0.0:7650", "serving on 127.0.0.1:8080")? */
+ * ("Server started at http://0.0.0.0:7650", "serving on 127.0.0.1:8080")?
+ * 1 yes; 2 yes, the address after its name (gradio's "Running on local
+ * URL:  http://..."); 0 no. */
 int tr_ready_at_address(const char *s, size_t n);
 /* subject.c: is the line's subject one part of the server (a shard, a
  * worker, a rank, a replica) and not the whole (the model, the server)? */
@@ -874,6 +882,10 @@ size_t tr_strip_csi(char *s, size_t n);
 /* shell_prompt.c: a prompt and a command that launches: a start under way
  * (the one before it ends when it had begun); 1 used. */
 int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l);
+/* shell_prompt.c: note a line of a start begun at a prompt's command that
+ * carries a clock or a level the command's line did not (the program's own
+ * log); every cleaned line passes here before it is recognised. */
+void tr_prompt_after(struct lsc_triage *t, const struct tr_line *l);
 /* load_progress.c: a share of the model loaded ("loaded  51% model tensors
  * into buffer"): 1 with the fraction (0..1). */
 int tr_percent_loaded(const char *s, size_t n, double *frac);

@@ -104,7 +104,25 @@ static int invited_before(const char *s, const char *e)
 	return 0;
 }
 
-/* A verb of being up before " at" or " on" and the address after it. */
+/* Past the address's name before the address itself, as gradio writes
+ * it ("local URL:  http://...", "public URL: https://..."): a few words
+ * of letters naming a URL or an address, then a colon; @q when none. */
+static const char *address_named(const char *q, const char *end)
+{
+	size_t room = (size_t)(end - q) < 24 ? (size_t)(end - q) : 24;
+	const char *c = memchr(q, ':', room);
+	if (!c || c - q < 3)
+		return q;
+	for (const char *p = q; p < c; p++)
+		if (!tr_alpha(*p) && *p != ' ')
+			return q;
+	if (!tr_memmem_ci(q, (size_t)(c - q), "url") && !tr_memmem_ci(q, (size_t)(c - q), "address"))
+		return q;
+	return tr_skip_ws(c + 1, end);
+}
+
+/* A verb of being up before " at" or " on" and the address after it: 1;
+ * after its name (address_named): 2. */
 static int up_at_address(const char *s, size_t n)
 {
 	/* each " at" or " on" (as logs write them, lower case) with a space or
@@ -123,6 +141,8 @@ static int up_at_address(const char *s, size_t n)
 				q++;
 			if (up_verb_before(s, p) && address_at(q, end))
 				return 1;
+			if (up_verb_before(s, p) && address_at(address_named(q, end), end))
+				return 2;
 		}
 	return 0;
 }

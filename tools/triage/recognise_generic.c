@@ -1311,6 +1311,8 @@ static int listed_guess(const struct tr_start *cur, const char *s, size_t n)
 	return cur && cur->waited_out && s + n - p > 2 && (*p == '-' || *p == '*') && p[1] == ' ';
 }
 
+static void load_begun_after_ready(struct tr_start *st, const struct tr_line *l);
+
 /* Failure evidence; 1 used. */
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
@@ -1385,7 +1387,13 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		 * (`Initialization failed. warmup error: ...`, a warmup's error
 		 * or fatal line): the server said it was up before its start
 		 * was done */
-		if (!own_step)
+		/* a load failing after a ready line that came before anything
+		 * of the load (a web UI up, then the model the user picked in
+		 * it failing to load): that ready was the frontend's, and the
+		 * start is the model's, failed */
+		if (st->ready_early && tr_load_failure_words(s, n))
+			load_begun_after_ready(st, l);
+		else if (!own_step)
 			return 1;
 		st->done = 0;
 	}

@@ -28,7 +28,11 @@ int tr_server_up_only(const char *s, size_t n)
 {
 	static const char *const model[] = {"model", "models", "weights", "checkpoint", "gguf", "safetensors",
 					    "llm", "loaded", "load", "loading", "ready", NULL};
-	if (!tr_ready_at_address(s, n))
+	/* an app's own launch, not a server process: gradio's `Running on
+	 * local URL:` ends a script's startup, the models it loads at import
+	 * in before it (GPT-SoVITS, SD.Next); its models are not to come by
+	 * request as a model server's are */
+	if (tr_ready_at_address(s, n) != 1)
 		return 0;
 	const char *end = s + n;
 	for (const char *p = s; p < end;) {

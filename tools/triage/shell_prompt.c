@@ -329,8 +329,10 @@ static int shell_back(struct lsc_triage *t, struct tr_line *l, enum tr_stage fro
 	if (tr_memmem(last, strlen(last), "^C") || tr_memmem_ci(last, strlen(last), "interrupt"))
 		return 0;
 	/* begun only: the program's own words after its command, not the
-	 * command alone (`docker run -d`, a daemon's client: it returns) */
-	if (tr_prompt_command(last, strlen(last)))
+	 * command alone (`docker run -d`, a daemon's client: it returns);
+	 * its own words may be none the vocabulary knows, but a line of its
+	 * own log (a clock or a level the prompt's line lacks) is them */
+	if (tr_prompt_command(last, strlen(last)) && !c->logged_after_prompt)
 		return 0;
 	return tr_process_ended(t, l, from) > 0;
 }
@@ -376,5 +378,17 @@ int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l)
 	tr_evid(st, l);
 	tr_touch(st, l);
 	tr_stage_raise(st, TR_ST_BEGAN);
+	st->prompt_began = 1;
+	st->logged_after_prompt = 0;
+	st->prompt_nclocks = l->nclocks;
+	st->prompt_level = l->level;
 	return 1;
+}
+
+void tr_prompt_after(struct lsc_triage *t, const struct tr_line *l)
+{
+	struct tr_start *c = t->cur;
+	if (c && c->src == l->src && c->prompt_began &&
+	    (l->nclocks > c->prompt_nclocks || (l->level != TR_LV_NONE && c->prompt_level == TR_LV_NONE)))
+		c->logged_after_prompt = 1;
 }

@@ -286,10 +286,29 @@ static int joins_launcher(const struct tr_start *s, const char *family)
 	return 0;
 }
 
+/* A start that is only its ready line, the paste's first of it (a
+ * server's `Uvicorn running on ...`, nothing of a model before it), which
+ * an engine's load now continues: that ready was the frontend's, and the
+ * load is the same start's, loading again (recognise_generic.c's
+ * load_begun_after_ready, for the lines an engine's shape reads). Not a
+ * ready line after anything of the start's own (an engine's loader lines
+ * the shared vocabulary does not count as a load: the next load is a
+ * start of its own). 1 when @s was such a start, now open. */
+static int ready_was_early(struct tr_start *s)
+{
+	if (!s->done || !s->ready_early || s->ev_gen_ready != 0 || tr_start_failed(s))
+		return 0;
+	s->done = 0;
+	s->ready_early = 0;
+	s->ev_gen_ready = -1;
+	s->stage = TR_ST_LOADING;
+	return 1;
+}
+
 struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const char *family)
 {
 	struct tr_start *s = tr_current(t, l);
-	if (s && s->stage >= TR_ST_LOADING && !joins_launcher(s, family)) {
+	if (s && s->stage >= TR_ST_LOADING && !joins_launcher(s, family) && !ready_was_early(s)) {
 		if (!s->run[0])
 			tr_close(t, s);
 		s = new_start(t, l);
@@ -311,7 +330,7 @@ struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int 
 	 * loadscope's (seed 000's complement line): same start, not a new one. */
 	if (s && s->run[0] && s->stage < TR_ST_READY)
 		have = 0;
-	if (s && (have || s->stage >= TR_ST_READY)) {
+	if (s && (have || s->stage >= TR_ST_READY) && !(!have && ready_was_early(s))) {
 		if (!s->run[0])
 			tr_close(t, s);
 		s = new_start(t, l);

@@ -326,6 +326,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		t->nbad_utf8++;
 	if (t->cur)
 		t->cur->dots_open = 0; /* any line after loading dots: they are not the last word */
+	tr_prompt_after(t, &l);
 	int used = 0;
 	if (t->pending_setting && tr_recognise_setting_value(t, &l)) {
 		t->nrecog++;
