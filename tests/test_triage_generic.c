@@ -2693,3 +2693,55 @@ Test(generic, an_engines_load_after_a_pasted_first_ready_line)
 	cr_expect_eq(nstarts_of(log), 2);
 	expect_start(log, "completed", NULL);
 }
+
+/* issue 23's fourteenth round: a traceback pasted alone, whose header
+ * opened no start (no error level, no loading frame), opens its start at
+ * the first line of it that loads: here a code line building the model,
+ * a call assigned to a name of the model (`llm_model = Llama(`, the llm
+ * CLI's plugin). Near misses: a traceback whose lines build no model (no
+ * start, as before), a comparison (`model == Llama(x)`), a name with the
+ * word inside another (`modeling = f(`), and the exception line before
+ * any loading line (the wait ends there). */
+Test(generic, an_orphan_tracebacks_line_that_builds_the_model)
+{
+	const char *head = "Traceback (most recent call last):\n  File \"/x/llm/models.py\", line 91, in __iter__\n";
+	static const struct {
+		const char *code;
+		unsigned starts;
+	} c[] = {
+		{"    llm_model = Llama(", 1},
+		{"    self.model = AutoModel.from_config(cfg)", 1},
+		{"    llm = LLM(model=m)", 1},
+		{"    parser = make_arg_parser(parser)", 0},
+		{"    ok = model == Llama(x)", 0},
+		{"    modeling = f(x)", 0},
+		{"    model_path = cfg.path", 0},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[512];
+		snprintf(log, sizeof(log), "%s%s\n  File \"/x/llama.py\", line 365, in __init__\n    assert x\nAssertionError\n",
+			 head, c[i].code);
+		cr_expect_eq(nstarts_of(log), c[i].starts, "%s", c[i].code);
+		if (c[i].starts)
+			expect_start(log, "failed", "-");
+	}
+	/* the block's exception line came first: the wait for a loading line ended */
+	cr_expect_eq(nstarts_of("Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n    f()\n"
+				"ValueError: bad\nllm_model = Llama(\n"),
+		     0);
+}
+
+/* issue 23's fourteenth round: the model built from its file failed, in
+ * a constructor's words (`Failed to create LLM 'llama' from '...bin'`,
+ * ctransformers), as the "failed to load" family: a failed start whose
+ * cause is the load's, even pasted alone. Near misses: something else
+ * not created (a directory), and a part named after the verb that
+ * engines warn of and go on (`failed to initialize NVML`). */
+Test(generic, a_model_that_could_not_be_created)
+{
+	expect_start("Failed to create LLM 'llama' from '/root/.cache/m/wizard-mega-13B.ggmlv3.q4_0.bin'.\n", "failed",
+		     "-");
+	expect_start("ERROR failed to initialize model: bad magic\n", "failed", "-");
+	cr_expect_eq(nstarts_of("Failed to create directory /tmp/cache: permission denied\n"), 0);
+	cr_expect_eq(nstarts_of("WARNING failed to initialize NVML: driver not loaded\n"), 0);
+}

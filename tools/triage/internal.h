@@ -553,6 +553,12 @@ struct lsc_triage {
 	unsigned nopen;
 	struct tr_start *cur;    /* where unkeyed lines go */
 	unsigned long req_fail_no; /* the last line that said a request failed ("Exception in ASGI application"); 0 none */
+	/* a traceback's header (or first frame) read where no start was and
+	 * which opened none (no error level, no loading frame yet), in input
+	 * @tb_orphan_src: a later line of it that loads (a frame, a code line
+	 * building the model) opens its start; 0 none */
+	unsigned long tb_orphan_no;
+	unsigned tb_orphan_src;
 	/* the last line that closed a Rich box (`╰───╯`, rich's traceback panel drawn round its frames); 0 none */
 	unsigned long box_end_no;
 	/* a line of input @model_src has named a model ("model" in any case)

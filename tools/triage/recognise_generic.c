@@ -991,6 +991,46 @@ static int bad_model_file(const char *s, size_t n)
 	return 0;
 }
 
+/* A code line that builds the model: a call assigned to a name of the
+ * model (`llm_model = Llama(`, `self.model = AutoModel.from_config(c)`,
+ * `llm = LLM(model=m)`): the model constructed, its load. The name is
+ * the target's last part, `model` or `llm` as a word of it (`llm_model`,
+ * `self.model`), not a word inside another (`modeling`); the value a
+ * callee's name, then `(`. Not a comparison (`==`, `!=`, `<=`). */
+static int model_built(const char *s, size_t n)
+{
+	const char *end = s + n, *eq = memchr(s, '=', n);
+	if (!eq || eq == s || eq + 1 >= end || eq[1] == '=' || strchr("=!<>+-*/", eq[-1]))
+		return 0;
+	const char *te = eq;
+	while (te > s && te[-1] == ' ')
+		te--;
+	const char *tb = te;
+	while (tb > s && (tr_isword(tb[-1]) || tb[-1] == '_'))
+		tb--;
+	/* the target alone on its side, past any `self.` or `x.` before it */
+	const char *lead = tb;
+	while (lead > s && (tr_isword(lead[-1]) || lead[-1] == '_' || lead[-1] == '.'))
+		lead--;
+	if (tb == te || tr_skip_ws(s, lead) != lead)
+		return 0;
+	int named = 0;
+	for (const char *w = tb; w < te && !named;) {
+		const char *we = w;
+		while (we < te && *we != '_')
+			we++;
+		size_t wl = (size_t)(we - w);
+		named = (wl == 5 && !strncasecmp(w, "model", 5)) || (wl == 3 && !strncasecmp(w, "llm", 3));
+		w = we + (we < te);
+	}
+	if (!named)
+		return 0;
+	const char *v = tr_skip_ws(eq + 1, end), *c = v;
+	while (c < end && (tr_isword(*c) || *c == '_' || *c == '.'))
+		c++;
+	return c > v && c < end && *c == '(';
+}
+
 /* A traceback frame, `File "...", line N, in FUNC`, whose function loads
  * ("_reload", "load_model", "from_pretrained", "init_model"), or a
  * frame's code line that calls one ("self.model.load_weight(path)"): the
@@ -1041,7 +1081,7 @@ static int frame_loads(const char *s, size_t n)
 		if (b < p && loading_ident(b, (size_t)(p - b)))
 			return 1;
 	}
-	return 0;
+	return model_built(s, n);
 }
 
 /* "Exception in ASGI application", "Error handling request": a request
@@ -1110,7 +1150,11 @@ static const char *load_failed_at(const char *s, size_t n)
 					"cannot load", "couldn't load", "can't load", "load model error",
 					"model load error", "load model failed", "model load failed",
 					/* a frequent misspelling in engines' own messages ("Faild to load model") */
-					"faild to load"};
+					"faild to load",
+					/* the model built from its file failed ("Failed to create LLM 'llama'
+					 * from '...bin'", ctransformers): its load, in the constructor's words */
+					"failed to create llm", "failed to create model", "failed to create the model",
+					"failed to initialize model", "failed to initialise model"};
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
 		const char *k = ci(s, n, w[i]);
 		/* "could not load" and its kin need what they could not load:
@@ -1350,6 +1394,25 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		tr_touch(cur, l);
 		return 1;
 	}
+	/* a line of a traceback that opened no start at its header: one that
+	 * loads (a frame the check above reads, a code line building the
+	 * model: `llm_model = Llama(`) opens the start as the load's; its
+	 * exception line, reached first, ends the wait */
+	if (!cur && t->tb_orphan_no && t->tb_orphan_src == l->src && !tb) {
+		if (exception_line(s, n)) {
+			t->tb_orphan_no = 0;
+		} else if (frame_loads(s, n)) {
+			int e;
+			struct tr_start *st = take(t, l, &e);
+			t->tb_orphan_no = 0;
+			if (!st)
+				return 0;
+			st->done = 0;
+			st->in_traceback = 1;
+			st->ev_tb = st->ev_tb_load = e;
+			return 1;
+		}
+	}
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
 	int used;
 	if (request_failure(t, l, cur, &used))
@@ -1369,9 +1432,15 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	 * the start's own step failing (a runtime's init, a warmup) is its */
 	int own_step = init_failed(s, n) || word(s, n, "warmup");
 	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !own_step &&
-	    !assert_failed(s, n) && !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb)) &&
-	    !(tb && !cur && traceback_opens_start(t, l, lv, frame)))
+	    !assert_failed(s, n) &&
+	    !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb) || tr_load_failure_words(s, n)) &&
+	    !(tb && !cur && traceback_opens_start(t, l, lv, frame))) {
+		if (tb && !cur && !(t->req_fail_no && l->no >= t->req_fail_no && l->no - t->req_fail_no <= 3)) {
+			t->tb_orphan_no = l->no;
+			t->tb_orphan_src = l->src;
+		}
 		return 0;
+	}
 	int e;
 	if (cur && tr_start_failed(cur) && tr_load_failure_words(s, n) && failure_again(cur, s, n) &&
 	    !tr_fresh_if(t, l, 1, NULL))
@@ -2527,7 +2596,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 		return console_paused(t, l, k);
 	if ((k & TR_G_GFATAL) && shuts_down(t, l))
 		return 1;
-	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback)) {
+	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback) ||
+	    t->tb_orphan_no) {
 		if (failure(t, l, level_of(l)))
 			return 1;
 	}

@@ -382,12 +382,15 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 	if (!used && l.kw && !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_strata(t, &l) || tr_recognise_public(t, &l) || tr_recognise_shapes(t, &l);
 	/* the shared vocabulary: levels, failures, ready words, figures */
-	/* (and every line of an open traceback: its frames say what it was doing) */
+	/* (and every line of an open traceback: its frames say what it was
+	 * doing; of one that opened no start yet, too: a line of it that loads
+	 * opens it) */
 	/* (and, in a program that opened its load under a banner, a banner
 	 * line: the section of its next step, which no keyword marks) */
 	if (!used &&
 	    ((l.kw & (TR_G_GANY | TR_G_LOADED | TR_G_IK)) || l.level >= TR_LV_ERROR ||
-	     (t->cur && (t->cur->in_traceback || (t->cur->load_banner && l.len > 3 && strchr("=-#*~", l.s[0]))))) &&
+	     (t->cur && (t->cur->in_traceback || (t->cur->load_banner && l.len > 3 && strchr("=-#*~", l.s[0])))) ||
+	     (!t->cur && t->tb_orphan_no)) &&
 	    !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_generic(t, &l);
 	if (!used)
