@@ -2745,3 +2745,25 @@ Test(generic, a_model_that_could_not_be_created)
 	cr_expect_eq(nstarts_of("Failed to create directory /tmp/cache: permission denied\n"), 0);
 	cr_expect_eq(nstarts_of("WARNING failed to initialize NVML: driver not loaded\n"), 0);
 }
+
+/* issue 23's fourteenth round: a container platform's word that the
+ * program's container failed to run, pasted as kubelet's events: the
+ * runtime could not create it (`OCI runtime create failed`), kubelet
+ * backs off restarting it: a failed start, pasted alone. Near misses:
+ * a pod table's `CrashLoopBackOff` status (a listing), kubelet's normal
+ * events, and a back-off that restarts no container (an image pull's). */
+Test(generic, a_container_that_failed_to_run)
+{
+	expect_start("  Warning  Failed     62s (x4 over 105s)  kubelet  Error: failed to create containerd task: OCI "
+		     "runtime create failed: runc create failed: unable to start container process\n",
+		     "failed", "-");
+	expect_start("  Warning  BackOff  29s (x8 over 104s)  kubelet  Back-off restarting failed container "
+		     "kserve-container in pod p_default(4dd9)\n",
+		     "failed", "-");
+	/* the table is read as a status table (no model in it), never failed */
+	expect_start("NAME                 READY   STATUS             RESTARTS   AGE\n"
+		     "bert-v2-predictor    0/2     CrashLoopBackOff   6          10m\n",
+		     "none", "-");
+	cr_expect_eq(nstarts_of("  Normal   Started    115s  kubelet  Started container storage-initializer\n"), 0);
+	cr_expect_eq(nstarts_of("  Normal   BackOff    10s  kubelet  Back-off pulling image \"vllm/vllm-openai\"\n"), 0);
+}

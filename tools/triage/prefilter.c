@@ -90,7 +90,8 @@ static const struct {
 	{"ould not load", TR_G_GFATAL}, {"annot load", TR_G_GFATAL}, {"ouldn't load", TR_G_GFATAL}, {"aild to load", TR_G_GFATAL},
 	{"an't load", TR_G_GFATAL}, {"oad model error", TR_G_GFATAL}, {"odel load error", TR_G_GFATAL},
 	{"oad model failed", TR_G_GFATAL}, {"odel load failed", TR_G_GFATAL}, {"ot ready after", TR_G_GFATAL},
-	{"ailed to create", TR_G_GFATAL}, {"ailed to initiali", TR_G_GFATAL},
+	{"ailed to create", TR_G_GFATAL}, {"ailed to initiali", TR_G_GFATAL}, {"ack-off restarting", TR_G_GFATAL},
+	{"OCI runtime", TR_G_GFATAL},
 	{"ever became ready", TR_G_GFATAL}, {"ever ready", TR_G_GFATAL}, {"ailed to start", TR_G_GFATAL},
 	{"id not start", TR_G_GFATAL}, {"idn't start", TR_G_GFATAL}, {"ot become ready", TR_G_GFATAL},
 	/* the dynamic loader's refusal, MPI's abort, an error during the load ("Error when loading model:") */

@@ -1290,6 +1290,18 @@ static int mpi_aborted(const char *s, size_t n)
 	return k && word(s, n, "job") && !word(s, n, "by user") && !word(s, n, "by the user");
 }
 
+/* A container platform's word that the program's container failed to
+ * run: kubelet's event `Back-off restarting failed container NAME` (it
+ * died, and again), a runtime's `OCI runtime create failed` (it could not
+ * start at all). The start's end, pasted alone or after the program's
+ * lines. Not a pod table's `CrashLoopBackOff` status (a listing, often
+ * of a pod the paste's log lines then show). */
+static int container_failed(const char *s, size_t n)
+{
+	return tr_memmem_ci(s, n, "back-off restarting failed container") ||
+	       tr_memmem(s, n, "OCI runtime create failed");
+}
+
 /* The words that end a start, on a line at level @lv. */
 static int fatal_words(const char *s, size_t n, int lv)
 {
@@ -1299,7 +1311,7 @@ static int fatal_words(const char *s, size_t n, int lv)
 	       word(s, n, "sigabrt") || word(s, n, "illegal instruction") ||
 	       (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) || word(s, n, "fails:") ||
 	       word(s, n, "terminated unexpectedly") || word(s, n, "terminate called after throwing") ||
-	       init_failed(s, n) || assert_failed(s, n) || ran_too_long(s, n) ||
+	       init_failed(s, n) || assert_failed(s, n) || ran_too_long(s, n) || container_failed(s, n) ||
 	       (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0;
 }
 
@@ -1432,7 +1444,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	 * the start's own step failing (a runtime's init, a warmup) is its */
 	int own_step = init_failed(s, n) || word(s, n, "warmup");
 	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !own_step &&
-	    !assert_failed(s, n) &&
+	    !assert_failed(s, n) && !container_failed(s, n) &&
 	    !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb) || tr_load_failure_words(s, n)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame))) {
 		if (tb && !cur && !(t->req_fail_no && l->no >= t->req_fail_no && l->no - t->req_fail_no <= 3)) {

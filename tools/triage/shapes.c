@@ -195,6 +195,9 @@ const struct tr_shape tr_shapes[] = {
 	  "load_tensors:   CPU_REPACK model buffer size = 12288.00 MiB", NULL}},
 	{"llama.cpp", "load_tensors:", NULL, TR_EV_OPEN, 0, NULL,
 	 {"load_tensors: offloading 32 repeating layers to GPU", NULL, NULL}},
+	/* its verbose loader, one line per tensor read (`-v`, or an embedding app's debug log) */
+	{"llama.cpp", "create_tensor: loading tensor", NULL, TR_EV_OPEN, 0, NULL,
+	 {"create_tensor: loading tensor blk.15.attn_norm.weight", NULL, NULL}},
 	{"llama.cpp", "print_info:", NULL, TR_EV_OPEN, 0, NULL, {"print_info: file type   = Q4_K - Medium", NULL, NULL}},
 	{"llama.cpp", "llama_model_load:", NULL, TR_EV_OPEN, 0, NULL,
 	 {"llama_model_load: vocab only - skipping tensors", NULL, NULL}},
