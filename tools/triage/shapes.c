@@ -195,6 +195,11 @@ const struct tr_shape tr_shapes[] = {
 	  "load_tensors:   CPU_REPACK model buffer size = 12288.00 MiB", NULL}},
 	{"llama.cpp", "load_tensors:", NULL, TR_EV_OPEN, 0, NULL,
 	 {"load_tensors: offloading 32 repeating layers to GPU", NULL, NULL}},
+	/* whisper.cpp's loader: its `model size` line is printed once the tensors are read */
+	{"whisper.cpp", "whisper_model_load: model size", NULL, TR_EV_SUMMARY, 0, NULL,
+	 {"whisper_model_load: model size    =  147.37 MB", NULL, NULL}},
+	{"whisper.cpp", "whisper_model_load:", NULL, TR_EV_OPEN, 0, NULL,
+	 {"whisper_model_load: n_langs       = 99", NULL, NULL}},
 	/* its verbose loader, one line per tensor read (`-v`, or an embedding app's debug log) */
 	{"llama.cpp", "create_tensor: loading tensor", NULL, TR_EV_OPEN, 0, NULL,
 	 {"create_tensor: loading tensor blk.15.attn_norm.weight", NULL, NULL}},
