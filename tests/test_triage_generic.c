@@ -2767,3 +2767,26 @@ Test(generic, a_container_that_failed_to_run)
 	cr_expect_eq(nstarts_of("  Normal   Started    115s  kubelet  Started container storage-initializer\n"), 0);
 	cr_expect_eq(nstarts_of("  Normal   BackOff    10s  kubelet  Back-off pulling image \"vllm/vllm-openai\"\n"), 0);
 }
+
+/* issue 23's fourteenth round: a server's settings saying it starts with
+ * no model (TorchServe's `Initial Models: N/A`, `Model config: N/A`):
+ * what comes up holds none: outcome none, whether the start began
+ * before the setting (its command) or after it (its ready line). Near
+ * misses: a model named in the value, a path key that is empty (no
+ * setting of what it starts with), a count, and a load after the
+ * setting (a model registered later: a start). */
+Test(generic, a_server_set_to_start_with_no_model)
+{
+	expect_start("$ torchserve --start --ncs --model-store model-store --foreground\n"
+		     "Model Store: /home/model-server/model-store\nInitial Models: N/A\n",
+		     "none", "-");
+	expect_start("Model config: N/A\n2022-10-31T07:12:55,696 [INFO ] main ModelServer - Inference API bind to: "
+		     "http://0.0.0.0:8080\nModel server started.\n",
+		     "none", "-");
+	expect_start("$ torchserve --start --foreground\nInitial Models: resnet-18.mar\n", "cut-off", "-");
+	expect_start("$ torchserve --start --foreground\nModel path: N/A\n", "cut-off", "-");
+	expect_start("$ torchserve --start --foreground\nInitial Models: 0\n", "cut-off", "-");
+	expect_start("$ torchserve --start --foreground\nInitial Models: N/A\nINFO loading model /m/resnet-18\n"
+		     "INFO model loaded in 5.0 s\n",
+		     "completed", "ok");
+}

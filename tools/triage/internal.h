@@ -334,6 +334,10 @@ struct tr_start {
 	 * paste's prefix gives every line, the prompt's too, the same) */
 	unsigned char prompt_nclocks, prompt_level;
 	int prompt_began, logged_after_prompt;
+	/* a setting of the server's before anything of a load said it starts
+	 * with no model (`Initial Models: N/A`): up with none, no start
+	 * (outcome none) unless a load follows */
+	int no_model;
 	int ev_gen_ready;       /* generic ready evidence about the model, server or engine */
 	/* of its recognised lines, a server up at its address that names no
 	 * model, as many as it has recognised so far: all of them such lines
@@ -559,6 +563,11 @@ struct lsc_triage {
 	 * building the model) opens its start; 0 none */
 	unsigned long tb_orphan_no;
 	unsigned tb_orphan_src;
+	/* the line of input @no_model_src whose setting said the server starts
+	 * with no model (`Model config: N/A`); 0 none: a start begun after it
+	 * in that input holds none until a load says otherwise */
+	unsigned long no_model_no;
+	unsigned no_model_src;
 	/* the last line that closed a Rich box (`╰───╯`, rich's traceback panel drawn round its frames); 0 none */
 	unsigned long box_end_no;
 	/* a line of input @model_src has named a model ("model" in any case)

@@ -92,6 +92,9 @@ static const struct {
 	{"oad model failed", TR_G_GFATAL}, {"odel load failed", TR_G_GFATAL}, {"ot ready after", TR_G_GFATAL},
 	{"ailed to create", TR_G_GFATAL}, {"ailed to initiali", TR_G_GFATAL}, {"ack-off restarting", TR_G_GFATAL},
 	{"OCI runtime", TR_G_GFATAL},
+	/* a server's setting that it starts with no model (no_model_setting) */
+	{"odels: N/A", TR_G_GENERIC}, {"odel config: N/A", TR_G_GENERIC}, {"odels: none", TR_G_GENERIC},
+	{"odels: None", TR_G_GENERIC}, {"odels: null", TR_G_GENERIC}, {"odels: []", TR_G_GENERIC},
 	{"ever became ready", TR_G_GFATAL}, {"ever ready", TR_G_GFATAL}, {"ailed to start", TR_G_GFATAL},
 	{"id not start", TR_G_GFATAL}, {"idn't start", TR_G_GFATAL}, {"ot become ready", TR_G_GFATAL},
 	/* the dynamic loader's refusal, MPI's abort, an error during the load ("Error when loading model:") */

@@ -2597,8 +2597,51 @@ static int profile_row_loaded(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* "Initial Models: N/A", "Model config: N/A", "default_models: none": a
+ * server's setting, printed as it starts, saying it starts with no model
+ * (TorchServe's banner without --models): the key names the models it
+ * starts with, the value is none. What comes up then holds no model:
+ * the start under way, or one begun after it in this input, is none
+ * (verdict.c) until a load begins. Not a model's own setting that is
+ * empty (`model_path: N/A`, a path), nor a count (`models: 0` is a
+ * number the key did not promise). */
+static int no_model_setting(struct lsc_triage *t, struct tr_line *l)
+{
+	static const char *const key[] = {"initial models", "model config", "default model", "default models",
+					  "default_models", "models to load", "load models", "models"};
+	static const char *const none[] = {"n/a", "none", "null", "[]", "{}"};
+	const char *s = l->s, *end = s + l->len;
+	const char *c = memchr(s, ':', l->len);
+	if (!c || c == s)
+		return 0;
+	const char *kb = tr_skip_ws(s, c), *ke = c;
+	while (ke > kb && ke[-1] == ' ')
+		ke--;
+	int k = 0;
+	for (size_t i = 0; i < sizeof(key) / sizeof(key[0]) && !k; i++)
+		k = (size_t)(ke - kb) == strlen(key[i]) && !strncasecmp(kb, key[i], strlen(key[i]));
+	if (!k)
+		return 0;
+	const char *v = tr_skip_ws(c + 1, end), *ve = end;
+	while (ve > v && (ve[-1] == ' ' || ve[-1] == '\r'))
+		ve--;
+	int no = 0;
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]) && !no; i++)
+		no = (size_t)(ve - v) == strlen(none[i]) && !strncasecmp(v, none[i], strlen(none[i]));
+	if (!no)
+		return 0;
+	t->no_model_no = l->no;
+	t->no_model_src = l->src;
+	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (st && st->stage < TR_ST_LOADING && !st->gen_load_began)
+		st->no_model = 1;
+	return 1;
+}
+
 static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 {
+	if ((k & TR_G_GENERIC) && no_model_setting(t, l))
+		return 1;
 	if (((k & TR_G_GPIN) && pinned_refused(t, l)) || ((k & TR_G_GENERIC) && device_property(t, l)) ||
 	    ((k & TR_G_GENERIC) && (request_dump(t, l) || chat_answer(t, l) || generation_after_load(t, l))))
 		return 1;

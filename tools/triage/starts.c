@@ -187,6 +187,7 @@ static struct tr_start *new_start(struct lsc_triage *t, const struct tr_line *l)
 	}
 	tr_start_reset(s, 0, l->src);
 	s->t = t;
+	s->no_model = t->no_model_no && t->no_model_src == l->src;
 	memcpy(s->arm, t->arm, sizeof(s->arm));
 	for (int k = 0; k < TR_TS_KINDS; k++) {
 		s->ts_begin[k] = t->pending_ts[k];

@@ -78,6 +78,10 @@ static enum tr_outcome outcome_of(const struct tr_start *s, int *ev_fail)
 	 * serving process up with no model in it, not a start (server_up.c) */
 	if (s->nbare_ready && s->recognised == s->nbare_ready + s->napp_startup && *ev_fail < 0)
 		return TR_OUT_NONE;
+	/* a server whose settings said it starts with no model, and nothing
+	 * of a load since (its ready line, if any, before any): up with none */
+	if (s->no_model && *ev_fail < 0 && (s->stage < TR_ST_LOADING || (s->stage == TR_ST_READY && s->ready_early)))
+		return TR_OUT_NONE;
 	if (s->done)
 		return TR_OUT_COMPLETED;
 	if (*ev_fail >= 0)
