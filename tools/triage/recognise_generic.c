@@ -1370,6 +1370,72 @@ static int listed_guess(const struct tr_start *cur, const char *s, size_t n)
 static void load_begun_after_ready(struct tr_start *st, const struct tr_line *l);
 
 /* Failure evidence; 1 used. */
+/* A line of a traceback that opened no start at its header: one that loads
+ * (a frame, a code line building the model: `llm_model = Llama(`) opens the
+ * start as the load's; its exception line, reached first, ends the wait.
+ * Returns failure()'s answer, or -1 where the line is not the block's. */
+static int orphan_traceback_line(struct lsc_triage *t, struct tr_line *l)
+{
+	if (exception_line(l->s, l->len)) {
+		t->tb_orphan_no = 0;
+		return -1;
+	}
+	if (!frame_loads(l->s, l->len))
+		return -1;
+	int e;
+	struct tr_start *st = take(t, l, &e);
+	t->tb_orphan_no = 0;
+	if (!st)
+		return 0;
+	st->done = 0;
+	st->in_traceback = 1;
+	st->ev_tb = st->ev_tb_load = e;
+	return 1;
+}
+
+/* what the failing line is to record_failure(): one of these */
+enum { FL_TB = 1, FL_FRAME, FL_EXC, FL_SIG };
+
+/* Records failing line l (evidence e) in start st: a traceback's header or
+ * first frame opens the block, its exception line is the cause, a shell's
+ * report of a signal is the cause only where none came before it. */
+static void record_failure(struct tr_start *st, struct tr_line *l, int lv, int e, int what)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	if (what == FL_TB || what == FL_FRAME) {
+		st->in_traceback = 1;
+		/* "^CTraceback": the user's Ctrl-C opened it, not a failure */
+		st->ev_tb = n >= 2 && s[0] == '^' && s[1] == 'C' ? -1 : e;
+		/* a traceback pasted from its first frame: that frame loading
+		 * ("in switch_model") is the block's, as any later one is */
+		if (what == FL_FRAME && st->ev_tb_load < 0 && frame_loads(s, n))
+			st->ev_tb_load = e;
+		return;
+	}
+	if (what == FL_EXC) {
+		st->in_traceback = 0;
+		st->ev_tb = -1;
+		if (tr_memmem(s, n, "KeyboardInterrupt")) {
+			interrupt_undoes_failure(st);
+			return;
+		}
+		st->ev_gen_fail_last = e; /* the block's cause */
+	} else if (what != FL_SIG || st->ev_gen_fail_last < 0) {
+		/* the shell's report of the death is no cause where the start's
+		 * own failure came before it */
+		st->ev_gen_fail_last = e;
+	}
+	if (tr_quotes_output(s, n))
+		st->quotes_output = 1;
+	if (st->ev_gen_fail < 0) {
+		st->ev_gen_fail = e;
+		st->fail_plain = lv <= TR_LV_INFO && !what && !exception_line(s, n);
+	}
+	if (st->stage < TR_ST_BEGAN)
+		st->stage = TR_ST_BEGAN;
+}
+
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
 	const char *s = l->s;
@@ -1406,24 +1472,10 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		tr_touch(cur, l);
 		return 1;
 	}
-	/* a line of a traceback that opened no start at its header: one that
-	 * loads (a frame the check above reads, a code line building the
-	 * model: `llm_model = Llama(`) opens the start as the load's; its
-	 * exception line, reached first, ends the wait */
 	if (!cur && t->tb_orphan_no && t->tb_orphan_src == l->src && !tb) {
-		if (exception_line(s, n)) {
-			t->tb_orphan_no = 0;
-		} else if (frame_loads(s, n)) {
-			int e;
-			struct tr_start *st = take(t, l, &e);
-			t->tb_orphan_no = 0;
-			if (!st)
-				return 0;
-			st->done = 0;
-			st->in_traceback = 1;
-			st->ev_tb = st->ev_tb_load = e;
-			return 1;
-		}
+		int r = orphan_traceback_line(t, l);
+		if (r >= 0)
+			return r;
 	}
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
 	int used;
@@ -1487,36 +1539,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	st->done = 0;
 	if (kill && st->ev_killed < 0)
 		st->ev_killed = e;
-	if (tb) {
-		st->in_traceback = 1;
-		/* "^CTraceback": the user's Ctrl-C opened it, not a failure */
-		st->ev_tb = n >= 2 && s[0] == '^' && s[1] == 'C' ? -1 : e;
-		/* a traceback pasted from its first frame: that frame loading
-		 * ("in switch_model") is the block's, as any later one is */
-		if (frame && st->ev_tb_load < 0 && frame_loads(s, n))
-			st->ev_tb_load = e;
-		return 1;
-	} else if (exc) {
-		st->in_traceback = 0;
-		st->ev_tb = -1;
-		if (tr_memmem(s, n, "KeyboardInterrupt")) {
-			interrupt_undoes_failure(st);
-			return 1;
-		}
-		st->ev_gen_fail_last = e; /* the block's cause */
-	} else if (!sig || st->ev_gen_fail_last < 0) {
-		/* the shell's report of the death is no cause where the start's
-		 * own failure came before it */
-		st->ev_gen_fail_last = e;
-	}
-	if (tr_quotes_output(s, n))
-		st->quotes_output = 1;
-	if (st->ev_gen_fail < 0) {
-		st->ev_gen_fail = e;
-		st->fail_plain = lv <= TR_LV_INFO && !tb && !exc && !sig && !exception_line(s, n);
-	}
-	if (st->stage < TR_ST_BEGAN)
-		st->stage = TR_ST_BEGAN;
+	record_failure(st, l, lv, e, tb ? (frame ? FL_FRAME : FL_TB) : exc ? FL_EXC : sig ? FL_SIG : 0);
 	return 1;
 }
 
