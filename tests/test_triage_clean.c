@@ -691,3 +691,49 @@ Test(triage_clean, colon_joined_fields_and_a_level_arrow)
 	CLEAN("std::vector --> kept", "std::vector --> kept");
 	CLEAN("::ffff:10.0.0.1 kept", "::ffff:10.0.0.1 kept");
 }
+
+/* loguru's place of the call after its level (`name:function:line - `, or
+ * ` | ` in a variant): gone, so a function named like an event
+ * (`_wait_for_ready`) is no word of the message; a `host:port - `, a ratio,
+ * a place with no line number, a word with a space in it stay. */
+Test(triage_clean, a_loggers_place_of_the_call)
+{
+	CLEAN("2026-05-01 22:05:05 | INFO     | app.core.handler_process:_wait_for_ready:675 | "
+	      "strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+	      L);
+	CLEAN("2024-01-02 03:04:05.678 | INFO     | __main__:<module>:12 - strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+	      L);
+	CLEAN("server.loader:load-model:9 - strata generate: loaded 39.97 GiB at 3.12 GiB/s", L);
+	/* near misses */
+	CLEAN("localhost:8080 - kept as written", "localhost:8080 - kept as written");
+	CLEAN("a:b - kept", "a:b - kept");
+	CLEAN("app.loader:load:x - kept", "app.loader:load:x - kept");
+	CLEAN("app.loader:load:12 -kept", "app.loader:load:12 -kept");
+	CLEAN("app.loader:load:12 + kept", "app.loader:load:12 + kept");
+	CLEAN("app loader:load:12 - kept", "app loader:load:12 - kept");
+	CLEAN("app.loader:12 - kept", "app.loader:12 - kept");
+}
+
+/* Python logging's `name LEVEL : message` (Frigate's): the logger's name
+ * and its level go, the level kept; a sentence with a capital word, a
+ * level word that is not one, a colon with no space after it stay. */
+Test(triage_clean, a_loggers_name_and_level_before_a_colon)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "frigate.detectors.plugins.tensorrt ERROR   : strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+			       &l),
+			 L);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	cr_assert_str_eq(clean(&c, "detector.tensorrt              INFO    : strata generate: loaded 39.97 GiB at 3.12 GiB/s",
+			       &l),
+			 L);
+	cr_expect_eq(l.level, TR_LV_INFO);
+	cr_assert_str_eq(clean(&c, "frigate.app WARNING : strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_WARN);
+	/* near misses */
+	CLEAN("model NOTES : kept", "model NOTES : kept");
+	CLEAN("frigate.app INFO :kept", "frigate.app INFO :kept");
+	CLEAN("frigate.app Info : kept", "frigate.app Info : kept");
+	CLEAN("frigate.app INFO kept", "frigate.app INFO kept");
+}

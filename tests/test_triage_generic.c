@@ -2790,3 +2790,50 @@ Test(generic, a_server_set_to_start_with_no_model)
 		     "INFO model loaded in 5.0 s\n",
 		     "completed", "ok");
 }
+
+/* issue 23's fifteenth round: a server saying what it can do now ("server
+ * can now handle requests", "now accepting requests"), a model or server
+ * "initialized successfully", an access log's `ready - ` is up after a
+ * load; each negated ("not initialized", "not accepting", "cannot yet
+ * handle"), or about something else (a logger), is not. */
+Test(generic, a_server_that_can_now_take_requests)
+{
+	static const char *const up[] = {
+		"Detector ready - server can now handle requests model_name=yolo",
+		"the server can now accept requests",
+		"Now accepting requests on 0.0.0.0:8080",
+		"RKLLM Model has been initialized successfully",
+		"Server initialised successfully",
+	};
+	static const char *const not_up[] = {
+		"the server cannot yet handle requests",
+		"Model not initialized successfully",
+		"server not accepting requests: still warming up",
+		"logger initialized successfully",
+		"server not ready - retrying",
+	};
+	char log[256];
+	for (size_t i = 0; i < sizeof(up) / sizeof(up[0]); i++) {
+		snprintf(log, sizeof log, "INFO loading model weights from /m/yolo\n%s\n", up[i]);
+		expect_start(log, "completed", "-");
+	}
+	for (size_t i = 0; i < sizeof(not_up) / sizeof(not_up[0]); i++) {
+		snprintf(log, sizeof log, "INFO loading model weights from /m/yolo\n%s\n", not_up[i]);
+		expect_start(log, "cut-off", "-");
+	}
+}
+
+/* issue 23's fifteenth round: a wrapper's word that the program never came
+ * up ("did not become ready within 300 s") ends a start as failed, with
+ * the load seen, with only the server's start, and pasted alone; the same
+ * wait that ended well ("became ready after 3 s") fails nothing. */
+Test(generic, a_process_that_never_became_ready)
+{
+	expect_start("INFO loading model weights from /m\n"
+		     "ERROR handler did not become ready within 300 s\n",
+		     "failed", "-");
+	expect_start("INFO starting server on :8000\nhandler did not become ready within 300 s\n", "failed", "-");
+	expect_start("handler did not become ready within 300 s\n", "failed", "-");
+	cr_expect_eq(nstarts_of("handler became ready within 3 s\n"), 0);
+	expect_start("INFO loading model weights from /m\nhandler became ready after 3 s\n", "completed", "ok");
+}

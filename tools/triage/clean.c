@@ -712,12 +712,69 @@ static const char *strip_colon_fields(const char *q, const char *end, unsigned c
 	return tr_skip_ws(a + al, end);
 }
 
+/* loguru's place of the call after its level, `name:function:line - `
+ * (its default format) or ` | ` (a variant): a module path, a function
+ * (`<module>` too), a line number, as one token, then the separator.
+ * Past it, or @q. A function named like an event (`_wait_for_ready`,
+ * `on_startup`) is no word of the message. */
+static const char *strip_code_place(const char *q, const char *end)
+{
+	size_t room = (size_t)(end - q) < 160 ? (size_t)(end - q) : 160;
+	const char *sp = memchr(q, ' ', room);
+	if (!sp || sp - q < 5 || end - sp < 3 || !((sp[1] == '-' || sp[1] == '|') && sp[2] == ' '))
+		return q;
+	const char *d = sp;
+	while (d > q && tr_digit(d[-1]))
+		d--;
+	if (d == sp || d - q < 4 || d[-1] != ':')
+		return q;
+	const char *c = memchr(q, ':', (size_t)(d - 1 - q));
+	if (!c || c == q || c + 1 >= d - 1)
+		return q;
+	for (const char *x = q; x < d - 1; x++)
+		if (!(tr_isword(*x) || *x == '_' || *x == '.' || *x == '-' || *x == '<' || *x == '>' || x == c))
+			return q;
+	return tr_skip_ws(sp + 3, end);
+}
+
+/* Python logging's `%(name)s %(levelname)s : %(message)s` (Frigate's):
+ * a logger's dotted name, spaces, a level word in capitals, spaces, then
+ * `: `. Past it with the level in *@lvl, or @q. */
+static const char *strip_name_level(const char *q, const char *end, unsigned char *lvl)
+{
+	const char *n = q;
+	while (n < end && n - q < 96 && (tr_isword(*n) || *n == '_' || *n == '.'))
+		n++;
+	if (n == q || n >= end || *n != ' ')
+		return q;
+	const char *w = tr_skip_ws(n, end), *we = w;
+	while (we < end && tr_upper(*we))
+		we++;
+	if (we == w || !is_level_word(w, (size_t)(we - w)))
+		return q;
+	const char *c = tr_skip_ws(we, end);
+	if (end - c < 2 || c[0] != ':' || c[1] != ' ')
+		return q;
+	char name[12];
+	size_t nl = (size_t)(we - w) < sizeof(name) - 1 ? (size_t)(we - w) : sizeof(name) - 1;
+	memcpy(name, w, nl);
+	name[nl] = 0;
+	*lvl = (unsigned char)level_index(name);
+	return tr_skip_ws(c + 2, end);
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
 	const char *q = p;
 	double secs;
 	size_t n;
+
+	if (q < end && (tr_alpha(*q) || *q == '_' || *q == '<')) {
+		const char *r = strip_code_place(q, end);
+		if (r != q || (r = strip_name_level(q, end, lvl)) != q)
+			return r;
+	}
 
 	/* every prefix below opens with one of these: most lines go no further */
 	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q) || *q == 's' || *q == ':'))

@@ -117,6 +117,8 @@ static const struct {
 	{"aiting for", TR_G_GREADY}, {" for load", TR_G_GREADY}, {"ime to load", TR_G_GFIG}, {"as taken", TR_G_GFIG}, {"taking ", TR_G_GFIG}, {"takes ", TR_G_GFIG}, {"borting", TR_G_GFATAL}, {"he model in ", TR_G_GFIG}, {"xitCode", TR_G_GFATAL},
 	{"eady", TR_G_GREADY}, {"EADY", TR_G_GREADY}, {"tarted", TR_G_GREADY}, {"istening on", TR_G_GREADY},
 	{"tartup complete", TR_G_GREADY}, {"tartup time", TR_G_GREADY}, {"TARTUP TIME", TR_G_GREADY}, {"unning on http", TR_G_GREADY}, {"oaded model ", TR_G_GREADY},
+	{"nitialized successfully", TR_G_GREADY}, {"nitialised successfully", TR_G_GREADY},
+	{"ow handle requests", TR_G_GREADY}, {"ow accept requests", TR_G_GREADY}, {"ow accepting requests", TR_G_GREADY},
 	/* gradio names the address first: "Running on local URL:  http://..." */
 	{"unning on local URL", TR_G_GREADY}, {"unning on public URL", TR_G_GREADY},
 	{"erving on ", TR_G_GREADY}, {"erving at ", TR_G_GREADY}, {"vailable at ", TR_G_GREADY}, {"unning at ", TR_G_GREADY},

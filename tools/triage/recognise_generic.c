@@ -334,7 +334,7 @@ static int ready_words_of(const char *s, size_t n)
 	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
 					     "running", "loaded", "still", "waiting", "before", "until", "up", "serving",
 					     "available", "connect", "access", "open", "visit", "navigate", "go",
-					     "online", NULL};
+					     "online", "initialized", "initialised", "requests", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
 	/* a launcher gave up on it: "xtts server failed to come online" */
@@ -347,11 +347,15 @@ static int ready_words_of(const char *s, size_t n)
 	if (ci(s, n, "not ready after"))
 		return gave_up(s, n) ? -1 : 0;
 	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "not online", "still loading",
-					  "still starting", "waiting for", "not up", "before", "until", "unloaded"};
+					  "still starting", "waiting for", "not up", "before", "until", "unloaded",
+					  "not initiali", "not accepting", "not handle"};
 	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
 					  "ready after", "ready!", "now ready", "started in", "started successfully",
 					  "running on http", "listening on", "loaded successfully", "model loaded",
-					  "loaded in", "up and running", "ready for", "ready:", "ready."};
+					  "loaded in", "up and running", "ready for", "ready:", "ready.", "ready - ",
+					  /* the server says what it can do now ("server can now handle requests") */
+					  "can now handle requests", "can now accept requests", "now accepting requests",
+					  "initialized successfully", "initialised successfully"};
 	for (size_t i = 0; i < sizeof(dead) / sizeof(dead[0]); i++)
 		if (ci(s, n, dead[i]))
 			return -1;
@@ -1495,8 +1499,11 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	 * shell's), is not a start's failure; a kill ends whatever ran, and
 	 * the start's own step failing (a runtime's init, a warmup) is its */
 	int own_step = init_failed(s, n) || word(s, n, "warmup");
+	/* a process that never came up ("did not become ready within 300 s",
+	 * "failed to start"): a start's end whatever it names */
+	int never_up = (k & TR_G_GREADY) && ready_words(s, n) < 0;
 	if (!open && !kill && sig != TR_SIG_FAULT && !word(s, n, "terminate called after throwing") && !own_step &&
-	    !assert_failed(s, n) && !container_failed(s, n) &&
+	    !assert_failed(s, n) && !container_failed(s, n) && !never_up &&
 	    !(loading_words(s, n) || tr_ready_subject(s, n) || (exception_line(s, n) && !tb) || tr_load_failure_words(s, n)) &&
 	    !(tb && !cur && traceback_opens_start(t, l, lv, frame))) {
 		if (tb && !cur && !(t->req_fail_no && l->no >= t->req_fail_no && l->no - t->req_fail_no <= 3)) {
