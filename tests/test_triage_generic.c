@@ -2837,3 +2837,54 @@ Test(generic, a_process_that_never_became_ready)
 	cr_expect_eq(nstarts_of("handler became ready within 3 s\n"), 0);
 	expect_start("INFO loading model weights from /m\nhandler became ready after 3 s\n", "completed", "ok");
 }
+
+/* issue 23's fifteenth round: "loading PATH" whose file is a checkpoint by
+ * its format (.pth, .safetensors, .gguf, ...) is the load begun, as
+ * "loading model" is; a directory, a config, a library, a bare extension
+ * are not. */
+Test(generic, loading_a_weight_file_by_its_name)
+{
+	static const char *const yes[] = {
+		"INFO: loading .cache/modelscope/hub/models/Wan-AI/Wan2.1_VAE.pth",
+		"Loading '/models/flux/ae.safetensors'",
+		"loading /m/qwen2.5-7b-q4_k_m.gguf ...",
+		"Loading `pytorch_model.bin`",
+	};
+	static const char *const no[] = {
+		"INFO: loading .cache/modelscope/hub/models/Wan-AI/",
+		"Loading /m/config.json",
+		"loading /usr/lib/libcudart.so.12",
+		"Loading .pth",
+		"loading my.pth.d/notes.txt",
+	};
+	char log[256];
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		snprintf(log, sizeof log, "%s\n", yes[i]);
+		expect_start(log, "cut-off", "-");
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		snprintf(log, sizeof log, "%s\n", no[i]);
+		cr_expect_eq(nstarts_of(log), 0, "%s", no[i]);
+	}
+}
+
+/* issue 23's fifteenth round: a pipeline beginning its output ("Generating
+ * video ...") after its load began was up: the start completed there, and
+ * a kill during the generation does not fail it. Near misses: the same
+ * line with no load before it, a generation of something the load makes
+ * ("Generating embeddings cache"), the word inside a sentence. */
+Test(generic, a_pipeline_that_began_its_output)
+{
+	const char *load = "[2025-03-02 12:01:54,569] INFO: loading /m/Wan2.1_VAE.pth\n"
+			   "[2025-03-02 12:02:11,709] INFO: Creating WanModel from /m\n";
+	char log[512];
+	snprintf(log, sizeof log, "%s[2025-03-02 12:02:35,384] INFO: Generating video ...\nKilled\n", load);
+	expect_start(log, "completed", "-");
+	snprintf(log, sizeof log, "%s[2025-03-02 12:02:35,384] INFO: Generating images\n", load);
+	expect_start(log, "completed", "-");
+	snprintf(log, sizeof log, "%s[2025-03-02 12:02:35,384] INFO: Generating embeddings cache\n", load);
+	expect_start(log, "cut-off", "-");
+	snprintf(log, sizeof log, "%s[2025-03-02 12:02:35,384] INFO: now Generating video\n", load);
+	expect_start(log, "cut-off", "-");
+	cr_expect_eq(nstarts_of("INFO: Generating video ...\n"), 0);
+}

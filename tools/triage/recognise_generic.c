@@ -1930,6 +1930,28 @@ static void load_begun_after_ready(struct tr_start *st, const struct tr_line *l)
  * loading", "before loading"), not a load of something else ("Loading
  * eval dataset"). */
 
+/* The verb's object a weight file by its name ("loading
+ * .cache/Wan2.1_VAE.pth", "Loading '/models/x.safetensors'"): one token,
+ * quoted or not, whose name ends in a checkpoint format's extension; a
+ * directory, a library, a config file are not. */
+static int weight_file_named(const char *p, const char *end)
+{
+	static const char *const ext[] = {".pth", ".pt", ".ckpt", ".safetensors", ".gguf", ".ggml", ".bin", ".onnx"};
+	while (p < end && (*p == ' ' || *p == '\'' || *p == '"' || *p == '`'))
+		p++;
+	const char *b = p;
+	while (p < end && *p != ' ' && *p != '\'' && *p != '"' && *p != '`' && *p != ',')
+		p++;
+	while (p > b && (p[-1] == '.' || p[-1] == ':' || p[-1] == ')'))
+		p--; /* the sentence's end after the name */
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t el = strlen(ext[i]);
+		if ((size_t)(p - b) > el && !strncasecmp(p - el, ext[i], el) && p[-el - 1] != '/')
+			return 1;
+	}
+	return 0;
+}
+
 int tr_loading_model_named(const char *s, size_t n)
 {
 	static const char *const obj[] = {"model", "models", "weights", "checkpoint", NULL};
@@ -1951,6 +1973,8 @@ int tr_loading_model_named(const char *s, size_t n)
 		if (pb < pe && word_is(pb, (size_t)(pe - pb), notyet))
 			return 0;
 		const char *p = k + 7;
+		if (weight_file_named(p, end))
+			return 1;
 		for (int w = 0; w < 3 && p < end; w++) {
 			while (p < end && (*p == ' ' || *p == ':'))
 				p++;
@@ -2520,6 +2544,22 @@ static int generation_rate(const char *s, size_t n)
 	return 0;
 }
 
+/* "Generating video ...", "Generating images": the line opens with the
+ * pipeline's work on its output (an image, a video, speech), which a
+ * model that was not up could not begin. Not a generation of something
+ * the load makes ("Generating embeddings cache", a config). */
+static int output_begun(const char *s, size_t n)
+{
+	static const char *const out[] = {"video", "videos", "image", "images", "audio", "speech", "sample", "samples",
+					  NULL};
+	if (n < 12 || memcmp(s, "Generating ", 11))
+		return 0;
+	const char *p = s + 11, *b = p, *end = s + n;
+	while (p < end && tr_isword(*p))
+		p++;
+	return word_is(b, (size_t)(p - b), out);
+}
+
 /* The model's generation figures after its load began (PowerInfer's
  * `llama_print_timings: eval time = ... tokens per second` under its
  * loader's lines, with a cut between them): the model made tokens, so it
@@ -2531,7 +2571,8 @@ static int generation_after_load(struct lsc_triage *t, struct tr_line *l)
 {
 	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY || st->done || tr_start_failed(st) ||
-	    st->in_traceback || !generation_rate(l->s, l->len) || tr_hedged(l->s, l->len))
+	    st->in_traceback || !(generation_rate(l->s, l->len) || output_begun(l->s, l->len)) ||
+	    tr_hedged(l->s, l->len))
 		return 0;
 	ready_at(st, l);
 	return 1;
