@@ -2888,3 +2888,29 @@ Test(generic, a_pipeline_that_began_its_output)
 	expect_start(log, "cut-off", "-");
 	cr_expect_eq(nstarts_of("INFO: Generating video ...\n"), 0);
 }
+
+/* issue 23's fifteenth round: a spinner's frame alone on the paste's last
+ * line (a braille pattern) after a load begun: the program at work, still
+ * loading; a frame with a word, a frame with a line after it, a character
+ * just outside the braille block, or a frame before any load say nothing
+ * of the load. */
+Test(generic, a_spinners_frame_last)
+{
+	static const char begun[] = "$ nexa run Llama3.2-3B-Instruct:q4_0\nDownloading Llama3.2-3B-Instruct/q4_0.gguf...\n";
+	static const struct {
+		const char *tail, *outcome;
+	} c[] = {
+		{"\xe2\xa0\xb9\n", "loading"},
+		{"  \xe2\xa3\xbf  \n", "loading"},
+		{"\xe2\xa0\xb9 x\n", "cut-off"},
+		{"\xe2\xa0\xb9\nthe user typed this\n", "cut-off"},
+		{"\xe2\x9f\xbf\n", "cut-off"}, /* U+27FF, before the block */
+		{"\xe2\xa4\x80\n", "cut-off"}, /* U+2900, after it */
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char log[256];
+		snprintf(log, sizeof log, "%s%s", begun, c[i].tail);
+		expect_start(log, c[i].outcome, "-");
+	}
+	cr_expect_eq(nstarts_of("\xe2\xa0\xb9\n"), 0, "no load begun");
+}

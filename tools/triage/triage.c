@@ -196,6 +196,22 @@ static int wordless_share(const struct tr_start *st, const struct tr_line *l, do
 	return 1;
 }
 
+/* A spinner's frame alone on the line (a braille pattern, U+2800-U+28FF,
+ * as CLI spinners draw them: "\xe2\xa0\xb9"): the program was at work when
+ * the paste took it, with nothing said yet of the step's end. */
+static int spinner_frame(const struct tr_line *l)
+{
+	const unsigned char *p = (const unsigned char *)l->s, *end = p + l->len;
+	while (p < end && *p == ' ')
+		p++;
+	if (end - p < 3 || p[0] != 0xe2 || p[1] < 0xa0 || p[1] > 0xa3 || (p[2] & 0xc0) != 0x80)
+		return 0;
+	for (p += 3; p < end; p++)
+		if (*p != ' ')
+			return 0;
+	return 1;
+}
+
 /* llama.cpp prints a dot per tensor group while it loads ("....", or one
  * "." a line behind an app's label), and a launcher a spinner's share
  * (wordless_share): in a start that is loading and not done, a line whose
@@ -209,6 +225,10 @@ static int progress_dots(struct lsc_triage *t, const struct tr_line *l)
 	double frac;
 	if (wordless_share(st, l, &frac)) {
 		st->dots_open = frac < 1;
+		return 0;
+	}
+	if (spinner_frame(l)) {
+		st->dots_open = 1;
 		return 0;
 	}
 	if (l->s[l->len - 1] != '.')
