@@ -2914,3 +2914,22 @@ Test(generic, a_spinners_frame_last)
 	}
 	cr_expect_eq(nstarts_of("\xe2\xa0\xb9\n"), 0, "no load begun");
 }
+
+/* issue 23's fifteenth round: Triton's model repository manager's
+ * `loading: NAME:VERSION` (glog-prefixed) begins a model's load; a share,
+ * a name with no version, words after the version, an unload are not. */
+Test(generic, tritons_loading_of_a_model_version)
+{
+	expect_start("I0601 23:46:17.708228 408 model_repository_manager.cc:997] loading: deepfm_nvt:1\n", "cut-off", "-");
+	expect_start("I0601 23:46:17.708228 408 model_repository_manager.cc:997] loading: ensemble-v2.onnx:12\n",
+		     "cut-off", "-");
+	static const char *const no[] = {
+		"I0601 23:46:17.708228 408 model_repository_manager.cc:997] loading: 45%\n",
+		"I0601 23:46:17.708228 408 model_repository_manager.cc:997] loading: deepfm_nvt\n",
+		"I0601 23:46:17.708228 408 model_repository_manager.cc:997] loading: deepfm_nvt:1 skipped\n",
+		"I0601 23:46:17.708228 408 model_repository_manager.cc:997] unloading: deepfm_nvt:1\n",
+		"I0601 23:46:17.708228 408 model_repository_manager.cc:997] loading: deepfm_nvt:\n",
+	};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect_eq(nstarts_of(no[i]), 0, "%s", no[i]);
+}

@@ -157,7 +157,7 @@ static const struct {
 	{" --model", TR_G_GWAY}, {"-serve ", TR_G_GWAY}, {"-server ", TR_G_GWAY}, {"_server ", TR_G_GWAY}, {" serve ", TR_G_GWAY}, {"ownload", TR_G_GWAY}, {"aken more than", TR_G_GWAY}, {"ot ready after", TR_G_GWAY},
 	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
 	 * (tr_loading_model_named) */
-	{"oading ", TR_G_GLOADW},
+	{"oading ", TR_G_GLOADW}, {"oading: ", TR_G_GLOADW},
 	/* a section's banner for the load ("==========LoadModel==========": tr_load_banner) */
 	{"LoadModel", TR_G_GLOADW}, {"oad Model", TR_G_GLOADW}, {"OAD MODEL", TR_G_GLOADW},
 	/* the load, then the word that it ended ("Load over": load_then_over) */

@@ -1930,6 +1930,22 @@ static void load_begun_after_ready(struct tr_start *st, const struct tr_line *l)
  * loading", "before loading"), not a load of something else ("Loading
  * eval dataset"). */
 
+/* Triton's `loading: NAME:VERSION` (its model repository manager's word
+ * that a model's version began to load): the line ends in a name, a colon
+ * and a version number. */
+static int model_version_named(const char *p, const char *end)
+{
+	const char *b = p;
+	while (p < end && (tr_isword(*p) || *p == '-' || *p == '.'))
+		p++;
+	if (p == b || p >= end || *p != ':')
+		return 0;
+	const char *v = ++p;
+	while (p < end && tr_digit(*p))
+		p++;
+	return p > v && p == end;
+}
+
 /* The verb's object a weight file by its name ("loading
  * .cache/Wan2.1_VAE.pth", "Loading '/models/x.safetensors'"): one token,
  * quoted or not, whose name ends in a checkpoint format's extension; a
@@ -1958,6 +1974,10 @@ int tr_loading_model_named(const char *s, size_t n)
 	static const char *const not_weights[] = {"tokenizer", "vocab", "vocabulary", "processor", "config", NULL};
 	static const char *const notyet[] = {"not", "before", "until", "after", "without", "skip", "skipping", NULL};
 	const char *end = s + n;
+	const char *c = tr_memmem(s, n, "oading: ");
+	if (c && c > s && (c[-1] == 'l' || c[-1] == 'L') && (c - 1 == s || !tr_isword(c[-2])) &&
+	    model_version_named(c + 8, end))
+		return 1;
 	/* the verb as the prefilter found it, read in place: no lowered copy
 	 * of the line for the many lines that only say "loading" */
 	for (const char *k = tr_memmem(s, n, "oading "); k; k = tr_memmem(k + 1, (size_t)(end - k - 1), "oading ")) {
