@@ -247,6 +247,21 @@ Test(prefixes, a_clock_kind_two_clocks_shared_gives_no_span)
 				  "Oct 16 15:39:01 h e[1]: [2026-10-16 10:00:00.000] 2024-09-25 20:23:28 app: Appl\n",
 				  &d),
 			 "-");
+	/* a line between them with one clock fewer (a brace the collector
+	 * stamped, not the engine: its innermost is the bracket's 10:00:00)
+	 * is passed over, wherever it falls: the engine's 330 s */
+	static const char *const between[] = {
+		"Oct 16 15:39:01 h e[1]: [2026-10-16 10:00:00.000] 2024-09-25 20:17:58 app: Loading weights from "
+		"/m/model.safetensors\nOct 16 15:39:01 h e[1]: [2026-10-16 10:00:00.000] {}\n"
+		"Oct 16 15:39:01 h e[1]: [2026-10-16 10:00:00.000] 2024-09-25 20:23:28 app: Appl\n",
+		"Oct 16 15:39:01 h e[1]: [2026-10-16 10:00:00.000] 2024-09-25 20:17:58 app: Loading weights from "
+		"/m/model.safetensors\nOct 16 15:39:01 h e[1]: [2026-10-16 10:00:00.000] 2024-09-25 20:23:28 app: Appl\n"
+		"Oct 16 15:39:01 h e[1]: [2026-10-16 10:00:00.000] {}\n",
+	};
+	for (size_t i = 0; i < sizeof between / sizeof between[0]; i++) {
+		cr_expect_str_eq(speed_of(between[i], &d), "slow", "%s", between[i]);
+		cr_expect(d == 330.0, "%f", d);
+	}
 	/* one clock that steps back by 30 s (workers' lines out of order) is
 	 * still one clock: 20:17:58 to 20:23:28 */
 	cr_expect_str_eq(speed_of("2024-09-25 20:17:58 app-1  | Loading weights from /m/model.safetensors\n"

@@ -301,16 +301,21 @@ static void field_clock(struct tr_line *l)
 }
 
 /* A line's clock of one kind (tr_line.tsk): the first and the latest of
- * that kind in a start. A kind holds two clocks, and its span says
- * nothing, when its lines carry another number of prefix clocks than its
- * first (@depth; 0 not counted), or when it goes back by more than the
- * out-of-order output of a few workers (a minute): the engine's own
- * stamps on some lines, a collector's on the others, hours apart when
+ * that kind in a start. A line with fewer prefix clocks than the kind's
+ * first (@depth; 0 not counted) lacks the innermost stamp (a fence, a
+ * brace, a continuation a collector stamped, not the engine): its inner
+ * clock is the collector's, and is passed over. A kind holds two clocks,
+ * and its span says nothing, when a line carries more prefix clocks than
+ * its first (the first was a collector's), or when it goes back by more
+ * than the out-of-order output of a few workers (a minute): the engine's
+ * own stamps on some lines, a collector's on the others, hours apart when
  * their time zones differ. A step back of half a day or more is midnight. */
 #define TR_CLOCK_BACK_S 60.0
 static void clock_seen(double *first, double *last, unsigned char *mixed, unsigned char *first_depth, double v,
 		       unsigned char depth)
 {
+	if (!isnan(*first) && depth && *first_depth && depth < *first_depth)
+		return;
 	if (isnan(*first)) {
 		*first = v;
 		*first_depth = depth;
