@@ -542,6 +542,34 @@ Test(verdicts, oom_killed_quotes_the_model_and_the_machine)
 }
 
 /*
+ * A kill once the model was up and at work (a ready line, a generation
+ * begun) is a warning: the start completed and its work ran out of
+ * memory, with the work's remedy, not the load's. Right after a load
+ * summary, before ready, it stays the start's failure (the test above).
+ */
+Test(verdicts, oom_killed_at_work_is_a_warning)
+{
+	static const char *const up[] = {"INFO model loaded in 12.0 s\nINFO server is ready\n",
+					 "[2025-03-02 12:01:54,569] INFO: loading /m/Wan2.1_VAE.pth\n"
+					 "[2025-03-02 12:02:35,384] INFO: Generating video ...\n"};
+	for (size_t i = 0; i < sizeof up / sizeof up[0]; i++) {
+		char log[256];
+		snprintf(log, sizeof log, "%sKilled\n", up[i]);
+		struct lsc_triage *t = run(log);
+		cr_expect_eq(trun_sev_of(t, "oom-killed"), LSC_TRIAGE_WARN, "%s", log);
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, 0, &si) == 0);
+		cr_expect_str_eq(si.outcome, "completed", "%s", log);
+		char *o = text_of(t, LSC_TRIAGE_TEXT);
+		cr_expect(strstr(o, "killed (SIGKILL) after the model was up, at its work"), "%s", o);
+		cr_expect(strstr(o, "what it ran (a generation"), "%s", o);
+		cr_expect(!strstr(o, "the load needs more memory"), "%s", o);
+		free(o);
+		lsc_triage_free(t);
+	}
+}
+
+/*
  * verify-failed quotes the verification's own line as its evidence (line
  * 3 here), and the start it ends is failed, after its load summary; a
  * verification that passed ("verify: 0 failures") is no finding.

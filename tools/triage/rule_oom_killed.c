@@ -5,6 +5,8 @@
  * began (`code=killed, status=9/KILL`, a shell's bare `Killed`), which on a
  * loading host is the OOM killer far more often than anything else. The
  * memory figures the log gives are quoted (the killed process's anon-rss).
+ * A kill once the model was up and at work is a warning: the start
+ * completed, and what ran out of memory was its work.
  */
 #include "internal.h"
 
@@ -13,12 +15,18 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	(void)c;
 	if (s->ev_oom < 0 && s->ev_killed < 0)
 		return TR_NOFIRE;
-	tr_f_init(f, "oom-killed", LSC_TRIAGE_FAIL, s);
+	/* killed once the model was up and at work (a ready line, a generation
+	 * begun): the start did not fail, its work ran out of memory; a kill
+	 * right after a load summary, before ready, is the start's */
+	int at_work = s->done && s->stage >= TR_ST_READY;
+	const char *when = at_work ? "after the model was up, at its work" :
+			   s->done ? "after the start completed" : "while it loaded";
+	tr_f_init(f, "oom-killed", at_work ? LSC_TRIAGE_WARN : LSC_TRIAGE_FAIL, s);
 	if (s->ev_oom >= 0)
-		tr_f_summary(f, "the OOM killer killed the process%s", s->done ? " (after the start completed)" : " while it loaded");
+		tr_f_summary(f, "the OOM killer killed the process %s", when);
 	else
 		tr_f_summary(f, "the process was killed (SIGKILL) %s; on a loading host that is most often the OOM "
-			     "killer", s->done ? "after the start completed" : "while it loaded");
+			     "killer", when);
 	tr_f_ev(f, s, s->ev_oom);
 	tr_f_ev(f, s, s->ev_killed);
 	if (tr_has(&s->oom_rss_gib))
@@ -33,8 +41,13 @@ static int eval(const struct tr_start *s, const struct tr_ctx *c, struct tr_find
 	if (s->ev_oom < 0)
 		tr_f_rem(f, "confirm it was the OOM killer: dmesg or journalctl -k around the time, `Out of memory: "
 			    "Killed process`");
-	tr_f_rem(f, "the load needs more memory than was free: use mmap instead of reading the whole model into "
-		    "RAM (llama.cpp without --no-mmap), offload more to the GPU, or a smaller quantisation");
+	if (at_work)
+		tr_f_rem(f, "the model loaded and was at work when it was killed: what it ran (a generation, a batch, a "
+			    "decode) needed more memory than was free; lower its size (resolution, frames, batch) or "
+			    "offload more to the GPU");
+	else
+		tr_f_rem(f, "the load needs more memory than was free: use mmap instead of reading the whole model "
+			    "into RAM (llama.cpp without --no-mmap), offload more to the GPU, or a smaller quantisation");
 	tr_f_rem(f, "a systemd unit's MemoryMax= or a container's memory limit counts too: raise it or load less");
 	return tr_f_fire(f);
 }
