@@ -262,6 +262,21 @@ Test(prefixes, a_clock_kind_two_clocks_shared_gives_no_span)
 		cr_expect_str_eq(speed_of(between[i], &d), "slow", "%s", between[i]);
 		cr_expect(d == 330.0, "%f", d);
 	}
+	/* the same two clocks up to an engine's ready line: no time to ready
+	 * either (the bracket's 10:00:00 against the engine's 20:23:28 once
+	 * read as 37408 s, slow) */
+	{
+		struct lsc_triage *t = trun_text("Oct 16 15:39:01 h e[1]: [2026-10-16 10:00:00.000] Loading weights from "
+						 "/m/x.safetensors\n"
+						 "Oct 16 15:39:01 h e[1]: [2026-10-16 10:00:00.000] 2024-09-25 20:23:28 app: "
+						 "server ready\n");
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, "completed");
+		cr_expect_str_eq(si.speed, "-");
+		cr_expect(isnan(si.ready_s), "%f", si.ready_s);
+		lsc_triage_free(t);
+	}
 	/* one clock that steps back by 30 s (workers' lines out of order) is
 	 * still one clock: 20:17:58 to 20:23:28 */
 	cr_expect_str_eq(speed_of("2024-09-25 20:17:58 app-1  | Loading weights from /m/model.safetensors\n"

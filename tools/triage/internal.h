@@ -388,6 +388,15 @@ static inline void tr_stage_raise(struct tr_start *s, enum tr_stage st)
  * stage before it, no clock of an earlier line): the paste opens past the
  * load, so its clocks from here are the steps after it (opened_loaded). */
 void tr_opened_at_load_end(struct tr_start *s, const struct tr_line *l);
+/* The start's duration up to line l from its clocks, in *v: the most
+ * specific kind both its first line and l carry (a Unix field, the
+ * engine's own clock, a collector's), never a kind two clocks shared
+ * (ts_mixed). Equal clocks say nothing (a paste that stamped every line
+ * with one time); a start that spans midnight wraps. A line without a
+ * clock of its own (uvicorn's `Application startup complete` after vLLM's
+ * stamped lines) is no earlier than the last clock of that kind before it,
+ * of a kind the start's own lines carried. 1 when the clocks say. */
+int tr_clock_span(const struct tr_start *st, const struct tr_line *l, double *v);
 /* Keep @l as evidence of @s; return its index or -1 when the store is full
  * (the same line twice returns the same index). */
 int tr_evid(struct tr_start *s, const struct tr_line *l);

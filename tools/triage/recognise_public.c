@@ -587,37 +587,6 @@ static int io_line(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
-/* The start's duration from its clocks: the most specific kind both its
- * first line and this line carry (a Unix field, the engine's own clock, a
- * collector's). Equal clocks say nothing (a paste that stamped every line
- * with one time). A start that spans midnight wraps. */
-/* A ready line without a clock of its own (uvicorn's `Application startup
- * complete` after vLLM's stamped lines) is no earlier than the last clock of
- * that kind before it. */
-static int ts_span(const struct tr_start *st, const struct tr_line *l, double *v)
-{
-	for (int k = TR_TS_KINDS; k-- > 0;) {
-		/* ... but only a kind the start's own lines carried: the clocks
-		 * of the lines before it alone (a server's stamped lines, then
-		 * its unstamped `retrying in 10 seconds` waits and ready line)
-		 * say when it began at best, not when it was up */
-		if (isnan(l->tsk[k]) && !(st->ts_own >> k & 1))
-			continue;
-		double at = isnan(l->tsk[k]) ? st->ts_last[k] : l->tsk[k];
-		if (isnan(at) || isnan(st->ts_begin[k]))
-			continue;
-		double d = at - st->ts_begin[k];
-		if (d < 0)
-			d += 86400;
-		if (d > 0) {
-			*v = d;
-			return 1;
-		}
-		return 0;
-	}
-	return 0;
-}
-
 static int ready_line(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s, *end = s + l->len;
@@ -647,7 +616,7 @@ static int ready_line(struct lsc_triage *t, struct tr_line *l)
 	/* the clocks from a start's first line are its time to ready only
 	 * where that line came before its load ended: a paste that opens at
 	 * the load's end measures the steps after it, not the start */
-	else if (!st->opened_loaded && ts_span(st, l, &v)) {
+	else if (!st->opened_loaded && tr_clock_span(st, l, &v)) {
 		tr_setnum(&st->ready_s, v, e);
 		st->ready_from_clock = 1;
 	}

@@ -487,3 +487,27 @@ void tr_opened_at_load_end(struct tr_start *s, const struct tr_line *l)
 			return; /* an earlier line's clock: the start opened before */
 	s->opened_loaded = 1;
 }
+
+int tr_clock_span(const struct tr_start *st, const struct tr_line *l, double *v)
+{
+	for (int k = TR_TS_KINDS; k-- > 0;) {
+		/* ... but only a kind the start's own lines carried: the clocks
+		 * of the lines before it alone (a server's stamped lines, then
+		 * its unstamped `retrying in 10 seconds` waits and ready line)
+		 * say when it began at best, not when it was up */
+		if (isnan(l->tsk[k]) && !(st->ts_own >> k & 1))
+			continue;
+		double at = isnan(l->tsk[k]) ? st->ts_last[k] : l->tsk[k];
+		if (isnan(at) || isnan(st->ts_begin[k]) || st->ts_mixed[k])
+			continue;
+		double d = at - st->ts_begin[k];
+		if (d < 0)
+			d += 86400;
+		if (d > 0) {
+			*v = d;
+			return 1;
+		}
+		return 0;
+	}
+	return 0;
+}
