@@ -5,8 +5,11 @@
  * directory, a symbolic link to a regular file or a file that is not a
  * trace is left as it was, with one note line saying so, and nothing is
  * created beside it; a free name, an empty file or an earlier trace gets
- * the trace. The trace is written as the start goes: a start killed by
- * SIGKILL mid-load (its sink blocked on the read's phase line, the parent
+ * the trace. Made under its temporary name (O_TMPFILE refused, as on a
+ * file system without it), the trace removes that name once linked; made
+ * unnamed, it leaves a file found at that name alone. The trace is
+ * written as the start goes: a start killed by SIGKILL mid-load (its
+ * sink blocked on the read's phase line, the parent
  * told so through a pipe) leaves a trace that a strict reader opens,
  * without its closing bracket, with the ended spans whole and the span it
  * was killed in begun; a file size limit met mid-trace leaves it cut at
@@ -25,14 +28,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -291,6 +300,109 @@ static char *slurp(const char *path, size_t *len)
 /* The sink of the killed child: on the read's phase line, say so on the
  * pipe and block until killed. */
 static int reached_w = -1, block_r = -1;
+
+/* Does open(2) of @d with O_TMPFILE work here? 0, or the errno it fails with. */
+static int tmpfile_errno(const char *d)
+{
+	int fd = open(d, O_TMPFILE | O_WRONLY, 0600);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Refuse O_TMPFILE to this process from now on, with EOPNOTSUPP, as a file
+ * system without it does (older FUSE and network file systems): a seccomp
+ * filter on openat(2), the call glibc's open(3) makes. Criterion runs each
+ * test in a process of its own, so the filter ends with the test. NULL, or
+ * a reason to skip.
+ */
+static const char *refuse_tmpfile(void)
+{
+#if defined(__x86_64__)
+	const unsigned arch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+	const unsigned arch = AUDIT_ARCH_AARCH64;
+#else
+	return "no seccomp filter written for this architecture";
+#endif
+#if defined(__x86_64__) || defined(__aarch64__)
+	/* the flags are the low word of args[2] (both are little-endian) */
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+		/* O_TMPFILE's own bit: O_DIRECTORY alone is an ordinary open */
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_TMPFILE & ~O_DIRECTORY, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EOPNOTSUPP & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+		return "this process may not install a seccomp filter";
+	return NULL;
+#endif
+}
+
+/*
+ * Without O_TMPFILE the trace is made under its temporary name
+ * (PATH.PID.tmp) and linked at the path; the temporary name is then
+ * removed: the directory holds the trace and nothing else, whole and
+ * closed. Checked first that O_TMPFILE is refused here, so that the named
+ * file is the one made.
+ */
+Test(trace_file, without_o_tmpfile_the_temporary_name_is_removed_after_the_link)
+{
+	const char *skip = refuse_tmpfile();
+	if (skip)
+		cr_skip_test("SKIP: %s; the named temporary file is not tried", skip);
+	cr_assert_eq(tmpfile_errno(dir), EOPNOTSUPP, "O_TMPFILE still works: the filter did not take");
+	char path[128];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	run_with_trace(path);
+	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
+	char tmp[192];
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	cr_expect_neq(access(tmp, F_OK), 0, "the temporary name %s was left after the link", tmp);
+	cr_assert_eq(entries(dir), 1, "the directory holds more than the trace");
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
+	cr_assert_eq(lsct_trace_count(&tr, 'E', NULL), 1);
+	cr_assert(tr.closed);
+}
+
+/*
+ * With O_TMPFILE the file never has the temporary name: linked at a free
+ * path, it leaves a file that happens to be at PATH.PID.tmp alone (here
+ * another program's, which the named path would not replace either; a
+ * process of the same pid in another pid namespace could own one).
+ */
+Test(trace_file, an_unnamed_trace_linked_at_its_path_leaves_the_temporary_name_alone)
+{
+	int e = tmpfile_errno(dir);
+	if (e)
+		cr_skip_test("SKIP: O_TMPFILE in %s: %s; the unnamed file is not tried", dir, strerror(e));
+	char path[128], tmp[192];
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	static const char other[] = "another program's file\n";
+	FILE *f = fopen(tmp, "w");
+	cr_assert_not_null(f);
+	cr_assert_geq(fputs(other, f), 0);
+	fclose(f);
+	run_with_trace(path);
+	cr_assert_eq(lsct_count(&cap, "note"), 0, "%s", cap.buf);
+	cr_assert_eq(lsct_trace_read(path, &tr, why, sizeof(why)), 0, "%s", why);
+	cr_assert(tr.closed);
+	cr_assert_eq(access(tmp, F_OK), 0, "%s was removed", tmp);
+	size_t n;
+	const char *kept = slurp(tmp, &n);
+	cr_expect(n == sizeof(other) - 1 && !memcmp(kept, other, n), "%s was changed: \"%s\"", tmp, kept);
+	cr_assert_eq(entries(dir), 2);
+}
 
 static void blocking_sink(void *user, const char *line, size_t len)
 {

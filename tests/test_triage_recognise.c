@@ -909,3 +909,47 @@ Test(triage_recognise, the_arena_lines_policy_and_what_it_took)
 		lsc_triage_free(t);
 	}
 }
+
+/* The finding @id of start 0, or NULL. */
+static const struct tr_finding *finding(struct lsc_triage *t, const char *id)
+{
+	for (size_t i = 0; i < t->nfull; i++)
+		if (!strcmp(t->full[i].id, id))
+			return &t->full[i];
+	return NULL;
+}
+
+/*
+ * This project's own ready line is where its start ended (recognise_lsc.c
+ * keeps it as the start's end evidence): a start that completed without a
+ * size and a time to judge its speed by says so in `completed`, quoting
+ * that line, the one that shows it completed. Here the ready line is cut
+ * inside its time (a paste cut at a column, its tail gone), so it gives no
+ * figure whose own evidence could quote it instead; it is line 3, after a
+ * system line that is not the end. The near miss: the same start cut off
+ * before its ready line has not completed, and is log-truncated.
+ */
+Test(triage_recognise, the_ready_line_is_the_quoted_end_of_a_completed_start)
+{
+	static const char *const start = "[loadscope/2] start e | run=0000000b\n"
+					 "[loadscope/2] system 6.1; THP madvise, defrag madvise | run=0000000b\n";
+	char log[512];
+	snprintf(log, sizeof(log), "%s[loadscope/2] ready in 0.5\n", start);
+	struct lsc_triage *t = run(log);
+	const struct tr_finding *f = finding(t, "completed");
+	cr_assert_not_null(f, "no completed finding: the ready line did not end the start");
+	cr_expect_eq(f->sev, LSC_TRIAGE_INFO);
+	unsigned quoted = 0;
+	for (unsigned i = 0; i < f->nev; i++)
+		if (f->ev[i].line == 3) {
+			quoted = 1;
+			cr_expect_str_eq(f->ev[i].text, "[loadscope/2] ready in 0.5");
+		}
+	cr_expect(quoted, "completed quotes %u lines, not the ready line (3)", f->nev);
+	lsc_triage_free(t);
+
+	t = run(start);
+	cr_expect_null(finding(t, "completed"), "a start with no ready line completed");
+	cr_expect_eq(sev_of(t, "log-truncated"), LSC_TRIAGE_WARN, "a start with no ready line is cut off");
+	lsc_triage_free(t);
+}
