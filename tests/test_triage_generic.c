@@ -2933,3 +2933,27 @@ Test(generic, tritons_loading_of_a_model_version)
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		cr_expect_eq(nstarts_of(no[i]), 0, "%s", no[i]);
 }
+
+/* issue 23's fifteenth round: a Java application's `Started NAME in N
+ * seconds` is its ready line with its time to ready (ok under a minute,
+ * slow over 300 s with no size); uvicorn's `Started server process [N]`,
+ * `Started in the background`, a time with no number, a verb inside the
+ * line are not. And `Model ready, serving on :8080`: the ready word
+ * before a comma, about the model; negated or with no subject, not. */
+Test(generic, a_java_applications_started_in_and_ready_before_a_comma)
+{
+	expect_start("Loading model weights from /m\nStarted DemoApplication in 2.345 seconds (process running for 2.7)\n",
+		     "completed", "ok");
+	expect_start("Loading model weights from /m\nStarted Model Server App in 402.5 seconds\n", "completed", "slow");
+	static const char *const no[] = {"Started server process [28960]", "Started in the background",
+					 "Started DemoApplication in a moment", "Server Started DemoApplication in 2 s",
+					 "Started Model Server Worker App in 2.0 seconds"};
+	char log[256];
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		snprintf(log, sizeof log, "Loading model weights from /m\n%s\n", no[i]);
+		expect_start(log, "cut-off", "-");
+	}
+	expect_start("Loading model weights from /m\nModel ready, serving on :8080\n", "completed", NULL);
+	expect_start("Loading model weights from /m\nModel not ready, retrying\n", "cut-off", "-");
+	expect_start("Loading model weights from /m\nready, set, go\n", "cut-off", "-");
+}

@@ -850,6 +850,10 @@ int tr_ready_part_only(const char *s, size_t n);
 /* subject.c: does the line end in a whole subject and "started" ("Engine
  * started.", "gRPC server started"): the server up? */
 int tr_whole_started(const char *s, size_t n);
+/* "Started NAME in 2.345 seconds": the line opens with the verb, one to
+ * three words name what started, then its time in *secs (a Java
+ * application's ready line). 1 when it is one. */
+int tr_started_named_in(const char *s, size_t n, double *secs);
 /* Does the line negate readiness ("not ready after", "still loading", "never became ready")? */
 int tr_ready_negated(const char *s, size_t n);
 /* moved.c: "pinned 28.47 GiB in 18 s": a size moved in a time, on a line

@@ -352,7 +352,7 @@ static int ready_words_of(const char *s, size_t n)
 	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
 					  "ready after", "ready!", "now ready", "started in", "started successfully",
 					  "running on http", "listening on", "loaded successfully", "model loaded",
-					  "loaded in", "up and running", "ready for", "ready:", "ready.", "ready - ",
+					  "loaded in", "up and running", "ready for", "ready:", "ready.", "ready - ", "ready,",
 					  /* the server says what it can do now ("server can now handle requests") */
 					  "can now handle requests", "can now accept requests", "now accepting requests",
 					  "initialized successfully", "initialised successfully"};
@@ -368,7 +368,9 @@ static int ready_words_of(const char *s, size_t n)
 			return !tr_ready_holder(s, n);
 	/* "Loaded model X on device D": the event, capitalised where its
 	 * message begins; "reusing loaded model X" is the model kept */
-	if (tr_memmem(s, n, "Loaded model ") || tr_ready_at_address(s, n) || tr_whole_started(s, n))
+	double v;
+	if (tr_memmem(s, n, "Loaded model ") || tr_ready_at_address(s, n) || tr_whole_started(s, n) ||
+	    tr_started_named_in(s, n, &v))
 		return 1;
 	return n >= 6 && s[n - 6] == ' ' && !strncasecmp(s + n - 5, "ready", 5);
 }
@@ -1599,7 +1601,7 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	/* "startup [ 163.1 s] model ready": the engine's own clock on its ready
 	 * line is its time to ready */
 	double v;
-	if (!tr_has(&st->ready_s) && tr_elapsed_clock(s, n, &v))
+	if (!tr_has(&st->ready_s) && (tr_elapsed_clock(s, n, &v) || tr_started_named_in(s, n, &v)))
 		tr_setnum(&st->ready_s, v, e);
 	tr_stage_raise(st, TR_ST_READY);
 	return 1;

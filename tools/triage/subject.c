@@ -156,6 +156,34 @@ int tr_whole_started(const char *s, size_t n)
 	return e > b && in_set(s + b, e - b, whole);
 }
 
+int tr_started_named_in(const char *s, size_t n, double *secs)
+{
+	/* "Started DemoApplication in 2.345 seconds (process running for
+	 * 2.7)": the verb opens the line, one to three words name what
+	 * started, then its time; not "Started server process [28960]" */
+	const char *end = s + n, *p = s + 8;
+	if (n < 14 || memcmp(s, "Started ", 8))
+		return 0;
+	for (int w = 0; w < 3; w++) {
+		const char *b = p;
+		while (p < end && (tr_isword(*p) || *p == '_' || *p == '.' || *p == '-'))
+			p++;
+		if (p == b || p >= end || *p != ' ')
+			return 0;
+		p++;
+		if (end - p > 3 && !memcmp(p, "in ", 3)) {
+			p += 3;
+			double v;
+			if (p < end && tr_digit(*p) && tr_dur_s(&p, end, &v) && v >= 0 && v < 1e7) {
+				*secs = v;
+				return 1;
+			}
+			return 0;
+		}
+	}
+	return 0;
+}
+
 /* What a load of can fail and the start go on: a credential, which only
  * gated downloads need (`Could not load token at "~/.cache/huggingface/
  * token"`). Not a tokenizer, a config or the model, which a start needs. */
