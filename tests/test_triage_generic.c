@@ -2957,3 +2957,19 @@ Test(generic, a_java_applications_started_in_and_ready_before_a_comma)
 	expect_start("Loading model weights from /m\nModel not ready, retrying\n", "cut-off", "-");
 	expect_start("Loading model weights from /m\nready, set, go\n", "cut-off", "-");
 }
+
+/* issue 23's fifteenth round: systemd's report of its service's exit
+ * (`Main process exited, code=exited, status=1/FAILURE`) is an exit
+ * status: not 0 fails the start under way; 0 does not, nor does a
+ * failure after the server was up. */
+Test(generic, a_services_exit_in_systemds_words)
+{
+	expect_start("May 01 10:00:00 host app[12]: loading model weights from /m\n"
+		     "May 01 10:00:05 host systemd[1]: app.service: Main process exited, code=exited, status=1/FAILURE\n",
+		     "failed", "-");
+	expect_start("loading model weights from /m\napp.service: Main process exited, code=exited, status=0/SUCCESS\n",
+		     "cut-off", "-");
+	expect_start("model loaded in 5.0 s\nserver is ready\n"
+		     "app.service: Main process exited, code=exited, status=1/FAILURE\n",
+		     "completed", "ok");
+}

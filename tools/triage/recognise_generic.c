@@ -188,8 +188,9 @@ static int exit_status(const char *s, size_t n)
 /* As exit_status, with the status in *val. */
 static int exit_status_v(const char *s, size_t n, double *val)
 {
+	/* systemd's "Main process exited, code=exited, status=1/FAILURE" too */
 	static const char *const k[] = {"exit code", "exit status", "exitcode", "exited with code", "exited with status",
-					"return code", "returncode"};
+					"return code", "returncode", "code=exited, status"};
 	const char *end = s + n;
 	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		const char *p = ci(s, n, k[i]);
