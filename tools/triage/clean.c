@@ -742,6 +742,11 @@ static const char *strip_code_place(const char *q, const char *end)
  * `: `. Past it with the level in *@lvl, or @q. */
 static const char *strip_name_level(const char *q, const char *end, unsigned char *lvl)
 {
+	/* the line's first colon is the one after the level, a space before
+	 * it (a name holds none): one memchr turns most lines away */
+	const char *colon = memchr(q, ':', (size_t)(end - q) < 128 ? (size_t)(end - q) : 128);
+	if (!colon || colon == q || colon[-1] != ' ')
+		return q;
 	const char *n = q;
 	while (n < end && n - q < 96 && (tr_isword(*n) || *n == '_' || *n == '.'))
 		n++;
