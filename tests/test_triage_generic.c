@@ -2973,3 +2973,32 @@ Test(generic, a_services_exit_in_systemds_words)
 		     "app.service: Main process exited, code=exited, status=1/FAILURE\n",
 		     "completed", "ok");
 }
+
+/* Exits and kills in three more launchers' words: Windows' NTSTATUS as a
+ * hex exit code (not 0: failed; 0x0: not), zsh's job report with the
+ * pid before `killed` (a kill; a sentence with the word, a count of
+ * workers, a longer word: not), and Kubernetes' `OOMKilled` (the OOM
+ * killer ended the container: oom-killed). */
+Test(generic, hex_exit_codes_zsh_job_kills_and_oomkilled)
+{
+	expect_start("Loading model weights from /m\nerror: process didn't exit successfully: `target\\release\\server.exe` "
+		     "(exit code: 0xc0000409, STATUS_STACK_BUFFER_OVERRUN)\n",
+		     "failed", "-");
+	expect_start("Loading model weights from /m\nexit code: 0x0\n", "cut-off", "-");
+	expect_start("Loading model weights from /m\n[1]    12345 killed     python server.py\n", "failed", "-");
+	expect_start("Loading model weights from /m\n[1]  + 12345 killed     python server.py\n", "failed", "-");
+	static const char *const no[] = {"[1] the process was killed", "12 workers killed  ", "12345 killedx python"};
+	char log[256];
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		snprintf(log, sizeof log, "Loading model weights from /m\n%s\n", no[i]);
+		expect_start(log, "cut-off", "-");
+	}
+	struct lsc_triage *t = trun_text("    State:          Terminated\n      Reason:       OOMKilled\n"
+					 "      Exit Code:    137\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_str_eq(si.outcome, "failed");
+	cr_expect_eq(trun_sev_of(t, "oom-killed"), LSC_TRIAGE_FAIL);
+	lsc_triage_free(t);
+}

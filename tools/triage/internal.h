@@ -169,6 +169,7 @@ static inline int tr_digit(char c) { return (unsigned)((unsigned char)c - '0') <
 static inline int tr_upper(char c) { return (unsigned)((unsigned char)c - 'A') < 26; }
 static inline unsigned char tr_lower(unsigned char c) { return tr_upper((char)c) ? (unsigned char)(c + 32) : c; }
 static inline int tr_alpha(char c) { return (unsigned)(tr_lower((unsigned char)c) - 'a') < 26; }
+static inline int tr_xdigit(char c) { return tr_digit(c) || (unsigned)(tr_lower((unsigned char)c) - 'a') < 6; }
 
 /* ---- the facts of one start --------------------------------------------- */
 

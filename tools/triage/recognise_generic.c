@@ -203,6 +203,14 @@ static int exit_status_v(const char *s, size_t n, double *val)
 		if (end - p > 5 && !strncasecmp(p, "code", 4) && !tr_isword(p[4]))
 			for (p += 4; p < end && (*p == ' ' || *p == ':' || *p == '='); p++)
 				;
+		/* Windows' NTSTATUS in hex ("exit code: 0xc0000409"): not 0 */
+		if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && tr_xdigit(p[2])) {
+			double v = 0;
+			for (p += 2; p < end && tr_xdigit(*p) && v < 1e12; p++)
+				v = v * 16 + (tr_digit(*p) ? *p - '0' : tr_lower((unsigned char)*p) - 'a' + 10);
+			*val = v;
+			return v != 0;
+		}
 		if (p < end && (*p == '-' || tr_digit(*p))) {
 			const char *q = p + (*p == '-');
 			double v;
@@ -233,7 +241,23 @@ static int killed_line(const char *s, size_t n, int lone)
 		if (after_ok && b == s && lone)
 			return 1; /* a lone "Killed" once loading began */
 	}
-	return 0;
+	/* zsh's job report, "[1]  + 12345 killed     python server.py" (its
+	 * job number may have gone with the prefixes): the pid, the word */
+	const char *p = s, *end = s + n;
+	if (p < end && *p == '[') {
+		for (p++; p < end && tr_digit(*p); p++)
+			;
+		p = p < end && *p == ']' ? p + 1 : s;
+	}
+	while (p < end && (*p == ' ' || *p == '+' || *p == '-'))
+		p++;
+	const char *d = p;
+	while (p < end && tr_digit(*p))
+		p++;
+	if (p == d || p >= end || *p != ' ')
+		return 0;
+	p = tr_skip_ws(p, end);
+	return end - p > 7 && !memcmp(p, "killed ", 7);
 }
 
 /* "CUDA out of memory", "cudaMalloc failed: out of memory": memory ran

@@ -130,6 +130,11 @@ const struct tr_shape tr_shapes[] = {
 	{"systemd", "code=killed, status=9/KILL", NULL, TR_EV_KILL, 0, NULL,
 	 {"ollama.service: Main process exited, code=killed, status=9/KILL", NULL, NULL}},
 	{"shell", "Killed", NULL, TR_EV_KILL, TR_FLD_EXACT, NULL, {"Killed", NULL, NULL}},
+	/* Kubernetes' word for a container the OOM killer ended (kubectl
+	 * describe's last state, a pod's status) */
+	{"kubernetes", "OOMKilled", NULL, TR_EV_OOM_KILL, 0, NULL,
+	 {"      Reason:       OOMKilled", "    Last State:     Terminated Reason: OOMKilled Exit Code: 137",
+	  "vllm-predictor-5d9c7   0/1     OOMKilled   2 (40s ago)   3m"}},
 
 	/* ---- automatic NUMA balancing ---- */
 	{"ggml", "numa_balancing", "enabled", TR_EV_NUMA_ON, 0, NULL,
