@@ -3002,3 +3002,18 @@ Test(generic, hex_exit_codes_zsh_job_kills_and_oomkilled)
 	cr_expect_eq(trun_sev_of(t, "oom-killed"), LSC_TRIAGE_FAIL);
 	lsc_triage_free(t);
 }
+
+/* The load's end words before its time ("Model load complete (12.3
+ * seconds)", "Finished loading model in 412.3 s"): the load's figure,
+ * judged by the thresholds; and `accepting connections` is a server up,
+ * negated not. Near misses: an end word with no time, a time of
+ * something that is no load. */
+Test(generic, end_words_before_the_loads_time_and_accepting_connections)
+{
+	expect_start("Loading model weights from /m\nModel load complete (12.3 seconds)\n", "completed", "ok");
+	expect_start("Loading model weights from /m\nFinished loading model in 12.3 s\n", "completed", "ok");
+	expect_start("Loading model weights from /m\nFinished loading model in 412.3 s\n", "completed", "slow");
+	expect_start("Loading model weights from /m\nModel load complete.\n", "completed", "-");
+	expect_start("Loading model weights from /m\nmodel warmed up, accepting connections\n", "completed", "-");
+	expect_start("Loading model weights from /m\nnot accepting connections\n", "cut-off", "-");
+}

@@ -119,6 +119,7 @@ static const struct {
 	{"tartup complete", TR_G_GREADY}, {"tartup time", TR_G_GREADY}, {"TARTUP TIME", TR_G_GREADY}, {"unning on http", TR_G_GREADY}, {"oaded model ", TR_G_GREADY},
 	{"nitialized successfully", TR_G_GREADY}, {"nitialised successfully", TR_G_GREADY},
 	{"ow handle requests", TR_G_GREADY}, {"ow accept requests", TR_G_GREADY}, {"ow accepting requests", TR_G_GREADY},
+	{"ccepting connections", TR_G_GREADY},
 	/* gradio names the address first: "Running on local URL:  http://..." */
 	{"unning on local URL", TR_G_GREADY}, {"unning on public URL", TR_G_GREADY},
 	{"erving on ", TR_G_GREADY}, {"erving at ", TR_G_GREADY}, {"vailable at ", TR_G_GREADY}, {"unning at ", TR_G_GREADY},
@@ -163,6 +164,8 @@ static const struct {
 	/* the load, then the word that it ended ("Load over": load_then_over) */
 	{"oad over", TR_G_GEND}, {"oading over", TR_G_GEND}, {"oad done", TR_G_GEND}, {"oading done", TR_G_GEND},
 	{"oad finished", TR_G_GEND}, {"oading finished", TR_G_GEND}, {"oad ended", TR_G_GEND},
+	/* the same end words before the load's time ("Finished loading model in 12.3 s", "load complete (12 s)") */
+	{"inished load", TR_G_GFIG}, {"oad complete", TR_G_GFIG}, {"oading complete", TR_G_GFIG},
 	/* a program's parsed arguments printed whole (args_dump.c) */
 	{"oading...", TR_G_GLOADW}, {"Args {", TR_G_GWAY}, {"Args(", TR_G_GWAY}, {"Namespace(", TR_G_GWAY},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},

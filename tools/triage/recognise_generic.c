@@ -359,7 +359,7 @@ static int ready_words_of(const char *s, size_t n)
 	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
 					     "running", "loaded", "still", "waiting", "before", "until", "up", "serving",
 					     "available", "connect", "access", "open", "visit", "navigate", "go",
-					     "online", "initialized", "initialised", "requests", NULL};
+					     "online", "initialized", "initialised", "requests", "connections", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
 	/* a launcher gave up on it: "xtts server failed to come online" */
@@ -380,6 +380,7 @@ static int ready_words_of(const char *s, size_t n)
 					  "loaded in", "up and running", "ready for", "ready:", "ready.", "ready - ", "ready,",
 					  /* the server says what it can do now ("server can now handle requests") */
 					  "can now handle requests", "can now accept requests", "now accepting requests",
+					  "accepting connections",
 					  "initialized successfully", "initialised successfully"};
 	for (size_t i = 0; i < sizeof(dead) / sizeof(dead[0]); i++)
 		if (ci(s, n, dead[i]))
@@ -542,9 +543,12 @@ static int weights_said(const char *s, size_t n)
 static int duration_after_key(const char *s, const char *end, const char **kk, const char **at, double *v,
 			      double *gib)
 {
-	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished in", "ready in",
+	/* the end words too, with their time after them ("Model load complete
+	 * (12.3 seconds)", "Finished loading model in 12.3 s") */
+	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished", "ready in",
 					   "ready after", "time to load", "has taken", "taking", "the model in", "takes",
-					   "loading time", "weights in", "pretrained time", "executed in"};
+					   "loading time", "weights in", "pretrained time", "executed in", "complete",
+					   "done"};
 	size_t n = (size_t)(end - s);
 	*kk = NULL;
 	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]); i++) {
