@@ -3017,3 +3017,20 @@ Test(generic, end_words_before_the_loads_time_and_accepting_connections)
 	expect_start("Loading model weights from /m\nmodel warmed up, accepting connections\n", "completed", "-");
 	expect_start("Loading model weights from /m\nnot accepting connections\n", "cut-off", "-");
 }
+
+/* The plural right before the verb ("All models loaded.") is the load's
+ * end as "model loaded" is; "no models loaded", a count of models in
+ * something else that loaded ("map loaded with 2 models"), the plural
+ * away from the verb are not. */
+Test(generic, all_models_loaded)
+{
+	expect_start("Loading model weights from /m\nAll models loaded.\n", "completed", "-");
+	expect_start("Loading model weights from /m\n3 models loaded\n", "completed", "-");
+	static const char *const no[] = {"no models loaded", "Last loaded map loaded with 2 models.", "models: loaded",
+					 "models were loaded"};
+	char log[256];
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+		snprintf(log, sizeof log, "Loading model weights from /m\n%s\n", no[i]);
+		expect_start(log, "cut-off", "-");
+	}
+}

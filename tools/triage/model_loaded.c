@@ -1,7 +1,8 @@
 /*
  * The model loaded, in the words any engine uses for it: `Model llama3
  * loaded.`, `Successfully loaded model x`, `model x loaded successfully`,
- * `the model is loaded`, `all shards loaded`. The verb loaded as a word
+ * `the model is loaded`, `all shards loaded`, `All models loaded.` (the
+ * plural right before the verb). The verb loaded as a word
  * with the model, its weights, its checkpoint or its shards as a word of
  * the same line (or its tensors: `Loaded tensors from manifest`) says the
  * load ended: the weights are in (a load summary in
@@ -89,7 +90,10 @@ int tr_model_loaded_words(const char *s, size_t n)
 					  * ("Removing model from last loaded models: m") */
 					 "recently", "removing", "removed", "list", NULL};
 	const char *end = s + n, *v = NULL;
-	int has = 0;
+	/* "no models loaded": the word right before the subject; "All models
+	 * loaded": the plural only right before the verb (a count of models
+	 * in something else that loaded is not them: "map loaded with 2 models") */
+	int has = 0, none = 0, models = 0;
 	/* one pass over the line's words */
 	for (const char *p = s; p < end;) {
 		while (p < end && !tr_alpha(*p))
@@ -100,12 +104,15 @@ int tr_model_loaded_words(const char *s, size_t n)
 		size_t len = (size_t)(p - b);
 		if (len < 2 || len > 13)
 			continue;
-		if (len == 6 && !v && !strncasecmp(b, "loaded", 6))
+		if (len == 6 && !v && !strncasecmp(b, "loaded", 6)) {
 			v = b;
-		else if (!has && one_of(b, len, subj))
+			has |= models;
+		} else if (!has && one_of(b, len, subj) && !none)
 			has = 1;
 		else if (one_of(b, len, no))
 			return 0;
+		models = len == 6 && !strncasecmp(b, "models", 6) && !none && p < end && *p == ' ';
+		none = len == 2 && !strncasecmp(b, "no", 2);
 	}
 	if (!v || !has)
 		return 0;
