@@ -188,9 +188,14 @@
  * 23's fifteenth round: developed on 581 of 644 before it (90.2 %, on
  * 77ff353), 588 of 644 after it (91.3 %; t23ad 14 -> 20 of 25); held out
  * corpus-a, corpus-b and t23ae 37 -> 38 of 57 (64.9 -> 66.7 %; t23ae 13
- * -> 14 of 25). */
+ * -> 14 of 25). Then a fifth fresh set, t23af (25 public logs, 26
+ * starts, verdicts committed before the tool ran on them), collected
+ * during the round and never developed on: 15 of 26 on 77ff353 and 15 of
+ * 26 after the round, so held out corpus-a, corpus-b, t23ae and t23af
+ * are 52 -> 53 of 83 (62.7 -> 63.9 %): the floor follows the fresh set
+ * down, since it measures what no round has seen. */
 #define VERDICT_FLOOR 91
-#define VALIDATION_FLOOR 66
+#define VALIDATION_FLOOR 63
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
 /* 596 of 644, 92.5 %, 2026-12-07, after issue 23's fifteenth round (588
