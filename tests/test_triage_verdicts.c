@@ -605,3 +605,31 @@ Test(verdicts, verify_failed_quotes_its_line)
 	cr_expect_eq(trun_sev_of(t, "verify-failed"), -1);
 	lsc_triage_free(t);
 }
+
+/*
+ * A start slow by its time to ready: slow-start quotes the line that
+ * gives that time (the ready line, 2 here), whether or not a shorter load
+ * figure came before it (the ready time is minutes and 3x the load).
+ */
+Test(verdicts, slow_by_its_time_to_ready_quotes_the_ready_line)
+{
+	static const struct {
+		const char *log;
+		unsigned line;
+	} c[] = {
+		{"Loading model weights from /m\nINFO server ready in 412.0 s\n", 2},
+		{"Loading model weights from /m\nmodel loaded in 20.0 s\nINFO server ready in 412.0 s\n", 3},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct lsc_triage *t = run(c[i].log);
+		cr_expect_eq(trun_sev_of(t, "slow-start"), LSC_TRIAGE_WARN, "%s", c[i].log);
+		int quoted = 0;
+		for (size_t k = 0; k < lsc_triage_nfindings(t); k++) {
+			struct lsc_triage_finding_info f;
+			if (lsc_triage_finding(t, k, &f) == 0 && !strcmp(f.id, "slow-start"))
+				quoted = f.first_line == c[i].line;
+		}
+		cr_expect(quoted, "slow-start quotes line %u of:\n%s", c[i].line, c[i].log);
+		lsc_triage_free(t);
+	}
+}
