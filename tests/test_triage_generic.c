@@ -3034,3 +3034,43 @@ Test(generic, all_models_loaded)
 		expect_start(log, "cut-off", "-");
 	}
 }
+
+/* issue 23's sixteenth round: a warning that something other than the
+ * model failed to load (`[WARNING] Failed to load bitsandbytes: No module
+ * named ...`) is said and gone past: the start goes on; the model's own
+ * failed load fails it at a warning too, and anything's at an error. */
+Test(generic, a_warnings_failed_load_of_a_library)
+{
+	expect_start("[2023-10-29 08:23:41,540] [INFO] loading model weights from /m/visualglm\n"
+		     "[2023-10-29 08:23:41,539] [WARNING] Failed to load bitsandbytes:No module named 'bitsandbytes'\n"
+		     "[2023-10-29 08:23:46,454] [INFO] [RANK 0] replacing layer 0 attention with lora\n",
+		     "cut-off", "-");
+	expect_start("[2023-10-29 08:23:41,540] [INFO] loading model weights from /m/visualglm\n"
+		     "[2023-10-29 08:23:41,539] [WARNING] Failed to load model weights: file is truncated\n",
+		     "failed", "-");
+	expect_start("[2023-10-29 08:23:41,540] [INFO] loading model weights from /m/visualglm\n"
+		     "[2023-10-29 08:23:41,539] [ERROR] Failed to load bitsandbytes:No module named 'bitsandbytes'\n",
+		     "failed", "-");
+}
+
+/* A service manager's own lines in a journal (`systemd[1]: Started
+ * x.service`) are not the program's log lines: a server up at its
+ * address as the program's first line reads the same with them before it
+ * as without (test_triage_damage's journald on BentoML's paste). */
+Test(generic, a_journals_manager_lines_are_not_the_programs)
+{
+	const char *up = "2023-07-04T17:56:21+0800 [INFO] [cli] Starting production HTTP BentoServer from \"svc.py:svc\" "
+			 "listening on http://0.0.0.0:2000 (Press CTRL+C to quit)\n";
+	char log[1024];
+	struct lsc_triage *t = trun_text(up);
+	cr_assert(t);
+	struct lsc_triage_start_info whole;
+	cr_assert(lsc_triage_start(t, 0, &whole) == 0);
+	lsc_triage_free(t);
+	snprintf(log, sizeof log,
+		 "Oct 16 15:39:01 host systemd[1]: Starting strata.service - Strata inference server...\n"
+		 "Oct 16 15:39:01 host systemd[1]: Started strata.service - Strata inference server.\n"
+		 "Oct 16 15:39:01 host strata[1234]: %s",
+		 up);
+	expect_start(log, whole.outcome, whole.speed);
+}

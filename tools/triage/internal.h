@@ -73,8 +73,18 @@ struct tr_line {
 	 * the cleaner (python logging, llama.cpp's letter, glog) or read by
 	 * the generic recogniser (`level=error`, JSON's "level") */
 	unsigned char level;
+	/* the line as pasted, where the recognisers read another text (its
+	 * Chinese words in English: cjk_words.c); what evidence quotes. NULL:
+	 * the line itself */
+	const char *quote;
+	size_t quote_len;
 };
 enum { TR_LV_NONE, TR_LV_DEBUG, TR_LV_INFO, TR_LV_WARN, TR_LV_ERROR, TR_LV_FATAL };
+
+/* cjk_words.c: @s[0..n) with its Chinese load words in English ("模型加载
+ * 耗时 56.30s" -> "model load took 56.30s") into out[0..cap); the length
+ * written, or 0 when the line holds none of them or the room is short. */
+size_t tr_cjk_words(const char *s, size_t n, char *out, size_t cap);
 
 /* prefilter.c: keyword groups a line contains, found in one pass */
 enum {
@@ -534,6 +544,8 @@ struct lsc_triage {
 	/* buf, held and scratch grow with the longest line (triage.c's
 	 * line_room), each to LSC_TRIAGE_LINE_MAX + 2 at most; their sizes */
 	size_t bcap, hcap, scap;
+	char *cjk;            /* a line's text in English words (cjk_words.c) */
+	size_t cjkcap;
 	char *buf;
 	/* the line before, held back one line so that a paste wrapped at a
 	 * terminal's width is joined before it is read (triage.c) */

@@ -1207,6 +1207,30 @@ static const char *load_failed_at(const char *s, size_t n)
 	return k ? k : error_in_loading(s, n);
 }
 
+/* Does what failed to load name the model (its weights, checkpoint,
+ * shards, tensors) after the verb at @k ("load", "loading")? */
+static int model_after_verb(const char *k, const char *end)
+{
+	static const char *const obj[] = {"model", "models", "weights", "checkpoint", "shards", "tensors", "gguf",
+					  "safetensors", "pretrained", NULL};
+	const char *v = ci(k, (size_t)(end - k), "load");
+	if (!v)
+		return 1; /* no verb to read the object after: as said */
+	while (v < end && tr_alpha(*v))
+		v++;
+	return any_word(v, (size_t)(end - v), obj);
+}
+
+/* The "failed to load" family on a line at level @lv: at a warning, only
+ * where what failed is the model (`[WARNING] Failed to load bitsandbytes:
+ * No module named ...` is said and gone past). */
+static int load_failure_at(const char *s, size_t n, int lv)
+{
+	if (!tr_load_failure_words(s, n))
+		return 0;
+	return lv != TR_LV_WARN || model_after_verb(load_failed_at(s, n), s + n);
+}
+
 /* "rkllm init failed", "Initialization failed. warmup error: ...": the
  * runtime's or the engine's bringing up failed, stated as the event (the
  * step's name and `failed`), the start's end as a load's failure is; not
@@ -1272,6 +1296,11 @@ int tr_load_failure_said(struct lsc_triage *t, const struct tr_line *l)
 	const char *k = load_failed_at(l->s, l->len);
 	if (!k || tr_hedged(l->s, (size_t)(k - l->s)) || tr_failure_gone_past(l->s, l->len, k))
 		return 0;
+	/* a warning that something other than the model failed to load
+	 * (`[WARNING] Failed to load bitsandbytes: No module named ...`): the
+	 * program says it and goes on; the model's own at any level fails */
+	if (l->level == TR_LV_WARN && !model_after_verb(k, l->s + l->len))
+		return 0; /* load_failure_at's warning */
 	int e = tr_evid(st, l);
 	st->ev_gen_fail = st->ev_gen_fail_last = e;
 	if (st->stage < TR_ST_BEGAN)
@@ -1341,7 +1370,7 @@ static int container_failed(const char *s, size_t n)
 static int fatal_words(const char *s, size_t n, int lv)
 {
 	return exit_status(s, n) == 1 || tr_dynlib_missing(s, n) || mpi_aborted(s, n) || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
-	       word(s, n, "timed out") || tr_load_failure_words(s, n) || tr_memmem(s, n, "panic:") ||
+	       word(s, n, "timed out") || load_failure_at(s, n, lv) || tr_memmem(s, n, "panic:") ||
 	       tr_memmem(s, n, "' panicked at ") || word(s, n, "sigkill") || word(s, n, "sigsegv") ||
 	       word(s, n, "sigabrt") || word(s, n, "illegal instruction") ||
 	       (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) || word(s, n, "fails:") ||

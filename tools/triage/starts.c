@@ -169,9 +169,12 @@ int tr_evid(struct tr_start *s, const struct tr_line *l)
 	struct tr_evid *e = &s->ev[slot];
 	e->line = l->no;
 	e->src = l->src;
-	/* tr_sanitize writes at least a byte per byte: fewer means it cut */
-	size_t w = tr_sanitize(l->s, l->len, e->text, sizeof(e->text));
-	if (w < l->len)
+	/* the line as pasted, where the recognisers read it in other words;
+	 * tr_sanitize writes at least a byte per byte: fewer means it cut */
+	const char *q = l->quote ? l->quote : l->s;
+	size_t qn = l->quote ? l->quote_len : l->len;
+	size_t w = tr_sanitize(q, qn, e->text, sizeof(e->text));
+	if (w < qn)
 		tr_evid_cut(e->text, w, sizeof(e->text));
 	return slot;
 }

@@ -28,7 +28,9 @@ static void model_named(struct lsc_triage *t, const struct tr_line *l)
 	if (t->model_said)
 		return;
 	t->model_said = strstr(l->s, "odel") || strstr(l->s, "ODEL");
-	if (!t->model_said && (l->level != TR_LV_NONE || !isnan(l->ts)))
+	/* a service manager's own lines in a journal (`systemd[1]: Started
+	 * x.service`) are not the program's */
+	if (!t->model_said && !(l->flags & TR_L_MANAGER) && (l->level != TR_LV_NONE || !isnan(l->ts)))
 		t->unnamed_log_lines++;
 }
 
@@ -326,6 +328,30 @@ static void clock_seen(double *first, double *last, unsigned char *mixed, unsign
 	*last = v;
 }
 
+/* A line with Chinese load words is read in English (cjk_words.c), the
+ * pasted text kept for the quotes; out of memory, as it was. */
+static void cjk_in_english(struct lsc_triage *t, struct tr_line *l)
+{
+	size_t cap = 3 * l->len + 8;
+	if (cap > LSC_TRIAGE_LINE_MAX)
+		return;
+	if (cap > t->cjkcap) {
+		char *p = realloc(t->cjk, cap);
+		if (!p)
+			return;
+		t->cjk = p;
+		t->cjkcap = cap;
+	}
+	size_t n = tr_cjk_words(l->s, l->len, t->cjk, t->cjkcap - 1);
+	if (!n || line_room(&t->scratch, &t->scap, n))
+		return;
+	t->cjk[n] = 0;
+	l->quote = l->s;
+	l->quote_len = l->len;
+	l->s = t->cjk;
+	l->len = n;
+}
+
 static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned long no, int overlong)
 {
 	/* the recognisers' scratch holds any line they are given (out of
@@ -349,6 +375,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		return;
 	if (l.flags & TR_L_BADUTF8)
 		t->nbad_utf8++;
+	cjk_in_english(t, &l);
 	if (t->cur)
 		t->cur->dots_open = 0; /* any line after loading dots: they are not the last word */
 	tr_prompt_after(t, &l);
@@ -774,6 +801,7 @@ void lsc_triage_free(struct lsc_triage *t)
 	free(t->buf);
 	free(t->held);
 	free(t->scratch);
+	free(t->cjk);
 	free(t->fscratch);
 	free(t->full);
 	free(t->lite);
