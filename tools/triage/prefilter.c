@@ -244,12 +244,6 @@ static size_t window(const char *k, size_t len)
 	return best;
 }
 
-/* The pair at @s: one two-byte load. */
-static inline unsigned pair(const unsigned char *s)
-{
-	return (unsigned)s[0] | (unsigned)s[1] << 8;
-}
-
 /* The three bytes at @s, hashed to 16 bits. */
 static inline unsigned tri_hash(const unsigned char *s)
 {

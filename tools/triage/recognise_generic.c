@@ -2022,7 +2022,7 @@ static int weight_file_named(const char *p, const char *end)
 		p--; /* the sentence's end after the name */
 	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
 		size_t el = strlen(ext[i]);
-		if ((size_t)(p - b) > el && !strncasecmp(p - el, ext[i], el) && p[-el - 1] != '/')
+		if ((size_t)(p - b) > el && !strncasecmp(p - el, ext[i], el) && *(p - el - 1) != '/')
 			return 1;
 	}
 	return 0;
