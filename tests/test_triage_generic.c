@@ -26,6 +26,18 @@ static void expect_start(const char *log, const char *outcome, const char *speed
 	lsc_triage_free(t);
 }
 
+/* expect_start for each line of @tail after the lines @before (a start
+ * begun, or "" for none): the near misses of one mechanism, in a table. */
+static void expect_each(const char *before, const char *const *tail, size_t n, const char *outcome,
+			const char *speed)
+{
+	for (size_t i = 0; i < n; i++) {
+		char log[512];
+		snprintf(log, sizeof log, "%s%s\n", before, tail[i]);
+		expect_start(log, outcome, speed);
+	}
+}
+
 static unsigned nstarts_of(const char *log)
 {
 	struct lsc_triage *t = trun_text(log);
@@ -2812,15 +2824,8 @@ Test(generic, a_server_that_can_now_take_requests)
 		"logger initialized successfully",
 		"server not ready - retrying",
 	};
-	char log[256];
-	for (size_t i = 0; i < sizeof(up) / sizeof(up[0]); i++) {
-		snprintf(log, sizeof log, "INFO loading model weights from /m/yolo\n%s\n", up[i]);
-		expect_start(log, "completed", "-");
-	}
-	for (size_t i = 0; i < sizeof(not_up) / sizeof(not_up[0]); i++) {
-		snprintf(log, sizeof log, "INFO loading model weights from /m/yolo\n%s\n", not_up[i]);
-		expect_start(log, "cut-off", "-");
-	}
+	expect_each("INFO loading model weights from /m/yolo\n", up, sizeof up / sizeof up[0], "completed", "-");
+	expect_each("INFO loading model weights from /m/yolo\n", not_up, sizeof not_up / sizeof not_up[0], "cut-off", "-");
 }
 
 /* issue 23's fifteenth round: a wrapper's word that the program never came
@@ -2858,10 +2863,7 @@ Test(generic, loading_a_weight_file_by_its_name)
 		"loading my.pth.d/notes.txt",
 	};
 	char log[256];
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		snprintf(log, sizeof log, "%s\n", yes[i]);
-		expect_start(log, "cut-off", "-");
-	}
+	expect_each("", yes, sizeof yes / sizeof yes[0], "cut-off", "-");
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
 		snprintf(log, sizeof log, "%s\n", no[i]);
 		cr_expect_eq(nstarts_of(log), 0, "%s", no[i]);
@@ -2948,11 +2950,7 @@ Test(generic, a_java_applications_started_in_and_ready_before_a_comma)
 	static const char *const no[] = {"Started server process [28960]", "Started in the background",
 					 "Started DemoApplication in a moment", "Server Started DemoApplication in 2 s",
 					 "Started Model Server Worker App in 2.0 seconds"};
-	char log[256];
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-		snprintf(log, sizeof log, "Loading model weights from /m\n%s\n", no[i]);
-		expect_start(log, "cut-off", "-");
-	}
+	expect_each("Loading model weights from /m\n", no, sizeof no / sizeof no[0], "cut-off", "-");
 	expect_start("Loading model weights from /m\nModel ready, serving on :8080\n", "completed", NULL);
 	expect_start("Loading model weights from /m\nModel not ready, retrying\n", "cut-off", "-");
 	expect_start("Loading model weights from /m\nready, set, go\n", "cut-off", "-");
@@ -2988,11 +2986,7 @@ Test(generic, hex_exit_codes_zsh_job_kills_and_oomkilled)
 	expect_start("Loading model weights from /m\n[1]    12345 killed     python server.py\n", "failed", "-");
 	expect_start("Loading model weights from /m\n[1]  + 12345 killed     python server.py\n", "failed", "-");
 	static const char *const no[] = {"[1] the process was killed", "12 workers killed  ", "12345 killedx python"};
-	char log[256];
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-		snprintf(log, sizeof log, "Loading model weights from /m\n%s\n", no[i]);
-		expect_start(log, "cut-off", "-");
-	}
+	expect_each("Loading model weights from /m\n", no, sizeof no / sizeof no[0], "cut-off", "-");
 	struct lsc_triage *t = trun_text("    State:          Terminated\n      Reason:       OOMKilled\n"
 					 "      Exit Code:    137\n");
 	cr_assert(t);
@@ -3028,11 +3022,7 @@ Test(generic, all_models_loaded)
 	expect_start("Loading model weights from /m\n3 models loaded\n", "completed", "-");
 	static const char *const no[] = {"no models loaded", "Last loaded map loaded with 2 models.", "models: loaded",
 					 "models were loaded"};
-	char log[256];
-	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
-		snprintf(log, sizeof log, "Loading model weights from /m\n%s\n", no[i]);
-		expect_start(log, "cut-off", "-");
-	}
+	expect_each("Loading model weights from /m\n", no, sizeof no / sizeof no[0], "cut-off", "-");
 }
 
 /* issue 23's sixteenth round: a warning that something other than the
