@@ -737,3 +737,48 @@ Test(triage_clean, a_loggers_name_and_level_before_a_colon)
 	CLEAN("frigate.app Info : kept", "frigate.app Info : kept");
 	CLEAN("frigate.app INFO kept", "frigate.app INFO kept");
 }
+
+/* Python logging's default `LEVEL:name:message` (basicConfig's): the
+ * level and the logger's dotted name go, the level kept; a scheme or a
+ * drive after the level, a name of one character, words with a space, a
+ * clock, a name ending in a dot, uvicorn's `INFO:     ` stay as they were
+ * read before (the level alone gone, or nothing). */
+Test(triage_clean, a_loggers_default_level_and_name)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "INFO:python_coreml_stable_diffusion.coreml_model:strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_INFO);
+	cr_assert_str_eq(clean(&c, "WARNING:root:strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_WARN);
+	cr_assert_str_eq(clean(&c, "ERROR:__main__:strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	/* near misses */
+	CLEAN("ERROR:http://host/x", "http://host/x");
+	CLEAN("ERROR:C:\\models\\x.gguf", "C:\\models\\x.gguf");
+	CLEAN("ERROR:file:\\\\server\\m.gguf", "file:\\\\server\\m.gguf");
+	CLEAN("INFO:x:kept", "x:kept");
+	CLEAN("INFO:model loaded:kept", "model loaded:kept");
+	CLEAN("INFO:12:30:kept", "12:30:kept");
+	CLEAN("INFO:app.:kept", "app.:kept");
+	CLEAN("INFO:     app.loader:kept", "app.loader:kept");
+	CLEAN("INFO:app.loader", "app.loader");
+}
+
+/* glog's letter and a clock with no date, the place one token before its
+ * `]` (ExecuTorch's runner): gone, the level kept; a place with a space,
+ * no colon in it, or no `]` stays. */
+Test(triage_clean, a_glog_letter_and_a_clock_with_no_date)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "I 00:00:02.721396 executorch:runner.cpp:420] strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_INFO);
+	cr_assert_str_eq(clean(&c, "E 00:01:02.000001 executorch:method.cpp:9] strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	/* near misses */
+	CLEAN("I 00:00:02.721396 runner.cpp] kept", "I 00:00:02.721396 runner.cpp] kept");
+	CLEAN("I 00:00:02.721396 a b:1] kept", "I 00:00:02.721396 a b:1] kept");
+	CLEAN("I 00:00:02.721396 executorch:runner.cpp:420 kept", "I 00:00:02.721396 executorch:runner.cpp:420 kept");
+	CLEAN("X 00:00:02.721396 executorch:runner.cpp:420] kept", "X 00:00:02.721396 executorch:runner.cpp:420] kept");
+}

@@ -3064,3 +3064,83 @@ Test(generic, a_journals_manager_lines_are_not_the_programs)
 		 up);
 	expect_start(log, whole.outcome, whole.speed);
 }
+
+/* A load's time under a key in Title Case or past tense ("Model Load
+ * Time:", "Model loaded time:"), and a unit in parentheses as a C++
+ * runner's statistics print it ("0.887000 (seconds)"): the load's figure,
+ * in the unit given. Near misses: a time that is no load's (inference),
+ * a parenthesis that holds no unit, a unit left open. */
+Test(generic, a_load_time_in_title_case_or_parenthesised_units)
+{
+	static const struct { const char *line; double secs; } cases[] = {
+		{"Model Load Time:\t\t0.887000 (seconds)", 0.887},
+		{"Model loaded time: 3411 ms", 3.411},
+		{"MODEL LOAD TIME: 412.5 s", 412.5},
+		{"Model Load Time: 9 (s)", 9},
+		{"Model load time: 2500 (ms)", 2.5},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct lsc_triage *t = trun_text(cases[i].line);
+		cr_assert(t);
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, 0, &si) == 0, "no start: %s", cases[i].line);
+		cr_expect_str_eq(si.outcome, "completed", "%s", cases[i].line);
+		cr_expect(fabs(si.load_s - cases[i].secs) < 1e-6, "%s: %f", cases[i].line, si.load_s);
+		cr_expect_str_eq(si.speed, cases[i].secs > 300 ? "slow" : "ok", "%s", cases[i].line);
+		lsc_triage_free(t);
+	}
+	static const char *const none[] = {
+		"Total inference time:\t\t1.834000 (seconds)",
+		"Model Load Time: 0.887000 (samples)",
+		"Model Load Time: 0.887000 (seconds",
+	};
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+		cr_expect_eq(nstarts_of(none[i]), 0, "a start in: %s", none[i]);
+}
+
+/* Parts of a pipeline loaded one after another under Python logging's
+ * default layout (`INFO:name:`): each part's `Done. Took N seconds.` is no
+ * second run, and a part begun after the last one done, with nothing
+ * after it, leaves the one start cut off; with its own done after it, the
+ * parts are in. */
+Test(generic, a_pipelines_parts_loaded_in_turn)
+{
+	const char *head = "INFO:sd.coreml_model:Loading text_encoder mlpackage\n"
+			   "INFO:sd.coreml_model:Loading models/sd_text_encoder.mlpackage\n"
+			   "INFO:sd.coreml_model:Done. Took 6.1 seconds.\n"
+			   "INFO:sd.coreml_model:Loading unet mlpackage\n"
+			   "INFO:sd.coreml_model:Loading models/sd_unet.mlpackage\n"
+			   "INFO:sd.coreml_model:Done. Took 91.7 seconds.\n";
+	char log[1024];
+	snprintf(log, sizeof log, "%sINFO:sd.coreml_model:Loading safety_checker mlpackage\n", head);
+	cr_expect_eq(nstarts_of(log), 1);
+	expect_start(log, "cut-off", "-");
+}
+
+/* A probe of a server's readiness that found it not up, at error level
+ * among the server's loading lines (Riva's model registry asking Triton
+ * for its status while Triton loads): a wait, the start still under way.
+ * Near misses, each the start's failure: a probe that ran out of its
+ * time or gave up, a connection refused that is no probe's (a backend the
+ * launcher started), a probe's answer that is no "not up". */
+Test(generic, a_readiness_probe_refused_is_no_failure)
+{
+	const char *before = "I0324 18:13:59.725618 19 model_lifecycle.cc:459] loading: intent_slot_tokens:1\n";
+	static const char *const waits[] = {
+		"E0324 18:13:59.729030 21 model_registry.cc:286] error: unable to get server status: failed to connect "
+		"to all addresses; last error: UNKNOWN: ipv4:127.0.0.1:8001: Failed to connect to remote host: "
+		"Connection refused\n"
+		"I0324 18:13:59.732746 19 model_lifecycle.cc:459] loading: riva-punctuation-en-US:1",
+		"Warning  Unhealthy  pod/x  Readiness probe failed: Get \"http://10.0.0.5:8000/health\": dial tcp "
+		"10.0.0.5:8000: connect: connection refused",
+		"ERROR: health check failed: 503 Service Unavailable",
+	};
+	static const char *const fails[] = {
+		"ERROR - Command 'health check of container x' timed out after 20 seconds",
+		"ERROR: health check failed: connection refused, giving up",
+		"ERROR failed starting/connecting to the gRPC service error=connection refused",
+		"ERROR: health check failed: 500 internal error",
+	};
+	expect_each(before, waits, sizeof waits / sizeof waits[0], "cut-off", "-");
+	expect_each(before, fails, sizeof fails / sizeof fails[0], "failed", "-");
+}

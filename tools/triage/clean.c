@@ -497,6 +497,27 @@ static char *json_message(char *p, char *end, unsigned char *lvl)
 	return w;
 }
 
+/* Python logging's default format, `%(levelname)s:%(name)s:%(message)s`
+ * ("INFO:python_coreml_stable_diffusion.coreml_model:Done. Took 6.1
+ * seconds.", "WARNING:root:..."): the logger's name right after the
+ * level's colon, a dotted identifier, then a colon and the message. Past
+ * it, or @c. Not a scheme or a drive (`http://`, `C:\`: the name has two
+ * characters at least and no `/` or `\` follows), not words (a name holds
+ * no space), not a clock (a name opens with a letter or `_`). */
+static const char *strip_logger_name(const char *c, const char *end)
+{
+	const char *p = c;
+	if (p >= end || !(tr_alpha(*p) || *p == '_'))
+		return c;
+	while (p < end && p - c < 96 && (tr_isword(*p) || *p == '_' || *p == '.'))
+		p++;
+	if (p - c < 2 || p >= end || *p != ':' || p[-1] == '.')
+		return c;
+	if (p + 1 < end && (p[1] == '/' || p[1] == '\\'))
+		return c;
+	return p + 1;
+}
+
 /* A level word and what follows it in python logging and vLLM: "INFO
  * 10-16 15:39:01 [loader.py:123] ", "ERROR: "; its level into *@lvl. */
 static const char *strip_level(const char *p, const char *end, double *ts, unsigned char *lvl)
@@ -531,7 +552,7 @@ static const char *strip_level(const char *p, const char *end, double *ts, unsig
 			}
 			if (c != tr_skip_ws(q + ln + (q[ln] == ':'), end) || q[ln] == ':') {
 				*lvl = (unsigned char)level_index(*lv);
-				return c;
+				return c == q + ln + 1 ? strip_logger_name(c, end) : c;
 			}
 		}
 	}
@@ -768,6 +789,39 @@ static const char *strip_name_level(const char *q, const char *end, unsigned cha
 	return tr_skip_ws(c + 2, end);
 }
 
+/* glog's prefix: "E0725 12:48:53.920000 127614 file.py:702] ", with the
+ * year its newer releases print ("I20241218 09:35:42.357483 ..."), or
+ * a letter and a clock with no date before the place as one token
+ * (ExecuTorch's runner: "I 00:00:02.721396 executorch:runner.cpp:414] ").
+ * Its length, with the clock in *@ts and the level in *@lvl; 0 none. */
+static size_t strip_glog(const char *q, const char *end, double *ts, unsigned char *lvl)
+{
+	double secs;
+	size_t n;
+	unsigned char lv = (unsigned char)(*q == 'F' ? TR_LV_FATAL : level_index((char[2]){*q, 0}));
+	int gd = q + 6 < end && dig(q + 1, end, 4) ? (q[5] == ' ' ? 4 : dig(q + 1, end, 8) && q + 9 < end && q[9] == ' ' ? 8 : 0) : 0;
+	if (gd && (n = clock_at(q + 2 + gd, end, &secs))) {
+		const char *c = tr_skip_ws(q + 2 + gd + n, end);
+		const char *e = memchr(c, ']', (size_t)(end - c) < 128 ? (size_t)(end - c) : 128);
+		if (e) {
+			*ts = secs;
+			*lvl = lv;
+			return (size_t)(tr_skip_ws(e + 1, end) - q);
+		}
+	}
+	if (end - q > 12 && q[1] == ' ' && tr_digit(q[2]) && (n = clock_at(q + 2, end, &secs))) {
+		const char *c = tr_skip_ws(q + 2 + n, end), *e = c;
+		while (e < end && e - c < 128 && *e != ']' && *e != ' ')
+			e++;
+		if (e > c && e < end && *e == ']' && memchr(c, ':', (size_t)(e - c))) {
+			*ts = secs;
+			*lvl = lv;
+			return (size_t)(tr_skip_ws(e + 1, end) - q);
+		}
+	}
+	return 0;
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -858,21 +912,8 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 			return c + 3;
 		}
 	}
-	/* glog: "E0725 12:48:53.920000 127614 file.py:702] ", and with the
-	 * year its newer releases print ("I20241218 09:35:42.357483 ...") */
-	int gd = q + 6 < end && dig(q + 1, end, 4) ? (q[5] == ' ' ? 4 : dig(q + 1, end, 8) && q + 9 < end && q[9] == ' ' ? 8 : 0) : 0;
-	if (gd && strchr("IWEF", *q)) {
-		n = clock_at(q + 2 + gd, end, &secs);
-		if (n) {
-			const char *c = tr_skip_ws(q + 2 + gd + n, end);
-			const char *e = memchr(c, ']', (size_t)(end - c) < 128 ? (size_t)(end - c) : 128);
-			if (e) {
-				*ts = secs;
-				*lvl = (unsigned char)(*q == 'F' ? TR_LV_FATAL : level_index((char[2]){*q, 0}));
-				return tr_skip_ws(e + 1, end);
-			}
-		}
-	}
+	if (strchr("IWEF", *q) && (n = strip_glog(q, end, ts, lvl)))
+		return q + n;
 	/* (VllmWorker rank=0 pid=123), (EngineCore_0 pid=9) */
 	if (q < end && *q == '(') {
 		const char *e = memchr(q, ')', (size_t)(end - q) < 96 ? (size_t)(end - q) : 96);

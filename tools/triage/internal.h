@@ -81,6 +81,30 @@ struct tr_line {
 };
 enum { TR_LV_NONE, TR_LV_DEBUG, TR_LV_INFO, TR_LV_WARN, TR_LV_ERROR, TR_LV_FATAL };
 
+/* managed_trace.c: a JVM's or .NET's stack trace, its message before its
+ * frames. tr_managed_frame: is @s[0..n) a frame (`at A.B.Method(...)`)?
+ * tr_managed_block: 1 when @l is a line of a block of frames (a frame, a
+ * `Caused by:`, `... 12 more`), read; its first frame hands the line
+ * before it to tr_managed_failed. tr_managed_keep: @l, no line of a
+ * block, is the one before the next frame. */
+int tr_managed_frame(const char *s, size_t n);
+/* tr_uncaught_exception: the runtime's report of an exception nobody
+ * caught (`Exception in thread "main" java.lang.X`, `Unhandled exception.
+ * System.X: ...`), the end of what threw it */
+int tr_uncaught_exception(const char *s, size_t n);
+struct lsc_triage;
+int tr_managed_block(struct lsc_triage *t, struct tr_line *l);
+void tr_managed_keep(struct lsc_triage *t, const struct tr_line *l);
+/* recognise_generic.c: @msg, the line above a managed block's first
+ * frame, is the exception that ended the start under way (unless its
+ * level said it was handled, or the start was up); a frame @l that calls
+ * a loading method says the failure of the start under way is the load's;
+ * `Caused by:` @l is the block's deeper cause. tr_managed_failed: 1 when
+ * the block failed a start (its causes are asked only then) */
+int tr_managed_failed(struct lsc_triage *t, struct tr_line *msg);
+void tr_managed_frame_seen(struct lsc_triage *t, struct tr_line *l);
+void tr_managed_cause(struct lsc_triage *t, struct tr_line *l);
+
 /* cjk_words.c: @s[0..n) with its Chinese load words in English ("模型加载
  * 耗时 56.30s" -> "model load took 56.30s") into out[0..cap); the length
  * written, or 0 when the line holds none of them or the room is short. */
@@ -592,6 +616,15 @@ struct lsc_triage {
 	unsigned no_model_src;
 	/* the last line that closed a Rich box (`╰───╯`, rich's traceback panel drawn round its frames); 0 none */
 	unsigned long box_end_no;
+	/* managed_trace.c: the last line read that was no frame of a managed
+	 * runtime's stack trace (its first 256 bytes: an exception's message
+	 * comes before its frames), and whether a block of frames is open */
+	char frame_prev[257];
+	size_t frame_prev_len;
+	unsigned long frame_prev_no;
+	unsigned frame_prev_src;
+	unsigned char frame_prev_level;
+	int frame_block; /* 0 none, 1 open, 2 open and a start's failure */
 	/* a line of input @model_src has named a model ("model" in any case)
 	 * so far, and how many of its log lines (a level or a clock) came
 	 * before one did: a server up at its address after such lines, none
@@ -785,6 +818,10 @@ int tr_failure_gone_past(const char *s, size_t n, const char *k);
  * endpoint (`GRPC Service Ready`, `HTTP server ready`), with no word of the
  * model or its weights: the endpoint up, not the model? */
 int tr_ready_transport_only(const char *s, size_t n);
+/* subject.c: does @s[0..n) say a probe of a server's readiness (its
+ * status, its health) found it not up yet, without giving up: a wait on
+ * the server, not a failure of its start? */
+int tr_probe_not_up(const char *s, size_t n);
 /* recognise_generic.c: are the load-failure words of @s[0..n) such a
  * failure? Engine shapes ask it too: the rule is the vocabulary's. */
 int tr_load_failure_gone_past(const char *s, size_t n);

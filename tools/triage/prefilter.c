@@ -104,6 +104,8 @@ static const struct {
 	{"ome online", TR_G_GREADY | TR_G_GFATAL}, {"ame online", TR_G_GREADY | TR_G_GFATAL},
 	{"ome up", TR_G_GREADY | TR_G_GFATAL}, {"ame up", TR_G_GREADY | TR_G_GFATAL},
 	{"ait until", TR_G_GREADY},
+	/* an exception nobody caught, in a managed runtime's words (managed_trace.c) */
+	{"xception in thread", TR_G_GFATAL}, {"nhandled exception", TR_G_GFATAL}, {"nhandled Exception", TR_G_GFATAL},
 	{"KeyboardInterrupt", TR_G_GFATAL}, {"Killed", TR_G_GFATAL}, {"ignal: killed", TR_G_GFATAL},
 	{"nit failed", TR_G_GFATAL}, {"nitialization failed", TR_G_GFATAL}, {"nitialisation failed", TR_G_GFATAL},
 	{"oading failed", TR_G_GFATAL}, {"oad failed", TR_G_GFATAL}, {"llegal instruction", TR_G_GFATAL},
@@ -128,7 +130,8 @@ static const struct {
 	{"lease connect", TR_G_GREADY}, {"lease open", TR_G_GREADY}, {"lease visit", TR_G_GREADY},
 	{"lease go to", TR_G_GREADY}, {"lease navigate", TR_G_GREADY}, {"ou can connect", TR_G_GREADY},
 	{"ou can now", TR_G_GREADY}, {"ou can access", TR_G_GREADY}, {"ou can open", TR_G_GREADY},
-	{"took", TR_G_GFIG}, {"Took", TR_G_GFIG}, {"oad time", TR_G_GFIG}, {"oaded in", TR_G_GFIG},
+	{"took", TR_G_GFIG}, {"Took", TR_G_GFIG}, {"oad time", TR_G_GFIG}, {"oad Time", TR_G_GFIG}, {"OAD TIME", TR_G_GFIG},
+	{"oaded time", TR_G_GFIG}, {"oaded Time", TR_G_GFIG}, {"oaded in", TR_G_GFIG},
 	{"inished in", TR_G_GFIG}, {"xecuted in", TR_G_GFIG},
 	{"ile size", TR_G_GSIZE}, {"(total ", TR_G_GSIZE}, {"odel size", TR_G_GSIZE}, {"heckpoint size", TR_G_GSIZE},
 	{"eights.total", TR_G_GSIZE}, {"eights_total", TR_G_GSIZE}, {"eights.size", TR_G_GSIZE},

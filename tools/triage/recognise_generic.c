@@ -545,7 +545,7 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 {
 	/* the end words too, with their time after them ("Model load complete
 	 * (12.3 seconds)", "Finished loading model in 12.3 s") */
-	static const char *const durk[] = {"load time", "took", "loaded in", "started in", "finished", "ready in",
+	static const char *const durk[] = {"load time", "loaded time", "took", "loaded in", "started in", "finished", "ready in",
 					   "ready after", "time to load", "has taken", "taking", "the model in", "takes",
 					   "loading time", "weights in", "pretrained time", "executed in", "complete",
 					   "done"};
@@ -1375,6 +1375,7 @@ static int fatal_words(const char *s, size_t n, int lv)
 	       word(s, n, "sigabrt") || word(s, n, "illegal instruction") ||
 	       (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) || word(s, n, "fails:") ||
 	       word(s, n, "terminated unexpectedly") || word(s, n, "terminate called after throwing") ||
+	       tr_uncaught_exception(s, n) ||
 	       init_failed(s, n) || assert_failed(s, n) || ran_too_long(s, n) || container_failed(s, n) ||
 	       (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0;
 }
@@ -1542,6 +1543,10 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 			return r;
 	}
 	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
+	/* a probe of a server's readiness that found it not up: a wait on
+	 * the server coming up (its own start goes on), no failure of it */
+	if ((errlv || fatal) && !kill && sig != TR_SIG_FAULT && tr_probe_not_up(s, n))
+		return 0;
 	int used;
 	if (request_failure(t, l, cur, &used))
 		return used;
@@ -1608,6 +1613,54 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		st->ev_killed = e;
 	record_failure(st, l, lv, e, tb ? (frame ? FL_FRAME : FL_TB) : exc ? FL_EXC : sig ? FL_SIG : 0);
 	return 1;
+}
+
+int tr_managed_failed(struct lsc_triage *t, struct tr_line *msg)
+{
+	struct tr_start *cur = t->cur && t->cur->src == msg->src ? t->cur : NULL;
+	/* a warning's or a debug line's level: the exception logged as
+	 * handled, work goes on (not info's: an engine that stamps every line
+	 * with a level prints its end at info as often as not) */
+	if (msg->level == TR_LV_WARN || msg->level == TR_LV_DEBUG)
+		return 0;
+	/* after ready, an exception is the work's (a request's), not the start's */
+	if (cur && cur->done && (cur->stage >= TR_ST_READY || cur->ev_gen_ready >= 0))
+		return 0;
+	/* no start under way: one only where the message speaks of the load */
+	if ((!cur || cur->stage < TR_ST_BEGAN) && !loading_words(msg->s, msg->len) &&
+	    !tr_load_failure_words(msg->s, msg->len))
+		return 0;
+	int e;
+	struct tr_start *st = take(t, msg, &e);
+	if (!st)
+		return 0;
+	st->done = 0;
+	record_failure(st, msg, TR_LV_ERROR, e, FL_EXC);
+	return 1;
+}
+
+void tr_managed_frame_seen(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *st = t->cur;
+	if (!st || st->src != l->src || st->ev_tb_load >= 0 || !tr_start_failed(st))
+		return;
+	/* the method's name, the last part before its arguments */
+	const char *p = memchr(l->s, '(', l->len), *m = p;
+	while (m > l->s + 3 && m[-1] != '.')
+		m--;
+	if (p && p > m && loading_ident(m, (size_t)(p - m))) {
+		st->ev_tb_load = tr_evid(st, l);
+		tr_touch(st, l);
+	}
+}
+
+void tr_managed_cause(struct lsc_triage *t, struct tr_line *l)
+{
+	struct tr_start *st = t->cur;
+	if (!st || st->src != l->src || st->ev_gen_fail < 0)
+		return;
+	st->ev_gen_fail_last = tr_evid(st, l);
+	tr_touch(st, l);
 }
 
 static int ready(struct lsc_triage *t, struct tr_line *l)

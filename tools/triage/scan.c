@@ -273,7 +273,24 @@ int tr_dur_s(const char **p, const char *end, double *s)
 		{"min", 60}, {"s", 1}, {NULL, 0}};
 	/* "milliseconds" must be tried before "ms"? no: unit_is requires a
 	 * non-letter after the unit, so "ms" does not match "milliseconds". */
-	return num_unit(p, end, s, u);
+	if (num_unit(p, end, s, u))
+		return 1;
+	/* the unit in parentheses, as a C++ runner's statistics print it
+	 * ("Model Load Time:\t0.887000 (seconds)") */
+	const char *q = *p, *a;
+	double x;
+	if (!tr_num(&q, end, &x))
+		return 0;
+	q = tr_skip_ws(q, end);
+	if (q >= end || *q != '(')
+		return 0;
+	for (const struct unit *k = u; k->name; k++)
+		if (unit_is(q + 1, end, k->name, &a) && a < end && *a == ')') {
+			*s = x * k->mul;
+			*p = a + 1;
+			return 1;
+		}
+	return 0;
 }
 
 int tr_rate_gibps(const char **p, const char *end, double *g)

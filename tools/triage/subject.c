@@ -259,3 +259,34 @@ int tr_ready_transport_only(const char *s, size_t n)
 	}
 	return tr;
 }
+
+/* A probe of a server's readiness that found it not up yet: a status or
+ * health query (`unable to get server status: ... Connection refused`,
+ * `Readiness probe failed: ... connect: connection refused`, `health check
+ * failed: 503`) refused or unanswered. What probes a server while it
+ * comes up is waiting on it, not failing it: the server's own start goes
+ * on (Riva's model registry polling Triton while Triton loads). Not a
+ * probe that gave up (`giving up`, `exiting`: the prober's end, read as
+ * such) or ran out of its time (`health check ... timed out after 20
+ * seconds`: a launcher's deadline, its end of the start), nor a
+ * connection to anything else refused (LocalAI's `failed
+ * starting/connecting to the gRPC service`: a backend it started). */
+int tr_probe_not_up(const char *s, size_t n)
+{
+	static const char *const probe[] = {"server status", "health check", "healthcheck", "readiness probe",
+					    "liveness probe", "startup probe", "get status", "status check"};
+	static const char *const not_up[] = {"connection refused", "failed to connect", "unavailable", "503",
+					     "not ready"};
+	static const char *const gave[] = {"giving up", "gave up", "exiting", "aborting", "shutting down"};
+	int p = 0, u = 0;
+	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]) && !p; i++)
+		p = tr_memmem_ci(s, n, probe[i]) != NULL;
+	for (size_t i = 0; p && i < sizeof(not_up) / sizeof(not_up[0]) && !u; i++)
+		u = tr_memmem_ci(s, n, not_up[i]) != NULL;
+	if (!p || !u)
+		return 0;
+	for (size_t i = 0; i < sizeof(gave) / sizeof(gave[0]); i++)
+		if (tr_memmem_ci(s, n, gave[i]))
+			return 0;
+	return 1;
+}

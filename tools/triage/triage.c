@@ -419,7 +419,11 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 			clock_seen(&t->pending_ts[k], &t->pending_last[k], &t->pending_mixed[k], &t->pending_depth[k],
 				   l.tsk[k], depth);
 	}
-	if (l.kw & TR_G_LSC)
+	/* a frame of a JVM's or .NET's stack trace: the line before it was
+	 * the exception (managed_trace.c) */
+	int framed = tr_managed_block(t, &l);
+	used = framed;
+	if (!used && (l.kw & TR_G_LSC))
 		used = tr_recognise_lsc(t, &l);
 	if (!used && lsc_first)
 		tr_prefilter_line(t->pf, &l);
@@ -454,6 +458,8 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		if (l.kw & TR_G_GFATAL)
 			tr_load_failure_said(t, &l);
 	}
+	if (!framed)
+		tr_managed_keep(t, &l);
 	if (used)
 		t->nrecog++;
 	model_named(t, &l);
