@@ -25,6 +25,8 @@ static const struct {
 	{"INFO Loaded model weights in 850 ms", 1, 0.85},
 	{"loaded the checkpoint from /m/x.safetensors in 2 min", 1, 120},
 	{"Loaded model in 1m5.5s", 1, 65.5},
+	{"Loaded model weights in fp16 in 3.2 s", 1, 3.2}, /* an "in" of the object's, then the duration's */
+	{"Loaded model in 4 bit in 3 s", 1, 3},
 	{"Downloaded model in 30 s", 0, 0},         /* a download: the verb is no word of its own */
 	{"Unloaded model in 2 s", 0, 0},
 	{"model will be loaded in 5 s", 0, 0},     /* a plan */

@@ -129,7 +129,8 @@ int tr_loaded_in_words(const char *s, size_t n, double *secs)
 					*secs = v;
 					return 1;
 				}
-				break;
+				/* an "in" of the object's ("in fp16", "in 4 bit"):
+				 * the duration's may follow in the same clause */
 			}
 			p--;
 		}
