@@ -782,3 +782,26 @@ Test(triage_clean, a_glog_letter_and_a_clock_with_no_date)
 	CLEAN("I 00:00:02.721396 executorch:runner.cpp:420 kept", "I 00:00:02.721396 executorch:runner.cpp:420 kept");
 	CLEAN("X 00:00:02.721396 executorch:runner.cpp:420] kept", "X 00:00:02.721396 executorch:runner.cpp:420] kept");
 }
+
+/* Android Studio's logcat columns after the date and the clock (`PID-TID
+ * TAG PACKAGE L `): gone, the level letter kept (A and F fatal); a row
+ * with no pid-tid pair, no level letter or a word where the letter goes
+ * stays. */
+Test(triage_clean, logcats_columns)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "2023-12-25 10:28:45.844 20738-20777 libc                    com.mnn.llm      "
+				   "A  strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_FATAL);
+	cr_assert_str_eq(clean(&c, "2025-02-13 16:10:00.357 28525-677   utorchllamademo  com.example.app  W  "
+				   "strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_WARN);
+	cr_assert_str_eq(clean(&c, "2025-02-13 16:10:00.357 1-2 ETLogging pid-677 E strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	/* near misses */
+	CLEAN("2025-02-13 16:10:00.357 28525 libc com.x A kept", "28525 libc com.x A kept");
+	CLEAN("2025-02-13 16:10:00.357 28525-677 libc com.x kept", "28525-677 libc com.x kept");
+	CLEAN("2025-02-13 16:10:00.357 28525-677 libc com.x Z kept", "28525-677 libc com.x Z kept");
+	CLEAN("2025-02-13 16:10:00.357 28525-677 libc com.x Ab kept", "28525-677 libc com.x Ab kept");
+}

@@ -3144,3 +3144,109 @@ Test(generic, a_readiness_probe_refused_is_no_failure)
 	expect_each(before, waits, sizeof waits / sizeof waits[0], "cut-off", "-");
 	expect_each(before, fails, sizeof fails / sizeof fails[0], "failed", "-");
 }
+
+/* A duration with no unit, as a program prints a float it got from two
+ * time.time() readings, after a duration's key ("model init cost:
+ * 9.023834943771362", "Pipeline loaded in 355.45468401908875"): seconds.
+ * Near misses: two decimals (a figure of anything), a word after the
+ * number, a bare number with no key, a version. */
+Test(generic, a_float_of_seconds_with_no_unit_after_a_duration_key)
+{
+	static const struct { const char *line; double secs; const char *speed; } cases[] = {
+		{"magic_pdf.model:custom_model_init:128 - model init cost: 9.023834943771362", 9.023834943771362, "ok"},
+		{"Pipeline loaded in 355.45468401908875", 355.45468401908875, "slow"},
+		{"Model loaded in 12.000", 12, "ok"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct lsc_triage *t = trun_text(cases[i].line);
+		cr_assert(t);
+		struct lsc_triage_start_info si;
+		cr_assert(lsc_triage_start(t, 0, &si) == 0, "no start: %s", cases[i].line);
+		cr_expect_str_eq(si.outcome, "completed", "%s", cases[i].line);
+		cr_expect_str_eq(si.speed, cases[i].speed, "%s", cases[i].line);
+		double got = isnan(si.load_s) ? si.ready_s : si.load_s;
+		cr_expect(fabs(got - cases[i].secs) < 1e-6, "%s: load %f ready %f", cases[i].line, si.load_s, si.ready_s);
+		lsc_triage_free(t);
+	}
+	static const char *const none[] = {
+		"model init cost: 9.02",
+		"model init cost: 9.023834943771362 on gpu",
+		"9.023834943771362",
+		"model version 1.2.345",
+	};
+	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+		cr_expect_eq(nstarts_of(none[i]), 0, "a start in: %s", none[i]);
+}
+
+/* "Initializing a text summarization model...": the model's init begun
+ * in words, the verb opening the line and the model a word of the five
+ * after it; the paste ending there is cut off. Near misses: the verb
+ * elsewhere in the line, a part that is no weights before the model, the
+ * model six words on, a subject that is no model. */
+Test(generic, a_models_init_begun_in_words)
+{
+	static const char *const begun[] = {
+		"Initializing a text summarization model...",
+		"Initializing text classification pipeline with model joeddav/distilbert",
+		"initialising the model",
+	};
+	static const char *const not_begun[] = {
+		"Now initializing a text summarization model...",
+		"Initializing tokenizer for model x",
+		"Initializing one two three four five model",
+		"Initializing ChromaDB",
+	};
+	for (size_t i = 0; i < sizeof begun / sizeof begun[0]; i++) {
+		cr_expect_eq(nstarts_of(begun[i]), 1, "%s", begun[i]);
+		expect_start(begun[i], "cut-off", "-");
+	}
+	for (size_t i = 0; i < sizeof not_begun / sizeof not_begun[0]; i++)
+		cr_expect_eq(nstarts_of(not_begun[i]), 0, "a start in: %s", not_begun[i]);
+}
+
+/* The load's share under a `Progress:` key after its verb and object
+ * ("Loading stable-whisper model... Progress: 30%"): the load under way
+ * (loading); at 100% the share is whole (no longer under way). */
+Test(generic, a_loads_share_under_a_progress_key)
+{
+	expect_start("Loading stable-whisper model... Progress: 30%\n", "loading", "-");
+	expect_start("Loading stable-whisper model... Progress: 30 %\n", "loading", "-");
+	/* near misses: a download's share, a share with no load before it */
+	expect_start("Loading stable-whisper model...\nDownloading model... Progress: 30%\n", "cut-off", "-");
+	cr_expect_eq(nstarts_of("Upload of the report... Progress: 30%\n"), 0);
+}
+
+/* A bar whose label says it downloads the model's files ("Downloading
+ * shards: 100%|...| 15/15 [07:19<00:00"): the fetch before the load,
+ * under way until N/N, never the load's time (its 7 min 19 s is no slow
+ * load) and no second start before the load's own bar. */
+Test(generic, a_download_bar_is_no_load)
+{
+	const char *log = "Downloading shards: 100%|##########| 15/15 [07:19<00:00, 29.30s/it]\n"
+			  "Loading checkpoint shards:  93%|#########3| 14/15 [00:55<00:03,  3.57s/it]\n";
+	cr_expect_eq(nstarts_of(log), 1);
+	expect_start(log, "loading", "-");
+	/* the download alone, cut mid-way: the start under way */
+	expect_start("Downloading shards:  40%|####      | 6/15 [02:55<04:23, 29.30s/it]\n", "loading", "-");
+	/* near miss: the same bar labelled as the load is the load's time */
+	struct lsc_triage *t = trun_text("Loading checkpoint shards: 100%|##########| 15/15 [07:19<00:00, 29.30s/it]\n");
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(fabs(si.load_s - 439) < 1e-6, "%f", si.load_s);
+	lsc_triage_free(t);
+}
+
+/* "Ready" alone on its line once a start is under way (wyoming's
+ * `INFO:__main__:Ready` after its model's download): the start's program
+ * is up. Near misses: the word alone with nothing begun before it, its
+ * negation, a count after it (kubectl's column). */
+Test(generic, a_bare_ready_after_a_start_begun)
+{
+	const char *before = "$ docker run -it rhasspy/wyoming-whisper --model tiny-int8 --language en\n"
+			     "INFO:__main__:Downloading FasterWhisperModel.TINY_INT8 to /data\n";
+	static const char *const up[] = {"INFO:__main__:Ready", "Ready.", "READY!"};
+	static const char *const not_up[] = {"INFO:__main__:Not ready", "Ready 0/1"};
+	expect_each(before, up, sizeof up / sizeof up[0], "completed", "-");
+	expect_each(before, not_up, sizeof not_up / sizeof not_up[0], "cut-off", "-");
+	cr_expect_eq(nstarts_of("INFO:__main__:Ready\n"), 0);
+}

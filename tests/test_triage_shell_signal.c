@@ -168,3 +168,42 @@ Test(shell_signal, zsh_job_report_with_its_pid)
 	expect_start("pip install xformers.\nLoading checkpoint shards:   0%|          | 0/3 [00:00<?, ?it/s]\n",
 		     "loading", 0);
 }
+
+/* A runtime's own report that its process is dying of a fault, which no
+ * shell printed (Android's libc, Python's faulthandler, Abseil's signal
+ * handler): the start ends failed as after a shell's `Segmentation
+ * fault`, even with no start begun before it, and behind Android
+ * Studio's logcat columns. Near misses: a signal that is no fault, a
+ * handled signal in prose, the words without a report's shape. */
+Test(shell_signal, a_runtimes_own_fault_report)
+{
+	static const char *const yes[] = {
+		"Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x68 in tid 20777 (Thread-3), pid 20738 (com.mnn.llm)",
+		"Fatal signal 6 (SIGABRT), code -1 (SI_QUEUE) in tid 1234 (llm)",
+		"Fatal Python error: Segmentation fault",
+		"Fatal Python error: Aborted",
+		"*** SIGSEGV received at time=1700000000 on cpu 3 ***",
+	};
+	static const char *const no[] = {
+		"Fatal signal 15 (SIGTERM) in tid 1 (main)",
+		"Fatal signal (SIGSEGV) in tid 1",
+		"Fatal Python error: init_fs_encoding: failed to get the Python codec",
+		"received SIGSEGV handler install request",
+		"*** SIGTERM received at time=1700000000 ***",
+		"the docs say Fatal signal 11 is rare",
+	};
+	for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+		cr_expect(tr_fault_report(yes[i], strlen(yes[i])), "%s", yes[i]);
+	for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+		cr_expect(!tr_fault_report(no[i], strlen(no[i])), "%s", no[i]);
+	/* behind logcat's columns, nothing begun before it: a start, failed */
+	expect_start("2023-12-25 10:28:45.840 20738-20738 System.out com.mnn.llm I  ###loadmodel------\n"
+		     "2023-12-25 10:28:45.844 20738-20777 libc com.mnn.llm A  Fatal signal 11 (SIGSEGV), code 1 "
+		     "(SEGV_MAPERR), fault addr 0x68 in tid 20777 (Thread-3), pid 20738 (com.mnn.llm)\n",
+		     "failed", 1);
+	/* a signal that is no fault, nothing begun: no start */
+	struct lsc_triage *t = trun_text("Fatal signal 15 (SIGTERM) in tid 1 (main)\n");
+	cr_assert(t);
+	cr_expect_eq(lsc_triage_nstarts(t), 0);
+	lsc_triage_free(t);
+}

@@ -822,6 +822,43 @@ static size_t strip_glog(const char *q, const char *end, double *ts, unsigned ch
 	return 0;
 }
 
+/* Android Studio's logcat columns after the date and clock: `PID-TID
+ * TAG PACKAGE L ` ("20738-20777 libc com.mnn.llm A  Fatal signal 11"),
+ * the level a letter (V, D, I, W, E, and F or A for a fatal assert). Past
+ * them with the level in *@lvl, or @q. */
+static const char *strip_logcat(const char *q, const char *end, unsigned char *lvl)
+{
+	const char *p = q;
+	if (p >= end || !tr_digit(*p))
+		return q;
+	while (p < end && tr_digit(*p))
+		p++;
+	if (p >= end || *p != '-' || p + 1 >= end || !tr_digit(p[1]))
+		return q;
+	for (p++; p < end && tr_digit(*p); p++)
+		;
+	for (int field = 0; field < 2; field++) { /* the tag, the package */
+		if (p >= end || *p != ' ')
+			return q;
+		p = tr_skip_ws(p, end);
+		const char *f = p;
+		while (p < end && *p != ' ' && p - f < 96)
+			p++;
+		if (p == f)
+			return q;
+	}
+	p = tr_skip_ws(p, end);
+	static const char letters[] = "VDIWEFA";
+	if (end - p < 3 || !memchr(letters, *p, sizeof(letters) - 1) || p[1] != ' ')
+		return q;
+	*lvl = (unsigned char)(*p == 'V' || *p == 'D'   ? TR_LV_DEBUG
+			       : *p == 'I'              ? TR_LV_INFO
+			       : *p == 'W'              ? TR_LV_WARN
+			       : *p == 'E'              ? TR_LV_ERROR
+						        : TR_LV_FATAL);
+	return tr_skip_ws(p + 1, end);
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -867,7 +904,8 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 				*ts = secs;
 				c = skip_tz(c + 1 + n, end);
 				c = tr_skip_ws(c, end);
-				return skip_host_prog(c, end, 1);
+				const char *r = skip_host_prog(c, end, 1);
+				return r != c ? r : strip_logcat(c, end, lvl);
 			}
 		}
 	}

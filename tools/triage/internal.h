@@ -180,6 +180,13 @@ const char *tr_skip_ws(const char *p, const char *end);
 int tr_size_gib(const char **p, const char *end, double *gib);
 /* Number + time unit -> seconds ("7.51 s", "312 ms", "2 min", "12.3 seconds"). */
 int tr_dur_s(const char **p, const char *end, double *s);
+/* A number of seconds with no unit, as a program prints a float it got
+ * by subtracting two time.time() readings ("model init cost:
+ * 9.023834943771362", "Pipeline loaded in 355.45468401908875"): three
+ * decimals at least and nothing after it on the line but closing
+ * punctuation. Only after a duration's key: a bare number alone is no
+ * time. 1 with *s, *p past it. */
+int tr_bare_secs(const char **p, const char *end, double *s);
 /* An engine's own elapsed clock near a line's start, a duration in
  * brackets ("startup [ 163.1 s] model ready", "[37 s elapsed]"): 1 with
  * the seconds. */
@@ -857,6 +864,11 @@ int tr_shell_signal(const char *s, size_t n);
 /* Only the report glued after a bar's bracket (`3/8 [00:02<00:03,
  * 1.28it/s]Killed`): the bar's load was under way when it came. */
 int tr_shell_signal_after_bar(const char *s, size_t n);
+/* shell_signal.c: is the line a runtime's own report that its process is
+ * dying of a fault (Android's `Fatal signal 11 (SIGSEGV)`, `Fatal Python
+ * error: Segmentation fault`, `*** SIGSEGV received at time=`)? Read as a
+ * shell's report of a fault is (TR_SIG_FAULT). */
+int tr_fault_report(const char *s, size_t n);
 /* quoted_output.c: does a failure line say the failed process's output
  * follows ("timed out after 20 seconds: logs: ...", "stderr:")? */
 int tr_quotes_output(const char *s, size_t n);
@@ -965,7 +977,8 @@ int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l);
  * log); every cleaned line passes here before it is recognised. */
 void tr_prompt_after(struct lsc_triage *t, const struct tr_line *l);
 /* load_progress.c: a share of the model loaded ("loaded  51% model tensors
- * into buffer"): 1 with the fraction (0..1). */
+ * into buffer", "Loading stable-whisper model... Progress: 30%"): 1 with
+ * the fraction (0..1). */
 int tr_percent_loaded(const char *s, size_t n, double *frac);
 /* load_progress.c: does a structured record count the model's parts
  * loaded and their total (`"module":4,"modules":163` beside the model or

@@ -96,7 +96,12 @@ int tr_percent_loaded(const char *s, size_t n, double *frac)
 		const char *q = load_verb(s, p, end);
 		if (!q)
 			continue;
-		/* the verb, then the share: "loaded  51%", "Loading: 45 %" */
+		/* the verb, then the share: "loaded  51%", "Loading: 45 %", or
+		 * the share under its key after the object ("Loading
+		 * stable-whisper model... Progress: 30%") */
+		const char *pk = tr_memmem_ci(q, (size_t)(pc - q), "progress");
+		if (pk)
+			q = pk + 8;
 		while (q < pc && (*q == ' ' || *q == ':' || *q == '\t'))
 			q++;
 		double v;

@@ -106,6 +106,8 @@ static const struct {
 	{"ait until", TR_G_GREADY},
 	/* an exception nobody caught, in a managed runtime's words (managed_trace.c) */
 	{"xception in thread", TR_G_GFATAL}, {"nhandled exception", TR_G_GFATAL}, {"nhandled Exception", TR_G_GFATAL},
+	/* a runtime's report of its process dying of a fault (shell_signal.c's tr_fault_report) */
+	{"atal signal ", TR_G_GFATAL}, {"atal Python error", TR_G_GFATAL}, {" received at time=", TR_G_GFATAL},
 	{"KeyboardInterrupt", TR_G_GFATAL}, {"Killed", TR_G_GFATAL}, {"ignal: killed", TR_G_GFATAL},
 	{"nit failed", TR_G_GFATAL}, {"nitialization failed", TR_G_GFATAL}, {"nitialisation failed", TR_G_GFATAL},
 	{"oading failed", TR_G_GFATAL}, {"oad failed", TR_G_GFATAL}, {"llegal instruction", TR_G_GFATAL},
@@ -132,7 +134,7 @@ static const struct {
 	{"ou can now", TR_G_GREADY}, {"ou can access", TR_G_GREADY}, {"ou can open", TR_G_GREADY},
 	{"took", TR_G_GFIG}, {"Took", TR_G_GFIG}, {"oad time", TR_G_GFIG}, {"oad Time", TR_G_GFIG}, {"OAD TIME", TR_G_GFIG},
 	{"oaded time", TR_G_GFIG}, {"oaded Time", TR_G_GFIG}, {"oaded in", TR_G_GFIG},
-	{"inished in", TR_G_GFIG}, {"xecuted in", TR_G_GFIG},
+	{"inished in", TR_G_GFIG}, {"xecuted in", TR_G_GFIG}, {" cost", TR_G_GFIG},
 	{"ile size", TR_G_GSIZE}, {"(total ", TR_G_GSIZE}, {"odel size", TR_G_GSIZE}, {"heckpoint size", TR_G_GSIZE},
 	{"eights.total", TR_G_GSIZE}, {"eights_total", TR_G_GSIZE}, {"eights.size", TR_G_GSIZE},
 	{"eights_size", TR_G_GSIZE}, {"eights_bytes", TR_G_GSIZE}, {"odel_size", TR_G_GSIZE}, {"odel.size", TR_G_GSIZE},
@@ -146,6 +148,7 @@ static const struct {
 	{"arm-up done", TR_G_GEND}, {"ompleted warmup", TR_G_GEND}, {"inished warmup", TR_G_GEND},
 	{"one loading", TR_G_GEND}, {"oaded the model", TR_G_GEND}, {"oad progress", TR_G_GEND},
 	{".weight", TR_G_GFIG}, {".bias", TR_G_GFIG}, {"% model", TR_G_GFIG}, {"% of ", TR_G_GFIG},
+	{"rogress: ", TR_G_GFIG},
 	{"oading model", TR_G_GBEGIN}, {"oading weights", TR_G_GBEGIN}, {"oading checkpoint", TR_G_GBEGIN},
 	{"oading the model", TR_G_GBEGIN}, {"tarting to load", TR_G_GBEGIN}, {"oading safetensors", TR_G_GBEGIN},
 	{"ttempting to load", TR_G_GBEGIN}, {"rying to load", TR_G_GBEGIN},
@@ -162,6 +165,8 @@ static const struct {
 	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
 	 * (tr_loading_model_named) */
 	{"oading ", TR_G_GLOADW}, {"oading: ", TR_G_GLOADW},
+	/* "Initializing a text summarization model...": its init begun (model_init_begun) */
+	{"nitializing ", TR_G_GLOADW}, {"nitialising ", TR_G_GLOADW},
 	/* a section's banner for the load ("==========LoadModel==========": tr_load_banner) */
 	{"LoadModel", TR_G_GLOADW}, {"oad Model", TR_G_GLOADW}, {"OAD MODEL", TR_G_GLOADW},
 	/* the load, then the word that it ended ("Load over": load_then_over) */

@@ -548,7 +548,7 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 	static const char *const durk[] = {"load time", "loaded time", "took", "loaded in", "started in", "finished", "ready in",
 					   "ready after", "time to load", "has taken", "taking", "the model in", "takes",
 					   "loading time", "weights in", "pretrained time", "executed in", "complete",
-					   "done"};
+					   "done", "cost"};
 	size_t n = (size_t)(end - s);
 	*kk = NULL;
 	for (size_t i = 0; i < sizeof(durk) / sizeof(durk[0]); i++) {
@@ -562,7 +562,7 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 			if (tr_digit(*p)) {
 				const char *q = p;
 				double gg;
-				if (tr_dur_s(&q, end, v)) {
+				if (tr_dur_s(&q, end, v) || (q = p, tr_bare_secs(&q, end, v))) {
 					*kk = durk[i], *at = k;
 					if (!isnan(g))
 						*gib = g;
@@ -726,6 +726,20 @@ static int unlabelled_bar(const char *s, size_t n)
 	return i < n && (tr_digit(s[i]) || s[i] == '|');
 }
 
+/* A bar's label that says it downloads the model's files ("Downloading
+ * shards: 100%|...| 15/15 [07:19<00:00", "Fetching 5 files: 40%"): the
+ * fetch before the load, no load's time. The label is what comes before
+ * the bar's share. */
+static int download_bar(const char *s, size_t n)
+{
+	static const char *const dl[] = {"download", "downloading", "fetching", NULL};
+	static const char *const what[] = {"model", "models", "shard", "shards", "safetensors", "gguf", "weights",
+					   "files", "checkpoint", NULL};
+	const char *pc = memchr(s, '%', n);
+	size_t ln = pc ? (size_t)(pc - s) : n;
+	return any_word(s, ln, dl) && any_word(s, ln, what);
+}
+
 /* The figures that say how much: a load bar with its elapsed time and
  * its share of the size, the model's or the checkpoint's size in words
  * or in a structured line's key. 1 used. */
@@ -739,6 +753,16 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	uint64_t kw = l->kw;
 	int bar = (kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v);
 	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
+	if (bar && download_bar(s, n)) {
+		/* the model's files fetched: the start under way, no load figure */
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (!st->done && st->stage < TR_ST_LOADED && !tr_start_failed(st)) {
+			tr_stage_raise(st, TR_ST_LOADING);
+			st->progress_open = done < all;
+		}
+		return 1;
+	}
 	int load_bar = bar && (loading_words(s, n) || (unlabelled_bar(s, n) && c && c->gen_load_began && !c->done &&
 						       !tr_start_failed(c) && !served_only(c)));
 	if (bar && done == 0 && c && (c->done || c->bar_done) && !tr_start_failed(c) && c->bar_all == all &&
@@ -1528,6 +1552,8 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	/* a shell's report of its program's death by a signal: a kill ends the
 	 * start begun (a prompt's command, a load), a fault ends whatever ran */
 	int sig = (k & TR_G_GFATAL) ? tr_shell_signal(s, n) : 0;
+	if (!sig && (k & TR_G_GFATAL) && tr_fault_report(s, n))
+		sig = TR_SIG_FAULT;
 	fatal = fatal || sig == TR_SIG_FAULT;
 	int kill = (k & TR_G_GFATAL) && kill_said(cur, s, n, sig);
 	/* a frame of the open traceback in a loading function says the block
@@ -1663,6 +1689,16 @@ void tr_managed_cause(struct lsc_triage *t, struct tr_line *l)
 	tr_touch(st, l);
 }
 
+/* The line is the one word "Ready" ("Ready.", "ready!", "READY"), no
+ * subject and nothing else: what a small server prints once it is up
+ * (wyoming's `INFO:__main__:Ready`). */
+static int bare_ready(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == '.' || s[n - 1] == '!' || s[n - 1] == ' '))
+		n--;
+	return n == 5 && !strncasecmp(s, "ready", 5);
+}
+
 static int ready(struct lsc_triage *t, struct tr_line *l)
 {
 	const char *s = l->s;
@@ -1670,7 +1706,10 @@ static int ready(struct lsc_triage *t, struct tr_line *l)
 	/* a traceback's frames name functions, not events ("in wait_ready") */
 	if ((t->cur && t->cur->in_traceback) || (n > 6 && !memcmp(s, "File \"", 6)))
 		return 0;
-	if (ready_words(s, n) <= 0 || !tr_ready_subject(s, n))
+	/* "Ready" alone on its line, once a start is under way: the program
+	 * that began it says it is up, its subject the line's speaker */
+	int bare = bare_ready(s, n) && t->cur && t->cur->src == l->src && t->cur->stage >= TR_ST_BEGAN;
+	if (!bare && (ready_words(s, n) <= 0 || !tr_ready_subject(s, n)))
 		return 0;
 	int e;
 	struct tr_start *st = take(t, l, &e);
@@ -2076,6 +2115,35 @@ static int weight_file_named(const char *p, const char *end)
 	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
 		size_t el = strlen(ext[i]);
 		if ((size_t)(p - b) > el && !strncasecmp(p - el, ext[i], el) && *(p - el - 1) != '/')
+			return 1;
+	}
+	return 0;
+}
+
+/* "Initializing a text summarization model...", "Initializing text
+ * classification pipeline with model x": the model's init begun, the
+ * verb opening the line and the model a word of the next five (its
+ * kind's words between); not a part that is no weights before it
+ * ("Initializing tokenizer for model x"), not a number's count. */
+static int model_init_begun(const char *s, size_t n)
+{
+	static const char *const verb[] = {"initializing", "initialising", NULL};
+	static const char *const obj[] = {"model", "models", "weights", "checkpoint", NULL};
+	static const char *const not_weights[] = {"tokenizer", "vocab", "vocabulary", "processor", "config", NULL};
+	const char *end = s + n, *p = s;
+	while (p < end && tr_isword(*p))
+		p++;
+	if (!word_is(s, (size_t)(p - s), verb))
+		return 0;
+	for (int w = 0; w < 5 && p < end; w++) {
+		while (p < end && *p == ' ')
+			p++;
+		const char *b = p;
+		while (p < end && (tr_isword(*p) || *p == '-'))
+			p++;
+		if (p == b || tr_digit(*b) || word_is(b, (size_t)(p - b), not_weights))
+			return 0;
+		if (word_is(b, (size_t)(p - b), obj))
 			return 1;
 	}
 	return 0;
@@ -2888,7 +2956,8 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	 * failure, not a retry) */
 	if ((((k & TR_G_GBEGIN) &&
 	      !(ci(l->s, l->len, "unload") && !word(l->s, l->len, "loading") && !word(l->s, l->len, "load"))) ||
-	     ((k & TR_G_GLOADW) && (tr_loading_model_named(l->s, l->len) || tr_load_banner(l->s, l->len)))) &&
+	     ((k & TR_G_GLOADW) && (tr_loading_model_named(l->s, l->len) || tr_load_banner(l->s, l->len) ||
+				    model_init_begun(l->s, l->len)))) &&
 	    !(k & TR_G_GEND)) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* not after a failure that quotes the failed process's output:

@@ -293,6 +293,27 @@ int tr_dur_s(const char **p, const char *end, double *s)
 	return 0;
 }
 
+int tr_bare_secs(const char **p, const char *end, double *s)
+{
+	const char *q = *p, *dot = NULL;
+	while (q < end && (tr_digit(*q) || (*q == '.' && !dot))) {
+		if (*q == '.')
+			dot = q;
+		q++;
+	}
+	/* three decimals at least: a float's repr, not a count or a version */
+	if (!dot || q - dot < 4 || dot == *p)
+		return 0;
+	for (const char *r = q; r < end; r++)
+		if (*r != ' ' && *r != '.' && *r != ')' && *r != '!')
+			return 0;
+	const char *n = *p;
+	if (!tr_num(&n, end, s) || n != q)
+		return 0;
+	*p = q;
+	return 1;
+}
+
 int tr_rate_gibps(const char **p, const char *end, double *g)
 {
 	static const struct unit u[] = {

@@ -129,3 +129,33 @@ int tr_shell_signal_after_bar(const char *s, size_t n)
 			br = p;
 	return br && br < end ? report_at(br, end) : 0;
 }
+
+/* The runtime's own report that its process is dying of a fault, which
+ * no shell printed: Android's libc (`Fatal signal 11 (SIGSEGV), code 1
+ * (SEGV_MAPERR), fault addr 0x68 in tid 20777`), Python's faulthandler
+ * (`Fatal Python error: Segmentation fault`, `... Aborted`), Abseil's
+ * failure signal handler (`*** SIGSEGV received at time=1700000000`). The
+ * process is gone as after a shell's `Segmentation fault`: whatever ran
+ * ended. Not a signal named in prose or handled (`received SIGTERM,
+ * shutting down`: no fault's name, or no report's words). */
+int tr_fault_report(const char *s, size_t n)
+{
+	static const char *const faults[] = {"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"};
+	const char *end = s + n, *k;
+	if ((k = tr_memmem(s, n, "Fatal signal ")) && k + 13 < end && tr_digit(k[13])) {
+		for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+			if (tr_memmem(k, (size_t)(end - k), faults[i]))
+				return 1;
+		return 0;
+	}
+	if ((k = tr_memmem(s, n, "Fatal Python error: ")))
+		return tr_memmem_ci(k, (size_t)(end - k), "segmentation fault") ||
+		       tr_memmem_ci(k, (size_t)(end - k), "aborted") || tr_memmem_ci(k, (size_t)(end - k), "bus error") ||
+		       tr_memmem_ci(k, (size_t)(end - k), "floating point exception") ||
+		       tr_memmem_ci(k, (size_t)(end - k), "illegal instruction");
+	if ((k = tr_memmem(s, n, "*** SIG")) && tr_memmem(k, (size_t)(end - k), " received at time="))
+		for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+			if (!memcmp(k + 4, faults[i], strlen(faults[i])))
+				return 1;
+	return 0;
+}
