@@ -761,6 +761,11 @@ Test(ab, an_arm_with_no_good_run_and_a_run_with_no_ready_line_show_dashes)
 	}
 	/* mean, median, min, max, relative, user, sys, RSS */
 	cr_assert_eq(dashes, 8, "%s", out);
+	/* each of b's runs exited 1 in time: counted failed, none timed out;
+	 * a's runs all exited 0, so no such line for a */
+	cr_expect(strstr(out, "arm b: 3 of 3 runs failed, 0 timed out"), "%s", out);
+	const char *f1 = strstr(out, "runs failed");
+	cr_expect(f1 && !strstr(f1 + 1, "runs failed"), "one arm with failed runs: %s", out);
 	/* the run rows: `   N arm wall exit ready log`, ready the one before the log */
 	unsigned runs = 0;
 	for (const char *s = strstr(out, "\n run arm"); s && (s = strchr(s + 1, '\n')) && s[1] == ' ';) {
