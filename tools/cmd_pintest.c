@@ -490,11 +490,10 @@ static int run_case(const struct opts *o, const struct lsc__pin_ops *ops, int is
 	if (m != M_REGISTER && !is_mlock && o->thp != T_DEFAULT && o->thp != T_PROCESS_OFF)
 		note(notes, sizeof(notes), "thp=%s ignored: the runtime maps this memory itself",
 		     thp_names[o->thp]);
-	size_t used = strlen(notes);
 	char vm[512] = "";
 	vm_notes(&v0, &v1, vm, sizeof(vm));
 	if (vm[0])
-		snprintf(notes + used, sizeof(notes) - used, "%s%s", used ? "; " : "", vm);
+		note(notes, sizeof(notes), "%s", vm);
 	printf("| %s | %.3f | %.2f | %.3f | %s |\n", label, alloc_s,
 	       alloc_s > 0 ? (double)total / GIB / alloc_s : 0.0, memset_s, notes);
 	fflush(stdout);
