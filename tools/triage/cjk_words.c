@@ -13,6 +13,7 @@
  * space on either side, and a full-width colon or comma its ASCII form,
  * so a figure after it reads as one does after `took:`.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -60,6 +61,12 @@ size_t tr_cjk_words(const char *s, size_t n, char *out, size_t cap)
 	/* the phrases all open with a lead byte of U+4E00-U+9FFF or U+FF00's
 	 * block: most lines hold none */
 	size_t i = 0;
+	/* eight bytes at a time past ASCII, which has no high bit */
+	for (uint64_t w; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (w & 0x8080808080808080ull)
+			break;
+	}
 	while (i < n && !((unsigned char)s[i] >= 0xe4 && (unsigned char)s[i] <= 0xef))
 		i++;
 	if (i == n)
