@@ -31,6 +31,12 @@ Test(cjk, phrases_in_english_longest_first)
 	cr_expect_str_eq(en("服务启动成功"), "server started successfully");
 	/* a character that only shares a lead byte with a phrase's */
 	cr_expect_str_eq(en("模块加载"), "模块 load");
+	/* a phrase after ASCII of any length (the pass skips ASCII eight
+	 * bytes at a time), after a glyph that is not Chinese */
+	cr_expect_str_eq(en("INFO 2024-01-01 12:00:00 模型加载耗时 56.30s"), "INFO 2024-01-01 12:00:00 model load took 56.30s");
+	cr_expect_str_eq(en("abcdefg模型加载耗时 1s"), "abcdefg model load took 1s");
+	cr_expect_str_eq(en("abcdefgh模型加载耗时 1s"), "abcdefgh model load took 1s");
+	cr_expect_str_eq(en("[\xe2\x96\x88\xe2\x96\x88] 模型加载耗时 1s"), "[\xe2\x96\x88\xe2\x96\x88] model load took 1s");
 	/* no phrase: the line is read as it is */
 	cr_expect_null(en("当前基文件夹 /home/x"));
 	cr_expect_null(en("strata generate: loaded 39.97 GiB"));
