@@ -805,3 +805,22 @@ Test(triage_clean, logcats_columns)
 	CLEAN("2025-02-13 16:10:00.357 28525-677 libc com.x Z kept", "28525-677 libc com.x Z kept");
 	CLEAN("2025-02-13 16:10:00.357 28525-677 libc com.x Ab kept", "28525-677 libc com.x Ab kept");
 }
+
+/* Logback's and Log4j's `[thread] LEVEL logger - ` after the clock: gone,
+ * the level kept; a thread with a space in its brackets, a level word
+ * that is not one, a logger with no dot, no ` - ` after it stay as the
+ * bracket's own readers leave them. */
+Test(triage_clean, a_java_loggers_thread_level_and_name)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "2024-01-01 12:00:01.123 [main] ERROR c.e.ModelServer - strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	cr_assert_str_eq(clean(&c, "12:00:00.123 [pool-1-thread-2] WARN  ai.djl.serving.ModelServer - strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_WARN);
+	/* near misses */
+	CLEAN("[main thread] ERROR c.e.M - kept", "[main thread] ERROR c.e.M - kept");
+	CLEAN("[main] NOTES c.e.M - kept", "[main] NOTES c.e.M - kept");
+	CLEAN("[main] ERROR Model - kept", "[main] ERROR Model - kept");
+	CLEAN("[main] ERROR c.e.M: kept", "[main] ERROR c.e.M: kept");
+}

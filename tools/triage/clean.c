@@ -859,6 +859,41 @@ static const char *strip_logcat(const char *q, const char *end, unsigned char *l
 	return tr_skip_ws(p + 1, end);
 }
 
+/* Logback's and Log4j's default layouts after the clock, `[thread] LEVEL
+ * logger - ` ("[main] ERROR c.e.ModelServer - ", "[pool-1-thread-2] INFO
+ * ai.djl.serving.ModelServer - "): the thread in brackets, a level word
+ * in capitals, a logger's dotted name, then ` - `. Past them with the
+ * level in *@lvl, or @q. Not a bracket and a level with no logger and
+ * dash after them (a sentence that opens with a capital word). */
+static const char *strip_logback(const char *q, const char *end, unsigned char *lvl)
+{
+	const char *p = q;
+	const char *rb = memchr(p, ']', (size_t)(end - p) < 64 ? (size_t)(end - p) : 64);
+	if (!rb || memchr(p, ' ', (size_t)(rb - p)))
+		return q;
+	p = tr_skip_ws(rb + 1, end);
+	const char *w = p;
+	while (p < end && tr_upper(*p))
+		p++;
+	if (p == w || p >= end || *p != ' ' || !is_level_word(w, (size_t)(p - w)))
+		return q;
+	char name[12];
+	size_t nl = (size_t)(p - w) < sizeof(name) - 1 ? (size_t)(p - w) : sizeof(name) - 1;
+	memcpy(name, w, nl);
+	name[nl] = 0;
+	p = tr_skip_ws(p, end);
+	const char *g = p;
+	int dot = 0;
+	while (p < end && (tr_isword(*p) || *p == '.' || *p == '_' || *p == '$')) {
+		dot |= *p == '.';
+		p++;
+	}
+	if (p == g || !dot || end - p < 3 || memcmp(p, " - ", 3))
+		return q;
+	*lvl = (unsigned char)level_index(name);
+	return tr_skip_ws(p + 3, end);
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -889,7 +924,10 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 	}
 
 	if (*q == '[') {
-		const char *r = strip_bracket(q, end, ts);
+		const char *r = strip_logback(q, end, lvl);
+		if (r != q)
+			return r;
+		r = strip_bracket(q, end, ts);
 		if (r != q)
 			return r;
 		if ((r = strip_level_run(q, end, lvl)) != q)
