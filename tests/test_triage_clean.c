@@ -824,3 +824,17 @@ Test(triage_clean, a_java_loggers_thread_level_and_name)
 	CLEAN("[main] ERROR Model - kept", "[main] ERROR Model - kept");
 	CLEAN("[main] ERROR c.e.M: kept", "[main] ERROR c.e.M: kept");
 }
+
+/* The dash between a bracketed level and the message ("[    INFO] - ",
+ * PaddleSpeech's logger): gone with the head, the level kept; a double
+ * dash, a dash glued to the word, a dash after no level stay. */
+Test(triage_clean, the_dash_after_a_bracketed_level)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "[2023-07-19 07:09:25,198] [    INFO] - strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_INFO);
+	CLEAN("[    INFO] -- kept", "-- kept");
+	CLEAN("[    INFO] -kept", "-kept");
+	CLEAN("[x] - kept", "[x] - kept");
+}

@@ -3250,3 +3250,74 @@ Test(generic, a_bare_ready_after_a_start_begun)
 	expect_each(before, not_up, sizeof not_up / sizeof not_up[0], "cut-off", "-");
 	cr_expect_eq(nstarts_of("INFO:__main__:Ready\n"), 0);
 }
+
+/* The model's init in words, its start and its end: a status glyph may
+ * open the line before the verb ("⚡ Initializing LLM model from ..."),
+ * and "New LLM model initialized" ends it (completed), as "model loaded"
+ * does. Near misses: the model's init negated or to come, a verb before
+ * its object ("Initialized model parallel groups"), a question. */
+Test(generic, a_models_init_begun_after_a_glyph_and_its_end)
+{
+	const char *before = "\xe2\x9a\xa1 Initializing LLM model from /m/gemma-3-4b-it.gguf...\n";
+	cr_expect_eq(nstarts_of(before), 1);
+	expect_start(before, "cut-off", "-");
+	static const char *const ended[] = {"\xe2\x9c\x85 New LLM model initialized", "Model initialised."};
+	static const char *const not_ended[] = {"Model not initialized yet", "model will be initialized later",
+						"Initialized model parallel groups", "model initialized?"};
+	expect_each(before, ended, sizeof ended / sizeof ended[0], "completed", "-");
+	expect_each(before, not_ended, sizeof not_ended / sizeof not_ended[0], "cut-off", "-");
+	/* letters before the verb: no glyph, a sentence */
+	cr_expect_eq(nstarts_of("Now Initializing LLM model from /m/x.gguf\n"), 0);
+}
+
+/* At an error's level, a thing not found is the error: a start that
+ * failed, opened there when it speaks of the model ("ERROR:root:Model
+ * config for ViT-bigG-14 not found"). Near misses: the same words at a
+ * warning's level, at no level. */
+Test(generic, not_found_at_an_errors_level_fails)
+{
+	expect_start("auto-1  | ERROR:root:Model config for ViT-bigG-14 not found; available models ['RN50']\n",
+		     "failed", "-");
+	expect_start("ERROR: model file /m/x.gguf: No such file or directory\n", "failed", "-");
+	cr_expect_eq(nstarts_of("WARNING:root:Model config for ViT-bigG-14 not found\n"), 0);
+	cr_expect_eq(nstarts_of("Model config for ViT-bigG-14 not found\n"), 0);
+}
+
+/* "Initialize ASR server engine successfully on device: cpu." behind
+ * PaddleSpeech's "[    INFO] - " head: the init's verb in any form, its
+ * object between, then that it went well: the engine up (completed), so
+ * uvicorn's address after it is that start's, no server with no model.
+ * Near misses: a failure in the same words, an init that went well of a
+ * holder (a workspace), the verb with no "successfully". */
+Test(generic, an_init_that_went_well_in_any_words)
+{
+	const char *before = "[2023-07-19 07:09:22,393] [    INFO] - start to init the engine\n";
+	static const char *const up[] = {
+		"[2023-07-19 07:09:25,198] [    INFO] - Initialize ASR server engine successfully on device: cpu.",
+		"Engine init successfully",
+	};
+	expect_each(before, up, sizeof up / sizeof up[0], "completed", "-");
+	static const char *const not_up[] = {
+		"Initialize ASR server engine failed, not successfully",
+		"Initialize ASR server engine on device: cpu.",
+	};
+	for (size_t i = 0; i < sizeof not_up / sizeof not_up[0]; i++) {
+		struct lsc_triage *t = trun_text(not_up[i]);
+		struct lsc_triage_start_info si;
+		cr_expect(lsc_triage_start(t, 0, &si) != 0 || strcmp(si.outcome, "completed"), "%s", not_up[i]);
+		lsc_triage_free(t);
+	}
+}
+
+/* A bar that counts bytes ("campplus_cn_common.bin: 0%| | 0.00/28.0M
+ * [00:00<?, ?B/s]") moves a file whatever its label: a fetch, the start
+ * under way, no app's work (a bar of steps is). */
+Test(generic, a_bar_that_counts_bytes_is_a_fetch)
+{
+	expect_start("campplus_cn_common.bin:   0%|          | 0.00/28.0M [00:00<?, ?B/s]\n", "loading", "-");
+	/* near miss: a bar of steps is the app's work, no start */
+	struct lsc_triage *t = trun_text("Sampling:  40%|####      | 8/20 [00:05<00:07, 1.5it/s]\n");
+	struct lsc_triage_start_info si;
+	cr_expect(lsc_triage_start(t, 0, &si) != 0 || !strcmp(si.outcome, "none"));
+	lsc_triage_free(t);
+}

@@ -613,7 +613,12 @@ static const char *strip_level_run(const char *q, const char *end, unsigned char
 	if (lv < 0 || (past < end && *past == ':'))
 		return q;
 	*lvl = (unsigned char)lv;
-	return tr_skip_ws(past, end);
+	past = tr_skip_ws(past, end);
+	/* the dash between the head and the message ("[    INFO] - start to
+	 * init the engine", PaddleSpeech's logger) */
+	if (end - past >= 3 && past[0] == '-' && past[1] == ' ' && past[2] != '-')
+		past = tr_skip_ws(past + 2, end);
+	return past;
 }
 
 /* The name of the stream a line came on, written before it by what

@@ -21,7 +21,8 @@
  * the prefilter finds `loaded ` in.
  *
  * Or the statement that the load went well, alone (`[llama-cpp] Loads
- * OK`, `model load succeeded`).
+ * OK`, `model load succeeded`), or that the model's init ended (`New LLM
+ * model initialized`).
  *
  * The same end on the line that began the load: `Loading model ...
  * done`, `loading weights: ok`, the last word saying the step finished
@@ -74,9 +75,34 @@ static int load_went_well(const char *s, size_t n)
 	return !memchr(s, '?', n);
 }
 
+/* "✅ New LLM model initialized", "Model initialised.": the model's init
+ * ended, its load in other words; the model the word right before the
+ * verb (not "Initialized model parallel groups", a verb before its
+ * object). Not negated or to come ("model not initialized", "will be"),
+ * not a question, not a failure. */
+static int model_initialized(const char *s, size_t n)
+{
+	static const char *const no[] = {"not", "never", "be", "being", "will", "if", "when", "until", "before",
+					 "once", "whether", "uninitialized", NULL};
+	const char *end = s + n, *k = tr_memmem_ci(s, n, "model initiali");
+	if (!k || (k > s && tr_alpha(k[-1])) || end - k < 17 || (k[14] != 'z' && k[14] != 's') ||
+	    strncasecmp(k + 15, "ed", 2) || (k + 17 < end && tr_alpha(k[17])))
+		return 0;
+	for (const char *p = s; p < end;) {
+		while (p < end && !tr_alpha(*p))
+			p++;
+		const char *b = p;
+		while (p < end && tr_alpha(*p))
+			p++;
+		if (p > b && one_of(b, (size_t)(p - b), no))
+			return 0;
+	}
+	return !tr_says_failed(s, n) && !memchr(s, '?', n);
+}
+
 int tr_model_loaded_words(const char *s, size_t n)
 {
-	if (load_went_well(s, n))
+	if (load_went_well(s, n) || model_initialized(s, n))
 		return 1;
 	static const char *const subj[] = {"model", "weights", "checkpoint", "shards", "tensors", NULL};
 	static const char *const no[] = {"not", "never", "before", "until", "being", "will", "be", "if", "when",

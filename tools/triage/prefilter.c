@@ -122,6 +122,8 @@ static const struct {
 	{"eady", TR_G_GREADY}, {"EADY", TR_G_GREADY}, {"tarted", TR_G_GREADY}, {"istening on", TR_G_GREADY},
 	{"tartup complete", TR_G_GREADY}, {"tartup time", TR_G_GREADY}, {"TARTUP TIME", TR_G_GREADY}, {"unning on http", TR_G_GREADY}, {"oaded model ", TR_G_GREADY},
 	{"nitialized successfully", TR_G_GREADY}, {"nitialised successfully", TR_G_GREADY},
+	/* "Initialize ASR server engine successfully": the init's verb, its object between */
+	{"successfully", TR_G_GREADY},
 	{"ow handle requests", TR_G_GREADY}, {"ow accept requests", TR_G_GREADY}, {"ow accepting requests", TR_G_GREADY},
 	{"ccepting connections", TR_G_GREADY},
 	/* gradio names the address first: "Running on local URL:  http://..." */
@@ -165,6 +167,8 @@ static const struct {
 	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
 	 * (tr_loading_model_named) */
 	{"oading ", TR_G_GLOADW}, {"oading: ", TR_G_GLOADW},
+	/* "New LLM model initialized": the model's init ended (model_loaded.c) */
+	{"odel initiali", TR_G_LOADED}, {"ODEL INITIALI", TR_G_LOADED},
 	/* "Initializing a text summarization model...": its init begun (model_init_begun) */
 	{"nitializing ", TR_G_GLOADW}, {"nitialising ", TR_G_GLOADW},
 	/* a section's banner for the load ("==========LoadModel==========": tr_load_banner) */

@@ -359,7 +359,8 @@ static int ready_words_of(const char *s, size_t n)
 	static const char *const anchor[] = {"ready", "start", "started", "starting", "startup", "listening",
 					     "running", "loaded", "still", "waiting", "before", "until", "up", "serving",
 					     "available", "connect", "access", "open", "visit", "navigate", "go",
-					     "online", "initialized", "initialised", "requests", "connections", NULL};
+					     "online", "initialized", "initialised", "requests", "connections",
+					     "successfully", NULL};
 	if (!any_word(s, n, anchor))
 		return 0;
 	/* a launcher gave up on it: "xtts server failed to come online" */
@@ -392,6 +393,13 @@ static int ready_words_of(const char *s, size_t n)
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
 		if (ci(s, n, yes[i]))
 			return !tr_ready_holder(s, n);
+	/* "Initialize ASR server engine successfully on device: cpu.": the
+	 * init's verb in any form, its object between, then that it went well */
+	static const char *const init[] = {"initialize", "initialise", "initialized", "initialised", "init", NULL};
+	static const char *const bad[] = {"failed", "fail", "not", "error", "unable", "cannot", NULL};
+	const char *ok = word(s, n, "successfully");
+	if (ok && any_word(s, (size_t)(ok - s), init) && !any_word(s, n, bad))
+		return !tr_ready_holder(s, n);
 	/* "Loaded model X on device D": the event, capitalised where its
 	 * message begins; "reusing loaded model X" is the model kept */
 	double v;
@@ -727,7 +735,8 @@ static int unlabelled_bar(const char *s, size_t n)
 }
 
 /* A bar's label that says it downloads the model's files ("Downloading
- * shards: 100%|...| 15/15 [07:19<00:00", "Fetching 5 files: 40%"): the
+ * shards: 100%|...| 15/15 [07:19<00:00", "Fetching 5 files: 40%"), or a
+ * bar that counts bytes under a label that does not say it loads: the
  * fetch before the load, no load's time. The label is what comes before
  * the bar's share. */
 static int download_bar(const char *s, size_t n)
@@ -737,7 +746,13 @@ static int download_bar(const char *s, size_t n)
 					   "files", "checkpoint", NULL};
 	const char *pc = memchr(s, '%', n);
 	size_t ln = pc ? (size_t)(pc - s) : n;
-	return any_word(s, ln, dl) && any_word(s, ln, what);
+	if (any_word(s, ln, dl) && any_word(s, ln, what))
+		return 1;
+	/* a bar that counts bytes ("campplus_cn_common.bin: 0%| | 0.00/28.0M
+	 * [00:00<?, ?B/s]") moves a file, whatever it is named: a fetch,
+	 * unless its label says it loads */
+	const char *br = memrchr(s, '[', n);
+	return br && tr_memmem(br, (size_t)(s + n - br), "B/s") && !loading_words(s, ln);
 }
 
 /* The figures that say how much: a load bar with its elapsed time and
@@ -1568,7 +1583,10 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		if (r >= 0)
 			return r;
 	}
-	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) && tr_says_failed(s, n);
+	/* at an error's level, a thing not found is the error ("ERROR:root:Model
+	 * config for ViT-bigG-14 not found") */
+	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) &&
+		    (tr_says_failed(s, n) || (lv >= TR_LV_ERROR && (word(s, n, "not found") || ci(s, n, "no such file"))));
 	/* a probe of a server's readiness that found it not up: a wait on
 	 * the server coming up (its own start goes on), no failure of it */
 	if ((errlv || fatal) && !kill && sig != TR_SIG_FAULT && tr_probe_not_up(s, n))
@@ -2122,7 +2140,8 @@ static int weight_file_named(const char *p, const char *end)
 
 /* "Initializing a text summarization model...", "Initializing text
  * classification pipeline with model x": the model's init begun, the
- * verb opening the line and the model a word of the next five (its
+ * verb opening the line (a status glyph may come before it: "⚡
+ * Initializing LLM model from ...") and the model a word of the next five (its
  * kind's words between); not a part that is no weights before it
  * ("Initializing tokenizer for model x"), not a number's count. */
 static int model_init_begun(const char *s, size_t n)
@@ -2130,10 +2149,15 @@ static int model_init_begun(const char *s, size_t n)
 	static const char *const verb[] = {"initializing", "initialising", NULL};
 	static const char *const obj[] = {"model", "models", "weights", "checkpoint", NULL};
 	static const char *const not_weights[] = {"tokenizer", "vocab", "vocabulary", "processor", "config", NULL};
-	const char *end = s + n, *p = s;
+	const char *end = s + n, *v = s;
+	/* past a status glyph before it ("⚡ Initializing ..."): symbols and
+	 * spaces, no letter or digit */
+	while (v < end && v - s < 8 && !tr_isword(*v))
+		v++;
+	const char *p = v;
 	while (p < end && tr_isword(*p))
 		p++;
-	if (!word_is(s, (size_t)(p - s), verb))
+	if (!word_is(v, (size_t)(p - v), verb))
 		return 0;
 	for (int w = 0; w < 5 && p < end; w++) {
 		while (p < end && *p == ' ')
