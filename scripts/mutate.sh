@@ -15,7 +15,7 @@
 #   -n  check only: say which snippets no longer apply, build nothing
 #
 #   scripts/mutate.sh --random N --seed S [--report FILE] [--mutant-timeout SECONDS]
-#                     [-d DIR] [-j JOBS] [-t SECONDS] [-n]
+#                     [--sanitize] [-d DIR] [-j JOBS] [-t SECONDS] [-n]
 #
 #   draws N compiling mutants from the source itself instead of the list
 #   (scripts/mutate_random.sh says how), the same N for the same seed and
@@ -24,7 +24,11 @@
 #   timeout defaults to 300 s (each test's own CTest TIMEOUT is 600 s, so a
 #   hang is cut here). With -n it prints the first N draws only; with
 #   -o REGEX it runs only the draws whose file:line:column matches (to run
-#   a report's survivors again after new tests).
+#   a report's survivors again after new tests). With --sanitize a mutant
+#   the tests let through is built again with -fsanitize=address,undefined
+#   (DIR/build-san, as .ci/run's second suite) and the same tests run there:
+#   one that fails kills it (killed-sanitizer), since the suite CI runs
+#   includes that build.
 #
 # Each entry of the list is a block of "key value" lines, blocks separated by
 # blank lines, '#' lines ignored:
@@ -45,10 +49,11 @@
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true
 
-r_count= r_seed=1 r_report= r_mtmo=300
+r_count= r_seed=1 r_report= r_mtmo=300 r_san=0
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
+	--sanitize) r_san=1; shift; continue ;;
 	--random | --seed | --report | --mutant-timeout)
 		[ $# -ge 2 ] || { echo "mutate: $1 needs a value" >&2; exit 2; }
 		case $1 in

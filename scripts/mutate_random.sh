@@ -144,6 +144,51 @@ r_tests_for() { # sets T to the space-separated tests for file $1
 	tests_of[$f]=$T
 }
 
+# ---- the sanitizer stage (--sanitize): the same tree built with
+# -fsanitize=address,undefined in a build of its own, its suite run once
+# unmutated (what fails there is left out of the stage), then, for each
+# mutant the normal build's tests let through, the same tests there -----------
+bld_san=$scratch/build-san
+declare -A broken_san=()
+if [ "$r_san" = 1 ]; then
+	if [ ! -f "$bld_san/build.ninja" ]; then
+		cmake -S "$src" -B "$bld_san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOADSCOPE_SANITIZE=ON \
+			-DLOADSCOPE_BUILD_BENCH=OFF "${launcher[@]}" >"$logs/configure-san.log" 2>&1 ||
+			{ echo "mutate: the sanitizer build's configure failed, see $logs/configure-san.log" >&2; exit 2; }
+	fi
+	echo "mutate: building the unmutated tree with the sanitizers" >&2
+	ninja -C "$bld_san" -j"$jobs" >"$logs/build-san.log" 2>&1 ||
+		{ echo "mutate: the sanitizer build fails unmutated, see $logs/build-san.log" >&2; exit 2; }
+	echo "mutate: running the suite on the unmutated tree with the sanitizers" >&2
+	ctest --test-dir "$bld_san" --timeout "$tmo" -j1 >"$logs/random-baseline-san.log" 2>&1 || true
+	pkill -KILL -f "^$bld_san/" 2>/dev/null || true
+	while IFS= read -r t; do broken_san[$t]=1; done < <(sed -n '/^The following tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' "$logs/random-baseline-san.log")
+	[ ${#broken_san[@]} -eq 0 ] || echo "mutate: failing with the sanitizers unmutated, left out of that stage: ${!broken_san[*]}" >&2
+fi
+
+# San: the tests of @tg (the array) the sanitizer build fails with the
+# mutant applied; sets SAN_BY to the first, rc 0 when one failed.
+r_san_kills() {
+	local t left rc=0
+	SAN_BY=
+	# shellcheck disable=SC2086
+	ninja -C "$bld_san" -j"$jobs" ${objs_of[$f]} >>"$log" 2>&1 || return 1
+	for t in "${tg[@]}"; do
+		[ -z "${broken_san[$t]:-}" ] || continue
+		ninja -C "$bld_san" -j"$jobs" "$t" loadscope_tool >>"$log" 2>&1 || return 1
+		left=$((r_mtmo - (SECONDS - t0)))
+		[ $left -gt 0 ] || return 1
+		rc=0
+		timeout -k 10 "$left" ctest --test-dir "$bld_san" -R "^$t\$" --timeout "$tmo" -j1 >>"$log" 2>&1 || rc=$?
+		pkill -KILL -f "^$bld_san/" 2>/dev/null || true
+		if [ $rc != 0 ]; then
+			SAN_BY="$t (sanitizers)"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # ---- the report: rewritten after every mutant, so a run stopped early
 # leaves the score of what it ran ---------------------------------------------
 r_write_report() {
@@ -159,6 +204,7 @@ r_write_report() {
 		for r in "${r_rows[@]}"; do echo "$r"; done
 		echo
 		echo "killed $killed, survived $survived, same code $same, stillborn $stillborn (of $ran compiled mutants)"
+		[ "$r_san" != 1 ] || echo "of the killed, by the sanitizer build alone: $san_killed"
 		if [ $((killed + survived)) -gt 0 ]; then
 			awk -v k=$killed -v s=$survived 'BEGIN { printf "score: %d / %d = %.1f %% killed (same-code mutants left out)\n", k, k + s, 100 * k / (k + s) }'
 		fi
@@ -178,7 +224,7 @@ r_write_report() {
 declare -A seen=() killer_of=() kills_by=()
 top_killers=
 r_rows=() r_diffs=()
-killed=0 survived=0 stillborn=0 same=0 ran=0 draws=0
+killed=0 survived=0 stillborn=0 same=0 ran=0 draws=0 san_killed=0
 max_draws=$((r_count * 20 + 100))
 : >"$logs/random-progress.txt"
 while [ $ran -lt "$r_count" ] && [ $draws -lt $max_draws ]; do
@@ -250,18 +296,24 @@ while [ $ran -lt "$r_count" ] && [ $draws -lt $max_draws ]; do
 			elif [ $rc = 124 ] || [ $rc = 137 ]; then outcome=killed-timeout
 			else outcome=killed; fi
 		fi
+		if [ "$outcome" = survived ] && [ "$r_san" = 1 ] && r_san_kills; then
+			outcome=killed-sanitizer
+		fi
 	fi
 	printf '%s' "$cur_orig" >"$src/$f"
 	cur_file=
 	case $outcome in
 	stillborn) stillborn=$((stillborn + 1)); continue ;;
 	same-code) same=$((same + 1)) ;;
+	killed-sanitizer) killed=$((killed + 1)) san_killed=$((san_killed + 1)) ;;
 	killed*) killed=$((killed + 1)) ;;
 	survived) survived=$((survived + 1)) ;;
 	esac
 	ran=$((ran + 1))
 	by=
-	if [ "${outcome#killed}" != "$outcome" ]; then
+	if [ "$outcome" = killed-sanitizer ]; then
+		by=$SAN_BY
+	elif [ "${outcome#killed}" != "$outcome" ]; then
 		by=$(sed -n '/^The following tests FAILED:/,$s/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' "$log" | head -1)
 		if [ -n "$by" ]; then
 			killer_of[$f]=$by
