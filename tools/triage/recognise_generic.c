@@ -739,14 +739,17 @@ static int unlabelled_bar(const char *s, size_t n)
  * bar that counts bytes under a label that does not say it loads: the
  * fetch before the load, no load's time. The label is what comes before
  * the bar's share. */
+/* The words of a fetch, and of what a model's fetch moves (download_bar,
+ * download_count) */
+static const char *const fetch_words[] = {"download", "downloading", "fetching", NULL};
+static const char *const fetched_words[] = {"model", "models", "shard", "shards", "safetensors", "gguf", "weights",
+					    "files", "checkpoint", NULL};
+
 static int download_bar(const char *s, size_t n)
 {
-	static const char *const dl[] = {"download", "downloading", "fetching", NULL};
-	static const char *const what[] = {"model", "models", "shard", "shards", "safetensors", "gguf", "weights",
-					   "files", "checkpoint", NULL};
 	const char *pc = memchr(s, '%', n);
 	size_t ln = pc ? (size_t)(pc - s) : n;
-	if (any_word(s, ln, dl) && any_word(s, ln, what))
+	if (any_word(s, ln, fetch_words) && any_word(s, ln, fetched_words))
 		return 1;
 	/* a bar that counts bytes ("campplus_cn_common.bin: 0%| | 0.00/28.0M
 	 * [00:00<?, ?B/s]") moves a file, whatever it is named: a fetch,
@@ -1690,9 +1693,11 @@ void tr_managed_frame_seen(struct lsc_triage *t, struct tr_line *l)
 		return;
 	/* the method's name, the last part before its arguments */
 	const char *p = memchr(l->s, '(', l->len), *m = p;
+	if (!p)
+		return;
 	while (m > l->s + 3 && m[-1] != '.')
 		m--;
-	if (p && p > m && loading_ident(m, (size_t)(p - m))) {
+	if (p > m && loading_ident(m, (size_t)(p - m))) {
 		st->ev_tb_load = tr_evid(st, l);
 		tr_touch(st, l);
 	}
@@ -1944,10 +1949,8 @@ static int server_launch(const char *s, size_t n)
  * no load time. */
 static int download_count(const char *s, size_t n, double *done, double *all)
 {
-	static const char *const dl[] = {"download", "downloading", NULL};
-	static const char *const what[] = {"model", "shard", "shards", "safetensors", "gguf", "weights", "files", NULL};
 	const char *end = s + n;
-	if (!any_word(s, n, dl))
+	if (!any_word(s, n, fetch_words))
 		return 0;
 	for (const char *p = s; p < end; p++) {
 		if (*p != '/' || p == s || !tr_digit(p[-1]) || p + 1 >= end || !tr_digit(p[1]))
@@ -1959,7 +1962,7 @@ static int download_count(const char *s, size_t n, double *done, double *all)
 		if (!tr_num(&a, p, done) || !tr_num(&b, end, all) || !(*all > 0) || *done > *all)
 			return 0;
 		/* "[9/19] -- ETA": the count of the model's files (the line before named them) */
-		return any_word(s, n, what) || (a0 > s && a0[-1] == '[');
+		return any_word(s, n, fetched_words) || (a0 > s && a0[-1] == '[');
 	}
 	return 0;
 }
