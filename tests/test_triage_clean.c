@@ -758,6 +758,7 @@ Test(triage_clean, a_loggers_default_level_and_name)
 	CLEAN("ERROR:C:\\models\\x.gguf", "C:\\models\\x.gguf");
 	CLEAN("ERROR:file:\\\\server\\m.gguf", "file:\\\\server\\m.gguf");
 	CLEAN("INFO:x:kept", "x:kept");
+	CLEAN("INFO:ab:kept", "kept"); /* two characters: a name */
 	CLEAN("INFO:model loaded:kept", "model loaded:kept");
 	CLEAN("INFO:12:30:kept", "12:30:kept");
 	CLEAN("INFO:app.:kept", "app.:kept");

@@ -3187,6 +3187,7 @@ Test(generic, a_models_init_begun_in_words)
 {
 	static const char *const begun[] = {
 		"Initializing a text summarization model...",
+		"Initializing one two three four model", /* the fifth word after the verb */
 		"Initializing text classification pipeline with model joeddav/distilbert",
 		"initialising the model",
 	};
