@@ -304,6 +304,10 @@ Test(cli, failed_write_to_stdout_exits_4)
 	cr_assert_str_eq(err, "loadscope: writing to stdout: No space left on device\n");
 	/* a usage error keeps its code */
 	cr_assert_eq(tool("triage --format yaml > /dev/full"), 64);
+	/* stdout closed and nothing written to it (the page goes to a file):
+	 * only the close fails, and says why */
+	cr_assert_eq(tool("triage --html %s/x.html %s 1>&-", dir, h), 4);
+	cr_assert(strstr(err, "loadscope triage: writing to stdout: Bad file descriptor\n"), "%s", err);
 }
 
 /* Run `loadscope triage [--color] FILE` on a pseudo-terminal under @env
