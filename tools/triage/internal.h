@@ -203,6 +203,9 @@ int tr_rate_gibps(const char **p, const char *end, double *g);
 int tr_after(const char *p, const char *end, const char *after,
 	     int (*fn)(const char **, const char *, double *), double *v);
 int tr_isword(char c);
+/* recognise_generic.c: is one of the words of @s[0..n), read as words
+ * (letters and digits) and case-blind, in @set (lower case, NULL-ended)? */
+int tr_any_word(const char *s, size_t n, const char *const *set);
 /* isdigit, isupper and tolower of the C locale (the triage's) inline: the
  * ctype functions are a call for every byte, and the cleaner, the number
  * scanners and the case-blind searches test several bytes of every line. */

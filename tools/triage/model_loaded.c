@@ -88,16 +88,7 @@ static int model_initialized(const char *s, size_t n)
 	if (!k || (k > s && tr_alpha(k[-1])) || end - k < 17 || (k[14] != 'z' && k[14] != 's') ||
 	    strncasecmp(k + 15, "ed", 2) || (k + 17 < end && tr_alpha(k[17])))
 		return 0;
-	for (const char *p = s; p < end;) {
-		while (p < end && !tr_alpha(*p))
-			p++;
-		const char *b = p;
-		while (p < end && tr_alpha(*p))
-			p++;
-		if (p > b && one_of(b, (size_t)(p - b), no))
-			return 0;
-	}
-	return !tr_says_failed(s, n) && !memchr(s, '?', n);
+	return !tr_any_word(s, n, no) && !tr_says_failed(s, n) && !memchr(s, '?', n);
 }
 
 int tr_model_loaded_words(const char *s, size_t n)

@@ -125,6 +125,11 @@ static int any_word(const char *s, size_t n, const char *const *set)
 	return 0;
 }
 
+int tr_any_word(const char *s, size_t n, const char *const *set)
+{
+	return any_word(s, n, set);
+}
+
 /* Is @w[0..len) one of @set (lower case), case-blind? */
 static int word_is(const char *w, size_t len, const char *const *set)
 {
