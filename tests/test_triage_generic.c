@@ -50,6 +50,13 @@ static unsigned nstarts_of(const char *log)
 	return n;
 }
 
+/* No start in each of the @n logs @logs: the near misses that begin nothing. */
+static void expect_no_start_each(const char *const *logs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(nstarts_of(logs[i]), 0, "a start in: %s", logs[i]);
+}
+
 Test(generic, json_lines_message_unwrapped_with_escapes)
 {
 	const char *log = "{\"ts\":1,\"level\":\"info\",\"msg\":\"starting engine \\\"x\\\"\"}\n"
@@ -3094,8 +3101,7 @@ Test(generic, a_load_time_in_title_case_or_parenthesised_units)
 		"Model Load Time: 0.887000 (samples)",
 		"Model Load Time: 0.887000 (seconds",
 	};
-	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
-		cr_expect_eq(nstarts_of(none[i]), 0, "a start in: %s", none[i]);
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
 }
 
 /* Parts of a pipeline loaded one after another under Python logging's
@@ -3174,8 +3180,7 @@ Test(generic, a_float_of_seconds_with_no_unit_after_a_duration_key)
 		"9.023834943771362",
 		"model version 1.2.345",
 	};
-	for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
-		cr_expect_eq(nstarts_of(none[i]), 0, "a start in: %s", none[i]);
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
 }
 
 /* "Initializing a text summarization model...": the model's init begun
@@ -3201,8 +3206,7 @@ Test(generic, a_models_init_begun_in_words)
 		cr_expect_eq(nstarts_of(begun[i]), 1, "%s", begun[i]);
 		expect_start(begun[i], "cut-off", "-");
 	}
-	for (size_t i = 0; i < sizeof not_begun / sizeof not_begun[0]; i++)
-		cr_expect_eq(nstarts_of(not_begun[i]), 0, "a start in: %s", not_begun[i]);
+	expect_no_start_each(not_begun, sizeof not_begun / sizeof not_begun[0]);
 }
 
 /* The load's share under a `Progress:` key after its verb and object
