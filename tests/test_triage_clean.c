@@ -692,6 +692,37 @@ Test(triage_clean, colon_joined_fields_and_a_level_arrow)
 	CLEAN("::ffff:10.0.0.1 kept", "::ffff:10.0.0.1 kept");
 }
 
+/* issue 23's eighteenth round: a pipe-separated head's level column
+ * (FastChat's and InternVL's `date | ERROR | stderr | `): gone, the level
+ * kept, at the line's start too (not taken for docker compose's service
+ * tag, which the stream's column after it then is). Near misses: a word in capitals that is no level
+ * before a bar (compose's tag: gone, no level), a stream name that is a
+ * word of the message, a level with no space after its bar. */
+Test(triage_clean, a_pipe_heads_level_and_stream_columns)
+{
+	static const struct {
+		const char *in, *out;
+		int level;
+	} cases[] = {
+		{"2024-05-17 15:30:19 | ERROR | stderr | Traceback (most recent call last):",
+		 "Traceback (most recent call last):", TR_LV_ERROR},
+		{"2024-05-17 15:30:19 | INFO | stdout | Loading the model",
+		 "Loading the model", TR_LV_INFO},
+		{"WARNING  | stderr | x", "x", TR_LV_WARN},
+		{"2024-05-17 15:30:19 | GPU | x", "x", 0},
+		{"stderr is redirected", "stderr is redirected", 0},
+		{"ERROR |x", "ERROR |x", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct tr_clean c = {0};
+		struct tr_line l;
+		const char *got = clean(&c, cases[i].in, &l);
+		cr_assert(got, "dropped: %s", cases[i].in);
+		cr_expect_str_eq(got, cases[i].out, "%s", cases[i].in);
+		cr_expect_eq(l.level, cases[i].level, "level of %s: %d", cases[i].in, l.level);
+	}
+}
+
 /* loguru's place of the call after its level (`name:function:line - `, or
  * ` | ` in a variant): gone, so a function named like an event
  * (`_wait_for_ready`) is no word of the message; a `host:port - `, a ratio,

@@ -2691,6 +2691,38 @@ Test(generic, a_load_failing_after_a_frontends_ready)
 		     "completed", "ok");
 }
 
+/* issue 23's eighteenth round: a traceback after a frontend's early ready
+ * line (a web UI's address before anything of the load, lollms' `Please
+ * open your browser`), cut in a frame that loads (`in _rebuild_model`): the
+ * model's load failing after the UI came up, so the start failed (as the
+ * failure words do above). Near misses: the same traceback in a request's
+ * frame, or ended by its exception line before any loading frame, leaves
+ * the UI's start completed; after a ready line that followed a load, a
+ * loading frame is another model's, the start stays completed. */
+Test(generic, a_traceback_loading_after_a_frontends_ready)
+{
+	static const char ui[] = "Please open your browser and go to http://localhost:9600 to view the ui\n"
+				 "Traceback (most recent call last):\n";
+	static const char *const loads[] = {
+		"  File \"C:\\app\\api\\__init__.py\", line 222, in _rebuild_model\n",
+		"  File \"/app/api/__init__.py\", line 222, in load_model\n",
+		"  File \"/app/serve/model_worker.py\", line 75, in __init__\n",
+	};
+	expect_each(ui, loads, sizeof loads / sizeof loads[0], "failed", "-");
+	static const char *const others[] = {
+		"  File \"/app/api/__init__.py\", line 222, in handle_request\n",
+		"  File \"/app/serve/worker.py\", line 75, in __init__\n",
+		"TypeError: bad operand\n  File \"/app/api/__init__.py\", line 9, in load_model\n",
+	};
+	expect_each(ui, others, sizeof others / sizeof others[0], "completed", "-");
+	expect_start("INFO loading model /m/x.gguf\n"
+		     "INFO model loaded in 5.0 s\n"
+		     "Please open your browser and go to http://localhost:9600 to view the ui\n"
+		     "Traceback (most recent call last):\n"
+		     "  File \"/app/api/__init__.py\", line 222, in load_model\n",
+		     "completed", "ok");
+}
+
 /* issue 23's fourteenth round: a paste that opens at a server's ready
  * line, then an engine's loader (DB-GPT's `Uvicorn running on`, then
  * llama.cpp's `llama_model_loader:` lines, cut): one start, the load

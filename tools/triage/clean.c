@@ -383,6 +383,12 @@ static const char *strip_compose(const char *p, const char *end)
 		q++;
 	if (q - p < 2 || q - p > 64 || !ascii_alpha(*p) || q >= end || *q != ' ')
 		return p;
+	/* a level's column (strip_level_column), not a service's name */
+	int caps = 1;
+	for (const char *c = p; c < q && caps; c++)
+		caps = tr_upper(*c);
+	if (caps && is_level_word(p, (size_t)(q - p)))
+		return p;
 	const char *b = tr_skip_ws(q, end);
 	if (b >= end || *b != '|' || (b + 1 < end && b[1] != ' '))
 		return p;
@@ -656,6 +662,24 @@ static const char *strip_stream(const char *q, const char *end)
 	return q;
 }
 
+/* A level as a column of a pipe-separated head, `ERROR | ` (loguru's
+ * `| INFO     | `, FastChat's `| ERROR | stderr | `): a level word in
+ * capitals, its padding, then the bar; past it with the level in *@lvl,
+ * or @q. Not a word in capitals that is no level (`GPU | `, a table's
+ * column, stays). */
+static const char *strip_level_column(const char *q, const char *end, unsigned char *lvl)
+{
+	const char *w = q;
+	while (w < end && tr_upper(*w))
+		w++;
+	const char *b = tr_skip_ws(w, end);
+	if (w == q || b == w || end - b < 2 || b[0] != '|' || b[1] != ' ' || !is_level_word(q, (size_t)(w - q)))
+		return q;
+	char name[2] = {*q, 0};
+	*lvl = (unsigned char)level_index(name);
+	return tr_skip_ws(b + 1, end);
+}
+
 /* A log viewer's date and time as a column before ` | ` (Rancher's `Sun,
  * May 29 2022 2:12:16 am | `, a dashboard's `2022-05-29 02:12:16 | `):
  * words of a date only (a weekday's or a month's name, am/pm, a zone),
@@ -923,7 +947,10 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 			return r;
 	}
 	if (tr_upper(*q) || tr_digit(*q)) {
-		const char *r = strip_viewer_clock(q, end);
+		const char *r = strip_level_column(q, end, lvl);
+		if (r != q)
+			return r;
+		r = strip_viewer_clock(q, end);
 		if (r != q)
 			return r;
 	}

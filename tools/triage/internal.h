@@ -619,6 +619,11 @@ struct lsc_triage {
 	 * building the model) opens its start; 0 none */
 	unsigned long tb_orphan_no;
 	unsigned tb_orphan_src;
+	/* a traceback's header read after the current start's early ready
+	 * line (a web UI up before any load), in input @tb_late_src: a later
+	 * frame of it that loads makes it the model's load failing; 0 none */
+	unsigned long tb_late_no;
+	unsigned tb_late_src;
 	/* the line of input @no_model_src whose setting said the server starts
 	 * with no model (`Model config: N/A`); 0 none: a start begun after it
 	 * in that input holds none until a load says otherwise */

@@ -1144,10 +1144,14 @@ static int frame_loads(const char *s, size_t n)
 			return 1;
 		/* a model's constructor: `__init__` in a file of a models
 		 * folder (vLLM's `model_executor/models/llama.py`,
-		 * transformers' `models/llama/modeling_llama.py`): the model
-		 * being built, its load; not its `forward` (a request's) */
+		 * transformers' `models/llama/modeling_llama.py`) or a module
+		 * named for the model (FastChat's and InternVL's
+		 * `serve/model_worker.py`, whose worker loads it as it is
+		 * built): the model being built, its load; not its `forward`
+		 * (a request's) */
 		if (fl == 8 && !memcmp(in, "__init__", 8) &&
-		    (tr_memmem(s, n, "/models/") || tr_memmem(s, n, "\\models\\") || tr_memmem(s, n, "modeling_")))
+		    (tr_memmem(s, n, "/models/") || tr_memmem(s, n, "\\models\\") || tr_memmem(s, n, "modeling_") ||
+		     tr_memmem(s, n, "/model_") || tr_memmem(s, n, "\\model_")))
 			return 1;
 		return loading_ident(in, fl);
 	}
@@ -1505,6 +1509,40 @@ static int orphan_traceback_line(struct lsc_triage *t, struct tr_line *l)
 	return 1;
 }
 
+/* A traceback whose header (@header: l is one) came after the start's
+ * early ready line (a web UI's address before any load, lollms' `Please
+ * open your browser`) is marked; a later frame of it that loads (`in
+ * _rebuild_model`) says the block is the model's load failing after the
+ * UI came up, so the start is the model's, failed (as
+ * load_begun_after_ready's failure words say); its exception line,
+ * reached first, leaves the ready as it was (a request's error). Returns
+ * 1 used, or -1 where the line is not the block's loading frame. */
+static int late_traceback_line(struct lsc_triage *t, struct tr_start *st, struct tr_line *l, int header)
+{
+	if (header && st->done && st->ready_early && st->ev_gen_ready >= 0) {
+		t->tb_late_no = l->no;
+		t->tb_late_src = l->src;
+		return -1;
+	}
+	if (!t->tb_late_no || t->tb_late_src != l->src || header)
+		return -1;
+	if (!st->done || !st->ready_early || exception_line(l->s, l->len)) {
+		t->tb_late_no = 0;
+		return -1;
+	}
+	if (!frame_loads(l->s, l->len))
+		return -1;
+	t->tb_late_no = 0;
+	load_begun_after_ready(st, l);
+	if (st->done)
+		return -1;
+	int e = tr_evid(st, l);
+	tr_touch(st, l);
+	st->in_traceback = 1;
+	st->ev_tb = st->ev_tb_load = e;
+	return 1;
+}
+
 /* what the failing line is to record_failure(): one of these */
 enum { FL_TB = 1, FL_FRAME, FL_EXC, FL_SIG };
 
@@ -1586,6 +1624,8 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		tr_touch(cur, l);
 		return 1;
 	}
+	if (cur && late_traceback_line(t, cur, l, tb && !frame) > 0)
+		return 1;
 	if (!cur && t->tb_orphan_no && t->tb_orphan_src == l->src && !tb) {
 		int r = orphan_traceback_line(t, l);
 		if (r >= 0)
@@ -2956,7 +2996,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	if ((k & TR_G_GFATAL) && shuts_down(t, l))
 		return 1;
 	if ((k & (TR_G_GENERIC | TR_G_GFATAL)) || l->level >= TR_LV_ERROR || (t->cur && t->cur->in_traceback) ||
-	    t->tb_orphan_no) {
+	    t->tb_orphan_no || t->tb_late_no) {
 		if (failure(t, l, level_of(l)))
 			return 1;
 	}

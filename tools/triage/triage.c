@@ -446,7 +446,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 	if (!used &&
 	    ((l.kw & (TR_G_GANY | TR_G_LOADED | TR_G_IK)) || l.level >= TR_LV_ERROR ||
 	     (t->cur && (t->cur->in_traceback || (t->cur->load_banner && l.len > 3 && strchr("=-#*~", l.s[0])))) ||
-	     (!t->cur && t->tb_orphan_no)) &&
+	     (!t->cur && t->tb_orphan_no) || (t->cur && t->tb_late_no)) &&
 	    !(l.flags & TR_L_MDTABLE))
 		used = tr_recognise_generic(t, &l);
 	if (!used)
