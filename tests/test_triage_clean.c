@@ -723,6 +723,38 @@ Test(triage_clean, a_pipe_heads_level_and_stream_columns)
 	}
 }
 
+/* issue 23's eighteenth round: Python logging's `asctime - name -
+ * levelname - message` after its clock, and Seldon's `- module:func:line -
+ * INFO: `: gone, the level kept. Near misses: a list's dash before words,
+ * a name with no level after it, a level with neither dash nor colon after
+ * it, a level word in lower case (a word of the message). */
+Test(triage_clean, python_loggings_dashed_fields)
+{
+	static const struct {
+		const char *in, *out;
+		int level;
+	} cases[] = {
+		{"2026-04-17 10:24:25,709 - __main__ - INFO - voicebox-server starting up...",
+		 "voicebox-server starting up...", TR_LV_INFO},
+		{"2021-03-10 05:20:02,108 - seldon_core.microservice:main:225 - INFO: Starting microservice.py:main",
+		 "Starting microservice.py:main", TR_LV_INFO},
+		{"2026-04-17 10:24:25,709 - ERROR - model failed", "model failed", TR_LV_ERROR},
+		{"2026-04-17 10:24:25,709 - app - WARNING: low memory", "low memory", TR_LV_WARN},
+		{"- load the model first", "- load the model first", 0},
+		{"- app - nothing here", "- app - nothing here", 0},
+		{"- app - INFO model", "- app - INFO model", 0},
+		{"- app - info - x", "- app - info - x", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct tr_clean c = {0};
+		struct tr_line l;
+		const char *got = clean(&c, cases[i].in, &l);
+		cr_assert(got, "dropped: %s", cases[i].in);
+		cr_expect_str_eq(got, cases[i].out, "%s", cases[i].in);
+		cr_expect_eq(l.level, cases[i].level, "level of %s: %d", cases[i].in, l.level);
+	}
+}
+
 /* loguru's place of the call after its level (`name:function:line - `, or
  * ` | ` in a variant): gone, so a function named like an event
  * (`_wait_for_ready`) is no word of the message; a `host:port - `, a ratio,

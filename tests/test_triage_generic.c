@@ -2723,6 +2723,46 @@ Test(generic, a_traceback_loading_after_a_frontends_ready)
 		     "completed", "ok");
 }
 
+/* issue 23's eighteenth round: a paste where nothing opens a start but a
+ * program saying it starts (`Starting LOLLMS Web UI...`, `Welcome to
+ * KoboldCpp - Version 1.95`, `start to init the engine`), cut before its
+ * load: one start, begun and cut off, not "nothing recognisable". Near
+ * misses: an activity started (a download, fio's processes, inference), a
+ * start that failed, a name of several words before
+ * `starting up`: no start; a startup line before a load that opens its
+ * own start: that one start, which completed. */
+Test(generic, a_program_saying_it_starts_then_cut)
+{
+	static const char *const boots[] = {
+		"Starting LOLLMS Web UI...\npersonal_path:/content/personal_data\n",
+		"INFO: Starting microservice.py:main\nFound annotation a:b\n",
+		"voicebox-server starting up...\nPython version: 3.12.10\n",
+		"Welcome to KoboldCpp - Version 1.95\nFor command line arguments, please refer to --help\n",
+		"[2022-06-23 06:18:31,311] [    INFO] - start to init the engine\n",
+		"Starting the Seldon microservice\n",
+	};
+	for (size_t i = 0; i < sizeof boots / sizeof boots[0]; i++) {
+		cr_expect_eq(nstarts_of(boots[i]), 1, "starts in: %s", boots[i]);
+		expect_start(boots[i], "cut-off", "-");
+	}
+	static const char *const none[] = {
+		"Starting download of model.bin\n",
+		"Starting 4 processes\n",
+		"Starting inference on 3 images\n",
+		"Starting the download now\n",
+		"Starting server failed: port in use\n",
+		"the web server starting up\n",
+		"Welcome to the forum, thanks for the report\n",
+		"starting LOLLMS Web UI later\n",
+	};
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
+	static const char up[] = "Starting LOLLMS Web UI...\n"
+				 "INFO loading model /m/x.gguf\n"
+				 "INFO model loaded in 5.0 s\n";
+	cr_expect_eq(nstarts_of(up), 1);
+	expect_start(up, "completed", "ok");
+}
+
 /* issue 23's fourteenth round: a paste that opens at a server's ready
  * line, then an engine's loader (DB-GPT's `Uvicorn running on`, then
  * llama.cpp's `llama_model_loader:` lines, cut): one start, the load

@@ -923,6 +923,40 @@ static const char *strip_logback(const char *q, const char *end, unsigned char *
 	return tr_skip_ws(p + 3, end);
 }
 
+/* Python logging's `%(asctime)s - %(name)s - %(levelname)s - %(message)s`
+ * after its clock (the format most examples print; Seldon's `- module:
+ * function:line - INFO: `, a script's `- __main__ - INFO - `): the dash,
+ * a logger's name as one token and its dash, maybe, then a level word and
+ * ` - ` or `: `. Past them with the level in *@lvl, or @q. Not a dash
+ * before words (a list's item), not a name with no level after it. */
+static const char *strip_dash_fields(const char *q, const char *end, unsigned char *lvl)
+{
+	if (end - q < 8 || q[0] != '-' || q[1] != ' ')
+		return q;
+	const char *w = q + 2;
+	for (int field = 0; field < 2; field++) {
+		const char *we = w;
+		while (we < end && we - w < 96 && *we != ' ')
+			we++;
+		const char *sep = we;
+		if (we > w && we[-1] == ':')
+			we--;
+		if (we > w && is_level_word(w, (size_t)(we - w)) && tr_upper(*w)) {
+			int dash = end - sep >= 3 && !memcmp(sep, " - ", 3);
+			int colon = sep[-1] == ':' && sep < end && *sep == ' ';
+			if (!dash && !colon)
+				return q;
+			char name[2] = {*w, 0};
+			*lvl = (unsigned char)level_index(name);
+			return tr_skip_ws(dash ? sep + 3 : sep, end);
+		}
+		if (field || we == w || end - sep < 3 || memcmp(sep, " - ", 3))
+			return q;
+		w = sep + 3;
+	}
+	return q;
+}
+
 /* One leading prefix; returns the new start (== p when none). */
 static const char *strip_one(const char *p, const char *end, double *ts, unsigned char *lvl)
 {
@@ -936,6 +970,8 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 			return r;
 	}
 
+	if (q < end && *q == '-')
+		return strip_dash_fields(q, end, lvl);
 	/* every prefix below opens with one of these: most lines go no further */
 	if (q >= end || !(*q == '[' || *q == '(' || tr_digit(*q) || tr_upper(*q) || *q == 's' || *q == ':'))
 		return p;

@@ -624,6 +624,14 @@ struct lsc_triage {
 	 * frame of it that loads makes it the model's load failing; 0 none */
 	unsigned long tb_late_no;
 	unsigned tb_late_src;
+	/* the first line that said a program starts while the input had no
+	 * start (boot_said.c), kept for an input where nothing else opens one;
+	 * 0 none; @boot_base: the starts begun before the input */
+	unsigned long boot_no;
+	unsigned boot_base;
+	unsigned boot_src;
+	size_t boot_len;
+	char boot_text[160];
 	/* the line of input @no_model_src whose setting said the server starts
 	 * with no model (`Model config: N/A`); 0 none: a start begun after it
 	 * in that input holds none until a load says otherwise */
@@ -684,6 +692,13 @@ struct tr_start *tr_current(struct lsc_triage *t, const struct tr_line *l);
 /* A start marker: a fresh start unless the current one has only seen its
  * own beginning. @family names the log family. */
 struct tr_start *tr_begin(struct lsc_triage *t, const struct tr_line *l, const char *family);
+/* boot_said.c: does the line say a program starts (`Starting LOLLMS Web
+ * UI...`, `x-server starting up...`, `Welcome to X - Version N`)? */
+int tr_boot_said(const char *s, size_t n);
+/* The first such line while no start has begun, kept (tr_boot_seen); at
+ * the input's end, where no start begun, it opens one (tr_boot_start). */
+void tr_boot_seen(struct lsc_triage *t, const struct tr_line *l);
+void tr_boot_start(struct lsc_triage *t);
 /* A singleton fact is about to be set on the current start: begin a fresh
  * start when the current one already has it (@have) or is ready. */
 struct tr_start *tr_fresh_if(struct lsc_triage *t, const struct tr_line *l, int have, const char *family);

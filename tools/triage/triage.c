@@ -143,6 +143,8 @@ int lsc_triage_source(struct lsc_triage *t, const char *name)
 	if (t->blen || t->overlong)
 		lsc_triage_feed(t, "\n", 1);
 	flush_held(t); /* the last line of the input before: its source's */
+	tr_boot_start(t);
+	t->boot_base = t->nstarts;
 	if (t->lineno == 0 && t->nsrc == 1 && t->src == 0) {
 		set_source(t, 0, name);
 		return 0;
@@ -460,6 +462,8 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 	}
 	if (!framed)
 		tr_managed_keep(t, &l);
+	if (!used)
+		tr_boot_seen(t, &l);
 	if (used)
 		t->nrecog++;
 	model_named(t, &l);
@@ -676,6 +680,7 @@ int lsc_triage_finish(struct lsc_triage *t)
 		t->overlong = 0;
 	}
 	flush_held(t);
+	tr_boot_start(t);
 	tr_close_all(t);
 	sort_outputs(t);
 	t->finished = 1;
