@@ -2763,6 +2763,22 @@ Test(generic, a_program_saying_it_starts_then_cut)
 	expect_start(up, "completed", "ok");
 }
 
+/* issue 23's eighteenth round: a speech model's first decode, its
+ * language detected (whisper.cpp's `auto-detected language: de`,
+ * faster-whisper's `Detected language: English`), ran the model: the load
+ * completed, as a warmup done says. Near misses: the load alone is cut
+ * off, and a wait for the detection is no decode. */
+Test(generic, a_language_detected_after_the_load)
+{
+	expect_start("loading model /m/ggml-base.bin\n"
+		     "model size = 140.54 MB\n"
+		     "auto-detected language: de (p = 0.995631)\n",
+		     "completed", "-");
+	expect_start("INFO loading model /m/large-v3\nINFO Detected language: English\n", "completed", "-");
+	expect_start("loading model /m/ggml-base.bin\nmodel size = 140.54 MB\n", "cut-off", "-");
+	expect_start("loading model /m/ggml-base.bin\nwaiting for the detected language: de\n", "cut-off", "-");
+}
+
 /* issue 23's fourteenth round: a paste that opens at a server's ready
  * line, then an engine's loader (DB-GPT's `Uvicorn running on`, then
  * llama.cpp's `llama_model_loader:` lines, cut): one start, the load

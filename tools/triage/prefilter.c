@@ -149,6 +149,7 @@ static const struct {
 	{"armup finished", TR_G_GEND}, {"arm-up finished", TR_G_GEND}, {"armup done", TR_G_GEND},
 	{"arm-up done", TR_G_GEND}, {"ompleted warmup", TR_G_GEND}, {"inished warmup", TR_G_GEND},
 	{"one loading", TR_G_GEND}, {"oaded the model", TR_G_GEND}, {"oad progress", TR_G_GEND},
+	{"etected language:", TR_G_GEND},
 	{".weight", TR_G_GFIG}, {".bias", TR_G_GFIG}, {"% model", TR_G_GFIG}, {"% of ", TR_G_GFIG},
 	{"rogress: ", TR_G_GFIG},
 	{"oading model", TR_G_GBEGIN}, {"oading weights", TR_G_GBEGIN}, {"oading checkpoint", TR_G_GBEGIN},

@@ -2708,11 +2708,15 @@ static int load_end_words(struct lsc_triage *t, struct tr_line *l)
 	const char *pg;
 	/* "Finish loading": the bare verb some engines print for the past. A
 	 * warmup done ("Model warm-up complete", "Completed warmup for voice
-	 * x") ran the model: its weights are in, as after a load summary */
+	 * x") ran the model: its weights are in, as after a load summary; so
+	 * did a speech model's first decode, its language detected
+	 * (whisper.cpp's `auto-detected language: de`, openai-whisper's and
+	 * faster-whisper's `Detected language: English`) */
 	static const char *const ends[] = {"load weight end", "weights loaded", "loading complete", "load complete",
 					   "finished loading", "finish loading", "done loading", "loaded the model",
 					   "warmup complete", "warm-up complete", "warmup finished", "warm-up finished",
-					   "warmup done", "warm-up done", "completed warmup", "finished warmup"};
+					   "warmup done", "warm-up done", "completed warmup", "finished warmup",
+					   "detected language:"};
 	/* a wait for the end or a plan of it is no end: "waiting for it to finish loading" */
 	static const char *const notyet[] = {"before", "until", "not", "never", "to", "will", "waiting", "wait", NULL};
 	int said = load_then_over(l->s, l->len);
