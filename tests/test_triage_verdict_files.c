@@ -13,7 +13,10 @@
  * and the held-out score is never averaged into the other. On the stems
  * developed on the test is exact besides: every start not listed in
  * KNOWN_MISMATCHES must match, so one start that regresses fails it, not
- * only enough of them to cross the floor.
+ * only enough of them to cross the floor. A start the tool finds past the
+ * verdict's last (one process read as two) is a mismatch of its own: the
+ * issue's one start per process is scored, not only the starts the
+ * verdict names.
  *
  * Leave one engine out: for each engine E with logs in the corpus, E's
  * logs are triaged again with E's shapes and recognisers switched off
@@ -224,9 +227,13 @@
  * saying it starts, a language detected): developed on 691 of 776 (89.0
  * %), and a ninth fresh set, t23aj (25 public logs, 25 starts), held out:
  * 13 of 25 before and after, corpus-a, corpus-b and t23aj 37 of 57 (64.9
- * %). */
-#define VERDICT_FLOOR 88
-#define VALIDATION_FLOOR 62
+ * %). Since the same round a start the tool finds past a verdict's (one
+ * process read as two) is scored as a mismatch too (extra_starts): 29 such
+ * starts in 22 logs developed on, 3 held out, so developed on 691 of 805
+ * (85.8 %) and held out 37 of 60 (61.7 %): both floors follow the stricter
+ * count down. */
+#define VERDICT_FLOOR 85
+#define VALIDATION_FLOOR 61
 /* Leave-one-engine-out: the floor over all engines' starts, and the
  * issue's target per engine (reported, not asserted: see docs/triage.md). */
 /* 673 of 747, 90.1 %, 2026-12-07, after issue 23's seventeenth round
@@ -408,6 +415,30 @@ static struct tally *tally_of(struct tally *tl, unsigned *ntl, const char *engin
 	return x;
 }
 
+/* The starts the tool found past the verdict's (one process read as two:
+ * a second load summary, a runner's lines taken for a new process): each
+ * is a start the verdict says is not there, scored as a mismatch (into
+ * @all, and @vall when held out) and listed in KNOWN_MISMATCHES by its
+ * index unless held out; a listed index past what the tool finds now is
+ * stale. */
+static void extra_starts(const char *stem, const struct vfile *v, size_t ns, int val, unsigned *all, unsigned *vall)
+{
+	for (unsigned k = v->n; k < ns || k < v->n + 8; k++) {
+		int kn = known(stem, k);
+		if (k >= ns) {
+			cr_expect(!kn, "%s start %u is not found now: remove it from %s", stem, k, KNOWN);
+			continue;
+		}
+		(*all)++;
+		*vall += (unsigned)val;
+		say("VERDICT MISMATCH%s %s start %u (%s): a start the verdict does not have (the tool found %zu, the "
+		    "verdict %u)",
+		    kn ? " (known)" : "", stem, k, v->n ? v->r[0].engine : "-", ns, v->n);
+		cr_expect(kn || val, "%s start %u: a start the verdict does not have (the tool found %zu, the verdict %u)",
+			  stem, k, ns, v->n);
+	}
+}
+
 static char **stems(size_t *n)
 {
 	char **v = trun_list(VERDICTS, ".verdict", n);
@@ -475,6 +506,7 @@ Test(verdicts, score_overall_per_engine_and_validation)
 			cr_expect(ok[k] || kn || val, "%s start %u no longer matches its verdict: %s", st[i], k,
 				  why[k]);
 		}
+		extra_starts(st[i], &v, ns, val, &all, &vall);
 		lsc_triage_free(t);
 	}
 	say("VERDICT SCORE: %u of %u starts (%.1f%%) match their verdict files", good, all,
