@@ -2779,6 +2779,49 @@ Test(generic, a_language_detected_after_the_load)
 	expect_start("loading model /m/ggml-base.bin\nwaiting for the detected language: de\n", "cut-off", "-");
 }
 
+/* issue 23's eighteenth round: the parts of a load listed right after its
+ * first figure (whisperkit's `- Encoder load time: 519.13 seconds`, then
+ * `- Decoder load time: 1.69 seconds`, `- Tokenizer load time: 0.34
+ * seconds`, under its `Models initialized in 521.27 seconds`) are that
+ * load's, not runs of their own; the same list again after the next
+ * command is the second run. Near misses: a part that takes the parts
+ * past the first figure (2 % and 0.05 s of rounding aside), one three
+ * lines after the part before, and one that is no list's item, are a
+ * second run, as any second load figure after a completed start. */
+Test(generic, a_loads_parts_listed_after_it)
+{
+	static const char run[] = "Initializing models...\n"
+				  "Models initialized in 521.27 seconds\n"
+				  "  - Encoder load time: 519.13 seconds\n"
+				  "  - Decoder load time: 1.69 seconds\n"
+				  "  - Tokenizer load time: 0.34 seconds\n";
+	cr_expect_eq(nstarts_of(run), 1);
+	expect_start(run, "completed", "slow");
+	char two[1024];
+	snprintf(two, sizeof two, "%s./cli transcribe x.wav\nInitializing models...\n"
+				  "Models initialized in 1.25 seconds\n"
+				  "  - Encoder load time: 0.83 seconds\n"
+				  "  - Decoder load time: 0.06 seconds\n",
+		 run);
+	cr_expect_eq(nstarts_of(two), 2);
+	static const char head[] = "Initializing models...\n  - Encoder load time: 1.00 seconds\n";
+	char log[512];
+	/* 0.50 + 0.57 = 1.07, the first figure's 1.02 + 0.05: a part */
+	snprintf(log, sizeof log, "%s  - Decoder load time: 0.50 seconds\n  - Tokenizer load time: 0.57 seconds\n", head);
+	cr_expect_eq(nstarts_of(log), 1, "%s", log);
+	snprintf(log, sizeof log, "%s  - Decoder load time: 0.50 seconds\n  - Tokenizer load time: 0.58 seconds\n", head);
+	cr_expect_eq(nstarts_of(log), 2, "%s", log);
+	snprintf(log, sizeof log, "%s  - Decoder load time: 0.50 seconds\nx\n  - Tokenizer load time: 0.10 seconds\n",
+		 head);
+	cr_expect_eq(nstarts_of(log), 1, "%s", log);
+	snprintf(log, sizeof log, "%s  - Decoder load time: 0.50 seconds\nx\ny\n  - Tokenizer load time: 0.10 seconds\n",
+		 head);
+	cr_expect_eq(nstarts_of(log), 2, "%s", log);
+	/* no list's item: a figure of its own */
+	snprintf(log, sizeof log, "%s  Decoder load time: 0.50 seconds\n", head);
+	cr_expect_eq(nstarts_of(log), 2, "%s", log);
+}
+
 /* issue 23's fourteenth round: a paste that opens at a server's ready
  * line, then an engine's loader (DB-GPT's `Uvicorn running on`, then
  * llama.cpp's `llama_model_loader:` lines, cut): one start, the load

@@ -400,6 +400,10 @@ struct tr_start {
 	int gen_load_weights;   /* gen_load_s is the weights' own load summary ("model loaded in"), not an init or ready time */
 	int gen_load_part;      /* gen_load_s is one part's finished load ("Shard 0 ready in 30.9 s": subject.c) */
 	unsigned napp_startup;  /* lines that were an ASGI server's own startup (`Waiting for application startup.`) */
+	/* the parts of the load summary listed after it, their sum and the
+	 * last one's line (recognise_generic.c's part_of); 0 none yet */
+	double parts_s;
+	unsigned long parts_no;
 	int opened_loaded;      /* the start's first stage was the load's end or later: the paste opens past its load */
 	struct tr_num moved_s, moved_gib; /* an amount moved in a time ("pinned 28.47 GiB in 18 s", moved.c): a load's measure */
 	struct tr_num ckpt_gib; /* the checkpoint's size, as the engine gives it */

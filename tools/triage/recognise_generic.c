@@ -891,15 +891,36 @@ static void moved_measure(struct tr_start *st, int e, double gib, double secs)
 	}
 }
 
+/* A part of the start's load figure listed right after it ("- Encoder
+ * load time: 519.13 seconds", then "- Decoder load time: 1.69 seconds",
+ * "- Tokenizer load time: 0.34 seconds"): a list's item, the line next
+ * but one at most to the figure or to the part before, the parts' sum
+ * within the figure (2 % and 0.05 s for the printed rounding). Counts @v
+ * in. Not a figure of its own line after a heading (a report's "After"
+ * run). */
+static int part_of(struct tr_start *c, const struct tr_line *l, double v)
+{
+	int ev = c->gen_load_s.ev;
+	if (ev < 0 || (unsigned)ev >= c->nev || l->len < 2 || l->s[0] != '-' || l->s[1] != ' ')
+		return 0;
+	unsigned long last = c->parts_no > c->ev[ev].line ? c->parts_no : c->ev[ev].line;
+	double sum = (c->parts_no > c->ev[ev].line ? c->parts_s : 0) + v;
+	if (l->no <= last || l->no - last > 2 || sum > c->gen_load_s.v * 1.02 + 0.05)
+		return 0;
+	c->parts_s = sum;
+	c->parts_no = l->no;
+	return 1;
+}
+
 /* The start a load figure of @v s on @l belongs to, its evidence in @e:
  * a second load figure after the start completed is a second run (the
  * same model loaded again, or on another device), unless it is the
- * enclosing loader's summary of the same load; else the current start.
- * NULL when none can be had. */
+ * enclosing loader's summary of the same load or a part of it listed
+ * after it; else the current start. NULL when none can be had. */
 static struct tr_start *load_figure_start(struct lsc_triage *t, struct tr_line *l, double v, int *e)
 {
 	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL, *st;
-	if (!(c && c->done && tr_has(&c->gen_load_s) && !encloses(c, l, v)))
+	if (!(c && c->done && tr_has(&c->gen_load_s) && !encloses(c, l, v) && !part_of(c, l, v)))
 		return take(t, l, e);
 	if (!(st = tr_fresh_if(t, l, 1, NULL)))
 		return NULL;

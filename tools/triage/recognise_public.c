@@ -375,7 +375,12 @@ static int llama_line(struct lsc_triage *t, struct tr_line *l)
 			st->direct_on = 1; /* a read error later is direct I/O's */
 		return 1;
 	}
-	if (tr_find(l, "load time") && tr_after(s, end, "load time", tr_dur_s, &v)) {
+	/* llama.cpp's and whisper.cpp's timings write `load time = N ms`; a
+	 * list of a program's own parts (whisperkit's `- Encoder load time:
+	 * 519.13 seconds`) is the shared vocabulary's */
+	const char *lt = tr_find(l, "load time");
+	const char *eq = lt ? tr_skip_ws(lt + 9, end) : NULL;
+	if (eq && eq < end && *eq == '=' && tr_after(s, end, "load time", tr_dur_s, &v)) {
 		/* a second timings block is a second run (llama.cpp prints them once, at the end) */
 		st = t->cur && t->cur->src == l->src && tr_has(&t->cur->loaded_s)
 			     ? tr_fresh_if(t, l, 1, "llama.cpp")
