@@ -2822,6 +2822,23 @@ Test(generic, a_loads_parts_listed_after_it)
 	cr_expect_eq(nstarts_of(log), 2, "%s", log);
 }
 
+/* A size after a duration word is the first one after it: vLLM's HPU
+ * runner's `took 19.97 GiB of device memory (19.98 GiB/94.62 GiB used)`
+ * is 19.97 GiB, not the device's total after the slash (found by the
+ * figures test, tests/test_triage_speed_figures.c). */
+Test(generic, the_first_size_after_took)
+{
+	struct lsc_triage *t = trun_text("INFO Pre-loading model weights on hpu:0 took 19.97 GiB of device memory "
+					 "(19.98 GiB/94.62 GiB used)\n"
+					 "INFO Loading model weights took 4.0 seconds\n");
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect(fabs(si.gib - 19.97) < 1e-9, "size %f", si.gib);
+	cr_expect(fabs(si.load_s - 4.0) < 1e-9, "time %f", si.load_s);
+	lsc_triage_free(t);
+}
+
 /* issue 23's fourteenth round: a paste that opens at a server's ready
  * line, then an engine's loader (DB-GPT's `Uvicorn running on`, then
  * llama.cpp's `llama_model_loader:` lines, cut): one start, the load

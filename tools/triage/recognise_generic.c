@@ -581,7 +581,10 @@ static int duration_after_key(const char *s, const char *end, const char **kk, c
 						*gib = g;
 					return 1;
 				}
-				if ((q = p, tr_size_gib(&q, end, &gg)))
+				/* the first size after the key: "took 19.97 GiB of
+				 * device memory (19.98 GiB/94.62 GiB used)" is 19.97,
+				 * not the device's total after the slash */
+				if ((q = p, tr_size_gib(&q, end, &gg)) && isnan(g))
 					g = gg;
 				/* past the whole number: "2.2845 GiB" is not also "2845 GiB" */
 				for (q = p; q < end && (tr_digit(*q) || *q == '.' || *q == ','); q++)
