@@ -203,6 +203,47 @@ Test(load_into_many, refusals_write_nothing)
 	free(path);
 }
 
+/* Two extents that overlap in one destination are refused whatever the
+ * order they are given in, with extents of the other destination given
+ * between them, before and after (the check walks the extents sorted by
+ * destination, then offset: a sort that left another destination's
+ * extent between the two would hide the overlap); the same extents with
+ * the overlap removed load. Nothing is written when refused. */
+Test(load_into_many, extents_overlapping_in_one_destination)
+{
+	char *path = pattern_file("ovl.bin", 8192);
+	unsigned char *m = aligned_alloc(4096, 3 * 4096);
+	struct lsc_dest d[2] = {{m, 4096, "a"}, {m + 8192, 4096, "b"}};
+	/* dest 0: [0, 100) and [50, 150) overlap; dest 1: one extent */
+	const struct lsc_extent a0 = {.path = path, .length = 100, .arena_offset = 0, .dest = 0};
+	const struct lsc_extent a1 = {.path = path, .file_offset = 200, .length = 100, .arena_offset = 50, .dest = 0};
+	const struct lsc_extent b0 = {.path = path, .file_offset = 400, .length = 10, .arena_offset = 0, .dest = 1};
+	const struct lsc_extent orders[][3] = {{a0, b0, a1}, {a1, b0, a0}, {b0, a1, a0}, {a0, a1, b0}, {a1, a0, b0}};
+	for (size_t i = 0; i < sizeof orders / sizeof orders[0]; i++) {
+		memset(m, 0xAB, 3 * 4096);
+		lsct_capture_reset(&cap);
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		cr_expect_eq(lsc_load_into_many(p, NULL, orders[i], 3, d, 2, NULL), -EINVAL, "order %zu", i);
+		lsc_profiler_destroy(p);
+		cr_expect_eq(lsct_count_with(&cap, "error", "overlap in the arena"), 1, "order %zu: %s", i, cap.buf);
+		for (size_t k = 0; k < 3 * 4096; k++)
+			if (m[k] != 0xAB)
+				cr_assert_fail("order %zu: byte %zu written", i, k);
+	}
+	/* apart by one byte: [0, 100) and [100, 200) */
+	struct lsc_extent apart[3] = {a0, b0, a1};
+	apart[2].arena_offset = 100;
+	lsct_capture_reset(&cap);
+	lsc_profiler *p = lsct_profiler_fresh(&cap);
+	cr_assert_eq(lsc_load_into_many(p, NULL, apart, 3, d, 2, NULL), 0, "%s", cap.buf);
+	lsc_profiler_destroy(p);
+	expect_file_bytes(m, 0, 100, "dest a, first");
+	expect_file_bytes(m + 100, 200, 100, "dest a, second");
+	expect_file_bytes(m + 8192, 400, 10, "dest b");
+	free(m);
+	free(path);
+}
+
 /* A destination index is for lsc_load_into_many only. */
 Test(load_into_many, dest_on_a_load_of_one_destination_is_refused)
 {
