@@ -13,6 +13,8 @@
 #include <math.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <loadscope/profiler.h>
@@ -111,4 +113,56 @@ Test(span_accounting, faults_per_s_is_minflt_over_wall_s)
 	char said[64];
 	snprintf(said, sizeof said, "this process %.0f minor, ", minflt);
 	cr_assert(strstr(pl.human, said), "the sentence: %s (minflt %.0f)", pl.human, minflt);
+}
+
+/* A span's memory fields are the process's status at its end, as the tree
+ * at proc_root says (VmRSS, VmLck, VmPin, each a different number here, so
+ * a field left out or taken from its neighbour shows), in the result and
+ * in the verbose phase line alike; without the status file each is -1,
+ * in both. */
+Test(span_accounting, memory_fields_are_the_status_at_the_end)
+{
+	char root[] = "/tmp/lsc-spanmem-XXXXXX", dir[64], path[96];
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(dir, sizeof dir, "%s/self", root);
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	snprintf(path, sizeof path, "%s/status", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs("Name:\tengine\nVmLck:\t    4096 kB\nVmPin:\t 29851648 kB\nVmRSS:\t 41943040 kB\n", f);
+	fclose(f);
+	static const struct {
+		const char *key;
+		int64_t want;
+	} fields[] = {{"rss_kib", 41943040}, {"lck_kib", 4096}, {"pin_kib", 29851648}};
+	for (int with = 1; with >= 0; with--) {
+		if (!with)
+			cr_assert_eq(unlink(path), 0);
+		struct lsc_profiler_options o;
+		lsc_profiler_options_init(&o);
+		o.sink = lsct_sink;
+		o.sink_user = &cap;
+		o.flags = LSC_PROFILER_IGNORE_ENV | LSC_PROFILER_NO_WATCHDOG | LSC_PROFILER_VERBOSE;
+		o.proc_root = root;
+		lsc_profiler *p;
+		lsct_capture_reset(&cap);
+		cr_assert_eq(lsc_profiler_create(&o, &p), 0);
+		lsc_span s;
+		struct lsc_span_result r;
+		cr_assert_eq(lsc_span_begin(p, LSC_PHASE_PIN, NULL, 0, &s), 0);
+		cr_assert_eq(lsc_span_end(p, s, &r), 0);
+		lsc_profiler_destroy(p);
+		const int64_t got[] = {r.rss_kib, r.lck_kib, r.pin_kib};
+		struct lsc__parsed pl;
+		cr_assert(lsct_find(&cap, "phase", 0, store, sizeof store, &pl), "%s", cap.buf);
+		for (unsigned i = 0; i < 3; i++) {
+			int64_t want = with ? fields[i].want : -1, line = 0;
+			cr_expect_eq(got[i], want, "%s: %lld, want %lld", fields[i].key, (long long)got[i],
+				     (long long)want);
+			cr_expect_eq(lsc__parsed_i64(&pl, fields[i].key, &line), 0, "%s in %s", fields[i].key, cap.buf);
+			cr_expect_eq(line, want, "%s in the line: %lld", fields[i].key, (long long)line);
+		}
+	}
+	rmdir(dir);
+	rmdir(root);
 }
