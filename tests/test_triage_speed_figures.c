@@ -110,16 +110,7 @@ static int same(double got, double want)
 /* Is start @i of @stem listed in FIGURES_KNOWN? */
 static int known(const char *stem, unsigned i)
 {
-	FILE *f = fopen(VERDICTS "/FIGURES_KNOWN", "r");
-	if (!f)
-		return 0;
-	char line[512], st[256];
-	unsigned k;
-	int hit = 0;
-	while (!hit && fgets(line, sizeof line, f))
-		hit = line[0] != '#' && sscanf(line, "%255s %u", st, &k) == 2 && k == i && !strcmp(st, stem);
-	fclose(f);
-	return hit;
+	return trun_listed(VERDICTS "/FIGURES_KNOWN", stem, i);
 }
 
 static struct lsc_triage *run(const char *stem)

@@ -307,16 +307,7 @@ static int read_verdict(const char *stem, struct vfile *v)
 /* Is start @i of @stem listed in KNOWN_MISMATCHES? */
 static int known(const char *stem, unsigned i)
 {
-	FILE *f = fopen(KNOWN, "r");
-	if (!f)
-		return 0;
-	char line[512], st[256];
-	unsigned k;
-	int hit = 0;
-	while (!hit && fgets(line, sizeof line, f))
-		hit = line[0] != '#' && sscanf(line, "%255s %u", st, &k) == 2 && k == i && !strcmp(st, stem);
-	fclose(f);
-	return hit;
+	return trun_listed(KNOWN, stem, i);
 }
 
 /* Does start @i of @t have a warn or fail finding @id? */

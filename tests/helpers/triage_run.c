@@ -313,6 +313,20 @@ int trun_held_out(const char *stem)
 	return hit;
 }
 
+int trun_listed(const char *path, const char *stem, unsigned i)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	char line[512], st[256];
+	unsigned k;
+	int hit = 0;
+	while (!hit && fgets(line, sizeof line, f))
+		hit = line[0] != '#' && sscanf(line, "%255s %u", st, &k) == 2 && k == i && !strcmp(st, stem);
+	fclose(f);
+	return hit;
+}
+
 char **trun_list_developed(const char *logs, size_t *n)
 {
 	size_t all;

@@ -64,6 +64,9 @@ void trun_names_free(char **v, size_t n);
 /* Is @stem held out of development (listed in tests/corpus/validation.txt)?
  * Those logs are scored apart and never read while the shapes are tuned. */
 int trun_held_out(const char *stem);
+/* Is start @i of @stem listed in the "stem start  why" file @path
+ * (KNOWN_MISMATCHES, FIGURES_KNOWN; '#' lines are comments)? */
+int trun_listed(const char *path, const char *stem, unsigned i);
 /* The corpus logs (NAME.log) under @logs that are not held out, in name
  * order: every log the triage was developed on, reviewed or verdict-only.
  * Free with trun_names_free(v, *n). */
