@@ -25,7 +25,6 @@
 #include "helpers/triage_run.h"
 
 #define VERDICTS LSC_TEST_CORPUS "/verdicts"
-#define LOGS LSC_TEST_CORPUS "/logs"
 
 /* The number and the unit of a figure as printed: a decimal comma
  * (`3386,19 ms`, as a German locale prints it) read as a point. */
@@ -113,24 +112,6 @@ static int known(const char *stem, unsigned i)
 	return trun_listed(VERDICTS "/FIGURES_KNOWN", stem, i);
 }
 
-static struct lsc_triage *run(const char *stem)
-{
-	char path[512];
-	snprintf(path, sizeof path, LOGS "/%s.log", stem);
-	size_t len;
-	char *buf = trun_slurp(path, &len);
-	if (!buf)
-		return NULL;
-	struct lsc_triage_opts o = {.source = stem};
-	struct lsc_triage *t = lsc_triage_new(&o);
-	if (t) {
-		lsc_triage_feed(t, buf, len);
-		lsc_triage_finish(t);
-	}
-	free(buf);
-	return t;
-}
-
 /* The column @c (0-based) of a tab-separated @line, into @out. */
 static int column(const char *line, int c, char *out, size_t cap)
 {
@@ -169,7 +150,7 @@ Test(figures, each_speed_verdict_rests_on_the_logs_figures)
 			  "FIGURES:%u: a figure with no unit this test knows: %s | %s | %s", lineno, tm, sz, rt);
 		cr_assert(!trun_held_out(stem), "FIGURES:%u: %s is held out", lineno, stem);
 		unsigned k = (unsigned)strtoul(start, NULL, 10);
-		struct lsc_triage *t = run(stem);
+		struct lsc_triage *t = trun_stem(stem, NULL);
 		cr_assert(t, "%s: cannot triage", stem);
 		struct lsc_triage_start_info si;
 		int have = lsc_triage_start(t, k, &si) == 0;

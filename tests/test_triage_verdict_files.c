@@ -334,25 +334,6 @@ static int has_fail(struct lsc_triage *t, unsigned i)
 	return 0;
 }
 
-static struct lsc_triage *run(const char *stem, const char *off)
-{
-	char path[512];
-	snprintf(path, sizeof path, LOGS "/%s.log", stem);
-	size_t len;
-	char *buf = trun_slurp(path, &len);
-	if (!buf)
-		return NULL;
-	struct lsc_triage_opts o = {.source = stem};
-	struct lsc_triage *t = lsc_triage_new(&o);
-	if (t) {
-		lsc_triage_engine_off(t, off);
-		lsc_triage_feed(t, buf, len);
-		lsc_triage_finish(t);
-	}
-	free(buf);
-	return t;
-}
-
 /* Compare @t with @v; per start into @ok (1 match), with the reason in @why. */
 static void compare(struct lsc_triage *t, const struct vfile *v, int check_cause, int *ok, char (*why)[160])
 {
@@ -464,7 +445,7 @@ Test(verdicts, score_overall_per_engine_and_validation)
 	for (size_t i = 0; i < n; i++) {
 		struct vfile v;
 		cr_assert(read_verdict(st[i], &v) == 0, "%s.verdict unreadable", st[i]);
-		struct lsc_triage *t = run(st[i], NULL);
+		struct lsc_triage *t = trun_stem(st[i], NULL);
 		cr_assert(t, "%s: cannot triage", st[i]);
 		int ok[64];
 		char why[64][160];
@@ -531,7 +512,7 @@ Test(verdicts, leave_one_engine_out)
 			continue;
 		/* a log's starts are one engine's, as its first start names */
 		const char *eng = v.r[0].engine;
-		struct lsc_triage *t = run(st[i], eng);
+		struct lsc_triage *t = trun_stem(st[i], eng);
 		cr_assert(t);
 		int ok[64];
 		char why[64][160];

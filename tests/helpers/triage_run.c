@@ -313,6 +313,25 @@ int trun_held_out(const char *stem)
 	return hit;
 }
 
+struct lsc_triage *trun_stem(const char *stem, const char *off)
+{
+	char path[512];
+	snprintf(path, sizeof path, LSC_TEST_CORPUS "/logs/%s.log", stem);
+	size_t len;
+	char *buf = trun_slurp(path, &len);
+	if (!buf)
+		return NULL;
+	struct lsc_triage_opts o = {.source = stem};
+	struct lsc_triage *t = lsc_triage_new(&o);
+	if (t) {
+		lsc_triage_engine_off(t, off);
+		lsc_triage_feed(t, buf, len);
+		lsc_triage_finish(t);
+	}
+	free(buf);
+	return t;
+}
+
 int trun_listed(const char *path, const char *stem, unsigned i)
 {
 	FILE *f = fopen(path, "r");

@@ -64,6 +64,10 @@ void trun_names_free(char **v, size_t n);
 /* Is @stem held out of development (listed in tests/corpus/validation.txt)?
  * Those logs are scored apart and never read while the shapes are tuned. */
 int trun_held_out(const char *stem);
+/* The corpus log @stem (tests/corpus/logs/@stem.log) triaged whole, its
+ * source named @stem, with engine @off's shapes switched off (NULL: none);
+ * NULL when unreadable or out of memory. */
+struct lsc_triage *trun_stem(const char *stem, const char *off);
 /* Is start @i of @stem listed in the "stem start  why" file @path
  * (KNOWN_MISMATCHES, FIGURES_KNOWN; '#' lines are comments)? */
 int trun_listed(const char *path, const char *stem, unsigned i);
