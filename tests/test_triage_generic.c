@@ -3474,3 +3474,193 @@ Test(generic, a_bar_that_counts_bytes_is_a_fetch)
 	cr_expect(lsc_triage_start(t, 0, &si) != 0 || !strcmp(si.outcome, "none"));
 	lsc_triage_free(t);
 }
+
+/* issue 23's nineteenth round: a model loaded, called by the name in
+ * quotes the server gives it (Triton's `successfully loaded
+ * 'fastertransformer' version 1`, behind glog's and docker compose's
+ * prefixes): completed. Near misses: a quoted config file and a library
+ * loaded are no model, and the verb's object unquoted is no name. */
+Test(generic, a_model_loaded_by_its_quoted_name)
+{
+	expect_start("I0415 15:10:10.022000 89 model_repository_manager.cc:1345] successfully loaded "
+		     "'fastertransformer' version 1\n",
+		     "completed", "-");
+	expect_start("fauxpilot-triton-1         | I0415 15:10:10.022000 89 model_repository_manager.cc:1345] "
+		     "successfully loaded 'fastertransformer' version 1\n",
+		     "completed", "-");
+	static const char *const none[] = {
+		"successfully loaded 'config.json'\n",
+		"2024-09-19 23:01:44 | INFO | faiss.loader | Successfully loaded faiss with AVX2 support.\n",
+		"successfully loaded fastertransformer version 1\n",
+	};
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
+}
+
+/* issue 23's nineteenth round: the model's file not opened (gemma.cpp's
+ * `Failed to open model file - does it exist?`, `failed to open GGUF
+ * file`): the load failed, at any level. Near misses: a file that is no
+ * model not opened, and a load that opened its model file. */
+Test(generic, the_model_file_not_opened)
+{
+	expect_start("Abort at /src/gemma.cpp/gemma.cc:117: Failed to open model file  - does it exist?\n", "failed",
+		     "-");
+	expect_start("loading model /m/x.gguf\ngguf_init_from_file: failed to open GGUF file '/m/x.gguf'\n", "failed",
+		     "-");
+	expect_start("loading model /m/x.gguf\nfailed to open log file /tmp/x.log, logging to stderr\n", "cut-off",
+		     "-");
+	static const char *const none[] = {"Failed to open log file  - does it exist?\n",
+					   "opened model file /m/x.gguf\n"};
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
+}
+
+/* issue 23's nineteenth round: the model reading a prompt (rwkv.cpp's
+ * chat: `Processing 92 prompt tokens, may take a while`) ran it: its load
+ * completed. Near misses: a plan to process them, a count with no verb
+ * before it, and the verb with no count are no run. */
+Test(generic, a_prompt_read_by_the_model)
+{
+	expect_start("Loading RWKV model\nProcessing 92 prompt tokens, may take a while\n", "completed", "-");
+	expect_start("loading model /m/x.bin\n[chat] evaluated 12 prompt tokens\n", "completed", "-");
+	expect_each("Loading RWKV model\n",
+		    (const char *const[]){"it will process 92 prompt tokens next", "max 92 prompt tokens",
+					  "Processing prompt tokens"},
+		    3, "cut-off", "-");
+}
+
+/* issue 23's nineteenth round: `loaded` inside a name of code
+ * (`[RNLlama] is_model_loaded false`) is a flag read out, no load
+ * ended. Near miss: the same words as a sentence are the load's end. */
+Test(generic, loaded_inside_a_name_is_no_load)
+{
+	static const char *const none[] = {"I RNLLAMA_ANDROID_JNI: [RNLlama] is_model_loaded false\n",
+					   "model_loaded_callback registered\n"};
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
+	expect_start("loading model /m/x.gguf\nI RNLLAMA_ANDROID_JNI: [RNLlama] model loaded\n", "completed", "-");
+	expect_start("loading model /m/x.gguf\nis_model_loaded false\n", "cut-off", "-");
+}
+
+/* issue 23's nineteenth round: `Failed loading model X` (the gerund,
+ * Foundry Local's words) is the load's failure, and its repeat with no
+ * line of its own between is the same failure (one start). Near miss:
+ * `Finished loading model X` is its end. */
+Test(generic, failed_loading_is_the_loads_failure)
+{
+	static const char log[] = "Loading model...\n"
+				  "[12:31:04 ERR] Failed loading model:qwen3.5-0.8b-generic-cpu:2\n"
+				  "Internal Server Error\n"
+				  "Failed loading model qwen3.5-0.8b-generic-cpu:2\n";
+	expect_start(log, "failed", "-");
+	cr_expect_eq(nstarts_of(log), 1);
+	expect_start("Failed loading model qwen3.5-0.8b\n", "failed", "-");
+	expect_start("Loading model...\nFinished loading model qwen3.5-0.8b\n", "completed", "-");
+}
+
+/* issue 23's nineteenth round: an exception's name opening the line
+ * while a load is under way (WebLLM's `GPUPipelineError: [Invalid
+ * ShaderModule (unlabeled)] is invalid.` after its `Loading model from
+ * cache[49/49]`) ends the load, whatever the message's words. Near
+ * misses: the same line after the model is up is the running app's, a
+ * warning's name is no exception, and a lowercase `error:` key is no
+ * name. */
+Test(generic, an_exception_thrown_out_of_a_load)
+{
+	static const char load[] = "Loading model from cache[49/49]: 0MB loaded. 0% completed, 0 secs elapsed.\n\n";
+	expect_each(load, (const char *const[]){"GPUPipelineError: [Invalid ShaderModule (unlabeled)] is invalid."}, 1,
+		    "failed", "-");
+	expect_each("loading model /m/x.gguf\nmodel loaded in 3.0 s\n",
+		    (const char *const[]){"GPUPipelineError: [Invalid ShaderModule (unlabeled)] is invalid."}, 1,
+		    "completed", "ok");
+	expect_each(load,
+		    (const char *const[]){"DeprecationWarning: [x] is invalid.",
+					  "shader_error: [Invalid ShaderModule (unlabeled)] is invalid."},
+		    2, "cut-off", "-");
+}
+
+/* issue 23's nineteenth round: the same load line again after its load
+ * failed (Deep-Live-Cam's `Loading face swapper model from: X` after
+ * `Error loading face swapper model: ... should exist`, three times) is
+ * the same app trying the same file once more: one start, failed. Near
+ * miss: a different load after the failure (a launcher trying its next
+ * backend) is a start of its own. */
+Test(generic, the_same_load_retried_is_one_start)
+{
+	static const char once[] = "[DLC.FACE-SWAPPER] Loading face swapper model from: C:\\m\\inswapper_128.onnx\n"
+				   "[DLC.FACE-SWAPPER] Error loading face swapper model: model_file "
+				   "C:\\m\\inswapper_128.onnx should exist\n";
+	char log[1024];
+	snprintf(log, sizeof log, "%s%s%s", once, once, once);
+	cr_expect_eq(nstarts_of(log), 1);
+	expect_start(log, "failed", "-");
+	static const char two[] = "Loading model /m/a.gguf\n"
+				  "Error loading model: /m/a.gguf should exist\n"
+				  "Loading model /m/b.gguf\n"
+				  "Error loading model: /m/b.gguf should exist\n";
+	cr_expect_eq(nstarts_of(two), 2);
+}
+
+/* issue 23's nineteenth round: a part of the model named in its own
+ * words, read from the model's folder (vosk's Kaldi lines `Loading HCLG
+ * from /opt/vosk-model-en/model/graph/HCLG.fst`): the load under way.
+ * Near misses: the same part from a folder that is no model's, the
+ * tokenizer from the model's folder, and the folder alone. */
+Test(generic, a_part_read_from_the_models_folder)
+{
+	expect_start("LOG (VoskAPI:ReadDataFiles():model.cc:263) Loading HCLG from "
+		     "/opt/vosk-model-en/model/graph/HCLG.fst\n",
+		     "cut-off", "-");
+	expect_start("Loading i-vector extractor from C:\\models\\en\\ivector\\final.ie\n", "cut-off", "-");
+	static const char *const none[] = {"Loading HCLG from /opt/graphs/HCLG.fst\n",
+					   "Loading tokenizer from /models/x/tokenizer.json\n",
+					   "Loading settings from /opt/models/\n"};
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
+}
+
+/* issue 23's nineteenth round: a terminal pane's border right after a
+ * line's text (`...gemma.cc:117: Failed│`) is where the pane wrapped it:
+ * the next line inside the pane continues it, the border dropped, so
+ * `Failed to open model file` is read whole, under a prefix both lines
+ * share too. Near misses: text padded to the border is a line of its own,
+ * and so is a next line outside the pane, or one whose stamp differs. */
+Test(generic, a_line_wrapped_at_a_panes_border)
+{
+	static const char bar[] = "\xe2\x94\x82";
+	char log[512];
+	snprintf(log, sizeof log, "Abort at /src/gemma.cc:117: Failed%s\n to open model file  - does it exist?   %s\n",
+		 bar, bar);
+	expect_start(log, "failed", "-");
+	snprintf(log, sizeof log, "Abort at /src/gemma.cc:117: Failed %s\nto open model file  - does it exist?   %s\n",
+		 bar, bar);
+	cr_expect_eq(nstarts_of(log), 0, "joined:\n%s", log);
+	snprintf(log, sizeof log, "Abort at /src/gemma.cc:117: Failed%s\n to open model file  - does it exist?\n", bar);
+	cr_expect_eq(nstarts_of(log), 0, "joined:\n%s", log);
+	/* a prefix over both lines (a quote, a constant stamp) is dropped from
+	 * the continuation; stamps that differ inside a word are no shared
+	 * prefix, and the lines stay apart */
+	snprintf(log, sizeof log, "> Abort at /src/gemma.cc:117: Failed%s\r\n>  to open model file  - does it exist?   %s\r\n",
+		 bar, bar);
+	expect_start(log, "failed", "-");
+	snprintf(log, sizeof log, "12:00:01 Abort at /src/gemma.cc:117: Failed%s\n12:00:02 loading model /m/x.gguf   %s\n",
+		 bar, bar);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	struct lsc_triage_start_info si;
+	cr_assert(lsc_triage_start(t, 0, &si) == 0);
+	cr_expect_eq(si.first_line, 2, "the load's line joined to the one before:\n%s", log);
+	lsc_triage_free(t);
+}
+
+/* issue 23's nineteenth round: a chat CLI's help for its command to
+ * leave (llama-cli's `  /exit or Ctrl+C     stop or exit` under
+ * `available commands:`), after the model's load began, is the CLI up
+ * and waiting for the user: completed. Near misses: the user's own
+ * `/exit` typed at the prompt, the help before any load, and the command
+ * named in a sentence. */
+Test(generic, a_chat_clis_help_after_the_load)
+{
+	expect_start("Loading model...\navailable commands:\n  /exit or Ctrl+C     stop or exit\n", "completed", "-");
+	expect_start("loading model /m/x.gguf\n/bye         leave the chat\n", "completed", "-");
+	expect_each("Loading model...\n",
+		    (const char *const[]){"> /exit", "/exit", "type /exit or Ctrl+C to stop or exit"}, 3,
+		    "cut-off", "-");
+	cr_expect_eq(nstarts_of("available commands:\n  /exit or Ctrl+C     stop or exit\n"), 0);
+}

@@ -660,3 +660,26 @@ Test(outcome, bar_under_way_projects_at_its_pace)
 			lsc_triage_free(t);
 		}
 }
+
+/* issue 23's nineteenth round: a logcat line at a wrap width is not
+ * continued by the next logcat line, whose month-day date opens it
+ * ("09-26 23:40:57.089 ..."): the failure is read on its own line (2),
+ * not glued to the load line before it. */
+Test(outcome, logcat_date_opens_its_line_after_a_wrap_width)
+{
+	static const char l1[] = "09-26 23:40:56.583 22955 23001 D RNLlamaContext: Loading model from /data/x.gguf";
+	cr_assert_eq(strlen(l1), 80);
+	char log[512];
+	snprintf(log, sizeof log, "%s\n09-26 23:40:57.089 22955 23001 E RNLlama: failed to load model /data/x.gguf\n", l1);
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	unsigned long at = 0;
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (!strcmp(f.id, "load-failed"))
+			at = f.first_line;
+	}
+	cr_expect_eq(at, 2, "the failure's line is %lu", at);
+	lsc_triage_free(t);
+}

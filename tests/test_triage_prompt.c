@@ -323,3 +323,83 @@ Test(prompt, bare_prompt_back_after_the_programs_log_in_unknown_words)
 				     "(venv) PS D:\\tts> python other.py\n"),
 			  "failed");
 }
+
+/* issue 23's nineteenth round: a command that fetches a model's files
+ * (`hf download x`, `huggingface-cli download`, `ollama pull x`) runs no
+ * model: its download bars are its own output, no start. Near misses: the
+ * same bars after a command that runs a program are that start's fetch
+ * (still loading), and a run typed after the download is a start. */
+Test(prompt, a_download_command_is_no_start)
+{
+	static const char bar[] = "Fetching 3 files:   0%|          | 0/3 [00:00<?, ?it/s]\n";
+	static const char *const fetch[] = {"hf download microsoft/BitNet-b1.58-2B-4T-gguf --local-dir m",
+					    "huggingface-cli download Qwen/Qwen2-7B", "ollama pull llama3"};
+	char log[512];
+	const char *o;
+	for (size_t i = 0; i < sizeof(fetch) / sizeof(fetch[0]); i++) {
+		cr_expect(!tr_command_launches(fetch[i], fetch[i] + strlen(fetch[i])), "a launch: %s", fetch[i]);
+		snprintf(log, sizeof log, "user@host:~$ %s\n%s", fetch[i], bar);
+		cr_expect_eq(nstarts(log, NULL), 0, "a start in:\n%s", log);
+	}
+	snprintf(log, sizeof log, "user@host:~$ python app.py --model Qwen/Qwen2-7B\n%s", bar);
+	cr_expect_eq(nstarts(log, &o), 1);
+	cr_expect_str_eq(o, "loading");
+	snprintf(log, sizeof log, "$ hf download Qwen/Qwen2-7B\n%s$ python app.py --model Qwen/Qwen2-7B\n%s", bar, bar);
+	cr_expect_eq(nstarts(log, &o), 1);
+	cr_expect_str_eq(o, "loading");
+}
+
+/* issue 23's nineteenth round: a prompt whose user the copy lost
+ * (`@radxa-e54c:~/x$ ./llm_demo m.rkllm`) is still a prompt: the host, its
+ * path and the sign. Near misses: an address, a mention and a decorator
+ * opening a line are none. */
+Test(prompt, a_prompt_without_its_user)
+{
+	const char *c = cmd_of("@radxa-e54c:~/rknn-llm/deploy$ ./llm_demo /m/Qwen3-4B-1.2.0.rkllm 2048 4096");
+	cr_assert(c);
+	cr_expect_str_eq(c, "./llm_demo /m/Qwen3-4B-1.2.0.rkllm 2048 4096");
+	static const char *const no[] = {"@host.org: thanks for the fix", "@maintainer: same here $ 5",
+					 "@torch.no_grad()", "@radxa-e54c:~/x $ ls"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect_null(cmd_of(no[i]), "a prompt in: %s", no[i]);
+}
+
+static const char *failure_id(const char *log)
+{
+	static char id[32];
+	id[0] = 0;
+	struct lsc_triage *t = trun_text(log);
+	cr_assert(t);
+	for (size_t i = 0; i < lsc_triage_nfindings(t); i++) {
+		struct lsc_triage_finding_info f;
+		lsc_triage_finding(t, i, &f);
+		if (f.severity == LSC_TRIAGE_FAIL)
+			snprintf(id, sizeof id, "%s", f.id);
+	}
+	lsc_triage_free(t);
+	return id;
+}
+
+/* issue 23's nineteenth round: a runtime's failure before ready, in a
+ * start whose command ran a model file (`hailortcli benchmark x.hef`,
+ * `./llm_demo /m/q.rkllm`), is that model's load failing (load-failed),
+ * whatever its words. Near misses: the same failure after a command that
+ * names no model file is the start's failure (start-failed), and so is
+ * one after a config file. */
+Test(prompt, a_failure_of_a_command_that_ran_a_model_file)
+{
+	static const char fail[] = "[HailoRT] [error] CHECK_EXPECTED failed with status=HAILO_INVALID_ARGUMENT(2) -\n";
+	static const char *const model[] = {"hailortcli benchmark .\\tddfa_mobilenet_v1.hef",
+					    "./llm_demo /home/radxa/rkllm/Qwen3-4B-1.2.0.rkllm 2048 4096",
+					    "python run.py --model /m/yolov8n.tflite"};
+	static const char *const other[] = {"hailortcli benchmark --help-all now", "python run.py --config /m/x.yaml"};
+	char log[512];
+	for (size_t i = 0; i < sizeof(model) / sizeof(model[0]); i++) {
+		snprintf(log, sizeof log, "$ %s\nStarting Measurements...\n%s", model[i], fail);
+		cr_expect_str_eq(failure_id(log), "load-failed", "in:\n%s", log);
+	}
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		snprintf(log, sizeof log, "$ %s\nStarting Measurements...\n%s", other[i], fail);
+		cr_expect_str_eq(failure_id(log), "start-failed", "in:\n%s", log);
+	}
+}

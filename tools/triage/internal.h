@@ -371,6 +371,9 @@ struct tr_start {
 	int ev_tb;              /* the line that opened the traceback still open (its header or first frame) */
 	int ev_tb_load;         /* a frame of a traceback of this start that is in a loading function (load_model) */
 	int gen_load_began;     /* the shared vocabulary saw the load begin ("loading model /m", "Load weight begin") */
+	uint32_t load_line_hash; /* the cleaned text of the line the load began on (a retry of it: recognise_generic.c) */
+	int load_retried;        /* that line came again after the start failed: the same load tried again, no new start */
+	int cmd_model;           /* the prompt's command that began it names a weight file (`./llm_demo /m/q.rkllm`) */
 	/* its ready line came before anything of the load (a frontend's `Model server started.`) */
 	int ready_early;
 	/* begun at a shell prompt's command: the clocks and the level that line
@@ -628,6 +631,10 @@ struct lsc_triage {
 	 * frame of it that loads makes it the model's load failing; 0 none */
 	unsigned long tb_late_no;
 	unsigned tb_late_src;
+	/* the input (its number + 1) whose last prompt's command fetches a
+	 * model's files (`hf download x`, shell_prompt.c): its download bars
+	 * open no start; 0 none */
+	unsigned fetch_src;
 	/* the first line that said a program starts while the input had no
 	 * start (boot_said.c), kept for an input where nothing else opens one;
 	 * 0 none; @boot_base: the starts begun before the input */
@@ -918,6 +925,9 @@ int tr_load_banner(const char *s, size_t n);
 /* chat_turn.c: does the line open a chat program's answer turn
  * ("### Response: ...", "Assistant: ...")? */
 int tr_chat_answer(const char *s, size_t n);
+/* chat_turn.c: is the line a chat CLI's help for its command to leave
+ * (`  /exit or Ctrl+C     stop or exit`), shown once the model is up? */
+int tr_repl_help(const char *s, size_t n);
 /* memory_amount.c: does the line say the start brought an amount of
  * memory in ("Loaded engine size: 15323 MiB", "Allocated 1504.00 MiB for
  * ...", "Allocating 5033164800 bytes")? Not a refusal, not what is free. */
@@ -983,6 +993,10 @@ const char *tr_prompt_command(const char *s, size_t n);
 /* shell_prompt.c: does the command @c[..end) run a program (a server, a
  * script, a log viewer's output of one), not only inspect the machine? */
 int tr_command_launches(const char *c, const char *end);
+/* recognise_generic.c: is the token at @p (quoted or not) a weight file by
+ * its name's extension (.gguf, .safetensors, .onnx, .hef, ...), not a
+ * directory, a library or a config file? */
+int tr_weight_file_named(const char *p, const char *end);
 /* rich_wrap.c: is @s[0..n) the first line of a record `rich` laid out in
  * columns (a level column, the location right-aligned at the end), maybe
  * behind a prefix every line carries? The message's end (the location

@@ -91,6 +91,25 @@ static int model_initialized(const char *s, size_t n)
 	return !tr_any_word(s, n, no) && !tr_says_failed(s, n) && !memchr(s, '?', n);
 }
 
+/* "successfully loaded 'fastertransformer' version 1" (Triton): the verb's
+ * object a quoted name, the model the server calls by it; not a file
+ * that is no weights ("loaded 'config.json'"). */
+static int named_after(const char *p, const char *end)
+{
+	static const char *const cfg[] = {".json", ".yaml", ".yml", ".txt", ".py", ".toml", NULL};
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || (*p != '\'' && *p != '"' && *p != '`'))
+		return 0;
+	const char *q = memchr(p + 1, *p, (size_t)(end - p - 1));
+	if (!q || q - p < 2)
+		return 0;
+	for (const char *const *c = cfg; *c; c++)
+		if (tr_memmem_ci(p + 1, (size_t)(q - p - 1), *c))
+			return 0;
+	return 1;
+}
+
 int tr_model_loaded_words(const char *s, size_t n)
 {
 	if (load_went_well(s, n) || model_initialized(s, n))
@@ -121,6 +140,10 @@ int tr_model_loaded_words(const char *s, size_t n)
 		size_t len = (size_t)(p - b);
 		if (len < 2 || len > 13)
 			continue;
+		/* a part of a name in code, not the event: `is_model_loaded
+		 * false` is a flag's value read out */
+		if ((b > s && b[-1] == '_') || (p < end && *p == '_'))
+			continue;
 		if (len == 6 && !v && !strncasecmp(b, "loaded", 6)) {
 			v = b;
 			has |= models;
@@ -131,7 +154,7 @@ int tr_model_loaded_words(const char *s, size_t n)
 		models = len == 6 && !strncasecmp(b, "models", 6) && !none && p < end && *p == ' ';
 		none = len == 2 && !strncasecmp(b, "no", 2);
 	}
-	if (!v || !has)
+	if (!v || (!has && !named_after(v + 6, end)))
 		return 0;
 	/* still under way after the verb: a share or a count of a whole
 	 * ("loaded 51%", "3/10", "3 of 10 shards"); a count then its noun

@@ -75,7 +75,7 @@ static const struct {
 	{"rror", TR_G_GENERIC}, {"RROR", TR_G_GENERIC}, {"atal", TR_G_GENERIC}, {"ATAL", TR_G_GENERIC},
 	{"CRITICAL", TR_G_GENERIC}, {"xception", TR_G_GENERIC}, {"ailed", TR_G_GENERIC}, {"level=", TR_G_GENERIC},
 	{"\"level\"", TR_G_GENERIC}, {"equest: ", TR_G_GENERIC}, {"esponse: ", TR_G_GENERIC},
-	{"ssistant:", TR_G_GENERIC}, {"tokens per second", TR_G_GENERIC}, {"tokens/s", TR_G_GENERIC}, {"token/s", TR_G_GENERIC}, {"tok/s", TR_G_GENERIC}, {"Generating ", TR_G_GENERIC}, {"SSISTANT:", TR_G_GENERIC}, {"ESPONSE: ", TR_G_GENERIC},
+	{"ssistant:", TR_G_GENERIC}, {"tokens per second", TR_G_GENERIC}, {"tokens/s", TR_G_GENERIC}, {"token/s", TR_G_GENERIC}, {"tok/s", TR_G_GENERIC}, {"Generating ", TR_G_GENERIC}, {" prompt token", TR_G_GENERIC}, {"/exit ", TR_G_GENERIC}, {"/quit ", TR_G_GENERIC}, {"/bye ", TR_G_GENERIC}, {"SSISTANT:", TR_G_GENERIC}, {"ESPONSE: ", TR_G_GENERIC},
 	{"inned memory", TR_G_GPIN}, {"inned host memory", TR_G_GPIN},
 	{"age-locked", TR_G_GPIN}, {"GPU[", TR_G_GENERIC}, {"GPU  ", TR_G_GENERIC}, {"PyTorch version: ", TR_G_GENERIC}, {"Is debug build: ", TR_G_GENERIC},
 	{"d to build PyTorch: ", TR_G_GENERIC}, {"Is CUDA available: ", TR_G_GENERIC}, {"modules\"", TR_G_GFIG}, {"layers\"", TR_G_GFIG}, {"shards\"", TR_G_GFIG},
@@ -88,6 +88,9 @@ static const struct {
 	{"too long", TR_G_GFATAL},
 	{"ailed to load", TR_G_GFATAL}, {"rror loading", TR_G_GFATAL}, {"nable to load", TR_G_GFATAL},
 	{"ould not load", TR_G_GFATAL}, {"annot load", TR_G_GFATAL}, {"ouldn't load", TR_G_GFATAL}, {"aild to load", TR_G_GFATAL},
+	{"ailed loading", TR_G_GFATAL},
+	/* its file not even opened ("Failed to open model file", "failed to open GGUF file") */
+	{"o open model", TR_G_GFATAL}, {"o open GGUF", TR_G_GFATAL}, {"o open gguf", TR_G_GFATAL},
 	{"an't load", TR_G_GFATAL}, {"oad model error", TR_G_GFATAL}, {"odel load error", TR_G_GFATAL},
 	{"oad model failed", TR_G_GFATAL}, {"odel load failed", TR_G_GFATAL}, {"ot ready after", TR_G_GFATAL},
 	{"ailed to create", TR_G_GFATAL}, {"ailed to initiali", TR_G_GFATAL}, {"ack-off restarting", TR_G_GFATAL},

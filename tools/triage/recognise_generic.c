@@ -511,6 +511,15 @@ static int tqdm_bar(const char *s, const char *end, double *done, double *all, d
 	return *all > 0 && *done <= *all;
 }
 
+/* FNV-1a over a cleaned line: the same words again, not the same place */
+static uint32_t line_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
 static struct tr_start *take(struct lsc_triage *t, struct tr_line *l, int *e)
 {
 	struct tr_start *s = tr_current(t, l);
@@ -780,7 +789,10 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 	int bar = (kw & TR_G_GBAR) && tqdm_bar(s, end, &done, &all, &v);
 	struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	if (bar && download_bar(s, n)) {
-		/* the model's files fetched: the start under way, no load figure */
+		/* the model's files fetched: the start under way, no load figure;
+		 * where no start is, a download command's own output */
+		if (!c && t->fetch_src == l->src + 1)
+			return 1;
 		if (!(st = take(t, l, &e)))
 			return 0;
 		if (!st->done && st->stage < TR_ST_LOADED && !tr_start_failed(st)) {
@@ -1261,10 +1273,16 @@ static const char *load_failed_at(const char *s, size_t n)
 					"model load error", "load model failed", "model load failed",
 					/* a frequent misspelling in engines' own messages ("Faild to load model") */
 					"faild to load",
+					/* the gerund ("Failed loading model qwen3.5", Foundry Local) */
+					"failed loading",
 					/* the model built from its file failed ("Failed to create LLM 'llama'
 					 * from '...bin'", ctransformers): its load, in the constructor's words */
 					"failed to create llm", "failed to create model", "failed to create the model",
-					"failed to initialize model", "failed to initialise model"};
+					"failed to initialize model", "failed to initialise model",
+					/* its file could not even be opened ("Failed to open model file -
+					 * does it exist?", gemma.cpp; "failed to open GGUF file") */
+					"failed to open model", "could not open model", "unable to open model",
+					"cannot open model", "failed to open gguf"};
 	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
 		const char *k = ci(s, n, w[i]);
 		/* "could not load" and its kin need what they could not load:
@@ -1402,11 +1420,12 @@ static int traceback_opens_start(const struct lsc_triage *t, const struct tr_lin
  * with nothing recognised between (`load model error: ...` from each of
  * two tensor-parallel ranks: one failure said by each worker; an
  * attempt shows something of its own, an exit, a load begun, before it
- * fails again). */
+ * fails again), nor after the failed load's own line again (the same
+ * load retried in the same process: load_begin's retry). */
 static int failure_again(const struct tr_start *c, const char *s, size_t n)
 {
 	int k = c->ev_gen_fail;
-	if (k < 0 || (unsigned)k >= c->nev || c->lastev.line == c->ev[k].line)
+	if (k < 0 || (unsigned)k >= c->nev || c->lastev.line == c->ev[k].line || c->load_retried)
 		return 0;
 	char x[TR_EVTEXT];
 	size_t w = tr_sanitize(s, n, x, sizeof(x));
@@ -1610,6 +1629,20 @@ static void record_failure(struct tr_start *st, struct tr_line *l, int lv, int e
 		st->stage = TR_ST_BEGAN;
 }
 
+/* An error stated: a failure's words at an error's level or in an
+ * exception's line; at an error's level, a thing not found ("ERROR:root:
+ * Model config for ViT-bigG-14 not found"); an exception thrown out where
+ * a load is under way (@open), its name opening the line ("GPUPipelineError:
+ * [Invalid ShaderModule] is invalid.", WebLLM): the load's end, whatever
+ * its message's words. */
+static int error_said(const struct tr_start *cur, int open, const char *s, size_t n, int lv)
+{
+	if ((lv >= TR_LV_ERROR || exception_line(s, n)) &&
+	    (tr_says_failed(s, n) || (lv >= TR_LV_ERROR && (word(s, n, "not found") || ci(s, n, "no such file")))))
+		return 1;
+	return open && !cur->in_traceback && tr_upper(s[0]) && exception_line(s, n);
+}
+
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
 	const char *s = l->s;
@@ -1655,10 +1688,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		if (r >= 0)
 			return r;
 	}
-	/* at an error's level, a thing not found is the error ("ERROR:root:Model
-	 * config for ViT-bigG-14 not found") */
-	int errlv = (lv >= TR_LV_ERROR || exception_line(s, n)) &&
-		    (tr_says_failed(s, n) || (lv >= TR_LV_ERROR && (word(s, n, "not found") || ci(s, n, "no such file"))));
+	int errlv = error_said(cur, open, s, n, lv);
 	/* a probe of a server's readiness that found it not up: a wait on
 	 * the server coming up (its own start goes on), no failure of it */
 	if ((errlv || fatal) && !kill && sig != TR_SIG_FAULT && tr_probe_not_up(s, n))
@@ -2094,6 +2124,8 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 		return 1;
 	}
 	if (download_count(s, n, &done, &all)) {
+		if (!(t->cur && t->cur->src == l->src) && t->fetch_src == l->src + 1)
+			return 1;
 		if (!(st = take(t, l, &e)))
 			return 0;
 		if (st->done || st->stage >= TR_ST_LOADED)
@@ -2192,9 +2224,12 @@ static int model_version_named(const char *p, const char *end)
  * .cache/Wan2.1_VAE.pth", "Loading '/models/x.safetensors'"): one token,
  * quoted or not, whose name ends in a checkpoint format's extension; a
  * directory, a library, a config file are not. */
-static int weight_file_named(const char *p, const char *end)
+int tr_weight_file_named(const char *p, const char *end)
 {
-	static const char *const ext[] = {".pth", ".pt", ".ckpt", ".safetensors", ".gguf", ".ggml", ".bin", ".onnx"};
+	/* and the compiled models of the NPU runtimes and mobile engines
+	 * (Hailo's .hef, Rockchip's .rknn and .rkllm, TFLite's .tflite) */
+	static const char *const ext[] = {".pth", ".pt",   ".ckpt",  ".safetensors", ".gguf", ".ggml",
+					  ".bin", ".onnx", ".hef",   ".rknn",        ".rkllm", ".tflite"};
 	while (p < end && (*p == ' ' || *p == '\'' || *p == '"' || *p == '`'))
 		p++;
 	const char *b = p;
@@ -2208,6 +2243,25 @@ static int weight_file_named(const char *p, const char *end)
 			return 1;
 	}
 	return 0;
+}
+
+/* Is the path after "from" a file in a model's folder: a directory on it
+ * whose name holds "model" ("/models/", "vosk-model-en/"), then the
+ * file's own name? */
+static int in_model_folder(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\'' || *p == '"' || *p == '`'))
+		p++;
+	const char *b = p;
+	while (p < end && *p != ' ' && *p != '\'' && *p != '"' && *p != '`')
+		p++;
+	const char *last = NULL;
+	for (const char *q = b; q < p; q++)
+		if (*q == '/' || *q == '\\')
+			last = q;
+	if (!last || last + 1 >= p)
+		return 0;
+	return tr_memmem_ci(b, (size_t)(last - b), "model") != NULL;
 }
 
 /* "Initializing a text summarization model...", "Initializing text
@@ -2270,7 +2324,7 @@ int tr_loading_model_named(const char *s, size_t n)
 		if (pb < pe && word_is(pb, (size_t)(pe - pb), notyet))
 			return 0;
 		const char *p = k + 7;
-		if (weight_file_named(p, end))
+		if (tr_weight_file_named(p, end))
 			return 1;
 		for (int w = 0; w < 3 && p < end; w++) {
 			while (p < end && (*p == ' ' || *p == ':'))
@@ -2282,6 +2336,10 @@ int tr_loading_model_named(const char *s, size_t n)
 				break;
 			if (word_is(b, (size_t)(p - b), obj))
 				return 1;
+			/* "Loading HCLG from /opt/vosk-model-en/model/graph/HCLG.fst":
+			 * a part named in its own words, read from the model's folder */
+			if (w > 0 && p - b == 4 && !strncasecmp(b, "from", 4))
+				return in_model_folder(p, end);
 		}
 	}
 	return 0;
@@ -2861,10 +2919,34 @@ static int output_begun(const char *s, size_t n)
 	return word_is(b, (size_t)(p - b), out);
 }
 
+/* "Processing 92 prompt tokens, may take a while" (rwkv.cpp's chat),
+ * "Evaluating 12 prompt tokens": the model reading a prompt, the verb in
+ * the present or past right before the count; its weights are in, as
+ * after a warmup. Not a plan or a count in a sentence ("will process 92
+ * prompt tokens", "max 92 prompt tokens"). */
+static int prompt_run(const char *s, size_t n)
+{
+	static const char *const verb[] = {"processing ", "processed ", "evaluating ", "evaluated ", "ingesting "};
+	const char *end = s + n;
+	for (size_t i = 0; i < sizeof(verb) / sizeof(verb[0]); i++) {
+		const char *k = ci(s, n, verb[i]);
+		if (!k || (k > s && k[-1] != ' ' && k[-1] != ']' && k[-1] != ':'))
+			continue;
+		const char *p = k + strlen(verb[i]), *d = p;
+		while (p < end && tr_digit(*p))
+			p++;
+		if (p > d && end - p >= 13 && !strncasecmp(p, " prompt token", 13))
+			return !any_word(s, (size_t)(k - s), (const char *const[]){"will", "to", "not", NULL});
+	}
+	return 0;
+}
+
 /* The model's generation figures after its load began (PowerInfer's
  * `llama_print_timings: eval time = ... tokens per second` under its
- * loader's lines, with a cut between them): the model made tokens, so it
- * was up; the start completed there, as at a chat answer turn. Only for a
+ * loader's lines, with a cut between them), its reading of a prompt, or
+ * a chat CLI's help waiting for the user's turn: the model made tokens
+ * (or waits to), so it was up; the start completed there, as at a chat
+ * answer turn. Only for a
  * start of the same source under way (a figure with no start before it is
  * a running server's work), not one that failed or is inside a traceback:
  * the figures belong to the start before them. */
@@ -2872,8 +2954,11 @@ static int generation_after_load(struct lsc_triage *t, struct tr_line *l)
 {
 	struct tr_start *st = t->cur && t->cur->src == l->src ? t->cur : NULL;
 	if (!st || st->stage < TR_ST_BEGAN || st->stage >= TR_ST_READY || st->done || tr_start_failed(st) ||
-	    st->in_traceback || !(generation_rate(l->s, l->len) || output_begun(l->s, l->len)) ||
-	    tr_hedged(l->s, l->len))
+	    st->in_traceback)
+		return 0;
+	/* "may take a while" after a prompt's count hedges the time, not the run */
+	if (!prompt_run(l->s, l->len) && !tr_repl_help(l->s, l->len) &&
+	    (!(generation_rate(l->s, l->len) || output_begun(l->s, l->len)) || tr_hedged(l->s, l->len)))
 		return 0;
 	ready_at(st, l);
 	return 1;
@@ -3061,14 +3146,23 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	    !(k & TR_G_GEND)) {
 		struct tr_start *c = t->cur && t->cur->src == l->src ? t->cur : NULL;
 		/* not after a failure that quotes the failed process's output:
-		 * that load is the one that failed */
+		 * that load is the one that failed; nor the very line that
+		 * began the failed load, again (the same app trying the same
+		 * file once more, "Loading face swapper model from: X" after
+		 * "Error loading face swapper model": no new process) */
+		uint32_t h = line_hash(l->s, l->len);
 		if (c)
 			load_begun_after_ready(c, l);
-		struct tr_start *st = tr_fresh_if(t, l, c && !c->in_traceback && !c->quotes_output && tr_start_failed(c), NULL);
+		int retry = c && tr_start_failed(c) && c->gen_load_began && c->load_line_hash == h;
+		struct tr_start *st =
+			tr_fresh_if(t, l, c && !c->in_traceback && !c->quotes_output && tr_start_failed(c) && !retry, NULL);
 		if (!st)
 			return 0;
 		tr_evid(st, l);
 		tr_touch(st, l);
+		if (!st->gen_load_began)
+			st->load_line_hash = h;
+		st->load_retried |= retry;
 		st->gen_load_began = 1;
 		st->load_banner |= tr_load_banner(l->s, l->len);
 		/* not a start marker (ev_begin): a paste cut after it is not

@@ -122,7 +122,9 @@ static int generic_load_failure(const struct tr_start *s)
 	if ((!gen && (s->ev_exit < 0 || s->ev_verify_fail >= 0)) || s->ev_oom >= 0 || s->ev_killed >= 0 ||
 	    (s->done && !tb))
 		return 0;
-	if (gen && (s->stage >= TR_ST_LOADING || s->gen_load_began))
+	/* (or its command ran a model file: `hailortcli benchmark x.hef`,
+	 * whose runtime's failure before ready is that model's) */
+	if (gen && (s->stage >= TR_ST_LOADING || s->gen_load_began || s->cmd_model))
 		return 1;
 	if (gen && s->ev_tb_load >= 0)
 		return 1; /* a frame of the traceback was loading (load_model, from_pretrained) */

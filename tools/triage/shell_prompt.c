@@ -53,13 +53,15 @@ static const char *zsh_prompt(const char *p, const char *end)
 	return q;
 }
 
-/* "user@host:~/dir$ ", "root@node1:~# ": past it, or NULL. */
+/* "user@host:~/dir$ ", "root@node1:~# ": past it, or NULL. The user may
+ * be gone from the paste ("@radxa-e54c:~/x$ ", a copy begun one word in):
+ * the host, its path and the sign still make the prompt. */
 static const char *user_host_prompt(const char *p, const char *end)
 {
 	const char *q = p;
 	while (q < end && q - p < 40 && namech(*q))
 		q++;
-	if (q == p || q >= end || *q != '@')
+	if (q >= end || *q != '@')
 		return NULL;
 	const char *h = ++q;
 	while (q < end && q - h < 64 && namech(*q))
@@ -176,6 +178,8 @@ const char *tr_prompt_command(const char *s, size_t n)
 			c = dir_prompt(p, end);
 	} else if (p < end && (*p == '~' || *p == '/')) {
 		c = dir_prompt(p, end);
+	} else if (p < end && *p == '@') {
+		c = user_host_prompt(p, end);
 	}
 	if (!c)
 		return NULL;
@@ -232,7 +236,11 @@ static int opens_shell(const char *p, const char *end)
 	return 0;
 }
 
-int tr_command_launches(const char *c, const char *end)
+enum { CMD_NONE, CMD_RUN, CMD_FETCH };
+
+/* What the command @c[..end) does: runs a program (CMD_RUN), fetches a
+ * model's files (CMD_FETCH), or only looks (CMD_NONE). */
+static int command_kind(const char *c, const char *end)
 {
 	static const char *const wrap[] = {"sudo", "env", "nohup", "time", "exec", "numactl", "taskset", "sh", "bash",
 					   "zsh", NULL};
@@ -281,16 +289,26 @@ int tr_command_launches(const char *c, const char *end)
 	for (size_t i = 0; i < sizeof(peek) / sizeof(peek[0]); i++)
 		if (is(base, e, peek[i][0]) && is(ab, ae, peek[i][1]))
 			return 0;
+	/* a model fetched, not run: `hf download x`, `huggingface-cli
+	 * download`, `modelscope download`, `ollama pull` (its files land on
+	 * disk; no process brings the model up) */
+	if (is(ab, ae, "download") || (is(base, e, "ollama") && is(ab, ae, "pull")))
+		return CMD_FETCH;
 	/* a container or cluster tool runs or shows a server only with these */
 	if (is(base, e, "docker") || is(base, e, "podman") || is(base, e, "kubectl") || is(base, e, "oc")) {
 		if (opens_shell(ae, end))
 			return 0;
 		for (const char *const *w = runs; *w; w++)
 			if (is(ab, ae, *w) || (is(ab, ae, "compose") && ae < end))
-				return 1;
-		return 0;
+				return CMD_RUN;
+		return CMD_NONE;
 	}
-	return 1;
+	return CMD_RUN;
+}
+
+int tr_command_launches(const char *c, const char *end)
+{
+	return command_kind(c, end) == CMD_RUN;
 }
 
 int tr_prompt_alone(const char *s, size_t n)
@@ -348,6 +366,17 @@ static void interrupt_echo(struct lsc_triage *t, const struct tr_line *l)
 		t->cur->interrupted = 1;
 }
 
+/* Does the command @c[..end) name a weight file among its words (the
+ * model it runs: `./llm_demo /m/Qwen3-4B.rkllm 2048`)? */
+static int names_weight_file(const char *c, const char *end)
+{
+	const char *b, *e, *p = c;
+	while ((p = token(p, end, &b, &e)) > b)
+		if (tr_weight_file_named(b, e))
+			return 1;
+	return 0;
+}
+
 int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l)
 {
 	if (l->len && l->s[0] == '^')
@@ -355,7 +384,10 @@ int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l)
 	const char *c = tr_prompt_command(l->s, l->len);
 	if (!c && tr_prompt_alone(l->s, l->len))
 		return shell_back(t, l, TR_ST_BEGAN);
-	if (!c || !tr_command_launches(c, l->s + l->len))
+	int kind = c ? command_kind(c, l->s + l->len) : CMD_NONE;
+	if (c) /* what the next prompt's command fetches is its own */
+		t->fetch_src = kind == CMD_FETCH ? l->src + 1 : 0;
+	if (kind != CMD_RUN)
 		return 0;
 	(void)shell_back(t, l, TR_ST_LOADING);
 	/* the start before it ends here when it had begun (settings pasted
@@ -379,6 +411,7 @@ int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l)
 	tr_touch(st, l);
 	tr_stage_raise(st, TR_ST_BEGAN);
 	st->prompt_began = 1;
+	st->cmd_model = names_weight_file(c, l->s + l->len);
 	st->logged_after_prompt = 0;
 	st->prompt_nclocks = l->nclocks;
 	st->prompt_level = l->level;

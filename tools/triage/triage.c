@@ -478,6 +478,32 @@ static int wrap_width(size_t w)
 	return w == 80 || w == 100 || w == 120 || w == 132 || w == 160 || w == 200;
 }
 
+/* A terminal pane's right border, `│` (a tmux or IDE pane copied whole) */
+#define PANE_BAR "\xe2\x94\x82"
+
+/* Does the line @s[0..n) end on a pane's border right after its text (no
+ * padding between): the pane wrapped it there, and its next line inside
+ * the pane continues it ("...gemma.cc:117: Failed│" / " to open model file
+ * - does it exist?   │")? */
+static int pane_cut(const char *s, size_t n)
+{
+	while (n && s[n - 1] == '\r')
+		n--;
+	return n > 4 && !memcmp(s + n - 3, PANE_BAR, 3) && s[n - 4] != ' ' && s[n - 4] != '\t';
+}
+
+/* The prefix the pane's next line @s[0..n) shares with the held line @h
+ * (a quote's `> `, a logger's stamp pasted over both): its length, the
+ * continuation's text after it; -1 where the two part inside a word (two
+ * clocks a second apart), which is no shared prefix. */
+static ptrdiff_t pane_prefix(const char *h, size_t hn, const char *s, size_t n)
+{
+	size_t k = 0;
+	while (k < hn && k < n && h[k] == s[k])
+		k++;
+	return k && tr_isword(h[k - 1]) ? -1 : (ptrdiff_t)k;
+}
+
 /* Does @s (a raw line) continue the held line, which a paste wrapped at a
  * terminal's width? Only when the held line is exactly such a width and
  * @s does not open like a line of its own (a prefix, a bracket, indent,
@@ -486,6 +512,8 @@ static int wrap_width(size_t w)
  * progress bar's rounded clock. */
 static int continues(const struct lsc_triage *t, const char *s, size_t n)
 {
+	if (pane_cut(t->held, t->hlen))
+		return n >= 3 && n <= 4096 && !memcmp(s + n - 3, PANE_BAR, 3) && pane_prefix(t->held, t->hlen, s, n) >= 0;
 	if (!wrap_width(t->held_w) || n == 0 || n > 4096)
 		return 0;
 	unsigned char c = (unsigned char)s[0];
@@ -507,6 +535,12 @@ static int continues(const struct lsc_triage *t, const char *s, size_t n)
 			seps += !tr_digit(s[i++]);
 		if (seps >= 2)
 			return 0;
+		/* a date of month and day before its clock (logcat's "09-26
+		 * 23:40:56.583"): a clock's "d:dd:d" within the first words */
+		for (i = 1; i + 4 < n && i < 24; i++)
+			if (s[i] == ':' && s[i + 3] == ':' && tr_digit(s[i - 1]) && tr_digit(s[i + 1]) &&
+			    tr_digit(s[i + 2]) && tr_digit(s[i + 4]))
+				return 0;
 	}
 	/* a drawn table's border ("+-----+") is a line of its own */
 	if (c == '+' && n > 1 && (s[1] == '-' || s[1] == '='))
@@ -557,11 +591,19 @@ static void line_done(struct lsc_triage *t)
 	t->rich_w = 0;
 	if (t->have_held && !t->overlong && !t->held_over && t->hlen + t->blen <= LSC_TRIAGE_LINE_MAX &&
 	    continues(t, t->buf, raw) && !line_room(&t->held, &t->hcap, t->hlen + t->blen)) {
-		memcpy(t->held + t->hlen, t->buf, t->blen);
-		t->hlen += t->blen;
+		size_t skip = 0;
+		if (pane_cut(t->held, t->hlen)) {
+			/* the border, and the prefix the two lines share, inside the joined line */
+			skip = (size_t)pane_prefix(t->held, t->hlen, t->buf, raw);
+			while (t->held[t->hlen - 1] == '\r')
+				t->hlen--;
+			t->hlen -= 3;
+		}
+		memcpy(t->held + t->hlen, t->buf + skip, t->blen - skip);
+		t->hlen += t->blen - skip;
 		t->held_w = raw;
 		t->nlines++; /* a line read, joined to the one before */
-		if (!wrap_width(raw))
+		if (!wrap_width(raw) && !pane_cut(t->held, t->hlen))
 			flush_held(t);
 		return;
 	}
@@ -586,8 +628,9 @@ static void line_done(struct lsc_triage *t)
 		t->rich_prefix = pre;
 		return;
 	}
-	/* only a line of a wrap width can be continued: any other is read now */
-	if (!wrap_width(raw))
+	/* only a line of a wrap width, or cut by a pane, can be continued: any
+	 * other is read now */
+	if (!wrap_width(raw) && !pane_cut(t->held, raw))
 		flush_held(t);
 }
 
