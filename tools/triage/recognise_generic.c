@@ -2928,6 +2928,8 @@ static int prompt_run(const char *s, size_t n)
 {
 	static const char *const verb[] = {"processing ", "processed ", "evaluating ", "evaluated ", "ingesting "};
 	const char *end = s + n;
+	if (!tr_memmem_ci(s, n, " prompt token"))
+		return 0; /* one search before the five verbs */
 	for (size_t i = 0; i < sizeof(verb) / sizeof(verb[0]); i++) {
 		const char *k = ci(s, n, verb[i]);
 		if (!k || (k > s && k[-1] != ' ' && k[-1] != ']' && k[-1] != ':'))
