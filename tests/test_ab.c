@@ -485,6 +485,19 @@ Test(ab, warmup_and_prepare_in_order)
 	cr_assert(strstr(buf, "loadscope ab: arm B: prepare: echo p $ARM >> "), "%s", buf);
 	slurp("logs/w001-A.log", buf, sizeof(buf));
 	cr_assert(strstr(buf, "loadscope ab: arm A: "), "%s", buf);
+	/* the logs are the user's files: 0666 under the umask, as any file a
+	 * program creates (no execute or sticky bit, readable where the umask
+	 * allows) */
+	mode_t um = umask(0);
+	umask(um);
+	static const char *const logs[] = {"logs/prepare.log", "logs/w001-A.log"};
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		char path[512];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, logs[i]);
+		cr_assert(stat(path, &st) == 0, "%s", path);
+		cr_expect_eq(st.st_mode & 07777, 0666 & ~um, "%s: mode %o", logs[i], (unsigned)(st.st_mode & 07777));
+	}
 }
 
 /* A failing --prepare stops the experiment: no run after it, exit 1. */
