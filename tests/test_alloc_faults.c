@@ -10,7 +10,8 @@
  * line of the fallback it took instead); a triage of each corpus log gives
  * the same verdicts as without the failure or says that it dropped findings
  * or lines (a start it could not allocate: then it never exits 0), and its
- * JSON stays valid. Every case leaves no descriptor open and frees
+ * JSON stays valid, and a setting whose start could not be made is not
+ * counted recognised. Every case leaves no descriptor open and frees
  * every allocation it made (counted here), whichever allocation failed.
  * Under AddressSanitizer, whose allocator these would bypass, it is a loud
  * skip (the sanitizer suite runs the rest).
@@ -473,5 +474,46 @@ Test(alloc_faults, every_corpus_log_keeps_its_verdict_or_says_it_dropped, .timeo
 	for (size_t i = 0; i < n; i++)
 		triage_every_allocation(logs[i]);
 	trun_names_free(logs, n);
+#endif
+}
+
+/* A setting pasted under the command that printed it (`cat .../enabled`,
+ * then `always [madvise] never`) is read into the start it opens; with
+ * each allocation failing in turn, a run where that start could not be
+ * made counts no line recognised (the setting is not read into nothing),
+ * and leaves nothing allocated. */
+Test(alloc_faults, a_setting_with_no_start_made_is_not_recognised, .timeout = 300)
+{
+	need_interpose();
+#if LSCT_INTERPOSE
+	static const char *const logs[] = {
+		"$ cat /sys/kernel/mm/transparent_hugepage/enabled\nalways [madvise] never\n",
+		"$ cat /sys/kernel/mm/transparent_hugepage/defrag\nalways defer defer+madvise [madvise] never\n",
+		"$ cat /proc/sys/vm/nr_hugepages\n0\n",
+	};
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		size_t n = strlen(logs[i]);
+		long none_made = 0;
+		for (long k = 0; k < 100000; k++) {
+			arm(k);
+			struct lsc_triage *t = trun_feed(logs[i], n, 4096, 0, NULL);
+			struct lsc_triage_start_info si;
+			int started = t && lsc_triage_start(t, 0, &si) == 0;
+			unsigned long rec = t ? lsc_triage_nrecognised(t) : 0;
+			long made = disarm();
+			lsc_triage_free(t);
+			cr_expect_eq(nlive, 0, "allocation %ld: %ld allocations left", k, (long)nlive);
+			if (made <= k) {
+				cr_expect(started && rec > 0, "no start with every allocation made:\n%s", logs[i]);
+				break;
+			}
+			if (t && !started) {
+				none_made++;
+				cr_expect_eq(rec, 0, "allocation %ld failed: no start, but %lu line(s) recognised in:\n%s", k,
+					     rec, logs[i]);
+			}
+		}
+		cr_expect_gt(none_made, 0, "no failing allocation left the start unmade:\n%s", logs[i]);
+	}
 #endif
 }
