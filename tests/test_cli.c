@@ -310,8 +310,9 @@ Test(cli, failed_write_to_stdout_exits_4)
 	cr_assert(strstr(err, "loadscope triage: writing to stdout: Bad file descriptor\n"), "%s", err);
 }
 
-/* Run `loadscope triage [--color] FILE` on a pseudo-terminal under @env
- * (NAME=VALUE, or NAME alone to unset it); 1 when the output has colour. */
+/* Run `loadscope triage [--color | --no-color] FILE` on a pseudo-terminal
+ * under @env (NAME=VALUE, or NAME alone to unset it), @force 1 for
+ * --color, -1 for --no-color; 1 when the output has colour. */
 static int colour_on_tty(const char *log, const char *const *env, int force)
 {
 	int master;
@@ -329,7 +330,7 @@ static int colour_on_tty(const char *log, const char *const *env, int force)
 			}
 		}
 		if (force)
-			execl(LSC_TEST_TOOL, "loadscope", "triage", "--color", log, (char *)NULL);
+			execl(LSC_TEST_TOOL, "loadscope", "triage", force > 0 ? "--color" : "--no-color", log, (char *)NULL);
 		else
 			execl(LSC_TEST_TOOL, "loadscope", "triage", log, (char *)NULL);
 		_exit(127);
@@ -359,6 +360,7 @@ Test(cli, colour_follows_no_color_and_term)
 	cr_assert(!colour_on_tty(w, set, 0), "NO_COLOR=1 disables it: %s", out);
 	cr_assert(!colour_on_tty(w, dumb, 0), "TERM=dumb disables it: %s", out);
 	cr_assert(colour_on_tty(w, set, 1), "--color overrides NO_COLOR: %s", out);
+	cr_assert(!colour_on_tty(w, plain, -1), "--no-color on a terminal has none: %s", out);
 }
 
 /* ---- the man page and the completion, against --help and the parser ---- */

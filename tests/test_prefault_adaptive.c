@@ -213,6 +213,25 @@ Test(prefault_adaptive, a_clean_run_never_switches, .fini = fini)
 	munmap(m, BYTES);
 }
 
+/* A step's prefault refused (ENOMEM on the second step's populate, call 3
+ * with one thread: the tail's advice is call 1) ends the huge part there:
+ * the error comes back, one step counted, no step after it tried; the
+ * same run with nothing refused makes six. */
+Test(prefault_adaptive, a_refused_step_stops_the_steps, .fini = fini)
+{
+	char *m = arena();
+	lsc_profiler *p = prof();
+	use(clean, sizeof clean / sizeof clean[0]);
+	lsct_sys_fail(LSCT_SYS_MADVISE, 3, ENOMEM);
+	struct lsc__prefault_result r;
+	struct lsc__adapt_result ar;
+	cr_expect_eq(lsc__prefault_adaptive(p, NULL, 0, m, BYTES, HUGE, 0, 1, -1, &r, &ar), -ENOMEM, "%s", cap.buf);
+	cr_expect_eq(ar.steps, 1);
+	cr_expect_eq(lsct_sys_calls(LSCT_SYS_MADVISE), 3, "%s", lsct_sys_trace);
+	lsc_profiler_destroy(p);
+	munmap(m, BYTES);
+}
+
 /* Steps 1-3 at 10 ms; step 4 takes 50 ms (0.625 GiB/s, under 3.125 / 4)
  * with 10 ms of PSI some (20 % of it) and no compaction: switch. */
 static const struct lsc__adapt_reading slow_psi[] = {

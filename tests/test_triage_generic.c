@@ -145,6 +145,13 @@ Test(generic, ready_words_with_subject_and_negation)
 	expect_start("loading model /m\nvLLM not ready after 30 minutes\nThis could mean:\n"
 		     "  - Model is still loading (very large models may need more time)\n",
 		     "cut-off", "slow");
+	/* ... its failure bullets too, indented or not: a guess is no failure */
+	expect_start("loading model /m\nvLLM not ready after 30 minutes\nThis could mean:\n"
+		     "  - An error occurred during loading (out of memory)\n",
+		     "cut-off", "slow");
+	expect_start("loading model /m\nvLLM not ready after 30 minutes\nThis could mean:\n"
+		     "- An error occurred during loading (out of memory)\n",
+		     "cut-off", "slow");
 	expect_start("loading model /m\nthe model may still be loading\n", "cut-off", NULL);
 	expect_start("loading model /m\nserver not ready after 2 minutes\n", "cut-off", "-");
 	expect_start("loading model /m\nRay cluster not ready after 30 minutes\n", "cut-off", "-");

@@ -49,6 +49,9 @@ Test(triage_redact, each_kind_and_its_near_miss)
 	redacts("torch.cuda.OutOfMemoryError: x", "torch.cuda.OutOfMemoryError: x");
 	redacts("at org.apache.Thing.run", "at org.apache.Thing.run");
 	redacts("pulling from registry.ollama.ai now", "pulling from <host> now");
+	/* a dotted name is a host from four letters on: both sides */
+	redacts("via n1.d.io now", "via <host> now");
+	redacts("via n1.2.io now", "via n1.2.io now");
 	/* a Windows drive's path; an address glued inside a token */
 	redacts("at C:\\Users\\paolo\\llama-box.exe now", "at <path> now");
 	redacts("D:/models/qwen/x.gguf", "<path>");
