@@ -186,11 +186,13 @@ echo "mutate: $copied files refreshed" >&2
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache)
-if [ ! -f "$bld/build.ninja" ]; then
-	cmake -S "$src" -B "$bld" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DLOADSCOPE_BUILD_BENCH=OFF "${launcher[@]}" >"$logs/configure.log" 2>&1 ||
-		{ echo "mutate: configure failed, see $logs/configure.log" >&2; exit 2; }
-fi
+# Warnings are errors, as in the builds CI runs (scripts/test.sh): a mutant
+# the compiler warns of would never land, and is stillborn here too. Set on
+# a scratch build made before this too (a reconfigure is cheap).
+gen=()
+[ -f "$bld/build.ninja" ] || gen=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOADSCOPE_BUILD_BENCH=OFF "${launcher[@]}")
+cmake -S "$src" -B "$bld" "${gen[@]}" -DLOADSCOPE_WERROR=ON >"$logs/configure.log" 2>&1 ||
+	{ echo "mutate: configure failed, see $logs/configure.log" >&2; exit 2; }
 echo "mutate: building the unmutated tree" >&2
 ninja -C "$bld" -j"$jobs" >"$logs/build.log" 2>&1 ||
 	{ echo "mutate: the unmutated tree does not build, see $logs/build.log" >&2; exit 2; }

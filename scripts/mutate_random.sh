@@ -153,7 +153,7 @@ declare -A broken_san=()
 if [ "$r_san" = 1 ]; then
 	if [ ! -f "$bld_san/build.ninja" ]; then
 		cmake -S "$src" -B "$bld_san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOADSCOPE_SANITIZE=ON \
-			-DLOADSCOPE_BUILD_BENCH=OFF "${launcher[@]}" >"$logs/configure-san.log" 2>&1 ||
+			-DLOADSCOPE_WERROR=ON -DLOADSCOPE_BUILD_BENCH=OFF "${launcher[@]}" >"$logs/configure-san.log" 2>&1 ||
 			{ echo "mutate: the sanitizer build's configure failed, see $logs/configure-san.log" >&2; exit 2; }
 	fi
 	echo "mutate: building the unmutated tree with the sanitizers" >&2

@@ -223,6 +223,31 @@ Test(triage_recognise, old_error_key_reads_as_err)
 	}
 }
 
+/* A verify phase failed by any one of its signs alone: its result, its
+ * ok of 0, or its sentence saying so; none of them (ok=1) leaves it
+ * passed. */
+Test(triage_recognise, a_verify_phase_fails_by_any_one_sign)
+{
+	static const struct { const char *head, *field; int want; } c[] = {
+		{"phase verify", " ok=0", LSC_TRIAGE_FAIL},
+		{"phase verify", " result=failed", LSC_TRIAGE_FAIL},
+		{"phase verify failed", "", LSC_TRIAGE_FAIL},
+		{"phase verify failed", " ok=0", LSC_TRIAGE_FAIL},
+		{"phase verify", " ok=1", -1},
+	};
+	char log[512];
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(log, sizeof log,
+			 "[loadscope/1] start s | run=aa000002 t_s=0 pid=1 name=e\n"
+			 "[loadscope/1] %s | run=aa000002 kind=verify bytes=1073741824 wall_s=2.0%s\n"
+			 "[loadscope/1] ready in 3 s | run=aa000002 wall_s=3.0\n",
+			 c[i].head, c[i].field);
+		struct lsc_triage *t = run(log);
+		cr_expect_eq(sev_of(t, "verify-failed"), c[i].want, "in:\n%s", log);
+		lsc_triage_free(t);
+	}
+}
+
 /* A line read for its rates ("RSS +484 MB in 8 s") counts as recognised,
  * and the rate is the fill's: 484 MB in 8 s. */
 Test(triage_recognise, a_rate_in_prose_is_a_recognised_line)
