@@ -348,6 +348,10 @@ Test(load_cli, each_option_reaches_the_load)
 	}
 	snprintf(args, sizeof(args), "--threads 1024 --reader auto '%s'", path);
 	cr_expect_eq(run(args), 0, "%s", out);
+	/* the last device number taken is 1023 (whether it exists is the
+	 * device's question, not the command line's) */
+	snprintf(args, sizeof(args), "--device 1023 '%s'", path);
+	cr_expect_neq(run(args), 64, "%s", out);
 	/* --expect is one file's hash */
 	snprintf(args, sizeof(args), "--expect %s '%s' '%s'", hash, path, path);
 	cr_expect_eq(run(args), 64, "%s", out);
