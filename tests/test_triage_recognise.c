@@ -58,6 +58,31 @@ Test(triage_recognise, loadscope_human_and_json_lines)
 	lsc_triage_free(t);
 }
 
+/* With no unattributed_s of its own, a start's unattributed time is its
+ * ready time less its phases, to the fraction of a second; where the
+ * phases sum past the ready time (they overlap), 0. */
+Test(triage_recognise, unattributed_is_ready_less_the_phases)
+{
+	static const struct {
+		const char *ready;
+		double want;
+	} c[] = {{"9.5", 0.5}, {"9.0", 0.0}, {"8.5", 0.0}, {"12.25", 3.25}};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char log[512];
+		snprintf(log, sizeof log,
+			 "[loadscope/1] start s | run=aa000001 t_s=0 pid=1 name=e\n"
+			 "[loadscope/1] phase read | run=aa000001 kind=read bytes=10737418240 wall_s=4.0\n"
+			 "[loadscope/1] phase pin | run=aa000001 kind=pin bytes=10737418240 wall_s=5.0\n"
+			 "[loadscope/1] ready | run=aa000001 wall_s=%s\n",
+			 c[i].ready);
+		struct lsc_triage *t = run(log);
+		cr_assert_eq(lsc_triage_nstarts(t), 1);
+		cr_expect_float_eq(t->sums[0].unattributed_s, c[i].want, 1e-9, "ready %s: %g", c[i].ready,
+				   t->sums[0].unattributed_s);
+		lsc_triage_free(t);
+	}
+}
+
 Test(triage_recognise, interleaved_runs_stay_apart)
 {
 	struct lsc_triage *t = run(
