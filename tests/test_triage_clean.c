@@ -900,3 +900,31 @@ Test(triage_clean, the_dash_after_a_bracketed_level)
 	CLEAN("[    INFO] -kept", "-kept");
 	CLEAN("[x] - kept", "[x] - kept");
 }
+
+/* issue 23's twentieth round: a front end's tag for the program whose
+ * lines it relays (`[Server] [54634] 0.00.174.596 E gguf_init...`, a
+ * llama.cpp router child's lines), before the program's own prefix (a
+ * bracketed pid, a date, a clock), goes with it, and the program's level
+ * and clock are read. Near misses: the tag before text, a tag with a
+ * space in it, a tag before a bracketed word or an empty bracket stay,
+ * and a level in brackets is read as the level. */
+Test(triage_clean, a_front_ends_tag_before_the_programs_prefix)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "[Server] [54634] 0.00.174.596 E strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+	cr_expect_float_eq(l.ts, 0.174596, 1e-9);
+	cr_assert_str_eq(clean(&c, "[Docker] 2026-04-12T11:13:08.579523Z strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_float_eq(l.ts, 11 * 3600 + 13 * 60 + 8.579523, 1e-6);
+	cr_assert_str_eq(clean(&c, "[web-1] 11:13:08 strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_float_eq(l.ts, 11 * 3600 + 13 * 60 + 8, 1e-9);
+	CLEAN("[Server] Starting the model", "[Server] Starting the model");
+	CLEAN("[Server] [init] kept", "[Server] [init] kept");
+	CLEAN("[My Server] [54634] kept", "[My Server] [54634] kept");
+	CLEAN("[Server] 2026 was kept", "[Server] 2026 was kept");
+	CLEAN("[Server] [] kept", "[Server] [] kept");
+	/* a level in brackets is the level's, read before any tag */
+	cr_assert_str_eq(clean(&c, "[ERROR] [54634] strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_ERROR);
+}

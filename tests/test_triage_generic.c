@@ -3671,3 +3671,45 @@ Test(generic, a_chat_clis_help_after_the_load)
 		    "cut-off", "-");
 	cr_expect_eq(nstarts_of("available commands:\n  /exit or Ctrl+C     stop or exit\n"), 0);
 }
+
+/* issue 23's twentieth round: the program fetching, in words, the model
+ * it is about to load (EasyOCR's `Downloading recognition model, please
+ * wait. This may take several minutes ...`) is the start under way: a
+ * paste that ends there, on a step it says takes long, is still loading,
+ * and one that ends on the fetch alone is cut off. Near misses: the fetch
+ * negated or skipped, the past tense, a fetch of something that is no
+ * model, and the object five words after the fetch word begin nothing. */
+Test(generic, the_model_fetched_in_words)
+{
+	expect_start("Downloading detection model, please wait. This may take several minutes depending upon your "
+		     "network connection.\n",
+		     "loading", "-");
+	expect_start("CUDA not available - defaulting to CPU.\nFetching model weights from the hub\n", "cut-off", "-");
+	expect_start("Loading model...\nDownloading recognition model, please wait.\n", "loading", "-");
+	expect_start("Downloading the big detection model, please wait.\n", "loading", "-"); /* four words on */
+	static const char *const none[] = {"Skipping downloading detection model, please wait.\n",
+					   "Not downloading the detection weights, please wait.\n",
+					   "Downloaded detection model, please wait.\n",
+					   "Downloading the dataset index, please wait.\n",
+					   "Downloading one two three four models, please wait.\n"};
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
+	/* the load that follows the fetch completes the start */
+	expect_start("Downloading detection model, please wait.\nmodel loaded in 2.5 s\n", "completed", "ok");
+}
+
+/* issue 23's twentieth round: a speech model at work on its input
+ * (insanely-fast-whisper's `🤗 Transcribing... ━━━ 0:00:00`) after its
+ * start began ran the model: completed. Near misses: the word inside
+ * another (`Transcribingly`), in a sentence's middle, and with no start
+ * before it. */
+Test(generic, a_speech_model_transcribing)
+{
+	expect_start("C:\\w>insanely-fast-whisper --file-name a.wav --device-id 0\n"
+		     "\xf0\x9f\xa4\x97 Transcribing... \xe2\x94\x81\xe2\x94\x81 0:00:00\n",
+		     "completed", "-");
+	expect_start("Loading whisper model large-v3\nTranscribing audio file a.wav\n", "completed", "-");
+	expect_each("Loading whisper model large-v3\n",
+		    (const char *const[]){"Transcribingly slow", "the model is Transcribing soon"}, 2, "cut-off",
+		    "-");
+	cr_expect_eq(nstarts_of("Transcribing audio file a.wav\n"), 0);
+}

@@ -349,6 +349,37 @@ Test(prompt, a_download_command_is_no_start)
 	cr_expect_str_eq(o, "loading");
 }
 
+/* issue 23's twentieth round: a fetch command that names its model by
+ * --model (`modelscope download --model X --local_dir d`), after a root
+ * prompt or as the paste's own line, and the fetch's own "Downloading
+ * Model to directory" line, open no start; near misses: the same --model
+ * on a command that runs a program is its start, and a subcommand that
+ * only sounds like a fetch (`download-and-serve`) runs one. */
+Test(prompt, a_fetch_that_names_its_model_by_flag_is_no_start)
+{
+	static const char fetch[] = "modelscope download --model AI-ModelScope/sd-3.5 --local_dir ./sd";
+	static const char said[] = "Downloading Model to directory: /root/.cache/modelscope/hub/sd-3.5\n";
+	char log[512];
+	const char *o;
+	cr_expect(tr_command_fetches(fetch, fetch + strlen(fetch)));
+	snprintf(log, sizeof log, "root@box-1a2b:~/autodl-tmp# %s\n%s", fetch, said);
+	cr_expect_eq(nstarts(log, NULL), 0, "a start in:\n%s", log);
+	snprintf(log, sizeof log, "%s\n", fetch);
+	cr_expect_eq(nstarts(log, NULL), 0, "a start in:\n%s", log);
+	static const char run[] = "modelscope serve --model AI-ModelScope/sd-3.5 --port 8000";
+	cr_expect(!tr_command_fetches(run, run + strlen(run)));
+	snprintf(log, sizeof log, "root@box-1a2b:~/autodl-tmp# %s\n", run);
+	cr_expect_eq(nstarts(log, &o), 1, "no start in:\n%s", log);
+	snprintf(log, sizeof log, "%s\n", run);
+	cr_expect_eq(nstarts(log, &o), 1, "no start in:\n%s", log);
+	static const char look[] = "cat /models/download/config.json"; /* only looks: no fetch either */
+	cr_expect(!tr_command_fetches(look, look + strlen(look)));
+	static const char near[] = "app download-and-serve --model m";
+	cr_expect(!tr_command_fetches(near, near + strlen(near)));
+	snprintf(log, sizeof log, "$ %s\n", near);
+	cr_expect_eq(nstarts(log, &o), 1, "no start in:\n%s", log);
+}
+
 /* issue 23's nineteenth round: a prompt whose user the copy lost
  * (`@radxa-e54c:~/x$ ./llm_demo m.rkllm`) is still a prompt: the host, its
  * path and the sign. Near misses: an address, a mention and a decorator

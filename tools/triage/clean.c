@@ -448,6 +448,34 @@ static const char *strip_bracket(const char *q, const char *end, double *ts)
 	return q;
 }
 
+/* A front end's tag for the program whose lines it relays ("[Server]
+ * [54634] 0.00.100.264 I srv ...", "[worker] 2024-05-01 10:00:00 ..."):
+ * a bracketed name, then a prefix of the program's own (a bracketed pid,
+ * a date, a clock). Past the tag, or @q. A bracketed name before text
+ * ("[Server] Starting") is the text's. strip_one reads a level in
+ * brackets ("[INFO]") before it comes here. */
+static const char *strip_relay_tag(const char *q, const char *end)
+{
+	const char *e = memchr(q, ']', (size_t)(end - q) < 34 ? (size_t)(end - q) : 34);
+	if (!e || e - q < 3 || !ascii_alpha(q[1]))
+		return q;
+	for (const char *d = q + 1; d < e; d++)
+		if (!(tr_isword(*d) || *d == '-' || *d == '.'))
+			return q;
+	const char *r = e + 1;
+	if (r >= end || *r != ' ')
+		return q;
+	r = tr_skip_ws(r, end);
+	double secs;
+	if (r < end && *r == '[') {
+		const char *d = r + 1;
+		while (d < end && tr_digit(*d))
+			d++;
+		return d > r + 1 && d < end && *d == ']' ? r : q;
+	}
+	return (dig(r, end, 4) && r + 4 < end && r[4] == '-') || clock_at(r, end, &secs) ? r : q;
+}
+
 /* A JSON-lines record ({"level":"error","msg":"..."}, journald's
  * {"MESSAGE":"..."}): its message, unescaped, replaces the line, so the
  * recognisers read what the engine said; its level is kept. Not this
@@ -999,6 +1027,8 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 		if (r != q)
 			return r;
 		if ((r = strip_level_run(q, end, lvl)) != q)
+			return r;
+		if ((r = strip_relay_tag(q, end)) != q)
 			return r;
 	}
 	/* 2026-10-16T15:39:01.123+02:00, 2026-10-16 15:39:01,123 */

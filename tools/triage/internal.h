@@ -993,6 +993,9 @@ const char *tr_prompt_command(const char *s, size_t n);
 /* shell_prompt.c: does the command @c[..end) run a program (a server, a
  * script, a log viewer's output of one), not only inspect the machine? */
 int tr_command_launches(const char *c, const char *end);
+/* shell_prompt.c: does the command @c[..end) only fetch a model's files
+ * (`hf download x`, `modelscope download --model x`, `ollama pull x`)? */
+int tr_command_fetches(const char *c, const char *end);
 /* recognise_generic.c: is the token at @p (quoted or not) a weight file by
  * its name's extension (.gguf, .safetensors, .onnx, .hef, ...), not a
  * directory, a library or a config file? */

@@ -75,7 +75,7 @@ static const struct {
 	{"rror", TR_G_GENERIC}, {"RROR", TR_G_GENERIC}, {"atal", TR_G_GENERIC}, {"ATAL", TR_G_GENERIC},
 	{"CRITICAL", TR_G_GENERIC}, {"xception", TR_G_GENERIC}, {"ailed", TR_G_GENERIC}, {"level=", TR_G_GENERIC},
 	{"\"level\"", TR_G_GENERIC}, {"equest: ", TR_G_GENERIC}, {"esponse: ", TR_G_GENERIC},
-	{"ssistant:", TR_G_GENERIC}, {"tokens per second", TR_G_GENERIC}, {"tokens/s", TR_G_GENERIC}, {"token/s", TR_G_GENERIC}, {"tok/s", TR_G_GENERIC}, {"Generating ", TR_G_GENERIC}, {" prompt token", TR_G_GENERIC}, {"/exit ", TR_G_GENERIC}, {"/quit ", TR_G_GENERIC}, {"/bye ", TR_G_GENERIC}, {"SSISTANT:", TR_G_GENERIC}, {"ESPONSE: ", TR_G_GENERIC},
+	{"ssistant:", TR_G_GENERIC}, {"tokens per second", TR_G_GENERIC}, {"tokens/s", TR_G_GENERIC}, {"token/s", TR_G_GENERIC}, {"tok/s", TR_G_GENERIC}, {"Generating ", TR_G_GENERIC}, {"Transcribing", TR_G_GENERIC}, {" prompt token", TR_G_GENERIC}, {"/exit ", TR_G_GENERIC}, {"/quit ", TR_G_GENERIC}, {"/bye ", TR_G_GENERIC}, {"SSISTANT:", TR_G_GENERIC}, {"ESPONSE: ", TR_G_GENERIC},
 	{"inned memory", TR_G_GPIN}, {"inned host memory", TR_G_GPIN},
 	{"age-locked", TR_G_GPIN}, {"GPU[", TR_G_GENERIC}, {"GPU  ", TR_G_GENERIC}, {"PyTorch version: ", TR_G_GENERIC}, {"Is debug build: ", TR_G_GENERIC},
 	{"d to build PyTorch: ", TR_G_GENERIC}, {"Is CUDA available: ", TR_G_GENERIC}, {"modules\"", TR_G_GFIG}, {"layers\"", TR_G_GFIG}, {"shards\"", TR_G_GFIG},
@@ -167,7 +167,7 @@ static const struct {
 	{"MB in ", TR_G_GFIG}, {"bytes in ", TR_G_GFIG}, {"eights in ", TR_G_GFIG}, {"retrained time", TR_G_GFIG},
 	{"iB at ", TR_G_GFIG}, {" elapsed]", TR_G_GFIG}, {"GB at ", TR_G_GFIG}, {"MB at ", TR_G_GFIG},
 	{"rong s", TR_G_GFATAL}, {" mismatch", TR_G_GFATAL}, {" magic", TR_G_GFATAL}, {"ails:", TR_G_GFATAL},
-	{" --model", TR_G_GWAY}, {"-serve ", TR_G_GWAY}, {"-server ", TR_G_GWAY}, {"_server ", TR_G_GWAY}, {" serve ", TR_G_GWAY}, {"ownload", TR_G_GWAY}, {"aken more than", TR_G_GWAY}, {"ot ready after", TR_G_GWAY},
+	{" --model", TR_G_GWAY}, {"-serve ", TR_G_GWAY}, {"-server ", TR_G_GWAY}, {"_server ", TR_G_GWAY}, {" serve ", TR_G_GWAY}, {"ownload", TR_G_GWAY}, {"etching ", TR_G_GWAY}, {"aken more than", TR_G_GWAY}, {"ot ready after", TR_G_GWAY},
 	/* "Loading Model: NAME", "Loading ONNX model from ...": the verb with its object named after it
 	 * (tr_loading_model_named) */
 	{"oading ", TR_G_GLOADW}, {"oading: ", TR_G_GLOADW},

@@ -2101,6 +2101,33 @@ static int param_count(const char *s, size_t n)
 	return 0;
 }
 
+/* "Downloading detection model, please wait.", "Fetching model weights
+ * from the Hub...": the program fetching, in words, the model it is about
+ * to load (a bar with a count is size_figures' or download_count's, read
+ * before): the start under way, with no load figure. The fetch word in
+ * its -ing form (under way, not "Downloaded"), what it fetches among the
+ * next four words, nothing before it that negates or skips it ("Skipping
+ * downloading model"). */
+static int model_fetch_said(const char *s, size_t n)
+{
+	static const char *const neg[] = {"not", "no", "skip", "skipping", "skipped", "without", "already", NULL};
+	const char *k = word(s, n, "downloading");
+	if (!k)
+		k = word(s, n, "fetching");
+	if (!k || any_word(s, (size_t)(k - s), neg) || tr_hedged(s, (size_t)(k - s)))
+		return 0;
+	const char *p = k, *end = s + n;
+	for (int w = 0; w < 5 && p < end; w++) { /* the fetch word and four more */
+		while (p < end && *p != ' ')
+			p++;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	while (k < p && *k != ' ')
+		k++; /* past the fetch word */
+	return any_word(k, (size_t)(p - k), fetched_words);
+}
+
 /* A start under way that nothing else marks: its launch command, its
  * model built with its count of parameters, its files' download count (loading, open until n = N), a warning that it
  * is taking long ("replicas that have taken more than 30s to
@@ -2115,7 +2142,11 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 	struct tr_start *st;
 	static const char *const slow[] = {"taken more than", "taking longer than"};
 	static const char *const until[] = {"initialize", "initialise", "start", "load", "scheduled", "ready", NULL};
-	if (launch_command(s, n) || server_launch(s, n) || param_count(s, n) || tr_args_name_model(s, n)) {
+	/* a command that only fetches the model (`modelscope download
+	 * --model x`, after a prompt or as the paste's own line) runs none */
+	const char *pc = tr_prompt_command(s, n);
+	int fetch = tr_command_fetches(pc ? pc : s, s + n);
+	if (!fetch && (launch_command(s, n) || server_launch(s, n) || param_count(s, n) || tr_args_name_model(s, n))) {
 		if (!(st = tr_fresh_if(t, l, 0, NULL)))
 			return 0;
 		tr_evid(st, l);
@@ -2132,6 +2163,16 @@ static int under_way(struct lsc_triage *t, struct tr_line *l)
 			return 1;
 		tr_stage_raise(st, TR_ST_LOADING);
 		st->progress_open = done < all;
+		return 1;
+	}
+	if (model_fetch_said(s, n)) {
+		/* where no start is, a download command's own output is none */
+		if (!(t->cur && t->cur->src == l->src) && t->fetch_src == l->src + 1)
+			return 1;
+		if (!(st = take(t, l, &e)))
+			return 0;
+		if (!st->done && st->stage < TR_ST_LOADED && !tr_start_failed(st))
+			tr_stage_raise(st, TR_ST_LOADING);
 		return 1;
 	}
 	/* "vLLM not ready after 30 minutes": a watcher's wait ran out; the
@@ -2906,11 +2947,18 @@ static int generation_rate(const char *s, size_t n)
 /* "Generating video ...", "Generating images": the line opens with the
  * pipeline's work on its output (an image, a video, speech), which a
  * model that was not up could not begin. Not a generation of something
- * the load makes ("Generating embeddings cache", a config). */
+ * the load makes ("Generating embeddings cache", a config). A speech
+ * model's work on its input says so in one word ("Transcribing...",
+ * "🤗 Transcribing audio"), after a CLI's status symbol if any. */
 static int output_begun(const char *s, size_t n)
 {
 	static const char *const out[] = {"video", "videos", "image", "images", "audio", "speech", "sample", "samples",
 					  NULL};
+	size_t i = 0;
+	while (i < n && i < 8 && ((unsigned char)s[i] >= 0x80 || s[i] == ' '))
+		i++;
+	if (n - i >= 12 && !memcmp(s + i, "Transcribing", 12) && (n - i == 12 || !tr_alpha(s[i + 12])))
+		return 1;
 	if (n < 12 || memcmp(s, "Generating ", 11))
 		return 0;
 	const char *p = s + 11, *b = p, *end = s + n;

@@ -311,6 +311,11 @@ int tr_command_launches(const char *c, const char *end)
 	return command_kind(c, end) == CMD_RUN;
 }
 
+int tr_command_fetches(const char *c, const char *end)
+{
+	return command_kind(c, end) == CMD_FETCH;
+}
+
 int tr_prompt_alone(const char *s, size_t n)
 {
 	const char *end = s + n;
