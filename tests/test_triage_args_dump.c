@@ -28,6 +28,15 @@ static const struct {
 	{"model_id: bigscience/bloom", 0},                              /* a key alone: no dump */
 	{"the Args { model_id } struct is printed at start", 0},
 	{"Args { note: \"model_id: x\" }", 0},                          /* the key inside a value */
+	/* issue 23's twenty-first round: an argument vector as a list of
+	 * quoted words (dynamo's `Running VllmWorker with args=[...]`) */
+	{"Running VllmWorker with args=['--model', '/root/.cache/Llama-3.3-70B', '--block-size', '64']", 1},
+	{"argv: [\"serve.py\", \"--model-path\", \"Qwen/Qwen2-7B\"]", 1},
+	{"Running VllmWorker with args=['--block-size', '64', '--model', '']", 0}, /* an empty value */
+	{"Running VllmWorker with args=['--model-revision', 'main']", 0},           /* another flag */
+	{"Running VllmWorker with args=['--model']", 0},                            /* no value after it */
+	{"pass '--model', 'm' to the server", 0},                                    /* no list */
+	{"args=[x'--model', 'm']", 0},                                                /* not a word of the list */
 };
 
 Test(triage_args_dump, a_dump_that_names_the_model)

@@ -3371,8 +3371,12 @@ Test(generic, a_loads_share_under_a_progress_key)
 {
 	expect_start("Loading stable-whisper model... Progress: 30%\n", "loading", "-");
 	expect_start("Loading stable-whisper model... Progress: 30 %\n", "loading", "-");
-	/* near misses: a download's share, a share with no load before it */
-	expect_start("Loading stable-whisper model...\nDownloading model... Progress: 30%\n", "cut-off", "-");
+	/* near misses: a share with no load before it; a download's share is
+	 * the fetch under way (loading where the paste ends, as a download
+	 * bar short of N/N is since the twenty-first round), at 100 % no
+	 * longer */
+	expect_start("Loading stable-whisper model...\nDownloading model... Progress: 30%\n", "loading", "-");
+	expect_start("Loading stable-whisper model...\nDownloading model... Progress: 100%\n", "cut-off", "-");
 	cr_expect_eq(nstarts_of("Upload of the report... Progress: 30%\n"), 0);
 }
 
@@ -3712,4 +3716,60 @@ Test(generic, a_speech_model_transcribing)
 		    (const char *const[]){"Transcribingly slow", "the model is Transcribing soon"}, 2, "cut-off",
 		    "-");
 	cr_expect_eq(nstarts_of("Transcribing audio file a.wav\n"), 0);
+}
+
+/* issue 23's twenty-first round: a program that said it starts (boot
+ * line, no start opened since), then its interpreter's failure to run it
+ * (`python.exe: can't open file '...main_api.py': [Errno 2] No such file
+ * or directory`) or an exception line: that start failed. Near misses: an
+ * exception the program says it caught and went past (no failure said
+ * before the error), a warning's errno, and a wait that retries after it
+ * leave it cut off. */
+Test(generic, a_failure_after_a_program_said_it_starts)
+{
+	static const char boot[] = "Starting the StableProjectorz API server, please wait...\n";
+	expect_each(boot,
+		    (const char *const[]){"C:\\v\\python.exe: can't open file 'C:\\\\main_api.py': [Errno 2] No such "
+					  "file or directory",
+					  "FileNotFoundError: [Errno 2] No such file or directory: 'x.bin'",
+					  "ERROR: could not bind the port: [Errno 98] Address already in use"},
+		    3, "failed", "-");
+	expect_each(boot,
+		    (const char *const[]){"exception in config_file_change_fp32: [Errno 2] No such file or directory",
+					  "WARNING: failed to read x: [Errno 2] No such file or directory",
+					  "Retrying: failed to connect: [Errno 111] Connection refused",
+					  "failed to reach it: [Errno ] Connection refused"},
+		    4, "cut-off", "-");
+	/* an open start fails by the errno failure too, with no boot line */
+	expect_start("Loading model /m/x.gguf\nunable to open /m/x.gguf: [Errno 13] Permission denied\n", "failed",
+		     "-");
+}
+
+/* issue 23's twenty-first round: a fetch's bar that lost its glyphs and
+ * pipes (`tokenizer_config.json: 100% 251/251 [00:00<00:00, 3.97MB/s]`)
+ * is still a bar: the fetch under way, a start begun and cut off. Near
+ * misses: the same figures with no rate in bytes, and a rate in prose. */
+Test(generic, a_fetch_bar_without_its_glyphs)
+{
+	expect_start("tokenizer_config.json: 100% 251/251 [00:00<00:00, 3.97MB/s]\n", "cut-off", "-");
+	expect_start("vocab.txt: 45% 104/231 [00:01<00:02, 96.1kB/s]\n", "loading", "-");
+	static const char *const none[] = {"tokenizer_config.json: 100% 251/251 [00:00<00:00]\n",
+					   "the link gave 3.97MB/s] at best\n"};
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
+}
+
+/* issue 23's twenty-first round: a wait asked for (`Please wait for vllm
+ * server to become ready...`, OCRFlux's poller) is no ready: the start
+ * under way, and loading where the paste ends on its "please wait". Near
+ * misses: the server's own `vllm server is ready.` is its ready, and a
+ * wait with no "please wait" ends cut off. */
+Test(generic, a_wait_asked_for_is_no_ready)
+{
+	expect_start("Attempt 212: Please wait for vllm server to become ready...\n", "loading", "-");
+	expect_start("starting engine\nwait for the server to be ready\n", "cut-off", "-");
+	expect_start("starting engine\nvllm server is ready.\n", "completed", "-");
+	expect_each("starting engine\n",
+		    (const char *const[]){"the model is about to become ready", "the model has yet to be ready",
+					  "wait for the model ready"},
+		    3, "cut-off", "-");
 }

@@ -432,6 +432,35 @@ Test(outcome, step_said_to_take_long_is_loading_at_the_end)
 	}
 }
 
+/* issue 23's twenty-first round: a load or a fetch that counts its own
+ * share in words (Jarvis' `Downloading model... 7%`, the paste's last
+ * line) is under way where the paste ends: loading. Near misses: 100 %
+ * and a share the line only reports (no load or fetch word) leave it cut
+ * off, and a line of another step after the share ends that step. */
+Test(outcome, a_share_counted_in_words_is_loading_at_the_end)
+{
+	static const struct {
+		const char *log, *outcome;
+	} c[] = {
+		{"Loading model...\n  Downloading model... 2%\n  Downloading model... 7%\n", "loading"},
+		{"Initializing TTS engine (piper)...\nLoading model weights 45.5 %\n", "loading"},
+		{"Loading checkpoint shards (99%)\n", "loading"},
+		/* near misses */
+		{"Loading model...\n  Downloading model... 100%\n", "cut-off"},
+		{"Loading model /m/x.gguf\nloading: 45% of memory used by the page cache, 3 GiB\n", "cut-off"},
+		{"Loading model /m/x.gguf\nmemory in use 45%\n", "cut-off"},
+		{"Loading model /m/x.gguf\nLoading model... 45%\nengine: model loaded in 3.0 s\n", "completed"},
+		{"Loading model /m/x.gguf\nLoading model x12%\n", "cut-off"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct lsc_triage *t = trun_text(c[i].log);
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, c[i].outcome, "%s", c[i].log);
+		lsc_triage_free(t);
+	}
+}
+
 /* An unfinished start is slow so far by its lines' own clocks when they
  * span minutes with no figure stated: "Loading weights" at 20:17:58 and
  * the last line at 20:23:28 are 330 s (over 300 s with no size: slow),

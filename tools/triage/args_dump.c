@@ -2,7 +2,8 @@
  * A program's parsed arguments printed whole, naming its model: a Rust
  * launcher's `Args { model_id: "/data/Baichuan-13B-Base", revision: None,
  * ... }` (clap's Debug), Python's `Namespace(model='m', port=8000)` or a
- * dataclass's `ServerArgs(model_path='m', ...)`. A launcher prints them as
+ * dataclass's `ServerArgs(model_path='m', ...)`, or its argument vector
+ * as a list (`args=['--model', 'm', ...]`). A launcher prints them as
  * it begins bringing that model up, before any word of the load: a start
  * begun (cut off when the paste ends there), as its launch command is.
  *
@@ -43,11 +44,40 @@ static const char *dump_open(const char *s, const char *end)
 	return NULL;
 }
 
+/* An argument vector printed as a list of quoted words (`Running
+ * VllmWorker with args=['--model', '/root/.cache/.../Llama-3.3-70B',
+ * '--block-size', '64']`, dynamo; Python's repr of sys.argv): the model
+ * flag as one word, its value the next, not empty. */
+static int argv_names_model(const char *s, const char *end)
+{
+	static const char *const flag[] = {"--model", "--model-path", "--model_path", "--model-id", "--model_id",
+					   "--model-name-or-path", "--model_name_or_path", "--model-dir", NULL};
+	for (const char *k = s; (k = tr_memmem(k, (size_t)(end - k), "--model")) != NULL; k++) {
+		if (k == s || (k[-1] != '\'' && k[-1] != '"'))
+			continue;
+		/* the flag a whole quoted word of a list the line opened, after
+		 * "[" or ", " */
+		const char *c = memchr(k, k[-1], (size_t)(end - k));
+		if (!c || k - 1 == s || !(k[-2] == '[' || k[-2] == ' ') || !memchr(s, '[', (size_t)(k - s)))
+			continue;
+		int known = 0;
+		for (const char *const *f = flag; *f && !known; f++)
+			known = strlen(*f) == (size_t)(c - k) && !memcmp(k, *f, (size_t)(c - k));
+		/* the list's next word: ", 'value'" */
+		const char *v = c + 1;
+		if (!known || end - v < 4 || v[0] != ',' || v[1] != ' ' || (v[2] != '\'' && v[2] != '"') ||
+		    v[3] == v[2])
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
 int tr_args_name_model(const char *s, size_t n)
 {
 	const char *end = s + n, *p = dump_open(s, end);
 	if (!p)
-		return 0;
+		return argv_names_model(s, end);
 	while (p < end) {
 		/* a key: letters and '_' at a field's start */
 		while (p < end && !(tr_alpha(*p) || *p == '_'))

@@ -81,7 +81,7 @@ static const struct {
 	{"d to build PyTorch: ", TR_G_GENERIC}, {"Is CUDA available: ", TR_G_GENERIC}, {"modules\"", TR_G_GFIG}, {"layers\"", TR_G_GFIG}, {"shards\"", TR_G_GFIG},
 	{"tensors\"", TR_G_GFIG}, {"gguf: ", TR_G_GFIG}, {"safetensors: ", TR_G_GFIG}, {"onnx: ", TR_G_GFIG}, {"NAME  ", TR_G_GENERIC}, {"Filesystem ", TR_G_GENERIC}, {"Device  ", TR_G_GENERIC}, {"a while", TR_G_GSTEP}, {"lease wait", TR_G_GSTEP},
 	{"few minutes", TR_G_GSTEP}, {"several minutes", TR_G_GSTEP}, {"some time", TR_G_GSTEP},
-	{"Traceback (most", TR_G_GFATAL}, {"panic:", TR_G_GFATAL}, {"xit code", TR_G_GFATAL},
+	{"Traceback (most", TR_G_GFATAL}, {"[Errno ", TR_G_GFATAL}, {"panic:", TR_G_GFATAL}, {"xit code", TR_G_GFATAL},
 	{"xit status", TR_G_GFATAL}, {"xitcode", TR_G_GFATAL}, {"xited with", TR_G_GFATAL}, {"code=exited", TR_G_GFATAL}, {"eturn code", TR_G_GFATAL},
 	{"eturncode", TR_G_GFATAL}, {"SIGKILL", TR_G_GFATAL}, {"SIGSEGV", TR_G_GFATAL}, {"SIGABRT", TR_G_GFATAL},
 	{"egmentation fault", TR_G_GFATAL}, {"core dumped", TR_G_GFATAL}, {"imed out", TR_G_GFATAL},
@@ -146,6 +146,8 @@ static const struct {
 	{"it/s]", TR_G_GBAR}, {"s/it]", TR_G_GBAR}, {"%|\xe2", TR_G_GBAR}, {"%|#", TR_G_GBAR}, {"%| ", TR_G_GBAR},
 	/* the loaders' bar that a page stripped of its glyphs, pipes and rate ("62% Completed 61/99 [02:37<01:36]") */
 	{"% Completed", TR_G_GBAR},
+	/* a fetch's bar that lost its glyphs and pipes, its rate in bytes kept ("100% 251/251 [00:00<00:00, 3.97MB/s]") */
+	{"B/s]", TR_G_GBAR},
 	{"till loading", TR_G_GEND}, {"weight end", TR_G_GEND}, {"eights loaded", TR_G_GEND},
 	{"oading complete", TR_G_GEND}, {"oad complete", TR_G_GEND}, {"inished loading", TR_G_GEND},
 	{"inish loading", TR_G_GEND}, {"armup complete", TR_G_GEND}, {"arm-up complete", TR_G_GEND},
@@ -183,7 +185,7 @@ static const struct {
 	/* the same end words before the load's time ("Finished loading model in 12.3 s", "load complete (12 s)") */
 	{"inished load", TR_G_GFIG}, {"oad complete", TR_G_GFIG}, {"oading complete", TR_G_GFIG},
 	/* a program's parsed arguments printed whole (args_dump.c) */
-	{"oading...", TR_G_GLOADW}, {"Args {", TR_G_GWAY}, {"Args(", TR_G_GWAY}, {"Namespace(", TR_G_GWAY},
+	{"oading...", TR_G_GLOADW}, {"Args {", TR_G_GWAY}, {"Args(", TR_G_GWAY}, {"Namespace(", TR_G_GWAY}, {"'--model", TR_G_GWAY}, {"\"--model", TR_G_GWAY},
 	{" params", TR_G_GWAY}, {"arameters", TR_G_GWAY}, {"aking longer than", TR_G_GWAY},
 	{"swapping", TR_G_SWAP}, {"Swapping", TR_G_SWAP}, {"SWAPPING", TR_G_SWAP}, {"kswapd", TR_G_SWAP},
 };

@@ -379,7 +379,10 @@ static int ready_words_of(const char *s, size_t n)
 		return gave_up(s, n) ? -1 : 0;
 	static const char *const neg[] = {"not ready", "isn't ready", "not yet ready", "not started", "not online", "still loading",
 					  "still starting", "waiting for", "not up", "before", "until", "unloaded",
-					  "not initiali", "not accepting", "not handle"};
+					  "not initiali", "not accepting", "not handle",
+					  /* a wait asked for, the ready still to come ("Please wait for
+					   * vllm server to become ready...") */
+					  "wait for", "to become ready", "to be ready"};
 	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
 					  "ready after", "ready!", "now ready", "started in", "started successfully",
 					  "running on http", "listening on", "loaded successfully", "model loaded",
@@ -1643,6 +1646,25 @@ static int error_said(const struct tr_start *cur, int open, const char *s, size_
 	return open && !cur->in_traceback && tr_upper(s[0]) && exception_line(s, n);
 }
 
+/* "python.exe: can't open file 'x.py': [Errno 2] No such file or
+ * directory": an action said to have failed, with the OS error in
+ * Python's form after it (the number and its text), at no level or an
+ * error's. Not a warning's, not an exception a program reports it caught
+ * and goes past ("exception in config_file_change_fp32: [Errno 2] ...":
+ * no failure said before the error), and not a wait that retries after
+ * it ("Retrying ... [Errno 111] Connection refused"). */
+static int errno_failed(const char *s, size_t n, int lv)
+{
+	const char *k = tr_memmem(s, n, "[Errno ");
+	if (!k || (lv != TR_LV_NONE && lv < TR_LV_ERROR) || !tr_says_failed(s, (size_t)(k - s)))
+		return 0;
+	const char *p = k + 7, *end = s + n;
+	while (p < end && tr_digit(*p))
+		p++;
+	static const char *const wait[] = {"retry", "retrying", "retries", "waiting", NULL};
+	return p > k + 7 && end - p > 2 && p[0] == ']' && p[1] == ' ' && tr_alpha(p[2]) && !any_word(s, n, wait);
+}
+
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
 	const char *s = l->s;
@@ -1688,7 +1710,16 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		if (r >= 0)
 			return r;
 	}
-	int errlv = error_said(cur, open, s, n, lv);
+	/* a program said it starts (boot_said.c) and nothing opened a start
+	 * since: its own failure now ends that start, as an open one's would */
+	int booted = !cur && t->boot_no && t->boot_src == l->src && t->nstarts == t->boot_base;
+	int errlv = error_said(cur, open, s, n, lv) || ((open || booted) && errno_failed(s, n, lv)) ||
+		    (booted && tr_upper(s[0]) && exception_line(s, n));
+	if (booted && errlv && !tr_probe_not_up(s, n)) {
+		tr_boot_start(t);
+		cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
+		open = cur != NULL;
+	}
 	/* a probe of a server's readiness that found it not up: a wait on
 	 * the server coming up (its own start goes on), no failure of it */
 	if ((errlv || fatal) && !kill && sig != TR_SIG_FAULT && tr_probe_not_up(s, n))
@@ -1892,6 +1923,8 @@ static int waiting(struct lsc_triage *t, struct tr_line *l)
 	 * server, before the app's startup brings the model up */
 	static const char *const until[] = {"ready", "start", "startup", "load", "live", "up", "online", NULL};
 	const char *w = ci(s, n, "waiting for");
+	if (!w)
+		w = ci(s, n, "wait for"); /* "Please wait for vllm server to become ready..." */
 	int on_load = ci(s, n, "load") && waits_on_load(s, n); /* each of its phrases holds "load" */
 	if (!on_load && (!w || !any_word(w, (size_t)(s + n - w), until) || !tr_ready_subject(s, n)))
 		return 0;

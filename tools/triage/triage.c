@@ -273,6 +273,40 @@ static void long_step_said(struct lsc_triage *t, const struct tr_line *l, int ne
 		}
 }
 
+/* "Downloading model... 7%", "Loading weights 45 %": a load or a fetch
+ * that counts its own share in words, the share the line's last figure.
+ * Under 100 on the start's recognised line, the paste that ends there
+ * ends with that step under way (loading), as long_step_said's; 100 %
+ * says nothing of what comes next. Not a share of something else that
+ * the line only reports ("45% of memory used": no load or fetch word). */
+static void share_so_far(struct lsc_triage *t, const struct tr_line *l)
+{
+	static const char *const ing[] = {"loading", "downloading", "fetching", "reading", NULL};
+	struct tr_start *st = t->cur;
+	size_t n = l->len;
+	while (n > 0 && (l->s[n - 1] == ' ' || l->s[n - 1] == '.' || l->s[n - 1] == ')'))
+		n--;
+	if (n < 3 || l->s[n - 1] != '%' || !st || st->src != l->src || st->done || st->stage < TR_ST_BEGAN ||
+	    st->stage >= TR_ST_READY || tr_start_failed(st))
+		return;
+	size_t e = n - 1;
+	while (e > 0 && l->s[e - 1] == ' ')
+		e--;
+	size_t b = e;
+	while (b > 0 && (tr_digit(l->s[b - 1]) || l->s[b - 1] == '.'))
+		b--;
+	if (b == e || !tr_digit(l->s[b]) || (b > 0 && l->s[b - 1] != ' ' && l->s[b - 1] != '(' && l->s[b - 1] != ':'))
+		return;
+	const char *p = l->s + b;
+	double v;
+	if (!tr_num(&p, l->s + e, &v) || p != l->s + e || !(v < 100) || !tr_any_word(l->s, b, ing))
+		return;
+	size_t k = tr_step_name(l);
+	st->began_open = 1;
+	memcpy(st->began_step, l->s, k);
+	st->began_step[k] = 0;
+}
+
 /* A clock in a structured line's field, the kind of clock no prefix
  * gives: ik_llama's and llama-server's "timestamp=1760633941" (Unix
  * seconds), logfmt's "time=2024-07-21T09:37:04.768Z" (Go's slog, ollama
@@ -457,6 +491,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		long_step_said(t, &l, 1);
 	else {
 		long_step_said(t, &l, 0);
+		share_so_far(t, &l);
 		if (l.kw & TR_G_GFATAL)
 			tr_load_failure_said(t, &l);
 	}
