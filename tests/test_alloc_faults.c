@@ -4,8 +4,9 @@
  * glibc's __libc_* functions), and while a case is armed it fails the k-th
  * allocation with ENOMEM, for k = 0, 1, 2, ... until the case makes fewer
  * than k + 1 allocations. Then, for each k: a manifest of a sharded
- * safetensors model (an index and two shards) is refused with -ENOMEM and
- * one error line that says "out of memory", or built whole; a load of a
+ * safetensors model (an index and two shards), and of a GGUF file, is
+ * refused with -ENOMEM and one error line that says "out of memory", or
+ * built whole; a load of a
  * file either succeeds with the file's bytes or returns -ENOMEM (or the
  * line of the fallback it took instead); a triage of each corpus log gives
  * the same verdicts as without the failure or says that it dropped findings
@@ -279,6 +280,124 @@ Test(alloc_faults, a_sharded_manifest_fails_whole_at_every_allocation, .timeout 
 	cr_expect_gt(failed, 5, "only %ld allocations to fail", failed);
 #endif
 }
+
+#if LSCT_INTERPOSE
+/* A GGUF v3 file of @nt F32 tensors of one element and one key, written
+ * field by field, its data at the default 32-byte alignment. The
+ * tensors' names are 20 bytes long but the first's, @first bytes: the
+ * parser keeps each tensor's dimensions and name in a pool of 64 KiB
+ * blocks, and the first name's length moves which of the two allocations
+ * meets a block's end. */
+struct gw {
+	unsigned char *b;
+	size_t n;
+};
+static void gw_put(struct gw *w, const void *p, size_t len)
+{
+	memcpy(w->b + w->n, p, len);
+	w->n += len;
+}
+static void gw_u32(struct gw *w, uint32_t v)
+{
+	gw_put(w, &v, 4);
+}
+static void gw_u64(struct gw *w, uint64_t v)
+{
+	gw_put(w, &v, 8);
+}
+static void gw_str(struct gw *w, const char *s)
+{
+	gw_u64(w, strlen(s));
+	gw_put(w, s, strlen(s));
+}
+static void gguf_tensors(const char *path, unsigned nt, unsigned first)
+{
+	size_t room = 256 + (size_t)nt * (64 + 32) + 64;
+	struct gw w = {.b = calloc(1, room), .n = 0};
+	cr_assert_not_null(w.b);
+	gw_put(&w, "GGUF", 4);
+	gw_u32(&w, 3), gw_u64(&w, nt), gw_u64(&w, 1);
+	gw_str(&w, "general.architecture"), gw_u32(&w, 8), gw_str(&w, "llama");
+	for (unsigned i = 0; i < nt; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "blk.%015u", i); /* 19 bytes and a NUL: 32 in the pool */
+		if (i == 0)
+			snprintf(name, sizeof name, "%.*s", (int)first, "t0_abcdefghijklmnopqrstuvwxyz0123456789abcdef");
+		gw_str(&w, name), gw_u32(&w, 1), gw_u64(&w, 1), gw_u32(&w, 0), gw_u64(&w, (uint64_t)i * 32);
+	}
+	size_t n = (w.n + 31) / 32 * 32 + (size_t)nt * 32; /* one element per tensor, 32 bytes apart */
+	cr_assert(n <= room);
+	FILE *f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(w.b, 1, n, f), n);
+	fclose(f);
+	free(w.b);
+}
+#endif
+
+/* seed 20261217's survivor at model_gguf.c:295 (`!t || !dims && !nm`: a
+ * tensor's dimensions not allocated went unnoticed): a GGUF manifest of
+ * 1500 tensors (three 64 KiB pool blocks of names and dimensions), each
+ * allocation failing in turn, is refused with -ENOMEM and one error line,
+ * or built whole with one extent per tensor. Three files whose first name
+ * is 16 bytes apart in the pool put a block's end at each tensor's
+ * dimensions in one of them (each tensor takes 48 bytes of the pool). */
+#if LSCT_INTERPOSE
+static void gguf_every_allocation(unsigned first);
+#endif
+
+Test(alloc_faults, a_gguf_manifest_fails_whole_at_every_allocation, .timeout = 300)
+{
+	need_interpose();
+#if LSCT_INTERPOSE
+	for (unsigned first = 8; first <= 40; first += 16)
+		gguf_every_allocation(first);
+#endif
+}
+
+#if LSCT_INTERPOSE
+static void gguf_every_allocation(unsigned first)
+{
+	enum { NT = 1500 };
+	char path[600];
+	snprintf(path, sizeof path, "%s/many-%u.gguf", lsct_tmpdir(), first);
+	gguf_tensors(path, NT, first);
+	const char *in = path;
+	long k, failed = 0;
+	for (k = 0; k < 100000; k++) {
+		int fds = lsct_open_fds();
+		lsc_profiler *p = lsct_profiler_fresh(&cap);
+		struct lsc_manifest *m = (struct lsc_manifest *)1;
+		arm(k);
+		int ret = lsc_manifest_from_files(p, &in, 1, &m);
+		long made = disarm();
+		if (made <= k) {
+			cr_assert_eq(ret, 0, "no failure, yet %d (%s)", ret, lsc_strerror(ret));
+			cr_assert_not_null(m);
+			cr_expect_eq(m->n_files, 1);
+			cr_expect_eq(m->n_extents, NT, "%u extents", (unsigned)m->n_extents);
+			lsc_manifest_destroy(m);
+			lsc_profiler_destroy(p);
+			cr_expect_eq(nlive, 0, "%ld allocations left", (long)nlive);
+			break;
+		}
+		failed++;
+		cr_expect_eq(ret, -ENOMEM, "allocation %ld of %ld failed: %d (%s)", k, made, ret, lsc_strerror(ret));
+		cr_expect_null(m, "allocation %ld: a manifest after a failure", k);
+		if (m && m != (struct lsc_manifest *)1)
+			lsc_manifest_destroy(m);
+		cr_expect_eq(lsct_count(&cap, "error"), 1, "allocation %ld: one error line", k);
+		char err[32] = "";
+		lsct_field(&cap, "error", "err", err, sizeof err);
+		cr_expect_str_eq(err, "ENOMEM", "allocation %ld: the line's err", k);
+		lsc_profiler_destroy(p);
+		cr_expect_eq(lsct_open_fds(), fds, "allocation %ld: a descriptor left open", k);
+		cr_expect_eq(nlive, 0, "allocation %ld: %ld allocations left", k, (long)nlive);
+		cr_assert_eq(overflow, 0);
+	}
+	cr_expect_gt(failed, 3, "only %ld allocations to fail", failed);
+}
+#endif
 
 Test(alloc_faults, a_load_succeeds_or_fails_cleanly_at_every_allocation, .timeout = 300)
 {
