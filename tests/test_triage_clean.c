@@ -928,3 +928,22 @@ Test(triage_clean, a_front_ends_tag_before_the_programs_prefix)
 	cr_assert_str_eq(clean(&c, "[ERROR] [54634] strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
 	cr_expect_eq(l.level, TR_LV_ERROR);
 }
+
+/* issue 23's twenty-second round: a syslog-style clock with no host and
+ * program after it (Petals' `Jul 20 12:17:05.251 [INFO] Loaded ...`) is
+ * a clock, and what follows is read as any prefix: the bracketed level
+ * goes, kept as the line's level. A key's SS3 echoed in caret notation
+ * (`^[OP`, F1 pressed while the log ran) goes with the other lost escapes;
+ * near misses: `^[O` with no key letter after it, and prose, stay. */
+Test(triage_clean, a_clock_with_no_host_then_a_level_and_an_echoed_key)
+{
+	struct tr_clean c = {0};
+	struct tr_line l;
+	cr_assert_str_eq(clean(&c, "Jul 20 12:17:05.251 [INFO] strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l), L);
+	cr_expect_eq(l.level, TR_LV_INFO);
+	cr_expect_float_eq(l.ts, 12 * 3600 + 17 * 60 + 5.251, 1e-6);
+	cr_assert_str_eq(clean(&c, "^[OP^[OPJul 20 12:17:54.764 [INFO] strata generate: loaded 39.97 GiB at 3.12 GiB/s", &l),
+			 L);
+	CLEAN("^[O kept", "^[O kept");
+	CLEAN("^[Ox kept", "^[Ox kept");
+}

@@ -3738,8 +3738,12 @@ Test(generic, a_failure_after_a_program_said_it_starts)
 		    (const char *const[]){"exception in config_file_change_fp32: [Errno 2] No such file or directory",
 					  "WARNING: failed to read x: [Errno 2] No such file or directory",
 					  "Retrying: failed to connect: [Errno 111] Connection refused",
-					  "failed to reach it: [Errno ] Connection refused"},
-		    4, "cut-off", "-");
+					  "failed to reach it: [Errno ] Connection refused",
+					  "DEBUG: failed to read x: [Errno 2] No such file or directory"},
+		    5, "cut-off", "-");
+	/* at info, as a program that stamps every line `I` says its end */
+	expect_start("Loading model /m/x.gguf\nINFO: unable to open /m/x.gguf: [Errno 2] No such file or directory\n",
+		     "failed", "-");
 	/* an open start fails by the errno failure too, with no boot line */
 	expect_start("Loading model /m/x.gguf\nunable to open /m/x.gguf: [Errno 13] Permission denied\n", "failed",
 		     "-");
@@ -3772,4 +3776,74 @@ Test(generic, a_wait_asked_for_is_no_ready)
 		    (const char *const[]){"the model is about to become ready", "the model has yet to be ready",
 					  "wait for the model ready"},
 		    3, "cut-off", "-");
+}
+
+/* issue 23's twenty-second round: tqdm's counts in its scaled units
+ * (`Zonos-v0.1-hybrid-Hebrew.safetensors:  95% 3.14G/3.30G [02:40<00:08,
+ * 19.7MB/s]`, a hub's fetch of a file) are a bar's counts: a fetch under
+ * way, loading where the paste ends; at N/N no longer. A label that is a
+ * file's name alone names what moves, a fetch, whatever words the name
+ * holds (`ggml-model-i2_s.gguf`), where a label in words that load is a
+ * load's bar. Near misses: counts whose numbers do not end where the
+ * slash is, and a done count over the total. */
+Test(generic, a_bars_counts_in_scaled_units)
+{
+	expect_start("Zonos-v0.1-hybrid-Hebrew.safetensors:  95% 3.14G/3.30G [02:40<00:08, 19.7MB/s]\n", "loading", "-");
+	expect_start("vocab.txt: 45% 104k/231k [00:01<00:02, 96.1kB/s]\n", "loading", "-");
+	expect_start("q4_0.gguf: 100%|##########| 1.92G/1.92G [03:37<00:00, 9.4MB/s]\n", "cut-off", "-");
+	/* a load's bar in words, scaled: its time is the weights' own load
+	 * (217 s: over 100 s, slow) */
+	expect_start("Loading model weights: 100%|##########| 1.92G/1.92G [03:37<00:00, 9.4MB/s]\n", "completed", "slow");
+	static const char *const none[] = {"x.bin: 45% 3.1.4G/3.30G [02:40<00:08, 19.7MB/s]\n",
+					   "x.bin: 45% 3.40G/3.30G [02:40<00:08, 19.7MB/s]\n"};
+	expect_no_start_each(none, sizeof none / sizeof none[0]);
+}
+
+/* issue 23's twenty-second round: a fetch of the model before its engine
+ * says anything (localGPT's `Downloading (...)q4_0.bin: 100%|...| 3.79G/
+ * 3.79G [05:25<00:00, ...]`, then ggml's `Device 0: ...`) is the same
+ * process: the engine's first line after the fetch opens no second start,
+ * as after a load it would. */
+Test(generic, the_engine_after_its_models_fetch_is_one_start)
+{
+	cr_expect_eq(nstarts_of("Loading Model: TheBloke/Llama-2-7B-Chat-GGML\n"
+				"Downloading (...)q4_0.bin: 100%|##########| 3.79G/3.79G [05:25<00:00, 11.6MB/s]\n"
+				"ggml_init_cublas: found 1 CUDA devices:\n"
+				"  Device 0: NVIDIA GeForce RTX 2080 Ti, compute capability 7.5\n"),
+		     1);
+}
+
+/* issue 23's twenty-second round: a part of the model loaded by its
+ * number (Petals' `Loaded enoch/llama-65b-hf block 73, <All keys matched
+ * successfully>`) is the load under way: loading where the paste ends.
+ * Near misses: the part's word with no number, a count of parts, a
+ * part about to load, and the load of something named like a part. */
+Test(generic, a_part_loaded_by_its_number)
+{
+	expect_start("Loaded enoch/llama-65b-hf block 73, <All keys matched successfully>\n", "loading", "-");
+	expect_start("starting engine\nloaded layer 12\n", "loading", "-");
+	expect_each("starting engine\n",
+		    (const char *const[]){"loaded block cache", "loaded 12 layers", "loaded blockchain 7",
+					  "loaded kv_block 7", "loaded block", "loaded block, then more",
+					  "loading block 74 and loaded, ok", "loaded layer 3x3 kernels"},
+		    8, "cut-off", "-");
+}
+
+/* issue 23's twenty-second round: a probe of the server's state that
+ * failed with no reason after it (Riva's `error: unable to get server
+ * status: failed`, the rest of the line cut off) is a wait on the server,
+ * as with its reason (`Connection refused`); near misses: a probe that
+ * gave up, and a failure of anything else, end the start. */
+Test(generic, a_probe_that_failed_with_no_reason)
+{
+	cr_expect(tr_probe_not_up("error: unable to get server status: failed", 42));
+	cr_expect(tr_probe_not_up("health check failed.", 20));
+	cr_expect(!tr_probe_not_up("health check failed, giving up", 30));
+	cr_expect(!tr_probe_not_up("unable to get server status: unfailed", 37));
+	expect_start("loading: riva-punctuation-en-US:1\nE0324 18:13:59.729030 21 x.cc:286] error: unable to get server "
+		     "status: failed\n",
+		     "cut-off", "-");
+	expect_start("loading: riva-punctuation-en-US:1\nE0324 18:13:59.729030 21 x.cc:286] error: unable to open the "
+		     "model: failed\n",
+		     "failed", "-");
 }

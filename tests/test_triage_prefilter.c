@@ -143,3 +143,25 @@ Test(prefilter, the_shared_table_reads_every_corpus_line_as_a_new_one)
 	/* the comparison meant something: most corpus lines hold a keyword */
 	cr_assert_gt(hits, lines / 4, "%zu of %zu lines with a keyword", hits, lines);
 }
+
+/* Every phrase the ready reader takes as "up" (tr_ready_phrases) reaches
+ * a reader: a line that holds the phrase, in lower case or with its first
+ * letter a capital, at any offset, gets the ready group (or, for "model
+ * loaded" and "loaded in", the loaded group: model_loaded.c reads those
+ * lines). "Rasa server is up and running." was read by no reader until
+ * its key was added (issue 23's twenty-second round). */
+Test(prefilter, every_ready_phrase_reaches_the_ready_reader)
+{
+	char buf[128], ph[64];
+	for (const char *const *p = tr_ready_phrases(); *p; p++)
+		for (int cap = 0; cap < 2; cap++) {
+			snprintf(ph, sizeof ph, "%s", *p);
+			if (cap && ph[0] >= 'a' && ph[0] <= 'z')
+				ph[0] = (char)(ph[0] - 'a' + 'A');
+			for (size_t off = 0; off < 4; off++) {
+				size_t n = place(buf, sizeof(buf), off, ph, " ~~~~");
+				cr_expect(tr_prefilter(pf, buf, n) & (TR_G_GREADY | TR_G_LOADED), "no ready key in \"%s\"",
+					  buf);
+			}
+		}
+}

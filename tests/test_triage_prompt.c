@@ -380,6 +380,28 @@ Test(prompt, a_fetch_that_names_its_model_by_flag_is_no_start)
 	cr_expect_eq(nstarts(log, &o), 1, "no start in:\n%s", log);
 }
 
+/* issue 23's twenty-second round: an inline code span the paste opened
+ * right before the prompt (``(venv) ~/x % mlx_audio.server`) is still a
+ * prompt, and the shell's line is none of the server's own log lines: a
+ * collector's clock put before it too, a bare server up at its address
+ * after it stays the start it is without the clock. Near miss: a double
+ * backtick opens no span. */
+Test(prompt, a_prompt_after_an_inline_codes_backtick)
+{
+	const char *c = cmd_of("`(venv) ~/Developer/mlx-audio % mlx_audio.server --port 8000");
+	cr_assert(c);
+	cr_expect_str_eq(c, "mlx_audio.server --port 8000");
+	cr_expect_null(cmd_of("``(venv) ~/Developer/mlx-audio % mlx_audio.server"));
+	const char *o;
+	cr_expect_eq(nstarts("`(venv) ~/x % mlx_audio.server\nINFO:     Uvicorn running on http://0.0.0.0:8000\n", &o), 1);
+	cr_expect_str_eq(o, "completed");
+	cr_expect_eq(nstarts("Oct 16 15:39:01 box app[1]: `(venv) ~/x % mlx_audio.server\n"
+			     "Oct 16 15:39:02 box app[1]: INFO:     Uvicorn running on http://0.0.0.0:8000\n",
+			     &o),
+		     1);
+	cr_expect_str_eq(o, "completed");
+}
+
 /* issue 23's nineteenth round: a prompt whose user the copy lost
  * (`@radxa-e54c:~/x$ ./llm_demo m.rkllm`) is still a prompt: the host, its
  * path and the sign. Near misses: an address, a mention and a decorator

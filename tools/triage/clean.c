@@ -118,8 +118,9 @@ static int valid_utf8(const char *s, size_t n)
  * three octal digits ("#033[32m INFO#033[0m"), and `cat -v`, less and a
  * terminal shown raw write it in caret notation ("^[[33m", "^[[M"). Each is
  * the stand-in, '[', digits and ';', and a final letter of the ones a
- * colour, an erase or a terminal's mouse report ends in (m K J H M).
- * Its length, or 0 (a stand-in that begins no escape stays, as any text:
+ * colour, an erase or a terminal's mouse report ends in (m K J H M);
+ * in caret notation also a key's SS3 ("^[OP": F1 pressed while the log
+ * ran, echoed). Its length, or 0 (a stand-in that begins no escape stays, as any text:
  * "#0331" or "^[x" is prose). */
 static size_t lost_esc_len(const char *p, const char *end)
 {
@@ -130,6 +131,8 @@ static size_t lost_esc_len(const char *p, const char *end)
 		sl = 5;
 	else if (end - p >= 3 && !memcmp(p, "^[[", 3))
 		sl = 3;
+	else if (end - p >= 4 && !memcmp(p, "^[O", 3) && strchr("ABCDHFPQRS", p[3]) && p[3])
+		return 4; /* a cursor or function key's SS3 ("^[OP", F1) echoed into the paste */
 	else
 		return 0;
 	const char *q = p + sl;
@@ -1055,7 +1058,11 @@ static const char *strip_one(const char *p, const char *end, double *ts, unsigne
 			n = clock_at(c, end, &secs);
 			if (n) {
 				*ts = secs;
-				return skip_host_prog(c + n, end, 0);
+				/* with no host and program after the clock ("Jul 20
+				 * 12:17:05.251 [INFO] Loaded ..."), what follows is
+				 * read as any prefix is */
+				const char *r = skip_host_prog(c + n, end, 0);
+				return r != c + n ? r : tr_skip_ws(r, end);
 			}
 		}
 	}

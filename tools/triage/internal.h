@@ -984,6 +984,9 @@ int tr_load_duration_key(const char *s, size_t n, double *secs);
 /* load_progress.c: a line per tensor loaded ("loading blk.48.attn_kv_b.weight
  * to cuda:0"): the load under way. */
 int tr_tensor_loading(const char *s, size_t n);
+/* load_progress.c: a part of the model loaded by its number ("Loaded
+ * enoch/llama-65b-hf block 73", "loaded layer 12"): the load under way. */
+int tr_part_loaded(const char *s, size_t n);
 /* load_progress.c: a model file opened with its count of tensors ("[GGUF]
  * /m/x.gguf: 678 tensors, data at offset 56800"): a file of the load read. */
 int tr_model_file_opened(const char *s, size_t n);
@@ -996,6 +999,11 @@ int tr_command_launches(const char *c, const char *end);
 /* shell_prompt.c: does the command @c[..end) only fetch a model's files
  * (`hf download x`, `modelscope download --model x`, `ollama pull x`)? */
 int tr_command_fetches(const char *c, const char *end);
+/* recognise_generic.c: the phrases that say a thing is up ("is ready",
+ * "up and running"), NULL-ended, lower case: each must reach a reader
+ * through a prefilter key, of TR_G_GREADY (the ready reader) or of
+ * TR_G_LOADED (model_loaded.c's "model loaded", "loaded in"). */
+const char *const *tr_ready_phrases(void);
 /* recognise_generic.c: is the token at @p (quoted or not) a weight file by
  * its name's extension (.gguf, .safetensors, .onnx, .hef, ...), not a
  * directory, a library or a config file? */

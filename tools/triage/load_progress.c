@@ -4,7 +4,8 @@
  * share of the model done ("loaded  51% model tensors into buffer",
  * "loaded 45% of the weights"), and a count of the model's parts and
  * their total in a record a server streams as it loads
- * (`{"model_type":"model","module":4,"modules":163}`), and a model file
+ * (`{"model_type":"model","module":4,"modules":163}`), a part loaded by
+ * its number (`Loaded enoch/llama-65b-hf block 73`), and a model file
  * opened with its count of tensors (`[GGUF] /m/x.gguf: 678 tensors, data
  * at offset 56800`: another file of the load, after a part's summary the
  * load not over). Neither says the load began or ended: a
@@ -58,6 +59,39 @@ int tr_tensor_loading(const char *s, size_t n)
 		for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
 			size_t tl = strlen(tails[i]);
 			if ((size_t)(q - b) > tl && !memcmp(q - tl, tails[i], tl))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+int tr_part_loaded(const char *s, size_t n)
+{
+	/* the model's parts by number: a server that holds a span of blocks
+	 * (Petals' "Loaded enoch/llama-65b-hf block 73"), a layer, a shard */
+	static const char *const parts[] = {"block", "layer", "shard"};
+	const char *end = s + n;
+	for (const char *p = s; p + 6 < end; p++) {
+		if ((*p | 32) != 'l')
+			continue;
+		const char *q = load_verb(s, p, end);
+		if (!q || q - p != 6) /* "loaded": the part is in */
+			continue;
+		/* the part's word within the next three words, then its number */
+		for (int w = 0; w < 3 && q < end; w++) {
+			q = tr_skip_ws(q, end);
+			const char *b = q;
+			while (q < end && *q != ' ')
+				q++;
+			int part = 0; /* the whole word, not a name that holds it ("kv_block") */
+			for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && !part; i++)
+				part = (size_t)(q - b) == strlen(parts[i]) && !strncasecmp(b, parts[i], (size_t)(q - b));
+			if (!part)
+				continue;
+			const char *d = tr_skip_ws(q, end), *e = d;
+			while (e < end && tr_digit(*e))
+				e++;
+			if (e > d && (e == end || *e == ',' || *e == ' ' || *e == ':'))
 				return 1;
 		}
 	}

@@ -128,7 +128,7 @@ static const struct {
 	/* "Initialize ASR server engine successfully": the init's verb, its object between */
 	{"successfully", TR_G_GREADY},
 	{"ow handle requests", TR_G_GREADY}, {"ow accept requests", TR_G_GREADY}, {"ow accepting requests", TR_G_GREADY},
-	{"ccepting connections", TR_G_GREADY},
+	{"ccepting connections", TR_G_GREADY}, {"p and running", TR_G_GREADY},
 	/* gradio names the address first: "Running on local URL:  http://..." */
 	{"unning on local URL", TR_G_GREADY}, {"unning on public URL", TR_G_GREADY},
 	{"erving on ", TR_G_GREADY}, {"erving at ", TR_G_GREADY}, {"vailable at ", TR_G_GREADY}, {"unning at ", TR_G_GREADY},

@@ -343,6 +343,22 @@ static int ran_too_long(const char *s, size_t n)
 /* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
  * opposite of ready, which ends a start ("never became ready", "failed
  * to start", "not ready after 30 minutes, giving up"). */
+/* The phrases that say the thing is up (ready_words_of), each reachable
+ * through a prefilter key (test_triage_prefilter checks it). */
+static const char *const ready_yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
+					"ready after", "ready!", "now ready", "started in", "started successfully",
+					"running on http", "listening on", "loaded successfully", "model loaded",
+					"loaded in", "up and running", "ready for", "ready:", "ready.", "ready - ", "ready,",
+					/* the server says what it can do now ("server can now handle requests") */
+					"can now handle requests", "can now accept requests", "now accepting requests",
+					"accepting connections", "initialized successfully", "initialised successfully",
+					NULL};
+
+const char *const *tr_ready_phrases(void)
+{
+	return ready_yes;
+}
+
 static int ready_words_of(const char *s, size_t n);
 
 static int ready_words(const char *s, size_t n)
@@ -383,14 +399,6 @@ static int ready_words_of(const char *s, size_t n)
 					  /* a wait asked for, the ready still to come ("Please wait for
 					   * vllm server to become ready...") */
 					  "wait for", "to become ready", "to be ready"};
-	static const char *const yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
-					  "ready after", "ready!", "now ready", "started in", "started successfully",
-					  "running on http", "listening on", "loaded successfully", "model loaded",
-					  "loaded in", "up and running", "ready for", "ready:", "ready.", "ready - ", "ready,",
-					  /* the server says what it can do now ("server can now handle requests") */
-					  "can now handle requests", "can now accept requests", "now accepting requests",
-					  "accepting connections",
-					  "initialized successfully", "initialised successfully"};
 	for (size_t i = 0; i < sizeof(dead) / sizeof(dead[0]); i++)
 		if (ci(s, n, dead[i]))
 			return -1;
@@ -398,8 +406,8 @@ static int ready_words_of(const char *s, size_t n)
 		if (ci(s, n, neg[i]))
 			return 0;
 	/* "Model workspace is now ready": the place the model is put, not it */
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
-		if (ci(s, n, yes[i]))
+	for (size_t i = 0; ready_yes[i]; i++)
+		if (ci(s, n, ready_yes[i]))
 			return !tr_ready_holder(s, n);
 	/* "Initialize ASR server engine successfully on device: cpu.": the
 	 * init's verb in any form, its object between, then that it went well */
@@ -474,6 +482,31 @@ static int clock_dur(const char **p, const char *end, double *out)
 /* A tqdm bar: "45%|...| 9/20 [00:37<00:49,  9.75s/it]" (or cut after its
  * elapsed time, "| 9/20 [00:37"). Return 1 with the counts and the
  * elapsed time. */
+/* A scale letter of tqdm's (k, M, G, T), with a B after it or not, right
+ * before @*p (a count's end): its factor, *@p moved before it; 1 none. */
+static double count_scale(const char *s, const char **p)
+{
+	const char *q = *p;
+	if (q > s && q[-1] == 'B')
+		q--;
+	const char *k = q > s ? strchr("kMGT", q[-1]) : NULL;
+	if (!k || !q[-1] || q - 1 == s || !tr_digit(q[-2]))
+		return 1;
+	*p = q - 1;
+	return k[0] == 'k' ? 1e3 : k[0] == 'M' ? 1e6 : k[0] == 'G' ? 1e9 : 1e12;
+}
+
+/* The same scale letter right after a count at @*p, *@p moved past it. */
+static double scale_after(const char **p, const char *end)
+{
+	const char *q = *p;
+	const char *k = q < end ? strchr("kMGT", *q) : NULL;
+	if (!k || !*q)
+		return 1;
+	*p = q + 1 + (q + 1 < end && q[1] == 'B');
+	return k[0] == 'k' ? 1e3 : k[0] == 'M' ? 1e6 : k[0] == 'G' ? 1e9 : 1e12;
+}
+
 static int tqdm_bar(const char *s, const char *end, double *done, double *all, double *elapsed)
 {
 	const char *br = NULL, *q = NULL;
@@ -505,12 +538,19 @@ static int tqdm_bar(const char *s, const char *end, double *done, double *all, d
 		}
 	if (!sl)
 		return 0;
-	const char *a = sl;
-	while (a > s && tr_digit(a[-1]))
+	/* counts in tqdm's scaled units too ("3.03G/3.30G", "104k/231kB"):
+	 * each number with its own scale */
+	const char *ne = sl;
+	double sa = count_scale(s, &ne), sb;
+	const char *a = ne;
+	while (a > s && (tr_digit(a[-1]) || a[-1] == '.'))
 		a--;
 	const char *b = sl + 1;
-	if (a == sl || !tr_num(&a, sl, done) || !tr_num(&b, end, all))
+	if (a == ne || !tr_digit(*a) || !tr_num(&a, ne, done) || a != ne || !tr_num(&b, end, all))
 		return 0;
+	sb = scale_after(&b, end);
+	*done *= sa;
+	*all *= sb;
 	return *all > 0 && *done <= *all;
 }
 
@@ -775,7 +815,16 @@ static int download_bar(const char *s, size_t n)
 	 * [00:00<?, ?B/s]") moves a file, whatever it is named: a fetch,
 	 * unless its label says it loads */
 	const char *br = memrchr(s, '[', n);
-	return br && tr_memmem(br, (size_t)(s + n - br), "B/s") && !loading_words(s, ln);
+	if (!br || !tr_memmem(br, (size_t)(s + n - br), "B/s"))
+		return 0;
+	/* a label that is a file's name alone ("ggml-model-i2_s.gguf: 0%|",
+	 * a hub's fetch of that file) names what moves, not a load, whatever
+	 * words the name holds */
+	const char *c = memchr(s, ':', ln), *b = s;
+	while (b < s + ln && *b == ' ')
+		b++;
+	int file = c && c > b && !memchr(b, ' ', (size_t)(c - b)) && memchr(b, '.', (size_t)(c - b));
+	return file || !loading_words(s, ln);
 }
 
 /* The figures that say how much: a load bar with its elapsed time and
@@ -799,7 +848,7 @@ static int size_figures(struct lsc_triage *t, struct tr_line *l)
 		if (!(st = take(t, l, &e)))
 			return 0;
 		if (!st->done && st->stage < TR_ST_LOADED && !tr_start_failed(st)) {
-			tr_stage_raise(st, TR_ST_LOADING);
+			tr_stage_raise(st, TR_ST_BEGAN);
 			st->progress_open = done < all;
 		}
 		return 1;
@@ -1648,15 +1697,16 @@ static int error_said(const struct tr_start *cur, int open, const char *s, size_
 
 /* "python.exe: can't open file 'x.py': [Errno 2] No such file or
  * directory": an action said to have failed, with the OS error in
- * Python's form after it (the number and its text), at no level or an
- * error's. Not a warning's, not an exception a program reports it caught
- * and goes past ("exception in config_file_change_fp32: [Errno 2] ...":
- * no failure said before the error), and not a wait that retries after
- * it ("Retrying ... [Errno 111] Connection refused"). */
+ * Python's form after it (the number and its text), at any level but a
+ * warning's or a debug line's (a program that stamps every line `I` says
+ * its end at info too). Not an exception a program reports it caught and
+ * goes past ("exception in config_file_change_fp32: [Errno 2] ...": no
+ * failure said before the error), and not a wait that retries after it
+ * ("Retrying ... [Errno 111] Connection refused"). */
 static int errno_failed(const char *s, size_t n, int lv)
 {
 	const char *k = tr_memmem(s, n, "[Errno ");
-	if (!k || (lv != TR_LV_NONE && lv < TR_LV_ERROR) || !tr_says_failed(s, (size_t)(k - s)))
+	if (!k || lv == TR_LV_WARN || lv == TR_LV_DEBUG || !tr_says_failed(s, (size_t)(k - s)))
 		return 0;
 	const char *p = k + 7, *end = s + n;
 	while (p < end && tr_digit(*p))
@@ -2606,14 +2656,14 @@ static int elapsed_so_far(struct tr_start *st, struct tr_line *l)
 	return 1;
 }
 
-/* A load under way line by line: a tensor loaded, a share of the model
- * loaded (load_progress.c). The last such line of a paste leaves the
+/* A load under way line by line: a tensor loaded, a part loaded by its
+ * number, a share of the model loaded (load_progress.c). The last such line of a paste leaves the
  * start loading; the shares with their clocks give the load's rate. */
 static int load_progress(struct lsc_triage *t, struct tr_line *l)
 {
 	double frac = NAN;
 	int tensor = !tr_percent_loaded(l->s, l->len, &frac) && !tr_parts_counted(l->s, l->len, &frac) &&
-		     tr_tensor_loading(l->s, l->len);
+		     (tr_tensor_loading(l->s, l->len) || tr_part_loaded(l->s, l->len));
 	int file = !tensor && isnan(frac) && tr_model_file_opened(l->s, l->len);
 	if (!tensor && isnan(frac) && !file)
 		return 0;
@@ -3198,7 +3248,7 @@ static int generic_line(struct lsc_triage *t, struct tr_line *l, uint64_t k)
 	}
 	if ((k & (TR_G_GFIGS | TR_G_GREADY | TR_G_LOADED)) && figures(t, l))
 		return 1;
-	if ((k & TR_G_GFIG) && load_progress(t, l))
+	if ((k & (TR_G_GFIG | TR_G_LOADED)) && load_progress(t, l))
 		return 1;
 	if ((k & TR_G_GREADY) && (ready(t, l) || startup_time(t, l)))
 		return 1;

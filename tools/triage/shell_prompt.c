@@ -160,6 +160,12 @@ static int script_run(const char *p, const char *end)
 
 const char *tr_prompt_command(const char *s, size_t n)
 {
+	/* an inline code span the paste opened right before the prompt
+	 * ("`(venv) ~/x % cmd") */
+	if (n > 2 && s[0] == '`') {
+		s++;
+		n--;
+	}
 	const char *end = s + n, *p = after_env(n && s[0] == ' ' ? tr_skip_ws(s, end) : s, end), *c = NULL;
 	int win = 0;
 	if (p < end && (*p == 'k' || *p == 'o' || *p == 'd' || *p == 'p' || *p == 'j') && log_viewer(p, end))

@@ -263,7 +263,8 @@ int tr_ready_transport_only(const char *s, size_t n)
 /* A probe of a server's readiness that found it not up yet: a status or
  * health query (`unable to get server status: ... Connection refused`,
  * `Readiness probe failed: ... connect: connection refused`, `health check
- * failed: 503`) refused or unanswered. What probes a server while it
+ * failed: 503`) refused or unanswered, or failed with no reason said.
+ * What probes a server while it
  * comes up is waiting on it, not failing it: the server's own start goes
  * on (Riva's model registry polling Triton while Triton loads). Not a
  * probe that gave up (`giving up`, `exiting`: the prober's end, read as
@@ -283,6 +284,13 @@ int tr_probe_not_up(const char *s, size_t n)
 		p = tr_memmem_ci(s, n, probe[i]) != NULL;
 	for (size_t i = 0; p && i < sizeof(not_up) / sizeof(not_up[0]) && !u; i++)
 		u = tr_memmem_ci(s, n, not_up[i]) != NULL;
+	/* or it failed with no reason after it (`unable to get server status:
+	 * failed`, the rest of the line cut off, or `health check failed`) */
+	size_t m = n;
+	while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '.' || s[m - 1] == ':'))
+		m--;
+	if (p && !u && m >= 7 && !strncasecmp(s + m - 6, "failed", 6) && !tr_alpha(s[m - 7]))
+		u = 1;
 	if (!p || !u)
 		return 0;
 	for (size_t i = 0; i < sizeof(gave) / sizeof(gave[0]); i++)

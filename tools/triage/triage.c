@@ -29,8 +29,10 @@ static void model_named(struct lsc_triage *t, const struct tr_line *l)
 		return;
 	t->model_said = strstr(l->s, "odel") || strstr(l->s, "ODEL");
 	/* a service manager's own lines in a journal (`systemd[1]: Started
-	 * x.service`) are not the program's */
-	if (!t->model_said && !(l->flags & TR_L_MANAGER) && (l->level != TR_LV_NONE || !isnan(l->ts)))
+	 * x.service`) are not the program's, nor is the shell's prompt with
+	 * the command that ran it (a clock a collector put before it too) */
+	if (!t->model_said && !(l->flags & TR_L_MANAGER) && (l->level != TR_LV_NONE || !isnan(l->ts)) &&
+	    !tr_prompt_command(l->s, l->len))
 		t->unnamed_log_lines++;
 }
 
