@@ -3846,4 +3846,36 @@ Test(generic, a_probe_that_failed_with_no_reason)
 	expect_start("loading: riva-punctuation-en-US:1\nE0324 18:13:59.729030 21 x.cc:286] error: unable to open the "
 		     "model: failed\n",
 		     "failed", "-");
+	/* the probe's line cut at the input's end, no newline after it: its
+	 * reason may be what was lost, a wait; with its newline, an answer
+	 * that is no "not up" fails the start */
+	expect_start("loading: riva-punctuation-en-US:1\nE0324 18:13:59.729030 21 x.cc:286] error: unable to get server "
+		     "status: f",
+		     "cut-off", "-");
+	expect_start("loading: riva-punctuation-en-US:1\nE0324 18:13:59.729030 21 x.cc:286] error: unable to get server "
+		     "status: f\n",
+		     "failed", "-");
+	/* a cut last line that is no probe's, or a probe's that gave up,
+	 * still fails it */
+	expect_start("loading: riva-punctuation-en-US:1\nE0324 18:13:59.729030 21 x.cc:286] error: unable to open the "
+		     "model: f",
+		     "failed", "-");
+	expect_start("loading: riva-punctuation-en-US:1\nE0324 18:13:59.729030 21 x.cc:286] error: server status check "
+		     "failed, giving up: f",
+		     "failed", "-");
+}
+
+/* issue 23's twenty-second round: the program's own word that its launch
+ * failed (SadTalker's launcher: `Running on local URL`, gradio's launch()
+ * raising, then `Launch unsuccessful. Exiting.`) fails the start, after a
+ * ready line too. Near misses: a guess about it, and a launch of
+ * something else that went well. */
+Test(generic, the_launch_said_to_fail)
+{
+	expect_start("Running on local URL:  http://127.0.0.1:7861\nLaunch unsuccessful. Exiting.\n", "failed", "-");
+	expect_each("loading model /m/x.gguf\n",
+		    (const char *const[]){"startup failed: no device", "failed to launch the server"}, 2, "failed", "-");
+	expect_each("loading model /m/x.gguf\n",
+		    (const char *const[]){"if the launch failed, see the docs", "launch succeeded"}, 2, "cut-off", "-");
+	expect_start("Running on local URL:  http://127.0.0.1:7861\nif startup failed, check the port\n", "completed", "-");
 }

@@ -402,6 +402,26 @@ Test(prompt, a_prompt_after_an_inline_codes_backtick)
 	cr_expect_str_eq(o, "completed");
 }
 
+/* issue 23's twenty-second round: the shell's prompt alone back after a
+ * load began is the program's exit (failed), but not as an input's last
+ * line with no newline after it: a paste or file cut there may have lost
+ * the command typed after the prompt, which would say nothing of an exit
+ * (cut off). */
+Test(prompt, a_bare_prompt_cut_at_the_inputs_end)
+{
+	const char *o;
+	cr_expect_eq(nstarts("user@host:~$ python app.py --model m\nLoading weights from /m/x.safetensors\n"
+			     "user@host:~$ \n",
+			     &o),
+		     1);
+	cr_expect_str_eq(o, "failed");
+	cr_expect_eq(nstarts("user@host:~$ python app.py --model m\nLoading weights from /m/x.safetensors\n"
+			     "user@host:~$ ",
+			     &o),
+		     1);
+	cr_expect_str_eq(o, "cut-off");
+}
+
 /* issue 23's nineteenth round: a prompt whose user the copy lost
  * (`@radxa-e54c:~/x$ ./llm_demo m.rkllm`) is still a prompt: the host, its
  * path and the sign. Near misses: an address, a mention and a decorator

@@ -44,6 +44,7 @@
 #define TR_L_MDTABLE 0x4u  /* a markdown table row: prose, not a log line */
 #define TR_L_TABLE 0x8u    /* a row of a table a program drew (+---+ borders): read as a status table */
 #define TR_L_MANAGER 0x10u /* a service manager's own line in a journal (systemd[1]): not the start's clock */
+#define TR_L_TAIL 0x20u    /* the input's last line, with no newline after it: it may be cut */
 
 #define TR_TS_KINDS 3
 
@@ -599,6 +600,9 @@ struct lsc_triage {
 	int overlong;
 	int cut_oom; /* the line being assembled was cut for want of memory (counted in lines_oom) */
 	unsigned long lineno;
+	/* an input's last line when the input ended with no newline after it
+	 * (a paste or a file cut mid-line: what followed may be lost); 0 none */
+	unsigned long tail_no;
 	unsigned src;
 	char (*srcname)[128]; /* one per input, grown as inputs come */
 	char arm[24];         /* lsc_triage_arm: of the starts that begin from now on */
@@ -859,6 +863,10 @@ int tr_failure_gone_past(const char *s, size_t n, const char *k);
  * endpoint (`GRPC Service Ready`, `HTTP server ready`), with no word of the
  * model or its weights: the endpoint up, not the model? */
 int tr_ready_transport_only(const char *s, size_t n);
+/* subject.c: a probe of a server's state named (a status or health query,
+ * a readiness probe), not given up or timed out: what tr_probe_not_up
+ * reads when the line's reason may have been cut. */
+int tr_probe_said(const char *s, size_t n);
 /* subject.c: does @s[0..n) say a probe of a server's readiness (its
  * status, its health) found it not up yet, without giving up: a wait on
  * the server, not a failure of its start? */

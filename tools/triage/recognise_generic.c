@@ -1513,6 +1513,22 @@ static int container_failed(const char *s, size_t n)
 }
 
 /* The words that end a start, on a line at level @lv. */
+/* "Launch unsuccessful. Exiting.", "startup failed", "failed to
+ * launch": the program's own word that its launch, the start itself,
+ * failed; after a ready line too (gradio printed the address, then its
+ * launch() raised). Not a guess ("if the launch failed, ..."). */
+static int launch_failed(const char *s, size_t n)
+{
+	static const char *const w[] = {"launch unsuccessful", "launch failed", "failed to launch",
+					"startup failed", "startup unsuccessful"};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		const char *k = word(s, n, w[i]);
+		if (k && !tr_hedged(s, (size_t)(k - s)))
+			return 1;
+	}
+	return 0;
+}
+
 static int fatal_words(const char *s, size_t n, int lv)
 {
 	return exit_status(s, n) == 1 || tr_dynlib_missing(s, n) || mpi_aborted(s, n) || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
@@ -1522,7 +1538,8 @@ static int fatal_words(const char *s, size_t n, int lv)
 	       (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) || word(s, n, "fails:") ||
 	       word(s, n, "terminated unexpectedly") || word(s, n, "terminate called after throwing") ||
 	       tr_uncaught_exception(s, n) ||
-	       init_failed(s, n) || assert_failed(s, n) || ran_too_long(s, n) || container_failed(s, n) ||
+	       init_failed(s, n) || launch_failed(s, n) || assert_failed(s, n) || ran_too_long(s, n) ||
+	       container_failed(s, n) ||
 	       (oom_said(s, n) && lv != TR_LV_WARN && !word(s, n, "warning")) || ready_words(s, n) < 0;
 }
 
@@ -1771,8 +1788,11 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		open = cur != NULL;
 	}
 	/* a probe of a server's readiness that found it not up: a wait on
-	 * the server coming up (its own start goes on), no failure of it */
-	if ((errlv || fatal) && !kill && sig != TR_SIG_FAULT && tr_probe_not_up(s, n))
+	 * the server coming up (its own start goes on), no failure of it; so
+	 * is a probe on an input's last line cut before its newline, its
+	 * reason maybe lost with the rest of the line */
+	if ((errlv || fatal) && !kill && sig != TR_SIG_FAULT &&
+	    (tr_probe_not_up(s, n) || ((l->flags & TR_L_TAIL) && tr_probe_said(s, n))))
 		return 0;
 	int used;
 	if (request_failure(t, l, cur, &used))
@@ -1790,7 +1810,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 	/* an error about nothing that loads, in no start (a pip error, a
 	 * shell's), is not a start's failure; a kill ends whatever ran, and
 	 * the start's own step failing (a runtime's init, a warmup) is its */
-	int own_step = init_failed(s, n) || word(s, n, "warmup");
+	int own_step = init_failed(s, n) || word(s, n, "warmup") || launch_failed(s, n);
 	/* a process that never came up ("did not become ready within 300 s",
 	 * "failed to start"): a start's end whatever it names */
 	int never_up = (k & TR_G_GREADY) && ready_words(s, n) < 0;

@@ -393,8 +393,11 @@ int tr_recognise_prompt(struct lsc_triage *t, struct tr_line *l)
 	if (l->len && l->s[0] == '^')
 		interrupt_echo(t, l);
 	const char *c = tr_prompt_command(l->s, l->len);
+	/* the prompt alone as an input's last line with no newline after it:
+	 * the command typed after it may be what was cut off, so it says no
+	 * exit */
 	if (!c && tr_prompt_alone(l->s, l->len))
-		return shell_back(t, l, TR_ST_BEGAN);
+		return (l->flags & TR_L_TAIL) ? 0 : shell_back(t, l, TR_ST_BEGAN);
 	int kind = c ? command_kind(c, l->s + l->len) : CMD_NONE;
 	if (c) /* what the next prompt's command fetches is its own */
 		t->fetch_src = kind == CMD_FETCH ? l->src + 1 : 0;

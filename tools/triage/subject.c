@@ -272,6 +272,21 @@ int tr_ready_transport_only(const char *s, size_t n)
  * seconds`: a launcher's deadline, its end of the start), nor a
  * connection to anything else refused (LocalAI's `failed
  * starting/connecting to the gRPC service`: a backend it started). */
+int tr_probe_said(const char *s, size_t n)
+{
+	static const char *const probe[] = {"server status", "health check", "healthcheck", "readiness probe",
+					    "liveness probe", "startup probe", "get status", "status check"};
+	static const char *const gave[] = {"giving up", "gave up", "exiting", "aborting", "shutting down",
+					   "timed out"};
+	int p = 0;
+	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]) && !p; i++)
+		p = tr_memmem_ci(s, n, probe[i]) != NULL;
+	for (size_t i = 0; p && i < sizeof(gave) / sizeof(gave[0]); i++)
+		if (tr_memmem_ci(s, n, gave[i]))
+			return 0;
+	return p;
+}
+
 int tr_probe_not_up(const char *s, size_t n)
 {
 	static const char *const probe[] = {"server status", "health check", "healthcheck", "readiness probe",
@@ -285,7 +300,7 @@ int tr_probe_not_up(const char *s, size_t n)
 	for (size_t i = 0; p && i < sizeof(not_up) / sizeof(not_up[0]) && !u; i++)
 		u = tr_memmem_ci(s, n, not_up[i]) != NULL;
 	/* or it failed with no reason after it (`unable to get server status:
-	 * failed`, the rest of the line cut off, or `health check failed`) */
+	 * failed`, `health check failed`) */
 	size_t m = n;
 	while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '.' || s[m - 1] == ':'))
 		m--;

@@ -142,8 +142,10 @@ int lsc_triage_source(struct lsc_triage *t, const char *name)
 	if (t->finished)
 		return -EINVAL;
 	/* a new input: its last unterminated line ends here */
-	if (t->blen || t->overlong)
+	if (t->blen || t->overlong) {
+		t->tail_no = t->lineno + 1;
 		lsc_triage_feed(t, "\n", 1);
+	}
 	flush_held(t); /* the last line of the input before: its source's */
 	tr_boot_start(t);
 	t->boot_base = t->nstarts;
@@ -402,6 +404,8 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		t->lines_oom++;
 	}
 	struct tr_line l = {.s = s, .len = len, .no = no, .src = t->src, .ts = NAN, .tsk = {NAN, NAN, NAN}};
+	if (no && no == t->tail_no)
+		l.flags |= TR_L_TAIL;
 	if (overlong) {
 		l.flags |= TR_L_TRUNCATED;
 		t->ntrunc++;
@@ -755,6 +759,7 @@ int lsc_triage_finish(struct lsc_triage *t)
 		return 0;
 	if (t->blen || t->overlong) {
 		t->lineno++;
+		t->tail_no = t->lineno;
 		line_done(t);
 		t->blen = 0;
 		t->overlong = 0;
