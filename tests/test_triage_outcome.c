@@ -461,6 +461,40 @@ Test(outcome, a_share_counted_in_words_is_loading_at_the_end)
 	}
 }
 
+/* seed 20261218's survivor at verdict.c:244 (the projection's basis not
+ * said): a slow-start on an unfinished start says what its time is, as
+ * the Verdicts table tells them apart, since a projection is no time the
+ * log printed: the whole load at its bar's pace (6 of 19 shards in 1:42,
+ * 323 s), the whole load at its progress rate (0.07 in 67 s), the time so
+ * far by its clocks (330 s). */
+Test(outcome, a_slow_unfinished_start_says_what_its_time_is)
+{
+	static const struct {
+		const char *log, *basis;
+	} c[] = {
+		{"Loading checkpoint shards:  32%|###2      | 6/19 [01:42<03:47, 17.50s/it]\n",
+		 "(whole load at its bar's pace)"},
+		{"time=2024-07-21T09:37:04.768Z level=DEBUG msg=\"weights load progress 0.01\"\n"
+		 "time=2024-07-21T09:38:11.808Z level=DEBUG msg=\"weights load progress 0.08\"\n",
+		 "(whole load at its progress rate)"},
+		{"2024-03-01 20:17:58 Loading weights from /m/x.safetensors\n2024-03-01 20:23:28 still here\n",
+		 "(time so far)"},
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct lsc_triage *t = trun_text(c[i].log);
+		cr_assert(t);
+		struct lsc_triage_finding_info f;
+		int found = 0;
+		for (size_t k = 0; lsc_triage_finding(t, k, &f) == 0; k++)
+			if (!strcmp(f.id, "slow-start")) {
+				found = 1;
+				cr_expect(strstr(f.summary, c[i].basis), "%s: %s", c[i].basis, f.summary);
+			}
+		cr_expect(found, "no slow-start for:\n%s", c[i].log);
+		lsc_triage_free(t);
+	}
+}
+
 /* An unfinished start is slow so far by its lines' own clocks when they
  * span minutes with no figure stated: "Loading weights" at 20:17:58 and
  * the last line at 20:23:28 are 330 s (over 300 s with no size: slow),
