@@ -284,7 +284,7 @@ Test(alloc_faults, a_sharded_manifest_fails_whole_at_every_allocation, .timeout 
 #if LSCT_INTERPOSE
 /* A GGUF v3 file of @nt F32 tensors of one element and one key, written
  * field by field, its data at the default 32-byte alignment. The
- * tensors' names are 20 bytes long but the first's, @first bytes: the
+ * tensors' names are 19 bytes long but the first's, @first bytes: the
  * parser keeps each tensor's dimensions and name in a pool of 64 KiB
  * blocks, and the first name's length moves which of the two allocations
  * meets a block's end. */
@@ -337,7 +337,7 @@ static void gguf_tensors(const char *path, unsigned nt, unsigned first)
 
 /* seed 20261217's survivor at model_gguf.c:295 (`!t || !dims && !nm`: a
  * tensor's dimensions not allocated went unnoticed): a GGUF manifest of
- * 1500 tensors (three 64 KiB pool blocks of names and dimensions), each
+ * 1500 tensors (two 64 KiB pool blocks of names and dimensions), each
  * allocation failing in turn, is refused with -ENOMEM and one error line,
  * or built whole with one extent per tensor. Three files whose first name
  * is 16 bytes apart in the pool put a block's end at each tensor's

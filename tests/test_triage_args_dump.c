@@ -37,6 +37,10 @@ static const struct {
 	{"Running VllmWorker with args=['--model']", 0},                            /* no value after it */
 	{"pass '--model', 'm' to the server", 0},                                    /* no list */
 	{"args=[x'--model', 'm']", 0},                                                /* not a word of the list */
+	{"args=['--port', '8000', '--model-name', 'qwen']", 1},                      /* model_key's keys, - for _ */
+	{"args=[\"--model_dir\", \"/m\"]", 1},
+	{"[x] pass '--model', 'm' to it", 0},                                        /* no ", " before the flag */
+	{"args=['--model-revision-x', 'm']", 0},
 };
 
 Test(triage_args_dump, a_dump_that_names_the_model)

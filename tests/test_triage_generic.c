@@ -3839,6 +3839,7 @@ Test(generic, a_probe_that_failed_with_no_reason)
 	cr_expect(tr_probe_not_up("error: unable to get server status: failed", 42));
 	cr_expect(tr_probe_not_up("health check failed.", 20));
 	cr_expect(!tr_probe_not_up("health check failed, giving up", 30));
+	cr_expect(!tr_probe_not_up("health check timed out after 20 s, failed", 41)); /* ran out of its time */
 	cr_expect(!tr_probe_not_up("unable to get server status: unfailed", 37));
 	expect_start("loading: riva-punctuation-en-US:1\nE0324 18:13:59.729030 21 x.cc:286] error: unable to get server "
 		     "status: failed\n",

@@ -434,9 +434,10 @@ Test(outcome, step_said_to_take_long_is_loading_at_the_end)
 
 /* issue 23's twenty-first round: a load or a fetch that counts its own
  * share in words (Jarvis' `Downloading model... 7%`, the paste's last
- * line) is under way where the paste ends: loading. Near misses: 100 %
- * and a share the line only reports (no load or fetch word) leave it cut
- * off, and a line of another step after the share ends that step. */
+ * line) is under way where the paste ends: loading. Near misses: 100 %,
+ * a share the line only reports (no load or fetch word), a share that is
+ * not the line's last figure, and one glued to a word leave it cut off;
+ * a line of another step after the share ends that step. */
 Test(outcome, a_share_counted_in_words_is_loading_at_the_end)
 {
 	static const struct {

@@ -160,8 +160,9 @@ Test(prefilter, every_ready_phrase_reaches_the_ready_reader)
 				ph[0] = (char)(ph[0] - 'a' + 'A');
 			for (size_t off = 0; off < 4; off++) {
 				size_t n = place(buf, sizeof(buf), off, ph, " ~~~~");
-				cr_expect(tr_prefilter(pf, buf, n) & (TR_G_GREADY | TR_G_LOADED), "no ready key in \"%s\"",
-					  buf);
+				/* the loaded group only for the phrases model_loaded.c reads */
+				uint64_t want = TR_G_GREADY | (strstr(*p, "loaded") ? TR_G_LOADED : 0);
+				cr_expect(tr_prefilter(pf, buf, n) & want, "no ready key in \"%s\"", buf);
 			}
 		}
 }

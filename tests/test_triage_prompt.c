@@ -420,6 +420,22 @@ Test(prompt, a_bare_prompt_cut_at_the_inputs_end)
 			     &o),
 		     1);
 	cr_expect_str_eq(o, "cut-off");
+	/* the mark is the input's own: a second input's line of the same
+	 * number, a bare prompt with its newline, is an exit */
+	struct lsc_triage *t = lsc_triage_new(NULL);
+	cr_assert(t);
+	static const char a[] = "starting engine\nLoading weights from /m/a.safetensors\nstill here";
+	static const char b[] = "user@host:~$ python app.py --model m\nLoading weights from /m/x.safetensors\n"
+				"user@host:~$ \n";
+	cr_assert_eq(lsc_triage_source(t, "a.log"), 0);
+	cr_assert_eq(lsc_triage_feed(t, a, strlen(a)), 0);
+	cr_assert_eq(lsc_triage_source(t, "b.log"), 0);
+	cr_assert_eq(lsc_triage_feed(t, b, strlen(b)), 0);
+	lsc_triage_finish(t);
+	struct lsc_triage_start_info si;
+	cr_assert_eq(lsc_triage_start(t, 1, &si), 0);
+	cr_expect_str_eq(si.outcome, "failed");
+	lsc_triage_free(t);
 }
 
 /* issue 23's nineteenth round: a prompt whose user the copy lost

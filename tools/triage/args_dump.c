@@ -46,27 +46,31 @@ static const char *dump_open(const char *s, const char *end)
 
 /* An argument vector printed as a list of quoted words (`Running
  * VllmWorker with args=['--model', '/root/.cache/.../Llama-3.3-70B',
- * '--block-size', '64']`, dynamo; Python's repr of sys.argv): the model
- * flag as one word, its value the next, not empty. */
+ * '--block-size', '64']`, dynamo; Python's repr of sys.argv): the flag of
+ * a model key (`--model`, `--model-path`, model_key's keys with `-` for
+ * `_`) as one quoted word of a list the line opened (after its "[" or a
+ * ", "), its value the next word, not empty. */
 static int argv_names_model(const char *s, const char *end)
 {
-	static const char *const flag[] = {"--model", "--model-path", "--model_path", "--model-id", "--model_id",
-					   "--model-name-or-path", "--model_name_or_path", "--model-dir", NULL};
-	for (const char *k = s; (k = tr_memmem(k, (size_t)(end - k), "--model")) != NULL; k++) {
-		if (k == s || (k[-1] != '\'' && k[-1] != '"'))
+	const char *open = memchr(s, '[', (size_t)(end - s));
+	/* each "--" inside the list: k[-1] is after the "[", so k[-2] and
+	 * (after a space, not the "[") k[-3] are in the line */
+	for (const char *k = open; k && (k = tr_memmem(k, (size_t)(end - k), "--")) != NULL; k++) {
+		if (k[-1] != '\'' && k[-1] != '"')
 			continue;
-		/* the flag a whole quoted word of a list the line opened, after
-		 * "[" or ", " */
-		const char *c = memchr(k, k[-1], (size_t)(end - k));
-		if (!c || k - 1 == s || !(k[-2] == '[' || k[-2] == ' ') || !memchr(s, '[', (size_t)(k - s)))
+		const char q = k[-1], *f = k + 2;
+		const char *c = memchr(f, q, (size_t)(end - f));
+		if (!c || !(k[-2] == '[' || (k[-2] == ' ' && k[-3] == ',')))
 			continue;
-		int known = 0;
-		for (const char *const *f = flag; *f && !known; f++)
-			known = strlen(*f) == (size_t)(c - k) && !memcmp(k, *f, (size_t)(c - k));
+		char key[32];
+		size_t kl = (size_t)(c - f);
+		if (kl >= sizeof(key))
+			continue;
+		for (size_t i = 0; i < kl; i++)
+			key[i] = f[i] == '-' ? '_' : f[i];
 		/* the list's next word: ", 'value'" */
 		const char *v = c + 1;
-		if (!known || end - v < 4 || v[0] != ',' || v[1] != ' ' || (v[2] != '\'' && v[2] != '"') ||
-		    v[3] == v[2])
+		if (!model_key(key, kl) || end - v < 4 || v[0] != ',' || v[1] != ' ' || v[2] != q || v[3] == q)
 			continue;
 		return 1;
 	}

@@ -340,9 +340,6 @@ static int ran_too_long(const char *s, size_t n)
 	return k && any_word(s, n, step) && (tr_says_failed(s, n) || gave_up(s, n)) && !tr_hedged(s, (size_t)(k - s));
 }
 
-/* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
- * opposite of ready, which ends a start ("never became ready", "failed
- * to start", "not ready after 30 minutes, giving up"). */
 /* The phrases that say the thing is up (ready_words_of), each reachable
  * through a prefilter key (test_triage_prefilter checks it). */
 static const char *const ready_yes[] = {"startup complete", "is ready", "are ready", "ready to", "ready in",
@@ -359,6 +356,9 @@ const char *const *tr_ready_phrases(void)
 	return ready_yes;
 }
 
+/* Ready words and their negations: 1 ready, 0 not about readiness, -1 the
+ * opposite of ready, which ends a start ("never became ready", "failed
+ * to start", "not ready after 30 minutes, giving up"). */
 static int ready_words_of(const char *s, size_t n);
 
 static int ready_words(const char *s, size_t n)
@@ -479,34 +479,41 @@ static int clock_dur(const char **p, const char *end, double *out)
 	return 1;
 }
 
-/* A tqdm bar: "45%|...| 9/20 [00:37<00:49,  9.75s/it]" (or cut after its
- * elapsed time, "| 9/20 [00:37"). Return 1 with the counts and the
- * elapsed time. */
-/* A scale letter of tqdm's (k, M, G, T), with a B after it or not, right
- * before @*p (a count's end): its factor, *@p moved before it; 1 none. */
+/* The factor of a tqdm scale letter (k, M, G, T), or 0 for any other byte. */
+static double scale_of(char c)
+{
+	return c == 'k' ? 1e3 : c == 'M' ? 1e6 : c == 'G' ? 1e9 : c == 'T' ? 1e12 : 0;
+}
+
+/* A scale letter, with a B after it or not, right before @*p (a count's
+ * end, the count's last digit before it): its factor, *@p moved before
+ * it; 1 none. */
 static double count_scale(const char *s, const char **p)
 {
 	const char *q = *p;
 	if (q > s && q[-1] == 'B')
 		q--;
-	const char *k = q > s ? strchr("kMGT", q[-1]) : NULL;
-	if (!k || !q[-1] || q - 1 == s || !tr_digit(q[-2]))
+	double f = q - 1 > s ? scale_of(q[-1]) : 0;
+	if (!(f > 0) || !tr_digit(q[-2]))
 		return 1;
 	*p = q - 1;
-	return k[0] == 'k' ? 1e3 : k[0] == 'M' ? 1e6 : k[0] == 'G' ? 1e9 : 1e12;
+	return f;
 }
 
 /* The same scale letter right after a count at @*p, *@p moved past it. */
 static double scale_after(const char **p, const char *end)
 {
 	const char *q = *p;
-	const char *k = q < end ? strchr("kMGT", *q) : NULL;
-	if (!k || !*q)
+	double f = q < end ? scale_of(*q) : 0;
+	if (!(f > 0))
 		return 1;
 	*p = q + 1 + (q + 1 < end && q[1] == 'B');
-	return k[0] == 'k' ? 1e3 : k[0] == 'M' ? 1e6 : k[0] == 'G' ? 1e9 : 1e12;
+	return f;
 }
 
+/* A tqdm bar: "45%|...| 9/20 [00:37<00:49,  9.75s/it]" (or cut after its
+ * elapsed time, "| 9/20 [00:37"). Return 1 with the counts and the
+ * elapsed time. */
 static int tqdm_bar(const char *s, const char *end, double *done, double *all, double *elapsed)
 {
 	const char *br = NULL, *q = NULL;
@@ -1512,7 +1519,6 @@ static int container_failed(const char *s, size_t n)
 	       tr_memmem(s, n, "OCI runtime create failed");
 }
 
-/* The words that end a start, on a line at level @lv. */
 /* "Launch unsuccessful. Exiting.", "startup failed", "failed to
  * launch": the program's own word that its launch, the start itself,
  * failed; after a ready line too (gradio printed the address, then its
@@ -1529,6 +1535,7 @@ static int launch_failed(const char *s, size_t n)
 	return 0;
 }
 
+/* The words that end a start, on a line at level @lv. */
 static int fatal_words(const char *s, size_t n, int lv)
 {
 	return exit_status(s, n) == 1 || tr_dynlib_missing(s, n) || mpi_aborted(s, n) || word(s, n, "segmentation fault") || word(s, n, "core dumped") ||
@@ -1732,6 +1739,25 @@ static int errno_failed(const char *s, size_t n, int lv)
 	return p > k + 7 && end - p > 2 && p[0] == ']' && p[1] == ' ' && tr_alpha(p[2]) && !any_word(s, n, wait);
 }
 
+/* An error said on the line (error_said, errno_failed), 1; where a
+ * program said it starts (boot_said.c) and nothing opened a start since,
+ * its own failure ends that start as an open one's would: the start is
+ * made, and *@cur and *@open say so. */
+static int failure_said(struct lsc_triage *t, const struct tr_line *l, int lv, struct tr_start **cur, int *open)
+{
+	const char *s = l->s;
+	size_t n = l->len;
+	int booted = !*cur && t->boot_no && t->boot_src == l->src && t->nstarts == t->boot_base;
+	int errlv = error_said(*cur, *open, s, n, lv) || ((*open || booted) && errno_failed(s, n, lv)) ||
+		    (booted && tr_upper(s[0]) && exception_line(s, n));
+	if (booted && errlv && !tr_probe_not_up(s, n)) {
+		tr_boot_start(t);
+		*cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
+		*open = *cur != NULL;
+	}
+	return errlv;
+}
+
 static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 {
 	const char *s = l->s;
@@ -1777,16 +1803,7 @@ static int failure(struct lsc_triage *t, struct tr_line *l, int lv)
 		if (r >= 0)
 			return r;
 	}
-	/* a program said it starts (boot_said.c) and nothing opened a start
-	 * since: its own failure now ends that start, as an open one's would */
-	int booted = !cur && t->boot_no && t->boot_src == l->src && t->nstarts == t->boot_base;
-	int errlv = error_said(cur, open, s, n, lv) || ((open || booted) && errno_failed(s, n, lv)) ||
-		    (booted && tr_upper(s[0]) && exception_line(s, n));
-	if (booted && errlv && !tr_probe_not_up(s, n)) {
-		tr_boot_start(t);
-		cur = t->cur && t->cur->src == l->src ? t->cur : NULL;
-		open = cur != NULL;
-	}
+	int errlv = failure_said(t, l, lv, &cur, &open);
 	/* a probe of a server's readiness that found it not up: a wait on
 	 * the server coming up (its own start goes on), no failure of it; so
 	 * is a probe on an input's last line cut before its newline, its

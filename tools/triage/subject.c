@@ -260,56 +260,53 @@ int tr_ready_transport_only(const char *s, size_t n)
 	return tr;
 }
 
-/* A probe of a server's readiness that found it not up yet: a status or
- * health query (`unable to get server status: ... Connection refused`,
- * `Readiness probe failed: ... connect: connection refused`, `health check
- * failed: 503`) refused or unanswered, or failed with no reason said.
- * What probes a server while it
- * comes up is waiting on it, not failing it: the server's own start goes
- * on (Riva's model registry polling Triton while Triton loads). Not a
- * probe that gave up (`giving up`, `exiting`: the prober's end, read as
- * such) or ran out of its time (`health check ... timed out after 20
- * seconds`: a launcher's deadline, its end of the start), nor a
- * connection to anything else refused (LocalAI's `failed
- * starting/connecting to the gRPC service`: a backend it started). */
-int tr_probe_said(const char *s, size_t n)
+/* The queries of a server's state, and the words of a prober that gave
+ * up on it or ran out of its time (tr_probe_said, tr_probe_not_up). */
+static const char *const probe_words[] = {"server status", "health check", "healthcheck", "readiness probe",
+					  "liveness probe", "startup probe", "get status", "status check"};
+static const char *const gave_words[] = {"giving up", "gave up", "exiting", "aborting", "shutting down", "timed out"};
+
+static int probe_named(const char *s, size_t n)
 {
-	static const char *const probe[] = {"server status", "health check", "healthcheck", "readiness probe",
-					    "liveness probe", "startup probe", "get status", "status check"};
-	static const char *const gave[] = {"giving up", "gave up", "exiting", "aborting", "shutting down",
-					   "timed out"};
 	int p = 0;
-	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]) && !p; i++)
-		p = tr_memmem_ci(s, n, probe[i]) != NULL;
-	for (size_t i = 0; p && i < sizeof(gave) / sizeof(gave[0]); i++)
-		if (tr_memmem_ci(s, n, gave[i]))
+	for (size_t i = 0; i < sizeof(probe_words) / sizeof(probe_words[0]) && !p; i++)
+		p = tr_memmem_ci(s, n, probe_words[i]) != NULL;
+	for (size_t i = 0; p && i < sizeof(gave_words) / sizeof(gave_words[0]); i++)
+		if (tr_memmem_ci(s, n, gave_words[i]))
 			return 0;
 	return p;
 }
 
+int tr_probe_said(const char *s, size_t n)
+{
+	return probe_named(s, n);
+}
+
+/* A probe of a server's readiness that found it not up yet: a status or
+ * health query (`unable to get server status: ... Connection refused`,
+ * `Readiness probe failed: ... connect: connection refused`, `health check
+ * failed: 503`) refused or unanswered, or failed with no reason said.
+ * What probes a server while it comes up is waiting on it, not failing
+ * it: the server's own start goes on (Riva's model registry polling
+ * Triton while Triton loads). Not a probe that gave up (`giving up`,
+ * `exiting`: the prober's end, read as such) or ran out of its time
+ * (`health check ... timed out after 20 seconds`: a launcher's deadline,
+ * its end of the start), nor a connection to anything else refused
+ * (LocalAI's `failed starting/connecting to the gRPC service`: a backend
+ * it started). */
 int tr_probe_not_up(const char *s, size_t n)
 {
-	static const char *const probe[] = {"server status", "health check", "healthcheck", "readiness probe",
-					    "liveness probe", "startup probe", "get status", "status check"};
 	static const char *const not_up[] = {"connection refused", "failed to connect", "unavailable", "503",
 					     "not ready"};
-	static const char *const gave[] = {"giving up", "gave up", "exiting", "aborting", "shutting down"};
-	int p = 0, u = 0;
-	for (size_t i = 0; i < sizeof(probe) / sizeof(probe[0]) && !p; i++)
-		p = tr_memmem_ci(s, n, probe[i]) != NULL;
-	for (size_t i = 0; p && i < sizeof(not_up) / sizeof(not_up[0]) && !u; i++)
-		u = tr_memmem_ci(s, n, not_up[i]) != NULL;
+	if (!probe_named(s, n))
+		return 0;
+	for (size_t i = 0; i < sizeof(not_up) / sizeof(not_up[0]); i++)
+		if (tr_memmem_ci(s, n, not_up[i]))
+			return 1;
 	/* or it failed with no reason after it (`unable to get server status:
 	 * failed`, `health check failed`) */
 	size_t m = n;
 	while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '.' || s[m - 1] == ':'))
 		m--;
-	if (p && !u && m >= 7 && !strncasecmp(s + m - 6, "failed", 6) && !tr_alpha(s[m - 7]))
-		u = 1;
-	if (!p || !u)
-		return 0;
-	for (size_t i = 0; i < sizeof(gave) / sizeof(gave[0]); i++)
-		if (tr_memmem_ci(s, n, gave[i]))
-			return 0;
-	return 1;
+	return m >= 7 && !strncasecmp(s + m - 6, "failed", 6) && !tr_alpha(s[m - 7]);
 }

@@ -147,6 +147,7 @@ int lsc_triage_source(struct lsc_triage *t, const char *name)
 		lsc_triage_feed(t, "\n", 1);
 	}
 	flush_held(t); /* the last line of the input before: its source's */
+	t->tail_no = 0;  /* the next input's line numbers start again */
 	tr_boot_start(t);
 	t->boot_base = t->nstarts;
 	if (t->lineno == 0 && t->nsrc == 1 && t->src == 0) {
