@@ -3880,3 +3880,17 @@ Test(generic, the_launch_said_to_fail)
 		    (const char *const[]){"if the launch failed, see the docs", "launch succeeded"}, 2, "cut-off", "-");
 	expect_start("Running on local URL:  http://127.0.0.1:7861\nif startup failed, check the port\n", "completed", "-");
 }
+
+/* seed 20261218's survivor at recognise_generic.c:170 (the level read
+ * before its key): a structured line's level key that the cleaner leaves
+ * in the text (`caller=x.go:1 lvl=err msg="..."`) gives the line's level,
+ * read after the key: at error a failure said ends the load; at info the
+ * same words do not. */
+Test(generic, a_level_key_inside_the_line)
+{
+	expect_start("loading model /m/x.gguf\ncaller=x.go:1 lvl=err msg=\"failed to map the device\"\n", "failed", "-");
+	expect_start("loading model /m/x.gguf\ncaller=x.go:1 severity=ERROR msg=\"failed to map the device\"\n", "failed",
+		     "-");
+	expect_start("loading model /m/x.gguf\ncaller=x.go:1 lvl=info msg=\"failed to map the device\"\n", "cut-off",
+		     "-");
+}

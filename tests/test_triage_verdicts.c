@@ -218,6 +218,21 @@ Test(verdicts, a_refused_buffer_of_bare_bytes_is_quoted_in_gib_or_not_at_all)
 	cr_expect(strstr(o, "the refused allocation: 116.09 GiB") != NULL, "%s", o);
 	free(o);
 	lsc_triage_free(t);
+	/* the count followed by more of the line (llama.cpp's own ` (CPU)`,
+	 * a sentence's comma) is still whole (seed 20261218's survivor at
+	 * recognise_shapes.c:86: any byte after it refused the figure) */
+	static const char *const tail[] = {" (CPU)", ", retrying"};
+	for (size_t i = 0; i < 2; i++) {
+		char log[200];
+		snprintf(log, sizeof log,
+			 "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 124650209312%s\n",
+			 tail[i]);
+		t = run(log);
+		o = text_of(t, LSC_TRIAGE_TEXT);
+		cr_expect(strstr(o, "the refused allocation: 116.09 GiB") != NULL, "%s", o);
+		free(o);
+		lsc_triage_free(t);
+	}
 	/* spaced thousands, as a reporter's locale printed them */
 	t = run("ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 108 000 000 000\n");
 	o = text_of(t, LSC_TRIAGE_TEXT);
