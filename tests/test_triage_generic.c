@@ -3894,3 +3894,58 @@ Test(generic, a_level_key_inside_the_line)
 	expect_start("loading model /m/x.gguf\ncaller=x.go:1 lvl=info msg=\"failed to map the device\"\n", "cut-off",
 		     "-");
 }
+
+/* issue 23's twenty-third round: a launcher's word that its step's
+ * process failed, with no status given (horde-worker's
+ * `download_models.py exited with error code. Aborting`), ends the start:
+ * failed. Near misses: an exit that went well, and the words in a
+ * question. */
+Test(generic, a_step_that_exited_with_error)
+{
+	expect_each("Loading CLIP model ViT-L-14/openai...\n",
+		    (const char *const[]){"download_models.py exited with error code. Aborting",
+					  "the worker exited with an error"},
+		    2, "failed", "-");
+	expect_each("Loading CLIP model ViT-L-14/openai...\n",
+		    (const char *const[]){"download_models.py exited without error", "if it exited with errors, look"},
+		    2, "cut-off", "-");
+}
+
+/* issue 23's twenty-third round: the start under way said to be stuck
+ * (the reporter's `It's stuck here all the time` after a load line, on
+ * that line or the next) ends the paste with its step under way:
+ * loading. Near misses: not stuck, a guess, a recognised line of the
+ * start after it, and a start already up. */
+Test(generic, a_start_said_to_be_stuck)
+{
+	expect_start("Loading wd14-vit-v2-git model file from Smilingwolf/x \"It's stuck here all the time\"\n", "loading",
+		     "-");
+	expect_start("Loading model /m/x.gguf\nit hangs here forever\n", "loading", "-");
+	expect_each("Loading model /m/x.gguf\n",
+		    (const char *const[]){"it is not stuck, just slow", "it may be stuck here", "no longer stuck"}, 3,
+		    "cut-off", "-");
+	/* a failure before it keeps the start failed */
+	expect_start("Loading model /m/x.gguf\nerror loading model: bad magic\nit hangs here forever\n", "failed", "-");
+	expect_start("Loading model /m/x.gguf\nit hangs here forever\nmodel loaded in 3.0 s\n", "completed", "ok");
+	expect_start("Loading model /m/x.gguf\nmodel loaded in 3.0 s\nthen it hangs\n", "completed", "ok");
+}
+
+/* issue 23's twenty-third round: llama.cpp's context lines between its
+ * two names for them (`llama_init_from_model:`, `llama_kv_cache_init:`,
+ * early 2025; llama-box's instance log) open its start, a paste that
+ * ends there cut off; its line that says the step failed (`llama_kv_
+ * cache_init: failed to allocate buffer for kv cache`) is the failure of
+ * the start under way, no second start; a launcher's `Error:` tag on its
+ * engine's lines is no failure. */
+Test(generic, llamacpp_context_lines_and_their_failure)
+{
+	expect_start("0.00.319.935 I llama_init_from_model: n_seq_max     = 1\n"
+		     "0.00.320.603 I llama_kv_cache_init:      CUDA0 KV buffer size =    72.00 MiB\n",
+		     "cut-off", "-");
+	cr_expect_eq(nstarts_of("ggml_backend_cuda_buffer_type_alloc_buffer: allocating 204800.00 MiB on device 0: "
+				"cudaMalloc failed: out of memory\n"
+				"llama_kv_cache_init: failed to allocate buffer for kv cache\n"),
+		     1);
+	expect_start("2024-06-22T11:40:42.013Z [CORTEX]::Error: llm_load_tensors: offloading 32 repeating layers to GPU\n",
+		     "cut-off", "-");
+}

@@ -1544,6 +1544,10 @@ static int fatal_words(const char *s, size_t n, int lv)
 	       word(s, n, "sigabrt") || word(s, n, "illegal instruction") ||
 	       (word(s, n, "aborting") && loading_words(s, n)) || bad_model_file(s, n) || word(s, n, "fails:") ||
 	       word(s, n, "terminated unexpectedly") || word(s, n, "terminate called after throwing") ||
+	       /* a launcher's word that its step's process failed, with no
+	        * status given (`download_models.py exited with error code.
+	        * Aborting`) */
+	       word(s, n, "exited with error") || word(s, n, "exited with an error") ||
 	       tr_uncaught_exception(s, n) ||
 	       init_failed(s, n) || launch_failed(s, n) || assert_failed(s, n) || ran_too_long(s, n) ||
 	       container_failed(s, n) ||

@@ -263,11 +263,15 @@ static int apply_start(struct lsc_triage *t, struct tr_line *l, const struct tr_
 	double v;
 	switch (h->ev) {
 	case TR_EV_OPEN:
-		/* a loader's line that says its load failed ("llama_model_load:
-		 * error loading", where a cut took the rest of the error) is the
-		 * failure of the start under way, for the shared vocabulary to
-		 * read, not the first line of another */
-		if (tr_load_failure_words(s, l->len))
+		/* a loader's line that says its load, or its step, failed
+		 * ("llama_model_load: error loading", where a cut took the rest
+		 * of the error; "llama_kv_cache_init: failed to allocate buffer
+		 * for kv cache") is the failure of the start under way, for the
+		 * shared vocabulary to read, not the first line of another; a
+		 * launcher's "Error:" tag on its engine's stderr, or a part it
+		 * goes on without ("cannot be used ..., using CPU"), is no
+		 * failure, so only the verb counts */
+		if (tr_load_failure_words(s, l->len) || tr_memmem_ci(s, l->len, "failed"))
 			return 0;
 		if (!(st = tr_fresh_if(t, l, 0, fam)))
 			return 0;

@@ -213,6 +213,11 @@ const struct tr_shape tr_shapes[] = {
 	 {"llama_model_load: vocab only - skipping tensors", NULL, NULL}},
 	{"llama.cpp", "llama_context:", NULL, TR_EV_OPEN, 0, NULL,
 	 {"llama_context: n_ctx_per_seq = 4096", NULL, NULL}},
+	/* the context's names between llama_new_context_with_model and llama_context (early 2025) */
+	{"llama.cpp", "llama_init_from_model:", NULL, TR_EV_OPEN, 0, NULL,
+	 {"0.00.319.935 I llama_init_from_model: n_seq_max     = 1", NULL, NULL}},
+	{"llama.cpp", "llama_kv_cache_init:", NULL, TR_EV_OPEN, 0, NULL,
+	 {"llama_kv_cache_init:      CUDA0 KV buffer size =    72.00 MiB", NULL, NULL}},
 
 	/* ---- vLLM and sglang progress and weight lines ---- */
 	{"vllm", "Loading safetensors checkpoint shards:", NULL, TR_EV_SHARDS, 0, NULL,

@@ -312,6 +312,39 @@ static void share_so_far(struct lsc_triage *t, const struct tr_line *l)
 	st->began_step[k] = 0;
 }
 
+/* "It's stuck here all the time", "hangs at this point": the reporter (or
+ * a watchdog) saying the start under way stopped moving. The paste that
+ * ends with that said ends with its step under way (loading, as a step
+ * said to take long), until a recognised line of the start says more.
+ * Not negated ("not stuck", "no longer hangs"), not a guess ("may be
+ * stuck"); a start that failed or came up (or holds only settings) keeps
+ * that outcome, which the verdict reads before a step under way. */
+static void stuck_said(struct lsc_triage *t, const struct tr_line *l)
+{
+	static const char *const stuck[] = {"stuck", "hangs", "hanging", "hung", "freezes", "frozen", NULL};
+	static const char *const neg[] = {"not", "no", "never", "isn", "wasn", "doesn", "didn", "unstuck", NULL};
+	struct tr_start *st = t->cur;
+	if (!st || st->src != l->src || !tr_any_word(l->s, l->len, stuck))
+		return;
+	if (tr_any_word(l->s, l->len, neg) || tr_hedged(l->s, l->len))
+		return;
+	st->began_open = 1;
+	st->began_step[0] = 0;
+}
+
+/* What a line says of the start under way once the recognisers are done
+ * with it (@used: one took it): a step said to take long, a share counted
+ * in words, the start said to be stuck, a load's failure in words. */
+static void hints_after(struct lsc_triage *t, const struct tr_line *l, int used)
+{
+	long_step_said(t, l, !used);
+	if (used)
+		share_so_far(t, l);
+	stuck_said(t, l);
+	if (used && (l->kw & TR_G_GFATAL))
+		tr_load_failure_said(t, l);
+}
+
 /* A clock in a structured line's field, the kind of clock no prefix
  * gives: ik_llama's and llama-server's "timestamp=1760633941" (Unix
  * seconds), logfmt's "time=2024-07-21T09:37:04.768Z" (Go's slog, ollama
@@ -494,14 +527,7 @@ static void process_line(struct lsc_triage *t, char *s, size_t len, unsigned lon
 		used = tr_recognise_generic(t, &l);
 	if (!used)
 		used = progress_dots(t, &l);
-	if (!used)
-		long_step_said(t, &l, 1);
-	else {
-		long_step_said(t, &l, 0);
-		share_so_far(t, &l);
-		if (l.kw & TR_G_GFATAL)
-			tr_load_failure_said(t, &l);
-	}
+	hints_after(t, &l, used);
 	if (!framed)
 		tr_managed_keep(t, &l);
 	if (!used)
