@@ -31,6 +31,11 @@ static const struct {
 	{"12 GB at 1.2 GB/s", 0, 0, 0},
 	{"loaded at 3.74 GB/s", 0, 0, 0},
 	{"the run took 40 s", 0, 0, 0},
+	/* a verb after the size with no "at" after it, and a rate later in
+	 * the line (seed 20261218's survivor at moved.c:52: any line's verb
+	 * taken for one followed by "at") */
+	{"5.21 GB loaded, the disk at 3.74 GB/s", 0, 0, 0},
+	{"5.21 GB loaded; at 3.74 GB/s", 0, 0, 0},
 };
 
 Test(triage_moved, each_line_gives_its_amount_and_time)
