@@ -80,6 +80,18 @@ Test(ab_html, the_page_as_text)
 	cr_assert_null(strstr(h, "<b>x"), "the spec's markup reached the page");
 	cr_assert(strstr(h, "<code>env=ARM=4k,env=X=&lt;b&gt;x&lt;/b&gt;</code>"), "%s", h);
 	cr_assert(strstr(h, "<title>loadscope ab: auto vs 4k</title>"), "%s", h);
+	/* each run's row gives its exit, 0 for the fake's six runs, in its
+	 * fourth cell (seed 20261218's survivor at ab_html.c:173: the exit
+	 * words not written) */
+	int rows = 0;
+	for (const char *r = h; (r = strstr(r, "<tr data-run=\"")) != NULL; r++, rows++) {
+		const char *c = r;
+		for (int k = 0; k < 4 && c; k++)
+			if ((c = strstr(c, "<td>")) != NULL)
+				c += 4;
+		cr_expect(c && !strncmp(c, "0</td>", 6), "run row %d: %.120s", rows + 1, r);
+	}
+	cr_expect_eq(rows, 6);
 	free(h);
 }
 

@@ -3949,3 +3949,20 @@ Test(generic, llamacpp_context_lines_and_their_failure)
 	expect_start("2024-06-22T11:40:42.013Z [CORTEX]::Error: llm_load_tensors: offloading 32 repeating layers to GPU\n",
 		     "cut-off", "-");
 }
+
+/* seed 20261218's survivor at recognise_generic.c:241 (the blanks before
+ * "Killed" looked for before the line's start): a lone `Killed` behind a
+ * prefix the cleaner took off (`[12:00:01] Killed`, the prefix's space
+ * right before the line's text) is the load killed, as it is alone. */
+Test(generic, a_lone_killed_behind_a_prefix)
+{
+	static const char *const logs[] = {"Loading model /m/x.gguf\n[12:00:01] Killed\n",
+					   "Loading model /m/x.gguf\n2024-01-01 12:00:01 Killed\n",
+					   "Loading model /m/x.gguf\nKilled\n"};
+	for (size_t i = 0; i < 3; i++) {
+		struct lsc_triage *t = trun_text(logs[i]);
+		cr_assert(t);
+		cr_expect_eq(trun_sev_of(t, "oom-killed"), LSC_TRIAGE_FAIL, "%s", logs[i]);
+		lsc_triage_free(t);
+	}
+}
