@@ -209,6 +209,53 @@ static void shard(const char *dir, const char *file, const char *name)
 }
 #endif
 
+#if LSCT_INTERPOSE
+/* A manifest of @in built with its allocation @k failing. Where none
+ * failed (1), the whole manifest: @files files, @extents extents, all its
+ * allocations freed. Where one did (0), refused with -ENOMEM, no manifest,
+ * one error line whose err is ENOMEM; the line stays in cap for the
+ * caller's own checks, and manifest_failure_done ends the case. */
+static int manifest_at(const char *in, long k, unsigned files, unsigned extents, lsc_profiler **pp)
+{
+	lsc_profiler *p = *pp = lsct_profiler_fresh(&cap);
+	struct lsc_manifest *m = (struct lsc_manifest *)1;
+	arm(k);
+	int ret = lsc_manifest_from_files(p, &in, 1, &m);
+	long made = disarm();
+	if (made <= k) {
+		cr_assert_eq(ret, 0, "no failure, yet %d (%s)", ret, lsc_strerror(ret));
+		cr_assert_not_null(m);
+		cr_expect_eq(m->n_files, files);
+		cr_expect_eq(m->n_extents, extents, "%u extents", (unsigned)m->n_extents);
+		lsc_manifest_destroy(m);
+		lsc_profiler_destroy(p);
+		cr_expect_eq(nlive, 0, "%ld allocations left", (long)nlive);
+		return 1;
+	}
+	cr_expect_eq(ret, -ENOMEM, "allocation %ld of %ld failed: %d (%s)", k, made, ret, lsc_strerror(ret));
+	cr_expect_null(m, "allocation %ld: a manifest after a failure", k);
+	if (m && m != (struct lsc_manifest *)1)
+		lsc_manifest_destroy(m);
+	cr_expect_eq(lsct_count(&cap, "error"), 1, "allocation %ld: one error line", k);
+	char err[32] = "";
+	lsct_field(&cap, "error", "err", err, sizeof err);
+	cr_expect_str_eq(err, "ENOMEM", "allocation %ld: the line's err", k);
+	if (ret != -ENOMEM)
+		lsct_dump(&cap);
+	return 0;
+}
+
+/* The end of a case where allocation @k failed: the profiler gone, no
+ * descriptor (of the @fds open before) and no allocation left. */
+static void manifest_failure_done(lsc_profiler *p, int fds, long k)
+{
+	lsc_profiler_destroy(p);
+	cr_expect_eq(lsct_open_fds(), fds, "allocation %ld: a descriptor left open", k);
+	cr_expect_eq(nlive, 0, "allocation %ld: %ld allocations left", k, (long)nlive);
+	cr_assert_eq(overflow, 0);
+}
+#endif
+
 Test(alloc_faults, a_sharded_manifest_fails_whole_at_every_allocation, .timeout = 300)
 {
 	need_interpose();
@@ -230,31 +277,11 @@ Test(alloc_faults, a_sharded_manifest_fails_whole_at_every_allocation, .timeout 
 	long k, failed = 0;
 	for (k = 0; k < 100000; k++) {
 		int fds = lsct_open_fds();
-		lsc_profiler *p = lsct_profiler_fresh(&cap);
-		struct lsc_manifest *m = (struct lsc_manifest *)1;
-		arm(k);
-		int ret = lsc_manifest_from_files(p, &in, 1, &m);
-		long made = disarm();
-		if (made <= k) {
-			/* no allocation failed: the whole manifest */
-			cr_assert_eq(ret, 0, "no failure, yet %d", ret);
-			cr_assert_not_null(m);
-			cr_expect_eq(m->n_files, 2);
-			cr_expect_eq(m->n_extents, 2);
-			lsc_manifest_destroy(m);
-			lsc_profiler_destroy(p);
-			cr_expect_eq(nlive, 0, "%ld allocations left", (long)nlive);
+		lsc_profiler *p;
+		if (manifest_at(in, k, 2, 2, &p))
 			break;
-		}
 		failed++;
-		cr_expect_eq(ret, -ENOMEM, "allocation %ld of %ld failed: %d (%s)", k, made, ret, lsc_strerror(ret));
-		cr_expect_null(m, "allocation %ld: a manifest after a failure", k);
-		if (m && m != (struct lsc_manifest *)1)
-			lsc_manifest_destroy(m);
-		cr_expect_eq(lsct_count(&cap, "error"), 1, "allocation %ld: one error line", k);
-		char err[32] = "", path[700] = "", cause[256] = "";
-		lsct_field(&cap, "error", "err", err, sizeof err);
-		cr_expect_str_eq(err, "ENOMEM", "allocation %ld: the line's err", k);
+		char path[700] = "", cause[256] = "";
 		/* the line names the model by a file of it: the index, a shard,
 		 * or (for the whole model's tables) its first shard */
 		lsct_field(&cap, "error", "path", path, sizeof path);
@@ -270,12 +297,7 @@ Test(alloc_faults, a_sharded_manifest_fails_whole_at_every_allocation, .timeout 
 		lsct_field(&cap, "error", "offset", off, sizeof off);
 		if (!strncmp(cause, "out of memory for", 17) && !strstr(cause, "weight_map"))
 			cr_expect_str_eq(off, "0", "allocation %ld (%s): offset %s", k, cause, off);
-		if (ret != -ENOMEM)
-			lsct_dump(&cap);
-		lsc_profiler_destroy(p);
-		cr_expect_eq(lsct_open_fds(), fds, "allocation %ld: a descriptor left open", k);
-		cr_expect_eq(nlive, 0, "allocation %ld: %ld allocations left", k, (long)nlive);
-		cr_assert_eq(overflow, 0);
+		manifest_failure_done(p, fds, k);
 	}
 	cr_expect_gt(failed, 5, "only %ld allocations to fail", failed);
 #endif
@@ -366,34 +388,11 @@ static void gguf_every_allocation(unsigned first)
 	long k, failed = 0;
 	for (k = 0; k < 100000; k++) {
 		int fds = lsct_open_fds();
-		lsc_profiler *p = lsct_profiler_fresh(&cap);
-		struct lsc_manifest *m = (struct lsc_manifest *)1;
-		arm(k);
-		int ret = lsc_manifest_from_files(p, &in, 1, &m);
-		long made = disarm();
-		if (made <= k) {
-			cr_assert_eq(ret, 0, "no failure, yet %d (%s)", ret, lsc_strerror(ret));
-			cr_assert_not_null(m);
-			cr_expect_eq(m->n_files, 1);
-			cr_expect_eq(m->n_extents, NT, "%u extents", (unsigned)m->n_extents);
-			lsc_manifest_destroy(m);
-			lsc_profiler_destroy(p);
-			cr_expect_eq(nlive, 0, "%ld allocations left", (long)nlive);
+		lsc_profiler *p;
+		if (manifest_at(in, k, 1, NT, &p))
 			break;
-		}
 		failed++;
-		cr_expect_eq(ret, -ENOMEM, "allocation %ld of %ld failed: %d (%s)", k, made, ret, lsc_strerror(ret));
-		cr_expect_null(m, "allocation %ld: a manifest after a failure", k);
-		if (m && m != (struct lsc_manifest *)1)
-			lsc_manifest_destroy(m);
-		cr_expect_eq(lsct_count(&cap, "error"), 1, "allocation %ld: one error line", k);
-		char err[32] = "";
-		lsct_field(&cap, "error", "err", err, sizeof err);
-		cr_expect_str_eq(err, "ENOMEM", "allocation %ld: the line's err", k);
-		lsc_profiler_destroy(p);
-		cr_expect_eq(lsct_open_fds(), fds, "allocation %ld: a descriptor left open", k);
-		cr_expect_eq(nlive, 0, "allocation %ld: %ld allocations left", k, (long)nlive);
-		cr_assert_eq(overflow, 0);
+		manifest_failure_done(p, fds, k);
 	}
 	cr_expect_gt(failed, 3, "only %ld allocations to fail", failed);
 }

@@ -402,6 +402,22 @@ Test(outcome, failure_past_the_finding_store_still_fails, .timeout = 300)
 	}
 }
 
+/* Each log's first start has its outcome. */
+struct log_outcome {
+	const char *log, *outcome;
+};
+
+static void expect_outcomes(const struct log_outcome *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct lsc_triage *t = trun_text(c[i].log);
+		cr_assert(t);
+		struct lsc_triage_start_info si = start_of(t, 0);
+		cr_expect_str_eq(si.outcome, c[i].outcome, "%s", c[i].log);
+		lsc_triage_free(t);
+	}
+}
+
 /* A start whose last recognised line begins a step it says takes long
  * ("this can take a while...", "please wait ...") is still loading where
  * the paste ends, also after a later line of the same step (its function's
@@ -409,9 +425,7 @@ Test(outcome, failure_past_the_finding_store_still_fails, .timeout = 300)
  * ends that (cut off, completed). */
 Test(outcome, step_said_to_take_long_is_loading_at_the_end)
 {
-	static const struct {
-		const char *log, *outcome;
-	} c[] = {
+	static const struct log_outcome c[] = {
 		{"engine: loading model weights from /m - please wait ...\n", "loading"},
 		{"load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
 		 "load_tensors: skipping 456 vision/mtp tensors\n",
@@ -423,13 +437,7 @@ Test(outcome, step_said_to_take_long_is_loading_at_the_end)
 		 "cut-off"},
 		{"engine: loading model weights from /m - please wait ...\nengine: model loaded in 3.0 s\n", "completed"},
 	};
-	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-		struct lsc_triage *t = trun_text(c[i].log);
-		cr_assert(t);
-		struct lsc_triage_start_info si = start_of(t, 0);
-		cr_expect_str_eq(si.outcome, c[i].outcome, "%s", c[i].log);
-		lsc_triage_free(t);
-	}
+	expect_outcomes(c, sizeof c / sizeof c[0]);
 }
 
 /* issue 23's twenty-first round: a load or a fetch that counts its own
@@ -440,9 +448,7 @@ Test(outcome, step_said_to_take_long_is_loading_at_the_end)
  * a line of another step after the share ends that step. */
 Test(outcome, a_share_counted_in_words_is_loading_at_the_end)
 {
-	static const struct {
-		const char *log, *outcome;
-	} c[] = {
+	static const struct log_outcome c[] = {
 		{"Loading model...\n  Downloading model... 2%\n  Downloading model... 7%\n", "loading"},
 		{"Initializing TTS engine (piper)...\nLoading model weights 45.5 %\n", "loading"},
 		{"Loading checkpoint shards (99%)\n", "loading"},
@@ -453,13 +459,7 @@ Test(outcome, a_share_counted_in_words_is_loading_at_the_end)
 		{"Loading model /m/x.gguf\nLoading model... 45%\nengine: model loaded in 3.0 s\n", "completed"},
 		{"Loading model /m/x.gguf\nLoading model x12%\n", "cut-off"},
 	};
-	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-		struct lsc_triage *t = trun_text(c[i].log);
-		cr_assert(t);
-		struct lsc_triage_start_info si = start_of(t, 0);
-		cr_expect_str_eq(si.outcome, c[i].outcome, "%s", c[i].log);
-		lsc_triage_free(t);
-	}
+	expect_outcomes(c, sizeof c / sizeof c[0]);
 }
 
 /* seed 20261218's survivor at verdict.c:244 (the projection's basis not
