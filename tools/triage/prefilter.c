@@ -81,6 +81,9 @@ static const struct {
 	{"d to build PyTorch: ", TR_G_GENERIC}, {"Is CUDA available: ", TR_G_GENERIC}, {"modules\"", TR_G_GFIG}, {"layers\"", TR_G_GFIG}, {"shards\"", TR_G_GFIG},
 	{"tensors\"", TR_G_GFIG}, {"gguf: ", TR_G_GFIG}, {"safetensors: ", TR_G_GFIG}, {"onnx: ", TR_G_GFIG}, {"NAME  ", TR_G_GENERIC}, {"Filesystem ", TR_G_GENERIC}, {"Device  ", TR_G_GENERIC}, {"a while", TR_G_GSTEP}, {"lease wait", TR_G_GSTEP},
 	{"few minutes", TR_G_GSTEP}, {"several minutes", TR_G_GSTEP}, {"some time", TR_G_GSTEP},
+	/* the start said to be stuck (triage.c's stuck_said) */
+	{"stuck", TR_G_GSTEP}, {"hangs", TR_G_GSTEP}, {"hanging", TR_G_GSTEP}, {"hung", TR_G_GSTEP},
+	{"freezes", TR_G_GSTEP}, {"frozen", TR_G_GSTEP},
 	{"Traceback (most", TR_G_GFATAL}, {"[Errno ", TR_G_GFATAL}, {"xited with error", TR_G_GFATAL}, {"xited with an error", TR_G_GFATAL}, {"aunch unsuccessful", TR_G_GFATAL}, {"aunch failed", TR_G_GFATAL}, {"ailed to launch", TR_G_GFATAL}, {"tartup failed", TR_G_GFATAL}, {"tartup unsuccessful", TR_G_GFATAL}, {"panic:", TR_G_GFATAL}, {"xit code", TR_G_GFATAL},
 	{"xit status", TR_G_GFATAL}, {"xitcode", TR_G_GFATAL}, {"xited with", TR_G_GFATAL}, {"code=exited", TR_G_GFATAL}, {"eturn code", TR_G_GFATAL},
 	{"eturncode", TR_G_GFATAL}, {"SIGKILL", TR_G_GFATAL}, {"SIGSEGV", TR_G_GFATAL}, {"SIGABRT", TR_G_GFATAL},

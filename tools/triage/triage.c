@@ -324,7 +324,8 @@ static void stuck_said(struct lsc_triage *t, const struct tr_line *l)
 	static const char *const stuck[] = {"stuck", "hangs", "hanging", "hung", "freezes", "frozen", NULL};
 	static const char *const neg[] = {"not", "no", "never", "isn", "wasn", "doesn", "didn", "unstuck", NULL};
 	struct tr_start *st = t->cur;
-	if (!st || st->src != l->src || !tr_any_word(l->s, l->len, stuck))
+	/* the prefilter's keys first: most lines hold none of the words */
+	if (!(l->kw & TR_G_GSTEP) || !st || st->src != l->src || !tr_any_word(l->s, l->len, stuck))
 		return;
 	if (tr_any_word(l->s, l->len, neg) || tr_hedged(l->s, l->len))
 		return;
